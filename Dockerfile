@@ -1,0 +1,15 @@
+# One image for the three roles; docker-compose.yml picks the command (api, web or worker).
+FROM node:20-bookworm-slim
+WORKDIR /app
+ENV NODE_ENV=production
+COPY package.json package-lock.json ./
+RUN npm ci --omit=dev --ignore-scripts
+COPY core ./core
+COPY api ./api
+COPY web ./web
+COPY workflows ./workflows
+COPY activities ./activities
+COPY worker ./worker
+COPY scripts ./scripts
+USER node
+CMD ["node", "--import", "tsx", "api/main.ts"]

@@ -1,0 +1,27 @@
+import { Hono } from 'hono';
+import type { Config } from '../core/config.js';
+import type { Db } from '../core/db/client.js';
+import type { Logger } from '../core/logger.js';
+import type { Temporal } from '../core/temporal.js';
+import { onError, onNotFound } from './errors.js';
+import { requestContext } from './middleware/request-context.js';
+import { cartRoutes } from './routes/carts.js';
+import { healthRoutes } from './routes/health.js';
+
+export interface ApiDeps {
+  config: Config;
+  db: Db;
+  temporal: Temporal;
+  logger: Logger;
+}
+
+/** The merchant-facing API, built from its dependencies so tests can assemble it without globals. */
+export function createApiApp(deps: ApiDeps) {
+  const app = new Hono({ strict: false });
+  app.use(requestContext(deps.logger));
+  app.route('/', healthRoutes(deps));
+  app.route('/v2/public/api/cart', cartRoutes(deps));
+  app.notFound(onNotFound);
+  app.onError(onError);
+  return app;
+}

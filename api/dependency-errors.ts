@@ -1,0 +1,22 @@
+import { ServiceError } from '@temporalio/client';
+import { ApiError } from './errors.js';
+
+const NETWORK_CODES = new Set(['ECONNREFUSED', 'ECONNRESET', 'ETIMEDOUT', 'EHOSTUNREACH', 'ENOTFOUND', 'EPIPE', 'CONNECT_TIMEOUT', 'CONNECTION_CLOSED', 'CONNECTION_ENDED', 'CONNECTION_DESTROYED']);
+// PostgreSQL SQLSTATE classes 08 (connection exception) and 57P (operator intervention: shutdown).
+const PG_UNAVAILABLE = /^(08|57P)/;
+
+/** True when the error says Temporal or PostgreSQL could not be reached, not that we did something wrong. */
+export function isDependencyUnavailable(err: unknown): boolean {
+  if (err instanceof ServiceError) return true;
+  if (typeof err !== 'object' || err === null) return false;
+  const code = (err as { code?: unknown }).code;
+  if (typeof code === 'string' && (NETWORK_CODES.has(code) || PG_UNAVAILABLE.test(code))) return true;
+  const cause = (err as { cause?: unknown }).cause;
+  return cause !== undefined && cause !== err && isDependencyUnavailable(cause);
+}
+
+export function serviceUnavailable(retryAfterSeconds = 5): ApiError {
+  return new ApiError('SERVICE_UNAVAILABLE', 'A service we depend on is unavailable. Nothing was created; retry after the delay in Retry-After.', [], {
+    'Retry-After': String(retryAfterSeconds),
+  });
+}

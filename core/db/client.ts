@@ -1,0 +1,13 @@
+import postgres from 'postgres';
+
+export type Db = postgres.Sql;
+
+export function createDb(url: string, options: { max?: number } = {}): Db {
+  return postgres(url, {
+    max: options.max ?? 10,
+    onnotice: () => {},
+    connect_timeout: 5,
+    // Store timestamps as timestamptz and hand them back as Date.
+    transform: { undefined: null },
+  });
+}

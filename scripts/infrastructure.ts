@@ -1,0 +1,105 @@
+import { randomBytes } from 'node:crypto';
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import path from 'node:path';
+import { createDb } from '../core/db/client.js';
+import { migrate } from '../core/db/migrate.js';
+import { startEmbeddedPostgres } from './embedded-postgres.js';
+import { ensureTemporalCli } from './temporal-cli.js';
+import { startTemporalDevServer } from './temporal-server.js';
+
+export interface Infrastructure {
+  databaseUrl: string;
+  temporalAddress: string;
+  temporalUiUrl?: string;
+  stop(): Promise<void>;
+}
+
+export interface InfrastructureOptions {
+  /** Holds `pg/`, `temporal.db` and the generated local credentials. */
+  dataDir: string;
+  postgresPort: number;
+  temporalPort: number;
+  temporalUiPort?: number;
+  /** Keep Temporal's state on disk across restarts (npm start) or not (tests). */
+  persistentTemporal: boolean;
+  /** Use these instead of starting our own (DATABASE_URL / TEMPORAL_ADDRESS). */
+  databaseUrl?: string;
+  temporalAddress?: string;
+  log: (line: string) => void;
+}
+
+/** Local credentials for the embedded servers, generated once per data folder and kept there. */
+function localSecret(dataDir: string, name: string, make: () => string): string {
+  const file = path.join(dataDir, 'local-secrets.json');
+  const secrets: Record<string, string> = existsSync(file) ? JSON.parse(readFileSync(file, 'utf8')) : {};
+  if (!secrets[name]) {
+    secrets[name] = make();
+    writeFileSync(file, JSON.stringify(secrets, null, 2), { mode: 0o600 });
+  }
+  return secrets[name]!;
+}
+
+export function localDataEncryptionKey(dataDir: string): string {
+  return localSecret(dataDir, 'dataEncryptionKey', () => randomBytes(32).toString('base64'));
+}
+
+export function localOperatorToken(dataDir: string): string {
+  return localSecret(dataDir, 'operatorToken', () => randomBytes(24).toString('base64url'));
+}
+
+/**
+ * PostgreSQL (migrated) and a Temporal dev server, real ones, started in parallel; whichever is
+ * given by URL/address is used as it is. `stop()` leaves no process behind.
+ */
+export async function startInfrastructure(options: InfrastructureOptions): Promise<Infrastructure> {
+  mkdirSync(options.dataDir, { recursive: true });
+  const stops: Array<() => Promise<void>> = [];
+  const stop = async () => {
+    await Promise.allSettled(stops.reverse().map((s) => s()));
+  };
+  try {
+    // allSettled, not all: when one fails, the other must finish starting before stop() can reach it.
+    const [pgResult, temporalResult] = await Promise.allSettled([
+      (async () => {
+        if (options.databaseUrl) return options.databaseUrl;
+        options.log(`Starting PostgreSQL on 127.0.0.1:${options.postgresPort} (data in ${path.join(options.dataDir, 'pg')})…`);
+        const pg = await startEmbeddedPostgres({
+          dataDir: path.join(options.dataDir, 'pg'),
+          port: options.postgresPort,
+          password: localSecret(options.dataDir, 'postgresPassword', () => randomBytes(18).toString('base64url')),
+        });
+        stops.push(pg.stop);
+        return pg.url;
+      })(),
+      (async () => {
+        if (options.temporalAddress) return { address: options.temporalAddress, uiUrl: undefined };
+        const cli = await ensureTemporalCli(options.log);
+        options.log(`Starting the Temporal dev server on 127.0.0.1:${options.temporalPort}…`);
+        const server = await startTemporalDevServer({
+          cli,
+          port: options.temporalPort,
+          uiPort: options.temporalUiPort,
+          dbFile: options.persistentTemporal ? path.join(options.dataDir, 'temporal.db') : undefined,
+          fastUnsafeStorage: !options.persistentTemporal,
+        });
+        stops.push(server.stop);
+        return { address: server.address, uiUrl: server.uiUrl };
+      })(),
+    ]);
+    if (pgResult.status === 'rejected') throw pgResult.reason;
+    if (temporalResult.status === 'rejected') throw temporalResult.reason;
+    const databaseUrl = pgResult.value;
+    const temporal = temporalResult.value;
+    const db = createDb(databaseUrl, { max: 1 });
+    try {
+      const applied = await migrate(db);
+      if (applied.length) options.log(`Applied migrations: ${applied.join(', ')}`);
+    } finally {
+      await db.end();
+    }
+    return { databaseUrl, temporalAddress: temporal.address, temporalUiUrl: temporal.uiUrl, stop };
+  } catch (err) {
+    await stop();
+    throw err;
+  }
+}

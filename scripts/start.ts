@@ -1,0 +1,127 @@
+import { writeFileSync } from 'node:fs';
+import path from 'node:path';
+import { serve, type ServerType } from '@hono/node-server';
+import { NativeConnection, Runtime } from '@temporalio/worker';
+import { createApiApp } from '../api/app.js';
+import { loadConfig } from '../core/config.js';
+import { createDb } from '../core/db/client.js';
+import { createLogger } from '../core/logger.js';
+import { connectTemporal } from '../core/temporal.js';
+import { createWebApp } from '../web/app.js';
+import { createCartWorker } from '../worker/create-worker.js';
+import { DEMO_MERCHANT_PORT, ensureDemoMerchant } from './demo-merchant.js';
+import { localDataEncryptionKey, localOperatorToken, startInfrastructure } from './infrastructure.js';
+
+/** `npm start`: the whole stack on this machine, on real PostgreSQL and a real Temporal dev server. */
+const DATA_DIR = path.resolve('.data');
+// We stop the worker ourselves, in order, before the servers it depends on.
+Runtime.install({ shutdownSignals: [] });
+const say = (line: string) => process.stdout.write(`${line}\n`);
+
+const infrastructure = await startInfrastructure({
+  dataDir: DATA_DIR,
+  postgresPort: Number(process.env.EMBEDDED_POSTGRES_PORT ?? 5432),
+  temporalPort: 7233,
+  temporalUiPort: 8233,
+  persistentTemporal: true,
+  databaseUrl: process.env.DATABASE_URL,
+  temporalAddress: process.env.TEMPORAL_ADDRESS,
+  log: say,
+});
+
+const closers: Array<() => Promise<unknown>> = [];
+let stopping = false;
+async function shutdown(code: number) {
+  if (stopping) return;
+  stopping = true;
+  say('\nStopping…');
+  for (const close of closers.reverse()) await close().catch((err) => say(`  ${String(err)}`));
+  await infrastructure.stop();
+  say('Stopped.');
+  process.exit(code);
+}
+// embedded-postgres installs exit hooks that stop PostgreSQL and exit at once on a signal, before
+// the worker and Temporal are down; this process owns the order of shutdown instead. An impatient
+// second Ctrl-C must not kill us mid-way either.
+process.removeAllListeners('SIGINT');
+process.removeAllListeners('SIGTERM');
+process.on('SIGINT', () => void shutdown(0));
+process.on('SIGTERM', () => void shutdown(0));
+
+try {
+  const config = loadConfig({
+    ...process.env,
+    DATABASE_URL: infrastructure.databaseUrl,
+    TEMPORAL_ADDRESS: infrastructure.temporalAddress,
+    DATA_ENCRYPTION_KEY: process.env.DATA_ENCRYPTION_KEY ?? localDataEncryptionKey(DATA_DIR),
+    OPERATOR_TOKEN: process.env.OPERATOR_TOKEN ?? localOperatorToken(DATA_DIR),
+  });
+  const logger = createLogger({ level: config.logLevel, name: 'hosted-checkout' });
+  const db = createDb(config.databaseUrl);
+  closers.push(() => db.end());
+  const temporal = connectTemporal(config);
+  closers.push(() => temporal.connection.close());
+
+  const workerConnection = await NativeConnection.connect({ address: config.temporal.address });
+  const worker = await createCartWorker({ config, db, logger, connection: workerConnection });
+  const running = worker.run();
+  closers.push(async () => {
+    worker.shutdown();
+    await running;
+    await workerConnection.close();
+  });
+
+  const listen = (fetch: (req: Request) => Response | Promise<Response>, port: number) =>
+    new Promise<ServerType>((resolve) => {
+      const server = serve({ fetch, port }, () => resolve(server));
+      closers.push(() => new Promise((done) => server.close(done)));
+    });
+  await listen(createApiApp({ config, db, temporal, logger }).fetch, config.apiPort);
+  await listen(createWebApp({ config, db, temporal, logger }).fetch, config.webPort);
+
+  const demo = await ensureDemoMerchant({ db, config }, path.join(DATA_DIR, 'demo-merchant.json'), `http://localhost:${DEMO_MERCHANT_PORT}/webhooks`);
+
+  const stack = {
+    apiUrl: config.apiBaseUrl,
+    checkoutUrl: config.checkoutBaseUrl,
+    temporalAddress: config.temporal.address,
+    temporalUiUrl: infrastructure.temporalUiUrl ?? null,
+    databaseUrl: config.databaseUrl,
+  };
+  writeFileSync(path.join(DATA_DIR, 'stack.json'), JSON.stringify(stack, null, 2) + '\n', { mode: 0o600 });
+
+  const body = JSON.stringify({
+    cartObject: {
+      store: { platformUuid: demo.platformUuid, name: 'Demo Store', url: 'https://demo.example', logo: 'https://demo.example/logo.png' },
+      cart: {
+        currency: 'EUR',
+        country: 'FR',
+        items: [{ title: 'T-shirt', description: 'Organic cotton', price: 1999, quantity: 2, url: 'https://demo.example/t-shirt', image: 'https://demo.example/t-shirt.png', zeroPay: false, variantOptions: ['Size : M'] }],
+        extra: { orderRef: 'demo-1' },
+        merchantUrls: { successUrl: 'https://demo.example/success', failureUrl: 'https://demo.example/failure' },
+      },
+    },
+  });
+  say(`
+Hosted Checkout is running (${config.environment}).
+
+  API              ${stack.apiUrl}            (health: ${stack.apiUrl}/readyz)
+  Checkout page    ${stack.checkoutUrl}/?token=<cartId>
+  Temporal UI      ${stack.temporalUiUrl ?? '(external Temporal server)'}   (workflows are named cart-<cartId>)
+  Temporal         ${stack.temporalAddress}
+  PostgreSQL       ${stack.databaseUrl.replace(/:[^:@/]+@/, ':***@')}
+  Demo merchant    ${path.join(DATA_DIR, 'demo-merchant.json')}  (platformUuid ${demo.platformUuid})
+  Stack details    ${path.join(DATA_DIR, 'stack.json')}
+
+Create a cart:
+
+  curl -s ${stack.apiUrl}/v2/public/api/cart/ -H 'Content-Type: application/json' -d '${body}'
+
+then open ${stack.checkoutUrl}/?token=<cartId from the response>.
+Sandbox values: OTP ${config.sandboxOtp}, card 4111 1111 1111 1111, expiry 12/30, CVV 123.
+Ctrl-C stops everything.
+`);
+} catch (err) {
+  say(`Could not start: ${err instanceof Error ? err.message : String(err)}`);
+  await shutdown(1);
+}

@@ -1,0 +1,72 @@
+import { spawn, type ChildProcess } from 'node:child_process';
+import { Connection } from '@temporalio/client';
+import { SEARCH_ATTRIBUTE_DEFINITIONS } from '../workflows/messages.js';
+import { freePort } from './free-port.js';
+
+export interface TemporalDevServer {
+  address: string;
+  uiUrl?: string;
+  process: ChildProcess;
+  stop(): Promise<void>;
+}
+
+export interface TemporalDevServerOptions {
+  cli: string;
+  port: number;
+  /** Omit for a headless server (tests). */
+  uiPort?: number;
+  /** Persistent SQLite file; omit for an in-memory server whose sessions die with it. */
+  dbFile?: string;
+  /** Faster, unsafe SQLite settings: for throwaway test servers only. */
+  fastUnsafeStorage?: boolean;
+  log?: (line: string) => void;
+}
+
+/** Runs `temporal server start-dev` with our search attributes and waits until it answers. */
+export async function startTemporalDevServer(options: TemporalDevServerOptions): Promise<TemporalDevServer> {
+  const address = `127.0.0.1:${options.port}`;
+  const args = ['server', 'start-dev', '--ip', '127.0.0.1', '--port', String(options.port), '--http-port', String(await freePort()), '--log-level', 'error'];
+  args.push(...(options.uiPort ? ['--ui-port', String(options.uiPort)] : ['--headless']));
+  if (options.dbFile) args.push('--db-filename', options.dbFile);
+  if (options.fastUnsafeStorage) args.push('--sqlite-pragma', 'journal_mode=WAL', '--sqlite-pragma', 'synchronous=OFF');
+  for (const definition of SEARCH_ATTRIBUTE_DEFINITIONS) args.push('--search-attribute', definition);
+
+  const child = spawn(options.cli, args, { stdio: ['ignore', 'pipe', 'pipe'] });
+  let output = '';
+  const collect = (chunk: Buffer) => {
+    output = (output + chunk.toString()).slice(-4000);
+    options.log?.(chunk.toString().trimEnd());
+  };
+  child.stdout?.on('data', collect);
+  child.stderr?.on('data', collect);
+  const exited = new Promise<number | null>((resolve) => child.once('exit', resolve));
+
+  const stop = async () => {
+    if (child.exitCode !== null || child.signalCode !== null) return;
+    child.kill('SIGTERM');
+    const timer = setTimeout(() => child.kill('SIGKILL'), 10_000);
+    await exited;
+    clearTimeout(timer);
+  };
+
+  const deadline = Date.now() + 60_000;
+  for (;;) {
+    if (child.exitCode !== null) throw new Error(`temporal server exited with code ${child.exitCode}:\n${output}`);
+    try {
+      const connection = await Connection.connect({ address, connectTimeout: 1_000 });
+      try {
+        await connection.workflowService.describeNamespace({ namespace: 'default' });
+      } finally {
+        await connection.close();
+      }
+      break;
+    } catch (err) {
+      if (Date.now() > deadline) {
+        await stop();
+        throw new Error(`temporal server did not become ready on ${address}: ${String(err)}\n${output}`);
+      }
+      await new Promise((r) => setTimeout(r, 250));
+    }
+  }
+  return { address, uiUrl: options.uiPort ? `http://localhost:${options.uiPort}` : undefined, process: child, stop };
+}

@@ -1,0 +1,45 @@
+import { randomBytes } from 'node:crypto';
+import { chmodSync, mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import type { TestProject } from 'vitest/node';
+import { freePort } from '../../scripts/free-port.js';
+import { startInfrastructure } from '../../scripts/infrastructure.js';
+import { bundleWorkflows } from '../../worker/create-worker.js';
+
+declare module 'vitest' {
+  export interface ProvidedContext {
+    databaseUrl: string;
+    temporalAddress: string;
+    dataEncryptionKey: string;
+    workflowBundle: { code: string; sourceMap: string };
+  }
+}
+
+/**
+ * One real PostgreSQL and one real Temporal dev server for the whole run, on free ports and in a
+ * throwaway folder, so the suite runs beside `npm start`. The workflow bundle is built once too.
+ */
+export default async function setup(project: TestProject) {
+  const dataDir = mkdtempSync(path.join(tmpdir(), 'hosted-checkout-test-'));
+  // PostgreSQL runs as the `postgres` user when we are root: it must be able to reach its folder.
+  chmodSync(dataDir, 0o755);
+  const [postgresPort, temporalPort] = [await freePort(), await freePort()];
+  const infrastructure = await startInfrastructure({
+    dataDir,
+    postgresPort,
+    temporalPort,
+    persistentTemporal: false,
+    log: () => {},
+  });
+  const bundle = await bundleWorkflows();
+  project.provide('databaseUrl', infrastructure.databaseUrl);
+  project.provide('temporalAddress', infrastructure.temporalAddress);
+  project.provide('dataEncryptionKey', randomBytes(32).toString('base64'));
+  project.provide('workflowBundle', { code: bundle.code, sourceMap: bundle.sourceMap });
+
+  return async () => {
+    await infrastructure.stop();
+    rmSync(dataDir, { recursive: true, force: true });
+  };
+}

@@ -1,0 +1,84 @@
+import { randomUUID } from 'node:crypto';
+import type { AddressInfo } from 'node:net';
+import { serve } from '@hono/node-server';
+import { NativeConnection, Runtime, type Worker } from '@temporalio/worker';
+import { inject } from 'vitest';
+import { createApiApp } from '../../api/app.js';
+import { loadConfig, type Config } from '../../core/config.js';
+import { createDb, type Db } from '../../core/db/client.js';
+import { createLogger, type Logger } from '../../core/logger.js';
+import { createMerchant, type CreatedMerchant, type NewMerchant } from '../../core/merchants.js';
+import { connectTemporal, type Temporal } from '../../core/temporal.js';
+import { createWebApp } from '../../web/app.js';
+import { createCartWorker } from '../../worker/create-worker.js';
+
+export interface TestStack {
+  config: Config;
+  db: Db;
+  temporal: Temporal;
+  logger: Logger;
+  worker: Worker;
+  apiUrl: string;
+  checkoutUrl: string;
+  createMerchant(overrides?: Partial<NewMerchant>): Promise<CreatedMerchant>;
+  stop(): Promise<void>;
+}
+
+let runtimeInstalled = false;
+
+/**
+ * The real thing, per test file: API and checkout page listening on free ports, and a worker on a
+ * task queue of its own, all against the run's PostgreSQL and Temporal server.
+ */
+export async function startTestStack(env: Record<string, string> = {}): Promise<TestStack> {
+  if (!runtimeInstalled) {
+    Runtime.install({ shutdownSignals: [], logger: { log() {}, trace() {}, debug() {}, info() {}, warn() {}, error: console.error } });
+    runtimeInstalled = true;
+  }
+  const config = loadConfig({
+    DATABASE_URL: inject('databaseUrl'),
+    TEMPORAL_ADDRESS: inject('temporalAddress'),
+    DATA_ENCRYPTION_KEY: inject('dataEncryptionKey'),
+    TEMPORAL_TASK_QUEUE: `test-${randomUUID()}`,
+    OPERATOR_TOKEN: 'test-operator-token-0123456789',
+    LOG_LEVEL: 'silent',
+    API_PORT: '1',
+    WEB_PORT: '1',
+    ...env,
+  });
+  const logger = createLogger({ level: config.logLevel, name: 'test' });
+  const db = createDb(config.databaseUrl);
+  const temporal = connectTemporal(config);
+  const workerConnection = await NativeConnection.connect({ address: config.temporal.address });
+  const worker = await createCartWorker({ config, db, logger, connection: workerConnection, workflowBundle: inject('workflowBundle') });
+  const running = worker.run();
+
+  const listen = (fetch: (req: Request) => Response | Promise<Response>) =>
+    new Promise<{ url: string; close(): Promise<void> }>((resolve) => {
+      const server = serve({ fetch, port: 0, hostname: '127.0.0.1' }, (info: AddressInfo) =>
+        resolve({ url: `http://127.0.0.1:${info.port}`, close: () => new Promise((done) => server.close(() => done())) }),
+      );
+    });
+  const api = await listen(createApiApp({ config, db, temporal, logger }).fetch);
+  const web = await listen(createWebApp({ config, db, temporal, logger }).fetch);
+
+  return {
+    config,
+    db,
+    temporal,
+    logger,
+    worker,
+    apiUrl: api.url,
+    checkoutUrl: web.url,
+    createMerchant: (overrides = {}) =>
+      createMerchant(db, config.dataEncryptionKey, { name: 'Test Store', environment: config.environment, webhookUrl: 'http://localhost:9/webhooks', ...overrides }),
+    async stop() {
+      await Promise.all([api.close(), web.close()]);
+      worker.shutdown();
+      await running;
+      await workerConnection.close();
+      await temporal.connection.close();
+      await db.end();
+    },
+  };
+}

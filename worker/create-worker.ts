@@ -1,0 +1,30 @@
+import { fileURLToPath } from 'node:url';
+import { bundleWorkflowCode, NativeConnection, Worker, type WorkflowBundleWithSourceMap } from '@temporalio/worker';
+import type { Config } from '../core/config.js';
+import type { Db } from '../core/db/client.js';
+import type { Logger } from '../core/logger.js';
+import { createActivities } from '../activities/index.js';
+
+export const WORKFLOWS_PATH = fileURLToPath(new URL('../workflows/index.ts', import.meta.url));
+
+/** Bundling takes seconds; tests build it once and hand it to every worker they start. */
+export function bundleWorkflows(): Promise<WorkflowBundleWithSourceMap> {
+  return bundleWorkflowCode({ workflowsPath: WORKFLOWS_PATH, logger: { info() {}, warn() {}, error: console.error, debug() {}, trace() {}, log() {} } });
+}
+
+export async function createCartWorker(deps: {
+  config: Config;
+  db: Db;
+  logger: Logger;
+  connection: NativeConnection;
+  workflowBundle?: WorkflowBundleWithSourceMap;
+}): Promise<Worker> {
+  const { config, connection } = deps;
+  return Worker.create({
+    connection,
+    namespace: config.temporal.namespace,
+    taskQueue: config.temporal.taskQueue,
+    ...(deps.workflowBundle ? { workflowBundle: deps.workflowBundle } : { workflowsPath: WORKFLOWS_PATH }),
+    activities: createActivities({ config: deps.config, db: deps.db, logger: deps.logger }),
+  });
+}

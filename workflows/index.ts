@@ -1,0 +1,1 @@
+export { cartSession } from './cart-session.js';
