@@ -2,6 +2,7 @@ import type { Config } from '../core/config.js';
 import type { Db } from '../core/db/client.js';
 import type { Logger } from '../core/logger.js';
 import { createLedgerActivities } from './ledger.js';
+import { createWebhookEventActivities } from './webhook-events.js';
 
 export interface ActivityDeps {
   config: Config;
@@ -13,6 +14,7 @@ export interface ActivityDeps {
 export function createActivities(deps: ActivityDeps) {
   return {
     ...createLedgerActivities(deps.db),
+    ...createWebhookEventActivities(deps.db),
   };
 }
 

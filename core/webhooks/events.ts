@@ -1,0 +1,38 @@
+import type { CartStatus } from '../../workflows/messages.js';
+
+/** The spec's five event names (spec §6, DESIGN.md §6). */
+export const WEBHOOK_EVENT_NAMES = ['order_created', 'order_updated', 'order_cancelled', 'order_refunded', 'order_abandoned'] as const;
+export type WebhookEventName = (typeof WEBHOOK_EVENT_NAMES)[number];
+
+export interface PaymentSummary {
+  brand: string;
+  last4: string;
+  /** Set when the payment failed: `card_declined`, `insufficient_funds`, `processor_error`, … */
+  failureCode?: string;
+}
+
+/** What the cart workflow says happened; the body is built from it and the ledger. */
+export interface CartEventInput {
+  cartId: string;
+  event: WebhookEventName;
+  status: CartStatus;
+  payment?: PaymentSummary;
+}
+
+/** The body every merchant receives (DESIGN.md §6). */
+export interface WebhookEventBody {
+  id: string;
+  event: WebhookEventName;
+  createdAt: string;
+  environment: 'sandbox' | 'production';
+  sequence: number;
+  data: {
+    cartId: string;
+    status: CartStatus;
+    amount: number;
+    currency: string;
+    items: unknown[];
+    extra: Record<string, string>;
+    payment?: PaymentSummary;
+  };
+}
