@@ -10,7 +10,7 @@ const { recordCartStatus } = proxyActivities<CartActivities>({
 /** One checkout attempt for one cart, from creation until it is paid, failed, cancelled or abandoned. */
 export async function cartSession(input: CartSessionInput): Promise<{ status: CartStatus }> {
   let status: CartStatus = 'pending';
-  setHandler(stateQuery, () => ({ cartId: input.cartId, status, expiresOn: input.expiresOn }));
+  setHandler(stateQuery, () => ({ cartId: input.cartId, status, step: 'contact', expiresOn: input.expiresOn }));
 
   const moveTo = async (next: CartStatus) => {
     status = next;
