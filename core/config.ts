@@ -27,6 +27,29 @@ const environmentSchema = z.object({
     SESSION_LIFETIME_SECONDS: z.coerce.number().int().positive().default(45 * 60),
     SANDBOX_OTP: z.string().regex(/^\d{6}$/, 'must be 6 digits').default('123456'),
     LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
+    /** Create-cart requests allowed per window, per merchant (platformUuid) and per client address. */
+    RATE_LIMIT_WINDOW_SECONDS: z.coerce.number().int().positive().default(60),
+    RATE_LIMIT_PER_PLATFORM: z.coerce.number().int().positive().default(1200),
+    RATE_LIMIT_PER_CLIENT: z.coerce.number().int().positive().default(3000),
+    /**
+     * How many reverse proxies of ours stand in front of the API. 0: the socket address is the client
+     * and X-Forwarded-For is ignored (anyone can forge it); n: the n-th address from the right is.
+     */
+    TRUST_PROXY: z.coerce.number().int().min(0).max(10).default(0),
+    /**
+     * Delay before each webhook delivery attempt, in ms (DESIGN.md §6: immediately, 5 s, 5 min, 30 min,
+     * 2 h, 5 h, 10 h, 14 h, 20 h, 24 h). Configurable so tests can run the same logic in seconds.
+     */
+    WEBHOOK_RETRY_SCHEDULE_MS: z
+      .string()
+      .regex(/^\d+(,\d+)*$/, 'must be a comma-separated list of milliseconds')
+      .default([0, 5e3, 5 * 60e3, 30 * 60e3, 2 * 3600e3, 5 * 3600e3, 10 * 3600e3, 14 * 3600e3, 20 * 3600e3, 24 * 3600e3].join(',')),
+    /** One webhook attempt (connect, send, read the answer) must finish within this. */
+    WEBHOOK_TIMEOUT_MS: z.coerce.number().int().positive().default(15_000),
+    /** After a rotation, the previous secrets keep signing for this long. */
+    WEBHOOK_SECRET_OVERLAP_SECONDS: z.coerce.number().int().min(0).default(24 * 3600),
+    /** An endpoint that has failed every attempt for this long is disabled. */
+    WEBHOOK_DISABLE_AFTER_SECONDS: z.coerce.number().int().positive().default(5 * 24 * 3600),
 });
 
 export const CONFIG_VARIABLES = Object.keys(environmentSchema.shape);
@@ -51,6 +74,14 @@ export const configSchema = environmentSchema
     sessionLifetimeMs: c.SESSION_LIFETIME_SECONDS * 1000,
     sandboxOtp: c.SANDBOX_OTP,
     logLevel: c.LOG_LEVEL,
+    rateLimit: { windowSeconds: c.RATE_LIMIT_WINDOW_SECONDS, perPlatform: c.RATE_LIMIT_PER_PLATFORM, perClient: c.RATE_LIMIT_PER_CLIENT },
+    trustedProxyHops: c.TRUST_PROXY,
+    webhooks: {
+      retryScheduleMs: c.WEBHOOK_RETRY_SCHEDULE_MS.split(',').map(Number),
+      timeoutMs: c.WEBHOOK_TIMEOUT_MS,
+      secretOverlapMs: c.WEBHOOK_SECRET_OVERLAP_SECONDS * 1000,
+      disableAfterMs: c.WEBHOOK_DISABLE_AFTER_SECONDS * 1000,
+    },
   }));
 
 export type Config = z.output<typeof configSchema>;

@@ -1,1 +1,2 @@
 export { cartSession } from './cart-session.js';
+export { webhookDelivery } from './webhook-delivery.js';

@@ -1,0 +1,29 @@
+import type { Db } from '../db/client.js';
+import type { WebhookEventName } from './events.js';
+
+const POLL_INTERVAL_MS = 100;
+
+/**
+ * For the hosted page's success redirect: waits until the first delivery attempt of the cart's
+ * `event` has been made (whatever its outcome), so the merchant's success page usually already knows
+ * the order. Resolves false on timeout and never throws: the customer's redirect must not depend on
+ * the merchant, or on us, being up.
+ */
+export async function waitForFirstDeliveryAttempt(db: Db, cartId: string, event: WebhookEventName, timeoutMs = 3000): Promise<boolean> {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    try {
+      const query = db`
+        select 1 from webhook_attempts a join webhook_events e on e.id = a.event_id
+        where e.cart_id = ${cartId} and e.event = ${event} limit 1`;
+      // A stalled database must not stretch the wait past its bound either.
+      const rows = await Promise.race([query, new Promise<[]>((resolve) => setTimeout(() => resolve([]), Math.max(0, deadline - Date.now())))]);
+      if (rows.length > 0) return true;
+    } catch {
+      // A database hiccup is no reason to hold the customer; keep trying until the deadline.
+    }
+    const left = deadline - Date.now();
+    if (left <= 0) return false;
+    await new Promise((resolve) => setTimeout(resolve, Math.min(POLL_INTERVAL_MS, left)));
+  }
+}

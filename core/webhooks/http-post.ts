@@ -1,0 +1,100 @@
+import http from 'node:http';
+import https from 'node:https';
+import type { Environment } from '../config.js';
+import { assertConnectable, guardedLookup } from './url-safety.js';
+
+/** At most this much of a merchant's answer is read and kept. */
+export const RESPONSE_EXCERPT_BYTES = 20 * 1024;
+
+export interface PostOutcome {
+  /** Undefined when no HTTP answer came back; `errorClass` says why. */
+  status?: number;
+  errorClass?: 'timeout' | 'connection_refused' | 'dns' | 'tls' | 'blocked_address' | 'network' | 'cancelled';
+  errorMessage?: string;
+  retryAfter?: string;
+  excerpt?: string;
+  latencyMs: number;
+}
+
+function classify(err: NodeJS.ErrnoException): NonNullable<PostOutcome['errorClass']> {
+  if (err.code === 'EBLOCKEDADDRESS') return 'blocked_address';
+  if (err.code === 'ETIMEDOUT' || err.name === 'TimeoutError') return 'timeout';
+  if (err.code === 'ECONNREFUSED') return 'connection_refused';
+  if (err.code === 'ENOTFOUND' || err.code === 'EAI_AGAIN') return 'dns';
+  if (err.name === 'AbortError') return 'cancelled';
+  if (err.code?.startsWith('ERR_TLS') || err.code?.includes('CERT') || err.code === 'EPROTO') return 'tls';
+  return 'network';
+}
+
+/**
+ * One POST with node:http rather than fetch, because only node:http lets us validate the address we
+ * connect to (custom lookup). Redirects are never followed (a 3xx is just a status); the whole
+ * exchange, body included, is bounded by `timeoutMs`; the answer is read up to RESPONSE_EXCERPT_BYTES.
+ * Never throws: every failure becomes an outcome.
+ */
+export function postWebhook(input: { url: string; headers: Record<string, string>; body: string; timeoutMs: number; environment: Environment; signal?: AbortSignal }): Promise<PostOutcome> {
+  const started = performance.now();
+  const elapsed = () => Math.round(performance.now() - started);
+  return new Promise((resolve) => {
+    let settled = false;
+    const finish = (outcome: Omit<PostOutcome, 'latencyMs'>) => {
+      if (settled) return;
+      settled = true;
+      clearTimeout(timer);
+      input.signal?.removeEventListener('abort', onAbort);
+      resolve({ ...outcome, latencyMs: elapsed() });
+    };
+    const fail = (err: NodeJS.ErrnoException) => finish({ errorClass: classify(err), errorMessage: err.message.slice(0, 500) });
+
+    let url: URL;
+    try {
+      url = new URL(input.url);
+      assertConnectable(url, input.environment);
+    } catch (err) {
+      // No timer or request exists yet.
+      settled = true;
+      resolve({ errorClass: classify(err as NodeJS.ErrnoException), errorMessage: (err as Error).message, latencyMs: elapsed() });
+      return;
+    }
+
+    const client = url.protocol === 'https:' ? https : http;
+    const request = client.request(url, {
+      method: 'POST',
+      headers: { ...input.headers, 'content-length': String(Buffer.byteLength(input.body)) },
+      lookup: guardedLookup(input.environment),
+      agent: false,
+    });
+    const timer = setTimeout(() => {
+      const err = Object.assign(new Error(`no complete answer within ${input.timeoutMs} ms`), { name: 'TimeoutError' });
+      request.destroy(err);
+      fail(err);
+    }, input.timeoutMs);
+    const onAbort = () => {
+      const err = Object.assign(new Error('delivery cancelled'), { name: 'AbortError' });
+      request.destroy(err);
+      fail(err);
+    };
+    input.signal?.addEventListener('abort', onAbort);
+
+    request.on('error', fail);
+    request.on('response', (response) => {
+      const chunks: Buffer[] = [];
+      let kept = 0;
+      const done = () => {
+        const retryAfter = response.headers['retry-after'];
+        finish({ status: response.statusCode, excerpt: Buffer.concat(chunks).toString('utf8').replaceAll('\0', ''), ...(retryAfter ? { retryAfter } : {}) });
+        response.destroy();
+      };
+      response.on('data', (chunk: Buffer) => {
+        const room = RESPONSE_EXCERPT_BYTES - kept;
+        if (room > 0) chunks.push(chunk.subarray(0, room));
+        kept += Math.min(room, chunk.length);
+        // The status is known; the rest of a large body is not worth waiting for.
+        if (kept >= RESPONSE_EXCERPT_BYTES) done();
+      });
+      response.on('end', done);
+      response.on('error', done);
+    });
+    request.end(input.body);
+  });
+}

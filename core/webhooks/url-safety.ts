@@ -1,0 +1,89 @@
+import { lookup as dnsLookup, type LookupAddress, type LookupOptions } from 'node:dns';
+import { isIP } from 'node:net';
+import ipaddr from 'ipaddr.js';
+import type { Environment } from '../config.js';
+
+/**
+ * Keeps webhooks from being aimed at our own network (SSRF). In production a URL must be https and
+ * every address it resolves to must be public unicast; the check runs at registration and again on
+ * the address each delivery actually connects to, so re-pointing DNS after registration does not help.
+ * Sandbox also accepts http and private addresses, so a developer can receive on localhost.
+ */
+
+export class BlockedAddressError extends Error {
+  override name = 'BlockedAddressError';
+  readonly code = 'EBLOCKEDADDRESS';
+}
+
+/** Public unicast only: not loopback, private, link-local, CGNAT, multicast, documentation or other reserved ranges. */
+export function isPublicAddress(address: string): boolean {
+  if (!ipaddr.isValid(address)) return false;
+  // process() unwraps IPv4-mapped IPv6 (::ffff:10.0.0.1) so it is judged as the IPv4 it is.
+  return ipaddr.process(address).range() === 'unicast';
+}
+
+export type Resolve = (hostname: string) => Promise<string[]>;
+
+export const resolveAll: Resolve = (hostname) =>
+  new Promise((resolve, reject) => dnsLookup(hostname, { all: true, verbatim: true }, (err, addresses) => (err ? reject(err) : resolve(addresses.map((a) => a.address)))));
+
+const MAX_URL_LENGTH = 2048;
+
+/** Problems with a webhook URL for this environment; empty when it may be registered. */
+export async function webhookUrlProblems(rawUrl: string, environment: Environment, resolve: Resolve = resolveAll): Promise<string[]> {
+  if (rawUrl.length > MAX_URL_LENGTH) return [`must be at most ${MAX_URL_LENGTH} characters`];
+  let url: URL;
+  try {
+    url = new URL(rawUrl);
+  } catch {
+    return ['is not a valid URL'];
+  }
+  if (url.username || url.password) return ['must not carry credentials'];
+  if (url.hash) return ['must not have a fragment'];
+  if (environment === 'sandbox') {
+    return url.protocol === 'https:' || url.protocol === 'http:' ? [] : ['must be an http or https URL'];
+  }
+  if (url.protocol !== 'https:') return ['must be https in production'];
+  const host = url.hostname.replace(/^\[(.*)\]$/, '$1');
+  let addresses: string[];
+  try {
+    addresses = isIP(host) ? [host] : await resolve(host);
+  } catch {
+    return [`host ${host} does not resolve`];
+  }
+  if (addresses.length === 0) return [`host ${host} does not resolve`];
+  const blocked = addresses.filter((a) => !isPublicAddress(a));
+  return blocked.length ? [`resolves to a non-public address (${blocked.join(', ')}); production webhooks must reach the public internet`] : [];
+}
+
+type LookupCallback = (err: NodeJS.ErrnoException | null, address: string | LookupAddress[], family?: number) => void;
+type LookupFunction = (hostname: string, options: LookupOptions, callback: LookupCallback) => void;
+
+/**
+ * A `lookup` for http(s).request that refuses non-public answers in production. Node connects to the
+ * address this returns, so the check and the connection see the same address. IP-literal hosts skip
+ * lookup entirely; `assertConnectable` covers them.
+ */
+export function guardedLookup(environment: Environment, lookup: LookupFunction = dnsLookup as unknown as LookupFunction): LookupFunction {
+  if (environment === 'sandbox') return lookup;
+  return (hostname, options, callback) => {
+    lookup(hostname, { ...options, all: true }, (err, addresses) => {
+      if (err) return callback(err, '');
+      const list = addresses as LookupAddress[];
+      const blocked = list.find((a) => !isPublicAddress(a.address));
+      if (blocked || list.length === 0) {
+        return callback(new BlockedAddressError(`${hostname} resolves to non-public address ${blocked?.address ?? '(none)'}`), '');
+      }
+      if (options.all) return callback(null, list);
+      callback(null, list[0]!.address, list[0]!.family);
+    });
+  };
+}
+
+/** Refuses, before any connection, a production delivery to a non-https URL or a non-public IP literal. */
+export function assertConnectable(url: URL, environment: Environment): void {
+  if (environment === 'sandbox') return;
+  if (url.protocol !== 'https:') throw new BlockedAddressError('production webhooks must be https');
+  const host = url.hostname.replace(/^\[(.*)\]$/, '$1');
+  if (isIP(host) && !isPublicAddress(host)) throw new BlockedAddressError(`${host} is not a public address`);
+}
