@@ -1,0 +1,53 @@
+import type { LookupAddress } from 'node:dns';
+import { describe, expect, it } from 'vitest';
+import { assertConnectable, guardedLookup, isPublicAddress, webhookUrlProblems } from '../../core/webhooks/url-safety.js';
+
+const resolvesTo = (...addresses: string[]) => async () => addresses;
+
+describe('webhook URL safety (SSRF)', () => {
+  it.each([
+    '127.0.0.1', '10.1.2.3', '172.16.0.1', '192.168.1.1', '169.254.169.254', '100.64.0.1', '0.0.0.0', '224.0.0.1', '255.255.255.255',
+    '192.0.2.1', '198.18.0.1', '240.0.0.1', '::1', '::', 'fe80::1', 'fc00::1', 'fd12:3456::1', 'ff02::1', '::ffff:127.0.0.1', '::ffff:10.0.0.1', '2001:db8::1', '64:ff9b::a00:1',
+  ])('refuses %s', (address) => {
+    expect(isPublicAddress(address)).toBe(false);
+  });
+
+  it.each(['93.184.216.34', '8.8.8.8', '2606:4700:4700::1111'])('accepts public %s', (address) => {
+    expect(isPublicAddress(address)).toBe(true);
+  });
+
+  it('requires https in production and refuses hosts resolving to any non-public address', async () => {
+    expect(await webhookUrlProblems('http://shop.example/hook', 'production', resolvesTo('93.184.216.34'))).toEqual(['must be https in production']);
+    expect(await webhookUrlProblems('https://shop.example/hook', 'production', resolvesTo('93.184.216.34'))).toEqual([]);
+    expect(await webhookUrlProblems('https://shop.example/hook', 'production', resolvesTo('93.184.216.34', '10.0.0.5'))).toEqual([expect.stringContaining('10.0.0.5')]);
+    expect(await webhookUrlProblems('https://localhost/hook', 'production', resolvesTo('127.0.0.1'))).toEqual([expect.stringContaining('non-public')]);
+    expect(await webhookUrlProblems('https://[::1]/hook', 'production')).toEqual([expect.stringContaining('non-public')]);
+    expect(await webhookUrlProblems('https://169.254.169.254/latest/meta-data', 'production')).toEqual([expect.stringContaining('non-public')]);
+    expect(await webhookUrlProblems('https://nowhere.invalid/hook', 'production', async () => Promise.reject(new Error('ENOTFOUND')))).toEqual([expect.stringContaining('does not resolve')]);
+    expect(await webhookUrlProblems('https://user:pw@shop.example/hook', 'production', resolvesTo('93.184.216.34'))).toEqual(['must not carry credentials']);
+  });
+
+  it('lets sandbox use http://localhost, but not other schemes', async () => {
+    expect(await webhookUrlProblems('http://localhost:3002/webhooks', 'sandbox')).toEqual([]);
+    expect(await webhookUrlProblems('ftp://localhost/webhooks', 'sandbox')).toEqual(['must be an http or https URL']);
+    expect(await webhookUrlProblems('not a url', 'sandbox')).toEqual(['is not a valid URL']);
+  });
+
+  it('refuses at connect time an address that was public at registration (DNS rebinding)', async () => {
+    let answer = '93.184.216.34';
+    const fakeDns = (_host: string, _options: object, callback: (err: null, addresses: LookupAddress[]) => void) => callback(null, [{ address: answer, family: 4 }]);
+    const lookup = guardedLookup('production', fakeDns as never);
+    const connectTo = () =>
+      new Promise<{ err: Error | null; address: unknown }>((resolve) => lookup('shop.example', { all: false }, (err, address) => resolve({ err, address })));
+    expect(await connectTo()).toEqual({ err: null, address: '93.184.216.34' });
+    answer = '10.0.0.7';
+    const rebound = await connectTo();
+    expect(rebound.err).toMatchObject({ code: 'EBLOCKEDADDRESS' });
+  });
+
+  it('refuses IP-literal URLs (which skip DNS) before connecting in production only', () => {
+    expect(() => assertConnectable(new URL('https://127.0.0.1:8443/'), 'production')).toThrow(/not a public address/);
+    expect(() => assertConnectable(new URL('http://93.184.216.34/'), 'production')).toThrow(/https/);
+    expect(() => assertConnectable(new URL('http://127.0.0.1/'), 'sandbox')).not.toThrow();
+  });
+});
