@@ -30,7 +30,8 @@ export function luhnValid(digits: string): boolean {
 
 export function cardBrand(pan: string): CardBrand {
   if (/^4/.test(pan)) return 'visa';
-  if (/^(5[1-5]|2(2[2-9]|[3-6]\d|7[01]|720))/.test(pan)) return 'mastercard';
+  // Mastercard: 51–55, and the 2-series 2221–2720.
+  if (/^(5[1-5]|222[1-9]|22[3-9]\d|2[3-6]\d\d|27[01]\d|2720)/.test(pan)) return 'mastercard';
   if (/^3[47]/.test(pan)) return 'amex';
   if (/^(6011|65|64[4-9])/.test(pan)) return 'discover';
   return 'unknown';
