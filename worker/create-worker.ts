@@ -3,7 +3,7 @@ import { bundleWorkflowCode, NativeConnection, Worker, type WorkflowBundleWithSo
 import type { Config } from '../core/config.js';
 import type { Db } from '../core/db/client.js';
 import type { Logger } from '../core/logger.js';
-import { createActivities } from '../activities/index.js';
+import { createActivities, type ActivityDeps } from '../activities/index.js';
 
 export const WORKFLOWS_PATH = fileURLToPath(new URL('../workflows/index.ts', import.meta.url));
 
@@ -16,6 +16,8 @@ export async function createCartWorker(deps: {
   config: Config;
   db: Db;
   logger: Logger;
+  otpSender?: ActivityDeps['otpSender'];
+  paymentProcessor?: ActivityDeps['paymentProcessor'];
   connection: NativeConnection;
   workflowBundle?: WorkflowBundleWithSourceMap;
 }): Promise<Worker> {
@@ -25,6 +27,6 @@ export async function createCartWorker(deps: {
     namespace: config.temporal.namespace,
     taskQueue: config.temporal.taskQueue,
     ...(deps.workflowBundle ? { workflowBundle: deps.workflowBundle } : { workflowsPath: WORKFLOWS_PATH }),
-    activities: createActivities({ config: deps.config, db: deps.db, logger: deps.logger }),
+    activities: createActivities({ config: deps.config, db: deps.db, logger: deps.logger, otpSender: deps.otpSender, paymentProcessor: deps.paymentProcessor }),
   });
 }

@@ -2,11 +2,14 @@ import { randomUUID } from 'node:crypto';
 import type { AddressInfo } from 'node:net';
 import { serve } from '@hono/node-server';
 import { NativeConnection, Runtime, type Worker } from '@temporalio/worker';
+import type { DestinationStream } from 'pino';
 import { inject } from 'vitest';
 import { createApiApp } from '../../api/app.js';
 import { loadConfig, type Config } from '../../core/config.js';
 import { createDb, type Db } from '../../core/db/client.js';
 import { createLogger, type Logger } from '../../core/logger.js';
+import type { OtpSender } from '../../core/otp-sender.js';
+import type { PaymentProcessor } from '../../core/payment-processor.js';
 import { createMerchant, type CreatedMerchant, type NewMerchant } from '../../core/merchants.js';
 import { connectTemporal, type Temporal } from '../../core/temporal.js';
 import { createWebApp } from '../../web/app.js';
@@ -24,13 +27,20 @@ export interface TestStack {
   stop(): Promise<void>;
 }
 
+/** What a production worker must be given (no sandbox defaults there), and where logs go for scans. */
+export interface TestStackOptions {
+  otpSender?: OtpSender;
+  paymentProcessor?: PaymentProcessor;
+  logDestination?: DestinationStream;
+}
+
 let runtimeInstalled = false;
 
 /**
  * The real thing, per test file: API and checkout page listening on free ports, and a worker on a
  * task queue of its own, all against the run's PostgreSQL and Temporal server.
  */
-export async function startTestStack(env: Record<string, string> = {}): Promise<TestStack> {
+export async function startTestStack(env: Record<string, string> = {}, options: TestStackOptions = {}): Promise<TestStack> {
   if (!runtimeInstalled) {
     Runtime.install({ shutdownSignals: [], logger: { log() {}, trace() {}, debug() {}, info() {}, warn() {}, error: console.error } });
     runtimeInstalled = true;
@@ -46,11 +56,19 @@ export async function startTestStack(env: Record<string, string> = {}): Promise<
     WEB_PORT: '1',
     ...env,
   });
-  const logger = createLogger({ level: config.logLevel, name: 'test' });
+  const logger = createLogger({ level: config.logLevel, name: 'test', ...(options.logDestination ? { destination: options.logDestination } : {}) });
   const db = createDb(config.databaseUrl);
   const temporal = connectTemporal(config);
   const workerConnection = await NativeConnection.connect({ address: config.temporal.address });
-  const worker = await createCartWorker({ config, db, logger, connection: workerConnection, workflowBundle: inject('workflowBundle') });
+  const worker = await createCartWorker({
+    config,
+    db,
+    logger,
+    connection: workerConnection,
+    workflowBundle: inject('workflowBundle'),
+    otpSender: options.otpSender,
+    paymentProcessor: options.paymentProcessor,
+  });
   const running = worker.run();
 
   const listen = (fetch: (req: Request) => Response | Promise<Response>) =>
