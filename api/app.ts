@@ -6,6 +6,7 @@ import type { Temporal } from '../core/temporal.js';
 import { onError, onNotFound } from './errors.js';
 import { requestContext } from './middleware/request-context.js';
 import { cartRoutes } from './routes/carts.js';
+import { docsRoutes } from './routes/docs.js';
 import { healthRoutes } from './routes/health.js';
 
 export interface ApiDeps {
@@ -21,6 +22,7 @@ export function createApiApp(deps: ApiDeps) {
   app.use(requestContext(deps.logger));
   app.route('/', healthRoutes(deps));
   app.route('/v2/public/api/cart', cartRoutes(deps));
+  app.route('/', docsRoutes(deps));
   app.notFound(onNotFound);
   app.onError(onError);
   return app;

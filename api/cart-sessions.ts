@@ -1,29 +1,41 @@
 import { WorkflowIdReusePolicy } from '@temporalio/client';
+import { WorkflowNotFoundError } from '@temporalio/common';
 import type { Config } from '../core/config.js';
 import type { Db } from '../core/db/client.js';
 import { cartWorkflowId, newCartId } from '../core/ids.js';
+import type { Logger } from '../core/logger.js';
 import { cartTotal } from '../core/money.js';
-import type { CreateCartRequest } from '../core/schemas/cart.js';
+import type { CreateCartRequest, CreateCartResponse } from '../core/schemas/cart.js';
 import { withDeadline, type Temporal } from '../core/temporal.js';
 import { CART_SESSION_WORKFLOW, searchAttributes, type CartSessionInput } from '../workflows/messages.js';
 import { ApiError } from './errors.js';
+import { claimIdempotencyKey, requestFingerprint, storeIdempotentResponse } from './idempotency.js';
 
-export interface CreatedCart {
-  cartId: string;
-  expiresOn: string;
+export interface CartSessionDeps {
+  config: Config;
+  db: Db;
+  temporal: Temporal;
+  logger: Logger;
 }
 
-const TEMPORAL_START_DEADLINE_MS = 5_000;
+export interface CreateCartOutcome {
+  response: CreateCartResponse;
+  /** True when an earlier request with the same Idempotency-Key made this response. */
+  replayed: boolean;
+}
+
+// Bounds the whole start call, connection included: a Temporal that is down must fail the request in
+// seconds, not hold it (and the ledger transaction) open.
+const TEMPORAL_START_DEADLINE_MS = 3_000;
+const TERMINATE_DEADLINE_MS = 2_000;
 
 /**
- * Creates the ledger row and starts the workflow as one unit: the row is written in a transaction
- * that commits only after Temporal has accepted the workflow, so a failure on either side leaves
- * nothing behind.
+ * Creates the ledger row and starts the workflow as one unit: the row (and the idempotency key) are
+ * written in a transaction that commits only after Temporal has accepted the workflow. If anything
+ * fails once the start was sent (the commit itself included), the workflow is terminated, best
+ * effort, so no session lives without its row.
  */
-export async function createCartSession(
-  deps: { config: Config; db: Db; temporal: Temporal },
-  request: CreateCartRequest,
-): Promise<CreatedCart> {
+export async function createCartSession(deps: CartSessionDeps, request: CreateCartRequest, idempotencyKey?: string): Promise<CreateCartOutcome> {
   const { config, db, temporal } = deps;
   const { store, cart } = request.cartObject;
 
@@ -49,28 +61,55 @@ export async function createCartSession(
     expiresOn,
     lifetimeMs: config.sessionLifetimeMs,
   };
+  const response: CreateCartResponse = { code: 'SUCCESS', message: 'Cart created', data: { cartId, cartData: request.cartObject, expiresOn } };
 
-  await db.begin(async (tx) => {
-    await tx`
-      insert into carts (cart_id, platform_uuid, environment, status, currency, amount, store, cart, expires_on, created_at)
-      values (${cartId}, ${store.platformUuid}, ${config.environment}, 'pending', ${cart.currency}, ${amount},
-              ${tx.json(store)}, ${tx.json(cart)}, ${expiresOn}, ${createdAt})`;
-    await withDeadline(temporal, TEMPORAL_START_DEADLINE_MS, () =>
-      temporal.client.workflow.start(CART_SESSION_WORKFLOW, {
-        workflowId: cartWorkflowId(cartId),
-        taskQueue: config.temporal.taskQueue,
-        args: [input],
-        workflowIdReusePolicy: WorkflowIdReusePolicy.REJECT_DUPLICATE,
-        memo: { storeName: store.name },
-        typedSearchAttributes: [
-          { key: searchAttributes.merchantId, value: store.platformUuid },
-          { key: searchAttributes.cartStatus, value: 'pending' },
-          { key: searchAttributes.cartTotal, value: amount },
-          { key: searchAttributes.currency, value: cart.currency },
-        ],
-      }),
+  let startSent = false;
+  try {
+    return await db.begin(async (tx): Promise<CreateCartOutcome> => {
+      if (idempotencyKey) {
+        const claim = await claimIdempotencyKey(tx, store.platformUuid, idempotencyKey, requestFingerprint(request));
+        if (!claim.claimed) return { response: claim.response, replayed: true };
+      }
+      await tx`
+        insert into carts (cart_id, platform_uuid, environment, status, currency, amount, store, cart, expires_on, created_at)
+        values (${cartId}, ${store.platformUuid}, ${config.environment}, 'pending', ${cart.currency}, ${amount},
+                ${tx.json(store)}, ${tx.json(cart)}, ${expiresOn}, ${createdAt})`;
+      if (idempotencyKey) await storeIdempotentResponse(tx, store.platformUuid, idempotencyKey, response);
+      startSent = true;
+      await withDeadline(temporal, TEMPORAL_START_DEADLINE_MS, () =>
+        temporal.client.workflow.start(CART_SESSION_WORKFLOW, {
+          workflowId: cartWorkflowId(cartId),
+          taskQueue: config.temporal.taskQueue,
+          args: [input],
+          workflowIdReusePolicy: WorkflowIdReusePolicy.REJECT_DUPLICATE,
+          memo: { storeName: store.name },
+          typedSearchAttributes: [
+            { key: searchAttributes.merchantId, value: store.platformUuid },
+            { key: searchAttributes.cartStatus, value: 'pending' },
+            { key: searchAttributes.cartTotal, value: amount },
+            { key: searchAttributes.currency, value: cart.currency },
+          ],
+        }),
+      );
+      return { response, replayed: false };
+    });
+  } catch (err) {
+    // The start may have reached Temporal even when it reported a failure (deadline hit after the
+    // server accepted it), and the commit can fail after a successful start: in both cases a session
+    // may exist whose ledger row was rolled back.
+    if (startSent) await terminateOrphan(deps, cartId, err);
+    throw err;
+  }
+}
+
+async function terminateOrphan(deps: CartSessionDeps, cartId: string, cause: unknown): Promise<void> {
+  try {
+    await withDeadline(deps.temporal, TERMINATE_DEADLINE_MS, () =>
+      deps.temporal.client.workflow.getHandle(cartWorkflowId(cartId)).terminate('cart creation failed: the ledger row was not committed'),
     );
-  });
-
-  return { cartId, expiresOn };
+    deps.logger.warn({ cartId, err: cause }, 'terminated the session of a cart whose creation failed');
+  } catch (err) {
+    if (err instanceof WorkflowNotFoundError) return;
+    deps.logger.error({ cartId, err, cause }, 'could not terminate the session of a cart whose creation failed; it has no ledger row');
+  }
 }

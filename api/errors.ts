@@ -1,6 +1,6 @@
-import type { Context, ErrorHandler, NotFoundHandler } from 'hono';
+import type { Context, ErrorHandler, Handler, NotFoundHandler } from 'hono';
 import type { ContentfulStatusCode } from 'hono/utils/http-status';
-import type { z } from 'zod';
+import { z } from 'zod';
 
 /** The codes of DESIGN.md §4, with the HTTP status each always carries. */
 export const ERROR_STATUS = {
@@ -20,17 +20,24 @@ export const ERROR_STATUS = {
 
 export type ErrorCode = keyof typeof ERROR_STATUS;
 
-export interface FieldError {
-  path: string;
-  message: string;
-}
+export const errorBodySchema = z
+  .strictObject({
+    code: z.enum(Object.keys(ERROR_STATUS) as [ErrorCode, ...ErrorCode[]]).meta({ description: 'Stable, machine-readable; branch on this, not on the message' }),
+    message: z.string().meta({ description: 'What went wrong and what to do about it, for a developer' }),
+    errors: z
+      .array(
+        z.strictObject({
+          path: z.string().meta({ description: 'JSON path of the offending field in the request', example: 'cartObject.cart.items[0].price' }),
+          message: z.string().meta({ example: 'must be an integer amount in minor units (e.g. cents)' }),
+        }),
+      )
+      .meta({ description: 'One entry per bad field; empty when the error is not about a field' }),
+    requestId: z.string().meta({ description: 'Also in the X-Request-Id header; quote it to support', example: 'req_3f2c9b7e0d3a4c1b8e6f5a4d3c2b1a09' }),
+  })
+  .meta({ id: 'Error' });
 
-export interface ErrorBody {
-  code: ErrorCode;
-  message: string;
-  errors: FieldError[];
-  requestId: string;
-}
+export type ErrorBody = z.output<typeof errorBodySchema>;
+export type FieldError = ErrorBody['errors'][number];
 
 /** A failure we mean to report; anything else thrown becomes INTERNAL_ERROR. */
 export class ApiError extends Error {
@@ -44,13 +51,31 @@ export class ApiError extends Error {
   }
 }
 
-/** `cartObject.cart.items[2].zeroPay` from zod's `['cartObject','cart','items',2,'zeroPay']`. */
+const IDENTIFIER = /^[A-Za-z_$][\w$]*$/;
+
+/**
+ * `cartObject.cart.items[2].zeroPay` from zod's `['cartObject','cart','items',2,'zeroPay']`; a key that
+ * is not an identifier (an `extra` key such as "order.ref") is quoted: `extra["order.ref"]`.
+ */
 export function jsonPath(path: ReadonlyArray<PropertyKey>): string {
   return path.reduce<string>((acc, key) => {
     if (typeof key === 'number') return `${acc}[${key}]`;
     const name = String(key);
+    if (!IDENTIFIER.test(name)) return `${acc}[${JSON.stringify(name)}]`;
     return acc === '' ? name : `${acc}.${name}`;
   }, '');
+}
+
+/**
+ * A message a developer can act on. Zod's defaults ("Invalid input: expected string, received
+ * undefined") are rephrased; the messages our schemas set are kept. Needs `reportInput: true` at parse
+ * time to tell a missing field from a mistyped one.
+ */
+function describeIssue(issue: z.core.$ZodIssue): string {
+  if (issue.code === 'invalid_type' && 'input' in issue && issue.input === undefined) return 'is required';
+  if (issue.code === 'invalid_type' && issue.message.startsWith('Invalid input')) return `must be ${/^[aeiou]/.test(issue.expected) ? 'an' : 'a'} ${issue.expected}`;
+  if (issue.code === 'invalid_key') return `key ${issue.issues[0]?.message ?? 'is invalid'}`;
+  return issue.message;
 }
 
 export function validationError(error: z.ZodError, prefix: ReadonlyArray<PropertyKey> = []): ApiError {
@@ -58,7 +83,7 @@ export function validationError(error: z.ZodError, prefix: ReadonlyArray<Propert
     if (issue.code === 'unrecognized_keys') {
       return issue.keys.map((key) => ({ path: jsonPath([...prefix, ...issue.path, key]), message: 'is not a known field' }));
     }
-    return [{ path: jsonPath([...prefix, ...issue.path]) || '(body)', message: issue.message }];
+    return [{ path: jsonPath([...prefix, ...issue.path]) || '(body)', message: describeIssue(issue) }];
   });
   return new ApiError('VALIDATION_ERROR', `The request has ${errors.length} invalid field${errors.length === 1 ? '' : 's'}.`, errors);
 }
@@ -74,6 +99,12 @@ export const onError: ErrorHandler = (err, c) => {
   c.get('logger')?.error({ err, requestId: c.get('requestId') }, 'unhandled error');
   return errorResponse(c, new ApiError('INTERNAL_ERROR', 'Something went wrong on our side. Retry later; if it persists, contact support with the requestId.'));
 };
+
+/** For a known path: the methods it does have, in `Allow`, rather than a misleading 404. */
+export function methodNotAllowed(allowed: string[]): Handler {
+  return (c) =>
+    errorResponse(c, new ApiError('METHOD_NOT_ALLOWED', `${c.req.method} is not supported here; use ${allowed.join(' or ')}.`, [], { Allow: allowed.join(', ') }));
+}
 
 export const onNotFound: NotFoundHandler = (c) =>
   errorResponse(c, new ApiError('NOT_FOUND', `No route for ${c.req.method} ${c.req.path}. See /docs for the API reference.`));

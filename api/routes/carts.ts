@@ -1,23 +1,43 @@
 import { Hono } from 'hono';
 import { bodyLimit } from 'hono/body-limit';
-import type { Config } from '../../core/config.js';
-import type { Db } from '../../core/db/client.js';
 import { createCartRequestSchema, LIMITS } from '../../core/schemas/cart.js';
-import type { Temporal } from '../../core/temporal.js';
-import { createCartSession } from '../cart-sessions.js';
+import { createCartSession, type CartSessionDeps } from '../cart-sessions.js';
+import { clientAddress } from '../client-address.js';
 import { isDependencyUnavailable, serviceUnavailable } from '../dependency-errors.js';
-import { ApiError, validationError } from '../errors.js';
+import { ApiError, methodNotAllowed, validationError } from '../errors.js';
+import { IDEMPOTENCY_HEADER, readIdempotencyKey } from '../idempotency.js';
+import { enforceRateLimit } from '../rate-limit.js';
 
+export const REPLAYED_HEADER = 'Idempotent-Replayed';
+
+/** Turns an unreachable Temporal or PostgreSQL into 503, leaving every other error as it is. */
+async function orUnavailable<T>(work: () => Promise<T>): Promise<T> {
+  try {
+    return await work();
+  } catch (err) {
+    if (!(err instanceof ApiError) && isDependencyUnavailable(err)) throw serviceUnavailable();
+    throw err;
+  }
+}
 
 /** `POST /v2/public/api/cart/` — the one public operation: create a cart session. */
-export function cartRoutes(deps: { config: Config; db: Db; temporal: Temporal }) {
+export function cartRoutes(deps: CartSessionDeps) {
+  const { config, db, logger } = deps;
+  const { rateLimit } = config;
   const app = new Hono();
 
-  const createCart = app.post(
+  app.post(
     '/',
+    // Cheap checks first, before the body is read: a flood of junk costs one counter update each.
     async (c, next) => {
-      const type = c.req.header('content-type') ?? '';
-      if (!/^application\/json\s*(;|$)/i.test(type)) {
+      await orUnavailable(() =>
+        enforceRateLimit(db, c.get('logger') ?? logger, {
+          bucket: `client:${clientAddress(c, config.trustedProxyHops)}`,
+          max: rateLimit.perClient,
+          windowSeconds: rateLimit.windowSeconds,
+        }),
+      );
+      if (!/^application\/json\s*(;|$)/i.test(c.req.header('content-type') ?? '')) {
         throw new ApiError('UNSUPPORTED_MEDIA_TYPE', 'Send the body as JSON with the header Content-Type: application/json.');
       }
       await next();
@@ -25,34 +45,36 @@ export function cartRoutes(deps: { config: Config; db: Db; temporal: Temporal })
     // Counts bytes while the body streams in, so a huge body is cut off instead of buffered.
     bodyLimit({
       maxSize: LIMITS.bodyBytes,
+      // The rest of the body is never read, so the connection cannot carry another request: say so,
+      // or a keep-alive client reuses it and fails.
       onError: () => {
-        throw new ApiError('PAYLOAD_TOO_LARGE', `The body must be at most ${LIMITS.bodyBytes} bytes.`);
+        throw new ApiError('PAYLOAD_TOO_LARGE', `The body must be at most ${LIMITS.bodyBytes} bytes.`, [], { Connection: 'close' });
       },
     }),
     async (c) => {
+      const idempotencyKey = readIdempotencyKey(c.req.header(IDEMPOTENCY_HEADER));
+      const text = await c.req.text();
       let body: unknown;
       try {
-        body = JSON.parse(await c.req.text());
-      } catch (err) {
-        if (err instanceof ApiError) throw err;
+        body = JSON.parse(text);
+      } catch {
         throw new ApiError('INVALID_JSON', 'The body is not valid JSON. Check for trailing commas, unquoted keys or a truncated body.');
       }
-      const parsed = createCartRequestSchema.safeParse(body);
+      const parsed = createCartRequestSchema.safeParse(body, { reportInput: true });
       if (!parsed.success) throw validationError(parsed.error);
 
-      try {
-        const created = await createCartSession(deps, parsed.data);
-        return c.json({
-          code: 'SUCCESS',
-          message: 'Cart created',
-          data: { cartId: created.cartId, cartData: parsed.data.cartObject, expiresOn: created.expiresOn },
+      const outcome = await orUnavailable(async () => {
+        await enforceRateLimit(db, c.get('logger') ?? logger, {
+          bucket: `platform:${parsed.data.cartObject.store.platformUuid.toLowerCase()}`,
+          max: rateLimit.perPlatform,
+          windowSeconds: rateLimit.windowSeconds,
         });
-      } catch (err) {
-        if (err instanceof ApiError) throw err;
-        if (isDependencyUnavailable(err)) throw serviceUnavailable();
-        throw err;
-      }
+        return createCartSession({ ...deps, logger: c.get('logger') ?? logger }, parsed.data, idempotencyKey);
+      });
+      if (outcome.replayed) c.header(REPLAYED_HEADER, 'true');
+      return c.json(outcome.response);
     },
   );
-  return createCart;
+  app.all('/', methodNotAllowed(['POST']));
+  return app;
 }

@@ -3,6 +3,12 @@ import currencyCodes from 'currency-codes';
 import countries from 'i18n-iso-countries';
 import { cartTotal } from '../money.js';
 
+/**
+ * The create-cart request and response of spec §2.1/§2.2, with the rules of DESIGN.md §4. This file is
+ * the single source for validation, for the TypeScript types and for the OpenAPI document, so the
+ * three cannot drift apart.
+ */
+
 /** Bounds of DESIGN.md §4, named so the error messages and the OpenAPI document say the same. */
 export const LIMITS = {
   items: 100,
@@ -10,27 +16,59 @@ export const LIMITS = {
   description: 2000,
   url: 2048,
   extraKeys: 50,
+  variantOptions: 50,
+  quantity: 1_000_000,
   bodyBytes: 256 * 1024,
 } as const;
 
-// ISO 4217 codes that are not money a customer can pay in: funds, precious metals, testing, "no currency".
-const NON_PAYABLE_CURRENCIES = new Set(['XAU', 'XAG', 'XPD', 'XPT', 'XBA', 'XBB', 'XBC', 'XBD', 'XDR', 'XSU', 'XUA', 'XTS', 'XXX']);
+// ISO 4217 codes that are not money a customer can pay in: funds codes, precious metals, bond-market
+// units, testing and "no currency". They are in the official list, so the list alone would let them by.
+const NON_PAYABLE_CURRENCIES = new Set([
+  'BOV', 'CHE', 'CHW', 'CLF', 'COU', 'MXV', 'USN', 'UYI', 'UYW',
+  'XAG', 'XAU', 'XPD', 'XPT', 'XBA', 'XBB', 'XBC', 'XBD', 'XDR', 'XSU', 'XUA', 'XTS', 'XXX',
+]);
 
-const text = (max: number = LIMITS.string) => z.string().trim().min(1, 'must not be empty').max(max, `must be at most ${max} characters`);
+// Control characters break the page, logs and PostgreSQL (jsonb refuses \u0000); lone surrogates are
+// not text. Multi-line text may keep tabs and line breaks.
+const CONTROL = /[\u0000-\u001f\u007f]/;
+const CONTROL_EXCEPT_LINE_BREAKS = /[\u0000-\u0008\u000b\u000c\u000e-\u001f\u007f]/;
+const LONE_SURROGATE = /[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/;
 
-const httpUrl = z
-  .url({ protocol: /^https?$/, hostname: z.regexes.domain, error: 'must be an absolute http(s) URL' })
-  .max(LIMITS.url, `must be at most ${LIMITS.url} characters`);
+function plainText(value: string, multiLine = false): boolean {
+  return !LONE_SURROGATE.test(value) && !(multiLine ? CONTROL_EXCEPT_LINE_BREAKS : CONTROL).test(value);
+}
 
-const httpsUrl = z
-  .url({ protocol: /^https$/, hostname: z.regexes.domain, error: 'must be a public https URL' })
-  .max(LIMITS.url, `must be at most ${LIMITS.url} characters`);
+const isObject = (value: unknown) => typeof value === 'object' && value !== null;
+
+/** Required text: not blank. It is not trimmed, so what the merchant sent is what is echoed and shown. */
+const text = (max: number = LIMITS.string, multiLine = false) =>
+  z
+    .string()
+    .min(1, { error: 'must not be empty', abort: true })
+    .max(max, `must be at most ${max} characters`)
+    .refine((v) => v.trim().length > 0, 'must not be blank')
+    .refine((v) => plainText(v, multiLine), 'must not contain control characters');
+
+/** Free text that may be empty (metadata values). */
+const optionalText = (max: number = LIMITS.string) =>
+  z.string().max(max, `must be at most ${max} characters`).refine((v) => plainText(v), 'must not contain control characters');
+
+function url(protocols: 'https' | 'http(s)') {
+  const message = protocols === 'https' ? 'must be an absolute https URL with a public host name' : 'must be an absolute http(s) URL with a public host name';
+  return z
+    .url({ protocol: protocols === 'https' ? /^https$/ : /^https?$/, hostname: z.regexes.domain, error: message })
+    .max(LIMITS.url, `must be at most ${LIMITS.url} characters`)
+    // The URL parser quietly percent-encodes spaces; a URL we echo and redirect to must be sent clean.
+    .regex(/^[^\s]+$/, 'must not contain spaces')
+    .refine((v) => !URL.canParse(v) || (new URL(v).username === '' && new URL(v).password === ''), 'must not contain a user name or password')
+    .meta({ format: 'uri', example: protocols === 'https' ? 'https://store.example' : 'https://store.example/products/t-shirt' });
+}
 
 export const currencySchema = z
   .string()
   .regex(/^[A-Z]{3}$/, 'must be an ISO 4217 code in upper case, e.g. "EUR"')
-  .refine((c) => currencyCodes.code(c) !== undefined && !NON_PAYABLE_CURRENCIES.has(c), 'is not an ISO 4217 currency code')
-  .meta({ description: 'ISO 4217 currency code, upper case', example: 'EUR' });
+  .refine((c) => currencyCodes.code(c) !== undefined && !NON_PAYABLE_CURRENCIES.has(c), 'is not an ISO 4217 currency a customer can pay in')
+  .meta({ description: 'ISO 4217 currency code, upper case. Amounts are in its minor units.', example: 'EUR' });
 
 export const countrySchema = z
   .string()
@@ -40,62 +78,118 @@ export const countrySchema = z
 
 export const storeSchema = z
   .strictObject({
-    platformUuid: z.uuid('must be the platformUuid you were given (a UUID)'),
-    name: text(),
-    url: httpsUrl,
-    logo: httpsUrl.optional(),
+    platformUuid: z.uuid('must be the platformUuid you were given (a UUID)').meta({
+      description: 'Identifies the merchant; assigned by us when the merchant account is created, one per environment.',
+      example: '8f5e3c2a-6a7b-4d0e-9f21-3b4c5d6e7f80',
+    }),
+    name: text().meta({ description: 'Store name shown on the checkout page', example: 'Demo Store' }),
+    url: url('https').meta({ description: "The store's public https address" }),
+    logo: url('https').optional().meta({ description: 'Public https address of the store logo', example: 'https://store.example/logo.png' }),
   })
-  .meta({ id: 'Store' });
+  .meta({ id: 'Store', description: 'The merchant store, as shown to the customer.' });
+
+// Key and value must not start or end with a space, and the key holds no colon ("Time : 10:30" is fine).
+const VARIANT_OPTION = /^[^:\s](?:[^:]*[^:\s])? : \S(?:.*\S)?$/;
 
 export const itemSchema = z
   .strictObject({
-    title: text(),
-    description: text(LIMITS.description),
-    price: z.int('must be an integer amount in minor units (e.g. cents)').min(0, 'must be 0 or more').max(Number.MAX_SAFE_INTEGER),
-    quantity: z.int('must be a whole number').min(1, 'must be at least 1').max(1_000_000),
-    url: httpUrl,
-    image: httpUrl,
-    zeroPay: z.boolean(),
-    sku: text().optional(),
-    productId: text().optional(),
-    variantId: text().optional(),
+    title: text().meta({ description: 'Product name', example: 'T-shirt' }),
+    description: text(LIMITS.description, true).meta({ description: 'Product description', example: 'Organic cotton' }),
+    price: z
+      .int('must be an integer amount in minor units (e.g. cents)')
+      .min(0, 'must be 0 or more')
+      .max(Number.MAX_SAFE_INTEGER, 'is too large')
+      .meta({ description: 'Unit price before tax, in minor units of the currency (1999 = 19.99 EUR). Line total = price × quantity.', example: 1999 }),
+    quantity: z
+      .int('must be a whole number')
+      .min(1, 'must be at least 1')
+      .max(LIMITS.quantity, `must be at most ${LIMITS.quantity}`)
+      .meta({ description: 'Number of units', example: 2 }),
+    url: url('http(s)').meta({ description: 'Public product page' }),
+    image: url('http(s)').meta({ description: 'Product thumbnail', example: 'https://store.example/products/t-shirt.png' }),
+    zeroPay: z.boolean('must be true or false').meta({ description: 'true only for a free item (price 0); false for every paid item', example: false }),
+    sku: text().optional().meta({ description: 'Merchant SKU', example: 'TS-ORG-M-BLU' }),
+    productId: text().optional().meta({ description: 'Merchant product identifier', example: 'prod_123' }),
+    variantId: text().optional().meta({ description: 'Merchant variant identifier', example: 'var_456' }),
     variantOptions: z
-      .array(text().regex(/^[^:]+ : .+$/, 'must have the form "<Key> : <Value>", e.g. "Size : M"'))
-      .max(LIMITS.items)
-      .optional(),
+      .array(text().regex(VARIANT_OPTION, 'must have the form "<Key> : <Value>", e.g. "Size : M"'))
+      .max(LIMITS.variantOptions, `must hold at most ${LIMITS.variantOptions} options`)
+      .optional()
+      .meta({ description: 'Variant attributes, each "<Key> : <Value>"', example: ['Size : M', 'Color : Blue'] }),
   })
-  .superRefine((item, ctx) => {
-    if (item.zeroPay && item.price !== 0) {
-      ctx.addIssue({ code: 'custom', path: ['zeroPay'], message: 'can be true only when price is 0' });
-    }
+  .superRefine(
+    (item, ctx) => {
+      if (item.zeroPay && item.price !== 0) ctx.addIssue({ code: 'custom', path: ['zeroPay'], message: 'can be true only when price is 0' });
+    },
+    // Runs even when other fields of the item are wrong, so one response lists every mistake.
+    { when: (payload) => isObject(payload.value) && !payload.issues.some((i) => i.path?.[0] === 'price' || i.path?.[0] === 'zeroPay') },
+  )
+  .meta({ id: 'Item', description: 'A line item.' });
+
+export const extraSchema = z
+  .record(
+    text().refine((k) => k !== '__proto__', 'is a reserved key'),
+    optionalText().meta({ description: 'Any string' }),
+  )
+  .refine((e) => Object.keys(e).length <= LIMITS.extraKeys, `must have at most ${LIMITS.extraKeys} keys`)
+  .meta({
+    description: `Your own metadata (string values; at most ${LIMITS.extraKeys} keys), echoed exactly in every webhook. Put your order reference here.`,
+    example: { orderRef: 'order-42' },
+  });
+
+export const merchantUrlsSchema = z
+  .strictObject({
+    successUrl: url('http(s)').meta({ description: 'Where the customer goes after a successful payment attempt (not a confirmation: wait for the webhook)', example: 'https://store.example/checkout/success' }),
+    failureUrl: url('http(s)').meta({ description: 'Where the customer goes after a failed or cancelled payment', example: 'https://store.example/checkout/failure' }),
   })
-  .meta({ id: 'Item' });
+  .meta({ id: 'MerchantUrls' });
 
 export const cartSchema = z
   .strictObject({
     currency: currencySchema,
     country: countrySchema,
-    items: z.array(itemSchema).min(1, 'must hold at least one item').max(LIMITS.items, `must hold at most ${LIMITS.items} items`),
-    extra: z
-      .record(z.string().max(LIMITS.string), z.string().max(LIMITS.string, `must be at most ${LIMITS.string} characters`))
-      .refine((e) => Object.keys(e).length <= LIMITS.extraKeys, `must have at most ${LIMITS.extraKeys} keys`),
-    merchantUrls: z.strictObject({ successUrl: httpUrl, failureUrl: httpUrl }),
+    items: z
+      .array(itemSchema)
+      .min(1, 'must hold at least one item')
+      .max(LIMITS.items, `must hold at most ${LIMITS.items} items`)
+      .meta({ description: `One to ${LIMITS.items} line items` }),
+    extra: extraSchema,
+    merchantUrls: merchantUrlsSchema,
   })
-  .superRefine((cart, ctx) => {
-    if (cart.items.length > 0 && cartTotal(cart.items) <= 0) {
-      ctx.addIssue({ code: 'custom', path: ['items'], message: 'the cart total must be greater than 0' });
-    }
-    if (cartTotal(cart.items) > Number.MAX_SAFE_INTEGER) {
-      ctx.addIssue({ code: 'custom', path: ['items'], message: 'the cart total is too large' });
-    }
-  })
-  .meta({ id: 'Cart' });
+  .superRefine(
+    (cart, ctx) => {
+      const total = cartTotal(cart.items);
+      if (total <= 0) ctx.addIssue({ code: 'custom', path: ['items'], message: 'the cart total must be greater than 0' });
+      if (total > Number.MAX_SAFE_INTEGER) ctx.addIssue({ code: 'custom', path: ['items'], message: 'the cart total is too large' });
+    },
+    // The total means something only once every item's price and quantity are valid.
+    { when: (payload) => isObject(payload.value) && !payload.issues.some((i) => i.path?.[0] === 'items') },
+  )
+  .meta({ id: 'Cart', description: 'What the customer pays for. The total (Σ price × quantity) must be greater than 0.' });
 
 export const createCartRequestSchema = z
-  .strictObject({ cartObject: z.strictObject({ store: storeSchema, cart: cartSchema }) })
+  .strictObject({
+    cartObject: z.strictObject({ store: storeSchema, cart: cartSchema }).meta({ id: 'CartObject' }),
+  })
   .meta({ id: 'CreateCartRequest' });
+
+export const createCartResponseSchema = z
+  .strictObject({
+    code: z.literal('SUCCESS'),
+    message: z.string().meta({ example: 'Cart created' }),
+    data: z.strictObject({
+      cartId: z.string().meta({
+        description: 'Bearer token of the session (144 random bits, URL-safe). Redirect the customer to {checkout_url}/?token=<cartId>.',
+        example: 'q3Vh0Xc2b1TzM9r8L5kA7wYe',
+      }),
+      cartData: z.strictObject({ store: storeSchema, cart: cartSchema }).meta({ description: 'The store and cart exactly as accepted' }),
+      expiresOn: z.iso.datetime().meta({ description: 'Creation + 45 minutes, ISO 8601 UTC', example: '2025-01-01T12:45:00.000Z' }),
+    }),
+  })
+  .meta({ id: 'CreateCartResponse' });
 
 export type Store = z.output<typeof storeSchema>;
 export type Item = z.output<typeof itemSchema>;
 export type Cart = z.output<typeof cartSchema>;
 export type CreateCartRequest = z.output<typeof createCartRequestSchema>;
+export type CreateCartResponse = z.output<typeof createCartResponseSchema>;

@@ -1,0 +1,27 @@
+import ipaddr from 'ipaddr.js';
+import type { Context } from 'hono';
+import { getConnInfo } from '@hono/node-server/conninfo';
+
+/**
+ * The address to rate-limit by. X-Forwarded-For is believed only for the hops our own proxies added
+ * (`trustedProxyHops` from the right), because a client can put anything in the header itself.
+ * IPv6 clients are grouped by /64: one customer line usually owns a whole /64.
+ */
+export function clientAddress(c: Context, trustedProxyHops: number): string {
+  const socket = getConnInfo(c).remote.address ?? 'unknown';
+  let address = socket;
+  if (trustedProxyHops > 0) {
+    const forwarded = (c.req.header('x-forwarded-for') ?? '').split(',').map((a) => a.trim()).filter(Boolean);
+    const chain = [...forwarded, socket];
+    address = chain[Math.max(0, chain.length - 1 - trustedProxyHops)]!;
+  }
+  return normalize(address);
+}
+
+function normalize(address: string): string {
+  if (!ipaddr.isValid(address)) return address;
+  const parsed = ipaddr.process(address);
+  if (parsed.kind() === 'ipv4') return parsed.toString();
+  const bytes = parsed.toByteArray().slice(0, 8).concat(Array(8).fill(0));
+  return `${ipaddr.fromByteArray(bytes).toString()}/64`;
+}
