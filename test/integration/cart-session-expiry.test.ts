@@ -1,0 +1,40 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { SANDBOX_CARDS } from '../../core/payment-processor.js';
+import { searchAttributes } from '../../workflows/messages.js';
+import { startTestStack, type TestStack } from '../support/test-stack.js';
+import { cartSessionDriver, historyEvents, ledgerRow, recordedEvents } from './cart-session-driver.js';
+
+const LIFETIME_SECONDS = 3;
+
+/** The production 45-minute timer is asserted in vertical-slice.test.ts; here the same timer, short. */
+describe('cart session expiry (SESSION_LIFETIME_SECONDS=3)', () => {
+  let stack: TestStack;
+  let driver: ReturnType<typeof cartSessionDriver>;
+  beforeAll(async () => {
+    stack = await startTestStack({ SESSION_LIFETIME_SECONDS: String(LIFETIME_SECONDS) });
+    driver = cartSessionDriver(stack, (await stack.createMerchant()).platformUuid);
+  });
+  afterAll(() => stack?.stop());
+
+  it('abandons a session nobody paid, and tells the merchant', async () => {
+    const s = await driver.createSession();
+    await driver.sendCode(s);
+    expect(await s.handle.result()).toEqual({ status: 'abandoned' });
+    const timer = (await historyEvents(s.handle)).find((e) => e.timerStartedEventAttributes);
+    expect(Number(timer?.timerStartedEventAttributes?.startToFireTimeout?.seconds)).toBe(LIFETIME_SECONDS);
+    expect((await ledgerRow(stack, s.cartId))?.status).toBe('abandoned');
+    expect(await recordedEvents(stack, s.cartId)).toEqual([{ sequence: 1, event: 'order_abandoned', status: 'abandoned', payment: undefined }]);
+    expect((await s.handle.describe()).typedSearchAttributes.get(searchAttributes.cartStatus)).toBe('abandoned');
+  });
+
+  it('lets a payment submitted before the deadline finish after it', async () => {
+    const s = await driver.createSession();
+    await driver.sendCode(s);
+    await driver.verify(s, stack.config.sandboxOtp);
+    // The processor-error card keeps the payment busy for ~3 s of retries, past the 3 s lifetime.
+    expect(await driver.pay(s, SANDBOX_CARDS.processorError)).toMatchObject({ status: 'failed', failureCode: 'processor_error' });
+    const { startTime, closeTime } = await s.handle.describe();
+    expect(closeTime!.getTime() - startTime.getTime()).toBeGreaterThan(LIFETIME_SECONDS * 1000);
+    expect((await recordedEvents(stack, s.cartId)).map((e) => `${e.event}:${e.status}`)).toEqual(['order_updated:processing', 'order_updated:failed']);
+  });
+});
