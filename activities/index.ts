@@ -7,6 +7,7 @@ import { createLedgerActivities } from './ledger.js';
 import { createOtpActivities } from './otp.js';
 import { createPaymentActivities } from './payments.js';
 import { createWebhookEventActivities } from './webhook-events.js';
+import { createWebhookActivities } from './webhooks.js';
 
 export interface ActivityDeps {
   config: Config;
@@ -30,7 +31,8 @@ export function createActivities(deps: ActivityDeps) {
       ...deps,
       paymentProcessor: deps.paymentProcessor ?? createSandboxPaymentProcessor(deps.config.environment),
     }),
-    ...createWebhookEventActivities(deps.db),
+    ...createWebhookEventActivities(deps),
+    ...createWebhookActivities(deps),
   };
 }
 

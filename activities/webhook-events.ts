@@ -1,46 +1,67 @@
+import { Context } from '@temporalio/activity';
+import type { Client } from '@temporalio/client';
+import type { Config } from '../core/config.js';
 import { randomToken } from '../core/crypto.js';
 import type { Db } from '../core/db/client.js';
 import type { Cart } from '../core/schemas/cart.js';
 import type { CartEventInput, WebhookEventBody } from '../core/webhooks/events.js';
+import { requestDelivery } from '../core/webhooks/start-delivery.js';
+
+export interface WebhookEventDeps {
+  config: Config;
+  db: Db;
+  /** The client that starts delivery; inside a worker, the worker's own (the default). */
+  temporalClient?: () => Client;
+}
 
 /**
- * Records a cart's event with the next sequence number and its final body. Idempotent on
- * (cart, event, status): an activity retry after a lost response returns the event already recorded.
+ * Records a cart's event with the next sequence number and its final body, then hands it to the cart's
+ * delivery workflow. Idempotent on (cart, event, status): an activity retry after a lost response
+ * returns the event already recorded and hands it over again, which the delivery side ignores.
  */
-export function createWebhookEventActivities(db: Db) {
+export function createWebhookEventActivities(deps: WebhookEventDeps) {
+  const { db } = deps;
+  const temporalClient = deps.temporalClient ?? (() => Context.current().client);
+
+  async function record(input: CartEventInput): Promise<{ eventId: string; sequence: number }> {
+    return db.begin(async (tx) => {
+      const [cart] = await tx<{ platform_uuid: string; environment: 'sandbox' | 'production'; amount: string; currency: string; cart: Cart }[]>`
+        select platform_uuid, environment, amount, currency, cart from carts where cart_id = ${input.cartId} for update`;
+      if (!cart) throw new Error(`cart ${input.cartId} is not in the ledger`);
+      const [existing] = await tx<{ id: string; sequence: number }[]>`
+        select id, sequence from webhook_events
+        where cart_id = ${input.cartId} and event = ${input.event} and payload->'data'->>'status' = ${input.status}`;
+      if (existing) return { eventId: existing.id, sequence: existing.sequence };
+      const [{ next } = { next: 1 }] = await tx<{ next: number }[]>`
+        select coalesce(max(sequence), 0) + 1 as next from webhook_events where cart_id = ${input.cartId}`;
+      const body: WebhookEventBody = {
+        id: `evt_${randomToken(18)}`,
+        event: input.event,
+        createdAt: new Date().toISOString(),
+        environment: cart.environment,
+        sequence: next,
+        data: {
+          cartId: input.cartId,
+          status: input.status,
+          amount: Number(cart.amount),
+          currency: cart.currency,
+          items: cart.cart.items,
+          extra: cart.cart.extra,
+          ...(input.payment ? { payment: { brand: input.payment.brand, last4: input.payment.last4, ...(input.payment.failureCode ? { failureCode: input.payment.failureCode } : {}) } } : {}),
+        },
+      };
+      await tx`
+        insert into webhook_events (id, cart_id, platform_uuid, sequence, event, payload)
+        values (${body.id}, ${input.cartId}, ${cart.platform_uuid}, ${next}, ${body.event}, ${tx.json(body as never)})`;
+      return { eventId: body.id, sequence: next };
+    });
+  }
+
   return {
     async recordCartEvent(input: CartEventInput): Promise<{ eventId: string; sequence: number }> {
-      return db.begin(async (tx) => {
-        const [cart] = await tx<{ platform_uuid: string; environment: 'sandbox' | 'production'; amount: string; currency: string; cart: Cart }[]>`
-          select platform_uuid, environment, amount, currency, cart from carts where cart_id = ${input.cartId} for update`;
-        if (!cart) throw new Error(`cart ${input.cartId} is not in the ledger`);
-        const [existing] = await tx<{ id: string; sequence: number }[]>`
-          select id, sequence from webhook_events
-          where cart_id = ${input.cartId} and event = ${input.event} and payload->'data'->>'status' = ${input.status}`;
-        if (existing) return { eventId: existing.id, sequence: existing.sequence };
-        const [{ next } = { next: 1 }] = await tx<{ next: number }[]>`
-          select coalesce(max(sequence), 0) + 1 as next from webhook_events where cart_id = ${input.cartId}`;
-        const body: WebhookEventBody = {
-          id: `evt_${randomToken(18)}`,
-          event: input.event,
-          createdAt: new Date().toISOString(),
-          environment: cart.environment,
-          sequence: next,
-          data: {
-            cartId: input.cartId,
-            status: input.status,
-            amount: Number(cart.amount),
-            currency: cart.currency,
-            items: cart.cart.items,
-            extra: cart.cart.extra,
-            ...(input.payment ? { payment: input.payment } : {}),
-          },
-        };
-        await tx`
-          insert into webhook_events (id, cart_id, platform_uuid, sequence, event, payload)
-          values (${body.id}, ${input.cartId}, ${cart.platform_uuid}, ${next}, ${body.event}, ${tx.json(body as never)})`;
-        return { eventId: body.id, sequence: next };
-      });
+      const recorded = await record(input);
+      await requestDelivery(temporalClient(), deps.config, input.cartId, { eventId: recorded.eventId, trigger: 'scheduled' });
+      return recorded;
     },
   };
 }

@@ -37,8 +37,11 @@ export function createWebhookActivities(deps: { config: Config; db: Db; logger: 
               ${outcome.latencyMs}, ${outcome.excerpt ?? outcome.errorMessage ?? null}, ${nextAttemptAt ?? null})`;
   }
 
+  // A replay that fails does not undo an earlier success.
   const setStatus = (eventId: string, status: 'delivered' | 'failed' | 'skipped') =>
-    db`update webhook_events set delivery_status = ${status}, delivered_at = ${status === 'delivered' ? db`now()` : null} where id = ${eventId}`;
+    status === 'delivered'
+      ? db`update webhook_events set delivery_status = 'delivered', delivered_at = now() where id = ${eventId}`
+      : db`update webhook_events set delivery_status = ${status} where id = ${eventId} and delivery_status <> 'delivered'`;
 
   async function disableEndpoint(endpointId: string, reason: string) {
     await db`update webhook_endpoints set status = 'disabled', disabled_reason = ${reason}, updated_at = now() where id = ${endpointId}`;

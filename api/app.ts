@@ -8,6 +8,7 @@ import { requestContext } from './middleware/request-context.js';
 import { cartRoutes } from './routes/carts.js';
 import { docsRoutes } from './routes/docs.js';
 import { healthRoutes } from './routes/health.js';
+import { operatorRoutes } from './routes/operator.js';
 
 export interface ApiDeps {
   config: Config;
@@ -22,6 +23,7 @@ export function createApiApp(deps: ApiDeps) {
   app.use(requestContext(deps.logger));
   app.route('/', healthRoutes(deps));
   app.route('/v2/public/api/cart', cartRoutes(deps));
+  app.route('/operator', operatorRoutes(deps));
   app.route('/', docsRoutes(deps));
   app.notFound(onNotFound);
   app.onError(onError);

@@ -2,6 +2,7 @@ import { randomBytes, randomUUID } from 'node:crypto';
 import { decrypt, encrypt } from './crypto.js';
 import type { Db } from './db/client.js';
 import type { Environment } from './config.js';
+import { webhookUrlProblems } from './webhooks/url-safety.js';
 
 export interface NewMerchant {
   name: string;
@@ -143,4 +144,28 @@ export async function liveWebhookSecrets(db: Db, encryptionKey: Buffer, endpoint
     where endpoint_id = ${endpointId} and (expires_at is null or expires_at > now())
     order by created_at desc`;
   return rows.map((r) => decrypt(encryptionKey, r.secret_encrypted));
+}
+
+export class WebhookUrlRejectedError extends Error {
+  override name = 'WebhookUrlRejectedError';
+  constructor(readonly problems: string[]) {
+    super(`webhook URL ${problems.join('; ')}`);
+  }
+}
+
+async function assertWebhookUrl(url: string, environment: Environment): Promise<void> {
+  const problems = await webhookUrlProblems(url, environment);
+  if (problems.length) throw new WebhookUrlRejectedError(problems);
+}
+
+/** The operator's way in (CLI and API): the webhook URL is checked for the merchant's environment first. */
+export async function registerMerchant(db: Db, encryptionKey: Buffer, merchant: NewMerchant): Promise<CreatedMerchant> {
+  await assertWebhookUrl(merchant.webhookUrl, merchant.environment);
+  return createMerchant(db, encryptionKey, merchant);
+}
+
+export async function changeWebhookUrl(db: Db, platformUuid: string, webhookUrl: string): Promise<MerchantSummary> {
+  const merchant = await getMerchant(db, platformUuid);
+  await assertWebhookUrl(webhookUrl, merchant.environment);
+  return setWebhookUrl(db, platformUuid, webhookUrl);
 }
