@@ -1,0 +1,87 @@
+import { describe, expect, it } from 'vitest';
+import { createActivities } from '../../activities/index.js';
+import { createOtpActivities } from '../../activities/otp.js';
+import { loadConfig } from '../../core/config.js';
+import type { Db } from '../../core/db/client.js';
+import { createLogger } from '../../core/logger.js';
+import { createOutboxOtpSender, type OtpMessage } from '../../core/otp-sender.js';
+import { otpHash } from '../../core/otp-hash.js';
+import { parseContact } from '../../workflows/messages.js';
+
+const KEY = Buffer.alloc(32, 7).toString('base64');
+const configFor = (CHECKOUT_ENV: 'sandbox' | 'production') => loadConfig({ CHECKOUT_ENV, DATABASE_URL: 'postgres://unused', DATA_ENCRYPTION_KEY: KEY });
+/** Never queried: these tests only build activities, or use a sender that does not touch the database. */
+const unusedDb = (() => {
+  throw new Error('no database in unit tests');
+}) as unknown as Db;
+const logger = createLogger({ level: 'silent', name: 'test' });
+
+describe('parseContact', () => {
+  it.each([
+    ['Jane.Doe@Example.com', { channel: 'email', address: 'jane.doe@example.com', hint: 'j***@example.com' }],
+    ['+33 6 12 34 56 78', { channel: 'sms', address: '+33612345678', hint: '•••• 5678' }],
+    ['0049 (151) 123-456.78', { channel: 'sms', address: '+4915112345678', hint: '•••• 5678' }],
+  ])('accepts %s', (raw, parsed) => {
+    expect(parseContact(raw)).toEqual(parsed);
+  });
+
+  it.each(['', 'jane', 'jane@', '@example.com', 'jane@example', 'a b@example.com', '0612345678', '+0612345678', '+1234567', '+1234567890123456', `${'a'.repeat(65)}@example.com`])(
+    'refuses %j',
+    (raw) => {
+      expect(parseContact(raw)).toBeUndefined();
+    },
+  );
+});
+
+describe('sendOtp activity', () => {
+  const sent: OtpMessage[] = [];
+  const otpSender = { name: 'recording', send: async (m: OtpMessage) => void sent.push(m) };
+
+  it('sends a fresh 6-digit code and returns only its keyed hash (and, in sandbox, that of SANDBOX_OTP)', async () => {
+    const config = configFor('sandbox');
+    const { sendOtp } = createOtpActivities({ config, otpSender });
+    const codes = new Set<string>();
+    for (let i = 0; i < 20; i++) {
+      const result = await sendOtp({ cartId: 'cart-1', contact: 'jane@example.com' });
+      const message = sent.at(-1)!;
+      expect(message).toMatchObject({ cartId: 'cart-1', channel: 'email', address: 'jane@example.com', addressHint: 'j***@example.com' });
+      expect(message.code).toMatch(/^\d{6}$/);
+      codes.add(message.code);
+      expect(result).toEqual({
+        codeHash: otpHash(config.dataEncryptionKey, 'cart-1', message.code),
+        sandboxCodeHash: otpHash(config.dataEncryptionKey, 'cart-1', config.sandboxOtp),
+      });
+      expect(JSON.stringify(result)).not.toContain(message.code);
+    }
+    expect(codes.size).toBeGreaterThan(15);
+  });
+
+  it('gives no sandbox hash in production', async () => {
+    const { sendOtp } = createOtpActivities({ config: configFor('production'), otpSender });
+    expect(Object.keys(await sendOtp({ cartId: 'cart-2', contact: '+33612345678' }))).toEqual(['codeHash']);
+  });
+
+  it('refuses a contact the workflow should not have let through', async () => {
+    const { sendOtp } = createOtpActivities({ config: configFor('sandbox'), otpSender });
+    await expect(sendOtp({ cartId: 'cart-3', contact: 'nobody' })).rejects.toThrow(/not an email address or phone number/);
+  });
+});
+
+describe('production wiring', () => {
+  it('the outbox sender refuses production', () => {
+    expect(() => createOutboxOtpSender({ environment: 'production', db: unusedDb, key: Buffer.alloc(32), logger })).toThrow(/sandbox only/);
+  });
+
+  it('a production worker without a real OtpSender or PaymentProcessor fails to build its activities', () => {
+    const config = configFor('production');
+    expect(() => createActivities({ config, db: unusedDb, logger })).toThrow(/real OtpSender/);
+    const otpSender = { name: 'real', send: async () => {} };
+    expect(() => createActivities({ config, db: unusedDb, logger, otpSender })).toThrow(/real PaymentProcessor/);
+    const paymentProcessor = { name: 'real', authorize: async () => ({ outcome: 'approved' as const, authorizationId: 'a' }) };
+    expect(createActivities({ config, db: unusedDb, logger, otpSender, paymentProcessor })).toHaveProperty('sendOtp');
+  });
+
+  it('sandbox builds with the outbox sender and the simulator', () => {
+    expect(createActivities({ config: configFor('sandbox'), db: unusedDb, logger })).toHaveProperty('authorizePayment');
+  });
+});
