@@ -78,13 +78,15 @@ function describeIssue(issue: z.core.$ZodIssue): string {
   return issue.message;
 }
 
-export function validationError(error: z.ZodError, prefix: ReadonlyArray<PropertyKey> = []): ApiError {
-  const errors = error.issues.flatMap((issue): FieldError[] => {
+/** One entry per bad field (its first problem), plus any `extra` errors found outside zod. */
+export function validationError(error: z.ZodError | undefined, prefix: ReadonlyArray<PropertyKey> = [], extra: FieldError[] = []): ApiError {
+  const all = (error?.issues ?? []).flatMap((issue): FieldError[] => {
     if (issue.code === 'unrecognized_keys') {
       return issue.keys.map((key) => ({ path: jsonPath([...prefix, ...issue.path, key]), message: 'is not a known field' }));
     }
     return [{ path: jsonPath([...prefix, ...issue.path]) || '(body)', message: describeIssue(issue) }];
   });
+  const errors = [...extra, ...all].filter((e, i, list) => list.findIndex((other) => other.path === e.path) === i);
   return new ApiError('VALIDATION_ERROR', `The request has ${errors.length} invalid field${errors.length === 1 ? '' : 's'}.`, errors);
 }
 
@@ -99,6 +101,18 @@ export const onError: ErrorHandler = (err, c) => {
   c.get('logger')?.error({ err, requestId: c.get('requestId') }, 'unhandled error');
   return errorResponse(c, new ApiError('INTERNAL_ERROR', 'Something went wrong on our side. Retry later; if it persists, contact support with the requestId.'));
 };
+
+/**
+ * JSON paths of `__proto__` keys anywhere in a parsed body. JSON.parse keeps them as own properties,
+ * but zod (rightly) never copies them, so without this check such a field would vanish silently.
+ */
+export function reservedKeyErrors(value: unknown, path: PropertyKey[] = []): FieldError[] {
+  if (typeof value !== 'object' || value === null) return [];
+  return Object.entries(value).flatMap(([key, child]) => {
+    const childPath = [...path, Array.isArray(value) ? Number(key) : key];
+    return key === '__proto__' ? [{ path: jsonPath(childPath), message: 'is a reserved name' }] : reservedKeyErrors(child, childPath);
+  });
+}
 
 /** For a known path: the methods it does have, in `Allow`, rather than a misleading 404. */
 export function methodNotAllowed(allowed: string[]): Handler {

@@ -62,6 +62,6 @@ export async function claimIdempotencyKey(tx: TransactionSql, platformUuid: stri
 
 export async function storeIdempotentResponse(tx: TransactionSql, platformUuid: string, key: string, response: CreateCartResponse): Promise<void> {
   await tx`
-    update idempotency_keys set cart_id = ${response.data.cartId}, response = ${tx.json(response as never)}
+    update idempotency_keys set cart_id = ${response.data.cartId}, response = ${JSON.stringify(response)}::text::json
     where platform_uuid = ${platformUuid} and key = ${key}`;
 }

@@ -4,7 +4,7 @@ import { createCartRequestSchema, LIMITS } from '../../core/schemas/cart.js';
 import { createCartSession, type CartSessionDeps } from '../cart-sessions.js';
 import { clientAddress } from '../client-address.js';
 import { isDependencyUnavailable, serviceUnavailable } from '../dependency-errors.js';
-import { ApiError, methodNotAllowed, validationError } from '../errors.js';
+import { ApiError, methodNotAllowed, reservedKeyErrors, validationError } from '../errors.js';
 import { IDEMPOTENCY_HEADER, readIdempotencyKey } from '../idempotency.js';
 import { enforceRateLimit } from '../rate-limit.js';
 
@@ -61,7 +61,8 @@ export function cartRoutes(deps: CartSessionDeps) {
         throw new ApiError('INVALID_JSON', 'The body is not valid JSON. Check for trailing commas, unquoted keys or a truncated body.');
       }
       const parsed = createCartRequestSchema.safeParse(body, { reportInput: true });
-      if (!parsed.success) throw validationError(parsed.error);
+      const reserved = reservedKeyErrors(body);
+      if (!parsed.success || reserved.length > 0) throw validationError(parsed.error, [], reserved);
 
       const outcome = await orUnavailable(async () => {
         await enforceRateLimit(db, c.get('logger') ?? logger, {

@@ -127,10 +127,7 @@ export const itemSchema = z
   .meta({ id: 'Item', description: 'A line item.' });
 
 export const extraSchema = z
-  .record(
-    text().refine((k) => k !== '__proto__', 'is a reserved key'),
-    optionalText().meta({ description: 'Any string' }),
-  )
+  .record(text(), optionalText().meta({ description: 'Any string' }))
   .refine((e) => Object.keys(e).length <= LIMITS.extraKeys, `must have at most ${LIMITS.extraKeys} keys`)
   .meta({
     description: `Your own metadata (string values; at most ${LIMITS.extraKeys} keys), echoed exactly in every webhook. Put your order reference here.`,

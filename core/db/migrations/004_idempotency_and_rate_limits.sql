@@ -7,7 +7,8 @@ create table idempotency_keys (
   -- SHA-256 of the canonical request body: same key with another body is a conflict.
   fingerprint text not null,
   cart_id text references carts(cart_id),
-  response jsonb,
+  -- json, not jsonb: a replay must be byte for byte the first response, key order included.
+  response json,
   created_at timestamptz not null default now(),
   expires_at timestamptz not null,
   primary key (platform_uuid, key)
