@@ -1,0 +1,63 @@
+import { existsSync, readFileSync, writeFileSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
+import { temporal } from '@temporalio/proto';
+import { DeterminismViolationError } from '@temporalio/workflow';
+import { Worker } from '@temporalio/worker';
+import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
+import { SANDBOX_CARDS } from '../../core/payment-processor.js';
+import { startTestStack, type TestStack } from '../support/test-stack.js';
+import { cartSessionDriver, type Session } from './cart-session-driver.js';
+
+/**
+ * Workflow code changes must keep replaying the histories of sessions already running, or those
+ * sessions break mid-checkout. This replays fresh histories and one recorded with an earlier version
+ * (regenerate deliberately with RECORD_REPLAY_FIXTURE=1, and only with a versioning plan).
+ * The fixture is protobufjs's JSON form of the History message: `historyToJSON` from
+ * @temporalio/common cannot be used here, as its protobufjs copy differs from @temporalio/proto's
+ * in this install ("type must be a Type").
+ */
+const FIXTURE = fileURLToPath(new URL('../fixtures/cart-session-paid.history.json', import.meta.url));
+const { History } = temporal.api.history.v1;
+const loadFixture = () => JSON.parse(readFileSync(FIXTURE, 'utf8')) as Record<string, unknown>;
+
+describe('cart-session workflow replays its histories deterministically', () => {
+  let stack: TestStack;
+  let driver: ReturnType<typeof cartSessionDriver>;
+  const replay = (history: unknown, workflowId: string) => Worker.runReplayHistory({ workflowBundle: inject('workflowBundle') }, history, workflowId);
+  beforeAll(async () => {
+    stack = await startTestStack();
+    driver = cartSessionDriver(stack, (await stack.createMerchant()).platformUuid);
+  });
+  afterAll(() => stack?.stop());
+
+  it('replays paid, cancelled, locked-out and declined sessions', async () => {
+    const paid = await driver.verifiedSession();
+    await driver.pay(paid, SANDBOX_CARDS.approved);
+    const cancelled = await driver.verifiedSession();
+    await driver.cancel(cancelled);
+    const declined = await driver.verifiedSession();
+    await driver.pay(declined, SANDBOX_CARDS.declined);
+    const locked = await driver.createSession();
+    await driver.sendCode(locked);
+    for (let i = 0; i < 5; i++) await driver.verify(locked, (await driver.sentCode(locked)) === '999999' ? '999998' : '999999');
+
+    for (const s of [paid, cancelled, declined, locked] as Session[]) {
+      await s.handle.result();
+      await replay(await s.handle.fetchHistory(), s.handle.workflowId);
+    }
+
+    if (process.env.RECORD_REPLAY_FIXTURE === '1') writeFileSync(FIXTURE, `${JSON.stringify(History.fromObject(await paid.handle.fetchHistory()).toJSON(), null, 1)}\n`);
+  });
+
+  it('replays the recorded history of a paid session', async () => {
+    expect(existsSync(FIXTURE)).toBe(true);
+    await replay(History.fromObject(loadFixture()), 'cart-recorded');
+  });
+
+  it('notices when the code no longer matches the history', async () => {
+    const history = loadFixture() as { events: Array<{ activityTaskScheduledEventAttributes?: { activityType: { name: string } } }> };
+    const scheduled = history.events.find((e) => e.activityTaskScheduledEventAttributes)!;
+    scheduled.activityTaskScheduledEventAttributes!.activityType.name = 'somethingElse';
+    await expect(replay(History.fromObject(history), 'cart-tampered')).rejects.toBeInstanceOf(DeterminismViolationError);
+  });
+});
