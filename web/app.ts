@@ -1,13 +1,15 @@
 import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { Hono } from 'hono';
+import { html } from 'hono/html';
+import { HTTPException } from 'hono/http-exception';
 import type { Config } from '../core/config.js';
 import type { Db } from '../core/db/client.js';
 import type { Logger } from '../core/logger.js';
 import type { Temporal } from '../core/temporal.js';
 import { checkoutRoutes } from './checkout/routes.js';
-import { messagePage } from './checkout/views.js';
-import { securityHeaders } from './security-headers.js';
+import { messagePage } from './checkout/views/layout.js';
+import { securityHeaders, type WebEnv } from './security-headers.js';
 
 export interface WebDeps {
   config: Config;
@@ -17,27 +19,36 @@ export interface WebDeps {
 }
 
 const require = createRequire(import.meta.url);
+const asset = (url: URL | string, type: string) => ({ body: readFileSync(url, 'utf8'), type });
 // Served from our own origin: no third-party script runs next to a card form.
 const ASSETS: Record<string, { body: string; type: string }> = {
-  'htmx.min.js': { body: readFileSync(require.resolve('htmx.org/dist/htmx.min.js'), 'utf8'), type: 'text/javascript; charset=utf-8' },
-  'checkout.css': { body: readFileSync(new URL('./assets/checkout.css', import.meta.url), 'utf8'), type: 'text/css; charset=utf-8' },
+  'htmx.min.js': asset(require.resolve('htmx.org/dist/htmx.min.js'), 'text/javascript; charset=utf-8'),
+  'checkout.js': asset(new URL('./assets/checkout.js', import.meta.url), 'text/javascript; charset=utf-8'),
+  'checkout.css': asset(new URL('./assets/checkout.css', import.meta.url), 'text/css; charset=utf-8'),
 };
 
 /** The customer-facing checkout site, on its own origin. */
 export function createWebApp(deps: WebDeps) {
-  const app = new Hono();
-  app.use(securityHeaders);
+  const app = new Hono<WebEnv>();
+  app.use(securityHeaders({ production: deps.config.environment === 'production' }));
   app.get('/assets/:name', (c) => {
-    const asset = ASSETS[c.req.param('name')];
-    if (!asset) return c.notFound();
-    c.header('Content-Type', asset.type);
-    return c.body(asset.body);
+    const found = ASSETS[c.req.param('name')];
+    if (!found) return c.notFound();
+    c.header('Content-Type', found.type);
+    return c.body(found.body);
   });
   app.route('/', checkoutRoutes(deps));
-  app.notFound((c) => c.html(messagePage('Page not found', 'There is nothing at this address.'), 404));
+  app.notFound((c) => c.html(messagePage({ title: 'Page not found', message: 'There is nothing at this address.' }), 404));
   app.onError((err, c) => {
+    if (err instanceof HTTPException && err.status === 403) {
+      return c.html(messagePage({ title: 'Request blocked', message: 'This form was not sent from the checkout page. Go back to the checkout and try again.' }), 403);
+    }
     deps.logger.error({ err }, 'checkout page error');
-    return c.html(messagePage('Something went wrong', 'We could not load this checkout. Please try again in a moment.'), 503);
+    const message = 'We could not load this checkout. Please try again in a moment.';
+    if (c.req.header('HX-Request') === 'true') {
+      return c.html(html`<section id="step" class="panel step"><p class="alert" role="alert">${message}</p></section>`, 503);
+    }
+    return c.html(messagePage({ title: 'Checkout temporarily unavailable', message }), 503);
   });
   return app;
 }

@@ -1,25 +1,40 @@
 import { createMiddleware } from 'hono/factory';
 
-/**
- * No inline script or style, nothing framed, forms only post back to us. Merchant images (logo,
- * thumbnails) are the one thing loaded from elsewhere, and only over https.
- */
-const CONTENT_SECURITY_POLICY = [
-  "default-src 'none'",
-  "script-src 'self'",
-  "style-src 'self'",
-  "img-src 'self' https: data:",
-  "connect-src 'self'",
-  "form-action 'self'",
-  "frame-ancestors 'none'",
-  "base-uri 'none'",
-].join('; ');
+export type WebEnv = {
+  Variables: {
+    /** Extra origins a form on this page may land on after a redirect: the merchant's return URLs. */
+    formActionOrigins?: string[];
+  };
+};
 
-export const securityHeaders = createMiddleware(async (c, next) => {
-  await next();
-  c.header('Content-Security-Policy', CONTENT_SECURITY_POLICY);
-  c.header('X-Frame-Options', 'DENY');
-  c.header('X-Content-Type-Options', 'nosniff');
-  c.header('Referrer-Policy', 'no-referrer');
-  c.header('Cache-Control', 'no-store');
-});
+/**
+ * No inline script or style, nothing framed, forms only post back to us (and, after the final
+ * redirect, to the merchant's own return URLs). Merchant images (logo, thumbnails) are the one
+ * thing loaded from elsewhere.
+ */
+function contentSecurityPolicy(formActionOrigins: string[]): string {
+  return [
+    "default-src 'none'",
+    "script-src 'self'",
+    "style-src 'self'",
+    "img-src 'self' https: data:",
+    "connect-src 'self'",
+    `form-action 'self'${formActionOrigins.map((o) => ` ${o}`).join('')}`,
+    "frame-ancestors 'none'",
+    "base-uri 'none'",
+  ].join('; ');
+}
+
+export function securityHeaders(options: { production: boolean }) {
+  return createMiddleware<WebEnv>(async (c, next) => {
+    await next();
+    c.header('Content-Security-Policy', contentSecurityPolicy(c.get('formActionOrigins') ?? []));
+    c.header('X-Frame-Options', 'DENY');
+    c.header('X-Content-Type-Options', 'nosniff');
+    c.header('Referrer-Policy', 'no-referrer');
+    c.header('Cache-Control', 'no-store');
+    c.header('Cross-Origin-Opener-Policy', 'same-origin');
+    c.header('Permissions-Policy', 'camera=(), microphone=(), geolocation=(), payment=()');
+    if (options.production) c.header('Strict-Transport-Security', 'max-age=63072000; includeSubDomains');
+  });
+}

@@ -1,17 +1,226 @@
-import { Hono } from 'hono';
+import { Hono, type Context } from 'hono';
+import { bodyLimit } from 'hono/body-limit';
+import { getCookie, setCookie } from 'hono/cookie';
+import { csrf as originCheck } from 'hono/csrf';
+import { deleteCard, storeCard } from '../../core/card-vault.js';
+import { checkCard } from '../../core/cards.js';
+import type { Config } from '../../core/config.js';
 import type { Db } from '../../core/db/client.js';
+import type { Logger } from '../../core/logger.js';
+import { otpHash } from '../../core/otp-hash.js';
 import type { Temporal } from '../../core/temporal.js';
-import { loadCheckoutSession } from './load-session.js';
-import { checkoutPage, messagePage } from './views.js';
+import { parseContact } from '../../workflows/messages.js';
+import { CSRF_COOKIE, CSRF_FIELD, csrfToken, csrfTokenValid, deriveCsrfKey, newCsrfNonce } from '../csrf.js';
+import type { WebEnv } from '../security-headers.js';
+import { customerActions, type ActionResult } from './customer-actions.js';
+import { loadCheckoutSession, type CheckoutSession } from './load-session.js';
+import { merchantOrigins, merchantReturnUrl } from './merchant-redirect.js';
+import { checkoutPage } from './views/checkout-page.js';
+import { messagePage } from './views/layout.js';
+import { stepPanel, type FieldName, type StepView } from './views/steps.js';
 
-/** The hosted checkout, at `{CHECKOUT_BASE_URL}/?token=<cartId>`. */
-export function checkoutRoutes(deps: { db: Db; temporal: Temporal }) {
-  return new Hono().get('/', async (c) => {
-    const token = c.req.query('token') ?? '';
-    const session = await loadCheckoutSession(deps, token);
-    if (!session) {
-      return c.html(messagePage('Checkout not found', 'This checkout link is not valid. Go back to the store and start the payment again.'), 404);
+export interface CheckoutDeps {
+  config: Config;
+  db: Db;
+  temporal: Temporal;
+  logger: Logger;
+}
+
+type C = Context<WebEnv>;
+type Extras = Pick<StepView, 'errors' | 'notice' | 'values'>;
+
+const FORM_BODY_LIMIT_BYTES = 16 * 1024;
+const NONCE_PATTERN = /^[A-Za-z0-9_-]{22}$/;
+const UNAVAILABLE = 'We could not reach our payment system. Please try again in a moment.';
+
+/**
+ * The hosted checkout, at `{CHECKOUT_BASE_URL}/?token=<cartId>`. Every form posts normally without
+ * JavaScript (answered with a redirect to the next page) and is swapped in place by htmx with it
+ * (answered with the next step's panel, or an HX-Redirect).
+ */
+export function checkoutRoutes(deps: CheckoutDeps) {
+  const { config, logger } = deps;
+  const production = config.environment === 'production';
+  const sandbox = production ? undefined : { otp: config.sandboxOtp };
+  const csrfKey = deriveCsrfKey(config.dataEncryptionKey);
+  const actions = customerActions(deps.temporal);
+  const ownOrigin = new URL(config.checkoutBaseUrl).origin;
+  const app = new Hono<WebEnv>();
+
+  const isHtmx = (c: C) => c.req.header('HX-Request') === 'true' && c.req.header('HX-History-Restore-Request') !== 'true';
+
+  /** The browser's half of the double-submit pair: kept while it lasts, issued when missing. */
+  function csrfNonce(c: C): string {
+    const existing = getCookie(c, CSRF_COOKIE);
+    if (existing && NONCE_PATTERN.test(existing)) return existing;
+    const nonce = newCsrfNonce();
+    setCookie(c, CSRF_COOKIE, nonce, { httpOnly: true, secure: production, sameSite: 'Strict', path: '/', maxAge: 2 * 60 * 60 });
+    return nonce;
+  }
+
+  function render(c: C, session: CheckoutSession, extras: Extras = {}, status: 200 | 403 | 422 | 503 = 200) {
+    const view: StepView = { session, csrf: csrfToken(csrfKey, session.cartId, csrfNonce(c)), sandbox, ...extras };
+    c.set('formActionOrigins', merchantOrigins(session));
+    c.header('Vary', 'HX-Request');
+    return c.html(isHtmx(c) ? stepPanel(view) : checkoutPage(view), status);
+  }
+
+  function redirect(c: C, url: string) {
+    if (!isHtmx(c)) return c.redirect(url, 303);
+    c.header('HX-Redirect', url);
+    return c.body(null, 200);
+  }
+
+  const pageUrl = (session: CheckoutSession) => `/?token=${session.cartId}`;
+  const statusUrl = (session: CheckoutSession) => `/status?token=${session.cartId}`;
+  const expired = ({ state }: CheckoutSession) => state.status === 'abandoned' || (state.status === 'pending' && Date.parse(state.expiresOn) <= Date.now());
+
+  /** A session with an outcome sends the customer back to the merchant; an expired one to its 410 page. */
+  function leave(c: C, session: CheckoutSession) {
+    const back = merchantReturnUrl(session, session.state.status);
+    if (back) return redirect(c, back);
+    if (expired(session) || (session.state.step === 'done' && session.state.status !== 'processing')) return redirect(c, pageUrl(session));
+    return undefined;
+  }
+
+  /** After an accepted action: htmx gets the next panel in place, a plain form post the next page. */
+  function moveOn(c: C, session: CheckoutSession, extras: Extras = {}) {
+    if (isHtmx(c)) return render(c, session, extras);
+    return c.redirect(session.state.step === 'processing' ? statusUrl(session) : pageUrl(session), 303);
+  }
+
+  function notFoundPage(c: C) {
+    return c.html(
+      messagePage({ title: 'Checkout not found', message: 'This checkout link is not valid. Go back to the store and start the payment again.' }),
+      404,
+    );
+  }
+
+  /** Expired, or already used: either way this link cannot take a payment any more. */
+  function closedPage(c: C, session: CheckoutSession) {
+    const back = { href: session.store.url, label: `Return to ${session.store.name}` };
+    if (expired(session)) {
+      return c.html(
+        messagePage({ title: 'This checkout has expired', message: 'Checkout links are only valid for a limited time, and nothing was charged. Return to the store to start again.', link: back }),
+        410,
+      );
     }
-    return c.html(checkoutPage(session));
+    return c.html(
+      messagePage({ title: 'This checkout has already been used', message: 'Each checkout link can be used once. If you need to pay again, return to the store and start a new checkout.', link: back }),
+      410,
+    );
+  }
+
+  // Forms post only from our own page: the Origin (or Sec-Fetch-Site) must say so, and the body must
+  // carry the double-submit token bound to this cart and this browser.
+  app.use('*', originCheck({ origin: (origin, c) => origin === ownOrigin || origin === new URL(c.req.url).origin }));
+  app.use('*', bodyLimit({ maxSize: FORM_BODY_LIMIT_BYTES, onError: (c) => c.html(messagePage({ title: 'Request too large', message: 'That form was too large.' }), 413) }));
+
+  app.get('/', async (c) => {
+    const session = await loadCheckoutSession(deps, c.req.query('token') ?? '');
+    if (!session) return notFoundPage(c);
+    if (expired(session) || session.state.step === 'done') return closedPage(c, session);
+    return render(c, session);
   });
+
+  /** Polled every second while the payment is processing; the answer that finds an outcome redirects. */
+  app.get('/status', async (c) => {
+    const token = c.req.query('token') ?? '';
+    let session: CheckoutSession | undefined;
+    try {
+      session = await loadCheckoutSession(deps, token);
+    } catch (err) {
+      if (!isHtmx(c)) throw err;
+      // Nothing swapped: the polling element stays and asks again in a second.
+      logger.warn({ err, cartId: token }, 'payment status poll failed');
+      return c.body(null, 204);
+    }
+    if (!session) return notFoundPage(c);
+    const left = leave(c, session);
+    if (left) return left;
+    if (session.state.step !== 'processing' && !isHtmx(c)) return c.redirect(pageUrl(session), 303);
+    return render(c, session);
+  });
+
+  function action(path: string, name: string, handle: (c: C, session: CheckoutSession, form: (key: string) => string) => Promise<Response>) {
+    app.post(path, async (c) => {
+      const body = await c.req.parseBody();
+      const form = (key: string) => (typeof body[key] === 'string' ? body[key] : '');
+      const session = await loadCheckoutSession(deps, form('token'));
+      if (!session) return notFoundPage(c);
+      if (!csrfTokenValid(csrfKey, session.cartId, getCookie(c, CSRF_COOKIE), form(CSRF_FIELD))) {
+        logger.warn({ cartId: session.cartId, action: name }, 'checkout form refused: CSRF token missing or wrong');
+        return render(c, session, { errors: { form: 'For your security this form expired. Please try again.' } }, 403);
+      }
+      const left = leave(c, session);
+      if (left) return left;
+      try {
+        return await handle(c, session, form);
+      } catch (err) {
+        logger.error({ err, cartId: session.cartId, action: name }, 'checkout action failed: Temporal unavailable or too slow');
+        return render(c, session, { errors: { form: UNAVAILABLE } }, 503);
+      }
+    });
+  }
+
+  /** Renders what an action led to, with a refusal's message shown at the field it concerns. */
+  async function outcome(c: C, session: CheckoutSession, result: ActionResult, field: FieldName | 'form', extras: Extras = {}) {
+    logger.info({ cartId: session.cartId, field, accepted: result.accepted }, 'checkout action');
+    if (result.accepted) {
+      const next = { ...session, state: result.state };
+      return leave(c, next) ?? moveOn(c, next, extras);
+    }
+    const fresh = await loadCheckoutSession(deps, session.cartId);
+    if (!fresh) return notFoundPage(c);
+    const left = leave(c, fresh);
+    if (left) return left;
+    const message = result.reason === 'rejected' ? result.message : 'This checkout is no longer open.';
+    return render(c, fresh, { ...extras, notice: undefined, errors: { [field]: message } }, 422);
+  }
+
+  action('/contact', 'sendCode', async (c, session, form) => {
+    const contact = form('contact').trim();
+    if (!parseContact(contact)) {
+      return render(c, session, { values: { contact }, errors: { contact: 'Enter an email address, or a phone number with its country code (e.g. +33 6 12 34 56 78).' } }, 422);
+    }
+    if (session.state.step !== 'contact') return moveOn(c, session);
+    return outcome(c, session, await actions.sendCode(session.cartId, contact), 'contact', { values: { contact } });
+  });
+
+  action('/resend-code', 'resendCode', async (c, session) => {
+    if (session.state.step !== 'code') return moveOn(c, session);
+    return outcome(c, session, await actions.resendCode(session.cartId, session.state), 'code', { notice: 'We sent you a new code.' });
+  });
+
+  action('/code', 'verifyCode', async (c, session, form) => {
+    const code = form('code').replace(/\s/g, '');
+    if (!/^\d{6}$/.test(code)) return render(c, session, { errors: { code: 'Enter the 6-digit code we sent you.' } }, 422);
+    if (session.state.step !== 'code') return moveOn(c, session);
+    const result = await actions.verifyCode(session.cartId, otpHash(config.dataEncryptionKey, session.cartId, code), session.state);
+    if (result.accepted && result.state.step === 'code' && result.state.status === 'pending') {
+      const left = result.state.otp?.attemptsLeft;
+      const message = `That code is not right.${left === undefined ? '' : ` ${left} ${left === 1 ? 'attempt' : 'attempts'} left.`}`;
+      return render(c, { ...session, state: result.state }, { errors: { code: message } }, 422);
+    }
+    return outcome(c, session, result, 'code');
+  });
+
+  action('/card', 'pay', async (c, session, form) => {
+    const expiry = form('expiry').trim();
+    const check = checkCard({ number: form('number'), expiry, cvv: form('cvv') }, new Date());
+    if (!check.ok) {
+      return render(c, session, { values: { expiry }, errors: Object.fromEntries(check.errors.map((e) => [e.field, e.message])) }, 422);
+    }
+    // A second click after the payment started must not put another copy of the card in the vault.
+    if (session.state.step !== 'card') return moveOn(c, session);
+    const { card } = check;
+    const { token } = await storeCard(deps.db, config.dataEncryptionKey, session.cartId, card);
+    const result = await actions.pay(session.cartId, { cardToken: token, brand: card.brand, last4: card.last4 });
+    if (!result.accepted) await deleteCard(deps.db, token);
+    return outcome(c, session, result, 'number', { values: { expiry } });
+  });
+
+  action('/cancel', 'cancel', async (c, session) => outcome(c, session, await actions.cancel(session.cartId), 'form'));
+
+  return app;
 }

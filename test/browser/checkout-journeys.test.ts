@@ -1,0 +1,197 @@
+/// <reference lib="dom" />
+import type { Browser, Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { CreateCartRequest } from '../../core/schemas/cart.js';
+import { postCart, validCartRequest } from '../support/fixtures.js';
+import { startTestStack, type TestStack } from '../support/test-stack.js';
+import { waitFor } from '../support/wait-for.js';
+import { horizontalOverflow, launchChromium, openPage, skipWithoutChromium, type WatchedPage } from './support/chromium.js';
+import { startMerchantSite, type MerchantSite } from './support/merchant-site.js';
+
+describe.skipIf(skipWithoutChromium())('the hosted checkout in headless Chromium', () => {
+  let stack: TestStack;
+  let browser: Browser;
+  let merchant: MerchantSite;
+  let platformUuid: string;
+  const opened: WatchedPage[] = [];
+
+  beforeAll(async () => {
+    [stack, browser, merchant] = await Promise.all([startTestStack(), launchChromium(), startMerchantSite()]);
+    platformUuid = (await stack.createMerchant({ name: 'Browser Store' })).platformUuid;
+  });
+  afterAll(async () => {
+    await browser?.close();
+    await Promise.all([merchant?.close(), stack?.stop()]);
+  });
+
+  async function createCart(edit: (body: CreateCartRequest) => void = () => {}): Promise<string> {
+    const body = validCartRequest(platformUuid);
+    // The merchant's own query parameters must survive the redirect back.
+    body.cartObject.cart.merchantUrls = { successUrl: `${merchant.baseUrl}/success?ref=abc`, failureUrl: `${merchant.baseUrl}/failure?ref=abc` };
+    edit(body);
+    const res = await postCart(stack.apiUrl, body);
+    expect(res.status).toBe(200);
+    return ((await res.json()) as { data: { cartId: string } }).data.cartId;
+  }
+
+  async function open(cartId: string, options: { width?: number; javaScriptEnabled?: boolean } = {}): Promise<WatchedPage> {
+    const watched = await openPage(browser, options);
+    opened.push(watched);
+    const response = await watched.page.goto(`${stack.checkoutUrl}/?token=${cartId}`);
+    expect(response?.status()).toBe(200);
+    return watched;
+  }
+
+  const ledgerStatus = async (cartId: string) =>
+    (await stack.db<{ status: string; failure_code: string | null }[]>`select status, failure_code from carts where cart_id = ${cartId}`)[0];
+
+  async function verifyContactAndCode(page: Page) {
+    await page.getByLabel('Phone or email').fill('customer@example.com');
+    await page.getByRole('button', { name: 'Send code', exact: true }).click();
+    await page.getByLabel('One-time code').fill('123456');
+    await page.getByRole('button', { name: 'Verify', exact: true }).click();
+  }
+
+  async function payWith(page: Page, number: string) {
+    await page.getByLabel('Card number').fill(number);
+    await page.getByLabel('Expiry (MM/YY)').fill('12/30');
+    await page.getByLabel('CVV').fill('123');
+    await page.getByRole('button', { name: 'Pay', exact: true }).click();
+  }
+
+  async function landing(page: Page, path: '/success' | '/failure', cartId: string): Promise<URL> {
+    await page.waitForURL((url) => url.origin === merchant.baseUrl && url.pathname === path, { timeout: 20_000 });
+    const url = new URL(page.url());
+    expect(url.searchParams.get('cartId')).toBe(cartId);
+    expect(url.searchParams.get('ref')).toBe('abc');
+    return url;
+  }
+
+  it('pays with the sandbox values and lands on successUrl with the cartId', async () => {
+    const cartId = await createCart();
+    const { page, consoleErrors, dialogs } = await open(cartId);
+    await expect.poll(() => page.getByTestId('total').textContent()).toBe('€44.98');
+    await expect.poll(() => page.locator('.countdown-clock').textContent()).toMatch(/^4[45]:\d\d$/);
+    await verifyContactAndCode(page);
+    await payWith(page, '4111 1111 1111 1111');
+    await landing(page, '/success', cartId);
+    expect(await ledgerStatus(cartId)).toEqual({ status: 'paid', failure_code: null });
+    expect(consoleErrors).toEqual([]);
+    expect(dialogs).toEqual([]);
+  });
+
+  it('sends a declined card to failureUrl and fails the session', async () => {
+    const cartId = await createCart();
+    const { page } = await open(cartId);
+    await verifyContactAndCode(page);
+    await payWith(page, '4000 0000 0000 0002');
+    await landing(page, '/failure', cartId);
+    expect((await ledgerStatus(cartId))?.status).toBe('failed');
+  });
+
+  it('cancels to failureUrl, and the link then answers 410 with a way back to the store', async () => {
+    const cartId = await createCart();
+    const { page } = await open(cartId);
+    await page.getByRole('button', { name: 'Cancel', exact: true }).click();
+    await landing(page, '/failure', cartId);
+    await waitFor(async () => ((await ledgerStatus(cartId))?.status === 'cancelled' ? true : undefined), { what: 'status cancelled' });
+
+    const again = await page.goto(`${stack.checkoutUrl}/?token=${cartId}`);
+    expect(again?.status()).toBe(410);
+    await expect.poll(() => page.getByRole('heading').textContent()).toBe('This checkout has already been used');
+    expect(await page.getByRole('link', { name: 'Return to Test Store' }).getAttribute('href')).toBe('https://store.example');
+  });
+
+  it('fails the session after 5 wrong codes and sends the customer to failureUrl', async () => {
+    const cartId = await createCart();
+    const { page } = await open(cartId);
+    await page.getByLabel('Phone or email').fill('+33 6 12 34 56 78');
+    await page.getByRole('button', { name: 'Send code', exact: true }).click();
+    await expect.poll(() => page.locator('.lead').textContent()).toContain('•••• 5678');
+    // Neither the sandbox code nor, with odds of 5 in a million, the code actually sent.
+    const wrongCodes = ['000001', '000002', '000003', '000004', '000005'];
+    for (const [i, code] of wrongCodes.entries()) {
+      await page.getByLabel('One-time code').fill(code);
+      await page.getByRole('button', { name: 'Verify', exact: true }).click();
+      if (i < wrongCodes.length - 1) {
+        const left = wrongCodes.length - 1 - i;
+        await expect.poll(() => page.locator('#code-error').textContent()).toBe(`That code is not right. ${left} ${left === 1 ? 'attempt' : 'attempts'} left.`);
+      }
+    }
+    await landing(page, '/failure', cartId);
+    expect(await ledgerStatus(cartId)).toEqual({ status: 'failed', failure_code: 'otp_locked' });
+  });
+
+  it('shows card mistakes at their fields without echoing the card number', async () => {
+    const cartId = await createCart();
+    const { page } = await open(cartId);
+    await verifyContactAndCode(page);
+    await page.getByLabel('Card number').fill('4111 1111 1111 1112');
+    await page.getByLabel('Expiry (MM/YY)').fill('01/20');
+    await page.getByLabel('CVV').fill('12');
+    await page.getByRole('button', { name: 'Pay', exact: true }).click();
+    await expect.poll(() => page.locator('#number-error').textContent()).toContain('not valid');
+    expect(await page.locator('#expiry-error').textContent()).toContain('expired');
+    expect(await page.locator('#cvv-error').textContent()).toContain('3-digit');
+    expect(await page.getByLabel('Card number').inputValue()).toBe('');
+    expect(await page.getByLabel('Card number').getAttribute('aria-invalid')).toBe('true');
+    expect(await page.content()).not.toContain('1112');
+  });
+
+  it('shows a <script> in merchant text as text and never runs it', async () => {
+    const payload = `<script>window.__pwned = true; alert('xss')</script><img src=x onerror="window.__pwned = true">`;
+    const cartId = await createCart((body) => {
+      body.cartObject.store.name = `Evil ${payload}`.slice(0, 255);
+      body.cartObject.cart.items[0]!.title = payload;
+      body.cartObject.cart.items[0]!.variantOptions = [`Size : ${payload}`.slice(0, 255)];
+    });
+    const { page, dialogs, consoleErrors } = await open(cartId);
+    await expect.poll(() => page.locator('.item-title').first().textContent()).toBe(payload);
+    expect(await page.locator('.merchant-name').textContent()).toContain('<script>');
+    await page.waitForTimeout(300);
+    expect(await page.evaluate(() => (window as unknown as { __pwned?: boolean }).__pwned)).toBeUndefined();
+    expect(dialogs).toEqual([]);
+    expect(consoleErrors).toEqual([]);
+    // The page's own scripts did run: htmx is there and the countdown ticks.
+    expect(await page.evaluate(() => typeof (window as unknown as { htmx?: unknown }).htmx)).toBe('object');
+  });
+
+  it('never scrolls sideways at 375 px, at any step, even with long unbroken merchant text', async () => {
+    const cartId = await createCart((body) => {
+      body.cartObject.store.name = 'S'.repeat(120);
+      body.cartObject.cart.items[0]!.title = 'Extraordinarily'.repeat(15);
+      body.cartObject.cart.items[0]!.quantity = 999_999;
+      body.cartObject.cart.items[0]!.price = 99_999_999;
+    });
+    const { page } = await open(cartId, { width: 375 });
+    expect(await horizontalOverflow(page)).toBe(0);
+    await page.getByLabel('Phone or email').fill('customer@example.com');
+    await page.getByRole('button', { name: 'Send code', exact: true }).click();
+    await page.getByLabel('One-time code').waitFor();
+    expect(await horizontalOverflow(page)).toBe(0);
+    await page.getByLabel('One-time code').fill('123456');
+    await page.getByRole('button', { name: 'Verify', exact: true }).click();
+    await page.getByLabel('Card number').waitFor();
+    expect(await horizontalOverflow(page)).toBe(0);
+    // Tap targets: every button at least 44 px high.
+    for (const box of await page.locator('button').evaluateAll((buttons) => buttons.map((b) => b.getBoundingClientRect().height))) {
+      expect(box).toBeGreaterThanOrEqual(44);
+    }
+  });
+
+  it('works without JavaScript: plain form posts, a refreshing wait, and the redirect to successUrl', async () => {
+    const cartId = await createCart();
+    const { page } = await open(cartId, { javaScriptEnabled: false });
+    await verifyContactAndCode(page);
+    await payWith(page, '4111 1111 1111 1111');
+    await landing(page, '/success', cartId);
+    expect((await ledgerStatus(cartId))?.status).toBe('paid');
+  });
+
+  it('cancels without JavaScript: the 303 to the merchant is allowed by the page CSP', async () => {
+    const cartId = await createCart();
+    const { page } = await open(cartId, { javaScriptEnabled: false });
+    await page.getByRole('button', { name: 'Cancel', exact: true }).click();
+    await landing(page, '/failure', cartId);
+  });
+});

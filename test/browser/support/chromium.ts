@@ -1,0 +1,68 @@
+/// <reference lib="dom" />
+import { existsSync } from 'node:fs';
+import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core';
+
+/** Debian's package: `.ci/run` installs it when missing. */
+export const CHROMIUM_PATH = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
+
+const ARGS = [
+  '--no-sandbox',
+  '--disable-gpu',
+  '--disable-background-networking',
+  '--disable-component-update',
+  '--disable-sync',
+  '--no-first-run',
+  '--disable-quic',
+];
+
+/**
+ * Outside CI a machine without Chromium skips the browser tests and says why; under CI=true the
+ * suite must not pass without them, so the launch runs anyway and fails loudly.
+ */
+export function skipWithoutChromium(): boolean {
+  if (existsSync(CHROMIUM_PATH) || process.env.CI === 'true') return false;
+  console.warn(`browser tests skipped: no Chromium at ${CHROMIUM_PATH} (install Debian's "chromium" package, or set CHROMIUM_PATH)`);
+  return true;
+}
+
+/** Headless Chromium; Playwright gives every launch a fresh temporary user-data-dir. */
+export async function launchChromium(): Promise<Browser> {
+  if (!existsSync(CHROMIUM_PATH)) throw new Error(`no Chromium at ${CHROMIUM_PATH}: install Debian's "chromium" package (CI=true requires the browser tests to run)`);
+  return chromium.launch({ executablePath: CHROMIUM_PATH, headless: true, args: ARGS });
+}
+
+export interface WatchedPage {
+  context: BrowserContext;
+  page: Page;
+  /** alert/confirm/prompt dialogs opened by the page: merchant text must never open one. */
+  dialogs: string[];
+  /** Console errors, which is where CSP violations land. */
+  consoleErrors: string[];
+}
+
+/** A fresh context (no cookies shared between tests), phone-sized unless told otherwise. */
+export async function openPage(browser: Browser, options: { width?: number; javaScriptEnabled?: boolean } = {}): Promise<WatchedPage> {
+  const context = await browser.newContext({
+    viewport: { width: options.width ?? 375, height: 812 },
+    javaScriptEnabled: options.javaScriptEnabled ?? true,
+  });
+  // Merchant images (https://store.example/…) cannot load on this machine: fail them at once.
+  await context.route(/^https:\/\//, (route) => route.abort());
+  const page = await context.newPage();
+  const dialogs: string[] = [];
+  const consoleErrors: string[] = [];
+  page.on('dialog', (dialog) => {
+    dialogs.push(dialog.message());
+    void dialog.dismiss();
+  });
+  page.on('console', (message) => {
+    // The aborted merchant images are expected; anything else is not.
+    if (message.type() === 'error' && !message.text().includes('net::ERR_FAILED')) consoleErrors.push(message.text());
+  });
+  return { context, page, dialogs, consoleErrors };
+}
+
+/** Wider than the viewport means the customer scrolls sideways. */
+export async function horizontalOverflow(page: Page): Promise<number> {
+  return page.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth);
+}

@@ -1,0 +1,76 @@
+// Progressive enhancement for the hosted checkout. The page works without this file: forms post
+// normally, and the server is the judge of every value. Loaded from our origin (the CSP forbids
+// inline script).
+(function () {
+  'use strict';
+
+  function pad(n) {
+    return n < 10 ? '0' + n : String(n);
+  }
+
+  // The session clock. At zero the page reloads, and the server answers with the expired page.
+  function tickCountdown() {
+    var el = document.querySelector('[data-expires-at]');
+    if (!el) return;
+    var left = Math.floor((Date.parse(el.getAttribute('data-expires-at')) - Date.now()) / 1000);
+    var clock = el.querySelector('.countdown-clock');
+    if (left <= 0) {
+      if (clock) clock.textContent = '0:00';
+      if (!el.hasAttribute('data-reloading')) {
+        el.setAttribute('data-reloading', '');
+        // The server's timer may be a moment behind ours: give it a second before asking.
+        setTimeout(function () { window.location.reload(); }, 1000);
+      }
+      return;
+    }
+    if (clock) clock.textContent = Math.floor(left / 60) + ':' + pad(left % 60);
+    el.classList.toggle('urgent', left < 120);
+  }
+
+  // "Resend code" waits for the 30 s the workflow enforces, so the customer is not refused.
+  function tickResend() {
+    var buttons = document.querySelectorAll('button[data-available-at]');
+    for (var i = 0; i < buttons.length; i++) {
+      var button = buttons[i];
+      var wait = Math.ceil((Date.parse(button.getAttribute('data-available-at')) - Date.now()) / 1000);
+      var hint = button.parentNode.querySelector('.resend-wait');
+      button.disabled = wait > 0;
+      if (hint) hint.textContent = wait > 0 ? 'available in ' + wait + ' s' : '';
+    }
+  }
+
+  // Groups card digits in fours and adds the slash in MM/YY as the customer types.
+  function formatInput(event) {
+    var input = event.target;
+    var kind = input.getAttribute && input.getAttribute('data-format');
+    if (!kind || event.inputType === 'deleteContentBackward') return;
+    var digits = input.value.replace(/\D/g, '');
+    if (kind === 'card-number') {
+      input.value = digits.slice(0, 19).replace(/(\d{4})(?=\d)/g, '$1 ');
+    } else if (kind === 'expiry') {
+      input.value = digits.length > 2 ? digits.slice(0, 2) + '/' + digits.slice(2, 4) : digits.length === 2 ? digits + '/' : digits;
+    }
+  }
+
+  // A merchant image that does not load shows the tile behind it instead of a broken-image icon.
+  function hideBrokenImage(img) {
+    img.classList.add('img-failed');
+  }
+  document.addEventListener('error', function (event) {
+    if (event.target && event.target.tagName === 'IMG') hideBrokenImage(event.target);
+  }, true);
+  var images = document.images;
+  for (var i = 0; i < images.length; i++) {
+    if (images[i].complete && images[i].naturalWidth === 0) hideBrokenImage(images[i]);
+  }
+
+  function tick() {
+    tickCountdown();
+    tickResend();
+  }
+
+  document.addEventListener('input', formatInput);
+  document.addEventListener('htmx:afterSwap', tick);
+  tick();
+  setInterval(tick, 1000);
+})();

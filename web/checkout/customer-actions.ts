@@ -1,0 +1,73 @@
+import { WorkflowUpdateFailedError, WorkflowUpdateStage, type WorkflowHandle } from '@temporalio/client';
+import { ApplicationFailure, WorkflowNotFoundError } from '@temporalio/common';
+import { cartWorkflowId } from '../../core/ids.js';
+import { withDeadline, type Temporal } from '../../core/temporal.js';
+import {
+  cancelUpdate,
+  payUpdate,
+  resendCodeUpdate,
+  sendCodeUpdate,
+  stateQuery,
+  verifyCodeUpdate,
+  type CartSessionState,
+} from '../../workflows/messages.js';
+
+/** How the workflow took a customer action. Anything else (Temporal unreachable, deadline) is thrown. */
+export type ActionResult =
+  | { accepted: true; state: CartSessionState }
+  | { accepted: false; reason: 'rejected'; message: string }
+  | { accepted: false; reason: 'session-closed' };
+
+/** Covers an update whose handler runs an activity (sending a code); longer means a 503. */
+export const UPDATE_DEADLINE_MS = 10_000;
+
+const GENERIC_REJECTION = 'We could not do that right now. Please try again.';
+
+/**
+ * The customer's actions, as updates of the cart's workflow. Each update id is derived from what the
+ * customer sees, so a double click or a re-posted form is the same update and acts once: one payment
+ * per cart (`pay-<cartId>`), one code check per code typed after a given resend.
+ */
+export function customerActions(temporal: Temporal) {
+  async function run(cartId: string, update: (handle: WorkflowHandle) => Promise<CartSessionState>): Promise<ActionResult> {
+    const handle = temporal.client.workflow.getHandle(cartWorkflowId(cartId));
+    try {
+      return { accepted: true, state: await withDeadline(temporal, UPDATE_DEADLINE_MS, () => update(handle)) };
+    } catch (err) {
+      if (err instanceof WorkflowUpdateFailedError) return { accepted: false, reason: 'rejected', message: customerMessage(err) };
+      if (err instanceof WorkflowNotFoundError) return { accepted: false, reason: 'session-closed' };
+      throw err;
+    }
+  }
+
+  return {
+    sendCode: (cartId: string, contact: string) =>
+      run(cartId, (h) => h.executeUpdate(sendCodeUpdate, { args: [{ contact }], updateId: `send-code-${cartId}` })),
+    resendCode: (cartId: string, state: CartSessionState) =>
+      run(cartId, (h) => h.executeUpdate(resendCodeUpdate, { updateId: `resend-code-${cartId}-${state.otp?.resendsLeft ?? 'x'}` })),
+    verifyCode: (cartId: string, codeHash: string, state: CartSessionState) =>
+      run(cartId, (h) =>
+        h.executeUpdate(verifyCodeUpdate, { args: [{ codeHash }], updateId: `verify-code-${cartId}-${state.otp?.resendsLeft ?? 'x'}-${codeHash.slice(0, 16)}` }),
+      ),
+    /**
+     * Returns as soon as the workflow accepted the payment: the authorization (with the processor's
+     * retries) can outlast an HTTP request, so the page shows "processing" and polls the state.
+     */
+    pay: (cartId: string, card: { cardToken: string; brand: string; last4: string }) =>
+      run(cartId, async (h) => {
+        await h.startUpdate(payUpdate, { args: [card], updateId: `pay-${cartId}`, waitForStage: WorkflowUpdateStage.ACCEPTED });
+        return h.query(stateQuery);
+      }),
+    cancel: (cartId: string) => run(cartId, (h) => h.executeUpdate(cancelUpdate, { updateId: `cancel-${cartId}` })),
+  };
+}
+
+export type CustomerActions = ReturnType<typeof customerActions>;
+
+/**
+ * A validator or handler refuses with an ApplicationFailure whose message is written for the
+ * customer; anything else failing inside the workflow is not, and gets a generic sentence.
+ */
+function customerMessage(err: WorkflowUpdateFailedError): string {
+  return err.cause instanceof ApplicationFailure && err.cause.message ? err.cause.message : GENERIC_REJECTION;
+}

@@ -1,0 +1,22 @@
+import type { CartStatus } from '../../workflows/messages.js';
+import type { CheckoutSession } from './load-session.js';
+
+/**
+ * Where a finished session sends the customer: paid → successUrl, failed or cancelled → failureUrl,
+ * with `cartId` added to whatever query the merchant put there. Undefined while there is no outcome
+ * to send them back with (pending, processing, abandoned).
+ */
+export function merchantReturnUrl(session: Pick<CheckoutSession, 'cartId' | 'cart'>, status: CartStatus): string | undefined {
+  const urls = session.cart.merchantUrls;
+  const target = status === 'paid' ? urls.successUrl : status === 'failed' || status === 'cancelled' ? urls.failureUrl : undefined;
+  if (!target) return undefined;
+  const url = new URL(target);
+  url.searchParams.set('cartId', session.cartId);
+  return url.toString();
+}
+
+/** Origins the page's forms may end up at (a no-JS post is answered with a 303 there): CSP form-action. */
+export function merchantOrigins(session: Pick<CheckoutSession, 'cart'>): string[] {
+  const { successUrl, failureUrl } = session.cart.merchantUrls;
+  return [...new Set([new URL(successUrl).origin, new URL(failureUrl).origin])];
+}

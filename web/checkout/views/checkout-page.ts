@@ -1,0 +1,35 @@
+import { html } from 'hono/html';
+import { layout, type Html } from './layout.js';
+import { stepPanel, type StepView } from './steps.js';
+import { orderSummary } from './summary.js';
+
+/** The whole hosted page: the order on one side, the current step and the session clock on the other. */
+export function checkoutPage(view: StepView): Html {
+  const { session } = view;
+  const processing = session.state.step === 'processing';
+  return layout({
+    title: `Pay ${session.store.name}`,
+    refreshTo: processing ? `/status?token=${session.cartId}` : undefined,
+    body: html`<main class="checkout">
+  ${orderSummary(session, { sandbox: view.sandbox !== undefined })}
+  <div class="payment">
+    ${processing ? '' : countdown(session.state.expiresOn)}
+    ${stepPanel(view)}
+    <footer class="footer">
+      <span class="lock" aria-hidden="true"></span><span>Payments are encrypted. Your card details are never shared with ${session.store.name}.</span>
+    </footer>
+  </div>
+</main>`,
+  });
+}
+
+/** The clock the customer pays against; /assets/checkout.js ticks it and reloads the page at zero. */
+function countdown(expiresOn: string): Html {
+  const secondsLeft = Math.max(0, Math.floor((Date.parse(expiresOn) - Date.now()) / 1000));
+  const clock = `${Math.floor(secondsLeft / 60)}:${String(secondsLeft % 60).padStart(2, '0')}`;
+  const at = new Date(expiresOn).toISOString().slice(11, 16);
+  return html`<p class="countdown" data-expires-at="${expiresOn}">
+  Session expires in <time datetime="${expiresOn}" class="countdown-clock">${clock}</time>
+  <span class="countdown-at">(at ${at} UTC)</span>
+</p>`;
+}
