@@ -1,0 +1,143 @@
+import { existsSync, readFileSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
+import { parseArgs } from 'node:util';
+import { loadConfig, type Config } from '../core/config.js';
+import { createDb, type Db } from '../core/db/client.js';
+import { changeWebhookUrl, deactivateMerchant, listMerchants, registerMerchant, rotateWebhookSecret } from '../core/merchants.js';
+import { connectTemporal, withDeadline } from '../core/temporal.js';
+import { listCartDeliveries, listEndpointDeliveries, recoverEndpoint, replayEvent } from '../core/webhooks/deliveries.js';
+
+const HELP = `Operator CLI for merchants and their webhooks. Every command prints one JSON object.
+
+  npm run -s merchant -- create --name <name> --webhook-url <url> [--environment sandbox|production]
+      Registers a merchant. Prints platformUuid and webhookSecret (shown once; store it now).
+  npm run -s merchant -- list [--environment sandbox|production]
+  npm run -s merchant -- set-webhook-url --platform-uuid <uuid> --webhook-url <url>
+      Also re-enables a disabled endpoint.
+  npm run -s merchant -- rotate-secret --platform-uuid <uuid>
+      Prints the new secret; the previous ones keep signing for WEBHOOK_SECRET_OVERLAP_SECONDS (24 h).
+  npm run -s merchant -- deactivate --platform-uuid <uuid>
+      No new carts; events of existing carts are still delivered.
+  npm run -s merchant -- deliveries (--cart-id <id> | --platform-uuid <uuid> [--since <ISO time>] [--status failed|skipped|delivered|pending])
+      Events with every delivery attempt (status, latency, error, response excerpt).
+  npm run -s merchant -- replay --event-id <evt_…>
+      Sends one event again: same id and body, fresh timestamp and signature.
+  npm run -s merchant -- recover --platform-uuid <uuid> --since <ISO time>
+      Re-enables the endpoint and sends again every failed or skipped event since that time.
+
+Connection: DATABASE_URL, DATA_ENCRYPTION_KEY and TEMPORAL_ADDRESS from the environment; when unset,
+those of the stack \`npm start\` runs (.data/stack.json, .data/local-secrets.json).`;
+
+class UsageError extends Error {}
+
+const DATA_DIR = fileURLToPath(new URL('../.data/', import.meta.url));
+const readJson = (file: string): Record<string, string> => (existsSync(DATA_DIR + file) ? JSON.parse(readFileSync(DATA_DIR + file, 'utf8')) : {});
+
+function cliConfig(): Config {
+  const stack = readJson('stack.json');
+  const secrets = readJson('local-secrets.json');
+  return loadConfig({
+    ...process.env,
+    DATABASE_URL: process.env.DATABASE_URL ?? stack.databaseUrl,
+    DATA_ENCRYPTION_KEY: process.env.DATA_ENCRYPTION_KEY ?? secrets.dataEncryptionKey,
+    TEMPORAL_ADDRESS: process.env.TEMPORAL_ADDRESS ?? stack.temporalAddress,
+  });
+}
+
+function required(values: Record<string, string | undefined>, name: string): string {
+  const value = values[name];
+  if (!value) throw new UsageError(`--${name} is required`);
+  return value;
+}
+
+function isoTime(value: string, name: string): Date {
+  const at = new Date(value);
+  if (Number.isNaN(at.getTime())) throw new UsageError(`--${name} must be an ISO 8601 time`);
+  return at;
+}
+
+function environmentOf(value: string | undefined, config: Config) {
+  if (value === undefined) return config.environment;
+  if (value !== 'sandbox' && value !== 'production') throw new UsageError('--environment must be sandbox or production');
+  return value;
+}
+
+async function run(command: string | undefined, values: Record<string, string | undefined>, config: Config, db: Db): Promise<unknown> {
+  const withTemporal = async <T>(fn: (deps: { db: Db; client: ReturnType<typeof connectTemporal>['client']; config: Config }) => Promise<T>) => {
+    const temporal = connectTemporal(config);
+    try {
+      return await withDeadline(temporal, 10_000, () => fn({ db, client: temporal.client, config }));
+    } finally {
+      await temporal.connection.close();
+    }
+  };
+  switch (command) {
+    case 'create':
+      return registerMerchant(db, config.dataEncryptionKey, { name: required(values, 'name'), webhookUrl: required(values, 'webhook-url'), environment: environmentOf(values.environment, config) });
+    case 'list':
+      return { merchants: await listMerchants(db, values.environment ? environmentOf(values.environment, config) : undefined) };
+    case 'set-webhook-url':
+      return changeWebhookUrl(db, required(values, 'platform-uuid'), required(values, 'webhook-url'));
+    case 'rotate-secret':
+      return rotateWebhookSecret(db, config.dataEncryptionKey, required(values, 'platform-uuid'), config.webhooks.secretOverlapMs);
+    case 'deactivate':
+      return deactivateMerchant(db, required(values, 'platform-uuid'));
+    case 'deliveries': {
+      if (values['cart-id']) return { events: await listCartDeliveries(db, values['cart-id']) };
+      const status = values.status as 'pending' | 'delivered' | 'failed' | 'skipped' | undefined;
+      if (status && !['pending', 'delivered', 'failed', 'skipped'].includes(status)) throw new UsageError('--status must be pending, delivered, failed or skipped');
+      return { events: await listEndpointDeliveries(db, required(values, 'platform-uuid'), { ...(values.since ? { since: isoTime(values.since, 'since') } : {}), ...(status ? { status } : {}) }) };
+    }
+    case 'replay':
+      return withTemporal((deps) => replayEvent(deps, required(values, 'event-id')));
+    case 'recover': {
+      const since = isoTime(required(values, 'since'), 'since');
+      return withTemporal((deps) => recoverEndpoint(deps, required(values, 'platform-uuid'), since));
+    }
+    default:
+      throw new UsageError(command ? `unknown command ${command}` : 'a command is required');
+  }
+}
+
+const fail = (code: number, error: string, help = false) => {
+  process.stderr.write(`${JSON.stringify({ error })}\n${help ? `\n${HELP}\n` : ''}`);
+  process.exitCode = code;
+};
+
+let parsed;
+try {
+  parsed = parseArgs({
+    allowPositionals: true,
+    options: {
+      name: { type: 'string' },
+      'webhook-url': { type: 'string' },
+      environment: { type: 'string' },
+      'platform-uuid': { type: 'string' },
+      'cart-id': { type: 'string' },
+      'event-id': { type: 'string' },
+      since: { type: 'string' },
+      status: { type: 'string' },
+      help: { type: 'boolean' },
+    },
+  });
+} catch (err) {
+  fail(2, (err as Error).message, true);
+  process.exit();
+}
+
+if (parsed.values.help || parsed.positionals.length === 0) {
+  process.stdout.write(`${HELP}\n`);
+} else {
+  let db: Db | undefined;
+  try {
+    const config = cliConfig();
+    db = createDb(config.databaseUrl, { max: 1 });
+    const result = await run(parsed.positionals[0], parsed.values as Record<string, string | undefined>, config, db);
+    process.stdout.write(`${JSON.stringify(result, null, 2)}\n`);
+  } catch (err) {
+    if (err instanceof UsageError) fail(2, err.message, true);
+    else fail(1, err instanceof Error ? err.message : String(err));
+  } finally {
+    await db?.end();
+  }
+}

@@ -1,0 +1,90 @@
+import { execFile } from 'node:child_process';
+import { promisify } from 'node:util';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createWebhookEventActivities } from '../../activities/webhook-events.js';
+import { verifyWebhook } from '../../core/webhooks/verify.js';
+import { postCart, validCartRequest } from '../support/fixtures.js';
+import { startTestStack, type TestStack } from '../support/test-stack.js';
+import { waitFor } from '../support/wait-for.js';
+import { startWebhookReceiver, type WebhookReceiver } from '../support/webhook-receiver.js';
+
+const exec = promisify(execFile);
+
+describe('operator CLI: npm run -s merchant', () => {
+  let stack: TestStack;
+  let receiver: WebhookReceiver;
+  beforeAll(async () => {
+    stack = await startTestStack();
+    receiver = await startWebhookReceiver();
+  });
+  afterAll(async () => {
+    await receiver?.close();
+    await stack?.stop();
+  });
+
+  /** The CLI as an operator runs it, as its own process, pointed at the test stack's database and Temporal. */
+  async function cli(...args: string[]): Promise<{ code: number; json: Record<string, unknown>; stderr: string }> {
+    const env = {
+      ...process.env,
+      DATABASE_URL: stack.config.databaseUrl,
+      DATA_ENCRYPTION_KEY: stack.config.dataEncryptionKey.toString('base64'),
+      TEMPORAL_ADDRESS: stack.config.temporal.address,
+      TEMPORAL_TASK_QUEUE: stack.config.temporal.taskQueue,
+    };
+    try {
+      const { stdout, stderr } = await exec('npm', ['run', '-s', 'merchant', '--', ...args], { env });
+      return { code: 0, json: JSON.parse(stdout) as Record<string, unknown>, stderr };
+    } catch (err) {
+      const e = err as { code: number; stdout: string; stderr: string };
+      return { code: e.code, json: JSON.parse(e.stderr.split('\n')[0]!) as Record<string, unknown>, stderr: e.stderr };
+    }
+  }
+
+  it('creates a merchant whose deliveries verify with the secret it printed, then lists, replays and shows them', async () => {
+    const created = await cli('create', '--name', 'CLI Store', '--webhook-url', receiver.url);
+    expect(created.code).toBe(0);
+    expect(created.json).toMatchObject({ platformUuid: expect.stringMatching(/^[0-9a-f-]{36}$/), environment: 'sandbox', webhookUrl: receiver.url, webhookSecret: expect.stringMatching(/^whsec_/) });
+    const { platformUuid, webhookSecret } = created.json as { platformUuid: string; webhookSecret: string };
+
+    const res = await postCart(stack.apiUrl, validCartRequest(platformUuid));
+    expect(res.status).toBe(200);
+    const cartId = ((await res.json()) as { data: { cartId: string } }).data.cartId;
+    const { eventId } = await createWebhookEventActivities({ config: stack.config, db: stack.db, temporalClient: () => stack.temporal.client }).recordCartEvent({
+      cartId,
+      event: 'order_abandoned',
+      status: 'abandoned',
+    });
+    await waitFor(() => (receiver.requests.length === 1 ? true : undefined), { what: 'the delivery' });
+    const delivery = receiver.requests[0]!;
+    expect(verifyWebhook(delivery.rawBody, delivery.headers as Record<string, string>, webhookSecret)).toMatchObject({ valid: true, event: { id: eventId, data: { cartId } } });
+
+    const listed = await cli('list');
+    expect((listed.json.merchants as Array<{ platformUuid: string }>).map((m) => m.platformUuid)).toContain(platformUuid);
+
+    expect((await cli('replay', '--event-id', eventId)).json).toEqual({ eventId, cartId });
+    await waitFor(() => (receiver.requests.length === 2 ? true : undefined), { what: 'the replay' });
+    expect(receiver.requests[1]!.headers['webhook-id']).toBe(eventId);
+
+    const deliveries = await waitFor(async () => {
+      const out = await cli('deliveries', '--cart-id', cartId);
+      const events = out.json.events as Array<{ attempts: Array<{ trigger: string }> }>;
+      return events[0]?.attempts.length === 2 ? events : undefined;
+    }, { what: 'both attempts listed' });
+    expect(deliveries[0]!.attempts.map((a) => a.trigger)).toEqual(['scheduled', 'replay']);
+
+    const rotated = await cli('rotate-secret', '--platform-uuid', platformUuid);
+    expect(rotated.json).toMatchObject({ platformUuid, webhookSecret: expect.stringMatching(/^whsec_/) });
+    expect(rotated.json.webhookSecret).not.toBe(webhookSecret);
+    expect((await cli('deactivate', '--platform-uuid', platformUuid)).json).toMatchObject({ status: 'inactive' });
+  });
+
+  it('refuses an unusable URL, an unknown merchant and a missing option, with a JSON error and a non-zero exit', async () => {
+    const insecure = await cli('create', '--name', 'Prod', '--webhook-url', 'http://127.0.0.1/hook', '--environment', 'production');
+    expect(insecure).toMatchObject({ code: 1, json: { error: expect.stringContaining('https') } });
+    const unknown = await cli('deactivate', '--platform-uuid', '00000000-0000-4000-8000-000000000000');
+    expect(unknown).toMatchObject({ code: 1, json: { error: expect.stringContaining('no merchant') } });
+    const usage = await cli('create', '--name', 'No URL');
+    expect(usage).toMatchObject({ code: 2, json: { error: '--webhook-url is required' } });
+    expect(usage.stderr).toContain('rotate-secret');
+  });
+});
