@@ -1,0 +1,97 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { SANDBOX_CARDS } from '../../core/payment-processor.js';
+import { startTestStack, type TestStack } from '../support/test-stack.js';
+import { cartSessionDriver, type Session } from './cart-session-driver.js';
+
+const PAN = '4111111111111111';
+const PAN_WITH_SPACES = '4111 1111 1111 1111';
+const CVV = '123';
+
+/**
+ * The history as JSON with every payload decoded (protobuf's JSON form carries payload bytes as
+ * base64), so the scan reads what Temporal actually stores.
+ */
+function historyText(history: object): string {
+  const decode = (node: unknown): unknown => {
+    if (Array.isArray(node)) return node.map(decode);
+    if (!node || typeof node !== 'object') return node;
+    const entries = Object.entries(node).map(([key, value]) => {
+      if (key !== 'data' || typeof value !== 'string' || !('metadata' in node)) return [key, decode(value)];
+      const text = Buffer.from(value, 'base64').toString('utf8');
+      try {
+        return [key, JSON.parse(text) as unknown];
+      } catch {
+        return [key, text];
+      }
+    });
+    return Object.fromEntries(entries);
+  };
+  return JSON.stringify(decode(JSON.parse(JSON.stringify(history))));
+}
+
+/** Every way a secret of this session could show up in JSON text. */
+function leaks(text: string, otp: string): string[] {
+  const found: string[] = [];
+  if (new RegExp(`(?<!\\d)${PAN}(?!\\d)`).test(text)) found.push('PAN');
+  if (text.includes(PAN_WITH_SPACES)) found.push('PAN with spaces');
+  if (/"(cvv|cvc|cvv2|securityCode)"\s*:/i.test(text)) found.push('a CVV field');
+  if (new RegExp(`:\\s*"?${CVV}"?\\s*[,}\\]]`).test(text)) found.push('the CVV as a value');
+  if (new RegExp(`(?<!\\d)${otp}(?!\\d)`).test(text)) found.push('the OTP');
+  return found;
+}
+
+describe('no card number, CVV or one-time code in history, database or logs after a payment', () => {
+  const logLines: string[] = [];
+  let stack: TestStack;
+  let driver: ReturnType<typeof cartSessionDriver>;
+  beforeAll(async () => {
+    stack = await startTestStack({ LOG_LEVEL: 'trace' }, { logDestination: { write: (line: string) => void logLines.push(line) } });
+    driver = cartSessionDriver(stack, (await stack.createMerchant()).platformUuid);
+  });
+  afterAll(() => stack?.stop());
+
+  /** Contact → the real code from the outbox (not the sandbox OTP) → card → outcome. */
+  async function payWithRealCode(number: string): Promise<{ session: Session; otp: string }> {
+    const session = await driver.createSession();
+    await driver.sendCode(session, '+33 6 12 34 56 78');
+    const otp = await driver.sentCode(session);
+    await driver.verify(session, otp);
+    await driver.pay(session, number, '12/30', CVV);
+    await session.handle.result();
+    return { session, otp };
+  }
+
+  it('scans everything after a paid and a processor-error session and finds nothing', async () => {
+    const paid = await payWithRealCode(PAN_WITH_SPACES);
+    const retried = await payWithRealCode(SANDBOX_CARDS.processorError);
+
+    const tables = await stack.db<{ table_name: string }[]>`
+      select table_name from information_schema.tables where table_schema = 'public' and table_type = 'BASE TABLE'`;
+    const dbRows: string[] = [];
+    for (const { table_name } of tables) {
+      const rows = await stack.db.unsafe<{ row: string }[]>(`select row_to_json(t)::text as row from "${table_name}" t`);
+      dbRows.push(...rows.map((r) => r.row));
+    }
+    const database = dbRows.join('\n');
+    const logs = logLines.join('');
+
+    for (const { session, otp } of [paid, retried]) {
+      const history = historyText(await session.handle.fetchHistory());
+      // The scans read real content: the session's own traces are there, decoded.
+      expect(history).toContain(`"cartId":"${session.cartId}"`);
+      expect(history).toMatch(/"last4":"(1111|0119)"/);
+      expect(database).toContain(session.cartId);
+      expect(logs).toContain(session.cartId);
+
+      expect({ history: leaks(history, otp), database: leaks(database, otp), logs: leaks(logs, otp) }).toEqual({ history: [], database: [], logs: [] });
+    }
+    expect(logs).toContain('payment authorization');
+    expect(logs).toContain('payment processor unavailable');
+    expect(logs).toContain('one-time code written to the sandbox outbox');
+  });
+
+  it('the scan itself spots a leak when there is one', () => {
+    expect(leaks(JSON.stringify({ card: { pan: PAN, cvv: CVV } }), '654321')).toEqual(['PAN', 'a CVV field', 'the CVV as a value']);
+    expect(leaks(`{"msg":"code 654321 for ${PAN_WITH_SPACES}"}`, '654321')).toEqual(['PAN with spaces', 'the OTP']);
+  });
+});
