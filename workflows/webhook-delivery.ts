@@ -21,8 +21,9 @@ export async function webhookDelivery(input: WebhookDeliveryInput): Promise<void
   // only paces retries after crashes and timeouts, which never stop: an event is not given up because
   // our own worker died.
   const { deliverWebhook } = proxyActivities<WebhookActivities>({
-    startToCloseTimeout: input.attemptTimeoutMs + 10_000,
-    retry: { initialInterval: '5 seconds', backoffCoefficient: 2, maximumInterval: '10 minutes', nonRetryableErrorTypes: ['WebhookEventMissing'] },
+    // The HTTP exchange is bounded by attemptTimeoutMs; the margin covers reading and recording.
+    startToCloseTimeout: input.attemptTimeoutMs + 5_000,
+    retry: { initialInterval: '1 second', backoffCoefficient: 2, maximumInterval: '10 minutes', nonRetryableErrorTypes: ['WebhookEventMissing'] },
   });
 
   for (;;) {

@@ -1,0 +1,82 @@
+import { spawn, type ChildProcess } from 'node:child_process';
+import { randomUUID } from 'node:crypto';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createWebhookEventActivities } from '../../activities/webhook-events.js';
+import { verifyWebhook } from '../../core/webhooks/verify.js';
+import { postCart, validCartRequest } from '../support/fixtures.js';
+import { startTestStack, type TestStack } from '../support/test-stack.js';
+import { waitFor } from '../support/wait-for.js';
+import { startWebhookReceiver, type WebhookReceiver } from '../support/webhook-receiver.js';
+
+describe('a worker killed in the middle of a delivery', () => {
+  let stack: TestStack;
+  let receiver: WebhookReceiver;
+  const workers: ChildProcess[] = [];
+  // Deliveries run on a queue of their own, polled only by the worker processes this test kills.
+  const deliveryQueue = `crash-${randomUUID()}`;
+
+  beforeAll(async () => {
+    stack = await startTestStack({ WEBHOOK_TIMEOUT_MS: '1000' });
+    // The first request is never answered: the worker handling it dies first.
+    receiver = await startWebhookReceiver((_, nth) => (nth === 1 ? { status: 200, delayMs: 60_000 } : { status: 200 }));
+  });
+  afterAll(async () => {
+    for (const w of workers) w.kill('SIGKILL');
+    await receiver?.close();
+    await stack?.stop();
+  });
+
+  /** worker/main.ts as production runs it, in its own process. */
+  async function startWorkerProcess(): Promise<ChildProcess> {
+    const child = spawn(process.execPath, ['--import', 'tsx', 'worker/main.ts'], {
+      env: {
+        ...process.env,
+        DATABASE_URL: stack.config.databaseUrl,
+        DATA_ENCRYPTION_KEY: stack.config.dataEncryptionKey.toString('base64'),
+        TEMPORAL_ADDRESS: stack.config.temporal.address,
+        TEMPORAL_TASK_QUEUE: deliveryQueue,
+        WEBHOOK_TIMEOUT_MS: '1000',
+        LOG_LEVEL: 'info',
+      },
+      stdio: ['ignore', 'pipe', 'inherit'],
+    });
+    workers.push(child);
+    let output = '';
+    child.stdout!.on('data', (chunk: Buffer) => (output += chunk.toString()));
+    await waitFor(() => (output.includes('worker polling') ? true : undefined), { what: 'the worker process to poll', timeoutMs: 60_000 });
+    return child;
+  }
+
+  it('still delivers: the attempt that died is retried by the next worker, and the event is processed once', { timeout: 120_000 }, async () => {
+    const merchant = await stack.createMerchant({ webhookUrl: receiver.url });
+    const res = await postCart(stack.apiUrl, validCartRequest(merchant.platformUuid));
+    const cartId = ((await res.json()) as { data: { cartId: string } }).data.cartId;
+
+    const first = await startWorkerProcess();
+    const config = { ...stack.config, temporal: { ...stack.config.temporal, taskQueue: deliveryQueue } };
+    const { eventId } = await createWebhookEventActivities({ config, db: stack.db, temporalClient: () => stack.temporal.client }).recordCartEvent({
+      cartId,
+      event: 'order_created',
+      status: 'paid',
+      payment: { brand: 'visa', last4: '1111' },
+    });
+    await waitFor(() => (receiver.requests.length === 1 ? true : undefined), { what: 'the first attempt to arrive' });
+    first.kill('SIGKILL');
+    await new Promise((resolve) => first.once('exit', resolve));
+
+    await startWorkerProcess();
+    await waitFor(async () => {
+      const [row] = await stack.db<{ delivery_status: string }[]>`select delivery_status from webhook_events where id = ${eventId}`;
+      return row?.delivery_status === 'delivered' ? true : undefined;
+    }, { what: 'delivery after the restart', timeoutMs: 60_000 });
+
+    expect(receiver.processed.size).toBe(1);
+    expect(receiver.requests).toHaveLength(2);
+    const retried = receiver.requests[1]!;
+    expect(retried.headers['webhook-id']).toBe(eventId);
+    expect(Number(retried.headers['x-client-delivery-attempt'])).toBeGreaterThanOrEqual(2);
+    expect(verifyWebhook(retried.rawBody, retried.headers as Record<string, string>, merchant.webhookSecret).valid).toBe(true);
+    const attempts = await stack.db<{ http_status: number }[]>`select http_status from webhook_attempts where event_id = ${eventId}`;
+    expect(attempts).toEqual([{ http_status: 200 }]);
+  });
+});
