@@ -96,8 +96,9 @@ export async function createCartSession(deps: CartSessionDeps, request: CreateCa
   } catch (err) {
     // The start may have reached Temporal even when it reported a failure (deadline hit after the
     // server accepted it), and the commit can fail after a successful start: in both cases a session
-    // may exist whose ledger row was rolled back.
-    if (startSent) await terminateOrphan(deps, cartId, err);
+    // may exist whose ledger row was rolled back. Not awaited: when Temporal is down this would only
+    // add its own deadline to the merchant's wait, and it reports its outcome in the log.
+    if (startSent) void terminateOrphan(deps, cartId, err);
     throw err;
   }
 }
