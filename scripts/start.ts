@@ -9,7 +9,7 @@ import { createLogger } from '../core/logger.js';
 import { connectTemporal } from '../core/temporal.js';
 import { createWebApp } from '../web/app.js';
 import { createCartWorker } from '../worker/create-worker.js';
-import { DEMO_MERCHANT_PORT, ensureDemoMerchant } from './demo-merchant.js';
+import { DEMO_MERCHANT_PORT, ensureDemoMerchant, startDemoMerchantReceiver } from './demo-merchant.js';
 import { localDataEncryptionKey, localOperatorToken, startInfrastructure } from './infrastructure.js';
 
 /** `npm start`: the whole stack on this machine, on real PostgreSQL and a real Temporal dev server. */
@@ -80,6 +80,8 @@ try {
   await listen(createWebApp({ config, db, temporal, logger }).fetch, config.webPort);
 
   const demo = await ensureDemoMerchant({ db, config }, path.join(DATA_DIR, 'demo-merchant.json'), `http://localhost:${DEMO_MERCHANT_PORT}/webhooks`);
+  const demoReceiver = await startDemoMerchantReceiver({ port: DEMO_MERCHANT_PORT, secret: demo.webhookSecret, log: say });
+  closers.push(demoReceiver.close);
 
   const stack = {
     apiUrl: config.apiBaseUrl,
