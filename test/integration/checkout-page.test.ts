@@ -1,0 +1,268 @@
+import type { AddressInfo } from 'node:net';
+import { serve } from '@hono/node-server';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createApiApp } from '../../api/app.js';
+import type { AuthorizationRequest, PaymentProcessor } from '../../core/payment-processor.js';
+import { connectTemporal } from '../../core/temporal.js';
+import { cartWorkflowId } from '../../core/ids.js';
+import { createWebApp } from '../../web/app.js';
+import { stateQuery } from '../../workflows/messages.js';
+import { freePort } from '../../scripts/free-port.js';
+import { postCart, validCartRequest } from '../support/fixtures.js';
+import { startTestStack, type TestStack } from '../support/test-stack.js';
+
+/** What a browser keeps between requests to the checkout: its CSRF cookie and the page's form token. */
+interface Visit {
+  cookie: string;
+  csrf: string;
+  html: string;
+}
+
+/** The API needs a real socket (it reads the client address from it). */
+function listen(fetch: (req: Request) => Response | Promise<Response>) {
+  return new Promise<{ url: string; close(): Promise<void> }>((resolve) => {
+    const server = serve({ fetch, port: 0, hostname: '127.0.0.1' }, (info: AddressInfo) =>
+      resolve({ url: `http://127.0.0.1:${info.port}`, close: () => new Promise((done) => server.close(() => done())) }),
+    );
+  });
+}
+
+const SECURITY_HEADERS = ["default-src 'none'", "script-src 'self'", "style-src 'self'", "frame-ancestors 'none'", "base-uri 'none'"];
+
+function expectLockedDown(res: Response) {
+  const csp = res.headers.get('content-security-policy') ?? '';
+  for (const directive of SECURITY_HEADERS) expect(csp).toContain(directive);
+  expect(csp).not.toMatch(/unsafe-inline|unsafe-eval|\*/);
+  expect(res.headers.get('x-frame-options')).toBe('DENY');
+  expect(res.headers.get('x-content-type-options')).toBe('nosniff');
+  expect(res.headers.get('cache-control')).toBe('no-store');
+}
+
+describe('the checkout page over HTTP', () => {
+  let stack: TestStack;
+  let platformUuid: string;
+  /** Stands in for the acquirer: counts authorizations, slowly enough for two clicks to overlap. */
+  const authorizations: AuthorizationRequest[] = [];
+  const paymentProcessor: PaymentProcessor = {
+    name: 'recording',
+    authorize: async (request) => {
+      authorizations.push(request);
+      await new Promise((r) => setTimeout(r, 300));
+      return { outcome: 'approved', authorizationId: `auth_${request.idempotencyKey}` };
+    },
+  };
+
+  beforeAll(async () => {
+    stack = await startTestStack({}, { paymentProcessor });
+    platformUuid = (await stack.createMerchant({ name: 'Page Store' })).platformUuid;
+  });
+  afterAll(() => stack?.stop());
+
+  async function createCart(): Promise<string> {
+    const body = validCartRequest(platformUuid);
+    body.cartObject.cart.merchantUrls.failureUrl = 'https://store.example/failure?ref=abc';
+    const res = await postCart(stack.apiUrl, body);
+    expect(res.status).toBe(200);
+    return ((await res.json()) as { data: { cartId: string } }).data.cartId;
+  }
+
+  async function visit(cartId: string, cookie?: string): Promise<Visit> {
+    const res = await fetch(`${stack.checkoutUrl}/?token=${cartId}`, { headers: cookie ? { cookie } : {} });
+    expect(res.status).toBe(200);
+    const html = await res.text();
+    const setCookie = res.headers.get('set-cookie');
+    return { cookie: cookie ?? setCookie!.split(';')[0]!, csrf: html.match(/name="csrf" value="([^"]+)"/)![1]!, html };
+  }
+
+  function post(path: string, cartId: string, at: Visit, fields: Record<string, string> = {}, headers: Record<string, string> = {}) {
+    return fetch(`${stack.checkoutUrl}${path}`, {
+      method: 'POST',
+      redirect: 'manual',
+      headers: { 'content-type': 'application/x-www-form-urlencoded', origin: stack.checkoutUrl, cookie: at.cookie, ...headers },
+      body: new URLSearchParams({ token: cartId, csrf: at.csrf, ...fields }),
+    });
+  }
+
+  const state = (cartId: string) => stack.temporal.client.workflow.getHandle(cartWorkflowId(cartId)).query(stateQuery);
+
+  describe('pages for links that cannot be paid', () => {
+    it.each([
+      ['a well-formed token that names no cart', '?token=AAAAAAAAAAAAAAAAAAAAAAAA'],
+      ['a malformed token', `?token=${encodeURIComponent('<script>alert(1)</script>')}`],
+      ['no token at all', ''],
+    ])('answers 404 for %s, as a locked-down HTML page', async (_, query) => {
+      const res = await fetch(`${stack.checkoutUrl}/${query}`);
+      expect(res.status).toBe(404);
+      expect(res.headers.get('content-type')).toMatch(/^text\/html/);
+      expectLockedDown(res);
+      const html = await res.text();
+      expect(html).toContain('Checkout not found');
+      expect(html).not.toContain('<script>alert');
+    });
+
+    it('answers 410 with a link back to the store once the session was used (cancelled)', async () => {
+      const cartId = await createCart();
+      const page = await visit(cartId);
+      const cancel = await post('/cancel', cartId, page);
+      expect(cancel.status).toBe(303);
+      expect(cancel.headers.get('location')).toBe(`https://store.example/failure?ref=abc&cartId=${cartId}`);
+
+      const again = await fetch(`${stack.checkoutUrl}/?token=${cartId}`);
+      expect(again.status).toBe(410);
+      expectLockedDown(again);
+      const html = await again.text();
+      expect(html).toContain('This checkout has already been used');
+      expect(html).toContain('href="https://store.example"');
+    });
+  });
+
+  describe('headers and markup', () => {
+    it('sends CSP without inline script or style, allows forms to land only on us and the merchant, and sets a strict cookie', async () => {
+      const cartId = await createCart();
+      const res = await fetch(`${stack.checkoutUrl}/?token=${cartId}`);
+      expect(res.status).toBe(200);
+      expectLockedDown(res);
+      expect(res.headers.get('content-security-policy')).toContain("form-action 'self' https://store.example;");
+      expect(res.headers.get('strict-transport-security')).toBeNull(); // sandbox over http here; production sends it
+      const cookie = res.headers.get('set-cookie') ?? '';
+      expect(cookie).toMatch(/^checkout_csrf=[A-Za-z0-9_-]{22};/);
+      expect(cookie).toMatch(/HttpOnly/);
+      expect(cookie).toMatch(/SameSite=Strict/);
+      expect(cookie).not.toMatch(/Secure/);
+
+      const html = await res.text();
+      // Every script comes from our origin; no inline script, handler or style attribute.
+      expect(html.match(/<script[^>]*>/g)).toEqual(['<script src="/assets/htmx.min.js" defer>', '<script src="/assets/checkout.js" defer>']);
+      expect(html).not.toMatch(/\son[a-z]+=|\sstyle=|<style/i);
+      for (const label of ['Phone or email']) expect(html).toContain(`>${label}</label>`);
+      expect(html).toContain('>Send code</button>');
+      expect(html).toContain('>Cancel</button>');
+    });
+
+    it('serves htmx and the page script from our own origin', async () => {
+      for (const name of ['htmx.min.js', 'checkout.js']) {
+        const res = await fetch(`${stack.checkoutUrl}/assets/${name}`);
+        expect(res.status).toBe(200);
+        expect(res.headers.get('content-type')).toBe('text/javascript; charset=utf-8');
+      }
+      expect((await fetch(`${stack.checkoutUrl}/assets/../app.ts`)).status).toBe(404);
+    });
+  });
+
+  describe('CSRF', () => {
+    it('refuses a post without the form token, with another cart’s token, or without the cookie, and changes nothing', async () => {
+      const cartId = await createCart();
+      const other = await createCart();
+      const page = await visit(cartId);
+      const otherPage = await visit(other, page.cookie);
+
+      const attempts = [
+        post('/cancel', cartId, { ...page, csrf: '' }),
+        post('/cancel', cartId, { ...page, csrf: otherPage.csrf }),
+        post('/cancel', cartId, { ...page, cookie: '' }),
+        post('/cancel', cartId, { ...page, cookie: (await visit(cartId)).cookie }),
+      ];
+      for (const res of await Promise.all(attempts)) {
+        expect(res.status).toBe(403);
+        expect(await res.text()).toContain('For your security this form expired');
+      }
+      expect((await state(cartId)).status).toBe('pending');
+    });
+
+    it('refuses a post whose Origin is another site, even with a valid token', async () => {
+      const cartId = await createCart();
+      const page = await visit(cartId);
+      const res = await post('/cancel', cartId, page, {}, { origin: 'https://evil.example' });
+      expect(res.status).toBe(403);
+      expect(await res.text()).toContain('Request blocked');
+      expect((await state(cartId)).status).toBe('pending');
+    });
+  });
+
+  describe('actions', () => {
+    it('answers htmx with the next panel in place, and with HX-Redirect at the end', async () => {
+      const cartId = await createCart();
+      const page = await visit(cartId);
+      const htmx = { 'hx-request': 'true' };
+      const sent = await post('/contact', cartId, page, { contact: 'customer@example.com' }, htmx);
+      expect(sent.status).toBe(200);
+      const panel = await sent.text();
+      expect(panel).toMatch(/^<section id="step"/);
+      expect(panel).toContain('>One-time code</label>');
+      expect(panel).toContain('c***@example.com');
+
+      const wrong = await post('/code', cartId, page, { code: '12345' }, htmx);
+      expect(wrong.status).toBe(422);
+      expect(await wrong.text()).toContain('Enter the 6-digit code we sent you.');
+
+      const cancel = await post('/cancel', cartId, page, {}, htmx);
+      expect(cancel.status).toBe(200);
+      expect(cancel.headers.get('hx-redirect')).toBe(`https://store.example/failure?ref=abc&cartId=${cartId}`);
+    });
+
+    it('charges once when Pay is posted twice at the same time', async () => {
+      const cartId = await createCart();
+      const page = await visit(cartId);
+      expect((await post('/contact', cartId, page, { contact: 'customer@example.com' })).status).toBe(303);
+      expect((await post('/code', cartId, page, { code: stack.config.sandboxOtp })).status).toBe(303);
+      const card = { number: '4111 1111 1111 1111', expiry: '12/30', cvv: '123' };
+      const answers = await Promise.all([post('/card', cartId, page, card), post('/card', cartId, page, card)]);
+      for (const res of answers) {
+        expect(res.status).toBe(303);
+        expect(res.headers.get('location')).toBe(`/status?token=${cartId}`);
+      }
+      await expect.poll(async () => (await state(cartId)).status, { timeout: 10_000 }).toBe('paid');
+      expect(authorizations.filter((a) => a.idempotencyKey === cartId)).toHaveLength(1);
+      const history = await stack.temporal.client.workflow.getHandle(cartWorkflowId(cartId)).fetchHistory();
+      const payUpdates = history.events?.filter((e) => e.workflowExecutionUpdateAcceptedEventAttributes?.acceptedRequest?.meta?.updateId === `pay-${cartId}`);
+      expect(payUpdates).toHaveLength(1);
+      // The second click may have sealed a second copy before it saw the first payment: none stays.
+      await expect.poll(async () => (await stack.db`select 1 from card_vault where cart_id = ${cartId}`).length, { timeout: 10_000 }).toBe(0);
+
+      const done = await fetch(`${stack.checkoutUrl}/status?token=${cartId}`, { redirect: 'manual' });
+      expect(done.status).toBe(303);
+      expect(done.headers.get('location')).toBe(`https://store.example/success?cartId=${cartId}`);
+    });
+
+    it('answers a bad card with 422 at its fields, without echoing the number or the CVV', async () => {
+      const cartId = await createCart();
+      const page = await visit(cartId);
+      await post('/contact', cartId, page, { contact: 'customer@example.com' });
+      await post('/code', cartId, page, { code: stack.config.sandboxOtp });
+      const res = await post('/card', cartId, page, { number: '4111 1111 1111 1112', expiry: '12/30', cvv: '987' });
+      expect(res.status).toBe(422);
+      const html = await res.text();
+      expect(html).toContain('This card number is not valid');
+      expect(html).not.toMatch(/1112|987/);
+      expect((await state(cartId)).step).toBe('card');
+    });
+  });
+
+  describe('when Temporal cannot answer', () => {
+    it('answers a friendly 503 within the deadline when no worker serves the cart', async () => {
+      const noWorker = { ...stack.config, temporal: { ...stack.config.temporal, taskQueue: `no-worker-${Date.now()}` } };
+      const api = await listen(createApiApp({ ...stack, config: noWorker }).fetch);
+      const created = await postCart(api.url, validCartRequest(platformUuid)).finally(() => api.close());
+      expect(created.status).toBe(200);
+      const { cartId } = ((await created.json()) as { data: { cartId: string } }).data;
+
+      const started = Date.now();
+      const res = await createWebApp({ ...stack, config: noWorker }).request(`/?token=${cartId}`);
+      expect(res.status).toBe(503);
+      expect(Date.now() - started).toBeLessThan(6_000);
+      expectLockedDown(res);
+      expect(await res.text()).toContain('Checkout temporarily unavailable');
+    });
+
+    it('answers 503 when the Temporal server is unreachable', async () => {
+      const cartId = await createCart();
+      const unreachable = connectTemporal({ temporal: { ...stack.config.temporal, address: `127.0.0.1:${await freePort()}` } });
+      try {
+        const res = await createWebApp({ ...stack, temporal: unreachable }).request(`/?token=${cartId}`);
+        expect(res.status).toBe(503);
+      } finally {
+        await unreachable.connection.close().catch(() => {});
+      }
+    });
+  });
+});
