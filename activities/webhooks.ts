@@ -9,6 +9,9 @@ import { postWebhook, type PostOutcome } from '../core/webhooks/http-post.js';
 import { nextAttemptDelayMs, parseRetryAfter } from '../core/webhooks/retry-schedule.js';
 import { webhookHeaders } from '../core/webhooks/signing.js';
 
+/** The error class of an attempt that started and never reported back (its worker stopped). */
+export const NO_OUTCOME = 'no_outcome';
+
 interface EventToDeliver {
   id: string;
   event: WebhookEventName;
@@ -29,12 +32,24 @@ interface EventToDeliver {
 export function createWebhookActivities(deps: { config: Config; db: Db; logger: Logger }) {
   const { config, db, logger } = deps;
 
-  async function recordAttempt(event: EventToDeliver, request: DeliveryRequest, attempt: number, at: Date, outcome: PostOutcome, nextAttemptAt?: Date) {
+  /**
+   * Written before the request goes out, so an attempt whose worker dies mid-flight still shows, as
+   * NO_OUTCOME; completed with its outcome afterwards.
+   */
+  async function startAttempt(event: EventToDeliver, request: DeliveryRequest, attempt: number, at: Date): Promise<string> {
+    const [row] = await db<{ id: string }[]>`
+      insert into webhook_attempts (event_id, endpoint_id, attempt, trigger, attempted_at, url, error_class, latency_ms)
+      values (${event.id}, ${event.endpoint_id}, ${attempt}, ${request.trigger}, ${at}, ${event.url}, ${NO_OUTCOME}, 0)
+      returning id`;
+    return row!.id;
+  }
+
+  async function recordAttempt(attemptId: string, outcome: PostOutcome, nextAttemptAt?: Date) {
+    const errorClass = outcome.errorClass ?? (outcome.status !== undefined && (outcome.status < 200 || outcome.status > 299) ? `http_${outcome.status}` : null);
     await db`
-      insert into webhook_attempts (event_id, endpoint_id, attempt, trigger, attempted_at, url, http_status, error_class, latency_ms, response_excerpt, next_attempt_at)
-      values (${event.id}, ${event.endpoint_id}, ${attempt}, ${request.trigger}, ${at}, ${event.url}, ${outcome.status ?? null},
-              ${outcome.errorClass ?? (outcome.status !== undefined && (outcome.status < 200 || outcome.status > 299) ? `http_${outcome.status}` : null)},
-              ${outcome.latencyMs}, ${outcome.excerpt ?? outcome.errorMessage ?? null}, ${nextAttemptAt ?? null})`;
+      update webhook_attempts set http_status = ${outcome.status ?? null}, error_class = ${errorClass}, latency_ms = ${outcome.latencyMs},
+        response_excerpt = ${outcome.excerpt ?? outcome.errorMessage ?? null}, next_attempt_at = ${nextAttemptAt ?? null}
+      where id = ${attemptId}`;
   }
 
   // A replay that fails does not undo an earlier success.
@@ -68,6 +83,7 @@ export function createWebhookActivities(deps: { config: Config; db: Db; logger: 
       const rawBody = JSON.stringify(event.payload);
       const secrets = await liveWebhookSecrets(db, config.dataEncryptionKey, event.endpoint_id);
       const attemptedAt = new Date();
+      const attemptId = await startAttempt(event, request, attempt, attemptedAt);
       const headers = webhookHeaders({ eventId: event.id, event: event.event, attempt, rawBody, secrets, timestampSeconds: Math.floor(attemptedAt.getTime() / 1000) });
       const outcome = await postWebhook({
         url: event.url,
@@ -80,14 +96,14 @@ export function createWebhookActivities(deps: { config: Config; db: Db; logger: 
       const log = { eventId: event.id, attempt, trigger: request.trigger, status: outcome.status, errorClass: outcome.errorClass, latencyMs: outcome.latencyMs };
 
       if (outcome.status !== undefined && outcome.status >= 200 && outcome.status <= 299) {
-        await recordAttempt(event, request, attempt, attemptedAt, outcome);
+        await recordAttempt(attemptId, outcome);
         await setStatus(event.id, 'delivered');
         await db`update webhook_endpoints set failing_since = null where id = ${event.endpoint_id} and failing_since is not null`;
         logger.info(log, 'webhook delivered');
         return 'delivered';
       }
       if (outcome.status === 410) {
-        await recordAttempt(event, request, attempt, attemptedAt, outcome);
+        await recordAttempt(attemptId, outcome);
         await setStatus(event.id, 'failed');
         await disableEndpoint(event.endpoint_id, 'the endpoint answered 410 Gone');
         return 'endpoint_disabled';
@@ -96,7 +112,7 @@ export function createWebhookActivities(deps: { config: Config; db: Db; logger: 
       const [{ failing_since: failingSince } = { failing_since: attemptedAt }] = await db<{ failing_since: Date }[]>`
         update webhook_endpoints set failing_since = coalesce(failing_since, ${attemptedAt}) where id = ${event.endpoint_id} returning failing_since`;
       if (attemptedAt.getTime() - failingSince.getTime() >= config.webhooks.disableAfterMs) {
-        await recordAttempt(event, request, attempt, attemptedAt, outcome);
+        await recordAttempt(attemptId, outcome);
         await setStatus(event.id, 'failed');
         await disableEndpoint(event.endpoint_id, `every attempt failed since ${failingSince.toISOString()}`);
         return 'endpoint_disabled';
@@ -104,12 +120,12 @@ export function createWebhookActivities(deps: { config: Config; db: Db; logger: 
 
       const delay = nextAttemptDelayMs(config.webhooks.retryScheduleMs, attempt, { retryAfterMs: parseRetryAfter(outcome.retryAfter, attemptedAt) });
       if (delay === undefined) {
-        await recordAttempt(event, request, attempt, attemptedAt, outcome);
+        await recordAttempt(attemptId, outcome);
         await setStatus(event.id, 'failed');
         logger.warn(log, 'webhook delivery failed for good; replayable');
         return 'failed';
       }
-      await recordAttempt(event, request, attempt, attemptedAt, outcome, new Date(attemptedAt.getTime() + delay));
+      await recordAttempt(attemptId, outcome, new Date(attemptedAt.getTime() + delay));
       logger.info({ ...log, nextAttemptInMs: delay }, 'webhook attempt failed; will retry');
       throw ApplicationFailure.create({
         type: 'WebhookAttemptFailed',

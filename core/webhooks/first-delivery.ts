@@ -5,7 +5,7 @@ const POLL_INTERVAL_MS = 100;
 
 /**
  * For the hosted page's success redirect: waits until the first delivery attempt of the cart's
- * `event` has been made (whatever its outcome), so the merchant's success page usually already knows
+ * `event` has completed (whatever its outcome), so the merchant's success page usually already knows
  * the order. Resolves false on timeout and never throws: the customer's redirect must not depend on
  * the merchant, or on us, being up.
  */
@@ -15,7 +15,7 @@ export async function waitForFirstDeliveryAttempt(db: Db, cartId: string, event:
     try {
       const query = db`
         select 1 from webhook_attempts a join webhook_events e on e.id = a.event_id
-        where e.cart_id = ${cartId} and e.event = ${event} limit 1`;
+        where e.cart_id = ${cartId} and e.event = ${event} and a.error_class is distinct from 'no_outcome' limit 1`;
       // A stalled database must not stretch the wait past its bound either.
       const rows = await Promise.race([query, new Promise<[]>((resolve) => setTimeout(() => resolve([]), Math.max(0, deadline - Date.now())))]);
       if (rows.length > 0) return true;

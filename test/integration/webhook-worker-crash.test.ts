@@ -47,7 +47,7 @@ describe('a worker killed in the middle of a delivery', () => {
     return child;
   }
 
-  it('still delivers: the attempt that died is retried by the next worker, and the event is processed once', { timeout: 120_000 }, async () => {
+  it('still delivers: the attempt that died is recorded and retried by the next worker, and the event is processed once', { timeout: 120_000 }, async () => {
     const merchant = await stack.createMerchant({ webhookUrl: receiver.url });
     const res = await postCart(stack.apiUrl, validCartRequest(merchant.platformUuid));
     const cartId = ((await res.json()) as { data: { cartId: string } }).data.cartId;
@@ -76,7 +76,12 @@ describe('a worker killed in the middle of a delivery', () => {
     expect(retried.headers['webhook-id']).toBe(eventId);
     expect(Number(retried.headers['x-client-delivery-attempt'])).toBeGreaterThanOrEqual(2);
     expect(verifyWebhook(retried.rawBody, retried.headers as Record<string, string>, merchant.webhookSecret).valid).toBe(true);
-    const attempts = await stack.db<{ http_status: number }[]>`select http_status from webhook_attempts where event_id = ${eventId}`;
-    expect(attempts).toEqual([{ http_status: 200 }]);
+    // The attempt that died with its worker is on record too, without an outcome.
+    const attempts = await stack.db<{ http_status: number | null; error_class: string | null }[]>`
+      select http_status, error_class from webhook_attempts where event_id = ${eventId} order by id`;
+    expect(attempts).toEqual([
+      { http_status: null, error_class: 'no_outcome' },
+      { http_status: 200, error_class: null },
+    ]);
   });
 });
