@@ -227,6 +227,19 @@ describe('webhook delivery against a real HTTP receiver', () => {
     expect(await attemptsOf(later.eventId)).toHaveLength(0);
   });
 
+  it('disables an endpoint that has failed continuously for 5 days; its next events are skipped', async () => {
+    const { receiver, merchant } = await merchantWithReceiver(() => ({ status: 500 }));
+    await stack.db`update webhook_endpoints set failing_since = now() - interval '5 days 1 minute' where platform_uuid = ${merchant.platformUuid}`;
+    const first = await record({ cartId: await newCart(merchant.platformUuid), event: 'order_cancelled', status: 'cancelled' });
+    await waitForStatus(first.eventId, 'failed');
+    expect(await attemptsOf(first.eventId)).toHaveLength(1);
+    const [endpoint] = await stack.db<{ status: string; disabled_reason: string }[]>`select status, disabled_reason from webhook_endpoints where platform_uuid = ${merchant.platformUuid}`;
+    expect(endpoint).toMatchObject({ status: 'disabled', disabled_reason: expect.stringContaining('every attempt failed since') });
+    const later = await record({ cartId: await newCart(merchant.platformUuid), event: 'order_abandoned', status: 'abandoned' });
+    await waitForStatus(later.eventId, 'skipped');
+    expect(receiver.requests).toHaveLength(1);
+  });
+
   it('waitForFirstDeliveryAttempt resolves once order_created was attempted, and gives up quietly when it is not', async () => {
     const { merchant } = await merchantWithReceiver(() => ({ status: 500 }));
     const cartId = await newCart(merchant.platformUuid);
