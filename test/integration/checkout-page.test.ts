@@ -2,6 +2,7 @@ import type { AddressInfo } from 'node:net';
 import { serve } from '@hono/node-server';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createApiApp } from '../../api/app.js';
+import type { OtpSender } from '../../core/otp-sender.js';
 import type { AuthorizationRequest, PaymentProcessor } from '../../core/payment-processor.js';
 import { connectTemporal } from '../../core/temporal.js';
 import { cartWorkflowId } from '../../core/ids.js';
@@ -224,6 +225,19 @@ describe('the checkout page over HTTP', () => {
       expect(done.headers.get('location')).toBe(`https://store.example/success?cartId=${cartId}`);
     });
 
+    it('shows the workflow’s refusal at the field: a resend asked for before the 30 s are up', async () => {
+      const cartId = await createCart();
+      const page = await visit(cartId);
+      await post('/contact', cartId, page, { contact: '+33 6 12 34 56 78' });
+      const res = await post('/resend-code', cartId, page);
+      expect(res.status).toBe(422);
+      const html = await res.text();
+      expect(html).toMatch(/<p class="field-error" id="code-error">[^<]+<\/p>/);
+      expect(html).not.toContain('We could not do that right now');
+      expect(html).toContain('•••• 5678');
+      expect((await state(cartId)).otp?.resendsLeft).toBe(3);
+    });
+
     it('answers a bad card with 422 at its fields, without echoing the number or the CVV', async () => {
       const cartId = await createCart();
       const page = await visit(cartId);
@@ -264,5 +278,29 @@ describe('the checkout page over HTTP', () => {
         await unreachable.connection.close().catch(() => {});
       }
     });
+  });
+});
+
+describe('the checkout page in production', () => {
+  let stack: TestStack;
+  let platformUuid: string;
+  beforeAll(async () => {
+    // Production refuses the sandbox OTP outbox and simulator: these stand in for the real providers.
+    const otpSender: OtpSender = { name: 'silent', send: async () => {} };
+    const paymentProcessor: PaymentProcessor = { name: 'refusing', authorize: async () => ({ outcome: 'declined', declineCode: 'card_declined' }) };
+    stack = await startTestStack({ CHECKOUT_ENV: 'production' }, { otpSender, paymentProcessor });
+    platformUuid = (await stack.createMerchant({ name: 'Live Store' })).platformUuid;
+  });
+  afterAll(() => stack?.stop());
+
+  it('shows no sandbox values, sends HSTS and marks the CSRF cookie Secure', async () => {
+    const created = await postCart(stack.apiUrl, validCartRequest(platformUuid));
+    const { cartId } = ((await created.json()) as { data: { cartId: string } }).data;
+    const res = await fetch(`${stack.checkoutUrl}/?token=${cartId}`);
+    expect(res.status).toBe(200);
+    expect(res.headers.get('strict-transport-security')).toMatch(/max-age=\d+/);
+    expect(res.headers.get('set-cookie')).toMatch(/; Secure/);
+    const html = await res.text();
+    expect(html).not.toMatch(/Test mode|123456|4111/);
   });
 });
