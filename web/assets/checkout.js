@@ -11,7 +11,7 @@
   // The session clock. At zero the page reloads, and the server answers with the expired page.
   function tickCountdown() {
     var el = document.querySelector('[data-expires-at]');
-    if (!el) return;
+    if (!el || document.querySelector('#step[data-step="processing"]')) return;
     var left = Math.floor((Date.parse(el.getAttribute('data-expires-at')) - Date.now()) / 1000);
     var clock = el.querySelector('.countdown-clock');
     if (left <= 0) {
@@ -24,6 +24,13 @@
       return;
     }
     if (clock) clock.textContent = Math.floor(left / 60) + ':' + pad(left % 60);
+    var at = el.querySelector('.countdown-at');
+    if (at && !at.hasAttribute('data-local')) {
+      // The server can only say UTC; the browser knows the customer's own clock.
+      var local = new Date(el.getAttribute('data-expires-at'));
+      at.textContent = '(at ' + pad(local.getHours()) + ':' + pad(local.getMinutes()) + ')';
+      at.setAttribute('data-local', '');
+    }
     el.classList.toggle('urgent', left < 120);
   }
 
