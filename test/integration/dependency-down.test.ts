@@ -133,16 +133,20 @@ describe('create-cart when a dependency is down', () => {
 
   it('answers 503 within the start deadline when Temporal is down, with no ledger row; recovers when it is back', async () => {
     await temporalServer.stop();
-    const rowsBefore = await ledgerRows();
-    const started = performance.now();
-    await expect503(await postCart(apiUrl, validCartRequest(platformUuid), { 'idempotency-key': 'temporal-down-0001' }));
-    const elapsedMs = performance.now() - started;
-    console.info(`create-cart with Temporal down answered 503 in ${Math.round(elapsedMs)} ms`);
-    expect(elapsedMs).toBeLessThan(5_000);
-    expect(await ledgerRows()).toBe(rowsBefore);
-    expect(await db`select key from idempotency_keys where key = 'temporal-down-0001'`).toEqual([]);
-
-    temporalServer = await startTemporal();
+    try {
+      const rowsBefore = await ledgerRows();
+      const started = performance.now();
+      await expect503(await postCart(apiUrl, validCartRequest(platformUuid), { 'idempotency-key': 'temporal-down-0001' }));
+      const elapsedMs = performance.now() - started;
+      console.info(`create-cart with Temporal down answered 503 in ${Math.round(elapsedMs)} ms`);
+      // The 3 s start deadline plus slack for two busy cores (measured 3.6–5.4 s under the suite's
+      // load): bounded, where an unbounded call would wait as long as Temporal stays down.
+      expect(elapsedMs).toBeLessThan(8_000);
+      expect(await ledgerRows()).toBe(rowsBefore);
+      expect(await db`select key from idempotency_keys where key = 'temporal-down-0001'`).toEqual([]);
+    } finally {
+      temporalServer = await startTemporal();
+    }
     await eventually200();
     // The key of the failed attempt was not consumed: the retry creates the cart.
     const retry = await postCart(apiUrl, validCartRequest(platformUuid), { 'idempotency-key': 'temporal-down-0001' });

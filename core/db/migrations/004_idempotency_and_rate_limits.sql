@@ -16,10 +16,13 @@ create table idempotency_keys (
 create index idempotency_keys_expires on idempotency_keys (expires_at);
 
 -- Fixed-window request counters, shared by every API process (the API keeps no state in memory).
+-- Windows of different lengths may share the table (processes configured differently), so each row
+-- says when it ends and is pruned by that, never by another process's window length.
 create table rate_limit_windows (
   bucket text not null,
   window_start timestamptz not null,
+  window_end timestamptz not null,
   hits integer not null,
   primary key (bucket, window_start)
 );
-create index rate_limit_windows_start on rate_limit_windows (window_start);
+create index rate_limit_windows_end on rate_limit_windows (window_end);
