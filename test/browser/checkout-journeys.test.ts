@@ -131,6 +131,8 @@ describe.skipIf(skipWithoutChromium())('the hosted checkout in headless Chromium
     await page.getByLabel('CVV').fill('12');
     await page.getByRole('button', { name: 'Pay', exact: true }).click();
     await expect.poll(() => page.locator('#number-error').textContent()).toContain('not valid');
+    // The cursor goes back to the first field to fix.
+    await expect.poll(() => page.evaluate(() => document.activeElement?.id)).toBe('number');
     expect(await page.locator('#expiry-error').textContent()).toContain('expired');
     expect(await page.locator('#cvv-error').textContent()).toContain('3-digit');
     expect(await page.getByLabel('Card number').inputValue()).toBe('');

@@ -76,8 +76,18 @@
     tickResend();
   }
 
+  // After htmx swaps a step in, put the cursor where the customer has to type next (or fix a mistake).
+  function focusStep() {
+    var step = document.getElementById('step');
+    var target = step && (step.querySelector('input[aria-invalid="true"]') || step.querySelector('input[type="text"]'));
+    if (target) target.focus();
+  }
+
   document.addEventListener('input', formatInput);
-  document.addEventListener('htmx:afterSwap', tick);
+  document.addEventListener('htmx:afterSwap', function () {
+    tick();
+    focusStep();
+  });
   tick();
   setInterval(tick, 1000);
 })();
