@@ -83,6 +83,17 @@
     if (target) target.focus();
   }
 
+  // Once the server has sent the customer on (HX-Redirect), a poll that was already due must not ask
+  // again: its answer would send them a second time, and the merchant would see two landings.
+  var leaving = false;
+  document.addEventListener('htmx:beforeOnLoad', function (event) {
+    var xhr = event.detail && event.detail.xhr;
+    if (xhr && xhr.getResponseHeader('HX-Redirect')) leaving = true;
+  });
+  document.addEventListener('htmx:beforeRequest', function (event) {
+    if (leaving) event.preventDefault();
+  });
+
   document.addEventListener('input', formatInput);
   document.addEventListener('htmx:afterSwap', function () {
     tick();

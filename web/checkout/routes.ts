@@ -9,6 +9,7 @@ import type { Db } from '../../core/db/client.js';
 import type { Logger } from '../../core/logger.js';
 import { otpHash } from '../../core/otp-hash.js';
 import type { Temporal } from '../../core/temporal.js';
+import { waitForFirstDeliveryAttempt } from '../../core/webhooks/first-delivery.js';
 import { parseContact } from '../../workflows/messages.js';
 import { CSRF_COOKIE, CSRF_FIELD, csrfToken, csrfTokenValid, deriveCsrfKey, newCsrfNonce } from '../csrf.js';
 import type { WebEnv } from '../security-headers.js';
@@ -31,6 +32,7 @@ type Extras = Pick<StepView, 'errors' | 'notice' | 'values'>;
 
 const FORM_BODY_LIMIT_BYTES = 16 * 1024;
 const NONCE_PATTERN = /^[A-Za-z0-9_-]{22}$/;
+const SUCCESS_REDIRECT_WEBHOOK_WAIT_MS = 3_000;
 const UNAVAILABLE = 'We could not reach our payment system. Please try again in a moment.';
 
 /**
@@ -75,10 +77,17 @@ export function checkoutRoutes(deps: CheckoutDeps) {
   const statusUrl = (session: CheckoutSession) => `/status?token=${session.cartId}`;
   const expired = ({ state }: CheckoutSession) => state.status === 'abandoned' || (state.status === 'pending' && Date.parse(state.expiresOn) <= Date.now());
 
-  /** A session with an outcome sends the customer back to the merchant; an expired one to its 410 page. */
-  function leave(c: C, session: CheckoutSession) {
+  /**
+   * A session with an outcome sends the customer back to the merchant; an expired one to its 410 page.
+   * After a payment, the first `order_created` delivery gets a bounded head start, so the merchant's
+   * success page usually already knows the order; the redirect never waits longer, whatever the merchant does.
+   */
+  async function leave(c: C, session: CheckoutSession) {
     const back = merchantReturnUrl(session, session.state.status);
-    if (back) return redirect(c, back);
+    if (back) {
+      if (session.state.status === 'paid') await waitForFirstDeliveryAttempt(deps.db, session.cartId, 'order_created', SUCCESS_REDIRECT_WEBHOOK_WAIT_MS);
+      return redirect(c, back);
+    }
     if (expired(session) || (session.state.step === 'done' && session.state.status !== 'processing')) return redirect(c, pageUrl(session));
     return undefined;
   }
@@ -136,7 +145,7 @@ export function checkoutRoutes(deps: CheckoutDeps) {
       return c.body(null, 204);
     }
     if (!session) return notFoundPage(c);
-    const left = leave(c, session);
+    const left = await leave(c, session);
     if (left) return left;
     if (session.state.step !== 'processing' && !isHtmx(c)) return c.redirect(pageUrl(session), 303);
     return render(c, session);
@@ -152,7 +161,7 @@ export function checkoutRoutes(deps: CheckoutDeps) {
         logger.warn({ cartId: session.cartId, action: name }, 'checkout form refused: CSRF token missing or wrong');
         return render(c, session, { errors: { form: 'For your security this form expired. Please try again.' } }, 403);
       }
-      const left = leave(c, session);
+      const left = await leave(c, session);
       if (left) return left;
       try {
         return await handle(c, session, form);
@@ -168,11 +177,11 @@ export function checkoutRoutes(deps: CheckoutDeps) {
     logger.info({ cartId: session.cartId, field, accepted: result.accepted }, 'checkout action');
     if (result.accepted) {
       const next = { ...session, state: result.state };
-      return leave(c, next) ?? moveOn(c, next, extras);
+      return (await leave(c, next)) ?? moveOn(c, next, extras);
     }
     const fresh = await loadCheckoutSession(deps, session.cartId);
     if (!fresh) return notFoundPage(c);
-    const left = leave(c, fresh);
+    const left = await leave(c, fresh);
     if (left) return left;
     const message = result.reason === 'rejected' ? result.message : 'This checkout is no longer open.';
     return render(c, fresh, { ...extras, notice: undefined, errors: { [field]: message } }, 422);
