@@ -240,7 +240,7 @@ export async function cartSession(input: CartSessionInput): Promise<{ status: Ca
     upsertSearchAttributes([{ key: searchAttributes.cartStatus, value: next }]);
     await recordCartStatus({ cartId, status: next, ...(payment ? { payment: { brand: payment.brand, last4: payment.last4 } } : {}), ...outcome });
     const event = EVENT_FOR_STATUS[next];
-    if (event) await recordCartEvent({ cartId, event, status: next, ...(payment ? { payment } : {}) });
+    if (event) await recordCartEvent({ cartId, event, status: next, ...(payment ? { payment } : {}), ...outcome });
   };
 
   const takePayment = async (card: Card) => {

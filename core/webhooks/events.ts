@@ -17,6 +17,8 @@ export interface CartEventInput {
   event: WebhookEventName;
   status: CartStatus;
   payment?: PaymentSummary;
+  /** Why a `failed` session failed, also when no payment was tried (`otp_locked`). */
+  failureCode?: string;
 }
 
 /** The body every merchant receives (DESIGN.md §6). */
@@ -34,5 +36,6 @@ export interface WebhookEventBody {
     items: unknown[];
     extra: Record<string, string>;
     payment?: PaymentSummary;
+    failureCode?: string;
   };
 }

@@ -142,9 +142,9 @@ export async function ledgerRow(stack: TestStack, cartId: string) {
 }
 
 export async function recordedEvents(stack: TestStack, cartId: string) {
-  const rows = await stack.db<{ sequence: number; event: string; payload: { data: { status: string; payment?: { brand: string; last4: string; failureCode?: string } } } }[]>`
+  const rows = await stack.db<{ sequence: number; event: string; payload: { data: { status: string; payment?: { brand: string; last4: string; failureCode?: string }; failureCode?: string } } }[]>`
     select sequence, event, payload from webhook_events where cart_id = ${cartId} order by sequence`;
-  return rows.map((r) => ({ sequence: r.sequence, event: r.event, status: r.payload.data.status, payment: r.payload.data.payment }));
+  return rows.map((r) => ({ sequence: r.sequence, event: r.event, status: r.payload.data.status, payment: r.payload.data.payment, failureCode: r.payload.data.failureCode }));
 }
 
 export async function vaultCount(stack: TestStack, cartId: string): Promise<number> {

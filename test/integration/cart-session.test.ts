@@ -125,7 +125,7 @@ describe('cart session workflow (sandbox, real Temporal and PostgreSQL)', () => 
     expect(await s.handle.result()).toEqual({ status: 'failed' });
     await expect(driver.verify(s, code)).rejects.toThrow(WorkflowNotFoundError);
     expect(await ledgerRow(stack, s.cartId)).toMatchObject({ status: 'failed', failure_code: 'otp_locked' });
-    expect(await recordedEvents(stack, s.cartId)).toEqual([{ sequence: 1, event: 'order_updated', status: 'failed', payment: undefined }]);
+    expect(await recordedEvents(stack, s.cartId)).toEqual([{ sequence: 1, event: 'order_updated', status: 'failed', payment: undefined, failureCode: 'otp_locked' }]);
   });
 
   describe('every sandbox card', () => {
@@ -146,7 +146,7 @@ describe('cart session workflow (sandbox, real Temporal and PostgreSQL)', () => 
         ['order_updated', 'processing'],
         ['order_updated', 'failed'],
       ]);
-      expect(events[1]?.payment).toMatchObject({ last4, failureCode });
+      expect(events[1]).toMatchObject({ payment: { last4, failureCode }, failureCode });
       expect(await vaultCount(stack, s.cartId)).toBe(0);
     });
 
