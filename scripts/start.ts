@@ -1,21 +1,22 @@
 import { writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { serve, type ServerType } from '@hono/node-server';
-import { NativeConnection, Runtime } from '@temporalio/worker';
+import { DefaultLogger, NativeConnection, Runtime } from '@temporalio/worker';
 import { createApiApp } from '../api/app.js';
 import { loadConfig } from '../core/config.js';
 import { createDb } from '../core/db/client.js';
 import { createLogger } from '../core/logger.js';
 import { connectTemporal } from '../core/temporal.js';
 import { createWebApp } from '../web/app.js';
-import { createCartWorker } from '../worker/create-worker.js';
-import { DEMO_MERCHANT_PORT, ensureDemoMerchant, startDemoMerchantReceiver } from './demo-merchant.js';
+import { bundleWorkflows, createCartWorker } from '../worker/create-worker.js';
+import { DEMO_MERCHANT_PORT, DEMO_RETURN_URLS, ensureDemoMerchant, startDemoMerchantReceiver } from './demo-merchant.js';
 import { localDataEncryptionKey, localOperatorToken, startInfrastructure } from './infrastructure.js';
 
 /** `npm start`: the whole stack on this machine, on real PostgreSQL and a real Temporal dev server. */
 const DATA_DIR = path.resolve('.data');
 // We stop the worker ourselves, in order, before the servers it depends on.
-Runtime.install({ shutdownSignals: [] });
+// The SDK's own chatter (worker state changes, bundler stats) would bury the URLs a newcomer needs.
+Runtime.install({ shutdownSignals: [], logger: new DefaultLogger('WARN') });
 const say = (line: string) => process.stdout.write(`${line}\n`);
 
 const infrastructure = await startInfrastructure({
@@ -63,7 +64,7 @@ try {
   closers.push(() => temporal.connection.close());
 
   const workerConnection = await NativeConnection.connect({ address: config.temporal.address });
-  const worker = await createCartWorker({ config, db, logger, connection: workerConnection });
+  const worker = await createCartWorker({ config, db, logger, connection: workerConnection, workflowBundle: await bundleWorkflows() });
   const running = worker.run();
   closers.push(async () => {
     worker.shutdown();
@@ -100,7 +101,7 @@ try {
         country: 'FR',
         items: [{ title: 'T-shirt', description: 'Organic cotton', price: 1999, quantity: 2, url: 'https://demo.example/t-shirt', image: 'https://demo.example/t-shirt.png', zeroPay: false, variantOptions: ['Size : M'] }],
         extra: { orderRef: 'demo-1' },
-        merchantUrls: { successUrl: 'https://demo.example/success', failureUrl: 'https://demo.example/failure' },
+        merchantUrls: DEMO_RETURN_URLS,
       },
     },
   });
