@@ -16,7 +16,7 @@ const server = serve({ fetch: createApiApp({ config, db, temporal, logger }).fet
 for (const signal of ['SIGINT', 'SIGTERM'] as const) {
   process.once(signal, () => {
     server.close(async () => {
-      await Promise.allSettled([db.end(), temporal.connection.close()]);
+      await Promise.allSettled([db.end(), temporal.close()]);
       process.exit(0);
     });
   });

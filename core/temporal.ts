@@ -1,22 +1,67 @@
-import { Client, Connection } from '@temporalio/client';
+import { InterceptingCall, type Interceptor } from '@grpc/grpc-js';
+import { Client, Connection, defaultGrpcRetryOptions, makeGrpcRetryInterceptor } from '@temporalio/client';
 import type { Config } from './config.js';
 
 export interface Temporal {
   connection: Connection;
   client: Client;
+  /** Closes the connection once no call is in flight, retries included. */
+  close(): Promise<void>;
+}
+
+const CLOSE_WAIT_LIMIT_MS = 15_000;
+
+/**
+ * Counts calls from their start until their final status, which the SDK's retry interceptor (inside
+ * this one) reports only when it has given up retrying. A retry still waiting on its timer when the
+ * channel closes throws "Channel has been shut down" from that timer, an uncaught exception.
+ */
+function inFlightCounter() {
+  let inFlight = 0;
+  const idle: Array<() => void> = [];
+  const interceptor: Interceptor = (options, nextCall) =>
+    new InterceptingCall(nextCall(options), {
+      start(metadata, listener, next) {
+        inFlight++;
+        next(metadata, {
+          onReceiveStatus(status, nextStatus) {
+            inFlight--;
+            if (inFlight === 0) for (const resolve of idle.splice(0)) resolve();
+            nextStatus(status);
+          },
+        });
+      },
+    });
+  const settled = (limitMs: number) =>
+    inFlight === 0 ? Promise.resolve() : new Promise<void>((resolve) => {
+      idle.push(resolve);
+      setTimeout(resolve, limitMs).unref();
+    });
+  return { interceptor, settled };
 }
 
 /** Connects lazily: the API can start (and answer /readyz with 503) before Temporal is up. */
 export function connectTemporal(config: Pick<Config, 'temporal'>): Temporal {
-  const connection = Connection.lazy({ address: config.temporal.address });
+  const calls = inFlightCounter();
+  const connection = Connection.lazy({
+    address: config.temporal.address,
+    interceptors: [calls.interceptor, makeGrpcRetryInterceptor(defaultGrpcRetryOptions())],
+  });
   const client = new Client({ connection, namespace: config.temporal.namespace });
-  return { connection, client };
+  return {
+    connection,
+    client,
+    async close() {
+      await calls.settled(CLOSE_WAIT_LIMIT_MS);
+      await connection.close();
+    },
+  };
 }
 
 /**
  * Runs a Temporal call with a deadline. Without one, a query or update waits for as long as no worker
  * polls, and an HTTP request would hang with it.
  */
-export function withDeadline<T>(temporal: Temporal, ms: number, fn: () => Promise<T>): Promise<T> {
+export function withDeadline<T>(temporal: Pick<Temporal, 'connection'>, ms: number, fn: () => Promise<T>): Promise<T> {
   return temporal.connection.withDeadline(Date.now() + ms, fn);
 }

@@ -97,7 +97,7 @@ try {
   web.close();
   worker.shutdown();
   await running;
-  await Promise.allSettled([connection.close(), temporal.connection.close(), db.end()]);
+  await Promise.allSettled([connection.close(), temporal.close(), db.end()]);
   await infrastructure.stop();
   rmSync(dataDir, { recursive: true, force: true });
 }

@@ -68,7 +68,7 @@ async function run(command: string | undefined, values: Record<string, string | 
     try {
       return await withDeadline(temporal, 10_000, () => fn({ db, client: temporal.client, config }));
     } finally {
-      await temporal.connection.close();
+      await temporal.close();
     }
   };
   switch (command) {

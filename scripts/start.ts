@@ -61,7 +61,7 @@ try {
   const db = createDb(config.databaseUrl);
   closers.push(() => db.end());
   const temporal = connectTemporal(config);
-  closers.push(() => temporal.connection.close());
+  closers.push(() => temporal.close());
 
   const workerConnection = await NativeConnection.connect({ address: config.temporal.address });
   const worker = await createCartWorker({ config, db, logger, connection: workerConnection, workflowBundle: await bundleWorkflows() });

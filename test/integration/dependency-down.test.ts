@@ -65,7 +65,7 @@ describe('create-cart when a dependency is down', () => {
 
   afterAll(async () => {
     await closeApi?.();
-    await Promise.allSettled([db?.end({ timeout: 1 }), temporal?.connection.close()]);
+    await Promise.allSettled([db?.end({ timeout: 1 }), temporal?.close()]);
     await Promise.allSettled([postgres?.stop(), temporalServer?.stop()]);
     rmSync(dataDir, { recursive: true, force: true });
   });

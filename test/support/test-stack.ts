@@ -95,7 +95,7 @@ export async function startTestStack(env: Record<string, string> = {}, options: 
       worker.shutdown();
       await running;
       await workerConnection.close();
-      await temporal.connection.close();
+      await temporal.close();
       await db.end();
     },
   };

@@ -1,0 +1,26 @@
+import { afterEach, expect, it } from 'vitest';
+import { connectTemporal, withDeadline } from '../../core/temporal.js';
+import { freePort } from '../../scripts/free-port.js';
+
+const uncaught: unknown[] = [];
+const record = (error: unknown) => uncaught.push(error);
+afterEach(() => {
+  process.off('uncaughtException', record);
+});
+
+// The SDK's gRPC retry timer used to fire after close and throw "Channel has been shut down" as an
+// uncaught exception: a crash on shutdown for the API, an unhandled error for the test run.
+it('close() waits for calls still retrying against an unreachable server, so nothing throws afterwards', async () => {
+  process.on('uncaughtException', record);
+  const temporal = connectTemporal({ temporal: { address: `127.0.0.1:${await freePort()}`, namespace: 'default', taskQueue: 'unused' } });
+  // Like an HTTP handler that answered 503 on its own timeout while the call kept retrying.
+  const abandoned = withDeadline(temporal, 2_000, () => temporal.connection.healthService.check({})).then(
+    () => 'answered',
+    () => 'failed',
+  );
+  await new Promise((resolve) => setTimeout(resolve, 300));
+  await temporal.close();
+  expect(await abandoned).toBe('failed');
+  await new Promise((resolve) => setTimeout(resolve, 1_000));
+  expect(uncaught).toEqual([]);
+});
