@@ -11,7 +11,9 @@ const COUNTRIES = [...Object.keys(countries.getAlpha2Codes()), ...Object.keys(co
 const text = (maxLength = 40) =>
   fc.string({ unit: 'grapheme', minLength: 1, maxLength }).filter((s) => s.trim().length > 0 && !/[\u0000-\u001f\u007f]/.test(s));
 
-const label = fc.stringMatching(/^[a-z](?:[a-z0-9-]{0,14}[a-z0-9])?$/);
+// Hyphens in the 3rd and 4th place are reserved for IDNA ("xn--…" must be valid punycode), and URL
+// parsing rightly refuses a label like "xn--a": not a valid cart URL, so not generated as one.
+const label = fc.stringMatching(/^[a-z](?:[a-z0-9-]{0,14}[a-z0-9])?$/).filter((l) => l.slice(2, 4) !== '--');
 const host = fc.tuple(fc.array(label, { minLength: 1, maxLength: 3 }), fc.constantFrom('example', 'com', 'shop', 'co.uk')).map(([labels, tld]) => `${labels.join('.')}.${tld}`);
 const pathPart = fc.array(fc.stringMatching(/^[A-Za-z0-9._~-]{1,12}$/), { maxLength: 3 }).map((parts) => parts.map((p) => `/${p}`).join(''));
 const httpsUrl = fc.tuple(host, pathPart).map(([h, p]) => `https://${h}${p}`);
