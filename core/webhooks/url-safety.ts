@@ -7,7 +7,8 @@ import type { Environment } from '../config.js';
  * Keeps webhooks from being aimed at our own network (SSRF). In production a URL must be https and
  * every address it resolves to must be public unicast; the check runs at registration and again on
  * the address each delivery actually connects to, so re-pointing DNS after registration does not help.
- * Sandbox also accepts http and private addresses, so a developer can receive on localhost.
+ * Sandbox also accepts http and loopback, so a developer can receive on localhost, and nothing else:
+ * a sandbox endpoint must not reach our private network or the cloud metadata service either.
  */
 
 export class BlockedAddressError extends Error {
@@ -15,11 +16,20 @@ export class BlockedAddressError extends Error {
   readonly code = 'EBLOCKEDADDRESS';
 }
 
-/** Public unicast only: not loopback, private, link-local, CGNAT, multicast, documentation or other reserved ranges. */
-export function isPublicAddress(address: string): boolean {
+/**
+ * Where this environment may send webhooks: public unicast (not private, link-local, CGNAT,
+ * multicast, documentation or other reserved ranges), and in sandbox loopback too.
+ */
+export function isAllowedAddress(address: string, environment: Environment): boolean {
   if (!ipaddr.isValid(address)) return false;
   // process() unwraps IPv4-mapped IPv6 (::ffff:10.0.0.1) so it is judged as the IPv4 it is.
-  return ipaddr.process(address).range() === 'unicast';
+  const range = ipaddr.process(address).range();
+  return range === 'unicast' || (environment === 'sandbox' && range === 'loopback');
+}
+
+function disallowedAddressProblem(addresses: string[], environment: Environment): string[] {
+  if (environment === 'production') return [`resolves to a non-public address (${addresses.join(', ')}); production webhooks must reach the public internet`];
+  return [`resolves to ${addresses.join(', ')}; sandbox webhooks may reach public addresses or this machine's loopback, nothing else`];
 }
 
 export type Resolve = (hostname: string) => Promise<string[]>;
@@ -40,11 +50,14 @@ export async function webhookUrlProblems(rawUrl: string, environment: Environmen
   }
   if (url.username || url.password) return ['must not carry credentials'];
   if (url.hash) return ['must not have a fragment'];
+  const host = url.hostname.replace(/^\[(.*)\]$/, '$1');
   if (environment === 'sandbox') {
-    return url.protocol === 'https:' || url.protocol === 'http:' ? [] : ['must be an http or https URL'];
+    if (url.protocol !== 'https:' && url.protocol !== 'http:') return ['must be an http or https URL'];
+    // A sandbox host need not resolve yet (the developer's endpoint may not be up); each delivery
+    // checks the address it connects to.
+    return isIP(host) && !isAllowedAddress(host, environment) ? disallowedAddressProblem([host], environment) : [];
   }
   if (url.protocol !== 'https:') return ['must be https in production'];
-  const host = url.hostname.replace(/^\[(.*)\]$/, '$1');
   let addresses: string[];
   try {
     addresses = isIP(host) ? [host] : await resolve(host);
@@ -52,27 +65,26 @@ export async function webhookUrlProblems(rawUrl: string, environment: Environmen
     return [`host ${host} does not resolve`];
   }
   if (addresses.length === 0) return [`host ${host} does not resolve`];
-  const blocked = addresses.filter((a) => !isPublicAddress(a));
-  return blocked.length ? [`resolves to a non-public address (${blocked.join(', ')}); production webhooks must reach the public internet`] : [];
+  const blocked = addresses.filter((a) => !isAllowedAddress(a, environment));
+  return blocked.length ? disallowedAddressProblem(blocked, environment) : [];
 }
 
 type LookupCallback = (err: NodeJS.ErrnoException | null, address: string | LookupAddress[], family?: number) => void;
 type LookupFunction = (hostname: string, options: LookupOptions, callback: LookupCallback) => void;
 
 /**
- * A `lookup` for http(s).request that refuses non-public answers in production. Node connects to the
- * address this returns, so the check and the connection see the same address. IP-literal hosts skip
- * lookup entirely; `assertConnectable` covers them.
+ * A `lookup` for http(s).request that refuses answers the environment does not allow. Node connects
+ * to the address this returns, so the check and the connection see the same address. IP-literal
+ * hosts skip lookup entirely; `assertConnectable` covers them.
  */
 export function guardedLookup(environment: Environment, lookup: LookupFunction = dnsLookup as unknown as LookupFunction): LookupFunction {
-  if (environment === 'sandbox') return lookup;
   return (hostname, options, callback) => {
     lookup(hostname, { ...options, all: true }, (err, addresses) => {
       if (err) return callback(err, '');
       const list = addresses as LookupAddress[];
-      const blocked = list.find((a) => !isPublicAddress(a.address));
+      const blocked = list.find((a) => !isAllowedAddress(a.address, environment));
       if (blocked || list.length === 0) {
-        return callback(new BlockedAddressError(`${hostname} resolves to non-public address ${blocked?.address ?? '(none)'}`), '');
+        return callback(new BlockedAddressError(`${hostname} resolves to ${blocked?.address ?? 'no address'}, which ${environment} webhooks may not reach`), '');
       }
       if (options.all) return callback(null, list);
       callback(null, list[0]!.address, list[0]!.family);
@@ -80,10 +92,9 @@ export function guardedLookup(environment: Environment, lookup: LookupFunction =
   };
 }
 
-/** Refuses, before any connection, a production delivery to a non-https URL or a non-public IP literal. */
+/** Refuses, before any connection, a production delivery to a non-https URL, and an IP literal the environment does not allow. */
 export function assertConnectable(url: URL, environment: Environment): void {
-  if (environment === 'sandbox') return;
-  if (url.protocol !== 'https:') throw new BlockedAddressError('production webhooks must be https');
+  if (environment === 'production' && url.protocol !== 'https:') throw new BlockedAddressError('production webhooks must be https');
   const host = url.hostname.replace(/^\[(.*)\]$/, '$1');
-  if (isIP(host) && !isPublicAddress(host)) throw new BlockedAddressError(`${host} is not a public address`);
+  if (isIP(host) && !isAllowedAddress(host, environment)) throw new BlockedAddressError(`${host} is not an address ${environment} webhooks may reach`);
 }

@@ -1,6 +1,6 @@
 import type { LookupAddress } from 'node:dns';
 import { describe, expect, it } from 'vitest';
-import { assertConnectable, guardedLookup, isPublicAddress, webhookUrlProblems } from '../../core/webhooks/url-safety.js';
+import { assertConnectable, guardedLookup, isAllowedAddress, webhookUrlProblems } from '../../core/webhooks/url-safety.js';
 
 const resolvesTo = (...addresses: string[]) => async () => addresses;
 
@@ -8,13 +8,25 @@ describe('webhook URL safety (SSRF)', () => {
   it.each([
     '127.0.0.1', '10.1.2.3', '172.16.0.1', '192.168.1.1', '169.254.169.254', '100.64.0.1', '0.0.0.0', '224.0.0.1', '255.255.255.255',
     '192.0.2.1', '198.18.0.1', '240.0.0.1', '::1', '::', 'fe80::1', 'fc00::1', 'fd12:3456::1', 'ff02::1', '::ffff:127.0.0.1', '::ffff:10.0.0.1', '2001:db8::1', '64:ff9b::a00:1',
-  ])('refuses %s', (address) => {
-    expect(isPublicAddress(address)).toBe(false);
+  ])('refuses %s in production', (address) => {
+    expect(isAllowedAddress(address, 'production')).toBe(false);
   });
 
-  it.each(['93.184.216.34', '8.8.8.8', '2606:4700:4700::1111'])('accepts public %s', (address) => {
-    expect(isPublicAddress(address)).toBe(true);
+  it.each(['93.184.216.34', '8.8.8.8', '2606:4700:4700::1111'])('accepts public %s in both environments', (address) => {
+    expect(isAllowedAddress(address, 'production')).toBe(true);
+    expect(isAllowedAddress(address, 'sandbox')).toBe(true);
   });
+
+  it.each(['127.0.0.1', '::1', '::ffff:127.0.0.1'])('accepts loopback %s in sandbox only', (address) => {
+    expect(isAllowedAddress(address, 'sandbox')).toBe(true);
+  });
+
+  it.each(['10.1.2.3', '192.168.1.1', '169.254.169.254', '100.64.0.1', '0.0.0.0', 'fe80::1', 'fd12:3456::1', '::ffff:10.0.0.1'])(
+    'refuses %s in sandbox too: our private network and the metadata service are nobody\'s endpoint',
+    (address) => {
+      expect(isAllowedAddress(address, 'sandbox')).toBe(false);
+    },
+  );
 
   it('requires https in production and refuses hosts resolving to any non-public address', async () => {
     expect(await webhookUrlProblems('http://shop.example/hook', 'production', resolvesTo('93.184.216.34'))).toEqual(['must be https in production']);
@@ -27,8 +39,11 @@ describe('webhook URL safety (SSRF)', () => {
     expect(await webhookUrlProblems('https://user:pw@shop.example/hook', 'production', resolvesTo('93.184.216.34'))).toEqual(['must not carry credentials']);
   });
 
-  it('lets sandbox use http://localhost, but not other schemes', async () => {
+  it('lets sandbox use http://localhost, but not other schemes nor private IP literals', async () => {
     expect(await webhookUrlProblems('http://localhost:3002/webhooks', 'sandbox')).toEqual([]);
+    expect(await webhookUrlProblems('http://127.0.0.1:3002/webhooks', 'sandbox')).toEqual([]);
+    expect(await webhookUrlProblems('http://169.254.169.254/latest/meta-data', 'sandbox')).toEqual([expect.stringContaining('169.254.169.254')]);
+    expect(await webhookUrlProblems('http://[fd00::1]/hook', 'sandbox')).toEqual([expect.stringContaining('fd00::1')]);
     expect(await webhookUrlProblems('ftp://localhost/webhooks', 'sandbox')).toEqual(['must be an http or https URL']);
     expect(await webhookUrlProblems('not a url', 'sandbox')).toEqual(['is not a valid URL']);
   });
@@ -45,9 +60,21 @@ describe('webhook URL safety (SSRF)', () => {
     expect(rebound.err).toMatchObject({ code: 'EBLOCKEDADDRESS' });
   });
 
-  it('refuses IP-literal URLs (which skip DNS) before connecting in production only', () => {
-    expect(() => assertConnectable(new URL('https://127.0.0.1:8443/'), 'production')).toThrow(/not a public address/);
+  it('in sandbox, lets a host resolve to loopback at connect time, and nothing private', async () => {
+    let answer = '127.0.0.1';
+    const fakeDns = (_host: string, _options: object, callback: (err: null, addresses: LookupAddress[]) => void) => callback(null, [{ address: answer, family: 4 }]);
+    const lookup = guardedLookup('sandbox', fakeDns as never);
+    const connectTo = () =>
+      new Promise<{ err: Error | null; address: unknown }>((resolve) => lookup('dev.example', { all: false }, (err, address) => resolve({ err, address })));
+    expect(await connectTo()).toEqual({ err: null, address: '127.0.0.1' });
+    answer = '10.0.0.7';
+    expect((await connectTo()).err).toMatchObject({ code: 'EBLOCKEDADDRESS' });
+  });
+
+  it('refuses IP-literal URLs (which skip DNS) the environment may not reach, before connecting', () => {
+    expect(() => assertConnectable(new URL('https://127.0.0.1:8443/'), 'production')).toThrow(/production webhooks may reach/);
     expect(() => assertConnectable(new URL('http://93.184.216.34/'), 'production')).toThrow(/https/);
     expect(() => assertConnectable(new URL('http://127.0.0.1/'), 'sandbox')).not.toThrow();
+    expect(() => assertConnectable(new URL('http://169.254.169.254/'), 'sandbox')).toThrow(/sandbox webhooks may reach/);
   });
 });
