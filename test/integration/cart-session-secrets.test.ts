@@ -35,7 +35,8 @@ function leaks(text: string, otp: string): string[] {
   if (new RegExp(`(?<!\\d)${PAN}(?!\\d)`).test(text)) found.push('PAN');
   if (text.includes(PAN_WITH_SPACES)) found.push('PAN with spaces');
   if (/"(cvv|cvc|cvv2|securityCode)"\s*:/i.test(text)) found.push('a CVV field');
-  if (new RegExp(`:\\s*"?${CVV}"?\\s*[,}\\]]`).test(text)) found.push('the CVV as a value');
+  // A typed CVV is a string: a bare number 123 (a latency, a count) is not one.
+  if (new RegExp(`:\\s*"${CVV}"\\s*[,}\\]]`).test(text)) found.push('the CVV as a value');
   if (new RegExp(`(?<!\\d)${otp}(?!\\d)`).test(text)) found.push('the OTP');
   return found;
 }
@@ -73,6 +74,14 @@ describe('no card number, CVV or one-time code in history, database or logs afte
       dbRows.push(...rows.map((r) => r.row));
     }
     const database = dbRows.join('\n');
+    // Other test files share this database, and their rows hold values of their own; a CVV or a code
+    // from this session would sit in a row of this session, so values are looked for there. The
+    // card number and CVV fields are looked for everywhere.
+    const VALUE_LEAKS = new Set(['the CVV as a value', 'the OTP']);
+    const databaseLeaks = (cartId: string, otp: string) => [
+      ...leaks(database, otp).filter((leak) => !VALUE_LEAKS.has(leak)),
+      ...leaks(dbRows.filter((row) => row.includes(cartId)).join('\n'), otp).filter((leak) => VALUE_LEAKS.has(leak)),
+    ];
     const logs = logLines.join('');
 
     for (const { session, otp } of [paid, retried]) {
@@ -83,7 +92,7 @@ describe('no card number, CVV or one-time code in history, database or logs afte
       expect(database).toContain(session.cartId);
       expect(logs).toContain(session.cartId);
 
-      expect({ history: leaks(history, otp), database: leaks(database, otp), logs: leaks(logs, otp) }).toEqual({ history: [], database: [], logs: [] });
+      expect({ history: leaks(history, otp), database: databaseLeaks(session.cartId, otp), logs: leaks(logs, otp) }).toEqual({ history: [], database: [], logs: [] });
     }
     expect(logs).toContain('payment authorization');
     expect(logs).toContain('payment processor unavailable');
@@ -92,6 +101,7 @@ describe('no card number, CVV or one-time code in history, database or logs afte
 
   it('the scan itself spots a leak when there is one', () => {
     expect(leaks(JSON.stringify({ card: { pan: PAN, cvv: CVV } }), '654321')).toEqual(['PAN', 'a CVV field', 'the CVV as a value']);
+    expect(leaks(JSON.stringify({ card: { code: CVV }, latencyMs: Number(CVV) }), '654321')).toEqual(['the CVV as a value']);
     expect(leaks(`{"msg":"code 654321 for ${PAN_WITH_SPACES}"}`, '654321')).toEqual(['PAN with spaces', 'the OTP']);
   });
 });
