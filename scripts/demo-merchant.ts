@@ -5,7 +5,6 @@ import type { Db } from '../core/db/client.js';
 import { createMerchant, type CreatedMerchant } from '../core/merchants.js';
 import { verifyWebhook } from '../core/webhooks/verify.js';
 
-export const DEMO_MERCHANT_PORT = 3002;
 const MAX_BODY_BYTES = 1024 * 1024;
 
 /**
@@ -24,10 +23,9 @@ export async function ensureDemoMerchant(deps: { db: Db; config: Config }, file:
 }
 
 /** The Demo Store's return pages; the customer's checkout sends them here. */
-export const DEMO_RETURN_URLS = {
-  successUrl: `http://demo.localhost:${DEMO_MERCHANT_PORT}/success`,
-  failureUrl: `http://demo.localhost:${DEMO_MERCHANT_PORT}/failure`,
-};
+export function demoReturnUrls(port: number) {
+  return { successUrl: `http://demo.localhost:${port}/success`, failureUrl: `http://demo.localhost:${port}/failure` };
+}
 
 const escapeHtml = (text: string) => text.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
 
@@ -45,7 +43,7 @@ function returnPage(path: string, cartId: string, latest: { event: string; statu
 /**
  * The Demo Store's webhook endpoint, as the README tells merchants to write one: verify the signature
  * on the raw body, answer 200 at once, skip event ids already seen, do the work afterwards. It also
- * serves the return pages of DEMO_RETURN_URLS.
+ * serves the return pages of demoReturnUrls().
  */
 export async function startDemoMerchantReceiver(options: { port: number; secret: string; log: (line: string) => void }): Promise<{ close(): Promise<void> }> {
   const seen = new Set<string>();

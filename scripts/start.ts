@@ -9,11 +9,24 @@ import { createLogger } from '../core/logger.js';
 import { connectTemporal } from '../core/temporal.js';
 import { createWebApp } from '../web/app.js';
 import { bundleWorkflows, createCartWorker } from '../worker/create-worker.js';
-import { DEMO_MERCHANT_PORT, DEMO_RETURN_URLS, ensureDemoMerchant, startDemoMerchantReceiver } from './demo-merchant.js';
+import { z } from 'zod';
+import { demoReturnUrls, ensureDemoMerchant, startDemoMerchantReceiver } from './demo-merchant.js';
 import { localDataEncryptionKey, localOperatorToken, startInfrastructure } from './infrastructure.js';
 
 /** `npm start`: the whole stack on this machine, on real PostgreSQL and a real Temporal dev server. */
-const DATA_DIR = path.resolve('.data');
+
+const port = z.coerce.number().int().min(1).max(65535);
+/** Where the launcher puts what it runs; the services' own settings are core/config.ts's. */
+const launcher = z
+  .object({
+    HOSTED_CHECKOUT_DATA_DIR: z.string().min(1).default('.data'),
+    EMBEDDED_POSTGRES_PORT: port.default(5432),
+    TEMPORAL_PORT: port.default(7233),
+    TEMPORAL_UI_PORT: port.default(8233),
+    DEMO_MERCHANT_PORT: port.default(3002),
+  })
+  .parse(process.env);
+const DATA_DIR = path.resolve(launcher.HOSTED_CHECKOUT_DATA_DIR);
 // We stop the worker ourselves, in order, before the servers it depends on.
 // The SDK's own chatter (worker state changes, bundler stats) would bury the URLs a newcomer needs.
 Runtime.install({ shutdownSignals: [], logger: new DefaultLogger('WARN') });
@@ -21,9 +34,9 @@ const say = (line: string) => process.stdout.write(`${line}\n`);
 
 const infrastructure = await startInfrastructure({
   dataDir: DATA_DIR,
-  postgresPort: Number(process.env.EMBEDDED_POSTGRES_PORT ?? 5432),
-  temporalPort: 7233,
-  temporalUiPort: 8233,
+  postgresPort: launcher.EMBEDDED_POSTGRES_PORT,
+  temporalPort: launcher.TEMPORAL_PORT,
+  temporalUiPort: launcher.TEMPORAL_UI_PORT,
   persistentTemporal: true,
   databaseUrl: process.env.DATABASE_URL,
   temporalAddress: process.env.TEMPORAL_ADDRESS,
@@ -80,8 +93,8 @@ try {
   await listen(createApiApp({ config, db, temporal, logger }).fetch, config.apiPort);
   await listen(createWebApp({ config, db, temporal, logger }).fetch, config.webPort);
 
-  const demo = await ensureDemoMerchant({ db, config }, path.join(DATA_DIR, 'demo-merchant.json'), `http://localhost:${DEMO_MERCHANT_PORT}/webhooks`);
-  const demoReceiver = await startDemoMerchantReceiver({ port: DEMO_MERCHANT_PORT, secret: demo.webhookSecret, log: say });
+  const demo = await ensureDemoMerchant({ db, config }, path.join(DATA_DIR, 'demo-merchant.json'), `http://localhost:${launcher.DEMO_MERCHANT_PORT}/webhooks`);
+  const demoReceiver = await startDemoMerchantReceiver({ port: launcher.DEMO_MERCHANT_PORT, secret: demo.webhookSecret, log: say });
   closers.push(demoReceiver.close);
 
   const stack = {
@@ -101,7 +114,7 @@ try {
         country: 'FR',
         items: [{ title: 'T-shirt', description: 'Organic cotton', price: 1999, quantity: 2, url: 'https://demo.example/t-shirt', image: 'https://demo.example/t-shirt.png', zeroPay: false, variantOptions: ['Size : M'] }],
         extra: { orderRef: 'demo-1' },
-        merchantUrls: DEMO_RETURN_URLS,
+        merchantUrls: demoReturnUrls(launcher.DEMO_MERCHANT_PORT),
       },
     },
   });
@@ -114,6 +127,7 @@ Hosted Checkout is running (${config.environment}).
   Temporal         ${stack.temporalAddress}
   PostgreSQL       ${stack.databaseUrl.replace(/:[^:@/]+@/, ':***@')}
   Demo merchant    ${path.join(DATA_DIR, 'demo-merchant.json')}  (platformUuid ${demo.platformUuid})
+                   receives and logs its webhooks on http://localhost:${launcher.DEMO_MERCHANT_PORT}/webhooks
   Stack details    ${path.join(DATA_DIR, 'stack.json')}
 
 Create a cart:

@@ -1,0 +1,80 @@
+import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
+import { chmodSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { afterAll, describe, expect, it } from 'vitest';
+import { freePort } from '../../scripts/free-port.js';
+import { waitFor } from '../support/wait-for.js';
+
+const ROOT = path.resolve(import.meta.dirname, '../..');
+const READY_LINE = 'Ctrl-C stops everything.';
+
+/** `npm start` as a newcomer runs it, on ports and in a data folder of its own. */
+function launch(env: Record<string, string>): { child: ChildProcess; output: () => string; exited: Promise<number | null> } {
+  const child = spawn(process.execPath, ['--import', 'tsx', 'scripts/start.ts'], { cwd: ROOT, env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
+  let output = '';
+  child.stdout!.on('data', (chunk: Buffer) => (output += chunk.toString()));
+  child.stderr!.on('data', (chunk: Buffer) => (output += chunk.toString()));
+  return { child, output: () => output, exited: new Promise((resolve) => child.once('exit', (code) => resolve(code))) };
+}
+
+/** Processes whose command line names the data folder: the stack's PostgreSQL and Temporal server. */
+const processesUsing = (dataDir: string) => spawnSync('pgrep', ['-f', dataDir], { encoding: 'utf8' }).stdout.trim();
+
+describe('npm start', () => {
+  const dataDir = mkdtempSync(path.join(tmpdir(), 'hosted-checkout-start-'));
+  // PostgreSQL runs as the `postgres` user when we are root: it must be able to reach its folder.
+  chmodSync(dataDir, 0o755);
+  afterAll(() => rmSync(dataDir, { recursive: true, force: true }));
+
+  it('runs the whole stack, prints a curl that creates a cart whose page renders, stops clean on SIGINT, and restarts on the same data', async () => {
+    const [postgres, temporal, temporalUi, api, web, demo] = await Promise.all(Array.from({ length: 6 }, () => freePort()));
+    const env = {
+      HOSTED_CHECKOUT_DATA_DIR: dataDir,
+      EMBEDDED_POSTGRES_PORT: String(postgres),
+      TEMPORAL_PORT: String(temporal),
+      TEMPORAL_UI_PORT: String(temporalUi),
+      API_PORT: String(api),
+      WEB_PORT: String(web),
+      DEMO_MERCHANT_PORT: String(demo),
+      LOG_LEVEL: 'warn',
+    };
+
+    const first = launch(env);
+    await waitFor(() => (first.output().includes(READY_LINE) ? true : undefined), { timeoutMs: 90_000, what: `npm start to be ready:\n${first.output()}` });
+    const printed = first.output();
+    expect(printed).toContain(`http://localhost:${api}`);
+    expect(printed).toContain(`http://localhost:${web}/?token=<cartId>`);
+    expect(printed).toContain(`http://localhost:${temporalUi}`);
+
+    const stack = JSON.parse(readFileSync(path.join(dataDir, 'stack.json'), 'utf8'));
+    expect(stack).toMatchObject({ apiUrl: `http://localhost:${api}`, checkoutUrl: `http://localhost:${web}`, temporalAddress: `127.0.0.1:${temporal}`, temporalUiUrl: `http://localhost:${temporalUi}` });
+    expect(stack.databaseUrl).toMatch(new RegExp(`^postgres://.*@127\\.0\\.0\\.1:${postgres}/`));
+    const demoMerchant = JSON.parse(readFileSync(path.join(dataDir, 'demo-merchant.json'), 'utf8'));
+    expect(demoMerchant).toMatchObject({ platformUuid: expect.any(String), webhookUrl: `http://localhost:${demo}/webhooks`, webhookSecret: expect.stringMatching(/^whsec_/) });
+
+    // The printed curl, run as printed.
+    const curl = printed.split('\n').find((line) => line.trim().startsWith('curl '))!.trim();
+    const created = spawnSync('sh', ['-c', curl], { encoding: 'utf8' });
+    const { data } = JSON.parse(created.stdout) as { data: { cartId: string } };
+    const page = await fetch(`${stack.checkoutUrl}/?token=${data.cartId}`);
+    expect(page.status).toBe(200);
+    expect(await page.text()).toContain('Demo Store');
+    expect((await fetch(stack.temporalUiUrl)).status).toBe(200);
+
+    first.child.kill('SIGINT');
+    expect(await first.exited).toBe(0);
+    expect(first.output()).toContain('Stopped.');
+    expect(processesUsing(dataDir)).toBe('');
+
+    const second = launch(env);
+    await waitFor(() => (second.output().includes(READY_LINE) ? true : undefined), { timeoutMs: 90_000, what: `the second npm start:\n${second.output()}` });
+    expect(JSON.parse(readFileSync(path.join(dataDir, 'demo-merchant.json'), 'utf8')).platformUuid).toBe(demoMerchant.platformUuid);
+    expect(second.output()).not.toContain('Applied migrations');
+    // The cart of the first run is still there: its session survived the restart.
+    expect((await fetch(`${stack.checkoutUrl}/?token=${data.cartId}`)).status).toBe(200);
+    second.child.kill('SIGINT');
+    expect(await second.exited).toBe(0);
+    expect(processesUsing(dataDir)).toBe('');
+  }, 240_000);
+});
