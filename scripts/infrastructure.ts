@@ -22,6 +22,8 @@ export interface InfrastructureOptions {
   temporalUiPort?: number;
   /** Keep Temporal's state on disk across restarts (npm start) or not (tests). */
   persistentTemporal: boolean;
+  /** Dynamic config of the Temporal dev server we start (see TemporalDevServerOptions). */
+  temporalDynamicConfig?: Record<string, number | string | boolean>;
   /** Use these instead of starting our own (DATABASE_URL / TEMPORAL_ADDRESS). */
   databaseUrl?: string;
   temporalAddress?: string;
@@ -81,6 +83,7 @@ export async function startInfrastructure(options: InfrastructureOptions): Promi
           uiPort: options.temporalUiPort,
           dbFile: options.persistentTemporal ? path.join(options.dataDir, 'temporal.db') : undefined,
           fastUnsafeStorage: !options.persistentTemporal,
+          dynamicConfig: options.temporalDynamicConfig,
         });
         stops.push(server.stop);
         return { address: server.address, uiUrl: server.uiUrl };

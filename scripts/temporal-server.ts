@@ -19,6 +19,8 @@ export interface TemporalDevServerOptions {
   dbFile?: string;
   /** Faster, unsafe SQLite settings: for throwaway test servers only. */
   fastUnsafeStorage?: boolean;
+  /** `--dynamic-config-value` settings, e.g. to make a limit small enough for a test to reach. */
+  dynamicConfig?: Record<string, number | string | boolean>;
   log?: (line: string) => void;
 }
 
@@ -30,6 +32,7 @@ export async function startTemporalDevServer(options: TemporalDevServerOptions):
   if (options.dbFile) args.push('--db-filename', options.dbFile);
   if (options.fastUnsafeStorage) args.push('--sqlite-pragma', 'journal_mode=WAL', '--sqlite-pragma', 'synchronous=OFF');
   for (const definition of SEARCH_ATTRIBUTE_DEFINITIONS) args.push('--search-attribute', definition);
+  for (const [key, value] of Object.entries(options.dynamicConfig ?? {})) args.push('--dynamic-config-value', `${key}=${JSON.stringify(value)}`);
 
   const child = spawn(options.cli, args, { stdio: ['ignore', 'pipe', 'pipe'] });
   let output = '';

@@ -6,6 +6,7 @@ import type { TestProject } from 'vitest/node';
 import { freePort } from '../../scripts/free-port.js';
 import { startInfrastructure } from '../../scripts/infrastructure.js';
 import { bundleWorkflows } from '../../worker/create-worker.js';
+import { TEST_TEMPORAL_DYNAMIC_CONFIG } from '../support/test-temporal-settings.js';
 
 declare module 'vitest' {
   export interface ProvidedContext {
@@ -30,6 +31,7 @@ export default async function setup(project: TestProject) {
     postgresPort,
     temporalPort,
     persistentTemporal: false,
+    temporalDynamicConfig: TEST_TEMPORAL_DYNAMIC_CONFIG,
     log: () => {},
   });
   const bundle = await bundleWorkflows();

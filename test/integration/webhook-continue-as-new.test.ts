@@ -1,0 +1,54 @@
+import { afterAll, beforeAll, expect, it } from 'vitest';
+import { createWebhookEventActivities } from '../../activities/webhook-events.js';
+import { replayEvent } from '../../core/webhooks/deliveries.js';
+import { webhookDeliveryWorkflowId } from '../../core/webhooks/delivery-messages.js';
+import { postCart, validCartRequest } from '../support/fixtures.js';
+import { CONTINUE_AS_NEW_AFTER_EVENTS } from '../support/test-temporal-settings.js';
+import { startTestStack, type TestStack } from '../support/test-stack.js';
+import { waitFor } from '../support/wait-for.js';
+import { startWebhookReceiver, type WebhookReceiver } from '../support/webhook-receiver.js';
+
+let stack: TestStack;
+let receiver: WebhookReceiver;
+beforeAll(async () => {
+  [stack, receiver] = await Promise.all([startTestStack(), startWebhookReceiver()]);
+});
+afterAll(async () => {
+  await receiver?.close();
+  await stack?.stop();
+});
+
+it(`continues as new past ${CONTINUE_AS_NEW_AFTER_EVENTS} history events, carrying queued events over in order`, async () => {
+  const merchant = await stack.createMerchant({ webhookUrl: receiver.url });
+  const res = await postCart(stack.apiUrl, validCartRequest(merchant.platformUuid));
+  const { cartId } = ((await res.json()) as { data: { cartId: string } }).data;
+  const events = createWebhookEventActivities({ config: stack.config, db: stack.db, temporalClient: () => stack.temporal.client });
+  const ids = [
+    (await events.recordCartEvent({ cartId, event: 'order_updated', status: 'processing', payment: { brand: 'visa', last4: '1111' } })).eventId,
+    (await events.recordCartEvent({ cartId, event: 'order_created', status: 'paid', payment: { brand: 'visa', last4: '1111' } })).eventId,
+    (await events.recordCartEvent({ cartId, event: 'order_refunded', status: 'refunded', payment: { brand: 'visa', last4: '1111' } })).eventId,
+  ];
+  const received = () => receiver.requests.map((r) => String(r.headers['webhook-id']));
+  await waitFor(() => (received().length === 3 ? true : undefined), { what: 'the first three deliveries' });
+
+  // Each round queues three replays at once, so the workflow often holds several when it is told to
+  // continue as new; each round must still arrive whole and in order.
+  const deps = { db: stack.db, client: stack.temporal.client, config: stack.config };
+  const rounds = 8;
+  for (let round = 1; round <= rounds; round++) {
+    for (const id of ids) await replayEvent(deps, id);
+    await waitFor(() => (received().length === 3 * (round + 1) ? true : undefined), { what: `round ${round} of replays` });
+  }
+  const deliveries = received();
+  for (let round = 0; round <= rounds; round++) expect(deliveries.slice(3 * round, 3 * round + 3)).toEqual(ids);
+
+  const runs = await waitFor(
+    async () => {
+      const found: string[] = [];
+      for await (const run of stack.temporal.client.workflow.list({ query: `WorkflowId = "${webhookDeliveryWorkflowId(cartId)}"` })) found.push(run.status.name);
+      return found.includes('CONTINUED_AS_NEW') ? found : undefined;
+    },
+    { what: 'a run that continued as new' },
+  );
+  expect(runs.length).toBeGreaterThanOrEqual(2);
+});
