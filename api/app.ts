@@ -4,6 +4,8 @@ import type { Db } from '../core/db/client.js';
 import type { Logger } from '../core/logger.js';
 import type { Temporal } from '../core/temporal.js';
 import { onError, onNotFound } from './errors.js';
+import { createApiMetrics } from './metrics.js';
+import { operatorAuth } from './middleware/operator-auth.js';
 import { requestContext } from './middleware/request-context.js';
 import { cartRoutes } from './routes/carts.js';
 import { docsRoutes } from './routes/docs.js';
@@ -19,10 +21,16 @@ export interface ApiDeps {
 
 /** The merchant-facing API, built from its dependencies so tests can assemble it without globals. */
 export function createApiApp(deps: ApiDeps) {
+  const metrics = createApiMetrics();
   const app = new Hono({ strict: false });
   app.use(requestContext(deps.logger));
+  app.use(metrics.middleware);
   app.route('/', healthRoutes(deps));
-  app.route('/v2/public/api/cart', cartRoutes(deps));
+  // For the operators' Prometheus, with their token: this API faces the internet.
+  app.get('/metrics', operatorAuth(deps.config.operatorToken), async (c) =>
+    c.body(await metrics.registry.metrics(), 200, { 'Content-Type': metrics.registry.contentType }),
+  );
+  app.route('/v2/public/api/cart', cartRoutes({ ...deps, cartsCreated: metrics.cartsCreated }));
   app.route('/operator', operatorRoutes(deps));
   app.route('/', docsRoutes(deps));
   app.notFound(onNotFound);

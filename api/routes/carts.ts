@@ -6,6 +6,7 @@ import { clientAddress } from '../client-address.js';
 import { isDependencyUnavailable, serviceUnavailable } from '../dependency-errors.js';
 import { ApiError, methodNotAllowed, reservedKeyErrors, validationError } from '../errors.js';
 import { IDEMPOTENCY_HEADER, readIdempotencyKey } from '../idempotency.js';
+import type { ApiMetrics } from '../metrics.js';
 import { enforceRateLimit } from '../rate-limit.js';
 
 export const REPLAYED_HEADER = 'Idempotent-Replayed';
@@ -21,7 +22,7 @@ async function orUnavailable<T>(work: () => Promise<T>): Promise<T> {
 }
 
 /** `POST /v2/public/api/cart/` — the one public operation: create a cart session. */
-export function cartRoutes(deps: CartSessionDeps) {
+export function cartRoutes(deps: CartSessionDeps & { cartsCreated: Pick<ApiMetrics['cartsCreated'], 'inc'> }) {
   const { config, db, logger } = deps;
   const { rateLimit } = config;
   const app = new Hono();
@@ -73,6 +74,7 @@ export function cartRoutes(deps: CartSessionDeps) {
         return createCartSession({ ...deps, logger: c.get('logger') ?? logger }, parsed.data, idempotencyKey);
       });
       if (outcome.replayed) c.header(REPLAYED_HEADER, 'true');
+      else deps.cartsCreated.inc({ environment: config.environment });
       return c.json(outcome.response);
     },
   );
