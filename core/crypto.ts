@@ -1,4 +1,4 @@
-import { createCipheriv, createDecipheriv, createHmac, randomBytes, timingSafeEqual } from 'node:crypto';
+import { createCipheriv, createDecipheriv, createHmac, hkdfSync, randomBytes } from 'node:crypto';
 
 const IV_BYTES = 12;
 const TAG_BYTES = 16;
@@ -19,15 +19,17 @@ export function decrypt(key: Buffer, sealed: Buffer): string {
   return Buffer.concat([decipher.update(sealed.subarray(IV_BYTES + TAG_BYTES)), decipher.final()]).toString('utf8');
 }
 
+/**
+ * A key of its own for one purpose (HKDF-SHA256 from the data key), so an HMAC made for one use can
+ * never stand for another, and the AES key is not also an HMAC key.
+ */
+export function deriveKey(dataKey: Buffer, purpose: string): Buffer {
+  return Buffer.from(hkdfSync('sha256', dataKey, Buffer.alloc(0), `hosted-checkout/${purpose}`, 32));
+}
+
 /** HMAC-SHA256, hex; for values we only ever compare (OTP codes, request fingerprints). */
 export function keyedHash(key: Buffer, value: string): string {
   return createHmac('sha256', key).update(value).digest('hex');
-}
-
-export function hashesEqual(a: string, b: string): boolean {
-  const x = Buffer.from(a, 'hex');
-  const y = Buffer.from(b, 'hex');
-  return x.length === y.length && timingSafeEqual(x, y);
 }
 
 /** A URL-safe bearer token with `bytes` of CSPRNG entropy. */

@@ -1,5 +1,5 @@
-import { createHmac, hkdfSync, timingSafeEqual } from 'node:crypto';
-import { randomToken } from '../core/crypto.js';
+import { createHmac, timingSafeEqual } from 'node:crypto';
+import { deriveKey, randomToken } from '../core/crypto.js';
 
 /**
  * Signed double-submit CSRF tokens. The browser holds a random nonce in an HttpOnly, SameSite=Strict
@@ -13,7 +13,7 @@ export const CSRF_FIELD = 'csrf';
 
 /** A key of its own, so a CSRF token can never be confused with an OTP hash or a vault seal. */
 export function deriveCsrfKey(dataEncryptionKey: Buffer): Buffer {
-  return Buffer.from(hkdfSync('sha256', dataEncryptionKey, Buffer.alloc(0), 'hosted-checkout/csrf/v1', 32));
+  return deriveKey(dataEncryptionKey, 'csrf/v1');
 }
 
 export function newCsrfNonce(): string {
