@@ -27,7 +27,7 @@ export function deriveKey(dataKey: Buffer, purpose: string): Buffer {
   return Buffer.from(hkdfSync('sha256', dataKey, Buffer.alloc(0), `hosted-checkout/${purpose}`, 32));
 }
 
-/** HMAC-SHA256, hex; for values we only ever compare (OTP codes, request fingerprints). */
+/** HMAC-SHA256, hex; for values we only ever compare (OTP codes). */
 export function keyedHash(key: Buffer, value: string): string {
   return createHmac('sha256', key).update(value).digest('hex');
 }
