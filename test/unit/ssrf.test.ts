@@ -1,8 +1,16 @@
 import type { LookupAddress } from 'node:dns';
 import { describe, expect, it } from 'vitest';
+import type { Environment } from '../../core/config.js';
 import { assertConnectable, guardedLookup, isAllowedAddress, webhookUrlProblems } from '../../core/webhooks/url-safety.js';
 
 const resolvesTo = (...addresses: string[]) => async () => addresses;
+
+/** What a delivery's connection would be given: guardedLookup over a DNS whose answer the test changes. */
+function connectThroughGuard(environment: Environment, dns: { answer: string }) {
+  const fakeDns = (_host: string, _options: object, callback: (err: null, addresses: LookupAddress[]) => void) => callback(null, [{ address: dns.answer, family: 4 }]);
+  const lookup = guardedLookup(environment, fakeDns as never);
+  return () => new Promise<{ err: Error | null; address: unknown }>((resolve) => lookup('shop.example', { all: false }, (err, address) => resolve({ err, address })));
+}
 
 describe('webhook URL safety (SSRF)', () => {
   it.each([
@@ -49,25 +57,18 @@ describe('webhook URL safety (SSRF)', () => {
   });
 
   it('refuses at connect time an address that was public at registration (DNS rebinding)', async () => {
-    let answer = '93.184.216.34';
-    const fakeDns = (_host: string, _options: object, callback: (err: null, addresses: LookupAddress[]) => void) => callback(null, [{ address: answer, family: 4 }]);
-    const lookup = guardedLookup('production', fakeDns as never);
-    const connectTo = () =>
-      new Promise<{ err: Error | null; address: unknown }>((resolve) => lookup('shop.example', { all: false }, (err, address) => resolve({ err, address })));
+    const dns = { answer: '93.184.216.34' };
+    const connectTo = connectThroughGuard('production', dns);
     expect(await connectTo()).toEqual({ err: null, address: '93.184.216.34' });
-    answer = '10.0.0.7';
-    const rebound = await connectTo();
-    expect(rebound.err).toMatchObject({ code: 'EBLOCKEDADDRESS' });
+    dns.answer = '10.0.0.7';
+    expect((await connectTo()).err).toMatchObject({ code: 'EBLOCKEDADDRESS' });
   });
 
   it('in sandbox, lets a host resolve to loopback at connect time, and nothing private', async () => {
-    let answer = '127.0.0.1';
-    const fakeDns = (_host: string, _options: object, callback: (err: null, addresses: LookupAddress[]) => void) => callback(null, [{ address: answer, family: 4 }]);
-    const lookup = guardedLookup('sandbox', fakeDns as never);
-    const connectTo = () =>
-      new Promise<{ err: Error | null; address: unknown }>((resolve) => lookup('dev.example', { all: false }, (err, address) => resolve({ err, address })));
+    const dns = { answer: '127.0.0.1' };
+    const connectTo = connectThroughGuard('sandbox', dns);
     expect(await connectTo()).toEqual({ err: null, address: '127.0.0.1' });
-    answer = '10.0.0.7';
+    dns.answer = '10.0.0.7';
     expect((await connectTo()).err).toMatchObject({ code: 'EBLOCKEDADDRESS' });
   });
 
