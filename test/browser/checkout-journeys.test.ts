@@ -185,6 +185,23 @@ describe.skipIf(skipWithoutChromium())('the hosted checkout in headless Chromium
     }
   });
 
+  it('folds a long order on a phone, so the payment form stays in view; shows every line on a wide screen', async () => {
+    const cartId = await createCart((body) => {
+      const [first] = body.cartObject.cart.items;
+      body.cartObject.cart.items = Array.from({ length: 5 }, (_, i) => ({ ...first!, title: `Line ${i + 1}` }));
+    });
+    const phone = (await open(cartId, { width: 375 })).page;
+    await expect.poll(() => phone.getByText('Line 1', { exact: true }).isVisible()).toBe(false);
+    expect(await phone.getByTestId('total').isVisible()).toBe(true);
+    expect(await phone.getByLabel('Phone or email').isVisible()).toBe(true);
+    await phone.getByText('5 items', { exact: true }).click();
+    await expect.poll(() => phone.getByText('Line 5', { exact: true }).isVisible()).toBe(true);
+
+    const desktop = (await open(cartId, { width: 1200 })).page;
+    expect(await desktop.getByText('Line 5', { exact: true }).isVisible()).toBe(true);
+    expect(await desktop.getByText('5 items', { exact: true }).isVisible()).toBe(false);
+  });
+
   it('works without JavaScript: plain form posts, a refreshing wait, and the redirect to successUrl', async () => {
     const cartId = await createCart();
     const { page } = await open(cartId, { javaScriptEnabled: false });

@@ -94,6 +94,11 @@
     if (leaving) event.preventDefault();
   });
 
+  // On a phone, a long order would push the payment form below the fold: fold the lines (the amount
+  // stays in view, and one tap shows them). Without JavaScript they stay open.
+  var lines = document.querySelector('details.lines');
+  if (lines && window.matchMedia('(max-width: 859px)').matches && lines.querySelectorAll('.item').length > 2) lines.open = false;
+
   document.addEventListener('input', formatInput);
   document.addEventListener('htmx:afterSwap', function () {
     tick();

@@ -14,6 +14,8 @@ export function orderSummary(session: CheckoutSession, options: { sandbox: boole
   </header>
   <p class="pay-label">Pay ${store.name}</p>
   <p class="amount" data-testid="total">${formatAmount(amount, cart.currency)}</p>
+  <details class="lines" open>
+  <summary class="lines-toggle">${cart.items.length} ${cart.items.length === 1 ? 'item' : 'items'}</summary>
   <ul class="items">
     ${cart.items.map(
       (item) => html`<li class="item">
@@ -27,6 +29,7 @@ export function orderSummary(session: CheckoutSession, options: { sandbox: boole
     </li>`,
     )}
   </ul>
+  </details>
   <p class="total"><span>Total due</span> <strong>${formatAmount(amount, cart.currency)}</strong></p>
 </aside>`;
 }
