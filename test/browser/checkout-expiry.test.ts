@@ -1,7 +1,7 @@
 /// <reference lib="dom" />
 import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { postCart, validCartRequest } from '../support/fixtures.js';
+import { createCartId, validCartRequest } from '../support/fixtures.js';
 import { startTestStack, type TestStack } from '../support/test-stack.js';
 import { waitFor } from '../support/wait-for.js';
 import { launchChromium, openPage, skipWithoutChromium } from './support/chromium.js';
@@ -24,9 +24,7 @@ describe.skipIf(skipWithoutChromium())('an expired checkout in headless Chromium
   });
 
   async function createCart(): Promise<string> {
-    const res = await postCart(stack.apiUrl, validCartRequest(platformUuid));
-    expect(res.status).toBe(200);
-    return ((await res.json()) as { data: { cartId: string } }).data.cartId;
+    return createCartId(stack.apiUrl, validCartRequest(platformUuid));
   }
 
   it('counts down and turns into the 410 expired page by itself when the time is up', async () => {

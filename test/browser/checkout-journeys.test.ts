@@ -2,7 +2,7 @@
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { CreateCartRequest } from '../../core/schemas/cart.js';
-import { postCart, validCartRequest } from '../support/fixtures.js';
+import { createCartId, validCartRequest } from '../support/fixtures.js';
 import { startTestStack, type TestStack } from '../support/test-stack.js';
 import { waitFor } from '../support/wait-for.js';
 import { horizontalOverflow, launchChromium, openPage, skipWithoutChromium, type WatchedPage } from './support/chromium.js';
@@ -29,9 +29,7 @@ describe.skipIf(skipWithoutChromium())('the hosted checkout in headless Chromium
     // The merchant's own query parameters must survive the redirect back.
     body.cartObject.cart.merchantUrls = { successUrl: `${merchant.baseUrl}/success?ref=abc`, failureUrl: `${merchant.baseUrl}/failure?ref=abc` };
     edit(body);
-    const res = await postCart(stack.apiUrl, body);
-    expect(res.status).toBe(200);
-    return ((await res.json()) as { data: { cartId: string } }).data.cartId;
+    return createCartId(stack.apiUrl, body);
   }
 
   async function open(cartId: string, options: { width?: number; javaScriptEnabled?: boolean } = {}): Promise<WatchedPage> {

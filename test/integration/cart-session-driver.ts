@@ -21,7 +21,7 @@ import {
   type CartSessionState,
   type OtpPolicy,
 } from '../../workflows/messages.js';
-import { postCart, validCartRequest } from '../support/fixtures.js';
+import { createCartId, validCartRequest } from '../support/fixtures.js';
 import type { TestStack } from '../support/test-stack.js';
 
 export type SessionHandle = WorkflowHandle<typeof cartSession>;
@@ -44,10 +44,8 @@ export function cartSessionDriver(stack: TestStack, platformUuid: string) {
 
     /** A session created through the public API, exactly as a merchant does. */
     async createSession(): Promise<Session> {
-      const res = await postCart(stack.apiUrl, validCartRequest(platformUuid));
-      expect(res.status).toBe(200);
-      const { data } = (await res.json()) as { data: { cartId: string } };
-      return { cartId: data.cartId, handle: handleOf(data.cartId) };
+      const cartId = await createCartId(stack.apiUrl, validCartRequest(platformUuid));
+      return { cartId, handle: handleOf(cartId) };
     },
 
     /**

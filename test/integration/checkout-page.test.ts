@@ -9,7 +9,7 @@ import { cartWorkflowId } from '../../core/ids.js';
 import { createWebApp } from '../../web/app.js';
 import { stateQuery } from '../../workflows/messages.js';
 import { freePort } from '../../scripts/free-port.js';
-import { postCart, validCartRequest } from '../support/fixtures.js';
+import { createCartId, postCart, validCartRequest } from '../support/fixtures.js';
 import { startTestStack, type TestStack } from '../support/test-stack.js';
 
 /** What a browser keeps between requests to the checkout: its CSRF cookie and the page's form token. */
@@ -62,9 +62,7 @@ describe('the checkout page over HTTP', () => {
   async function createCart(): Promise<string> {
     const body = validCartRequest(platformUuid);
     body.cartObject.cart.merchantUrls.failureUrl = 'https://store.example/failure?ref=abc';
-    const res = await postCart(stack.apiUrl, body);
-    expect(res.status).toBe(200);
-    return ((await res.json()) as { data: { cartId: string } }).data.cartId;
+    return createCartId(stack.apiUrl, body);
   }
 
   async function visit(cartId: string, cookie?: string): Promise<Visit> {
@@ -294,8 +292,7 @@ describe('the checkout page in production', () => {
   afterAll(() => stack?.stop());
 
   it('shows no sandbox values, sends HSTS and marks the CSRF cookie Secure', async () => {
-    const created = await postCart(stack.apiUrl, validCartRequest(platformUuid));
-    const { cartId } = ((await created.json()) as { data: { cartId: string } }).data;
+    const cartId = await createCartId(stack.apiUrl, validCartRequest(platformUuid));
     const res = await fetch(`${stack.checkoutUrl}/?token=${cartId}`);
     expect(res.status).toBe(200);
     expect(res.headers.get('strict-transport-security')).toMatch(/max-age=\d+/);

@@ -3,7 +3,7 @@ import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createWebhookEventActivities } from '../../activities/webhook-events.js';
 import { verifyWebhook } from '../../core/webhooks/verify.js';
-import { postCart, validCartRequest } from '../support/fixtures.js';
+import { createCartId, validCartRequest } from '../support/fixtures.js';
 import { startTestStack, type TestStack } from '../support/test-stack.js';
 import { waitFor } from '../support/wait-for.js';
 import { startWebhookReceiver, type WebhookReceiver } from '../support/webhook-receiver.js';
@@ -46,9 +46,7 @@ describe('operator CLI: npm run -s merchant', () => {
     expect(created.json).toMatchObject({ platformUuid: expect.stringMatching(/^[0-9a-f-]{36}$/), environment: 'sandbox', webhookUrl: receiver.url, webhookSecret: expect.stringMatching(/^whsec_/) });
     const { platformUuid, webhookSecret } = created.json as { platformUuid: string; webhookSecret: string };
 
-    const res = await postCart(stack.apiUrl, validCartRequest(platformUuid));
-    expect(res.status).toBe(200);
-    const cartId = ((await res.json()) as { data: { cartId: string } }).data.cartId;
+    const cartId = await createCartId(stack.apiUrl, validCartRequest(platformUuid));
     const { eventId } = await createWebhookEventActivities({ config: stack.config, db: stack.db, temporalClient: () => stack.temporal.client }).recordCartEvent({
       cartId,
       event: 'order_abandoned',

@@ -2,7 +2,7 @@ import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { createWebhookEventActivities } from '../../activities/webhook-events.js';
 import type { EventDeliveries } from '../../core/webhooks/deliveries.js';
 import { verifyWebhook } from '../../core/webhooks/verify.js';
-import { postCart, validCartRequest } from '../support/fixtures.js';
+import { createCartId, postCart, validCartRequest } from '../support/fixtures.js';
 import { startTestStack, type TestStack } from '../support/test-stack.js';
 import { waitFor } from '../support/wait-for.js';
 import { startWebhookReceiver, type Reply, type WebhookReceiver } from '../support/webhook-receiver.js';
@@ -34,11 +34,7 @@ describe('operator API: register, rotate, inspect, replay, recover', () => {
     expect(res.status).toBe(201);
     return (await res.json()) as { platformUuid: string; webhookSecret: string; environment: string; webhookUrl: string };
   };
-  const newCart = async (platformUuid: string) => {
-    const res = await postCart(stack.apiUrl, validCartRequest(platformUuid));
-    expect(res.status).toBe(200);
-    return ((await res.json()) as { data: { cartId: string } }).data.cartId;
-  };
+  const newCart = (platformUuid: string) => createCartId(stack.apiUrl, validCartRequest(platformUuid));
   const record = (cartId: string) =>
     createWebhookEventActivities({ config: stack.config, db: stack.db, temporalClient: () => stack.temporal.client }).recordCartEvent({ cartId, event: 'order_cancelled', status: 'cancelled' });
   const cartDeliveries = async (cartId: string) => ((await (await operator('GET', `/carts/${cartId}/deliveries`)).json()) as { events: EventDeliveries[] }).events;

@@ -2,7 +2,7 @@ import { afterAll, beforeAll, expect, it } from 'vitest';
 import { createWebhookEventActivities } from '../../activities/webhook-events.js';
 import { replayEvent } from '../../core/webhooks/deliveries.js';
 import { webhookDeliveryWorkflowId } from '../../core/webhooks/delivery-messages.js';
-import { postCart, validCartRequest } from '../support/fixtures.js';
+import { createCartId, validCartRequest } from '../support/fixtures.js';
 import { CONTINUE_AS_NEW_AFTER_EVENTS } from '../support/test-temporal-settings.js';
 import { startTestStack, type TestStack } from '../support/test-stack.js';
 import { waitFor } from '../support/wait-for.js';
@@ -20,8 +20,7 @@ afterAll(async () => {
 
 it(`continues as new past ${CONTINUE_AS_NEW_AFTER_EVENTS} history events, carrying queued events over in order`, async () => {
   const merchant = await stack.createMerchant({ webhookUrl: receiver.url });
-  const res = await postCart(stack.apiUrl, validCartRequest(merchant.platformUuid));
-  const { cartId } = ((await res.json()) as { data: { cartId: string } }).data;
+  const cartId = await createCartId(stack.apiUrl, validCartRequest(merchant.platformUuid));
   const events = createWebhookEventActivities({ config: stack.config, db: stack.db, temporalClient: () => stack.temporal.client });
   const ids = [
     (await events.recordCartEvent({ cartId, event: 'order_updated', status: 'processing', payment: { brand: 'visa', last4: '1111' } })).eventId,

@@ -5,7 +5,7 @@ import type { CartEventInput, WebhookEventBody } from '../../core/webhooks/event
 import { waitForFirstDeliveryAttempt } from '../../core/webhooks/first-delivery.js';
 import { RESPONSE_EXCERPT_BYTES } from '../../core/webhooks/http-post.js';
 import { verifyWebhook } from '../../core/webhooks/verify.js';
-import { postCart, validCartRequest } from '../support/fixtures.js';
+import { createCartId, validCartRequest } from '../support/fixtures.js';
 import { startTestStack, type TestStack } from '../support/test-stack.js';
 import { waitFor } from '../support/wait-for.js';
 import { startWebhookReceiver, type Reply, type ReceivedRequest, type WebhookReceiver } from '../support/webhook-receiver.js';
@@ -47,9 +47,7 @@ describe('webhook delivery against a real HTTP receiver', () => {
   async function newCart(platformUuid: string, extra: Record<string, string> = { orderRef: 'order-42' }): Promise<string> {
     const request = validCartRequest(platformUuid);
     request.cartObject.cart.extra = extra;
-    const res = await postCart(stack.apiUrl, request);
-    expect(res.status).toBe(200);
-    return ((await res.json()) as { data: { cartId: string } }).data.cartId;
+    return createCartId(stack.apiUrl, request);
   }
 
   const record = (input: CartEventInput) => events().recordCartEvent(input);

@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createWebhookEventActivities } from '../../activities/webhook-events.js';
 import { freePort } from '../../scripts/free-port.js';
 import { startDemoMerchantReceiver } from '../../scripts/demo-merchant.js';
-import { postCart, validCartRequest } from '../support/fixtures.js';
+import { createCartId, validCartRequest } from '../support/fixtures.js';
 import { startTestStack, type TestStack } from '../support/test-stack.js';
 import { waitFor } from '../support/wait-for.js';
 
@@ -19,7 +19,7 @@ describe('the demo merchant npm start runs', () => {
     const lines: string[] = [];
     const receiver = await startDemoMerchantReceiver({ port, secret: merchant.webhookSecret, log: (line) => lines.push(line) });
     try {
-      const cartId = ((await (await postCart(stack.apiUrl, validCartRequest(merchant.platformUuid))).json()) as { data: { cartId: string } }).data.cartId;
+      const cartId = await createCartId(stack.apiUrl, validCartRequest(merchant.platformUuid));
       const { eventId } = await createWebhookEventActivities({ config: stack.config, db: stack.db, temporalClient: () => stack.temporal.client }).recordCartEvent({
         cartId,
         event: 'order_cancelled',

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createWebhookEventActivities } from '../../activities/webhook-events.js';
-import { postCart, validCartRequest } from '../support/fixtures.js';
+import { createCartId, validCartRequest } from '../support/fixtures.js';
 import { startTestStack, type TestStack } from '../support/test-stack.js';
 import { waitFor } from '../support/wait-for.js';
 import { startWebhookReceiver, type WebhookReceiver } from '../support/webhook-receiver.js';
@@ -50,9 +50,7 @@ describe('production refuses webhooks aimed at our own network (SSRF)', () => {
     const cases = [`https://localhost:${receiver.port}/webhooks`, `https://127.0.0.1:${receiver.port}/webhooks`, receiver.url];
     for (const webhookUrl of cases) {
       const merchant = await stack.createMerchant({ webhookUrl });
-      const res = await postCart(stack.apiUrl, validCartRequest(merchant.platformUuid));
-      expect(res.status).toBe(200);
-      const cartId = ((await res.json()) as { data: { cartId: string } }).data.cartId;
+      const cartId = await createCartId(stack.apiUrl, validCartRequest(merchant.platformUuid));
       const { eventId } = await createWebhookEventActivities({ config: stack.config, db: stack.db, temporalClient: () => stack.temporal.client }).recordCartEvent({
         cartId,
         event: 'order_cancelled',

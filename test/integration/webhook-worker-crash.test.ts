@@ -3,7 +3,7 @@ import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createWebhookEventActivities } from '../../activities/webhook-events.js';
 import { verifyWebhook } from '../../core/webhooks/verify.js';
-import { postCart, validCartRequest } from '../support/fixtures.js';
+import { createCartId, validCartRequest } from '../support/fixtures.js';
 import { startTestStack, type TestStack } from '../support/test-stack.js';
 import { waitFor } from '../support/wait-for.js';
 import { startWebhookReceiver, type WebhookReceiver } from '../support/webhook-receiver.js';
@@ -49,8 +49,7 @@ describe('a worker killed in the middle of a delivery', () => {
 
   it('still delivers: the attempt that died is recorded and retried by the next worker, and the event is processed once', { timeout: 120_000 }, async () => {
     const merchant = await stack.createMerchant({ webhookUrl: receiver.url });
-    const res = await postCart(stack.apiUrl, validCartRequest(merchant.platformUuid));
-    const cartId = ((await res.json()) as { data: { cartId: string } }).data.cartId;
+    const cartId = await createCartId(stack.apiUrl, validCartRequest(merchant.platformUuid));
 
     const first = await startWorkerProcess();
     const config = { ...stack.config, temporal: { ...stack.config.temporal, taskQueue: deliveryQueue } };

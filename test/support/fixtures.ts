@@ -1,3 +1,4 @@
+import { expect } from 'vitest';
 import type { CreateCartRequest } from '../../core/schemas/cart.js';
 
 /** A small valid create-cart body: 2 × 19.99 EUR + 1 × 5.00 EUR = 44.98 EUR. */
@@ -34,4 +35,12 @@ export async function postCart(apiUrl: string, body: unknown, headers: Record<st
     headers: { 'content-type': 'application/json', ...headers },
     body: typeof body === 'string' ? body : JSON.stringify(body),
   });
+}
+
+/** Creates a cart through the API and returns its cartId; anything but 200 fails the test there. */
+export async function createCartId(apiUrl: string, body: CreateCartRequest): Promise<string> {
+  const res = await postCart(apiUrl, body);
+  const text = await res.text();
+  expect(res.status, text).toBe(200);
+  return (JSON.parse(text) as { data: { cartId: string } }).data.cartId;
 }
