@@ -1,8 +1,29 @@
+import type { AddressInfo } from 'node:net';
 import { serve } from '@hono/node-server';
 import { loadConfig, type Config } from './config.js';
 import { createDb, type Db } from './db/client.js';
 import { createLogger, type Logger } from './logger.js';
 import { connectTemporal, type Temporal } from './temporal.js';
+
+export type FetchHandler = (request: Request) => Response | Promise<Response>;
+
+export interface Listening {
+  url: string;
+  /** Stops accepting connections and resolves once the open ones have finished. */
+  close(): Promise<void>;
+}
+
+/** Serves `fetch` on `port` (0: any free one), resolving once it listens. */
+export function listen(fetch: FetchHandler, options: { port?: number; hostname?: string } = {}): Promise<Listening> {
+  return new Promise((resolve) => {
+    const server = serve({ fetch, port: options.port ?? 0, ...(options.hostname ? { hostname: options.hostname } : {}) }, (info: AddressInfo) =>
+      resolve({
+        url: `http://${options.hostname ?? 'localhost'}:${info.port}`,
+        close: () => new Promise((done) => server.close(() => done())),
+      }),
+    );
+  });
+}
 
 export interface HttpServiceDeps {
   config: Config;
@@ -15,24 +36,22 @@ export interface HttpServiceDeps {
  * Runs one HTTP role (api, web) as its own process: config parsed once, its dependencies built and
  * handed to the app, and on SIGINT/SIGTERM the server drained before the connections close.
  */
-export function runHttpService(options: {
+export async function runHttpService(options: {
   name: string;
   port: (config: Config) => number;
-  createApp: (deps: HttpServiceDeps) => { fetch: (request: Request) => Response | Promise<Response> };
-}): void {
+  createApp: (deps: HttpServiceDeps) => { fetch: FetchHandler };
+}): Promise<void> {
   const config = loadConfig();
   const logger = createLogger({ level: config.logLevel, name: options.name });
   const db = createDb(config.databaseUrl);
   const temporal = connectTemporal(config);
-  const server = serve({ fetch: options.createApp({ config, db, temporal, logger }).fetch, port: options.port(config) }, (info) =>
-    logger.info({ port: info.port }, `${options.name} listening`),
-  );
+  const server = await listen(options.createApp({ config, db, temporal, logger }).fetch, { port: options.port(config) });
+  logger.info({ url: server.url }, `${options.name} listening`);
   for (const signal of ['SIGINT', 'SIGTERM'] as const) {
-    process.once(signal, () => {
-      server.close(async () => {
-        await Promise.allSettled([db.end(), temporal.close()]);
-        process.exit(0);
-      });
+    process.once(signal, async () => {
+      await server.close();
+      await Promise.allSettled([db.end(), temporal.close()]);
+      process.exit(0);
     });
   }
 }

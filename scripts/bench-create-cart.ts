@@ -2,12 +2,11 @@ import { randomBytes } from 'node:crypto';
 import { chmodSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { serve } from '@hono/node-server';
-import type { AddressInfo } from 'node:net';
 import { NativeConnection, Runtime } from '@temporalio/worker';
 import { createApiApp } from '../api/app.js';
 import { loadConfig } from '../core/config.js';
 import { createDb } from '../core/db/client.js';
+import { listen } from '../core/http-service.js';
 import { createLogger } from '../core/logger.js';
 import { createMerchant } from '../core/merchants.js';
 import { connectTemporal } from '../core/temporal.js';
@@ -41,12 +40,8 @@ const temporal = connectTemporal(config);
 const connection = await NativeConnection.connect({ address: config.temporal.address });
 const worker = await createCartWorker({ config, db, logger, connection });
 const running = worker.run();
-const listen = (fetch: (req: Request) => Response | Promise<Response>) =>
-  new Promise<{ url: string; close(): void }>((resolve) => {
-    const server = serve({ fetch, port: 0, hostname: '127.0.0.1' }, (info: AddressInfo) => resolve({ url: `http://127.0.0.1:${info.port}`, close: () => server.close() }));
-  });
-const api = await listen(createApiApp({ config, db, temporal, logger }).fetch);
-const web = await listen(createWebApp({ config, db, temporal, logger }).fetch);
+const api = await listen(createApiApp({ config, db, temporal, logger }).fetch, { hostname: '127.0.0.1' });
+const web = await listen(createWebApp({ config, db, temporal, logger }).fetch, { hostname: '127.0.0.1' });
 const merchant = await createMerchant(db, config.dataEncryptionKey, { name: 'Bench Store', environment: 'sandbox', webhookUrl: 'http://localhost:9/hooks' });
 
 const body = JSON.stringify({
@@ -93,8 +88,7 @@ try {
   report('checkout page render, sequential', page);
   console.log(`rss ${(process.memoryUsage().rss / 2 ** 20).toFixed(0)} MiB (api + web + worker in one process)`);
 } finally {
-  api.close();
-  web.close();
+  await Promise.all([api.close(), web.close()]);
   worker.shutdown();
   await running;
   await Promise.allSettled([connection.close(), temporal.close(), db.end()]);

@@ -1,10 +1,10 @@
 import { writeFileSync } from 'node:fs';
 import path from 'node:path';
-import { serve, type ServerType } from '@hono/node-server';
 import { DefaultLogger, NativeConnection, Runtime } from '@temporalio/worker';
 import { createApiApp } from '../api/app.js';
 import { loadConfig } from '../core/config.js';
 import { createDb } from '../core/db/client.js';
+import { listen } from '../core/http-service.js';
 import { createLogger } from '../core/logger.js';
 import { connectTemporal } from '../core/temporal.js';
 import { createWebApp } from '../web/app.js';
@@ -85,13 +85,9 @@ try {
     await workerConnection.close();
   });
 
-  const listen = (fetch: (req: Request) => Response | Promise<Response>, port: number) =>
-    new Promise<ServerType>((resolve) => {
-      const server = serve({ fetch, port }, () => resolve(server));
-      closers.push(() => new Promise((done) => server.close(done)));
-    });
-  await listen(createApiApp({ config, db, temporal, logger }).fetch, config.apiPort);
-  await listen(createWebApp({ config, db, temporal, logger }).fetch, config.webPort);
+  for (const [app, port] of [[createApiApp({ config, db, temporal, logger }), config.apiPort], [createWebApp({ config, db, temporal, logger }), config.webPort]] as const) {
+    closers.push((await listen(app.fetch, { port })).close);
+  }
 
   const demo = await ensureDemoMerchant({ db, config }, path.join(DATA_DIR, 'demo-merchant.json'), `http://localhost:${launcher.DEMO_MERCHANT_PORT}/webhooks`);
   const demoReceiver = await startDemoMerchantReceiver({ port: launcher.DEMO_MERCHANT_PORT, secret: demo.webhookSecret, log: say });

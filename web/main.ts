@@ -1,4 +1,4 @@
 import { runHttpService } from '../core/http-service.js';
 import { createWebApp } from './app.js';
 
-runHttpService({ name: 'checkout page', port: (config) => config.webPort, createApp: createWebApp });
+await runHttpService({ name: 'checkout page', port: (config) => config.webPort, createApp: createWebApp });

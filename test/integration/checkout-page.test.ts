@@ -1,7 +1,6 @@
-import type { AddressInfo } from 'node:net';
-import { serve } from '@hono/node-server';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createApiApp } from '../../api/app.js';
+import { listen } from '../../core/http-service.js';
 import type { OtpSender } from '../../core/otp-sender.js';
 import type { AuthorizationRequest, PaymentProcessor } from '../../core/payment-processor.js';
 import { connectTemporal } from '../../core/temporal.js';
@@ -19,14 +18,6 @@ interface Visit {
   html: string;
 }
 
-/** The API needs a real socket (it reads the client address from it). */
-function listen(fetch: (req: Request) => Response | Promise<Response>) {
-  return new Promise<{ url: string; close(): Promise<void> }>((resolve) => {
-    const server = serve({ fetch, port: 0, hostname: '127.0.0.1' }, (info: AddressInfo) =>
-      resolve({ url: `http://127.0.0.1:${info.port}`, close: () => new Promise((done) => server.close(() => done())) }),
-    );
-  });
-}
 
 const SECURITY_HEADERS = ["default-src 'none'", "script-src 'self'", "style-src 'self'", "frame-ancestors 'none'", "base-uri 'none'"];
 
@@ -253,7 +244,8 @@ describe('the checkout page over HTTP', () => {
   describe('when Temporal cannot answer', () => {
     it('answers a friendly 503 within the deadline when no worker serves the cart', async () => {
       const noWorker = { ...stack.config, temporal: { ...stack.config.temporal, taskQueue: `no-worker-${Date.now()}` } };
-      const api = await listen(createApiApp({ ...stack, config: noWorker }).fetch);
+      // The API needs a real socket (it reads the client address from it).
+      const api = await listen(createApiApp({ ...stack, config: noWorker }).fetch, { hostname: '127.0.0.1' });
       const created = await postCart(api.url, validCartRequest(platformUuid)).finally(() => api.close());
       expect(created.status).toBe(200);
       const { cartId } = ((await created.json()) as { data: { cartId: string } }).data;

@@ -1,12 +1,11 @@
 import { randomUUID } from 'node:crypto';
-import type { AddressInfo } from 'node:net';
-import { serve } from '@hono/node-server';
 import { NativeConnection, Runtime, type Worker } from '@temporalio/worker';
 import type { DestinationStream } from 'pino';
 import { inject } from 'vitest';
 import { createApiApp } from '../../api/app.js';
 import { loadConfig, type Config } from '../../core/config.js';
 import { createDb, type Db } from '../../core/db/client.js';
+import { listen } from '../../core/http-service.js';
 import { createLogger, type Logger } from '../../core/logger.js';
 import type { OtpSender } from '../../core/otp-sender.js';
 import type { PaymentProcessor } from '../../core/payment-processor.js';
@@ -71,14 +70,8 @@ export async function startTestStack(env: Record<string, string> = {}, options: 
   });
   const running = worker.run();
 
-  const listen = (fetch: (req: Request) => Response | Promise<Response>) =>
-    new Promise<{ url: string; close(): Promise<void> }>((resolve) => {
-      const server = serve({ fetch, port: 0, hostname: '127.0.0.1' }, (info: AddressInfo) =>
-        resolve({ url: `http://127.0.0.1:${info.port}`, close: () => new Promise((done) => server.close(() => done())) }),
-      );
-    });
-  const api = await listen(createApiApp({ config, db, temporal, logger }).fetch);
-  const web = await listen(createWebApp({ config, db, temporal, logger }).fetch);
+  const api = await listen(createApiApp({ config, db, temporal, logger }).fetch, { hostname: '127.0.0.1' });
+  const web = await listen(createWebApp({ config, db, temporal, logger }).fetch, { hostname: '127.0.0.1' });
 
   return {
     config,
