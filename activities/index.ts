@@ -1,13 +1,14 @@
 import type { Config } from '../core/config.js';
 import type { Db } from '../core/db/client.js';
 import type { Logger } from '../core/logger.js';
-import { createOutboxOtpSender, type OtpSender } from '../core/otp-sender.js';
-import { createSandboxPaymentProcessor, type PaymentProcessor } from '../core/payment-processor.js';
-import { createLedgerActivities } from './ledger.js';
-import { createOtpActivities } from './otp.js';
-import { createPaymentActivities } from './payments.js';
-import { createWebhookEventActivities } from './webhook-events.js';
-import { createWebhookActivities } from './webhooks.js';
+import { type OtpSender } from '../core/checkout/otp-sender.js';
+import { createSandboxPaymentProcessor, type PaymentProcessor } from '../core/checkout/payment-processor.js';
+import { createLedgerActivities } from './checkout/ledger.js';
+import { createOtpActivities } from './checkout/otp.js';
+import { createPaymentActivities } from './checkout/payments.js';
+import { createWebhookEventActivities } from './webhooks/record-event.js';
+import { createWebhookActivities } from './webhooks/deliver.js';
+import { createOutboxOtpSender } from '../core/checkout/otp-outbox.js';
 
 export interface ActivityDeps {
   config: Config;

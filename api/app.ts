@@ -5,12 +5,12 @@ import type { Logger } from '../core/logger.js';
 import type { Temporal } from '../core/temporal.js';
 import { onError, onNotFound } from './errors.js';
 import { createApiMetrics } from './metrics.js';
-import { operatorAuth } from './middleware/operator-auth.js';
+import { operatorAuth } from './operator/auth.js';
 import { requestContext } from './middleware/request-context.js';
-import { cartRoutes } from './routes/carts.js';
-import { docsRoutes } from './routes/docs.js';
-import { healthRoutes } from './routes/health.js';
-import { operatorRoutes } from './routes/operator.js';
+import { cartRoutes } from './carts/routes.js';
+import { docsRoutes } from './docs/routes.js';
+import { healthRoutes } from './health/routes.js';
+import { operatorRoutes } from './operator/routes.js';
 
 export interface ApiDeps {
   config: Config;

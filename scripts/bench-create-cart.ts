@@ -8,7 +8,7 @@ import { loadConfig } from '../core/config.js';
 import { createDb } from '../core/db/client.js';
 import { listen } from '../core/http-service.js';
 import { createLogger } from '../core/logger.js';
-import { createMerchant } from '../core/merchants.js';
+import { registerMerchant } from '../core/merchants/merchants.js';
 import { connectTemporal } from '../core/temporal.js';
 import { createWebApp } from '../web/app.js';
 import { createCartWorker } from '../worker/create-worker.js';
@@ -42,7 +42,7 @@ const worker = await createCartWorker({ config, db, logger, connection });
 const running = worker.run();
 const api = await listen(createApiApp({ config, db, temporal, logger }).fetch, { hostname: '127.0.0.1' });
 const web = await listen(createWebApp({ config, db, temporal, logger }).fetch, { hostname: '127.0.0.1' });
-const merchant = await createMerchant(db, config.dataEncryptionKey, { name: 'Bench Store', environment: 'sandbox', webhookUrl: 'http://localhost:9/hooks' });
+const merchant = await registerMerchant(db, config.dataEncryptionKey, { name: 'Bench Store', environment: 'sandbox', webhookUrl: 'http://localhost:9/hooks' });
 
 const body = JSON.stringify({
   cartObject: {

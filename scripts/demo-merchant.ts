@@ -2,7 +2,8 @@ import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { createServer } from 'node:http';
 import type { Config } from '../core/config.js';
 import type { Db } from '../core/db/client.js';
-import { createMerchant, type CreatedMerchant } from '../core/merchants.js';
+import { findActiveMerchant } from '../core/merchants/merchant-store.js';
+import { registerMerchant, type CreatedMerchant } from '../core/merchants/merchants.js';
 import { verifyWebhook } from '../core/webhooks/verify.js';
 
 const MAX_BODY_BYTES = 1024 * 1024;
@@ -14,10 +15,9 @@ const MAX_BODY_BYTES = 1024 * 1024;
 export async function ensureDemoMerchant(deps: { db: Db; config: Config }, file: string, webhookUrl: string): Promise<CreatedMerchant> {
   if (existsSync(file)) {
     const saved = JSON.parse(readFileSync(file, 'utf8')) as CreatedMerchant;
-    const [row] = await deps.db`select 1 from merchants where platform_uuid = ${saved.platformUuid} and status = 'active'`;
-    if (row) return saved;
+    if (await findActiveMerchant(deps.db, saved.platformUuid, 'sandbox')) return saved;
   }
-  const merchant = await createMerchant(deps.db, deps.config.dataEncryptionKey, { name: 'Demo Store', environment: 'sandbox', webhookUrl });
+  const merchant = await registerMerchant(deps.db, deps.config.dataEncryptionKey, { name: 'Demo Store', environment: 'sandbox', webhookUrl });
   writeFileSync(file, JSON.stringify(merchant, null, 2) + '\n', { mode: 0o600 });
   return merchant;
 }

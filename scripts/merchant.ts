@@ -3,9 +3,10 @@ import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
 import { loadConfig, type Config } from '../core/config.js';
 import { createDb, type Db } from '../core/db/client.js';
-import { changeWebhookUrl, deactivateMerchant, listMerchants, registerMerchant, rotateWebhookSecret } from '../core/merchants.js';
+import { changeWebhookUrl, deactivateMerchant, listEndpointDeliveries, listMerchants, registerMerchant, rotateWebhookSecret } from '../core/merchants/merchants.js';
 import { connectTemporal, withDeadline } from '../core/temporal.js';
-import { listCartDeliveries, listEndpointDeliveries, recoverEndpoint, replayEvent } from '../core/webhooks/deliveries.js';
+import { listCartDeliveries } from '../core/webhooks/event-store.js';
+import { recoverEndpoint, replayEvent } from '../workflows/webhook-delivery/client.js';
 
 const HELP = `Operator CLI for merchants and their webhooks. Every command prints one JSON object.
 

@@ -1,6 +1,6 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { Connection } from '@temporalio/client';
-import { SEARCH_ATTRIBUTE_DEFINITIONS } from '../workflows/messages.js';
+import { SEARCH_ATTRIBUTE_DEFINITIONS } from '../workflows/cart-session/messages.js';
 import { freePort } from './free-port.js';
 
 export interface TemporalDevServer {

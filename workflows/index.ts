@@ -1,2 +1,2 @@
-export { cartSession } from './cart-session.js';
-export { webhookDelivery } from './webhook-delivery.js';
+export { cartSession } from './cart-session/workflow.js';
+export { webhookDelivery } from './webhook-delivery/workflow.js';

@@ -1,6 +1,8 @@
 import postgres from 'postgres';
 
 export type Db = postgres.Sql;
+/** The pool or a transaction: what a store function takes when its caller may hold a transaction. */
+export type Sql = postgres.Sql | postgres.TransactionSql;
 
 export function createDb(url: string, options: { max?: number } = {}): Db {
   return postgres(url, {

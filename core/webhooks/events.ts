@@ -1,4 +1,4 @@
-import type { CartStatus } from '../../workflows/messages.js';
+import type { CartStatus } from '../checkout/session.js';
 
 /** The spec's five event names (spec §6, DESIGN.md §6). */
 export const WEBHOOK_EVENT_NAMES = ['order_created', 'order_updated', 'order_cancelled', 'order_refunded', 'order_abandoned'] as const;
@@ -39,3 +39,6 @@ export interface WebhookEventBody {
     failureCode?: string;
   };
 }
+
+/** Where an event stands: pending until a 2xx; failed once its retries are spent; skipped while its endpoint was disabled. */
+export type DeliveryStatus = 'pending' | 'delivered' | 'failed' | 'skipped';

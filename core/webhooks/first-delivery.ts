@@ -1,4 +1,5 @@
 import type { Db } from '../db/client.js';
+import { hasCompletedAttempt } from './event-store.js';
 import type { WebhookEventName } from './events.js';
 
 const POLL_INTERVAL_MS = 100;
@@ -13,12 +14,12 @@ export async function waitForFirstDeliveryAttempt(db: Db, cartId: string, event:
   const deadline = Date.now() + timeoutMs;
   for (;;) {
     try {
-      const query = db`
-        select 1 from webhook_attempts a join webhook_events e on e.id = a.event_id
-        where e.cart_id = ${cartId} and e.event = ${event} and a.error_class is distinct from 'no_outcome' limit 1`;
       // A stalled database must not stretch the wait past its bound either.
-      const rows = await Promise.race([query, new Promise<[]>((resolve) => setTimeout(() => resolve([]), Math.max(0, deadline - Date.now())))]);
-      if (rows.length > 0) return true;
+      const done = await Promise.race([
+        hasCompletedAttempt(db, cartId, event),
+        new Promise<false>((resolve) => setTimeout(() => resolve(false), Math.max(0, deadline - Date.now()))),
+      ]);
+      if (done) return true;
     } catch {
       // A database hiccup is no reason to hold the customer; keep trying until the deadline.
     }

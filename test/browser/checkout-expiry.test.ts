@@ -4,7 +4,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createCartId, validCartRequest } from '../support/fixtures.js';
 import { startTestStack, type TestStack } from '../support/test-stack.js';
 import { waitFor } from '../support/wait-for.js';
-import { launchChromium, openPage, skipWithoutChromium } from './support/chromium.js';
+import { launchChromium, openPage, skipWithoutChromium } from '../support/chromium.js';
 
 /** Sessions here last 4 seconds (test-only override); the 45-minute value is asserted elsewhere. */
 const LIFETIME_SECONDS = 4;

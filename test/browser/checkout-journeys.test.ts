@@ -1,12 +1,12 @@
 /// <reference lib="dom" />
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { CreateCartRequest } from '../../core/schemas/cart.js';
+import type { CreateCartRequest } from '../../core/checkout/cart-schema.js';
 import { createCartId, validCartRequest } from '../support/fixtures.js';
 import { startTestStack, type TestStack } from '../support/test-stack.js';
 import { waitFor } from '../support/wait-for.js';
-import { horizontalOverflow, launchChromium, openPage, skipWithoutChromium, type WatchedPage } from './support/chromium.js';
-import { startMerchantSite, type MerchantSite } from './support/merchant-site.js';
+import { horizontalOverflow, launchChromium, openPage, skipWithoutChromium, type WatchedPage } from '../support/chromium.js';
+import { startMerchantSite, type MerchantSite } from '../support/merchant-site.js';
 
 describe.skipIf(skipWithoutChromium())('the hosted checkout in headless Chromium', () => {
   let stack: TestStack;

@@ -1,8 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { SANDBOX_CARDS } from '../../core/payment-processor.js';
-import { searchAttributes } from '../../workflows/messages.js';
+import { SANDBOX_CARDS } from '../../core/checkout/payment-processor.js';
+import { searchAttributes } from '../../workflows/cart-session/messages.js';
 import { startTestStack, type TestStack } from '../support/test-stack.js';
-import { cartSessionDriver, historyEvents, ledgerRow, recordedEvents } from './cart-session-driver.js';
+import { cartSessionDriver, historyEvents, ledgerRow, recordedEvents } from '../support/cart-session-driver.js';
 
 const LIFETIME_SECONDS = 3;
 

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { SANDBOX_CARDS } from '../../core/payment-processor.js';
+import { SANDBOX_CARDS } from '../../core/checkout/payment-processor.js';
 import { startTestStack, type TestStack } from '../support/test-stack.js';
-import { cartSessionDriver, type Session } from './cart-session-driver.js';
+import { cartSessionDriver, type Session } from '../support/cart-session-driver.js';
 
 const PAN = '4111111111111111';
 const PAN_WITH_SPACES = '4111 1111 1111 1111';

@@ -1,7 +1,7 @@
 import { WorkflowNotFoundError } from '@temporalio/client';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { SANDBOX_CARDS } from '../../core/payment-processor.js';
-import { ACTION_REFUSED, payUpdate, searchAttributes } from '../../workflows/messages.js';
+import { SANDBOX_CARDS } from '../../core/checkout/payment-processor.js';
+import { payUpdate, searchAttributes } from '../../workflows/cart-session/messages.js';
 import { startTestStack, type TestStack } from '../support/test-stack.js';
 import { waitFor } from '../support/wait-for.js';
 import {
@@ -12,7 +12,8 @@ import {
   refusalOf,
   scheduledCount,
   vaultCount,
-} from './cart-session-driver.js';
+} from '../support/cart-session-driver.js';
+import { ACTION_REFUSED } from '../../core/checkout/session.js';
 
 describe('cart session workflow (sandbox, real Temporal and PostgreSQL)', () => {
   let stack: TestStack;

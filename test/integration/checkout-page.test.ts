@@ -1,15 +1,15 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createApiApp } from '../../api/app.js';
 import { listen } from '../../core/http-service.js';
-import type { OtpSender } from '../../core/otp-sender.js';
-import type { AuthorizationRequest, PaymentProcessor } from '../../core/payment-processor.js';
+import type { OtpSender } from '../../core/checkout/otp-sender.js';
+import type { AuthorizationRequest, PaymentProcessor } from '../../core/checkout/payment-processor.js';
 import { connectTemporal } from '../../core/temporal.js';
-import { cartWorkflowId } from '../../core/ids.js';
 import { createWebApp } from '../../web/app.js';
-import { stateQuery } from '../../workflows/messages.js';
+import { stateQuery } from '../../workflows/cart-session/messages.js';
 import { freePort } from '../../scripts/free-port.js';
 import { createCartId, postCart, validCartRequest } from '../support/fixtures.js';
 import { startTestStack, type TestStack } from '../support/test-stack.js';
+import { cartWorkflowId } from '../../workflows/cart-session/messages.js';
 
 /** What a browser keeps between requests to the checkout: its CSRF cookie and the page's form token. */
 interface Visit {

@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createMerchant } from '../../core/merchants.js';
-import type { CreateCartRequest } from '../../core/schemas/cart.js';
+import { registerMerchant } from '../../core/merchants/merchants.js';
+import type { CreateCartRequest } from '../../core/checkout/cart-schema.js';
 import { postCart, validCartRequest } from '../support/fixtures.js';
 import { startTestStack, type TestStack } from '../support/test-stack.js';
 
@@ -128,7 +128,7 @@ describe('create-cart validation: every rule, by exact JSON path', () => {
   it('answers 422 UNKNOWN_PLATFORM for a platformUuid of no merchant, an inactive one, or one of the other environment', async () => {
     const inactive = await stack.createMerchant();
     await stack.db`update merchants set status = 'inactive' where platform_uuid = ${inactive.platformUuid}`;
-    const production = await createMerchant(stack.db, stack.config.dataEncryptionKey, { name: 'Live', environment: 'production', webhookUrl: 'https://store.example/hooks' });
+    const production = await registerMerchant(stack.db, stack.config.dataEncryptionKey, { name: 'Live', environment: 'production', webhookUrl: 'https://93.184.216.34/hooks' });
     for (const uuid of [randomUUID(), inactive.platformUuid, production.platformUuid]) {
       const res = await postCart(stack.apiUrl, validCartRequest(uuid) satisfies CreateCartRequest);
       expect(res.status).toBe(422);

@@ -2,7 +2,7 @@ import { request as httpRequest } from 'node:http';
 import fc from 'fast-check';
 import { Validator } from '@seriousme/openapi-schema-validator';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createCartRequestSchema, type CreateCartRequest } from '../../core/schemas/cart.js';
+import { createCartRequestSchema, type CreateCartRequest } from '../../core/checkout/cart-schema.js';
 import { postCart, validCartRequest } from '../support/fixtures.js';
 import { startTestStack, type TestStack } from '../support/test-stack.js';
 import { validCartArbitrary } from '../support/cart-arbitraries.js';

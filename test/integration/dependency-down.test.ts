@@ -9,7 +9,7 @@ import { createApiApp } from '../../api/app.js';
 import { loadConfig, type Config } from '../../core/config.js';
 import { createDb, type Db } from '../../core/db/client.js';
 import { createLogger } from '../../core/logger.js';
-import { createMerchant } from '../../core/merchants.js';
+import { registerMerchant } from '../../core/merchants/merchants.js';
 import { connectTemporal, type Temporal } from '../../core/temporal.js';
 import { freePort } from '../../scripts/free-port.js';
 import { startInfrastructure, type Infrastructure } from '../../scripts/infrastructure.js';
@@ -60,7 +60,7 @@ describe('create-cart when a dependency is down', () => {
         resolve();
       });
     });
-    platformUuid = (await createMerchant(db, config.dataEncryptionKey, { name: 'Deps Store', environment: 'sandbox', webhookUrl: 'https://store.example/hooks' })).platformUuid;
+    platformUuid = (await registerMerchant(db, config.dataEncryptionKey, { name: 'Deps Store', environment: 'sandbox', webhookUrl: 'https://store.example/hooks' })).platformUuid;
   });
 
   afterAll(async () => {

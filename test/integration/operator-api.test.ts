@@ -1,6 +1,6 @@
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { createWebhookEventActivities } from '../../activities/webhook-events.js';
-import type { EventDeliveries } from '../../core/webhooks/deliveries.js';
+import { createWebhookEventActivities } from '../../activities/webhooks/record-event.js';
+import type { EventDeliveries } from '../../core/webhooks/event-store.js';
 import { verifyWebhook } from '../../core/webhooks/verify.js';
 import { createCartId, postCart, validCartRequest } from '../support/fixtures.js';
 import { startTestStack, type TestStack } from '../support/test-stack.js';
@@ -119,8 +119,9 @@ describe('operator API: register, rotate, inspect, replay, recover', () => {
 
     const events = await waitFor(async () => {
       const list = await cartDeliveries(cartId);
-      return list[0]?.attempts.length === 2 ? list : undefined;
-    }, { what: 'two recorded attempts' });
+      // An attempt is on record from before its request goes out; wait until both have their answer.
+      return list[0]?.attempts.length === 2 && list[0].attempts.every((a) => a.httpStatus !== null) ? list : undefined;
+    }, { what: 'two completed attempts' });
     expect(events).toHaveLength(1);
     expect(events[0]).toMatchObject({ eventId, status: 'delivered', event: 'order_cancelled', sequence: 1 });
     expect(events[0]!.attempts.map((a) => [a.trigger, a.httpStatus, a.url])).toEqual([

@@ -1,9 +1,9 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { OtpMessage, OtpSender } from '../../core/otp-sender.js';
-import type { AuthorizationRequest, PaymentProcessor } from '../../core/payment-processor.js';
-import { ACTION_REFUSED } from '../../workflows/messages.js';
+import type { OtpMessage, OtpSender } from '../../core/checkout/otp-sender.js';
+import type { AuthorizationRequest, PaymentProcessor } from '../../core/checkout/payment-processor.js';
 import { startTestStack, type TestStack } from '../support/test-stack.js';
-import { cartSessionDriver, ledgerRow, refusalOf } from './cart-session-driver.js';
+import { cartSessionDriver, ledgerRow, refusalOf } from '../support/cart-session-driver.js';
+import { ACTION_REFUSED } from '../../core/checkout/session.js';
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 

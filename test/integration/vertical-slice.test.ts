@@ -1,8 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { cartWorkflowId } from '../../core/ids.js';
 import { postCart, validCartRequest } from '../support/fixtures.js';
 import { waitFor } from '../support/wait-for.js';
 import { startTestStack, type TestStack } from '../support/test-stack.js';
+import { cartWorkflowId } from '../../workflows/cart-session/messages.js';
 
 describe('vertical slice: create a cart, see its workflow and its page', () => {
   let stack: TestStack;

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, expect, it } from 'vitest';
-import { createWebhookEventActivities } from '../../activities/webhook-events.js';
-import { replayEvent } from '../../core/webhooks/deliveries.js';
-import { webhookDeliveryWorkflowId } from '../../core/webhooks/delivery-messages.js';
+import { createWebhookEventActivities } from '../../activities/webhooks/record-event.js';
+import { replayEvent } from '../../workflows/webhook-delivery/client.js';
+import { webhookDeliveryWorkflowId } from '../../workflows/webhook-delivery/messages.js';
 import { createCartId, validCartRequest } from '../support/fixtures.js';
 import { CONTINUE_AS_NEW_AFTER_EVENTS } from '../support/test-temporal-settings.js';
 import { startTestStack, type TestStack } from '../support/test-stack.js';

@@ -1,6 +1,6 @@
 import { Webhook } from 'standardwebhooks';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { createWebhookEventActivities } from '../../activities/webhook-events.js';
+import { createWebhookEventActivities } from '../../activities/webhooks/record-event.js';
 import type { CartEventInput, WebhookEventBody } from '../../core/webhooks/events.js';
 import { waitForFirstDeliveryAttempt } from '../../core/webhooks/first-delivery.js';
 import { RESPONSE_EXCERPT_BYTES } from '../../core/webhooks/http-post.js';

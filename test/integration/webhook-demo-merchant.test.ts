@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createWebhookEventActivities } from '../../activities/webhook-events.js';
+import { createWebhookEventActivities } from '../../activities/webhooks/record-event.js';
 import { freePort } from '../../scripts/free-port.js';
 import { startDemoMerchantReceiver } from '../../scripts/demo-merchant.js';
 import { createCartId, validCartRequest } from '../support/fixtures.js';

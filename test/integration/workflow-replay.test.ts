@@ -4,9 +4,9 @@ import { temporal } from '@temporalio/proto';
 import { DeterminismViolationError } from '@temporalio/workflow';
 import { Worker } from '@temporalio/worker';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
-import { SANDBOX_CARDS } from '../../core/payment-processor.js';
+import { SANDBOX_CARDS } from '../../core/checkout/payment-processor.js';
 import { startTestStack, type TestStack } from '../support/test-stack.js';
-import { cartSessionDriver, type Session } from './cart-session-driver.js';
+import { cartSessionDriver, type Session } from '../support/cart-session-driver.js';
 
 /**
  * Workflow code changes must keep replaying the histories of sessions already running, or those

@@ -1,7 +1,7 @@
 import currencyCodes from 'currency-codes';
 import countries from 'i18n-iso-countries';
 import fc from 'fast-check';
-import type { CreateCartRequest, Item } from '../../core/schemas/cart.js';
+import type { CreateCartRequest, Item } from '../../core/checkout/cart-schema.js';
 
 // Payable currencies only: funds codes, metals and test codes are refused by design.
 const CURRENCIES = currencyCodes.codes().filter((c) => !/^(BOV|CHE|CHW|CLF|COU|MXV|USN|UYI|UYW|X[A-Z]{2})$/.test(c) || c === 'XAF' || c === 'XOF' || c === 'XPF' || c === 'XCD');

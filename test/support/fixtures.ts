@@ -1,5 +1,5 @@
 import { expect } from 'vitest';
-import type { CreateCartRequest } from '../../core/schemas/cart.js';
+import type { CreateCartRequest } from '../../core/checkout/cart-schema.js';
 
 /** A small valid create-cart body: 2 × 19.99 EUR + 1 × 5.00 EUR = 44.98 EUR. */
 export function validCartRequest(platformUuid: string): CreateCartRequest {

@@ -7,9 +7,9 @@ import { loadConfig, type Config } from '../../core/config.js';
 import { createDb, type Db } from '../../core/db/client.js';
 import { listen } from '../../core/http-service.js';
 import { createLogger, type Logger } from '../../core/logger.js';
-import type { OtpSender } from '../../core/otp-sender.js';
-import type { PaymentProcessor } from '../../core/payment-processor.js';
-import { createMerchant, type CreatedMerchant, type NewMerchant } from '../../core/merchants.js';
+import type { OtpSender } from '../../core/checkout/otp-sender.js';
+import type { PaymentProcessor } from '../../core/checkout/payment-processor.js';
+import { registerMerchantWithoutUrlCheck, type CreatedMerchant, type NewMerchant } from '../../core/merchants/merchants.js';
 import { connectTemporal, type Temporal } from '../../core/temporal.js';
 import { createWebApp } from '../../web/app.js';
 import { createCartWorker } from '../../worker/create-worker.js';
@@ -82,7 +82,7 @@ export async function startTestStack(env: Record<string, string> = {}, options: 
     apiUrl: api.url,
     checkoutUrl: web.url,
     createMerchant: (overrides = {}) =>
-      createMerchant(db, config.dataEncryptionKey, { name: 'Test Store', environment: config.environment, webhookUrl: 'http://localhost:9/webhooks', ...overrides }),
+      registerMerchantWithoutUrlCheck(db, config.dataEncryptionKey, { name: 'Test Store', environment: config.environment, webhookUrl: 'http://localhost:9/webhooks', ...overrides }),
     async stop() {
       await Promise.all([api.close(), web.close()]);
       worker.shutdown();

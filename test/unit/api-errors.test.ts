@@ -3,7 +3,7 @@ import { describe, expect, it } from 'vitest';
 import { createLogger } from '../../core/logger.js';
 import { isDependencyUnavailable } from '../../api/dependency-errors.js';
 import { jsonPath, onError, onNotFound, reservedKeyErrors } from '../../api/errors.js';
-import { readIdempotencyKey, requestFingerprint } from '../../api/idempotency.js';
+import { readIdempotencyKey, requestFingerprint } from '../../api/carts/idempotency.js';
 import { requestContext } from '../../api/middleware/request-context.js';
 
 describe('error envelope', () => {

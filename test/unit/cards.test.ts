@@ -1,6 +1,6 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { cardBrand, checkCard, cvvLength, luhnValid } from '../../core/cards.js';
+import { cardBrand, checkCard, cvvLength, luhnValid } from '../../core/checkout/cards.js';
 
 const NOW = new Date('2026-03-15T12:00:00Z');
 const valid = { number: '4111 1111 1111 1111', expiry: '12/30', cvv: '123' };

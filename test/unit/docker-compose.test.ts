@@ -2,7 +2,7 @@ import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { parse } from 'yaml';
 import { CONFIG_VARIABLES, loadConfig } from '../../core/config.js';
-import { SEARCH_ATTRIBUTE_DEFINITIONS } from '../../workflows/messages.js';
+import { SEARCH_ATTRIBUTE_DEFINITIONS } from '../../workflows/cart-session/messages.js';
 
 interface Service {
   image?: string;

@@ -1,12 +1,13 @@
 import { describe, expect, it } from 'vitest';
 import { createActivities } from '../../activities/index.js';
-import { createOtpActivities } from '../../activities/otp.js';
+import { createOtpActivities } from '../../activities/checkout/otp.js';
 import { loadConfig } from '../../core/config.js';
 import type { Db } from '../../core/db/client.js';
 import { createLogger } from '../../core/logger.js';
-import { createOutboxOtpSender, type OtpMessage } from '../../core/otp-sender.js';
-import { otpHash } from '../../core/otp-hash.js';
-import { parseContact } from '../../workflows/messages.js';
+import { type OtpMessage } from '../../core/checkout/otp-sender.js';
+import { otpHash } from '../../core/checkout/otp-hash.js';
+import { parseContact } from '../../core/checkout/contact.js';
+import { createOutboxOtpSender } from '../../core/checkout/otp-outbox.js';
 
 const KEY = Buffer.alloc(32, 7).toString('base64');
 const configFor = (CHECKOUT_ENV: 'sandbox' | 'production') => loadConfig({ CHECKOUT_ENV, DATABASE_URL: 'postgres://unused', DATA_ENCRYPTION_KEY: KEY });

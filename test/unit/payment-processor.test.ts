@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { checkCard, type Card } from '../../core/cards.js';
-import { createSandboxPaymentProcessor, ProcessorUnavailableError, SANDBOX_CARDS } from '../../core/payment-processor.js';
+import { checkCard, type Card } from '../../core/checkout/cards.js';
+import { createSandboxPaymentProcessor, ProcessorUnavailableError, SANDBOX_CARDS } from '../../core/checkout/payment-processor.js';
 
 const card = (number: string, expiry = '12/30', cvv = '123'): Card => {
   const checked = checkCard({ number, expiry, cvv }, new Date('2026-01-01T00:00:00Z'));

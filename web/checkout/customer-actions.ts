@@ -1,6 +1,5 @@
-import { WorkflowUpdateFailedError, WorkflowUpdateStage, type WorkflowHandle } from '@temporalio/client';
+import { WorkflowUpdateFailedError, WorkflowUpdateStage } from '@temporalio/client';
 import { ApplicationFailure, WorkflowNotFoundError } from '@temporalio/common';
-import { cartWorkflowId } from '../../core/ids.js';
 import { withDeadline, type Temporal } from '../../core/temporal.js';
 import {
   cancelUpdate,
@@ -10,7 +9,8 @@ import {
   stateQuery,
   verifyCodeUpdate,
   type CartSessionState,
-} from '../../workflows/messages.js';
+} from '../../workflows/cart-session/messages.js';
+import { cartSessionHandle, type CartSessionHandle } from '../../workflows/cart-session/client.js';
 
 /** How the workflow took a customer action. Anything else (Temporal unreachable, deadline) is thrown. */
 export type ActionResult =
@@ -29,8 +29,8 @@ const GENERIC_REJECTION = 'We could not do that right now. Please try again.';
  * per cart (`pay-<cartId>`), one code check per code typed after a given resend.
  */
 export function customerActions(temporal: Temporal) {
-  async function run(cartId: string, update: (handle: WorkflowHandle) => Promise<CartSessionState>): Promise<ActionResult> {
-    const handle = temporal.client.workflow.getHandle(cartWorkflowId(cartId));
+  async function run(cartId: string, update: (handle: CartSessionHandle) => Promise<CartSessionState>): Promise<ActionResult> {
+    const handle = cartSessionHandle(temporal.client, cartId);
     try {
       return { accepted: true, state: await withDeadline(temporal, UPDATE_DEADLINE_MS, () => update(handle)) };
     } catch (err) {

@@ -1,8 +1,11 @@
+import { findCart } from '../../core/checkout/cart-ledger.js';
 import type { Db } from '../../core/db/client.js';
-import { CART_ID_PATTERN, cartWorkflowId } from '../../core/ids.js';
-import type { Cart, Store } from '../../core/schemas/cart.js';
+import { CART_ID_PATTERN } from '../../core/checkout/cart-id.js';
+import type { Cart, Store } from '../../core/checkout/cart-schema.js';
 import { withDeadline, type Temporal } from '../../core/temporal.js';
-import { stateQuery, TERMINAL_STATUSES, type CartSessionState, type CartStatus } from '../../workflows/messages.js';
+import { stateQuery, type CartSessionState } from '../../workflows/cart-session/messages.js';
+import { cartSessionHandle } from '../../workflows/cart-session/client.js';
+import { TERMINAL_STATUSES } from '../../core/checkout/session.js';
 
 export interface CheckoutSession {
   cartId: string;
@@ -21,17 +24,15 @@ export const QUERY_DEADLINE_MS = 3_000;
  */
 export async function loadCheckoutSession(deps: { db: Db; temporal: Temporal }, token: string): Promise<CheckoutSession | undefined> {
   if (!CART_ID_PATTERN.test(token)) return undefined;
-  const [row] = await deps.db<{ store: Store; cart: Cart; amount: string; status: CartStatus; expires_on: Date }[]>`
-    select store, cart, amount, status, expires_on from carts where cart_id = ${token}`;
+  const row = await findCart(deps.db, token);
   if (!row) return undefined;
-  const session = { cartId: token, store: row.store, cart: row.cart, amount: Number(row.amount) };
+  const session = { cartId: token, store: row.store, cart: row.cart, amount: row.amount };
   if (TERMINAL_STATUSES.has(row.status)) {
-    return { ...session, state: { cartId: token, status: row.status, step: 'done', expiresOn: row.expires_on.toISOString() } };
+    return { ...session, state: { cartId: token, status: row.status, step: 'done', expiresOn: row.expiresOn.toISOString() } };
   }
   return { ...session, state: await queryState(deps, token) };
 }
 
 export function queryState(deps: { temporal: Temporal }, cartId: string): Promise<CartSessionState> {
-  const handle = deps.temporal.client.workflow.getHandle(cartWorkflowId(cartId));
-  return withDeadline(deps.temporal, QUERY_DEADLINE_MS, () => handle.query(stateQuery));
+  return withDeadline(deps.temporal, QUERY_DEADLINE_MS, () => cartSessionHandle(deps.temporal.client, cartId).query(stateQuery));
 }

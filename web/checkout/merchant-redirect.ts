@@ -1,5 +1,5 @@
-import type { CartStatus } from '../../workflows/messages.js';
 import type { CheckoutSession } from './load-session.js';
+import type { CartStatus } from '../../core/checkout/session.js';
 
 /**
  * Where a finished session sends the customer: paid → successUrl, failed or cancelled → failureUrl,

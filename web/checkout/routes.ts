@@ -2,15 +2,14 @@ import { Hono, type Context } from 'hono';
 import { bodyLimit } from 'hono/body-limit';
 import { getCookie, setCookie } from 'hono/cookie';
 import { csrf as originCheck } from 'hono/csrf';
-import { deleteCard, storeCard } from '../../core/card-vault.js';
-import { checkCard } from '../../core/cards.js';
+import { deleteCard, storeCard } from '../../core/checkout/card-vault.js';
+import { checkCard } from '../../core/checkout/cards.js';
 import type { Config } from '../../core/config.js';
 import type { Db } from '../../core/db/client.js';
 import type { Logger } from '../../core/logger.js';
-import { otpHash } from '../../core/otp-hash.js';
+import { otpHash } from '../../core/checkout/otp-hash.js';
 import type { Temporal } from '../../core/temporal.js';
 import { waitForFirstDeliveryAttempt } from '../../core/webhooks/first-delivery.js';
-import { parseContact } from '../../workflows/messages.js';
 import { CSRF_COOKIE, CSRF_FIELD, csrfToken, csrfTokenValid, deriveCsrfKey, newCsrfNonce } from '../csrf.js';
 import type { WebEnv } from '../security-headers.js';
 import { customerActions, type ActionResult } from './customer-actions.js';
@@ -19,6 +18,7 @@ import { merchantOrigins, merchantReturnUrl } from './merchant-redirect.js';
 import { checkoutPage } from './views/checkout-page.js';
 import { messagePage } from './views/layout.js';
 import { stepPanel, type FieldName, type StepView } from './views/steps.js';
+import { parseContact } from '../../core/checkout/contact.js';
 
 export interface CheckoutDeps {
   config: Config;

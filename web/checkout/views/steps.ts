@@ -1,7 +1,7 @@
 import { html } from 'hono/html';
-import type { CheckoutStep } from '../../../workflows/messages.js';
 import type { CheckoutSession } from '../load-session.js';
 import type { Html } from './layout.js';
+import type { CheckoutStep } from '../../../core/checkout/session.js';
 
 export type FieldName = 'contact' | 'code' | 'number' | 'expiry' | 'cvv';
 

@@ -1,0 +1,30 @@
+import { randomInt } from 'node:crypto';
+import type { Config } from '../../core/config.js';
+import type { OtpSender } from '../../core/checkout/otp-sender.js';
+import { otpHash } from '../../core/checkout/otp-hash.js';
+import { parseContact } from '../../core/checkout/contact.js';
+
+export interface SentCode {
+  /** otpHash of the code just sent: the workflow keeps this, never the code. */
+  codeHash: string;
+  /** In sandbox only, otpHash of SANDBOX_OTP, which is accepted as well. */
+  sandboxCodeHash?: string;
+}
+
+/** One-time codes: generated here, where randomness and I/O belong, and gone once sent. */
+export function createOtpActivities(deps: { config: Config; otpSender: OtpSender }) {
+  const { config, otpSender } = deps;
+  return {
+    async sendOtp(input: { cartId: string; contact: string }): Promise<SentCode> {
+      const contact = parseContact(input.contact);
+      // The workflow validated the contact already; this guards the activity's own contract.
+      if (!contact) throw new Error('sendOtp: not an email address or phone number');
+      const code = randomInt(0, 1_000_000).toString().padStart(6, '0');
+      await otpSender.send({ cartId: input.cartId, channel: contact.channel, address: contact.address, addressHint: contact.hint, code });
+      return {
+        codeHash: otpHash(config.dataEncryptionKey, input.cartId, code),
+        ...(config.environment === 'sandbox' ? { sandboxCodeHash: otpHash(config.dataEncryptionKey, input.cartId, config.sandboxOtp) } : {}),
+      };
+    },
+  };
+}

@@ -1,0 +1,109 @@
+import { ApplicationFailure, Context } from '@temporalio/activity';
+import type { Config } from '../../core/config.js';
+import type { Db } from '../../core/db/client.js';
+import type { Logger } from '../../core/logger.js';
+import { disableEndpoint, findDeliveryEndpoint, recordEndpointFailure, recordEndpointSuccess } from '../../core/merchants/merchant-store.js';
+import { liveWebhookSecrets } from '../../core/merchants/merchants.js';
+import { completeAttempt, findEvent, setDeliveryStatus, startAttempt } from '../../core/webhooks/event-store.js';
+import { postWebhook, type PostOutcome } from '../../core/webhooks/http-post.js';
+import { nextAttemptDelayMs, parseRetryAfter } from '../../core/webhooks/retry-schedule.js';
+import { webhookHeaders } from '../../core/webhooks/signing.js';
+import { DELIVERY_FAILURE, type DeliveryOutcome, type DeliveryRequest } from '../../workflows/webhook-delivery/messages.js';
+
+const isSuccess = (status: number | undefined) => status !== undefined && status >= 200 && status <= 299;
+
+/**
+ * One HTTP attempt per activity attempt. The activity owns the retry table: a failure it wants retried
+ * is thrown with the delay of the schedule (docs/decisions/webhooks.md) as `nextRetryDelay`; an outcome that ends the
+ * delivery (2xx, spent schedule, 410, disabled endpoint) is returned, so the workflow moves to the next event.
+ */
+export function createWebhookActivities(deps: { config: Config; db: Db; logger: Logger }) {
+  const { config, db, logger } = deps;
+
+  async function recordAttempt(attemptId: string, outcome: PostOutcome, nextAttemptAt?: Date) {
+    const errorClass = outcome.errorClass ?? (outcome.status !== undefined && !isSuccess(outcome.status) ? `http_${outcome.status}` : null);
+    await completeAttempt(db, attemptId, {
+      httpStatus: outcome.status ?? null,
+      errorClass,
+      latencyMs: outcome.latencyMs,
+      responseExcerpt: outcome.excerpt ?? outcome.errorMessage ?? null,
+      nextAttemptAt: nextAttemptAt ?? null,
+    });
+  }
+
+  async function disable(endpointId: string, reason: string) {
+    await disableEndpoint(db, endpointId, reason);
+    logger.warn({ endpointId, reason }, 'webhook endpoint disabled');
+  }
+
+  return {
+    async deliverWebhook(request: DeliveryRequest): Promise<DeliveryOutcome> {
+      const { attempt } = Context.current().info;
+      const event = await findEvent(db, request.eventId);
+      const endpoint = event && (await findDeliveryEndpoint(db, event.platform_uuid));
+      if (!event || !endpoint) throw ApplicationFailure.nonRetryable(`webhook event ${request.eventId} does not exist`, DELIVERY_FAILURE.eventMissing);
+
+      // A scheduled delivery happens once; only an operator sends an event again.
+      if (request.trigger === 'scheduled' && event.delivery_status !== 'pending') return 'already_delivered';
+      // An operator's replay goes through even to a disabled endpoint: asking is the operator's call.
+      if (endpoint.status === 'disabled' && request.trigger === 'scheduled') {
+        await setDeliveryStatus(db, event.id, 'skipped');
+        return 'skipped';
+      }
+
+      const rawBody = JSON.stringify(event.payload);
+      const secrets = await liveWebhookSecrets(db, config.dataEncryptionKey, endpoint.endpointId);
+      const attemptedAt = new Date();
+      const attemptId = await startAttempt(db, { eventId: event.id, endpointId: endpoint.endpointId, attempt, trigger: request.trigger, attemptedAt, url: endpoint.url });
+      const headers = webhookHeaders({ eventId: event.id, event: event.event, attempt, rawBody, secrets, timestampSeconds: Math.floor(attemptedAt.getTime() / 1000) });
+      const outcome = await postWebhook({
+        url: endpoint.url,
+        headers,
+        body: rawBody,
+        timeoutMs: config.webhooks.timeoutMs,
+        environment: endpoint.environment,
+        signal: Context.current().cancellationSignal,
+      });
+      const log = { eventId: event.id, attempt, trigger: request.trigger, status: outcome.status, errorClass: outcome.errorClass, latencyMs: outcome.latencyMs };
+
+      if (isSuccess(outcome.status)) {
+        await recordAttempt(attemptId, outcome);
+        await setDeliveryStatus(db, event.id, 'delivered');
+        await recordEndpointSuccess(db, endpoint.endpointId);
+        logger.info(log, 'webhook delivered');
+        return 'delivered';
+      }
+      if (outcome.status === 410) {
+        await recordAttempt(attemptId, outcome);
+        await setDeliveryStatus(db, event.id, 'failed');
+        await disable(endpoint.endpointId, 'the endpoint answered 410 Gone');
+        return 'endpoint_disabled';
+      }
+
+      const failingSince = await recordEndpointFailure(db, endpoint.endpointId, attemptedAt);
+      if (attemptedAt.getTime() - failingSince.getTime() >= config.webhooks.disableAfterMs) {
+        await recordAttempt(attemptId, outcome);
+        await setDeliveryStatus(db, event.id, 'failed');
+        await disable(endpoint.endpointId, `every attempt failed since ${failingSince.toISOString()}`);
+        return 'endpoint_disabled';
+      }
+
+      const delay = nextAttemptDelayMs(config.webhooks.retryScheduleMs, attempt, { retryAfterMs: parseRetryAfter(outcome.retryAfter, attemptedAt) });
+      if (delay === undefined) {
+        await recordAttempt(attemptId, outcome);
+        await setDeliveryStatus(db, event.id, 'failed');
+        logger.warn(log, 'webhook delivery failed for good; replayable');
+        return 'failed';
+      }
+      await recordAttempt(attemptId, outcome, new Date(attemptedAt.getTime() + delay));
+      logger.info({ ...log, nextAttemptInMs: delay }, 'webhook attempt failed; will retry');
+      throw ApplicationFailure.create({
+        type: DELIVERY_FAILURE.attemptFailed,
+        message: outcome.status !== undefined ? `endpoint answered ${outcome.status}` : `no answer: ${outcome.errorClass}`,
+        nextRetryDelay: delay,
+      });
+    },
+  };
+}
+
+export type WebhookActivities = ReturnType<typeof createWebhookActivities>;

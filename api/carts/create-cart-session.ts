@@ -1,0 +1,103 @@
+import { WorkflowNotFoundError } from '@temporalio/common';
+import type { Config } from '../../core/config.js';
+import type { Db } from '../../core/db/client.js';
+import { newCartId } from '../../core/checkout/cart-id.js';
+import type { Logger } from '../../core/logger.js';
+import { cartTotal } from '../../core/money.js';
+import type { CreateCartRequest, CreateCartResponse } from '../../core/checkout/cart-schema.js';
+import { withDeadline, type Temporal } from '../../core/temporal.js';
+import type { CartSessionInput } from '../../workflows/cart-session/messages.js';
+import { cartSessionHandle, startCartSession } from '../../workflows/cart-session/client.js';
+import { ApiError } from '../errors.js';
+import { claimKey, requestFingerprint } from './idempotency.js';
+import { storeIdempotentResponse } from '../../core/idempotency-keys.js';
+import { insertCart } from '../../core/checkout/cart-ledger.js';
+import { findActiveMerchant } from '../../core/merchants/merchant-store.js';
+import { cartWorkflowId } from '../../workflows/cart-session/messages.js';
+
+export interface CartSessionDeps {
+  config: Config;
+  db: Db;
+  temporal: Temporal;
+  logger: Logger;
+}
+
+export interface CreateCartOutcome {
+  response: CreateCartResponse;
+  /** True when an earlier request with the same Idempotency-Key made this response. */
+  replayed: boolean;
+}
+
+// Bounds the whole start call, connection included: a Temporal that is down must fail the request in
+// seconds, not hold it (and the ledger transaction) open.
+const TEMPORAL_START_DEADLINE_MS = 3_000;
+const TERMINATE_DEADLINE_MS = 2_000;
+
+/**
+ * Creates the ledger row and starts the workflow as one unit: the row (and the idempotency key) are
+ * written in a transaction that commits only after Temporal has accepted the workflow. If anything
+ * fails once the start was sent (the commit itself included), the workflow is terminated, best
+ * effort, so no session lives without its row.
+ */
+export async function createCartSession(deps: CartSessionDeps, request: CreateCartRequest, idempotencyKey?: string): Promise<CreateCartOutcome> {
+  const { config, db, temporal } = deps;
+  const { store, cart } = request.cartObject;
+
+  const merchant = await findActiveMerchant(db, store.platformUuid, config.environment);
+  if (!merchant) {
+    throw new ApiError('UNKNOWN_PLATFORM', `No active ${config.environment} merchant has this platformUuid. Check the value you were given for this environment.`, [
+      { path: 'cartObject.store.platformUuid', message: 'does not name an active merchant' },
+    ]);
+  }
+
+  const cartId = newCartId();
+  const createdAt = new Date();
+  const expiresOn = new Date(createdAt.getTime() + config.sessionLifetimeMs).toISOString();
+  const amount = cartTotal(cart.items);
+  const input: CartSessionInput = {
+    cartId,
+    platformUuid: store.platformUuid,
+    storeName: store.name,
+    amount,
+    currency: cart.currency,
+    expiresOn,
+    lifetimeMs: config.sessionLifetimeMs,
+  };
+  const response: CreateCartResponse = { code: 'SUCCESS', message: 'Cart created', data: { cartId, cartData: request.cartObject, expiresOn } };
+
+  let startSent = false;
+  try {
+    return await db.begin(async (tx): Promise<CreateCartOutcome> => {
+      if (idempotencyKey) {
+        const { replay } = await claimKey(tx, store.platformUuid, idempotencyKey, requestFingerprint(request));
+        if (replay) return { response: replay, replayed: true };
+      }
+      await insertCart(tx, { cartId, platformUuid: store.platformUuid, environment: config.environment, currency: cart.currency, amount, store, cart, expiresOn, createdAt });
+      if (idempotencyKey) await storeIdempotentResponse(tx, store.platformUuid, idempotencyKey, cartId, response);
+      startSent = true;
+      await withDeadline(temporal, TEMPORAL_START_DEADLINE_MS, () =>
+        startCartSession(temporal.client, { taskQueue: config.temporal.taskQueue, input, storeName: store.name }),
+      );
+      return { response, replayed: false };
+    });
+  } catch (err) {
+    // The start may have reached Temporal even when it reported a failure (deadline hit after the
+    // server accepted it), and the commit can fail after a successful start: in both cases a session
+    // may exist whose ledger row was rolled back. Not awaited: when Temporal is down this would only
+    // add its own deadline to the merchant's wait, and it reports its outcome in the log.
+    if (startSent) void terminateOrphan(deps, cartId, err);
+    throw err;
+  }
+}
+
+async function terminateOrphan(deps: CartSessionDeps, cartId: string, cause: unknown): Promise<void> {
+  try {
+    await withDeadline(deps.temporal, TERMINATE_DEADLINE_MS, () =>
+      cartSessionHandle(deps.temporal.client, cartId).terminate('cart creation failed: the ledger row was not committed'),
+    );
+    deps.logger.warn({ cartId, err: cause }, 'terminated the session of a cart whose creation failed');
+  } catch (err) {
+    if (err instanceof WorkflowNotFoundError) return;
+    deps.logger.error({ cartId, err, cause }, 'could not terminate the session of a cart whose creation failed; it has no ledger row');
+  }
+}

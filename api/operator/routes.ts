@@ -1,0 +1,114 @@
+import { Hono, type Context } from 'hono';
+import { z } from 'zod';
+import type { Config } from '../../core/config.js';
+import type { Db } from '../../core/db/client.js';
+import {
+  changeWebhookUrl,
+  deactivateMerchant,
+  listEndpointDeliveries,
+  listMerchants,
+  MerchantNotFoundError,
+  registerMerchant,
+  rotateWebhookSecret,
+  WebhookUrlRejectedError,
+} from '../../core/merchants/merchants.js';
+import { withDeadline, type Temporal } from '../../core/temporal.js';
+import { listCartDeliveries } from '../../core/webhooks/event-store.js';
+import { recoverEndpoint, replayEvent, WebhookEventNotFoundError } from '../../workflows/webhook-delivery/client.js';
+import { isDependencyUnavailable, serviceUnavailable } from '../dependency-errors.js';
+import { ApiError, validationError } from '../errors.js';
+import { operatorAuth } from './auth.js';
+
+const TEMPORAL_DEADLINE_MS = 5_000;
+
+const environment = z.enum(['sandbox', 'production']);
+const createMerchantBody = z.strictObject({ name: z.string().trim().min(1).max(255), webhookUrl: z.string().max(2048), environment: environment.optional() });
+const webhookUrlBody = z.strictObject({ webhookUrl: z.string().max(2048) });
+const recoverBody = z.strictObject({ since: z.iso.datetime({ offset: true }) });
+const deliveriesQuery = z.strictObject({
+  since: z.iso.datetime({ offset: true }).optional(),
+  status: z.enum(['pending', 'delivered', 'failed', 'skipped']).optional(),
+  limit: z.coerce.number().int().min(1).max(1000).optional(),
+});
+
+async function parseJson<T extends z.ZodType>(c: Context, schema: T): Promise<z.output<T>> {
+  let body: unknown;
+  try {
+    body = await c.req.json();
+  } catch {
+    throw new ApiError('INVALID_JSON', 'The body is not valid JSON.');
+  }
+  const parsed = schema.safeParse(body);
+  if (!parsed.success) throw validationError(parsed.error);
+  return parsed.data;
+}
+
+/** Turns the domain's "not found" and "bad URL" into the API's envelope; Temporal or PostgreSQL down → 503. */
+function translate(err: unknown): never {
+  if (err instanceof MerchantNotFoundError) throw new ApiError('NOT_FOUND', `No merchant has platformUuid ${err.platformUuid}.`);
+  if (err instanceof WebhookEventNotFoundError) throw new ApiError('NOT_FOUND', `No webhook event has id ${err.eventId}.`);
+  if (err instanceof WebhookUrlRejectedError) throw new ApiError('VALIDATION_ERROR', 'The webhook URL cannot be used.', err.problems.map((message) => ({ path: 'webhookUrl', message })));
+  if (isDependencyUnavailable(err)) throw serviceUnavailable();
+  throw err;
+}
+
+/**
+ * `/operator/…`: what an operator does for a merchant — register, change the webhook URL, rotate the
+ * secret, deactivate — and how deliveries are inspected, replayed and recovered. Bearer OPERATOR_TOKEN.
+ */
+export function operatorRoutes(deps: { config: Config; db: Db; temporal: Temporal }) {
+  const { config, db, temporal } = deps;
+  const delivery = { db, client: temporal.client, config };
+  const uuid = (c: Context) => {
+    const value = c.req.param('platformUuid') ?? '';
+    if (!z.uuid().safeParse(value).success) throw new ApiError('NOT_FOUND', `No merchant has platformUuid ${value}.`);
+    return value;
+  };
+  const app = new Hono();
+  app.use(operatorAuth(config.operatorToken));
+
+  app.post('/merchants', async (c) => {
+    const body = await parseJson(c, createMerchantBody);
+    const created = await registerMerchant(db, config.dataEncryptionKey, { name: body.name, webhookUrl: body.webhookUrl, environment: body.environment ?? config.environment }).catch(translate);
+    return c.json(created, 201);
+  });
+
+  app.get('/merchants', async (c) => {
+    const env = environment.optional().safeParse(c.req.query('environment'));
+    if (!env.success) throw validationError(env.error, ['environment']);
+    return c.json({ merchants: await listMerchants(db, env.data) });
+  });
+
+  app.put('/merchants/:platformUuid/webhook-url', async (c) => {
+    const body = await parseJson(c, webhookUrlBody);
+    return c.json(await changeWebhookUrl(db, uuid(c), body.webhookUrl).catch(translate));
+  });
+
+  app.post('/merchants/:platformUuid/rotate-secret', async (c) =>
+    c.json(await rotateWebhookSecret(db, config.dataEncryptionKey, uuid(c), config.webhooks.secretOverlapMs).catch(translate)),
+  );
+
+  app.post('/merchants/:platformUuid/deactivate', async (c) => c.json(await deactivateMerchant(db, uuid(c)).catch(translate)));
+
+  app.get('/merchants/:platformUuid/deliveries', async (c) => {
+    const query = deliveriesQuery.safeParse(c.req.query());
+    if (!query.success) throw validationError(query.error);
+    const { since, ...rest } = query.data;
+    return c.json({ events: await listEndpointDeliveries(db, uuid(c), { ...rest, ...(since ? { since: new Date(since) } : {}) }).catch(translate) });
+  });
+
+  app.post('/merchants/:platformUuid/recover', async (c) => {
+    const body = await parseJson(c, recoverBody);
+    const platformUuid = uuid(c);
+    return c.json(await withDeadline(temporal, TEMPORAL_DEADLINE_MS, () => recoverEndpoint(delivery, platformUuid, new Date(body.since))).catch(translate), 202);
+  });
+
+  app.get('/carts/:cartId/deliveries', async (c) => c.json({ events: await listCartDeliveries(db, c.req.param('cartId')) }));
+
+  app.post('/events/:eventId/replay', async (c) => {
+    const eventId = c.req.param('eventId');
+    return c.json(await withDeadline(temporal, TEMPORAL_DEADLINE_MS, () => replayEvent(delivery, eventId)).catch(translate), 202);
+  });
+
+  return app;
+}

@@ -1,0 +1,47 @@
+/**
+ * The checkout session's domain vocabulary, shared by the workflow, the activities, the API and the
+ * page. Workflow-safe: it imports nothing, so the workflow bundle can take it as it is.
+ */
+
+export type CartStatus = 'pending' | 'processing' | 'paid' | 'failed' | 'cancelled' | 'abandoned' | 'partially_refunded' | 'refunded';
+
+export const TERMINAL_STATUSES: ReadonlySet<CartStatus> = new Set(['paid', 'failed', 'cancelled', 'abandoned', 'partially_refunded', 'refunded']);
+
+/** Where the customer is on the hosted page. */
+export type CheckoutStep = 'contact' | 'code' | 'card' | 'processing' | 'done';
+
+export interface OtpPolicy {
+  codeLifetimeMs: number;
+  /** Wrong codes before the session fails with `otp_locked`. */
+  maxWrongCodes: number;
+  maxResends: number;
+  resendIntervalMs: number;
+}
+
+export const OTP_POLICY: OtpPolicy = { codeLifetimeMs: 5 * 60_000, maxWrongCodes: 5, maxResends: 3, resendIntervalMs: 30_000 };
+
+/** Why a session failed; payment decline codes come from the processor. */
+export const OTP_LOCKED = 'otp_locked';
+
+/**
+ * Why a customer action was refused: the `type` of the ApplicationFailure an update validator
+ * throws, so the page can show the right message (the failure's `message` is written for people).
+ */
+export const ACTION_REFUSED = {
+  sessionClosed: 'session_closed',
+  invalidContact: 'invalid_contact',
+  codeNotSent: 'code_not_sent',
+  alreadyVerified: 'already_verified',
+  sendInProgress: 'send_in_progress',
+  resendLimit: 'resend_limit',
+  resendTooSoon: 'resend_too_soon',
+  codeExpired: 'code_expired',
+  invalidCodeHash: 'invalid_code_hash',
+  notVerified: 'not_verified',
+  paymentSubmitted: 'payment_submitted',
+  invalidCard: 'invalid_card',
+} as const;
+export type ActionRefusal = (typeof ACTION_REFUSED)[keyof typeof ACTION_REFUSED];
+
+/** The type of the failure sendCode/resendCode end with when the OtpSender kept failing; retrying is fine. */
+export const OTP_SEND_FAILED = 'otp_send_failed';

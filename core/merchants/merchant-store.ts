@@ -1,0 +1,125 @@
+import type { Environment } from '../config.js';
+import type { Db } from '../db/client.js';
+
+/**
+ * The one owner of the `merchants`, `webhook_endpoints` and `webhook_secrets` tables: a merchant and
+ * its endpoint form one aggregate. Every change of an endpoint's state (enabled, failing, disabled)
+ * is made here. Callers go through core/merchants/merchants.ts, which checks what it is given.
+ */
+
+export type EndpointStatus = 'enabled' | 'disabled';
+
+export interface MerchantRow {
+  platform_uuid: string;
+  name: string;
+  environment: Environment;
+  status: 'active' | 'inactive';
+  url: string;
+  endpoint_status: EndpointStatus;
+  disabled_reason: string | null;
+  created_at: Date;
+}
+
+/** The merchant, its endpoint and its first sealed secret, all or nothing. */
+export async function insertMerchant(
+  db: Db,
+  row: { platformUuid: string; name: string; environment: Environment; webhookUrl: string; sealedSecret: Buffer },
+): Promise<void> {
+  await db.begin(async (tx) => {
+    await tx`insert into merchants (platform_uuid, name, environment) values (${row.platformUuid}, ${row.name}, ${row.environment})`;
+    const [endpoint] = await tx<{ id: string }[]>`
+      insert into webhook_endpoints (platform_uuid, url) values (${row.platformUuid}, ${row.webhookUrl}) returning id`;
+    await tx`insert into webhook_secrets (endpoint_id, secret_encrypted) values (${endpoint!.id}, ${row.sealedSecret})`;
+  });
+}
+
+export function selectMerchants(db: Db, filter: { environment?: Environment; platformUuid?: string } = {}): Promise<MerchantRow[]> {
+  return db<MerchantRow[]>`
+    select m.platform_uuid, m.name, m.environment, m.status, e.url, e.status as endpoint_status, e.disabled_reason, m.created_at
+    from merchants m join webhook_endpoints e using (platform_uuid)
+    where true
+      ${filter.environment ? db`and m.environment = ${filter.environment}` : db``}
+      ${filter.platformUuid ? db`and m.platform_uuid = ${filter.platformUuid}` : db``}
+    order by m.created_at`;
+}
+
+/** The merchant a create-cart request names, if it may take carts in this environment. */
+export async function findActiveMerchant(db: Db, platformUuid: string, environment: Environment): Promise<{ name: string } | undefined> {
+  const [row] = await db<{ name: string }[]>`
+    select name from merchants where platform_uuid = ${platformUuid} and environment = ${environment} and status = 'active'`;
+  return row;
+}
+
+/** False when no merchant has this platformUuid. */
+export async function setMerchantInactive(db: Db, platformUuid: string): Promise<boolean> {
+  const updated = await db`update merchants set status = 'inactive', updated_at = now() where platform_uuid = ${platformUuid}`;
+  return updated.count > 0;
+}
+
+/**
+ * Enables the endpoint and forgets its failure streak: on a new URL (a fresh start) or an operator's
+ * recovery after the merchant's outage. False when no merchant has this platformUuid.
+ */
+export async function enableEndpoint(db: Db, platformUuid: string, newUrl?: string): Promise<boolean> {
+  const updated = await db`
+    update webhook_endpoints set url = coalesce(${newUrl ?? null}, url), status = 'enabled', disabled_reason = null, failing_since = null, updated_at = now()
+    where platform_uuid = ${platformUuid}`;
+  return updated.count > 0;
+}
+
+/** A 2xx ends the endpoint's failure streak. */
+export async function recordEndpointSuccess(db: Db, endpointId: string): Promise<void> {
+  await db`update webhook_endpoints set failing_since = null where id = ${endpointId} and failing_since is not null`;
+}
+
+/** Starts the failure streak at `at` unless one is running; returns when the streak began. */
+export async function recordEndpointFailure(db: Db, endpointId: string, at: Date): Promise<Date> {
+  const [row] = await db<{ failing_since: Date }[]>`
+    update webhook_endpoints set failing_since = coalesce(failing_since, ${at}) where id = ${endpointId} returning failing_since`;
+  return row?.failing_since ?? at;
+}
+
+export async function disableEndpoint(db: Db, endpointId: string, reason: string): Promise<void> {
+  await db`update webhook_endpoints set status = 'disabled', disabled_reason = ${reason}, updated_at = now() where id = ${endpointId}`;
+}
+
+/**
+ * Adds a sealed secret; those live until now expire at `expireAt` (never later than they already
+ * would). False when no such merchant.
+ */
+export async function addSecret(db: Db, platformUuid: string, sealedSecret: Buffer, expireAt: Date): Promise<boolean> {
+  return db.begin(async (tx) => {
+    const [endpoint] = await tx<{ id: string }[]>`select id from webhook_endpoints where platform_uuid = ${platformUuid} for update`;
+    if (!endpoint) return false;
+    await tx`
+      update webhook_secrets set expires_at = ${expireAt}
+      where endpoint_id = ${endpoint.id} and (expires_at is null or expires_at > ${expireAt})`;
+    await tx`insert into webhook_secrets (endpoint_id, secret_encrypted) values (${endpoint.id}, ${sealedSecret})`;
+    return true;
+  });
+}
+
+/** The sealed secrets that sign right now, newest first. */
+export async function liveSealedSecrets(db: Db, endpointId: string): Promise<Buffer[]> {
+  const rows = await db<{ secret_encrypted: Buffer }[]>`
+    select secret_encrypted from webhook_secrets
+    where endpoint_id = ${endpointId} and (expires_at is null or expires_at > now())
+    order by created_at desc`;
+  return rows.map((r) => r.secret_encrypted);
+}
+
+export interface DeliveryEndpoint {
+  environment: Environment;
+  endpointId: string;
+  url: string;
+  status: EndpointStatus;
+}
+
+/** Where a merchant's events go right now, and in which environment's rules. */
+export async function findDeliveryEndpoint(db: Db, platformUuid: string): Promise<DeliveryEndpoint | undefined> {
+  const [row] = await db<DeliveryEndpoint[]>`
+    select m.environment, e.id as "endpointId", e.url, e.status
+    from merchants m join webhook_endpoints e using (platform_uuid)
+    where m.platform_uuid = ${platformUuid}`;
+  return row;
+}

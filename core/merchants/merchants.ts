@@ -1,0 +1,155 @@
+import { randomBytes, randomUUID } from 'node:crypto';
+import type { Environment } from '../config.js';
+import { decrypt, encrypt } from '../crypto.js';
+import type { Db } from '../db/client.js';
+import { listMerchantDeliveries, type EventDeliveries } from '../webhooks/event-store.js';
+import { webhookUrlProblems } from '../webhooks/url-safety.js';
+import {
+  addSecret,
+  enableEndpoint,
+  insertMerchant,
+  liveSealedSecrets,
+  selectMerchants,
+  setMerchantInactive,
+  type EndpointStatus,
+  type MerchantRow,
+} from './merchant-store.js';
+
+/**
+ * What operators (CLI and API) and the stack's own seeding do with merchants. Every way in checks
+ * the webhook URL for the merchant's environment (core/webhooks/url-safety.ts) before storing it.
+ */
+
+export interface NewMerchant {
+  name: string;
+  environment: Environment;
+  webhookUrl: string;
+}
+
+export interface CreatedMerchant {
+  platformUuid: string;
+  name: string;
+  environment: Environment;
+  webhookUrl: string;
+  /** Shown once; only its encryption is stored. */
+  webhookSecret: string;
+}
+
+export interface MerchantSummary {
+  platformUuid: string;
+  name: string;
+  environment: Environment;
+  status: 'active' | 'inactive';
+  webhookUrl: string;
+  endpointStatus: EndpointStatus;
+  endpointDisabledReason: string | null;
+  createdAt: string;
+}
+
+export class MerchantNotFoundError extends Error {
+  override name = 'MerchantNotFoundError';
+  constructor(readonly platformUuid: string) {
+    super(`no merchant has platformUuid ${platformUuid}`);
+  }
+}
+
+export class WebhookUrlRejectedError extends Error {
+  override name = 'WebhookUrlRejectedError';
+  constructor(readonly problems: string[]) {
+    super(`webhook URL ${problems.join('; ')}`);
+  }
+}
+
+/** A Standard Webhooks secret: `whsec_` + base64 of 32 random bytes. */
+export function newWebhookSecret(): string {
+  return `whsec_${randomBytes(32).toString('base64')}`;
+}
+
+const toSummary = (r: MerchantRow): MerchantSummary => ({
+  platformUuid: r.platform_uuid,
+  name: r.name,
+  environment: r.environment,
+  status: r.status,
+  webhookUrl: r.url,
+  endpointStatus: r.endpoint_status,
+  endpointDisabledReason: r.disabled_reason,
+  createdAt: r.created_at.toISOString(),
+});
+
+async function assertWebhookUrl(url: string, environment: Environment): Promise<void> {
+  const problems = await webhookUrlProblems(url, environment);
+  if (problems.length) throw new WebhookUrlRejectedError(problems);
+}
+
+/** Creates a merchant with its webhook endpoint and a first signing secret, once the URL passes its checks. */
+export async function registerMerchant(db: Db, encryptionKey: Buffer, merchant: NewMerchant): Promise<CreatedMerchant> {
+  await assertWebhookUrl(merchant.webhookUrl, merchant.environment);
+  return registerMerchantWithoutUrlCheck(db, encryptionKey, merchant);
+}
+
+/**
+ * The same without the URL check: only for tests that must stand where registration would have
+ * refused (a URL whose DNS was re-pointed after it passed). Everything else calls registerMerchant.
+ */
+export async function registerMerchantWithoutUrlCheck(db: Db, encryptionKey: Buffer, merchant: NewMerchant): Promise<CreatedMerchant> {
+  const platformUuid = randomUUID();
+  const webhookSecret = newWebhookSecret();
+  await insertMerchant(db, { platformUuid, ...merchant, sealedSecret: encrypt(encryptionKey, webhookSecret) });
+  return { platformUuid, name: merchant.name, environment: merchant.environment, webhookUrl: merchant.webhookUrl, webhookSecret };
+}
+
+export async function listMerchants(db: Db, environment?: Environment): Promise<MerchantSummary[]> {
+  return (await selectMerchants(db, environment ? { environment } : {})).map(toSummary);
+}
+
+export async function getMerchant(db: Db, platformUuid: string): Promise<MerchantSummary> {
+  const [row] = await selectMerchants(db, { platformUuid });
+  if (!row) throw new MerchantNotFoundError(platformUuid);
+  return toSummary(row);
+}
+
+/** Checked for the merchant's environment; a new URL also re-enables the endpoint. */
+export async function changeWebhookUrl(db: Db, platformUuid: string, webhookUrl: string): Promise<MerchantSummary> {
+  const merchant = await getMerchant(db, platformUuid);
+  await assertWebhookUrl(webhookUrl, merchant.environment);
+  if (!(await enableEndpoint(db, platformUuid, webhookUrl))) throw new MerchantNotFoundError(platformUuid);
+  return getMerchant(db, platformUuid);
+}
+
+/**
+ * Adds a new secret; the ones live until now keep signing for `overlapMs` (never longer than they
+ * already would), so the merchant can deploy the new one without rejecting a single delivery.
+ */
+export async function rotateWebhookSecret(
+  db: Db,
+  encryptionKey: Buffer,
+  platformUuid: string,
+  overlapMs: number,
+): Promise<{ platformUuid: string; webhookSecret: string; previousSecretsExpireAt: string }> {
+  const webhookSecret = newWebhookSecret();
+  const expireAt = new Date(Date.now() + overlapMs);
+  if (!(await addSecret(db, platformUuid, encrypt(encryptionKey, webhookSecret), expireAt))) throw new MerchantNotFoundError(platformUuid);
+  return { platformUuid, webhookSecret, previousSecretsExpireAt: expireAt.toISOString() };
+}
+
+/** Stops new carts for the merchant; events of carts already created are still delivered. */
+export async function deactivateMerchant(db: Db, platformUuid: string): Promise<MerchantSummary> {
+  if (!(await setMerchantInactive(db, platformUuid))) throw new MerchantNotFoundError(platformUuid);
+  return getMerchant(db, platformUuid);
+}
+
+/** After an outage on the merchant's side: the endpoint takes deliveries again. */
+export async function reenableWebhookEndpoint(db: Db, platformUuid: string): Promise<void> {
+  if (!(await enableEndpoint(db, platformUuid))) throw new MerchantNotFoundError(platformUuid);
+}
+
+/** The secrets that sign right now, newest first. */
+export async function liveWebhookSecrets(db: Db, encryptionKey: Buffer, endpointId: string): Promise<string[]> {
+  return (await liveSealedSecrets(db, endpointId)).map((sealed) => decrypt(encryptionKey, sealed));
+}
+
+/** An operator's view of a merchant's deliveries, newest first; an unknown merchant is an error, not an empty list. */
+export async function listEndpointDeliveries(db: Db, platformUuid: string, filter: Parameters<typeof listMerchantDeliveries>[2] = {}): Promise<EventDeliveries[]> {
+  await getMerchant(db, platformUuid);
+  return listMerchantDeliveries(db, platformUuid, filter);
+}

@@ -1,0 +1,194 @@
+import type { Db, Sql } from '../db/client.js';
+import type { DeliveryStatus, WebhookEventBody, WebhookEventName } from './events.js';
+
+/**
+ * The one owner of the `webhook_events` and `webhook_attempts` tables: the events each cart produced,
+ * in order, with their fixed bodies, and every HTTP attempt made to deliver them.
+ */
+
+
+/** The error class of an attempt that started and never reported back (its worker stopped). */
+export const NO_OUTCOME = 'no_outcome';
+
+export async function findCartEvent(sql: Sql, cartId: string, event: WebhookEventName, status: string): Promise<{ id: string; sequence: number } | undefined> {
+  const [row] = await sql<{ id: string; sequence: number }[]>`
+    select id, sequence from webhook_events
+    where cart_id = ${cartId} and event = ${event} and payload->'data'->>'status' = ${status}`;
+  return row;
+}
+
+export async function nextEventSequence(sql: Sql, cartId: string): Promise<number> {
+  const [row] = await sql<{ next: number }[]>`select coalesce(max(sequence), 0) + 1 as next from webhook_events where cart_id = ${cartId}`;
+  return row?.next ?? 1;
+}
+
+export async function insertEvent(sql: Sql, platformUuid: string, body: WebhookEventBody): Promise<void> {
+  await sql`
+    insert into webhook_events (id, cart_id, platform_uuid, sequence, event, payload)
+    values (${body.id}, ${body.data.cartId}, ${platformUuid}, ${body.sequence}, ${body.event}, ${sql.json(body as never)})`;
+}
+
+export interface StoredEvent {
+  id: string;
+  cart_id: string;
+  platform_uuid: string;
+  event: WebhookEventName;
+  payload: WebhookEventBody;
+  delivery_status: DeliveryStatus;
+}
+
+export async function findEvent(db: Db, eventId: string): Promise<StoredEvent | undefined> {
+  const [row] = await db<StoredEvent[]>`
+    select id, cart_id, platform_uuid, event, payload, delivery_status from webhook_events where id = ${eventId}`;
+  return row;
+}
+
+/** A replay that fails does not undo an earlier success. */
+export async function setDeliveryStatus(db: Db, eventId: string, status: Exclude<DeliveryStatus, 'pending'>): Promise<void> {
+  await (status === 'delivered'
+    ? db`update webhook_events set delivery_status = 'delivered', delivered_at = now() where id = ${eventId}`
+    : db`update webhook_events set delivery_status = ${status} where id = ${eventId} and delivery_status <> 'delivered'`);
+}
+
+/** Failed or skipped events of a merchant since a time, cart by cart in order: what a recovery sends again. */
+export function undeliveredEventsSince(db: Db, platformUuid: string, since: Date): Promise<Array<{ id: string; cart_id: string }>> {
+  return db<{ id: string; cart_id: string }[]>`
+    select id, cart_id from webhook_events
+    where platform_uuid = ${platformUuid} and created_at >= ${since} and delivery_status in ('failed', 'skipped')
+    order by cart_id, sequence`;
+}
+
+/**
+ * Written before the request goes out, so an attempt whose worker dies mid-flight still shows, as
+ * NO_OUTCOME; completed with its outcome afterwards.
+ */
+export async function startAttempt(
+  db: Db,
+  attempt: { eventId: string; endpointId: string; attempt: number; trigger: string; attemptedAt: Date; url: string },
+): Promise<string> {
+  const [row] = await db<{ id: string }[]>`
+    insert into webhook_attempts (event_id, endpoint_id, attempt, trigger, attempted_at, url, error_class, latency_ms)
+    values (${attempt.eventId}, ${attempt.endpointId}, ${attempt.attempt}, ${attempt.trigger}, ${attempt.attemptedAt}, ${attempt.url}, ${NO_OUTCOME}, 0)
+    returning id`;
+  return row!.id;
+}
+
+export async function completeAttempt(
+  db: Db,
+  attemptId: string,
+  outcome: { httpStatus: number | null; errorClass: string | null; latencyMs: number; responseExcerpt: string | null; nextAttemptAt: Date | null },
+): Promise<void> {
+  await db`
+    update webhook_attempts set http_status = ${outcome.httpStatus}, error_class = ${outcome.errorClass}, latency_ms = ${outcome.latencyMs},
+      response_excerpt = ${outcome.responseExcerpt}, next_attempt_at = ${outcome.nextAttemptAt}
+    where id = ${attemptId}`;
+}
+
+/** True once an attempt to deliver the cart's `event` has an outcome, whatever it was. */
+export async function hasCompletedAttempt(db: Db, cartId: string, event: WebhookEventName): Promise<boolean> {
+  const rows = await db`
+    select 1 from webhook_attempts a join webhook_events e on e.id = a.event_id
+    where e.cart_id = ${cartId} and e.event = ${event} and a.error_class is distinct from ${NO_OUTCOME} limit 1`;
+  return rows.length > 0;
+}
+
+/** What operators (and a merchant's support request) see of an event and its attempts. */
+export interface EventDeliveries {
+  eventId: string;
+  cartId: string;
+  event: string;
+  sequence: number;
+  status: DeliveryStatus;
+  createdAt: string;
+  deliveredAt: string | null;
+  attempts: Array<{
+    attempt: number;
+    trigger: string;
+    attemptedAt: string;
+    url: string;
+    httpStatus: number | null;
+    errorClass: string | null;
+    latencyMs: number;
+    responseExcerpt: string | null;
+    nextAttemptAt: string | null;
+  }>;
+}
+
+interface Row {
+  id: string;
+  cart_id: string;
+  event: string;
+  sequence: number;
+  delivery_status: EventDeliveries['status'];
+  created_at: Date;
+  delivered_at: Date | null;
+  attempts: Array<{
+    attempt: number;
+    trigger: string;
+    attempted_at: string;
+    url: string;
+    http_status: number | null;
+    error_class: string | null;
+    latency_ms: number;
+    response_excerpt: string | null;
+    next_attempt_at: string | null;
+  }>;
+}
+
+const iso = (value: string | null) => (value === null ? null : new Date(value).toISOString());
+
+function toDeliveries(r: Row): EventDeliveries {
+  return {
+    eventId: r.id,
+    cartId: r.cart_id,
+    event: r.event,
+    sequence: r.sequence,
+    status: r.delivery_status,
+    createdAt: r.created_at.toISOString(),
+    deliveredAt: r.delivered_at?.toISOString() ?? null,
+    attempts: r.attempts.map((a) => ({
+      attempt: a.attempt,
+      trigger: a.trigger,
+      attemptedAt: iso(a.attempted_at)!,
+      url: a.url,
+      httpStatus: a.http_status,
+      errorClass: a.error_class,
+      latencyMs: a.latency_ms,
+      responseExcerpt: a.response_excerpt,
+      nextAttemptAt: iso(a.next_attempt_at),
+    })),
+  };
+}
+
+function eventsWithAttempts(db: Db, where: ReturnType<Db>, limit: number) {
+  return db<Row[]>`
+    select ev.id, ev.cart_id, ev.event, ev.sequence, ev.delivery_status, ev.created_at, ev.delivered_at,
+      coalesce((select json_agg(json_build_object(
+          'attempt', a.attempt, 'trigger', a.trigger, 'attempted_at', a.attempted_at, 'url', a.url, 'http_status', a.http_status,
+          'error_class', a.error_class, 'latency_ms', a.latency_ms, 'response_excerpt', a.response_excerpt, 'next_attempt_at', a.next_attempt_at)
+        order by a.id) from webhook_attempts a where a.event_id = ev.id), '[]') as attempts
+    from webhook_events ev
+    ${where}
+    order by ev.created_at desc, ev.sequence desc
+    limit ${limit}`;
+}
+
+export async function listCartDeliveries(db: Db, cartId: string): Promise<EventDeliveries[]> {
+  const rows = await eventsWithAttempts(db, db`where ev.cart_id = ${cartId}`, 1000);
+  return rows.map(toDeliveries).sort((a, b) => a.sequence - b.sequence);
+}
+
+export async function listMerchantDeliveries(
+  db: Db,
+  platformUuid: string,
+  filter: { since?: Date; status?: DeliveryStatus; limit?: number } = {},
+): Promise<EventDeliveries[]> {
+  const rows = await eventsWithAttempts(
+    db,
+    db`where ev.platform_uuid = ${platformUuid}
+       ${filter.since ? db`and ev.created_at >= ${filter.since}` : db``}
+       ${filter.status ? db`and ev.delivery_status = ${filter.status}` : db``}`,
+    Math.min(filter.limit ?? 100, 1000),
+  );
+  return rows.map(toDeliveries);
+}

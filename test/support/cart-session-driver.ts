@@ -1,0 +1,140 @@
+import { WorkflowUpdateFailedError, type WorkflowHandle } from '@temporalio/client';
+import { ApplicationFailure } from '@temporalio/common';
+import type { temporal } from '@temporalio/proto';
+import { expect } from 'vitest';
+import { storeCard } from '../../core/checkout/card-vault.js';
+import { checkCard } from '../../core/checkout/cards.js';
+import { otpHash } from '../../core/checkout/otp-hash.js';
+import { startCartSession, type CartSessionHandle } from '../../workflows/cart-session/client.js';
+import { cancelUpdate, payUpdate, resendCodeUpdate, searchAttributes, sendCodeUpdate, stateQuery, verifyCodeUpdate, type CartSessionInput, type CartSessionState } from '../../workflows/cart-session/messages.js';
+import { createCartId, validCartRequest } from './fixtures.js';
+import type { TestStack } from './test-stack.js';
+import { cartWorkflowId } from '../../workflows/cart-session/messages.js';
+import type { OtpPolicy } from '../../core/checkout/session.js';
+import { readLatestOutboxCode } from '../../core/checkout/otp-outbox.js';
+
+export type SessionHandle = CartSessionHandle;
+
+export interface Session {
+  cartId: string;
+  handle: SessionHandle;
+}
+
+/**
+ * Drives cart sessions the way the hosted page does: through the workflow's updates, with the OTP as
+ * a keyed hash and the card stored in the vault first (the web tier's job, done here by hand).
+ */
+export function cartSessionDriver(stack: TestStack, platformUuid: string) {
+  const key = stack.config.dataEncryptionKey;
+  const handleOf = (cartId: string): SessionHandle => stack.temporal.client.workflow.getHandle(cartWorkflowId(cartId));
+
+  return {
+    handleOf,
+
+    /** A session created through the public API, exactly as a merchant does. */
+    async createSession(): Promise<Session> {
+      const cartId = await createCartId(stack.apiUrl, validCartRequest(platformUuid));
+      return { cartId, handle: handleOf(cartId) };
+    },
+
+    /**
+     * A session started directly, for OTP timings the API never sets. The ledger row is written as
+     * the API would, since the workflow's activities record into it.
+     */
+    async startSessionWithOtpPolicy(otpPolicy: Partial<OtpPolicy>): Promise<Session> {
+      const session = await this.createSession();
+      await session.handle.terminate('replaced by a session with test OTP timings');
+      const cartId = session.cartId;
+      await stack.db`update carts set status = 'pending' where cart_id = ${cartId}`;
+      const input: CartSessionInput = {
+        cartId,
+        platformUuid,
+        storeName: 'Test Store',
+        amount: 4498,
+        currency: 'EUR',
+        expiresOn: new Date(Date.now() + stack.config.sessionLifetimeMs).toISOString(),
+        lifetimeMs: stack.config.sessionLifetimeMs,
+        otpPolicy,
+      };
+      const handle = await startCartSession(stack.temporal.client, {
+        taskQueue: stack.config.temporal.taskQueue,
+        input,
+        storeName: 'Test Store',
+        workflowId: `${cartWorkflowId(cartId)}-policy`,
+      });
+      return { cartId, handle };
+    },
+
+    state: (s: Session) => s.handle.query(stateQuery),
+    sendCode: (s: Session, contact = 'jane.doe@example.com') => s.handle.executeUpdate(sendCodeUpdate, { args: [{ contact }] }),
+    resendCode: (s: Session) => s.handle.executeUpdate(resendCodeUpdate),
+    verify: (s: Session, code: string) => s.handle.executeUpdate(verifyCodeUpdate, { args: [{ codeHash: otpHash(key, s.cartId, code) }] }),
+    cancel: (s: Session) => s.handle.executeUpdate(cancelUpdate),
+
+    /** The code the sandbox outbox "sent", as the customer would read it on their phone. */
+    async sentCode(s: Session): Promise<string> {
+      const sent = await readLatestOutboxCode(stack.db, key, s.cartId);
+      if (!sent) throw new Error(`no code in the outbox for ${s.cartId}`);
+      return sent.code;
+    },
+
+    /** Contact → code from the outbox → verified, ready for the card. */
+    async verifiedSession(): Promise<Session> {
+      const s = await this.createSession();
+      await this.sendCode(s);
+      const state = await this.verify(s, await this.sentCode(s));
+      expect(state.step).toBe('card');
+      return s;
+    },
+
+    /** What the web tier does with the card form: check it, vault it, hand the workflow a token. */
+    async vaultCard(s: Session, number: string, expiry = '12/30', cvv = '123') {
+      const checked = checkCard({ number, expiry, cvv }, new Date());
+      if (!checked.ok) throw new Error(`test card rejected: ${JSON.stringify(checked.errors)}`);
+      const { token } = await storeCard(stack.db, key, s.cartId, checked.card);
+      return { cardToken: token, brand: checked.card.brand, last4: checked.card.last4 };
+    },
+
+    async pay(s: Session, number: string, expiry?: string, cvv?: string, updateId = `pay-${s.cartId}`): Promise<CartSessionState> {
+      const card = await this.vaultCard(s, number, expiry, cvv);
+      return s.handle.executeUpdate(payUpdate, { args: [card], updateId });
+    },
+  };
+}
+
+/** The ApplicationFailure type a refused (or failed) update carries. */
+export async function refusalOf(action: Promise<unknown>): Promise<string> {
+  const error = await action.then(
+    () => undefined,
+    (e: unknown) => e,
+  );
+  if (!(error instanceof WorkflowUpdateFailedError)) throw new Error(`expected the update to be refused, got ${String(error)}`);
+  if (!(error.cause instanceof ApplicationFailure) || !error.cause.type) throw new Error(`refusal without a type: ${String(error.cause)}`);
+  return error.cause.type;
+}
+
+export async function historyEvents(handle: SessionHandle): Promise<temporal.api.history.v1.IHistoryEvent[]> {
+  return (await handle.fetchHistory()).events ?? [];
+}
+
+/** How many times the workflow scheduled an activity of this type. */
+export async function scheduledCount(handle: SessionHandle, activityType: string): Promise<number> {
+  return (await historyEvents(handle)).filter((e) => e.activityTaskScheduledEventAttributes?.activityType?.name === activityType).length;
+}
+
+export async function ledgerRow(stack: TestStack, cartId: string) {
+  const [row] = await stack.db<{ status: string; payment_brand: string | null; payment_last4: string | null; failure_code: string | null }[]>`
+    select status, payment_brand, payment_last4, failure_code from carts where cart_id = ${cartId}`;
+  return row;
+}
+
+export async function recordedEvents(stack: TestStack, cartId: string) {
+  const rows = await stack.db<{ sequence: number; event: string; payload: { data: { status: string; payment?: { brand: string; last4: string; failureCode?: string }; failureCode?: string } } }[]>`
+    select sequence, event, payload from webhook_events where cart_id = ${cartId} order by sequence`;
+  return rows.map((r) => ({ sequence: r.sequence, event: r.event, status: r.payload.data.status, payment: r.payload.data.payment, failureCode: r.payload.data.failureCode }));
+}
+
+export async function vaultCount(stack: TestStack, cartId: string): Promise<number> {
+  const [row] = await stack.db<{ count: number }[]>`select count(*)::int as count from card_vault where cart_id = ${cartId}`;
+  return row!.count;
+}

@@ -1,0 +1,33 @@
+import { WorkflowIdReusePolicy, type Client, type WorkflowHandle } from '@temporalio/client';
+import { cartWorkflowId, searchAttributes, type CartSessionInput } from './messages.js';
+import { cartSession } from './workflow.js';
+
+export type CartSessionHandle = WorkflowHandle<typeof cartSession>;
+
+/**
+ * Starts the session of one cart, by function reference so its input is type-checked here. One
+ * workflow per cartId, ever: a second start with the same id is refused, not merged.
+ */
+export function startCartSession(
+  client: Client,
+  options: { taskQueue: string; input: CartSessionInput; storeName: string; workflowId?: string },
+): Promise<CartSessionHandle> {
+  const { input } = options;
+  return client.workflow.start(cartSession, {
+    workflowId: options.workflowId ?? cartWorkflowId(input.cartId),
+    taskQueue: options.taskQueue,
+    args: [input],
+    workflowIdReusePolicy: WorkflowIdReusePolicy.REJECT_DUPLICATE,
+    memo: { storeName: options.storeName },
+    typedSearchAttributes: [
+      { key: searchAttributes.merchantId, value: input.platformUuid },
+      { key: searchAttributes.cartStatus, value: 'pending' },
+      { key: searchAttributes.cartTotal, value: input.amount },
+      { key: searchAttributes.currency, value: input.currency },
+    ],
+  });
+}
+
+export function cartSessionHandle(client: Client, cartId: string): CartSessionHandle {
+  return client.workflow.getHandle<typeof cartSession>(cartWorkflowId(cartId));
+}

@@ -1,0 +1,82 @@
+import { defineSearchAttributeKey, SearchAttributeType } from '@temporalio/common';
+import { defineQuery, defineUpdate } from '@temporalio/workflow';
+
+import type { CartStatus, CheckoutStep, OtpPolicy } from '../../core/checkout/session.js';
+
+/**
+ * The contract between the cart-session workflow and everything that talks to it: the API starts it,
+ * the hosted page queries and updates it, operators search it. Workflow-safe imports only; the
+ * domain vocabulary (statuses, steps, OTP policy, refusals) lives in core/checkout/session.ts.
+ */
+
+export function cartWorkflowId(cartId: string): string {
+  return `cart-${cartId}`;
+}
+
+export interface CartSessionInput {
+  cartId: string;
+  platformUuid: string;
+  storeName: string;
+  amount: number;
+  currency: string;
+  /** ISO 8601; when the session stops accepting a customer. */
+  expiresOn: string;
+  /** From server config, never from the request: 45 minutes except in tests. */
+  lifetimeMs: number;
+  /**
+   * One-time-code timings. The API never sets them, so every real session gets OTP_POLICY; they
+   * exist so tests can watch a code expire or a resend window open without waiting minutes.
+   */
+  otpPolicy?: Partial<OtpPolicy>;
+}
+
+export interface CartSessionState {
+  cartId: string;
+  status: CartStatus;
+  step: CheckoutStep;
+  expiresOn: string;
+  /** The contact the code went to, masked for display ("j***@example.com", "•••• 4567"). */
+  contactHint?: string;
+  otp?: {
+    /** Wrong codes still allowed before the session fails. */
+    attemptsLeft: number;
+    resendsLeft: number;
+    /** ISO 8601; a resend is refused before this. */
+    resendAvailableAt: string;
+    /** ISO 8601; the current code stops working at this time. */
+    codeExpiresAt: string;
+  };
+  payment?: { brand: string; last4: string; failureCode?: string };
+  /** Set when status is `failed`: the payment's decline code, or `otp_locked`. */
+  failureCode?: string;
+}
+
+export const stateQuery = defineQuery<CartSessionState>('state');
+
+/**
+ * Customer actions. None carries a secret in clear: the OTP arrives as a keyed hash computed by the
+ * web tier (core/checkout/otp-hash.ts), the card as a vault token
+ * (core/checkout/card-vault.ts). Each returns the new state; an action that does not fit the current state is
+ * rejected by its validator with an ApplicationFailure whose type is one of ACTION_REFUSED.
+ * A wrong code is not a refusal: verifyCode returns the state with one attempt fewer (step stays
+ * `code`), or with status `failed` / failureCode `otp_locked` after the last one.
+ * `pay` resolves once the payment has an outcome (status `paid` or `failed`); with processor retries
+ * that can take a few seconds, so a caller that gives up earlier can follow the `state` query.
+ * Use the update id as the idempotency key of the action (e.g. `pay-<cartId>`).
+ */
+export const sendCodeUpdate = defineUpdate<CartSessionState, [{ contact: string }]>('sendCode');
+export const resendCodeUpdate = defineUpdate<CartSessionState, []>('resendCode');
+export const verifyCodeUpdate = defineUpdate<CartSessionState, [{ codeHash: string }]>('verifyCode');
+export const payUpdate = defineUpdate<CartSessionState, [{ cardToken: string; brand: string; last4: string }]>('pay');
+export const cancelUpdate = defineUpdate<CartSessionState, []>('cancel');
+
+/** Search attributes registered on the Temporal server (see scripts/temporal-server.ts). */
+export const searchAttributes = {
+  merchantId: defineSearchAttributeKey('MerchantId', SearchAttributeType.KEYWORD),
+  cartStatus: defineSearchAttributeKey('CartStatus', SearchAttributeType.KEYWORD),
+  cartTotal: defineSearchAttributeKey('CartTotal', SearchAttributeType.INT),
+  currency: defineSearchAttributeKey('Currency', SearchAttributeType.KEYWORD),
+} as const;
+
+/** `--search-attribute` values for `temporal server start-dev`, and the operator's reference. */
+export const SEARCH_ATTRIBUTE_DEFINITIONS = ['MerchantId=Keyword', 'CartStatus=Keyword', 'CartTotal=Int', 'Currency=Keyword'] as const;

@@ -1,0 +1,260 @@
+import {
+  ActivityFailure,
+  allHandlersFinished,
+  ApplicationFailure,
+  condition,
+  proxyActivities,
+  setHandler,
+  upsertSearchAttributes,
+  workflowInfo,
+} from '@temporalio/workflow';
+import type { CartActivities } from '../../activities/index.js';
+import type { PaymentSummary, WebhookEventName } from '../../core/webhooks/events.js';
+import { cancelUpdate, payUpdate, resendCodeUpdate, searchAttributes, sendCodeUpdate, stateQuery, verifyCodeUpdate, type CartSessionInput, type CartSessionState } from './messages.js';
+import { ACTION_REFUSED, OTP_LOCKED, OTP_POLICY, OTP_SEND_FAILED, TERMINAL_STATUSES, type ActionRefusal, type CartStatus, type CheckoutStep } from '../../core/checkout/session.js';
+import { parseContact } from '../../core/checkout/contact.js';
+
+/** Ledger and webhook bookkeeping must not be lost: retried until it succeeds. */
+const { recordCartStatus, recordCartEvent, discardCards } = proxyActivities<CartActivities>({
+  startToCloseTimeout: '30 seconds',
+  retry: { initialInterval: '1 second', maximumInterval: '1 minute' },
+});
+
+/** The customer is waiting on the page: a code that cannot be sent fails the action, not the session. */
+const { sendOtp } = proxyActivities<CartActivities>({
+  startToCloseTimeout: '15 seconds',
+  retry: { initialInterval: '1 second', maximumAttempts: 3 },
+});
+
+/**
+ * A processor outage is retried a bounded number of times (the cartId is the idempotency key, so a
+ * retry never charges twice); then the payment fails with `processor_error`. Declines are results.
+ */
+const { authorizePayment } = proxyActivities<CartActivities>({
+  startToCloseTimeout: '30 seconds',
+  retry: { initialInterval: '1 second', backoffCoefficient: 2, maximumAttempts: 3 },
+});
+
+const EVENT_FOR_STATUS: Partial<Record<CartStatus, WebhookEventName>> = {
+  processing: 'order_updated',
+  paid: 'order_created',
+  failed: 'order_updated',
+  cancelled: 'order_cancelled',
+  abandoned: 'order_abandoned',
+};
+
+interface Card {
+  cardToken: string;
+  brand: string;
+  last4: string;
+}
+
+/** What ended the customer's part of the session before the timer did. */
+type CustomerDecision = { kind: 'pay'; card: Card } | { kind: 'cancel' } | { kind: 'locked_out' };
+
+interface Challenge {
+  /** otpHash of the code sent, plus in sandbox that of SANDBOX_OTP; never a code in clear. */
+  acceptedHashes: string[];
+  sentAt: number;
+  expiresAt: number;
+}
+
+/** One checkout attempt for one cart, from creation until it is paid, failed, cancelled or abandoned. */
+export async function cartSession(input: CartSessionInput): Promise<{ status: CartStatus }> {
+  const { cartId } = input;
+  const otpPolicy = { ...OTP_POLICY, ...input.otpPolicy };
+  const closesAt = workflowInfo().startTime.getTime() + input.lifetimeMs;
+
+  let status: CartStatus = 'pending';
+  let contact: { address: string; hint: string } | undefined;
+  let challenge: Challenge | undefined;
+  let sending = false;
+  let resends = 0;
+  let wrongCodes = 0;
+  let verified = false;
+  let decision: CustomerDecision | undefined;
+  let payment: PaymentSummary | undefined;
+  let failureCode: string | undefined;
+  /** The outcome is in the ledger, its webhook event recorded and the vault emptied. */
+  let settled = false;
+
+  const step = (): CheckoutStep => {
+    if (TERMINAL_STATUSES.has(status)) return 'done';
+    if (decision?.kind === 'pay') return 'processing';
+    if (verified) return 'card';
+    return challenge ? 'code' : 'contact';
+  };
+  const state = (): CartSessionState => ({
+    cartId,
+    status,
+    step: step(),
+    expiresOn: input.expiresOn,
+    ...(contact ? { contactHint: contact.hint } : {}),
+    ...(challenge && !verified
+      ? {
+          otp: {
+            attemptsLeft: otpPolicy.maxWrongCodes - wrongCodes,
+            resendsLeft: otpPolicy.maxResends - resends,
+            resendAvailableAt: new Date(challenge.sentAt + otpPolicy.resendIntervalMs).toISOString(),
+            codeExpiresAt: new Date(challenge.expiresAt).toISOString(),
+          },
+        }
+      : {}),
+    ...(payment ? { payment } : {}),
+    ...(failureCode ? { failureCode } : {}),
+  });
+  /** Actions that end the session answer once its outcome is recorded, so the page can redirect. */
+  const settledState = () => condition(() => settled).then(state);
+
+  // --- What the customer may do, and when (validators are synchronous: a refusal never enters history).
+
+  const requireOpen = () => {
+    if (status !== 'pending' || decision) refuse(ACTION_REFUSED.sessionClosed, 'This checkout is no longer open.');
+    if (Date.now() >= closesAt) refuse(ACTION_REFUSED.sessionClosed, 'This checkout has expired.');
+  };
+  const requireCodeStep = () => {
+    requireOpen();
+    if (verified) refuse(ACTION_REFUSED.alreadyVerified, 'You are already verified.');
+    if (sending) refuse(ACTION_REFUSED.sendInProgress, 'A code is being sent.');
+  };
+  const requireResendAllowed = () => {
+    if (!challenge) return;
+    if (resends >= otpPolicy.maxResends) refuse(ACTION_REFUSED.resendLimit, 'No more codes can be sent for this checkout.');
+    const availableAt = challenge.sentAt + otpPolicy.resendIntervalMs;
+    if (Date.now() < availableAt) {
+      refuse(ACTION_REFUSED.resendTooSoon, `Wait ${Math.ceil((availableAt - Date.now()) / 1000)} s before asking for a new code.`);
+    }
+  };
+
+  const sendCode = async (to: { address: string; hint: string }) => {
+    sending = true;
+    try {
+      const sent = await sendOtp({ cartId, contact: to.address });
+      if (challenge) resends++;
+      contact = to;
+      const sentAt = Date.now();
+      challenge = { acceptedHashes: [sent.codeHash, ...(sent.sandboxCodeHash ? [sent.sandboxCodeHash] : [])], sentAt, expiresAt: sentAt + otpPolicy.codeLifetimeMs };
+    } catch (error) {
+      if (error instanceof ActivityFailure) throw ApplicationFailure.create({ type: OTP_SEND_FAILED, message: 'The code could not be sent. Try again.', nonRetryable: true });
+      throw error;
+    } finally {
+      sending = false;
+    }
+    return state();
+  };
+
+  setHandler(stateQuery, state);
+
+  // Sending to a new contact once a code went out counts as a resend, with the same limits.
+  setHandler(sendCodeUpdate, ({ contact: raw }) => sendCode(parseContact(raw)!), {
+    validator: ({ contact: raw }) => {
+      requireCodeStep();
+      if (typeof raw !== 'string' || !parseContact(raw)) {
+        refuse(ACTION_REFUSED.invalidContact, 'Enter an email address, or a phone number with its country code (e.g. +33 6 12 34 56 78).');
+      }
+      requireResendAllowed();
+    },
+  });
+
+  setHandler(resendCodeUpdate, () => sendCode(contact!), {
+    validator: () => {
+      requireCodeStep();
+      if (!challenge) refuse(ACTION_REFUSED.codeNotSent, 'No code has been sent yet.');
+      requireResendAllowed();
+    },
+  });
+
+  setHandler(
+    verifyCodeUpdate,
+    ({ codeHash }) => {
+      if (challenge!.acceptedHashes.includes(codeHash)) {
+        verified = true;
+        return state();
+      }
+      wrongCodes++;
+      if (wrongCodes < otpPolicy.maxWrongCodes) return state();
+      decision = { kind: 'locked_out' };
+      return settledState();
+    },
+    {
+      validator: ({ codeHash }) => {
+        requireCodeStep();
+        if (!challenge) refuse(ACTION_REFUSED.codeNotSent, 'Ask for a code first.');
+        if (typeof codeHash !== 'string' || !/^[0-9a-f]{64}$/.test(codeHash)) refuse(ACTION_REFUSED.invalidCodeHash, 'Not a code hash.');
+        if (Date.now() >= challenge.expiresAt) refuse(ACTION_REFUSED.codeExpired, 'This code has expired. Ask for a new one.');
+      },
+    },
+  );
+
+  setHandler(
+    payUpdate,
+    (card) => {
+      decision = { kind: 'pay', card: { cardToken: card.cardToken, brand: card.brand, last4: card.last4 } };
+      return settledState();
+    },
+    {
+      validator: (card) => {
+        if (decision?.kind === 'pay' || status !== 'pending') refuse(ACTION_REFUSED.paymentSubmitted, 'A payment was already submitted for this checkout.');
+        requireOpen();
+        if (!verified) refuse(ACTION_REFUSED.notVerified, 'Verify your one-time code first.');
+        const wellFormed =
+          typeof card?.cardToken === 'string' && /^card_[A-Za-z0-9_-]{16,64}$/.test(card.cardToken) &&
+          typeof card.brand === 'string' && /^[a-z]{1,20}$/.test(card.brand) &&
+          typeof card.last4 === 'string' && /^\d{4}$/.test(card.last4);
+        if (!wellFormed) refuse(ACTION_REFUSED.invalidCard, 'The card reference is not valid.');
+      },
+    },
+  );
+
+  setHandler(
+    cancelUpdate,
+    () => {
+      decision = { kind: 'cancel' };
+      return settledState();
+    },
+    { validator: requireOpen },
+  );
+
+  // --- The business process.
+
+  const moveTo = async (next: CartStatus, outcome: { failureCode?: string } = {}) => {
+    status = next;
+    failureCode = outcome.failureCode;
+    upsertSearchAttributes([{ key: searchAttributes.cartStatus, value: next }]);
+    await recordCartStatus({ cartId, status: next, ...(payment ? { payment: { brand: payment.brand, last4: payment.last4 } } : {}), ...outcome });
+    const event = EVENT_FOR_STATUS[next];
+    if (event) await recordCartEvent({ cartId, event, status: next, ...(payment ? { payment } : {}), ...outcome });
+  };
+
+  const takePayment = async (card: Card) => {
+    payment = { brand: card.brand, last4: card.last4 };
+    await moveTo('processing');
+    let result: { approved: true } | { approved: false; failureCode: string };
+    try {
+      const authorization = await authorizePayment({ cartId, cardToken: card.cardToken, amount: input.amount, currency: input.currency });
+      result = authorization.outcome === 'approved' ? { approved: true } : { approved: false, failureCode: authorization.failureCode };
+    } catch (error) {
+      if (!(error instanceof ActivityFailure)) throw error;
+      result = { approved: false, failureCode: 'processor_error' };
+    }
+    if (result.approved) return moveTo('paid');
+    payment = { ...payment, failureCode: result.failureCode };
+    return moveTo('failed', { failureCode: result.failureCode });
+  };
+
+  const customerDecided = await condition(() => decision !== undefined, input.lifetimeMs);
+  if (!customerDecided) await moveTo('abandoned');
+  else if (decision!.kind === 'pay') await takePayment(decision!.card);
+  else if (decision!.kind === 'cancel') await moveTo('cancelled');
+  else await moveTo('failed', { failureCode: OTP_LOCKED });
+
+  // No card outlives its session, whether it was charged, declined or never used.
+  await discardCards({ cartId });
+  settled = true;
+  await condition(allHandlersFinished);
+  return { status };
+}
+
+function refuse(type: ActionRefusal, message: string): never {
+  throw ApplicationFailure.create({ type, message, nonRetryable: true });
+}

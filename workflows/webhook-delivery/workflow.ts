@@ -1,0 +1,43 @@
+import { ActivityFailure, condition, continueAsNew, log, proxyActivities, setHandler, workflowInfo } from '@temporalio/workflow';
+import type { WebhookActivities } from '../../activities/webhooks/deliver.js';
+import { DELIVERY_FAILURE, deliverEventSignal, type DeliveryRequest, type WebhookDeliveryInput } from './messages.js';
+
+/** With nothing left to send for this long, the workflow ends; the next event starts it again. */
+const IDLE_BEFORE_CLOSING = '1 minute';
+
+/**
+ * Delivers one cart's webhook events, one at a time and in the order they were recorded, so a
+ * merchant never sees `order_updated(failed)` before `order_updated(processing)`. One workflow per
+ * cart keeps a slow or dead endpoint from delaying any other cart or merchant.
+ */
+export async function webhookDelivery(input: WebhookDeliveryInput): Promise<void> {
+  const queue: DeliveryRequest[] = [...(input.queued ?? [])];
+  setHandler(deliverEventSignal, (request) => {
+    if (!queue.some((q) => q.eventId === request.eventId && q.trigger === request.trigger)) queue.push(request);
+  });
+
+  // The retry table lives in the activity (ApplicationFailure.nextRetryDelay): it decides each delay,
+  // honouring Retry-After, and reports a spent schedule as a result rather than an error. This policy
+  // only paces retries after crashes and timeouts, which never stop: an event is not given up because
+  // our own worker died.
+  const { deliverWebhook } = proxyActivities<WebhookActivities>({
+    // The HTTP exchange is bounded by attemptTimeoutMs; the margin covers reading and recording.
+    startToCloseTimeout: input.attemptTimeoutMs + 5_000,
+    retry: { initialInterval: '1 second', backoffCoefficient: 2, maximumInterval: '10 minutes', nonRetryableErrorTypes: [DELIVERY_FAILURE.eventMissing] },
+  });
+
+  for (;;) {
+    if (queue.length === 0 && !(await condition(() => queue.length > 0, IDLE_BEFORE_CLOSING))) return;
+    if (workflowInfo().continueAsNewSuggested) {
+      await continueAsNew<typeof webhookDelivery>({ ...input, queued: queue });
+    }
+    const next = queue[0]!;
+    try {
+      await deliverWebhook(next);
+    } catch (err) {
+      if (!(err instanceof ActivityFailure)) throw err;
+      log.error('webhook delivery gave up on an event', { eventId: next.eventId, error: err.cause?.message });
+    }
+    queue.shift();
+  }
+}
