@@ -26,7 +26,8 @@ export function createActivities(deps: ActivityDeps) {
     ...createLedgerActivities(deps.db),
     ...createOtpActivities({
       config: deps.config,
-      otpSender: deps.otpSender ?? createOutboxOtpSender({ environment: deps.config.environment, db: deps.db, key: deps.config.dataEncryptionKey, logger: deps.logger }),
+      otpSender:
+        deps.otpSender ?? createOutboxOtpSender({ environment: deps.config.environment, db: deps.db, key: deps.config.dataEncryptionKey, logger: deps.logger }),
     }),
     ...createPaymentActivities({
       ...deps,

@@ -1,7 +1,18 @@
 import { isGrpcServiceError, ServiceError } from '@temporalio/client';
 import { ApiError } from './errors.js';
 
-const NETWORK_CODES = new Set(['ECONNREFUSED', 'ECONNRESET', 'ETIMEDOUT', 'EHOSTUNREACH', 'ENOTFOUND', 'EPIPE', 'CONNECT_TIMEOUT', 'CONNECTION_CLOSED', 'CONNECTION_ENDED', 'CONNECTION_DESTROYED']);
+const NETWORK_CODES = new Set([
+  'ECONNREFUSED',
+  'ECONNRESET',
+  'ETIMEDOUT',
+  'EHOSTUNREACH',
+  'ENOTFOUND',
+  'EPIPE',
+  'CONNECT_TIMEOUT',
+  'CONNECTION_CLOSED',
+  'CONNECTION_ENDED',
+  'CONNECTION_DESTROYED',
+]);
 // PostgreSQL SQLSTATE classes 08 (connection exception) and 57P (operator intervention: shutdown).
 const PG_UNAVAILABLE = /^(08|57P)/;
 // gRPC answers that mean "Temporal cannot take this now", as opposed to "this request is wrong"

@@ -2,7 +2,7 @@ import type { Context, ErrorHandler, Handler, NotFoundHandler } from 'hono';
 import type { ContentfulStatusCode } from 'hono/utils/http-status';
 import { z } from 'zod';
 
-/** The codes of DESIGN.md §4, with the HTTP status each always carries. */
+/** The codes of docs/decisions/error-model.md, with the HTTP status each always carries. */
 export const ERROR_STATUS = {
   INVALID_JSON: 400,
   VALIDATION_ERROR: 400,
@@ -22,7 +22,9 @@ export type ErrorCode = keyof typeof ERROR_STATUS;
 
 export const errorBodySchema = z
   .strictObject({
-    code: z.enum(Object.keys(ERROR_STATUS) as [ErrorCode, ...ErrorCode[]]).meta({ description: 'Stable, machine-readable; branch on this, not on the message' }),
+    code: z
+      .enum(Object.keys(ERROR_STATUS) as [ErrorCode, ...ErrorCode[]])
+      .meta({ description: 'Stable, machine-readable; branch on this, not on the message' }),
     message: z.string().meta({ description: 'What went wrong and what to do about it, for a developer' }),
     errors: z
       .array(
@@ -73,7 +75,8 @@ export function jsonPath(path: ReadonlyArray<PropertyKey>): string {
  */
 function describeIssue(issue: z.core.$ZodIssue): string {
   if (issue.code === 'invalid_type' && 'input' in issue && issue.input === undefined) return 'is required';
-  if (issue.code === 'invalid_type' && issue.message.startsWith('Invalid input')) return `must be ${/^[aeiou]/.test(issue.expected) ? 'an' : 'a'} ${issue.expected}`;
+  if (issue.code === 'invalid_type' && issue.message.startsWith('Invalid input'))
+    return `must be ${/^[aeiou]/.test(issue.expected) ? 'an' : 'a'} ${issue.expected}`;
   if (issue.code === 'invalid_key') return `key ${issue.issues[0]?.message ?? 'is invalid'}`;
   return issue.message;
 }
@@ -117,7 +120,10 @@ export function reservedKeyErrors(value: unknown, path: PropertyKey[] = []): Fie
 /** For a known path: the methods it does have, in `Allow`, rather than a misleading 404. */
 export function methodNotAllowed(allowed: string[]): Handler {
   return (c) =>
-    errorResponse(c, new ApiError('METHOD_NOT_ALLOWED', `${c.req.method} is not supported here; use ${allowed.join(' or ')}.`, [], { Allow: allowed.join(', ') }));
+    errorResponse(
+      c,
+      new ApiError('METHOD_NOT_ALLOWED', `${c.req.method} is not supported here; use ${allowed.join(' or ')}.`, [], { Allow: allowed.join(', ') }),
+    );
 }
 
 export const onNotFound: NotFoundHandler = (c) =>

@@ -1,55 +1,68 @@
 import { z } from 'zod';
 
 const port = z.coerce.number().int().min(1).max(65535);
-const base64Key = z
-  .string()
-  .refine((v) => Buffer.from(v, 'base64').length === 32, 'must be 32 bytes, base64-encoded (try: openssl rand -base64 32)');
+const base64Key = z.string().refine((v) => Buffer.from(v, 'base64').length === 32, 'must be 32 bytes, base64-encoded (try: openssl rand -base64 32)');
 
 /** Every variable the service reads from its environment. */
 const environmentSchema = z.object({
-    CHECKOUT_ENV: z.enum(['sandbox', 'production']).default('sandbox'),
-    API_PORT: port.default(3000),
-    WEB_PORT: port.default(3001),
-    API_BASE_URL: z.url().optional(),
-    CHECKOUT_BASE_URL: z.url().optional(),
-    DATABASE_URL: z.string().min(1, 'is required (postgres://user:pass@host:port/db)'),
-    TEMPORAL_ADDRESS: z.string().default('localhost:7233'),
-    TEMPORAL_NAMESPACE: z.string().default('default'),
-    TEMPORAL_TASK_QUEUE: z.string().default('hosted-checkout'),
-    /** AES-256-GCM key for the card vault and stored webhook secrets, and the HMAC key for OTP hashes. */
-    DATA_ENCRYPTION_KEY: base64Key,
-    /** Bearer token of the operator API. */
-    OPERATOR_TOKEN: z.string().min(24, 'must be at least 24 characters').optional(),
-    /**
-     * Lifetime of a cart session. The spec fixes it at 45 minutes; the override exists so tests can
-     * watch a session expire, and is refused in production.
-     */
-    SESSION_LIFETIME_SECONDS: z.coerce.number().int().positive().default(45 * 60),
-    SANDBOX_OTP: z.string().regex(/^\d{6}$/, 'must be 6 digits').default('123456'),
-    LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
-    /** Create-cart requests allowed per window, per merchant (platformUuid) and per client address. */
-    RATE_LIMIT_WINDOW_SECONDS: z.coerce.number().int().positive().default(60),
-    RATE_LIMIT_PER_PLATFORM: z.coerce.number().int().positive().default(1200),
-    RATE_LIMIT_PER_CLIENT: z.coerce.number().int().positive().default(3000),
-    /**
-     * How many reverse proxies of ours stand in front of the API. 0: the socket address is the client
-     * and X-Forwarded-For is ignored (anyone can forge it); n: the n-th address from the right is.
-     */
-    TRUST_PROXY: z.coerce.number().int().min(0).max(10).default(0),
-    /**
-     * Delay before each webhook delivery attempt, in ms (DESIGN.md §6: immediately, 5 s, 5 min, 30 min,
-     * 2 h, 5 h, 10 h, 14 h, 20 h, 24 h). Configurable so tests can run the same logic in seconds.
-     */
-    WEBHOOK_RETRY_SCHEDULE_MS: z
-      .string()
-      .regex(/^\d+(,\d+)*$/, 'must be a comma-separated list of milliseconds')
-      .default([0, 5e3, 5 * 60e3, 30 * 60e3, 2 * 3600e3, 5 * 3600e3, 10 * 3600e3, 14 * 3600e3, 20 * 3600e3, 24 * 3600e3].join(',')),
-    /** One webhook attempt (connect, send, read the answer) must finish within this. */
-    WEBHOOK_TIMEOUT_MS: z.coerce.number().int().positive().default(15_000),
-    /** After a rotation, the previous secrets keep signing for this long. */
-    WEBHOOK_SECRET_OVERLAP_SECONDS: z.coerce.number().int().min(0).default(24 * 3600),
-    /** An endpoint that has failed every attempt for this long is disabled. */
-    WEBHOOK_DISABLE_AFTER_SECONDS: z.coerce.number().int().positive().default(5 * 24 * 3600),
+  CHECKOUT_ENV: z.enum(['sandbox', 'production']).default('sandbox'),
+  API_PORT: port.default(3000),
+  WEB_PORT: port.default(3001),
+  API_BASE_URL: z.url().optional(),
+  CHECKOUT_BASE_URL: z.url().optional(),
+  DATABASE_URL: z.string().min(1, 'is required (postgres://user:pass@host:port/db)'),
+  TEMPORAL_ADDRESS: z.string().default('localhost:7233'),
+  TEMPORAL_NAMESPACE: z.string().default('default'),
+  TEMPORAL_TASK_QUEUE: z.string().default('hosted-checkout'),
+  /** AES-256-GCM key for the card vault and stored webhook secrets, and the HMAC key for OTP hashes. */
+  DATA_ENCRYPTION_KEY: base64Key,
+  /** Bearer token of the operator API. */
+  OPERATOR_TOKEN: z.string().min(24, 'must be at least 24 characters').optional(),
+  /**
+   * Lifetime of a cart session. The spec fixes it at 45 minutes; the override exists so tests can
+   * watch a session expire, and is refused in production.
+   */
+  SESSION_LIFETIME_SECONDS: z.coerce
+    .number()
+    .int()
+    .positive()
+    .default(45 * 60),
+  SANDBOX_OTP: z
+    .string()
+    .regex(/^\d{6}$/, 'must be 6 digits')
+    .default('123456'),
+  LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
+  /** Create-cart requests allowed per window, per merchant (platformUuid) and per client address. */
+  RATE_LIMIT_WINDOW_SECONDS: z.coerce.number().int().positive().default(60),
+  RATE_LIMIT_PER_PLATFORM: z.coerce.number().int().positive().default(1200),
+  RATE_LIMIT_PER_CLIENT: z.coerce.number().int().positive().default(3000),
+  /**
+   * How many reverse proxies of ours stand in front of the API. 0: the socket address is the client
+   * and X-Forwarded-For is ignored (anyone can forge it); n: the n-th address from the right is.
+   */
+  TRUST_PROXY: z.coerce.number().int().min(0).max(10).default(0),
+  /**
+   * Delay before each webhook delivery attempt, in ms (docs/decisions/webhooks.md: immediately, 5 s, 5 min, 30 min,
+   * 2 h, 5 h, 10 h, 14 h, 20 h, 24 h). Configurable so tests can run the same logic in seconds.
+   */
+  WEBHOOK_RETRY_SCHEDULE_MS: z
+    .string()
+    .regex(/^\d+(,\d+)*$/, 'must be a comma-separated list of milliseconds')
+    .default([0, 5e3, 5 * 60e3, 30 * 60e3, 2 * 3600e3, 5 * 3600e3, 10 * 3600e3, 14 * 3600e3, 20 * 3600e3, 24 * 3600e3].join(',')),
+  /** One webhook attempt (connect, send, read the answer) must finish within this. */
+  WEBHOOK_TIMEOUT_MS: z.coerce.number().int().positive().default(15_000),
+  /** After a rotation, the previous secrets keep signing for this long. */
+  WEBHOOK_SECRET_OVERLAP_SECONDS: z.coerce
+    .number()
+    .int()
+    .min(0)
+    .default(24 * 3600),
+  /** An endpoint that has failed every attempt for this long is disabled. */
+  WEBHOOK_DISABLE_AFTER_SECONDS: z.coerce
+    .number()
+    .int()
+    .positive()
+    .default(5 * 24 * 3600),
 });
 
 export const CONFIG_VARIABLES = Object.keys(environmentSchema.shape);

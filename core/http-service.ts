@@ -10,7 +10,7 @@ export type FetchHandler = (request: Request) => Response | Promise<Response>;
 export interface Listening {
   url: string;
   /** Stops accepting connections and resolves once the open ones have finished. */
-  close(): Promise<void>;
+  close: () => Promise<void>;
 }
 
 /** Serves `fetch` on `port` (0: any free one), resolving once it listens. */
@@ -47,11 +47,12 @@ export async function runHttpService(options: {
   const temporal = connectTemporal(config);
   const server = await listen(options.createApp({ config, db, temporal, logger }).fetch, { port: options.port(config) });
   logger.info({ url: server.url }, `${options.name} listening`);
+  const shutdown = async () => {
+    await server.close();
+    await Promise.allSettled([db.end(), temporal.close()]);
+    process.exit(0);
+  };
   for (const signal of ['SIGINT', 'SIGTERM'] as const) {
-    process.once(signal, async () => {
-      await server.close();
-      await Promise.allSettled([db.end(), temporal.close()]);
-      process.exit(0);
-    });
+    process.once(signal, () => void shutdown());
   }
 }

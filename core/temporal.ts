@@ -33,10 +33,12 @@ function inFlightCounter() {
       },
     });
   const settled = (limitMs: number) =>
-    inFlight === 0 ? Promise.resolve() : new Promise<void>((resolve) => {
-      idle.push(resolve);
-      setTimeout(resolve, limitMs).unref();
-    });
+    inFlight === 0
+      ? Promise.resolve()
+      : new Promise<void>((resolve) => {
+          idle.push(resolve);
+          setTimeout(resolve, limitMs).unref();
+        });
   return { interceptor, settled };
 }
 

@@ -25,7 +25,13 @@ const CONCURRENCY = Number(process.env.BENCH_CONCURRENCY ?? 8);
 Runtime.install({ shutdownSignals: [], logger: { log() {}, trace() {}, debug() {}, info() {}, warn() {}, error: console.error } });
 const dataDir = mkdtempSync(path.join(tmpdir(), 'hosted-checkout-bench-'));
 chmodSync(dataDir, 0o755);
-const infrastructure = await startInfrastructure({ dataDir, postgresPort: await freePort(), temporalPort: await freePort(), persistentTemporal: false, log: () => {} });
+const infrastructure = await startInfrastructure({
+  dataDir,
+  postgresPort: await freePort(),
+  temporalPort: await freePort(),
+  persistentTemporal: false,
+  log: () => {},
+});
 const config = loadConfig({
   DATABASE_URL: infrastructure.databaseUrl,
   TEMPORAL_ADDRESS: infrastructure.temporalAddress,
@@ -50,7 +56,15 @@ const body = JSON.stringify({
     cart: {
       currency: 'EUR',
       country: 'FR',
-      items: Array.from({ length: 5 }, (_, i) => ({ title: `Item ${i}`, description: 'A thing', price: 1000 + i, quantity: 1 + i, url: `https://bench.example/${i}`, image: `https://bench.example/${i}.png`, zeroPay: false })),
+      items: Array.from({ length: 5 }, (_, i) => ({
+        title: `Item ${i}`,
+        description: 'A thing',
+        price: 1000 + i,
+        quantity: 1 + i,
+        url: `https://bench.example/${i}`,
+        image: `https://bench.example/${i}.png`,
+        zeroPay: false,
+      })),
       extra: { orderRef: 'bench' },
       merchantUrls: { successUrl: 'https://bench.example/ok', failureUrl: 'https://bench.example/ko' },
     },
@@ -67,7 +81,9 @@ async function timed(fn: () => Promise<Response>): Promise<number> {
 const createCart = () => fetch(`${api.url}/v2/public/api/cart/`, { method: 'POST', headers: { 'content-type': 'application/json' }, body });
 const quantile = (xs: number[], q: number) => [...xs].sort((a, b) => a - b)[Math.min(xs.length - 1, Math.floor(q * xs.length))]!;
 const report = (label: string, xs: number[], wallMs?: number) =>
-  console.log(`${label.padEnd(34)} n=${xs.length}  median ${quantile(xs, 0.5).toFixed(1)} ms  p95 ${quantile(xs, 0.95).toFixed(1)} ms${wallMs ? `  ${((xs.length / wallMs) * 1000).toFixed(0)} req/s` : ''}`);
+  console.log(
+    `${label.padEnd(34)} n=${xs.length}  median ${quantile(xs, 0.5).toFixed(1)} ms  p95 ${quantile(xs, 0.95).toFixed(1)} ms${wallMs ? `  ${((xs.length / wallMs) * 1000).toFixed(0)} req/s` : ''}`,
+  );
 
 try {
   for (let i = 0; i < 20; i++) await timed(createCart); // warm-up: JIT, connection pools, Temporal caches
@@ -77,9 +93,11 @@ try {
 
   const concurrent: number[] = [];
   const wallStart = performance.now();
-  await Promise.all(Array.from({ length: CONCURRENCY }, async () => {
-    for (let i = 0; i < SEQUENTIAL / CONCURRENCY; i++) concurrent.push(await timed(createCart));
-  }));
+  await Promise.all(
+    Array.from({ length: CONCURRENCY }, async () => {
+      for (let i = 0; i < SEQUENTIAL / CONCURRENCY; i++) concurrent.push(await timed(createCart));
+    }),
+  );
   report(`create cart, ${CONCURRENCY} concurrent`, concurrent, performance.now() - wallStart);
 
   const { data } = (await (await createCart()).json()) as { data: { cartId: string } };

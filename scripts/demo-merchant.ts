@@ -34,7 +34,9 @@ const escapeHtml = (text: string) => text.replace(/[&<>"']/g, (c) => `&#${c.char
  * webhooks said about the cart so far.
  */
 function returnPage(path: string, cartId: string, latest: { event: string; status: string } | undefined): string {
-  const outcome = latest ? `Our webhooks say: <strong>${escapeHtml(latest.status)}</strong> (${escapeHtml(latest.event)}).` : 'No webhook for this cart yet: the order is not confirmed until one arrives.';
+  const outcome = latest
+    ? `Our webhooks say: <strong>${escapeHtml(latest.status)}</strong> (${escapeHtml(latest.event)}).`
+    : 'No webhook for this cart yet: the order is not confirmed until one arrives.';
   return `<!doctype html><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1"><title>Demo Store</title>
 <h1>Demo Store</h1><p>${path === '/success' ? 'Back from checkout: payment reported successful.' : 'Back from checkout: payment not completed.'}</p>
 <p>Cart <code>${escapeHtml(cartId)}</code>. ${outcome}</p>`;
@@ -45,7 +47,11 @@ function returnPage(path: string, cartId: string, latest: { event: string; statu
  * on the raw body, answer 200 at once, skip event ids already seen, do the work afterwards. It also
  * serves the return pages of demoReturnUrls().
  */
-export async function startDemoMerchantReceiver(options: { port: number; secret: string; log: (line: string) => void }): Promise<{ close(): Promise<void> }> {
+export async function startDemoMerchantReceiver(options: {
+  port: number;
+  secret: string;
+  log: (line: string) => void;
+}): Promise<{ close: () => Promise<void> }> {
   const seen = new Set<string>();
   const latestByCart = new Map<string, { event: string; status: string }>();
   const server = createServer((req, res) => {
@@ -71,11 +77,14 @@ export async function startDemoMerchantReceiver(options: { port: number; secret:
       }
       res.writeHead(200).end();
       const { event } = result;
-      if (seen.has(event.id)) return options.log(`[demo merchant] ${event.id} again (attempt ${String(req.headers['x-client-delivery-attempt'])}): already handled`);
+      if (seen.has(event.id))
+        return options.log(`[demo merchant] ${event.id} again (attempt ${String(req.headers['x-client-delivery-attempt'])}): already handled`);
       seen.add(event.id);
       latestByCart.set(event.data.cartId, { event: event.event, status: event.data.status });
       setImmediate(() =>
-        options.log(`[demo merchant] ${event.event} #${event.sequence} for cart ${event.data.cartId}: ${event.data.status}, ${event.data.amount} ${event.data.currency}, extra ${JSON.stringify(event.data.extra)}`),
+        options.log(
+          `[demo merchant] ${event.event} #${event.sequence} for cart ${event.data.cartId}: ${event.data.status}, ${event.data.amount} ${event.data.currency}, extra ${JSON.stringify(event.data.extra)}`,
+        ),
       );
     });
   });

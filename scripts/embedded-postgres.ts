@@ -23,7 +23,7 @@ export async function importEmbeddedPostgres() {
 
 export interface RunningPostgres {
   url: string;
-  stop(): Promise<void>;
+  stop: () => Promise<void>;
 }
 
 /**
@@ -31,7 +31,12 @@ export interface RunningPostgres {
  * first use and reused after. PostgreSQL refuses to run as root, so as root the package runs it as a
  * `postgres` system user (created if missing) who owns the data folder.
  */
-export async function startEmbeddedPostgres(options: { dataDir: string; port: number; password: string; log?: (line: string) => void }): Promise<RunningPostgres> {
+export async function startEmbeddedPostgres(options: {
+  dataDir: string;
+  port: number;
+  password: string;
+  log?: (line: string) => void;
+}): Promise<RunningPostgres> {
   const dataDir = path.resolve(options.dataDir);
   mkdirSync(path.dirname(dataDir), { recursive: true });
   const EmbeddedPostgres = await importEmbeddedPostgres();

@@ -11,7 +11,7 @@ export interface Infrastructure {
   databaseUrl: string;
   temporalAddress: string;
   temporalUiUrl?: string;
-  stop(): Promise<void>;
+  stop: () => Promise<void>;
 }
 
 export interface InfrastructureOptions {
@@ -33,12 +33,12 @@ export interface InfrastructureOptions {
 /** Local credentials for the embedded servers, generated once per data folder and kept there. */
 function localSecret(dataDir: string, name: string, make: () => string): string {
   const file = path.join(dataDir, 'local-secrets.json');
-  const secrets: Record<string, string> = existsSync(file) ? JSON.parse(readFileSync(file, 'utf8')) : {};
+  const secrets = existsSync(file) ? (JSON.parse(readFileSync(file, 'utf8')) as Record<string, string>) : {};
   if (!secrets[name]) {
     secrets[name] = make();
     writeFileSync(file, JSON.stringify(secrets, null, 2), { mode: 0o600 });
   }
-  return secrets[name]!;
+  return secrets[name];
 }
 
 export function localDataEncryptionKey(dataDir: string): string {

@@ -3,7 +3,14 @@ import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
 import { loadConfig, type Config } from '../core/config.js';
 import { createDb, type Db } from '../core/db/client.js';
-import { changeWebhookUrl, deactivateMerchant, listEndpointDeliveries, listMerchants, registerMerchant, rotateWebhookSecret } from '../core/merchants/merchants.js';
+import {
+  changeWebhookUrl,
+  deactivateMerchant,
+  listEndpointDeliveries,
+  listMerchants,
+  registerMerchant,
+  rotateWebhookSecret,
+} from '../core/merchants/merchants.js';
 import { connectTemporal, withDeadline } from '../core/temporal.js';
 import { listCartDeliveries } from '../core/webhooks/event-store.js';
 import { recoverEndpoint, replayEvent } from '../workflows/webhook-delivery/client.js';
@@ -32,7 +39,8 @@ those of the stack \`npm start\` runs (.data/stack.json, .data/local-secrets.jso
 class UsageError extends Error {}
 
 const DATA_DIR = fileURLToPath(new URL('../.data/', import.meta.url));
-const readJson = (file: string): Record<string, string> => (existsSync(DATA_DIR + file) ? JSON.parse(readFileSync(DATA_DIR + file, 'utf8')) : {});
+const readJson = (file: string): Record<string, string> =>
+  existsSync(DATA_DIR + file) ? (JSON.parse(readFileSync(DATA_DIR + file, 'utf8')) as Record<string, string>) : {};
 
 function cliConfig(): Config {
   const stack = readJson('stack.json');
@@ -74,7 +82,11 @@ async function run(command: string | undefined, values: Record<string, string | 
   };
   switch (command) {
     case 'create':
-      return registerMerchant(db, config.dataEncryptionKey, { name: required(values, 'name'), webhookUrl: required(values, 'webhook-url'), environment: environmentOf(values.environment, config) });
+      return registerMerchant(db, config.dataEncryptionKey, {
+        name: required(values, 'name'),
+        webhookUrl: required(values, 'webhook-url'),
+        environment: environmentOf(values.environment, config),
+      });
     case 'list':
       return { merchants: await listMerchants(db, values.environment ? environmentOf(values.environment, config) : undefined) };
     case 'set-webhook-url':
@@ -86,8 +98,14 @@ async function run(command: string | undefined, values: Record<string, string | 
     case 'deliveries': {
       if (values['cart-id']) return { events: await listCartDeliveries(db, values['cart-id']) };
       const status = values.status as 'pending' | 'delivered' | 'failed' | 'skipped' | undefined;
-      if (status && !['pending', 'delivered', 'failed', 'skipped'].includes(status)) throw new UsageError('--status must be pending, delivered, failed or skipped');
-      return { events: await listEndpointDeliveries(db, required(values, 'platform-uuid'), { ...(values.since ? { since: isoTime(values.since, 'since') } : {}), ...(status ? { status } : {}) }) };
+      if (status && !['pending', 'delivered', 'failed', 'skipped'].includes(status))
+        throw new UsageError('--status must be pending, delivered, failed or skipped');
+      return {
+        events: await listEndpointDeliveries(db, required(values, 'platform-uuid'), {
+          ...(values.since ? { since: isoTime(values.since, 'since') } : {}),
+          ...(status ? { status } : {}),
+        }),
+      };
     }
     case 'replay':
       return withTemporal((deps) => replayEvent(deps, required(values, 'event-id')));

@@ -85,7 +85,10 @@ try {
     await workerConnection.close();
   });
 
-  for (const [app, port] of [[createApiApp({ config, db, temporal, logger }), config.apiPort], [createWebApp({ config, db, temporal, logger }), config.webPort]] as const) {
+  for (const [app, port] of [
+    [createApiApp({ config, db, temporal, logger }), config.apiPort],
+    [createWebApp({ config, db, temporal, logger }), config.webPort],
+  ] as const) {
     closers.push((await listen(app.fetch, { port })).close);
   }
 
@@ -108,7 +111,18 @@ try {
       cart: {
         currency: 'EUR',
         country: 'FR',
-        items: [{ title: 'T-shirt', description: 'Organic cotton', price: 1999, quantity: 2, url: 'https://demo.example/t-shirt', image: 'https://demo.example/t-shirt.png', zeroPay: false, variantOptions: ['Size : M'] }],
+        items: [
+          {
+            title: 'T-shirt',
+            description: 'Organic cotton',
+            price: 1999,
+            quantity: 2,
+            url: 'https://demo.example/t-shirt',
+            image: 'https://demo.example/t-shirt.png',
+            zeroPay: false,
+            variantOptions: ['Size : M'],
+          },
+        ],
         extra: { orderRef: 'demo-1' },
         merchantUrls: demoReturnUrls(launcher.DEMO_MERCHANT_PORT),
       },

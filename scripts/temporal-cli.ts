@@ -3,7 +3,7 @@ import { existsSync, mkdirSync, renameSync, rmSync } from 'node:fs';
 import { homedir } from 'node:os';
 import path from 'node:path';
 
-/** The newest CLI release whose go.mod has no `replace`, so `go install` can build it (DESIGN.md §2). */
+/** The newest CLI release whose go.mod has no `replace`, so `go install` can build it: it embeds the Temporal server and the Web UI. */
 export const TEMPORAL_CLI_VERSION = '1.5.1';
 const MODULE = `github.com/temporalio/cli/cmd/temporal@v${TEMPORAL_CLI_VERSION}`;
 

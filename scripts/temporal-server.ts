@@ -7,7 +7,7 @@ export interface TemporalDevServer {
   address: string;
   uiUrl?: string;
   process: ChildProcess;
-  stop(): Promise<void>;
+  stop: () => Promise<void>;
 }
 
 export interface TemporalDevServerOptions {

@@ -41,7 +41,10 @@ export function createWebApp(deps: WebDeps) {
   app.notFound((c) => c.html(messagePage({ title: 'Page not found', message: 'There is nothing at this address.' }), 404));
   app.onError((err, c) => {
     if (err instanceof HTTPException && err.status === 403) {
-      return c.html(messagePage({ title: 'Request blocked', message: 'This form was not sent from the checkout page. Go back to the checkout and try again.' }), 403);
+      return c.html(
+        messagePage({ title: 'Request blocked', message: 'This form was not sent from the checkout page. Go back to the checkout and try again.' }),
+        403,
+      );
     }
     deps.logger.error({ err }, 'checkout page error');
     const message = 'We could not load this checkout. Please try again in a moment.';

@@ -23,7 +23,10 @@ export function createPaymentActivities(deps: { config: Config; db: Db; logger: 
       if (!card) return { outcome: 'declined', failureCode: 'card_unavailable' };
       try {
         const result = await paymentProcessor.authorize({ idempotencyKey: input.cartId, amount: input.amount, currency: input.currency, card });
-        logger.info({ cartId: input.cartId, processor: paymentProcessor.name, outcome: result.outcome, brand: card.brand, last4: card.last4 }, 'payment authorization');
+        logger.info(
+          { cartId: input.cartId, processor: paymentProcessor.name, outcome: result.outcome, brand: card.brand, last4: card.last4 },
+          'payment authorization',
+        );
         return result.outcome === 'approved' ? result : { outcome: 'declined', failureCode: result.declineCode };
       } catch (error) {
         if (error instanceof ProcessorUnavailableError) {

@@ -54,8 +54,22 @@ export function createWebhookActivities(deps: { config: Config; db: Db; logger: 
       const rawBody = JSON.stringify(event.payload);
       const secrets = await liveWebhookSecrets(db, config.dataEncryptionKey, endpoint.endpointId);
       const attemptedAt = new Date();
-      const attemptId = await startAttempt(db, { eventId: event.id, endpointId: endpoint.endpointId, attempt, trigger: request.trigger, attemptedAt, url: endpoint.url });
-      const headers = webhookHeaders({ eventId: event.id, event: event.event, attempt, rawBody, secrets, timestampSeconds: Math.floor(attemptedAt.getTime() / 1000) });
+      const attemptId = await startAttempt(db, {
+        eventId: event.id,
+        endpointId: endpoint.endpointId,
+        attempt,
+        trigger: request.trigger,
+        attemptedAt,
+        url: endpoint.url,
+      });
+      const headers = webhookHeaders({
+        eventId: event.id,
+        event: event.event,
+        attempt,
+        rawBody,
+        secrets,
+        timestampSeconds: Math.floor(attemptedAt.getTime() / 1000),
+      });
       const outcome = await postWebhook({
         url: endpoint.url,
         headers,
@@ -64,7 +78,14 @@ export function createWebhookActivities(deps: { config: Config; db: Db; logger: 
         environment: endpoint.environment,
         signal: Context.current().cancellationSignal,
       });
-      const log = { eventId: event.id, attempt, trigger: request.trigger, status: outcome.status, errorClass: outcome.errorClass, latencyMs: outcome.latencyMs };
+      const log = {
+        eventId: event.id,
+        attempt,
+        trigger: request.trigger,
+        status: outcome.status,
+        errorClass: outcome.errorClass,
+        latencyMs: outcome.latencyMs,
+      };
 
       if (isSuccess(outcome.status)) {
         await recordAttempt(attemptId, outcome);

@@ -44,7 +44,15 @@ export function createWebhookEventActivities(deps: WebhookEventDeps) {
           currency: cart.currency,
           items: cart.cart.items,
           extra: cart.cart.extra,
-          ...(input.payment ? { payment: { brand: input.payment.brand, last4: input.payment.last4, ...(input.payment.failureCode ? { failureCode: input.payment.failureCode } : {}) } } : {}),
+          ...(input.payment
+            ? {
+                payment: {
+                  brand: input.payment.brand,
+                  last4: input.payment.last4,
+                  ...(input.payment.failureCode ? { failureCode: input.payment.failureCode } : {}),
+                },
+              }
+            : {}),
           ...(input.failureCode ? { failureCode: input.failureCode } : {}),
         },
       };

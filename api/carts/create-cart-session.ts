@@ -13,7 +13,6 @@ import { claimKey, requestFingerprint } from './idempotency.js';
 import { storeIdempotentResponse } from '../../core/idempotency-keys.js';
 import { insertCart } from '../../core/checkout/cart-ledger.js';
 import { findActiveMerchant } from '../../core/merchants/merchant-store.js';
-import { cartWorkflowId } from '../../workflows/cart-session/messages.js';
 
 export interface CartSessionDeps {
   config: Config;
@@ -45,9 +44,11 @@ export async function createCartSession(deps: CartSessionDeps, request: CreateCa
 
   const merchant = await findActiveMerchant(db, store.platformUuid, config.environment);
   if (!merchant) {
-    throw new ApiError('UNKNOWN_PLATFORM', `No active ${config.environment} merchant has this platformUuid. Check the value you were given for this environment.`, [
-      { path: 'cartObject.store.platformUuid', message: 'does not name an active merchant' },
-    ]);
+    throw new ApiError(
+      'UNKNOWN_PLATFORM',
+      `No active ${config.environment} merchant has this platformUuid. Check the value you were given for this environment.`,
+      [{ path: 'cartObject.store.platformUuid', message: 'does not name an active merchant' }],
+    );
   }
 
   const cartId = newCartId();
@@ -72,7 +73,17 @@ export async function createCartSession(deps: CartSessionDeps, request: CreateCa
         const { replay } = await claimKey(tx, store.platformUuid, idempotencyKey, requestFingerprint(request));
         if (replay) return { response: replay, replayed: true };
       }
-      await insertCart(tx, { cartId, platformUuid: store.platformUuid, environment: config.environment, currency: cart.currency, amount, store, cart, expiresOn, createdAt });
+      await insertCart(tx, {
+        cartId,
+        platformUuid: store.platformUuid,
+        environment: config.environment,
+        currency: cart.currency,
+        amount,
+        store,
+        cart,
+        expiresOn,
+        createdAt,
+      });
       if (idempotencyKey) await storeIdempotentResponse(tx, store.platformUuid, idempotencyKey, cartId, response);
       startSent = true;
       await withDeadline(temporal, TEMPORAL_START_DEADLINE_MS, () =>

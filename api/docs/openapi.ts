@@ -9,7 +9,12 @@ import { REPLAYED_HEADER } from '../carts/routes.js';
 const requestIdHeader = { 'X-Request-Id': { description: 'Identifies this request in our logs; quote it to support.', schema: { type: 'string' as const } } };
 const retryAfterHeader = { 'Retry-After': { description: 'Seconds to wait before retrying.', schema: { type: 'integer' as const, minimum: 1 } } };
 
-const example = (code: ErrorCode, message: string, errors: ErrorBody['errors'] = []): ErrorBody => ({ code, message, errors, requestId: 'req_3f2c9b7e0d3a4c1b8e6f5a4d3c2b1a09' });
+const example = (code: ErrorCode, message: string, errors: ErrorBody['errors'] = []): ErrorBody => ({
+  code,
+  message,
+  errors,
+  requestId: 'req_3f2c9b7e0d3a4c1b8e6f5a4d3c2b1a09',
+});
 
 /** Every error the create-cart operation can answer, grouped by status, each with an example. */
 const CREATE_CART_ERRORS: Array<{ description: string; examples: ErrorBody[]; retryAfter?: boolean; allow?: boolean }> = [
@@ -23,19 +28,44 @@ const CREATE_CART_ERRORS: Array<{ description: string; examples: ErrorBody[]; re
       ]),
     ],
   },
-  { description: 'METHOD_NOT_ALLOWED: only POST; see the Allow header.', examples: [example('METHOD_NOT_ALLOWED', 'GET is not supported here; use POST.')], allow: true },
+  {
+    description: 'METHOD_NOT_ALLOWED: only POST; see the Allow header.',
+    examples: [example('METHOD_NOT_ALLOWED', 'GET is not supported here; use POST.')],
+    allow: true,
+  },
   {
     description: 'IDEMPOTENCY_CONFLICT: the Idempotency-Key was used with a different body in the last 24 hours.',
-    examples: [example('IDEMPOTENCY_CONFLICT', 'This Idempotency-Key was already used with a different request body. Use a new key for a new cart.', [{ path: IDEMPOTENCY_HEADER, message: 'was used with a different body in the last 24 hours' }])],
+    examples: [
+      example('IDEMPOTENCY_CONFLICT', 'This Idempotency-Key was already used with a different request body. Use a new key for a new cart.', [
+        { path: IDEMPOTENCY_HEADER, message: 'was used with a different body in the last 24 hours' },
+      ]),
+    ],
   },
-  { description: `PAYLOAD_TOO_LARGE: the body exceeds ${LIMITS.bodyBytes} bytes.`, examples: [example('PAYLOAD_TOO_LARGE', `The body must be at most ${LIMITS.bodyBytes} bytes.`)] },
-  { description: 'UNSUPPORTED_MEDIA_TYPE: send Content-Type: application/json.', examples: [example('UNSUPPORTED_MEDIA_TYPE', 'Send the body as JSON with the header Content-Type: application/json.')] },
+  {
+    description: `PAYLOAD_TOO_LARGE: the body exceeds ${LIMITS.bodyBytes} bytes.`,
+    examples: [example('PAYLOAD_TOO_LARGE', `The body must be at most ${LIMITS.bodyBytes} bytes.`)],
+  },
+  {
+    description: 'UNSUPPORTED_MEDIA_TYPE: send Content-Type: application/json.',
+    examples: [example('UNSUPPORTED_MEDIA_TYPE', 'Send the body as JSON with the header Content-Type: application/json.')],
+  },
   {
     description: 'UNKNOWN_PLATFORM: the platformUuid names no active merchant of this environment (sandbox and production have different ones).',
-    examples: [example('UNKNOWN_PLATFORM', 'No active sandbox merchant has this platformUuid. Check the value you were given for this environment.', [{ path: 'cartObject.store.platformUuid', message: 'does not name an active merchant' }])],
+    examples: [
+      example('UNKNOWN_PLATFORM', 'No active sandbox merchant has this platformUuid. Check the value you were given for this environment.', [
+        { path: 'cartObject.store.platformUuid', message: 'does not name an active merchant' },
+      ]),
+    ],
   },
-  { description: 'RATE_LIMITED: too many requests from this merchant or this address; retry after Retry-After seconds.', examples: [example('RATE_LIMITED', 'Too many requests: at most 1200 per 60 s. Retry after the delay in Retry-After.')], retryAfter: true },
-  { description: 'INTERNAL_ERROR: our fault; nothing about it is disclosed. Retry later; quote the requestId to support.', examples: [example('INTERNAL_ERROR', 'Something went wrong on our side. Retry later; if it persists, contact support with the requestId.')] },
+  {
+    description: 'RATE_LIMITED: too many requests from this merchant or this address; retry after Retry-After seconds.',
+    examples: [example('RATE_LIMITED', 'Too many requests: at most 1200 per 60 s. Retry after the delay in Retry-After.')],
+    retryAfter: true,
+  },
+  {
+    description: 'INTERNAL_ERROR: our fault; nothing about it is disclosed. Retry later; quote the requestId to support.',
+    examples: [example('INTERNAL_ERROR', 'Something went wrong on our side. Retry later; if it persists, contact support with the requestId.')],
+  },
   {
     description: 'SERVICE_UNAVAILABLE: a service we depend on is down. Nothing was created; retry after Retry-After seconds (with the same Idempotency-Key).',
     examples: [example('SERVICE_UNAVAILABLE', 'A service we depend on is unavailable. Nothing was created; retry after the delay in Retry-After.')],
@@ -49,7 +79,11 @@ function errorResponses() {
     const status = ERROR_STATUS[entry.examples[0]!.code];
     responses[String(status)] = {
       description: entry.description,
-      headers: { ...requestIdHeader, ...(entry.retryAfter ? retryAfterHeader : {}), ...(entry.allow ? { Allow: { schema: { type: 'string' }, description: 'The supported methods' } } : {}) },
+      headers: {
+        ...requestIdHeader,
+        ...(entry.retryAfter ? retryAfterHeader : {}),
+        ...(entry.allow ? { Allow: { schema: { type: 'string' }, description: 'The supported methods' } } : {}),
+      },
       content: { 'application/json': { schema: errorBodySchema, examples: Object.fromEntries(entry.examples.map((e) => [e.code, { value: e }])) } },
     };
   }
@@ -71,21 +105,24 @@ export function buildOpenApiDocument(config: Pick<Config, 'apiBaseUrl' | 'checko
     ].join(' '),
     request: {
       headers: z.object({
-        [IDEMPOTENCY_HEADER]: z
-          .string()
-          .regex(new RegExp(IDEMPOTENCY_KEY_PATTERN))
-          .optional()
-          .meta({
-            description: 'Retry safely: the same key with the same body within 24 hours returns the first response (same cartId) with `Idempotent-Replayed: true`; with another body, 409.',
-            example: '5f0c2a8e-3b9d-4c7a-9e1f-2d3b4c5a6e7f',
-          }),
+        [IDEMPOTENCY_HEADER]: z.string().regex(new RegExp(IDEMPOTENCY_KEY_PATTERN)).optional().meta({
+          description:
+            'Retry safely: the same key with the same body within 24 hours returns the first response (same cartId) with `Idempotent-Replayed: true`; with another body, 409.',
+          example: '5f0c2a8e-3b9d-4c7a-9e1f-2d3b4c5a6e7f',
+        }),
       }),
       body: { required: true, content: { 'application/json': { schema: createCartRequestSchema } } },
     },
     responses: {
       200: {
         description: 'The session was created (or, with a replayed Idempotency-Key, had been).',
-        headers: { ...requestIdHeader, [REPLAYED_HEADER]: { description: 'Present (true) when this is the stored response of an earlier request with the same Idempotency-Key.', schema: { type: 'string', enum: ['true'] } } },
+        headers: {
+          ...requestIdHeader,
+          [REPLAYED_HEADER]: {
+            description: 'Present (true) when this is the stored response of an earlier request with the same Idempotency-Key.',
+            schema: { type: 'string', enum: ['true'] },
+          },
+        },
         content: { 'application/json': { schema: createCartResponseSchema } },
       },
       ...errorResponses(),

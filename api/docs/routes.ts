@@ -39,7 +39,8 @@ const DOCS_PAGE = `<!doctype html>
 `;
 
 // Only our own origin; images may be data: URIs (the stylesheet's icons).
-const DOCS_CSP = "default-src 'none'; script-src 'self'; style-src 'self'; img-src 'self' data:; font-src 'self'; connect-src 'self'; base-uri 'none'; form-action 'none'; frame-ancestors 'none'";
+const DOCS_CSP =
+  "default-src 'none'; script-src 'self'; style-src 'self'; img-src 'self' data:; font-src 'self'; connect-src 'self'; base-uri 'none'; form-action 'none'; frame-ancestors 'none'";
 
 /** `GET /openapi.json` (OpenAPI 3.1 from the zod schemas) and `GET /docs` (its rendered reference). */
 export function docsRoutes(deps: { config: Config }) {

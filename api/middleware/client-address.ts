@@ -11,7 +11,10 @@ export function clientAddress(c: Context, trustedProxyHops: number): string {
   const socket = getConnInfo(c).remote.address ?? 'unknown';
   let address = socket;
   if (trustedProxyHops > 0) {
-    const forwarded = (c.req.header('x-forwarded-for') ?? '').split(',').map((a) => a.trim()).filter(Boolean);
+    const forwarded = (c.req.header('x-forwarded-for') ?? '')
+      .split(',')
+      .map((a) => a.trim())
+      .filter(Boolean);
     const chain = [...forwarded, socket];
     address = chain[Math.max(0, chain.length - 1 - trustedProxyHops)]!;
   }

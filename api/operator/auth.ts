@@ -12,7 +12,9 @@ export function operatorAuth(token: string | undefined) {
   return createMiddleware(async (c, next) => {
     const presented = /^Bearer\s+(.+)$/i.exec(c.req.header('authorization') ?? '')?.[1]?.trim();
     if (!token || !presented || !timingSafeEqual(digest(presented), digest(token))) {
-      throw new ApiError('UNAUTHORIZED', 'The operator API needs Authorization: Bearer <OPERATOR_TOKEN>.', [], { 'WWW-Authenticate': 'Bearer realm="operator"' });
+      throw new ApiError('UNAUTHORIZED', 'The operator API needs Authorization: Bearer <OPERATOR_TOKEN>.', [], {
+        'WWW-Authenticate': 'Bearer realm="operator"',
+      });
     }
     await next();
   });

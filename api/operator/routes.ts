@@ -47,7 +47,12 @@ async function parseJson<T extends z.ZodType>(c: Context, schema: T): Promise<z.
 function translate(err: unknown): never {
   if (err instanceof MerchantNotFoundError) throw new ApiError('NOT_FOUND', `No merchant has platformUuid ${err.platformUuid}.`);
   if (err instanceof WebhookEventNotFoundError) throw new ApiError('NOT_FOUND', `No webhook event has id ${err.eventId}.`);
-  if (err instanceof WebhookUrlRejectedError) throw new ApiError('VALIDATION_ERROR', 'The webhook URL cannot be used.', err.problems.map((message) => ({ path: 'webhookUrl', message })));
+  if (err instanceof WebhookUrlRejectedError)
+    throw new ApiError(
+      'VALIDATION_ERROR',
+      'The webhook URL cannot be used.',
+      err.problems.map((message) => ({ path: 'webhookUrl', message })),
+    );
   if (isDependencyUnavailable(err)) throw serviceUnavailable();
   throw err;
 }
@@ -69,7 +74,11 @@ export function operatorRoutes(deps: { config: Config; db: Db; temporal: Tempora
 
   app.post('/merchants', async (c) => {
     const body = await parseJson(c, createMerchantBody);
-    const created = await registerMerchant(db, config.dataEncryptionKey, { name: body.name, webhookUrl: body.webhookUrl, environment: body.environment ?? config.environment }).catch(translate);
+    const created = await registerMerchant(db, config.dataEncryptionKey, {
+      name: body.name,
+      webhookUrl: body.webhookUrl,
+      environment: body.environment ?? config.environment,
+    }).catch(translate);
     return c.json(created, 201);
   });
 
@@ -100,7 +109,10 @@ export function operatorRoutes(deps: { config: Config; db: Db; temporal: Tempora
   app.post('/merchants/:platformUuid/recover', async (c) => {
     const body = await parseJson(c, recoverBody);
     const platformUuid = uuid(c);
-    return c.json(await withDeadline(temporal, TEMPORAL_DEADLINE_MS, () => recoverEndpoint(delivery, platformUuid, new Date(body.since))).catch(translate), 202);
+    return c.json(
+      await withDeadline(temporal, TEMPORAL_DEADLINE_MS, () => recoverEndpoint(delivery, platformUuid, new Date(body.since))).catch(translate),
+      202,
+    );
   });
 
   app.get('/carts/:cartId/deliveries', async (c) => c.json({ events: await listCartDeliveries(db, c.req.param('cartId')) }));

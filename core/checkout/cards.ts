@@ -60,7 +60,10 @@ export function checkCard(input: { number: string; expiry: string; cvv: string }
 
   const expectedCvv = cvvLength(brand);
   if (!new RegExp(`^\\d{${expectedCvv}}$`).test(input.cvv.trim())) {
-    errors.push({ field: 'cvv', message: `Enter the ${expectedCvv}-digit security code${brand === 'amex' ? ' on the front of your card' : ' on the back of your card'}.` });
+    errors.push({
+      field: 'cvv',
+      message: `Enter the ${expectedCvv}-digit security code${brand === 'amex' ? ' on the front of your card' : ' on the back of your card'}.`,
+    });
   }
 
   if (errors.length) return { ok: false, errors };

@@ -9,7 +9,6 @@ import type { CartStatus } from './session.js';
  * source of truth for the session itself.
  */
 
-
 export interface NewCart {
   cartId: string;
   platformUuid: string;

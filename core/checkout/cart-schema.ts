@@ -4,12 +4,12 @@ import countries from 'i18n-iso-countries';
 import { cartTotal } from '../money.js';
 
 /**
- * The create-cart request and response of spec §2.1/§2.2, with the rules of DESIGN.md §4. This file is
+ * The create-cart request and response, with the rules of docs/decisions/error-model.md. This file is
  * the single source for validation, for the TypeScript types and for the OpenAPI document, so the
  * three cannot drift apart.
  */
 
-/** Bounds of DESIGN.md §4, named so the error messages and the OpenAPI document say the same. */
+/** Bounds of create-cart, named so the error messages and the OpenAPI document say the same. */
 export const LIMITS = {
   items: 100,
   string: 255,
@@ -24,13 +24,35 @@ export const LIMITS = {
 // ISO 4217 codes that are not money a customer can pay in: funds codes, precious metals, bond-market
 // units, testing and "no currency". They are in the official list, so the list alone would let them by.
 const NON_PAYABLE_CURRENCIES = new Set([
-  'BOV', 'CHE', 'CHW', 'CLF', 'COU', 'MXV', 'USN', 'UYI', 'UYW',
-  'XAG', 'XAU', 'XPD', 'XPT', 'XBA', 'XBB', 'XBC', 'XBD', 'XDR', 'XSU', 'XUA', 'XTS', 'XXX',
+  'BOV',
+  'CHE',
+  'CHW',
+  'CLF',
+  'COU',
+  'MXV',
+  'USN',
+  'UYI',
+  'UYW',
+  'XAG',
+  'XAU',
+  'XPD',
+  'XPT',
+  'XBA',
+  'XBB',
+  'XBC',
+  'XBD',
+  'XDR',
+  'XSU',
+  'XUA',
+  'XTS',
+  'XXX',
 ]);
 
 // Control characters break the page, logs and PostgreSQL (jsonb refuses \u0000); lone surrogates are
 // not text. Multi-line text may keep tabs and line breaks.
+// eslint-disable-next-line no-control-regex -- matching control characters is the point: they are what gets refused.
 const CONTROL = /[\u0000-\u001f\u007f]/;
+// eslint-disable-next-line no-control-regex -- as above: control characters other than tab and line breaks are refused.
 const CONTROL_EXCEPT_LINE_BREAKS = /[\u0000-\u0008\u000b\u000c\u000e-\u001f\u007f]/;
 const LONE_SURROGATE = /[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/;
 
@@ -51,17 +73,22 @@ const text = (max: number = LIMITS.string, multiLine = false) =>
 
 /** Free text that may be empty (metadata values). */
 const optionalText = (max: number = LIMITS.string) =>
-  z.string().max(max, `must be at most ${max} characters`).refine((v) => plainText(v), 'must not contain control characters');
+  z
+    .string()
+    .max(max, `must be at most ${max} characters`)
+    .refine((v) => plainText(v), 'must not contain control characters');
 
 function url(protocols: 'https' | 'http(s)') {
   const message = protocols === 'https' ? 'must be an absolute https URL with a public host name' : 'must be an absolute http(s) URL with a public host name';
-  return z
-    .url({ protocol: protocols === 'https' ? /^https$/ : /^https?$/, hostname: z.regexes.domain, error: message })
-    .max(LIMITS.url, `must be at most ${LIMITS.url} characters`)
-    // The URL parser quietly percent-encodes spaces; a URL we echo and redirect to must be sent clean.
-    .regex(/^[^\s]+$/, 'must not contain spaces')
-    .refine((v) => !URL.canParse(v) || (new URL(v).username === '' && new URL(v).password === ''), 'must not contain a user name or password')
-    .meta({ format: 'uri', example: protocols === 'https' ? 'https://store.example' : 'https://store.example/products/t-shirt' });
+  return (
+    z
+      .url({ protocol: protocols === 'https' ? /^https$/ : /^https?$/, hostname: z.regexes.domain, error: message })
+      .max(LIMITS.url, `must be at most ${LIMITS.url} characters`)
+      // The URL parser quietly percent-encodes spaces; a URL we echo and redirect to must be sent clean.
+      .regex(/^[^\s]+$/, 'must not contain spaces')
+      .refine((v) => !URL.canParse(v) || (new URL(v).username === '' && new URL(v).password === ''), 'must not contain a user name or password')
+      .meta({ format: 'uri', example: protocols === 'https' ? 'https://store.example' : 'https://store.example/products/t-shirt' })
+  );
 }
 
 export const currencySchema = z
@@ -136,8 +163,14 @@ export const extraSchema = z
 
 export const merchantUrlsSchema = z
   .strictObject({
-    successUrl: url('http(s)').meta({ description: 'Where the customer goes after a successful payment attempt (not a confirmation: wait for the webhook)', example: 'https://store.example/checkout/success' }),
-    failureUrl: url('http(s)').meta({ description: 'Where the customer goes after a failed or cancelled payment', example: 'https://store.example/checkout/failure' }),
+    successUrl: url('http(s)').meta({
+      description: 'Where the customer goes after a successful payment attempt (not a confirmation: wait for the webhook)',
+      example: 'https://store.example/checkout/success',
+    }),
+    failureUrl: url('http(s)').meta({
+      description: 'Where the customer goes after a failed or cancelled payment',
+      example: 'https://store.example/checkout/failure',
+    }),
   })
   .meta({ id: 'MerchantUrls' });
 

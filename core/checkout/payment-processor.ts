@@ -26,7 +26,7 @@ export interface PaymentProcessor {
   authorize(request: AuthorizationRequest): Promise<AuthorizationResult>;
 }
 
-/** The sandbox test cards (DESIGN.md §3), by number. */
+/** The sandbox test cards (docs/decisions/otp-and-cards.md), by number. */
 export const SANDBOX_CARDS = {
   approved: '4111111111111111',
   declined: '4000000000000002',
@@ -34,7 +34,7 @@ export const SANDBOX_CARDS = {
   processorError: '4000000000000119',
 } as const;
 
-/** DESIGN.md §3: the approved sandbox card must also carry expiry 12/30 and CVV 123. */
+/** The approved sandbox card must also carry expiry 12/30 and CVV 123. */
 export const SANDBOX_TEST_CARD = { expMonth: 12, expYear: 2030, cvv: '123' } as const;
 
 /**
@@ -45,26 +45,31 @@ export function createSandboxPaymentProcessor(environment: Environment): Payment
   if (environment === 'production') {
     throw new Error('The sandbox payment simulator never runs in production: give the production worker a real PaymentProcessor.');
   }
-  const testCard = SANDBOX_TEST_CARD;
   return {
     name: 'sandbox',
-    async authorize({ idempotencyKey, card }) {
-      switch (card.pan) {
-        case SANDBOX_CARDS.approved: {
-          const matches = card.expMonth === testCard.expMonth && card.expYear === testCard.expYear && card.cvv === testCard.cvv;
-          if (!matches) return { outcome: 'declined', declineCode: 'card_declined' };
-          const authorizationId = `auth_sbx_${createHash('sha256').update(idempotencyKey).digest('base64url').slice(0, 24)}`;
-          return { outcome: 'approved', authorizationId };
-        }
-        case SANDBOX_CARDS.declined:
-          return { outcome: 'declined', declineCode: 'card_declined' };
-        case SANDBOX_CARDS.insufficientFunds:
-          return { outcome: 'declined', declineCode: 'insufficient_funds' };
-        case SANDBOX_CARDS.processorError:
-          throw new ProcessorUnavailableError('sandbox: simulated processor outage');
-        default:
-          return { outcome: 'declined', declineCode: 'not_a_test_card' };
-      }
+    authorize({ idempotencyKey, card }) {
+      // Settles as an async function would: the simulated outage's throw becomes a rejection.
+      return new Promise((resolve) => resolve(sandboxAuthorization(idempotencyKey, card)));
     },
   };
+}
+
+function sandboxAuthorization(idempotencyKey: string, card: Card): AuthorizationResult {
+  const testCard = SANDBOX_TEST_CARD;
+  switch (card.pan) {
+    case SANDBOX_CARDS.approved: {
+      const matches = card.expMonth === testCard.expMonth && card.expYear === testCard.expYear && card.cvv === testCard.cvv;
+      if (!matches) return { outcome: 'declined', declineCode: 'card_declined' };
+      const authorizationId = `auth_sbx_${createHash('sha256').update(idempotencyKey).digest('base64url').slice(0, 24)}`;
+      return { outcome: 'approved', authorizationId };
+    }
+    case SANDBOX_CARDS.declined:
+      return { outcome: 'declined', declineCode: 'card_declined' };
+    case SANDBOX_CARDS.insufficientFunds:
+      return { outcome: 'declined', declineCode: 'insufficient_funds' };
+    case SANDBOX_CARDS.processorError:
+      throw new ProcessorUnavailableError('sandbox: simulated processor outage');
+    default:
+      return { outcome: 'declined', declineCode: 'not_a_test_card' };
+  }
 }

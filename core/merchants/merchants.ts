@@ -149,7 +149,11 @@ export async function liveWebhookSecrets(db: Db, encryptionKey: Buffer, endpoint
 }
 
 /** An operator's view of a merchant's deliveries, newest first; an unknown merchant is an error, not an empty list. */
-export async function listEndpointDeliveries(db: Db, platformUuid: string, filter: Parameters<typeof listMerchantDeliveries>[2] = {}): Promise<EventDeliveries[]> {
+export async function listEndpointDeliveries(
+  db: Db,
+  platformUuid: string,
+  filter: Parameters<typeof listMerchantDeliveries>[2] = {},
+): Promise<EventDeliveries[]> {
   await getMerchant(db, platformUuid);
   return listMerchantDeliveries(db, platformUuid, filter);
 }

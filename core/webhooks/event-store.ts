@@ -6,7 +6,6 @@ import type { DeliveryStatus, WebhookEventBody, WebhookEventName } from './event
  * in order, with their fixed bodies, and every HTTP attempt made to deliver them.
  */
 
-
 /** The error class of an attempt that started and never reported back (its worker stopped). */
 export const NO_OUTCOME = 'no_outcome';
 

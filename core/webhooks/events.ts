@@ -1,6 +1,6 @@
 import type { CartStatus } from '../checkout/session.js';
 
-/** The spec's five event names (spec §6, DESIGN.md §6). */
+/** The five event names merchants code against (docs/decisions/webhooks.md). */
 export const WEBHOOK_EVENT_NAMES = ['order_created', 'order_updated', 'order_cancelled', 'order_refunded', 'order_abandoned'] as const;
 export type WebhookEventName = (typeof WEBHOOK_EVENT_NAMES)[number];
 
@@ -21,7 +21,7 @@ export interface CartEventInput {
   failureCode?: string;
 }
 
-/** The body every merchant receives (DESIGN.md §6). */
+/** The body every merchant receives (docs/decisions/webhooks.md). */
 export interface WebhookEventBody {
   id: string;
   event: WebhookEventName;

@@ -32,7 +32,14 @@ function classify(err: NodeJS.ErrnoException): NonNullable<PostOutcome['errorCla
  * exchange, body included, is bounded by `timeoutMs`; the answer is read up to RESPONSE_EXCERPT_BYTES.
  * Never throws: every failure becomes an outcome.
  */
-export function postWebhook(input: { url: string; headers: Record<string, string>; body: string; timeoutMs: number; environment: Environment; signal?: AbortSignal }): Promise<PostOutcome> {
+export function postWebhook(input: {
+  url: string;
+  headers: Record<string, string>;
+  body: string;
+  timeoutMs: number;
+  environment: Environment;
+  signal?: AbortSignal;
+}): Promise<PostOutcome> {
   const started = performance.now();
   const elapsed = () => Math.round(performance.now() - started);
   return new Promise((resolve) => {

@@ -35,7 +35,9 @@ function disallowedAddressProblem(addresses: string[], environment: Environment)
 export type Resolve = (hostname: string) => Promise<string[]>;
 
 export const resolveAll: Resolve = (hostname) =>
-  new Promise((resolve, reject) => dnsLookup(hostname, { all: true, verbatim: true }, (err, addresses) => (err ? reject(err) : resolve(addresses.map((a) => a.address)))));
+  new Promise((resolve, reject) =>
+    dnsLookup(hostname, { all: true, verbatim: true }, (err, addresses) => (err ? reject(err) : resolve(addresses.map((a) => a.address)))),
+  );
 
 const MAX_URL_LENGTH = 2048;
 
@@ -77,14 +79,17 @@ type LookupFunction = (hostname: string, options: LookupOptions, callback: Looku
  * to the address this returns, so the check and the connection see the same address. IP-literal
  * hosts skip lookup entirely; `assertConnectable` covers them.
  */
-export function guardedLookup(environment: Environment, lookup: LookupFunction = dnsLookup as unknown as LookupFunction): LookupFunction {
+export function guardedLookup(environment: Environment, lookup: LookupFunction = dnsLookup): LookupFunction {
   return (hostname, options, callback) => {
     lookup(hostname, { ...options, all: true }, (err, addresses) => {
       if (err) return callback(err, '');
       const list = addresses as LookupAddress[];
       const blocked = list.find((a) => !isAllowedAddress(a.address, environment));
       if (blocked || list.length === 0) {
-        return callback(new BlockedAddressError(`${hostname} resolves to ${blocked?.address ?? 'no address'}, which ${environment} webhooks may not reach`), '');
+        return callback(
+          new BlockedAddressError(`${hostname} resolves to ${blocked?.address ?? 'no address'}, which ${environment} webhooks may not reach`),
+          '',
+        );
       }
       if (options.all) return callback(null, list);
       callback(null, list[0]!.address, list[0]!.family);

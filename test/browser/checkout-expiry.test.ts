@@ -38,10 +38,13 @@ describe.skipIf(skipWithoutChromium())('an expired checkout in headless Chromium
 
   it('answers 410 for the link of an abandoned session', async () => {
     const cartId = await createCart();
-    await waitFor(async () => {
-      const [row] = await stack.db<{ status: string }[]>`select status from carts where cart_id = ${cartId}`;
-      return row?.status === 'abandoned' ? true : undefined;
-    }, { what: 'the session to be abandoned', timeoutMs: 20_000 });
+    await waitFor(
+      async () => {
+        const [row] = await stack.db<{ status: string }[]>`select status from carts where cart_id = ${cartId}`;
+        return row?.status === 'abandoned' ? true : undefined;
+      },
+      { what: 'the session to be abandoned', timeoutMs: 20_000 },
+    );
     const { page } = await openPage(browser);
     const response = await page.goto(`${stack.checkoutUrl}/?token=${cartId}`);
     expect(response?.status()).toBe(410);
@@ -54,7 +57,10 @@ describe.skipIf(skipWithoutChromium())('an expired checkout in headless Chromium
     await page.goto(`${stack.checkoutUrl}/?token=${cartId}`);
     await page.getByLabel('Phone or email').fill('customer@example.com');
     await page.waitForTimeout(LIFETIME_SECONDS * 1000 + 500);
-    const [response] = await Promise.all([page.waitForResponse((r) => r.url().includes(`/?token=${cartId}`)), page.getByRole('button', { name: 'Send code', exact: true }).click()]);
+    const [response] = await Promise.all([
+      page.waitForResponse((r) => r.url().includes(`/?token=${cartId}`)),
+      page.getByRole('button', { name: 'Send code', exact: true }).click(),
+    ]);
     expect(response.status()).toBe(410);
     expect(await page.getByRole('heading').textContent()).toBe('This checkout has expired');
   });

@@ -25,7 +25,8 @@ describe('rate limits of POST /v2/public/api/cart/', () => {
 
     it('limits each platformUuid, whatever address it comes from, and not the others', async () => {
       const [a, b] = [await stack.createMerchant(), await stack.createMerchant()];
-      for (let i = 0; i < 3; i++) expect((await postCart(stack.apiUrl, validCartRequest(a.platformUuid), { 'x-forwarded-for': `192.0.2.${i + 1}` })).status).toBe(200);
+      for (let i = 0; i < 3; i++)
+        expect((await postCart(stack.apiUrl, validCartRequest(a.platformUuid), { 'x-forwarded-for': `192.0.2.${i + 1}` })).status).toBe(200);
       await expect429(await postCart(stack.apiUrl, validCartRequest(a.platformUuid), { 'x-forwarded-for': '192.0.2.99' }), 3600);
       expect((await postCart(stack.apiUrl, validCartRequest(b.platformUuid), { 'x-forwarded-for': '192.0.2.100' })).status).toBe(200);
       // A refused request creates nothing.
@@ -47,7 +48,15 @@ describe('rate limits of POST /v2/public/api/cart/', () => {
       const second = createApiApp({ config: stack.config, db: stack.db, temporal: stack.temporal, logger: stack.logger });
       const { platformUuid } = await stack.createMerchant();
       const viaSecond = (i: number) =>
-        second.request('/v2/public/api/cart/', { method: 'POST', headers: { 'content-type': 'application/json', 'x-forwarded-for': `192.0.2.${i}` }, body: JSON.stringify(validCartRequest(platformUuid)) }, { incoming: { socket: { remoteAddress: '127.0.0.1' } } });
+        second.request(
+          '/v2/public/api/cart/',
+          {
+            method: 'POST',
+            headers: { 'content-type': 'application/json', 'x-forwarded-for': `192.0.2.${i}` },
+            body: JSON.stringify(validCartRequest(platformUuid)),
+          },
+          { incoming: { socket: { remoteAddress: '127.0.0.1' } } },
+        );
       expect((await postCart(stack.apiUrl, validCartRequest(platformUuid), { 'x-forwarded-for': '192.0.2.10' })).status).toBe(200);
       expect((await viaSecond(11)).status).toBe(200);
       expect((await postCart(stack.apiUrl, validCartRequest(platformUuid), { 'x-forwarded-for': '192.0.2.12' })).status).toBe(200);

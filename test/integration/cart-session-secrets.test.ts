@@ -92,7 +92,11 @@ describe('no card number, CVV or one-time code in history, database or logs afte
       expect(database).toContain(session.cartId);
       expect(logs).toContain(session.cartId);
 
-      expect({ history: leaks(history, otp), database: databaseLeaks(session.cartId, otp), logs: leaks(logs, otp) }).toEqual({ history: [], database: [], logs: [] });
+      expect({ history: leaks(history, otp), database: databaseLeaks(session.cartId, otp), logs: leaks(logs, otp) }).toEqual({
+        history: [],
+        database: [],
+        logs: [],
+      });
     }
     expect(logs).toContain('payment authorization');
     expect(logs).toContain('payment processor unavailable');

@@ -18,7 +18,6 @@ interface Visit {
   html: string;
 }
 
-
 const SECURITY_HEADERS = ["default-src 'none'", "script-src 'self'", "style-src 'self'", "frame-ancestors 'none'", "base-uri 'none'"];
 
 function expectLockedDown(res: Response) {
@@ -277,7 +276,7 @@ describe('the checkout page in production', () => {
   beforeAll(async () => {
     // Production refuses the sandbox OTP outbox and simulator: these stand in for the real providers.
     const otpSender: OtpSender = { name: 'silent', send: async () => {} };
-    const paymentProcessor: PaymentProcessor = { name: 'refusing', authorize: async () => ({ outcome: 'declined', declineCode: 'card_declined' }) };
+    const paymentProcessor: PaymentProcessor = { name: 'refusing', authorize: () => Promise.resolve({ outcome: 'declined', declineCode: 'card_declined' }) };
     stack = await startTestStack({ CHECKOUT_ENV: 'production' }, { otpSender, paymentProcessor });
     platformUuid = (await stack.createMerchant({ name: 'Live Store' })).platformUuid;
   });

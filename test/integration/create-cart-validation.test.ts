@@ -5,19 +5,32 @@ import type { CreateCartRequest } from '../../core/checkout/cart-schema.js';
 import { postCart, validCartRequest } from '../support/fixtures.js';
 import { startTestStack, type TestStack } from '../support/test-stack.js';
 
-type Body = { cartObject: { store: Record<string, unknown>; cart: Record<string, unknown> & { items: Array<Record<string, unknown>>; extra: Record<string, unknown>; merchantUrls: Record<string, unknown> } } } & Record<string, unknown>;
+type Body = {
+  cartObject: {
+    store: Record<string, unknown>;
+    cart: Record<string, unknown> & { items: Array<Record<string, unknown>>; extra: Record<string, unknown>; merchantUrls: Record<string, unknown> };
+  };
+} & Record<string, unknown>;
 
 /** A valid three-item request (the third is a free gift), changed by `change`. */
 function requestWith(platformUuid: string, change: (b: Body) => void): Body {
   const body = structuredClone(validCartRequest(platformUuid)) as unknown as Body;
-  body.cartObject.cart.items.push({ title: 'Gift', description: 'Free', price: 0, quantity: 1, url: 'https://store.example/gift', image: 'https://store.example/gift.png', zeroPay: true });
+  body.cartObject.cart.items.push({
+    title: 'Gift',
+    description: 'Free',
+    price: 0,
+    quantity: 1,
+    url: 'https://store.example/gift',
+    image: 'https://store.example/gift.png',
+    zeroPay: true,
+  });
   change(body);
   return body;
 }
 
 const item = (b: Body, i = 0) => b.cartObject.cart.items[i]!;
 
-// Each rule of spec §2.1 and DESIGN.md §4, broken one at a time: [what, change, expected error paths].
+// Each create-cart rule (docs/decisions/error-model.md, core/checkout/cart-schema.ts), broken one at a time: [what, change, expected error paths].
 const CASES: Array<[string, (b: Body) => void, string[]]> = [
   ['cartObject missing', (b) => delete (b as Partial<Body>).cartObject, ['cartObject']],
   ['unknown top-level field', (b) => (b.extraField = 1), ['extraField']],
@@ -60,7 +73,11 @@ const CASES: Array<[string, (b: Body) => void, string[]]> = [
   ['extra missing', (b) => delete (b.cartObject.cart as Partial<Body['cartObject']['cart']>).extra, ['cartObject.cart.extra']],
   ['extra value not a string', (b) => (b.cartObject.cart.extra.orderRef = 42), ['cartObject.cart.extra.orderRef']],
   ['extra key not an identifier', (b) => (b.cartObject.cart.extra['order.ref'] = { id: 1 }), ['cartObject.cart.extra["order.ref"]']],
-  ['extra with 51 keys', (b) => (b.cartObject.cart.extra = Object.fromEntries(Array.from({ length: 51 }, (_, i) => [`k${i}`, 'v']))), ['cartObject.cart.extra']],
+  [
+    'extra with 51 keys',
+    (b) => (b.cartObject.cart.extra = Object.fromEntries(Array.from({ length: 51 }, (_, i) => [`k${i}`, 'v']))),
+    ['cartObject.cart.extra'],
+  ],
   ['extra value over 255 characters', (b) => (b.cartObject.cart.extra.orderRef = 'x'.repeat(256)), ['cartObject.cart.extra.orderRef']],
   ['successUrl missing', (b) => delete b.cartObject.cart.merchantUrls.successUrl, ['cartObject.cart.merchantUrls.successUrl']],
   ['failureUrl a javascript: URL', (b) => (b.cartObject.cart.merchantUrls.failureUrl = 'javascript:alert(1)'), ['cartObject.cart.merchantUrls.failureUrl']],
@@ -77,7 +94,14 @@ describe('create-cart validation: every rule, by exact JSON path', () => {
   afterAll(() => stack?.stop());
 
   it('accepts the unchanged three-item request (the table below changes one thing each)', async () => {
-    expect((await postCart(stack.apiUrl, requestWith(platformUuid, () => {}))).status).toBe(200);
+    expect(
+      (
+        await postCart(
+          stack.apiUrl,
+          requestWith(platformUuid, () => {}),
+        )
+      ).status,
+    ).toBe(200);
   });
 
   it.each(CASES)('%s → 400 VALIDATION_ERROR', async (_what, change, paths) => {
@@ -90,7 +114,10 @@ describe('create-cart validation: every rule, by exact JSON path', () => {
   });
 
   it('says "is required" for a missing field and names an unknown one', async () => {
-    const res = await postCart(stack.apiUrl, requestWith(platformUuid, (b) => (delete item(b).title, (item(b).colour = 'red'))));
+    const res = await postCart(
+      stack.apiUrl,
+      requestWith(platformUuid, (b) => (delete item(b).title, (item(b).colour = 'red'))),
+    );
     const body = (await res.json()) as { errors: unknown[] };
     expect(body.errors).toEqual(
       expect.arrayContaining([
@@ -114,7 +141,13 @@ describe('create-cart validation: every rule, by exact JSON path', () => {
     expect(res.status).toBe(400);
     const body = (await res.json()) as { errors: Array<{ path: string }> };
     expect(body.errors.map((e) => e.path).sort()).toEqual(
-      ['cartObject.store.url', 'cartObject.cart.currency', 'cartObject.cart.items[1].quantity', 'cartObject.cart.items[2].title', 'cartObject.cart.items[2].zeroPay'].sort(),
+      [
+        'cartObject.store.url',
+        'cartObject.cart.currency',
+        'cartObject.cart.items[1].quantity',
+        'cartObject.cart.items[2].title',
+        'cartObject.cart.items[2].zeroPay',
+      ].sort(),
     );
   });
 
@@ -128,7 +161,11 @@ describe('create-cart validation: every rule, by exact JSON path', () => {
   it('answers 422 UNKNOWN_PLATFORM for a platformUuid of no merchant, an inactive one, or one of the other environment', async () => {
     const inactive = await stack.createMerchant();
     await stack.db`update merchants set status = 'inactive' where platform_uuid = ${inactive.platformUuid}`;
-    const production = await registerMerchant(stack.db, stack.config.dataEncryptionKey, { name: 'Live', environment: 'production', webhookUrl: 'https://93.184.216.34/hooks' });
+    const production = await registerMerchant(stack.db, stack.config.dataEncryptionKey, {
+      name: 'Live',
+      environment: 'production',
+      webhookUrl: 'https://93.184.216.34/hooks',
+    });
     for (const uuid of [randomUUID(), inactive.platformUuid, production.platformUuid]) {
       const res = await postCart(stack.apiUrl, validCartRequest(uuid) satisfies CreateCartRequest);
       expect(res.status).toBe(422);

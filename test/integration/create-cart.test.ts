@@ -60,7 +60,7 @@ describe('POST /v2/public/api/cart/', () => {
   });
   afterAll(() => stack?.stop());
 
-  it('answers exactly the body of spec §2.2, with a ledger row and a running session', async () => {
+  it('answers exactly the documented create-cart body, with a ledger row and a running session', async () => {
     const request = validCartRequest(platformUuid);
     const before = Date.now();
     const res = await postCart(stack.apiUrl, request);
@@ -85,7 +85,11 @@ describe('POST /v2/public/api/cart/', () => {
   });
 
   it('accepts the path without its trailing slash', async () => {
-    const res = await fetch(`${stack.apiUrl}/v2/public/api/cart`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(validCartRequest(platformUuid)) });
+    const res = await fetch(`${stack.apiUrl}/v2/public/api/cart`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify(validCartRequest(platformUuid)),
+    });
     expect(res.status).toBe(200);
   });
 
@@ -104,7 +108,11 @@ describe('POST /v2/public/api/cart/', () => {
 
   it('refuses a body that is not declared as JSON with UNSUPPORTED_MEDIA_TYPE', async () => {
     for (const type of ['text/plain', 'application/x-www-form-urlencoded', 'application/jsonp', '']) {
-      const res = await fetch(`${stack.apiUrl}/v2/public/api/cart/`, { method: 'POST', headers: type ? { 'content-type': type } : {}, body: JSON.stringify(validCartRequest(platformUuid)) });
+      const res = await fetch(`${stack.apiUrl}/v2/public/api/cart/`, {
+        method: 'POST',
+        headers: type ? { 'content-type': type } : {},
+        body: JSON.stringify(validCartRequest(platformUuid)),
+      });
       await expectError(res, 415, 'UNSUPPORTED_MEDIA_TYPE');
     }
     const withCharset = await postCart(stack.apiUrl, validCartRequest(platformUuid), { 'content-type': 'application/json; charset=utf-8' });
@@ -168,13 +176,11 @@ describe('POST /v2/public/api/cart/', () => {
 
   it('never answers 500 to arbitrary JSON, nor to arbitrary mutations of a valid cart (property)', async () => {
     const valid = validCartRequest(platformUuid);
-    const mutated = fc
-      .tuple(fc.constantFrom('store', 'cart'), fc.string({ maxLength: 12 }), fc.jsonValue({ maxDepth: 3 }))
-      .map(([part, key, value]) => {
-        const copy = structuredClone(valid) as unknown as { cartObject: Record<string, Record<string, unknown>> };
-        copy.cartObject[part]![key] = value;
-        return copy as unknown;
-      });
+    const mutated = fc.tuple(fc.constantFrom('store', 'cart'), fc.string({ maxLength: 12 }), fc.jsonValue({ maxDepth: 3 })).map(([part, key, value]) => {
+      const copy = structuredClone(valid) as unknown as { cartObject: Record<string, Record<string, unknown>> };
+      copy.cartObject[part]![key] = value;
+      return copy;
+    });
     await fc.assert(
       fc.asyncProperty(fc.oneof(fc.jsonValue({ maxDepth: 6 }), mutated), async (json) => {
         const res = await postCart(stack.apiUrl, JSON.stringify(json));
@@ -198,10 +204,13 @@ describe('API reference', () => {
   it('serves an OpenAPI 3.1 document that a maintained validator accepts, with every error response', async () => {
     const res = await fetch(`${stack.apiUrl}/openapi.json`);
     expect(res.status).toBe(200);
-    const document = (await res.json()) as { openapi: string; paths: Record<string, { post: { responses: Record<string, { content: Record<string, { schema: unknown }> }> } }> };
+    const document = (await res.json()) as {
+      openapi: string;
+      paths: Record<string, { post: { responses: Record<string, { content: Record<string, { schema: unknown }> }> } }>;
+    };
     expect(document.openapi).toBe('3.1.0');
     const validator = new Validator();
-    const result = await validator.validate(document as never);
+    const result = await validator.validate(document);
     expect(result.errors ?? []).toEqual([]);
     expect(result.valid).toBe(true);
 
@@ -214,7 +223,9 @@ describe('API reference', () => {
   });
 
   it('documents the request with the same rules that validate it', async () => {
-    const document = (await (await fetch(`${stack.apiUrl}/openapi.json`)).json()) as { components: { schemas: Record<string, { properties: Record<string, Record<string, unknown>>; required?: string[]; additionalProperties?: boolean }> } };
+    const document = (await (await fetch(`${stack.apiUrl}/openapi.json`)).json()) as {
+      components: { schemas: Record<string, { properties: Record<string, Record<string, unknown>>; required?: string[]; additionalProperties?: boolean }> };
+    };
     const { Item, Store, Cart } = document.components.schemas;
     expect(Item!.required).toEqual(['title', 'description', 'price', 'quantity', 'url', 'image', 'zeroPay']);
     expect(Item!.properties.price).toMatchObject({ type: 'integer', minimum: 0 });

@@ -34,9 +34,23 @@ describe('create-cart when a dependency is down', () => {
 
   // Each half started on its own (the other given by address) so that each can be stopped alone.
   const startTemporal = () =>
-    startInfrastructure({ dataDir: path.join(dataDir, 'temporal'), postgresPort: 0, temporalPort, persistentTemporal: false, databaseUrl: inject('databaseUrl'), log: () => {} });
+    startInfrastructure({
+      dataDir: path.join(dataDir, 'temporal'),
+      postgresPort: 0,
+      temporalPort,
+      persistentTemporal: false,
+      databaseUrl: inject('databaseUrl'),
+      log: () => {},
+    });
   const startPostgres = () =>
-    startInfrastructure({ dataDir: path.join(dataDir, 'postgres'), postgresPort, temporalPort: 0, temporalAddress: `127.0.0.1:${temporalPort}`, persistentTemporal: false, log: () => {} });
+    startInfrastructure({
+      dataDir: path.join(dataDir, 'postgres'),
+      postgresPort,
+      temporalPort: 0,
+      temporalAddress: `127.0.0.1:${temporalPort}`,
+      persistentTemporal: false,
+      log: () => {},
+    });
 
   beforeAll(async () => {
     // PostgreSQL runs as the `postgres` user when we are root: it must be able to reach its folder.
@@ -60,7 +74,9 @@ describe('create-cart when a dependency is down', () => {
         resolve();
       });
     });
-    platformUuid = (await registerMerchant(db, config.dataEncryptionKey, { name: 'Deps Store', environment: 'sandbox', webhookUrl: 'https://store.example/hooks' })).platformUuid;
+    platformUuid = (
+      await registerMerchant(db, config.dataEncryptionKey, { name: 'Deps Store', environment: 'sandbox', webhookUrl: 'https://store.example/hooks' })
+    ).platformUuid;
   });
 
   afterAll(async () => {

@@ -43,18 +43,28 @@ describe('operator CLI: npm run -s merchant', () => {
   it('creates a merchant whose deliveries verify with the secret it printed, then lists, replays and shows them', async () => {
     const created = await cli('create', '--name', 'CLI Store', '--webhook-url', receiver.url);
     expect(created.code).toBe(0);
-    expect(created.json).toMatchObject({ platformUuid: expect.stringMatching(/^[0-9a-f-]{36}$/), environment: 'sandbox', webhookUrl: receiver.url, webhookSecret: expect.stringMatching(/^whsec_/) });
+    expect(created.json).toMatchObject({
+      platformUuid: expect.stringMatching(/^[0-9a-f-]{36}$/),
+      environment: 'sandbox',
+      webhookUrl: receiver.url,
+      webhookSecret: expect.stringMatching(/^whsec_/),
+    });
     const { platformUuid, webhookSecret } = created.json as { platformUuid: string; webhookSecret: string };
 
     const cartId = await createCartId(stack.apiUrl, validCartRequest(platformUuid));
-    const { eventId } = await createWebhookEventActivities({ config: stack.config, db: stack.db, temporalClient: () => stack.temporal.client }).recordCartEvent({
-      cartId,
-      event: 'order_abandoned',
-      status: 'abandoned',
-    });
+    const { eventId } = await createWebhookEventActivities({ config: stack.config, db: stack.db, temporalClient: () => stack.temporal.client }).recordCartEvent(
+      {
+        cartId,
+        event: 'order_abandoned',
+        status: 'abandoned',
+      },
+    );
     await waitFor(() => (receiver.requests.length === 1 ? true : undefined), { what: 'the delivery' });
     const delivery = receiver.requests[0]!;
-    expect(verifyWebhook(delivery.rawBody, delivery.headers as Record<string, string>, webhookSecret)).toMatchObject({ valid: true, event: { id: eventId, data: { cartId } } });
+    expect(verifyWebhook(delivery.rawBody, delivery.headers as Record<string, string>, webhookSecret)).toMatchObject({
+      valid: true,
+      event: { id: eventId, data: { cartId } },
+    });
 
     const listed = await cli('list');
     expect((listed.json.merchants as Array<{ platformUuid: string }>).map((m) => m.platformUuid)).toContain(platformUuid);
@@ -63,11 +73,14 @@ describe('operator CLI: npm run -s merchant', () => {
     await waitFor(() => (receiver.requests.length === 2 ? true : undefined), { what: 'the replay' });
     expect(receiver.requests[1]!.headers['webhook-id']).toBe(eventId);
 
-    const deliveries = await waitFor(async () => {
-      const out = await cli('deliveries', '--cart-id', cartId);
-      const events = out.json.events as Array<{ attempts: Array<{ trigger: string }> }>;
-      return events[0]?.attempts.length === 2 ? events : undefined;
-    }, { what: 'both attempts listed' });
+    const deliveries = await waitFor(
+      async () => {
+        const out = await cli('deliveries', '--cart-id', cartId);
+        const events = out.json.events as Array<{ attempts: Array<{ trigger: string }> }>;
+        return events[0]?.attempts.length === 2 ? events : undefined;
+      },
+      { what: 'both attempts listed' },
+    );
     expect(deliveries[0]!.attempts.map((a) => a.trigger)).toEqual(['scheduled', 'replay']);
 
     const rotated = await cli('rotate-secret', '--platform-uuid', platformUuid);

@@ -11,10 +11,14 @@ const READY_LINE = 'Ctrl-C stops everything.';
 
 /** `npm start` as a newcomer runs it, on ports and in a data folder of its own. */
 function launch(env: Record<string, string>): { child: ChildProcess; output: () => string; exited: Promise<number | null> } {
-  const child = spawn(process.execPath, ['--import', 'tsx', 'scripts/start.ts'], { cwd: ROOT, env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
+  const child = spawn(process.execPath, ['--import', 'tsx', 'scripts/start.ts'], {
+    cwd: ROOT,
+    env: { ...process.env, ...env },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
   let output = '';
-  child.stdout!.on('data', (chunk: Buffer) => (output += chunk.toString()));
-  child.stderr!.on('data', (chunk: Buffer) => (output += chunk.toString()));
+  child.stdout.on('data', (chunk: Buffer) => (output += chunk.toString()));
+  child.stderr.on('data', (chunk: Buffer) => (output += chunk.toString()));
   return { child, output: () => output, exited: new Promise((resolve) => child.once('exit', (code) => resolve(code))) };
 }
 
@@ -48,13 +52,25 @@ describe('npm start', () => {
     expect(printed).toContain(`http://localhost:${temporalUi}`);
 
     const stack = JSON.parse(readFileSync(path.join(dataDir, 'stack.json'), 'utf8'));
-    expect(stack).toMatchObject({ apiUrl: `http://localhost:${api}`, checkoutUrl: `http://localhost:${web}`, temporalAddress: `127.0.0.1:${temporal}`, temporalUiUrl: `http://localhost:${temporalUi}` });
+    expect(stack).toMatchObject({
+      apiUrl: `http://localhost:${api}`,
+      checkoutUrl: `http://localhost:${web}`,
+      temporalAddress: `127.0.0.1:${temporal}`,
+      temporalUiUrl: `http://localhost:${temporalUi}`,
+    });
     expect(stack.databaseUrl).toMatch(new RegExp(`^postgres://.*@127\\.0\\.0\\.1:${postgres}/`));
     const demoMerchant = JSON.parse(readFileSync(path.join(dataDir, 'demo-merchant.json'), 'utf8'));
-    expect(demoMerchant).toMatchObject({ platformUuid: expect.any(String), webhookUrl: `http://localhost:${demo}/webhooks`, webhookSecret: expect.stringMatching(/^whsec_/) });
+    expect(demoMerchant).toMatchObject({
+      platformUuid: expect.any(String),
+      webhookUrl: `http://localhost:${demo}/webhooks`,
+      webhookSecret: expect.stringMatching(/^whsec_/),
+    });
 
     // The printed curl, run as printed.
-    const curl = printed.split('\n').find((line) => line.trim().startsWith('curl '))!.trim();
+    const curl = printed
+      .split('\n')
+      .find((line) => line.trim().startsWith('curl '))!
+      .trim();
     const created = spawnSync('sh', ['-c', curl], { encoding: 'utf8' });
     const { data } = JSON.parse(created.stdout) as { data: { cartId: string } };
     const page = await fetch(`${stack.checkoutUrl}/?token=${data.cartId}`);

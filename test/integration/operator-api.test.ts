@@ -36,8 +36,13 @@ describe('operator API: register, rotate, inspect, replay, recover', () => {
   };
   const newCart = (platformUuid: string) => createCartId(stack.apiUrl, validCartRequest(platformUuid));
   const record = (cartId: string) =>
-    createWebhookEventActivities({ config: stack.config, db: stack.db, temporalClient: () => stack.temporal.client }).recordCartEvent({ cartId, event: 'order_cancelled', status: 'cancelled' });
-  const cartDeliveries = async (cartId: string) => ((await (await operator('GET', `/carts/${cartId}/deliveries`)).json()) as { events: EventDeliveries[] }).events;
+    createWebhookEventActivities({ config: stack.config, db: stack.db, temporalClient: () => stack.temporal.client }).recordCartEvent({
+      cartId,
+      event: 'order_cancelled',
+      status: 'cancelled',
+    });
+  const cartDeliveries = async (cartId: string) =>
+    ((await (await operator('GET', `/carts/${cartId}/deliveries`)).json()) as { events: EventDeliveries[] }).events;
 
   it('refuses a missing or wrong token with 401 in the standard envelope', async () => {
     for (const token of [null, 'wrong-token-of-sufficient-length']) {
@@ -57,7 +62,9 @@ describe('operator API: register, rotate, inspect, replay, recover', () => {
     const listed = list.merchants.find((m) => m.platformUuid === created.platformUuid);
     expect(listed).toMatchObject({ status: 'active', endpointStatus: 'enabled', webhookUrl: hook.url });
     expect(JSON.stringify(list)).not.toContain(created.webhookSecret);
-    const dump = JSON.stringify(await stack.db`select * from webhook_secrets join webhook_endpoints on webhook_endpoints.id = endpoint_id where platform_uuid = ${created.platformUuid}`);
+    const dump = JSON.stringify(
+      await stack.db`select * from webhook_secrets join webhook_endpoints on webhook_endpoints.id = endpoint_id where platform_uuid = ${created.platformUuid}`,
+    );
     expect(dump).not.toContain(created.webhookSecret.slice(6));
     expect(dump).not.toContain(Buffer.from(created.webhookSecret.slice(6), 'base64').toString('hex'));
   });
@@ -74,7 +81,10 @@ describe('operator API: register, rotate, inspect, replay, recover', () => {
   it('rotates the secret: during the overlap every delivery verifies with the old and with the new secret', async () => {
     const hook = await receiver();
     const merchant = await register(hook.url);
-    const rotated = (await (await operator('POST', `/merchants/${merchant.platformUuid}/rotate-secret`)).json()) as { webhookSecret: string; previousSecretsExpireAt: string };
+    const rotated = (await (await operator('POST', `/merchants/${merchant.platformUuid}/rotate-secret`)).json()) as {
+      webhookSecret: string;
+      previousSecretsExpireAt: string;
+    };
     expect(rotated.webhookSecret).not.toBe(merchant.webhookSecret);
     const overlap = Date.parse(rotated.previousSecretsExpireAt) - Date.now();
     expect(overlap).toBeGreaterThan(24 * 3600_000 - 60_000);
@@ -117,18 +127,23 @@ describe('operator API: register, rotate, inspect, replay, recover', () => {
     expect(replayed!.rawBody).toBe(original!.rawBody);
     expect(verifyWebhook(replayed!.rawBody, replayed!.headers as Record<string, string>, merchant.webhookSecret).valid).toBe(true);
 
-    const events = await waitFor(async () => {
-      const list = await cartDeliveries(cartId);
-      // An attempt is on record from before its request goes out; wait until both have their answer.
-      return list[0]?.attempts.length === 2 && list[0].attempts.every((a) => a.httpStatus !== null) ? list : undefined;
-    }, { what: 'two completed attempts' });
+    const events = await waitFor(
+      async () => {
+        const list = await cartDeliveries(cartId);
+        // An attempt is on record from before its request goes out; wait until both have their answer.
+        return list[0]?.attempts.length === 2 && list[0].attempts.every((a) => a.httpStatus !== null) ? list : undefined;
+      },
+      { what: 'two completed attempts' },
+    );
     expect(events).toHaveLength(1);
     expect(events[0]).toMatchObject({ eventId, status: 'delivered', event: 'order_cancelled', sequence: 1 });
     expect(events[0]!.attempts.map((a) => [a.trigger, a.httpStatus, a.url])).toEqual([
       ['scheduled', 200, second.url],
       ['replay', 200, second.url],
     ]);
-    const byEndpoint = (await (await operator('GET', `/merchants/${merchant.platformUuid}/deliveries?status=delivered`)).json()) as { events: EventDeliveries[] };
+    const byEndpoint = (await (await operator('GET', `/merchants/${merchant.platformUuid}/deliveries?status=delivered`)).json()) as {
+      events: EventDeliveries[];
+    };
     expect(byEndpoint.events.map((e) => e.eventId)).toEqual([eventId]);
     expect((await operator('POST', '/events/evt_nope/replay')).status).toBe(404);
   });
@@ -139,7 +154,13 @@ describe('operator API: register, rotate, inspect, replay, recover', () => {
     const merchant = await register(hook.url);
     const since = new Date(Date.now() - 1000).toISOString();
     const failed = await record(await newCart(merchant.platformUuid));
-    await waitFor(async () => ((await cartDeliveries((await stack.db`select cart_id from webhook_events where id = ${failed.eventId}`)[0]!.cart_id))[0]?.status === 'failed' ? true : undefined), { what: 'a failed event' });
+    await waitFor(
+      async () =>
+        (await cartDeliveries((await stack.db`select cart_id from webhook_events where id = ${failed.eventId}`)[0]!.cart_id))[0]?.status === 'failed'
+          ? true
+          : undefined,
+      { what: 'a failed event' },
+    );
     await stack.db`update webhook_endpoints set status = 'disabled', disabled_reason = 'test' where platform_uuid = ${merchant.platformUuid}`;
     const skippedCart = await newCart(merchant.platformUuid);
     const skipped = await record(skippedCart);

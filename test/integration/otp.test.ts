@@ -60,14 +60,20 @@ describe('one-time codes: resend window and limit, code lifetime (short test tim
 describe('one-time codes in production', () => {
   /** Stands in for the SMS/email provider a production deployment plugs in: the customer's phone. */
   const delivered: OtpMessage[] = [];
-  const otpSender: OtpSender = { name: 'recording', send: async (m) => void delivered.push(m) };
+  const otpSender: OtpSender = {
+    name: 'recording',
+    send: (m) => {
+      delivered.push(m);
+      return Promise.resolve();
+    },
+  };
   /** Stands in for the acquirer; records what the authorization activity asked for. */
   const authorizations: AuthorizationRequest[] = [];
   const paymentProcessor: PaymentProcessor = {
     name: 'recording',
-    authorize: async (request) => {
+    authorize: (request) => {
       authorizations.push(request);
-      return { outcome: 'approved', authorizationId: `auth_${request.idempotencyKey}` };
+      return Promise.resolve({ outcome: 'approved', authorizationId: `auth_${request.idempotencyKey}` });
     },
   };
 

@@ -44,7 +44,8 @@ it(`continues as new past ${CONTINUE_AS_NEW_AFTER_EVENTS} history events, carryi
   const runs = await waitFor(
     async () => {
       const found: string[] = [];
-      for await (const run of stack.temporal.client.workflow.list({ query: `WorkflowId = "${webhookDeliveryWorkflowId(cartId)}"` })) found.push(run.status.name);
+      for await (const run of stack.temporal.client.workflow.list({ query: `WorkflowId = "${webhookDeliveryWorkflowId(cartId)}"` }))
+        found.push(run.status.name);
       return found.includes('CONTINUED_AS_NEW') ? found : undefined;
     },
     { what: 'a run that continued as new' },

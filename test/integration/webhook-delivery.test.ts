@@ -53,8 +53,11 @@ describe('webhook delivery against a real HTTP receiver', () => {
   const record = (input: CartEventInput) => events().recordCartEvent(input);
 
   const attemptsOf = (eventId: string) =>
-    stack.db<AttemptRow[]>`select attempt, trigger, http_status, error_class, latency_ms, response_excerpt, attempted_at, next_attempt_at from webhook_attempts where event_id = ${eventId} order by id`;
-  const statusOf = async (eventId: string) => (await stack.db<{ delivery_status: string }[]>`select delivery_status from webhook_events where id = ${eventId}`)[0]?.delivery_status;
+    stack.db<
+      AttemptRow[]
+    >`select attempt, trigger, http_status, error_class, latency_ms, response_excerpt, attempted_at, next_attempt_at from webhook_attempts where event_id = ${eventId} order by id`;
+  const statusOf = async (eventId: string) =>
+    (await stack.db<{ delivery_status: string }[]>`select delivery_status from webhook_events where id = ${eventId}`)[0]?.delivery_status;
   const waitForStatus = (eventId: string, status: string, timeoutMs = 15_000) =>
     waitFor(async () => ((await statusOf(eventId)) === status ? true : undefined), { what: `event ${eventId} ${status}`, timeoutMs });
 
@@ -79,7 +82,7 @@ describe('webhook delivery against a real HTTP receiver', () => {
     const library = new Webhook(merchant.webhookSecret);
     const seen = new Map<string, WebhookEventBody>();
     for (const request of receiver.requests) {
-      const verified = verifyWebhook(request.rawBody, request.headers as Record<string, string>, merchant.webhookSecret);
+      const verified = verifyWebhook(request.rawBody, request.headers, merchant.webhookSecret);
       expect(verified, JSON.stringify(verified)).toMatchObject({ valid: true });
       if (!verified.valid) continue;
       expect(library.verify(request.rawBody, request.headers as Record<string, string>)).toEqual(verified.event);
@@ -107,7 +110,9 @@ describe('webhook delivery against a real HTTP receiver', () => {
     expect(byKind(cancelledCart, 'order_cancelled')).toMatchObject({ sequence: 1, data: { status: 'cancelled' } });
     expect(byKind(cancelledCart, 'order_cancelled').data.payment).toBeUndefined();
     expect(byKind(abandonedCart, 'order_abandoned')).toMatchObject({ data: { status: 'abandoned' } });
-    expect(byKind(failedCart, 'order_updated')).toMatchObject({ data: { status: 'failed', payment: { brand: 'visa', last4: '0002', failureCode: 'card_declined' } } });
+    expect(byKind(failedCart, 'order_updated')).toMatchObject({
+      data: { status: 'failed', payment: { brand: 'visa', last4: '0002', failureCode: 'card_declined' } },
+    });
     // The card never appears beyond brand and last 4.
     expect(receiver.requests.map((r) => r.rawBody).join('')).not.toMatch(/\d{12,}/);
 
@@ -217,7 +222,9 @@ describe('webhook delivery against a real HTTP receiver', () => {
     const { receiver, merchant } = await merchantWithReceiver(() => ({ status: 410 }));
     const first = await record({ cartId: await newCart(merchant.platformUuid), event: 'order_cancelled', status: 'cancelled' });
     await waitForStatus(first.eventId, 'failed');
-    const [endpoint] = await stack.db<{ status: string; disabled_reason: string }[]>`select status, disabled_reason from webhook_endpoints where platform_uuid = ${merchant.platformUuid}`;
+    const [endpoint] = await stack.db<
+      { status: string; disabled_reason: string }[]
+    >`select status, disabled_reason from webhook_endpoints where platform_uuid = ${merchant.platformUuid}`;
     expect(endpoint).toMatchObject({ status: 'disabled', disabled_reason: expect.stringContaining('410') });
     const later = await record({ cartId: await newCart(merchant.platformUuid), event: 'order_abandoned', status: 'abandoned' });
     await waitForStatus(later.eventId, 'skipped');
@@ -231,7 +238,9 @@ describe('webhook delivery against a real HTTP receiver', () => {
     const first = await record({ cartId: await newCart(merchant.platformUuid), event: 'order_cancelled', status: 'cancelled' });
     await waitForStatus(first.eventId, 'failed');
     expect(await attemptsOf(first.eventId)).toHaveLength(1);
-    const [endpoint] = await stack.db<{ status: string; disabled_reason: string }[]>`select status, disabled_reason from webhook_endpoints where platform_uuid = ${merchant.platformUuid}`;
+    const [endpoint] = await stack.db<
+      { status: string; disabled_reason: string }[]
+    >`select status, disabled_reason from webhook_endpoints where platform_uuid = ${merchant.platformUuid}`;
     expect(endpoint).toMatchObject({ status: 'disabled', disabled_reason: expect.stringContaining('every attempt failed since') });
     const later = await record({ cartId: await newCart(merchant.platformUuid), event: 'order_abandoned', status: 'abandoned' });
     await waitForStatus(later.eventId, 'skipped');

@@ -20,7 +20,11 @@ describe('the demo merchant npm start runs', () => {
     const receiver = await startDemoMerchantReceiver({ port, secret: merchant.webhookSecret, log: (line) => lines.push(line) });
     try {
       const cartId = await createCartId(stack.apiUrl, validCartRequest(merchant.platformUuid));
-      const { eventId } = await createWebhookEventActivities({ config: stack.config, db: stack.db, temporalClient: () => stack.temporal.client }).recordCartEvent({
+      const { eventId } = await createWebhookEventActivities({
+        config: stack.config,
+        db: stack.db,
+        temporalClient: () => stack.temporal.client,
+      }).recordCartEvent({
         cartId,
         event: 'order_cancelled',
         status: 'cancelled',

@@ -10,9 +10,7 @@ describe('production refuses webhooks aimed at our own network (SSRF)', () => {
   let receiver: WebhookReceiver;
   beforeAll(async () => {
     // Production workers must be given a real OTP sender and processor; these tests use neither.
-    const unused = async (): Promise<never> => {
-      throw new Error('not used by these tests');
-    };
+    const unused = (): Promise<never> => Promise.reject(new Error('not used by these tests'));
     stack = await startTestStack(
       { CHECKOUT_ENV: 'production', WEBHOOK_RETRY_SCHEDULE_MS: '0', WEBHOOK_TIMEOUT_MS: '1000' },
       { otpSender: { name: 'unused', send: unused }, paymentProcessor: { name: 'unused', authorize: unused } },
@@ -51,15 +49,24 @@ describe('production refuses webhooks aimed at our own network (SSRF)', () => {
     for (const webhookUrl of cases) {
       const merchant = await stack.createMerchant({ webhookUrl });
       const cartId = await createCartId(stack.apiUrl, validCartRequest(merchant.platformUuid));
-      const { eventId } = await createWebhookEventActivities({ config: stack.config, db: stack.db, temporalClient: () => stack.temporal.client }).recordCartEvent({
+      const { eventId } = await createWebhookEventActivities({
+        config: stack.config,
+        db: stack.db,
+        temporalClient: () => stack.temporal.client,
+      }).recordCartEvent({
         cartId,
         event: 'order_cancelled',
         status: 'cancelled',
       });
-      const [attempt] = await waitFor(async () => {
-        const rows = await stack.db<{ error_class: string; http_status: number | null }[]>`select error_class, http_status from webhook_attempts where event_id = ${eventId} and error_class <> 'no_outcome'`;
-        return rows.length ? rows : undefined;
-      }, { what: `the attempt to ${webhookUrl}` });
+      const [attempt] = await waitFor(
+        async () => {
+          const rows = await stack.db<
+            { error_class: string; http_status: number | null }[]
+          >`select error_class, http_status from webhook_attempts where event_id = ${eventId} and error_class <> 'no_outcome'`;
+          return rows.length ? rows : undefined;
+        },
+        { what: `the attempt to ${webhookUrl}` },
+      );
       expect(attempt).toEqual({ error_class: 'blocked_address', http_status: null });
     }
     expect(receiver.requests).toHaveLength(0);

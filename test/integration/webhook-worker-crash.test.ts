@@ -42,7 +42,7 @@ describe('a worker killed in the middle of a delivery', () => {
     });
     workers.push(child);
     let output = '';
-    child.stdout!.on('data', (chunk: Buffer) => (output += chunk.toString()));
+    child.stdout.on('data', (chunk: Buffer) => (output += chunk.toString()));
     await waitFor(() => (output.includes('worker polling') ? true : undefined), { what: 'the worker process to poll', timeoutMs: 60_000 });
     return child;
   }
@@ -64,10 +64,13 @@ describe('a worker killed in the middle of a delivery', () => {
     await new Promise((resolve) => first.once('exit', resolve));
 
     await startWorkerProcess();
-    await waitFor(async () => {
-      const [row] = await stack.db<{ delivery_status: string }[]>`select delivery_status from webhook_events where id = ${eventId}`;
-      return row?.delivery_status === 'delivered' ? true : undefined;
-    }, { what: 'delivery after the restart', timeoutMs: 60_000 });
+    await waitFor(
+      async () => {
+        const [row] = await stack.db<{ delivery_status: string }[]>`select delivery_status from webhook_events where id = ${eventId}`;
+        return row?.delivery_status === 'delivered' ? true : undefined;
+      },
+      { what: 'delivery after the restart', timeoutMs: 60_000 },
+    );
 
     expect(receiver.processed.size).toBe(1);
     expect(receiver.requests).toHaveLength(2);

@@ -46,7 +46,8 @@ describe('cart-session workflow replays its histories deterministically', () => 
       await replay(await s.handle.fetchHistory(), s.handle.workflowId);
     }
 
-    if (process.env.RECORD_REPLAY_FIXTURE === '1') writeFileSync(FIXTURE, `${JSON.stringify(History.fromObject(await paid.handle.fetchHistory()).toJSON(), null, 1)}\n`);
+    if (process.env.RECORD_REPLAY_FIXTURE === '1')
+      writeFileSync(FIXTURE, `${JSON.stringify(History.fromObject(await paid.handle.fetchHistory()).toJSON(), null, 1)}\n`);
   });
 
   it('replays the recorded history of a paid session', async () => {

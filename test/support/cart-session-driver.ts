@@ -1,4 +1,4 @@
-import { WorkflowUpdateFailedError, type WorkflowHandle } from '@temporalio/client';
+import { WorkflowUpdateFailedError } from '@temporalio/client';
 import { ApplicationFailure } from '@temporalio/common';
 import type { temporal } from '@temporalio/proto';
 import { expect } from 'vitest';
@@ -6,7 +6,16 @@ import { storeCard } from '../../core/checkout/card-vault.js';
 import { checkCard } from '../../core/checkout/cards.js';
 import { otpHash } from '../../core/checkout/otp-hash.js';
 import { startCartSession, type CartSessionHandle } from '../../workflows/cart-session/client.js';
-import { cancelUpdate, payUpdate, resendCodeUpdate, searchAttributes, sendCodeUpdate, stateQuery, verifyCodeUpdate, type CartSessionInput, type CartSessionState } from '../../workflows/cart-session/messages.js';
+import {
+  cancelUpdate,
+  payUpdate,
+  resendCodeUpdate,
+  sendCodeUpdate,
+  stateQuery,
+  verifyCodeUpdate,
+  type CartSessionInput,
+  type CartSessionState,
+} from '../../workflows/cart-session/messages.js';
 import { createCartId, validCartRequest } from './fixtures.js';
 import type { TestStack } from './test-stack.js';
 import { cartWorkflowId } from '../../workflows/cart-session/messages.js';
@@ -108,6 +117,11 @@ export async function refusalOf(action: Promise<unknown>): Promise<string> {
     () => undefined,
     (e: unknown) => e,
   );
+  return refusalIn(error);
+}
+
+/** The refusal type carried by `error`, which must be a validator's refusal of an update. */
+export function refusalIn(error: unknown): string {
   if (!(error instanceof WorkflowUpdateFailedError)) throw new Error(`expected the update to be refused, got ${String(error)}`);
   if (!(error.cause instanceof ApplicationFailure) || !error.cause.type) throw new Error(`refusal without a type: ${String(error.cause)}`);
   return error.cause.type;
@@ -129,9 +143,21 @@ export async function ledgerRow(stack: TestStack, cartId: string) {
 }
 
 export async function recordedEvents(stack: TestStack, cartId: string) {
-  const rows = await stack.db<{ sequence: number; event: string; payload: { data: { status: string; payment?: { brand: string; last4: string; failureCode?: string }; failureCode?: string } } }[]>`
+  const rows = await stack.db<
+    {
+      sequence: number;
+      event: string;
+      payload: { data: { status: string; payment?: { brand: string; last4: string; failureCode?: string }; failureCode?: string } };
+    }[]
+  >`
     select sequence, event, payload from webhook_events where cart_id = ${cartId} order by sequence`;
-  return rows.map((r) => ({ sequence: r.sequence, event: r.event, status: r.payload.data.status, payment: r.payload.data.payment, failureCode: r.payload.data.failureCode }));
+  return rows.map((r) => ({
+    sequence: r.sequence,
+    event: r.event,
+    status: r.payload.data.status,
+    payment: r.payload.data.payment,
+    failureCode: r.payload.data.failureCode,
+  }));
 }
 
 export async function vaultCount(stack: TestStack, cartId: string): Promise<number> {

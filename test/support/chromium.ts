@@ -27,7 +27,8 @@ export function skipWithoutChromium(): boolean {
 
 /** Headless Chromium; Playwright gives every launch a fresh temporary user-data-dir. */
 export async function launchChromium(): Promise<Browser> {
-  if (!existsSync(CHROMIUM_PATH)) throw new Error(`no Chromium at ${CHROMIUM_PATH}: install Debian's "chromium" package (CI=true requires the browser tests to run)`);
+  if (!existsSync(CHROMIUM_PATH))
+    throw new Error(`no Chromium at ${CHROMIUM_PATH}: install Debian's "chromium" package (CI=true requires the browser tests to run)`);
   return chromium.launch({ executablePath: CHROMIUM_PATH, headless: true, args: ARGS });
 }
 

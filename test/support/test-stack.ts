@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { NativeConnection, Runtime, type Worker } from '@temporalio/worker';
 import type { DestinationStream } from 'pino';
-import { inject } from 'vitest';
+import { afterAll, beforeAll, inject } from 'vitest';
 import { createApiApp } from '../../api/app.js';
 import { loadConfig, type Config } from '../../core/config.js';
 import { createDb, type Db } from '../../core/db/client.js';
@@ -82,7 +82,12 @@ export async function startTestStack(env: Record<string, string> = {}, options: 
     apiUrl: api.url,
     checkoutUrl: web.url,
     createMerchant: (overrides = {}) =>
-      registerMerchantWithoutUrlCheck(db, config.dataEncryptionKey, { name: 'Test Store', environment: config.environment, webhookUrl: 'http://localhost:9/webhooks', ...overrides }),
+      registerMerchantWithoutUrlCheck(db, config.dataEncryptionKey, {
+        name: 'Test Store',
+        environment: config.environment,
+        webhookUrl: 'http://localhost:9/webhooks',
+        ...overrides,
+      }),
     async stop() {
       await Promise.all([api.close(), web.close()]);
       worker.shutdown();
@@ -92,4 +97,22 @@ export async function startTestStack(env: Record<string, string> = {}, options: 
       await db.end();
     },
   };
+}
+
+/**
+ * The stack for one describe block (or file): started before its tests, stopped after them. The
+ * object it returns stands for the stack once it runs; touching it earlier is a test bug, said so.
+ */
+export function useTestStack(env: Record<string, string> = {}, options: TestStackOptions = {}): TestStack {
+  let running: TestStack | undefined;
+  beforeAll(async () => {
+    running = await startTestStack(env, options);
+  });
+  afterAll(() => running?.stop());
+  return new Proxy({} as TestStack, {
+    get(_, property) {
+      if (!running) throw new Error(`the test stack is not running yet (read of ${String(property)} outside a test or hook)`);
+      return Reflect.get(running, property) as unknown;
+    },
+  });
 }

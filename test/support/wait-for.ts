@@ -1,5 +1,8 @@
 /** Polls `probe` until it returns a value other than undefined, or fails after `timeoutMs`. */
-export async function waitFor<T>(probe: () => Promise<T | undefined> | T | undefined, { timeoutMs = 15_000, intervalMs = 100, what = 'condition' } = {}): Promise<T> {
+export async function waitFor<T>(
+  probe: () => Promise<T | undefined> | T | undefined,
+  { timeoutMs = 15_000, intervalMs = 100, what = 'condition' } = {},
+): Promise<T> {
   const deadline = Date.now() + timeoutMs;
   for (;;) {
     const value = await probe();

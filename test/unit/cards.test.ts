@@ -13,7 +13,15 @@ function withCheckDigit(payload: string): string {
 
 describe('luhnValid', () => {
   it('accepts the sandbox and well-known test numbers', () => {
-    for (const pan of ['4111111111111111', '4000000000000002', '4000000000009995', '4000000000000119', '5555555555554444', '378282246310005', '6011111111111117']) {
+    for (const pan of [
+      '4111111111111111',
+      '4000000000000002',
+      '4000000000009995',
+      '4000000000000119',
+      '5555555555554444',
+      '378282246310005',
+      '6011111111111117',
+    ]) {
       expect(luhnValid(pan), pan).toBe(true);
     }
   });

@@ -18,7 +18,10 @@ describe('create-cart schema', () => {
   });
 
   it('never throws on arbitrary JSON, only reports issues (property, 1000 runs)', () => {
-    fc.assert(fc.property(fc.jsonValue({ maxDepth: 8 }), (json) => void createCartRequestSchema.safeParse(json)), { numRuns: 1000 });
+    fc.assert(
+      fc.property(fc.jsonValue({ maxDepth: 8 }), (json) => void createCartRequestSchema.safeParse(json)),
+      { numRuns: 1000 },
+    );
   });
 
   it.each([

@@ -26,17 +26,32 @@ describe('parseContact', () => {
     expect(parseContact(raw)).toEqual(parsed);
   });
 
-  it.each(['', 'jane', 'jane@', '@example.com', 'jane@example', 'a b@example.com', '0612345678', '+0612345678', '+1234567', '+1234567890123456', `${'a'.repeat(65)}@example.com`])(
-    'refuses %j',
-    (raw) => {
-      expect(parseContact(raw)).toBeUndefined();
-    },
-  );
+  it.each([
+    '',
+    'jane',
+    'jane@',
+    '@example.com',
+    'jane@example',
+    'a b@example.com',
+    '0612345678',
+    '+0612345678',
+    '+1234567',
+    '+1234567890123456',
+    `${'a'.repeat(65)}@example.com`,
+  ])('refuses %j', (raw) => {
+    expect(parseContact(raw)).toBeUndefined();
+  });
 });
 
 describe('sendOtp activity', () => {
   const sent: OtpMessage[] = [];
-  const otpSender = { name: 'recording', send: async (m: OtpMessage) => void sent.push(m) };
+  const otpSender = {
+    name: 'recording',
+    send: (m: OtpMessage) => {
+      sent.push(m);
+      return Promise.resolve();
+    },
+  };
 
   it('sends a fresh 6-digit code and returns only its keyed hash (and, in sandbox, that of SANDBOX_OTP)', async () => {
     const config = configFor('sandbox');
@@ -78,7 +93,7 @@ describe('production wiring', () => {
     expect(() => createActivities({ config, db: unusedDb, logger })).toThrow(/real OtpSender/);
     const otpSender = { name: 'real', send: async () => {} };
     expect(() => createActivities({ config, db: unusedDb, logger, otpSender })).toThrow(/real PaymentProcessor/);
-    const paymentProcessor = { name: 'real', authorize: async () => ({ outcome: 'approved' as const, authorizationId: 'a' }) };
+    const paymentProcessor = { name: 'real', authorize: () => Promise.resolve({ outcome: 'approved' as const, authorizationId: 'a' }) };
     expect(createActivities({ config, db: unusedDb, logger, otpSender, paymentProcessor })).toHaveProperty('sendOtp');
   });
 

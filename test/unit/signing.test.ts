@@ -20,7 +20,9 @@ describe('webhook signing (Standard Webhooks)', () => {
   });
 
   it('signs HMAC-SHA256 over "<id>.<timestamp>.<body>" with the decoded key, as v1,<base64>', () => {
-    const expected = createHmac('sha256', Buffer.from(secret.slice(6), 'base64')).update(`evt_1.${ts}.${body}`).digest('base64');
+    const expected = createHmac('sha256', Buffer.from(secret.slice(6), 'base64'))
+      .update(`evt_1.${ts}.${body}`)
+      .digest('base64');
     expect(signatureFor(secret, 'evt_1', ts, body)).toBe(`v1,${expected}`);
   });
 
@@ -33,7 +35,13 @@ describe('webhook signing (Standard Webhooks)', () => {
     const headers = headersFor([secret, other]);
     expect(headers['x-client-signature']).toBe(headers['webhook-signature']);
     expect(headers['webhook-signature']!.split(' ')).toEqual([signatureFor(secret, 'evt_1', ts, body), signatureFor(other, 'evt_1', ts, body)]);
-    expect(headers).toMatchObject({ 'webhook-id': 'evt_1', 'webhook-timestamp': String(ts), 'x-client-event': 'order_created', 'x-client-delivery-attempt': '1', 'content-type': 'application/json' });
+    expect(headers).toMatchObject({
+      'webhook-id': 'evt_1',
+      'webhook-timestamp': String(ts),
+      'x-client-event': 'order_created',
+      'x-client-delivery-attempt': '1',
+      'content-type': 'application/json',
+    });
   });
 });
 
@@ -53,7 +61,10 @@ describe('verifyWebhook', () => {
 
   it('rejects a tampered body', () => {
     const headers = headersFor([secret]);
-    expect(verifyWebhook(body.replace('order_created', 'order_cancelled'), headers, secret, { now })).toEqual({ valid: false, reason: 'no signature matches a known secret' });
+    expect(verifyWebhook(body.replace('order_created', 'order_cancelled'), headers, secret, { now })).toEqual({
+      valid: false,
+      reason: 'no signature matches a known secret',
+    });
   });
 
   it('rejects a wrong secret', () => {

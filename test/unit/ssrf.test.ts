@@ -3,19 +3,44 @@ import { describe, expect, it } from 'vitest';
 import type { Environment } from '../../core/config.js';
 import { assertConnectable, guardedLookup, isAllowedAddress, webhookUrlProblems } from '../../core/webhooks/url-safety.js';
 
-const resolvesTo = (...addresses: string[]) => async () => addresses;
+const resolvesTo =
+  (...addresses: string[]) =>
+  () =>
+    Promise.resolve(addresses);
 
 /** What a delivery's connection would be given: guardedLookup over a DNS whose answer the test changes. */
 function connectThroughGuard(environment: Environment, dns: { answer: string }) {
-  const fakeDns = (_host: string, _options: object, callback: (err: null, addresses: LookupAddress[]) => void) => callback(null, [{ address: dns.answer, family: 4 }]);
-  const lookup = guardedLookup(environment, fakeDns as never);
-  return () => new Promise<{ err: Error | null; address: unknown }>((resolve) => lookup('shop.example', { all: false }, (err, address) => resolve({ err, address })));
+  const fakeDns = (_host: string, _options: object, callback: (err: null, addresses: LookupAddress[]) => void) =>
+    callback(null, [{ address: dns.answer, family: 4 }]);
+  const lookup = guardedLookup(environment, fakeDns);
+  return () =>
+    new Promise<{ err: Error | null; address: unknown }>((resolve) => lookup('shop.example', { all: false }, (err, address) => resolve({ err, address })));
 }
 
 describe('webhook URL safety (SSRF)', () => {
   it.each([
-    '127.0.0.1', '10.1.2.3', '172.16.0.1', '192.168.1.1', '169.254.169.254', '100.64.0.1', '0.0.0.0', '224.0.0.1', '255.255.255.255',
-    '192.0.2.1', '198.18.0.1', '240.0.0.1', '::1', '::', 'fe80::1', 'fc00::1', 'fd12:3456::1', 'ff02::1', '::ffff:127.0.0.1', '::ffff:10.0.0.1', '2001:db8::1', '64:ff9b::a00:1',
+    '127.0.0.1',
+    '10.1.2.3',
+    '172.16.0.1',
+    '192.168.1.1',
+    '169.254.169.254',
+    '100.64.0.1',
+    '0.0.0.0',
+    '224.0.0.1',
+    '255.255.255.255',
+    '192.0.2.1',
+    '198.18.0.1',
+    '240.0.0.1',
+    '::1',
+    '::',
+    'fe80::1',
+    'fc00::1',
+    'fd12:3456::1',
+    'ff02::1',
+    '::ffff:127.0.0.1',
+    '::ffff:10.0.0.1',
+    '2001:db8::1',
+    '64:ff9b::a00:1',
   ])('refuses %s in production', (address) => {
     expect(isAllowedAddress(address, 'production')).toBe(false);
   });
@@ -30,7 +55,7 @@ describe('webhook URL safety (SSRF)', () => {
   });
 
   it.each(['10.1.2.3', '192.168.1.1', '169.254.169.254', '100.64.0.1', '0.0.0.0', 'fe80::1', 'fd12:3456::1', '::ffff:10.0.0.1'])(
-    'refuses %s in sandbox too: our private network and the metadata service are nobody\'s endpoint',
+    "refuses %s in sandbox too: our private network and the metadata service are nobody's endpoint",
     (address) => {
       expect(isAllowedAddress(address, 'sandbox')).toBe(false);
     },
@@ -39,11 +64,15 @@ describe('webhook URL safety (SSRF)', () => {
   it('requires https in production and refuses hosts resolving to any non-public address', async () => {
     expect(await webhookUrlProblems('http://shop.example/hook', 'production', resolvesTo('93.184.216.34'))).toEqual(['must be https in production']);
     expect(await webhookUrlProblems('https://shop.example/hook', 'production', resolvesTo('93.184.216.34'))).toEqual([]);
-    expect(await webhookUrlProblems('https://shop.example/hook', 'production', resolvesTo('93.184.216.34', '10.0.0.5'))).toEqual([expect.stringContaining('10.0.0.5')]);
+    expect(await webhookUrlProblems('https://shop.example/hook', 'production', resolvesTo('93.184.216.34', '10.0.0.5'))).toEqual([
+      expect.stringContaining('10.0.0.5'),
+    ]);
     expect(await webhookUrlProblems('https://localhost/hook', 'production', resolvesTo('127.0.0.1'))).toEqual([expect.stringContaining('non-public')]);
     expect(await webhookUrlProblems('https://[::1]/hook', 'production')).toEqual([expect.stringContaining('non-public')]);
     expect(await webhookUrlProblems('https://169.254.169.254/latest/meta-data', 'production')).toEqual([expect.stringContaining('non-public')]);
-    expect(await webhookUrlProblems('https://nowhere.invalid/hook', 'production', async () => Promise.reject(new Error('ENOTFOUND')))).toEqual([expect.stringContaining('does not resolve')]);
+    expect(await webhookUrlProblems('https://nowhere.invalid/hook', 'production', async () => Promise.reject(new Error('ENOTFOUND')))).toEqual([
+      expect.stringContaining('does not resolve'),
+    ]);
     expect(await webhookUrlProblems('https://user:pw@shop.example/hook', 'production', resolvesTo('93.184.216.34'))).toEqual(['must not carry credentials']);
   });
 

@@ -8,7 +8,18 @@ const production = loadConfig({ DATABASE_URL: 'postgres://x', DATA_ENCRYPTION_KE
 
 describe('webhook retry schedule', () => {
   it('is, by default, the Standard Webhooks table: immediately, 5 s, 5 min, 30 min, 2 h, 5 h, 10 h, 14 h, 20 h, 24 h (≈ 75 h)', () => {
-    expect(production.webhooks.retryScheduleMs).toEqual([0, 5_000, 5 * minutes, 30 * minutes, 2 * hours, 5 * hours, 10 * hours, 14 * hours, 20 * hours, 24 * hours]);
+    expect(production.webhooks.retryScheduleMs).toEqual([
+      0,
+      5_000,
+      5 * minutes,
+      30 * minutes,
+      2 * hours,
+      5 * hours,
+      10 * hours,
+      14 * hours,
+      20 * hours,
+      24 * hours,
+    ]);
     const total = production.webhooks.retryScheduleMs.reduce((a, b) => a + b, 0);
     expect(total / hours).toBeCloseTo(75.6, 1);
     expect(production.webhooks.timeoutMs).toBe(15_000);

@@ -19,7 +19,9 @@
       if (!el.hasAttribute('data-reloading')) {
         el.setAttribute('data-reloading', '');
         // The server's timer may be a moment behind ours: give it a second before asking.
-        setTimeout(function () { window.location.reload(); }, 1000);
+        setTimeout(function () {
+          window.location.reload();
+        }, 1000);
       }
       return;
     }
@@ -63,9 +65,13 @@
   function hideBrokenImage(img) {
     img.classList.add('img-failed');
   }
-  document.addEventListener('error', function (event) {
-    if (event.target && event.target.tagName === 'IMG') hideBrokenImage(event.target);
-  }, true);
+  document.addEventListener(
+    'error',
+    function (event) {
+      if (event.target && event.target.tagName === 'IMG') hideBrokenImage(event.target);
+    },
+    true,
+  );
   var images = document.images;
   for (var i = 0; i < images.length; i++) {
     if (images[i].complete && images[i].naturalWidth === 0) hideBrokenImage(images[i]);

@@ -14,9 +14,7 @@ import { cartSessionHandle, type CartSessionHandle } from '../../workflows/cart-
 
 /** How the workflow took a customer action. Anything else (Temporal unreachable, deadline) is thrown. */
 export type ActionResult =
-  | { accepted: true; state: CartSessionState }
-  | { accepted: false; reason: 'rejected'; message: string }
-  | { accepted: false; reason: 'session-closed' };
+  { accepted: true; state: CartSessionState } | { accepted: false; reason: 'rejected'; message: string } | { accepted: false; reason: 'session-closed' };
 
 /** Covers an update whose handler runs an activity (sending a code); longer means a 503. */
 export const UPDATE_DEADLINE_MS = 10_000;
@@ -47,7 +45,10 @@ export function customerActions(temporal: Temporal) {
       run(cartId, (h) => h.executeUpdate(resendCodeUpdate, { updateId: `resend-code-${cartId}-${state.otp?.resendsLeft ?? 'x'}` })),
     verifyCode: (cartId: string, codeHash: string, state: CartSessionState) =>
       run(cartId, (h) =>
-        h.executeUpdate(verifyCodeUpdate, { args: [{ codeHash }], updateId: `verify-code-${cartId}-${state.otp?.resendsLeft ?? 'x'}-${codeHash.slice(0, 16)}` }),
+        h.executeUpdate(verifyCodeUpdate, {
+          args: [{ codeHash }],
+          updateId: `verify-code-${cartId}-${state.otp?.resendsLeft ?? 'x'}-${codeHash.slice(0, 16)}`,
+        }),
       ),
     /**
      * Returns as soon as the workflow accepted the payment: the authorization (with the processor's

@@ -110,12 +110,20 @@ export function checkoutRoutes(deps: CheckoutDeps) {
     const back = { href: session.store.url, label: `Return to ${session.store.name}` };
     if (expired(session)) {
       return c.html(
-        messagePage({ title: 'This checkout has expired', message: 'Checkout links are only valid for a limited time, and nothing was charged. Return to the store to start again.', link: back }),
+        messagePage({
+          title: 'This checkout has expired',
+          message: 'Checkout links are only valid for a limited time, and nothing was charged. Return to the store to start again.',
+          link: back,
+        }),
         410,
       );
     }
     return c.html(
-      messagePage({ title: 'This checkout has already been used', message: 'Each checkout link can be used once. If you need to pay again, return to the store and start a new checkout.', link: back }),
+      messagePage({
+        title: 'This checkout has already been used',
+        message: 'Each checkout link can be used once. If you need to pay again, return to the store and start a new checkout.',
+        link: back,
+      }),
       410,
     );
   }
@@ -123,7 +131,13 @@ export function checkoutRoutes(deps: CheckoutDeps) {
   // Forms post only from our own page: the Origin (or Sec-Fetch-Site) must say so, and the body must
   // carry the double-submit token bound to this cart and this browser.
   app.use('*', originCheck({ origin: (origin, c) => origin === ownOrigin || origin === new URL(c.req.url).origin }));
-  app.use('*', bodyLimit({ maxSize: FORM_BODY_LIMIT_BYTES, onError: (c) => c.html(messagePage({ title: 'Request too large', message: 'That form was too large.' }), 413) }));
+  app.use(
+    '*',
+    bodyLimit({
+      maxSize: FORM_BODY_LIMIT_BYTES,
+      onError: (c) => c.html(messagePage({ title: 'Request too large', message: 'That form was too large.' }), 413),
+    }),
+  );
 
   app.get('/', async (c) => {
     const session = await loadCheckoutSession(deps, c.req.query('token') ?? '');
@@ -190,7 +204,12 @@ export function checkoutRoutes(deps: CheckoutDeps) {
   action('/contact', 'sendCode', async (c, session, form) => {
     const contact = form('contact').trim();
     if (!parseContact(contact)) {
-      return render(c, session, { values: { contact }, errors: { contact: 'Enter an email address, or a phone number with its country code (e.g. +33 6 12 34 56 78).' } }, 422);
+      return render(
+        c,
+        session,
+        { values: { contact }, errors: { contact: 'Enter an email address, or a phone number with its country code (e.g. +33 6 12 34 56 78).' } },
+        422,
+      );
     }
     if (session.state.step !== 'contact') return moveOn(c, session);
     return outcome(c, session, await actions.sendCode(session.cartId, contact), 'contact', { values: { contact } });

@@ -10,8 +10,27 @@ import {
 } from '@temporalio/workflow';
 import type { CartActivities } from '../../activities/index.js';
 import type { PaymentSummary, WebhookEventName } from '../../core/webhooks/events.js';
-import { cancelUpdate, payUpdate, resendCodeUpdate, searchAttributes, sendCodeUpdate, stateQuery, verifyCodeUpdate, type CartSessionInput, type CartSessionState } from './messages.js';
-import { ACTION_REFUSED, OTP_LOCKED, OTP_POLICY, OTP_SEND_FAILED, TERMINAL_STATUSES, type ActionRefusal, type CartStatus, type CheckoutStep } from '../../core/checkout/session.js';
+import {
+  cancelUpdate,
+  payUpdate,
+  resendCodeUpdate,
+  searchAttributes,
+  sendCodeUpdate,
+  stateQuery,
+  verifyCodeUpdate,
+  type CartSessionInput,
+  type CartSessionState,
+} from './messages.js';
+import {
+  ACTION_REFUSED,
+  OTP_LOCKED,
+  OTP_POLICY,
+  OTP_SEND_FAILED,
+  TERMINAL_STATUSES,
+  type ActionRefusal,
+  type CartStatus,
+  type CheckoutStep,
+} from '../../core/checkout/session.js';
 import { parseContact } from '../../core/checkout/contact.js';
 
 /** Ledger and webhook bookkeeping must not be lost: retried until it succeeds. */
@@ -133,9 +152,14 @@ export async function cartSession(input: CartSessionInput): Promise<{ status: Ca
       if (challenge) resends++;
       contact = to;
       const sentAt = Date.now();
-      challenge = { acceptedHashes: [sent.codeHash, ...(sent.sandboxCodeHash ? [sent.sandboxCodeHash] : [])], sentAt, expiresAt: sentAt + otpPolicy.codeLifetimeMs };
+      challenge = {
+        acceptedHashes: [sent.codeHash, ...(sent.sandboxCodeHash ? [sent.sandboxCodeHash] : [])],
+        sentAt,
+        expiresAt: sentAt + otpPolicy.codeLifetimeMs,
+      };
     } catch (error) {
-      if (error instanceof ActivityFailure) throw ApplicationFailure.create({ type: OTP_SEND_FAILED, message: 'The code could not be sent. Try again.', nonRetryable: true });
+      if (error instanceof ActivityFailure)
+        throw ApplicationFailure.create({ type: OTP_SEND_FAILED, message: 'The code could not be sent. Try again.', nonRetryable: true });
       throw error;
     } finally {
       sending = false;
@@ -193,14 +217,18 @@ export async function cartSession(input: CartSessionInput): Promise<{ status: Ca
       return settledState();
     },
     {
-      validator: (card) => {
+      // `Card` is payUpdate's declared argument type, but update arguments come from outside: the shape is still checked.
+      validator: (card: Card) => {
         if (decision?.kind === 'pay' || status !== 'pending') refuse(ACTION_REFUSED.paymentSubmitted, 'A payment was already submitted for this checkout.');
         requireOpen();
         if (!verified) refuse(ACTION_REFUSED.notVerified, 'Verify your one-time code first.');
         const wellFormed =
-          typeof card?.cardToken === 'string' && /^card_[A-Za-z0-9_-]{16,64}$/.test(card.cardToken) &&
-          typeof card.brand === 'string' && /^[a-z]{1,20}$/.test(card.brand) &&
-          typeof card.last4 === 'string' && /^\d{4}$/.test(card.last4);
+          typeof card?.cardToken === 'string' &&
+          /^card_[A-Za-z0-9_-]{16,64}$/.test(card.cardToken) &&
+          typeof card.brand === 'string' &&
+          /^[a-z]{1,20}$/.test(card.brand) &&
+          typeof card.last4 === 'string' &&
+          /^\d{4}$/.test(card.last4);
         if (!wellFormed) refuse(ACTION_REFUSED.invalidCard, 'The card reference is not valid.');
       },
     },

@@ -11,15 +11,14 @@ export function checkoutPage(view: StepView): Html {
     title: `Pay ${session.store.name}`,
     refreshTo: processing ? `/status?token=${session.cartId}` : undefined,
     body: html`<main class="checkout">
-  ${orderSummary(session, { sandbox: view.sandbox !== undefined })}
-  <div class="payment">
-    ${processing ? '' : countdown(session.state.expiresOn)}
-    ${stepPanel(view)}
-    <footer class="footer">
-      <span class="lock" aria-hidden="true"></span><span>Payments are encrypted. Your card details are never shared with ${session.store.name}.</span>
-    </footer>
-  </div>
-</main>`,
+      ${orderSummary(session, { sandbox: view.sandbox !== undefined })}
+      <div class="payment">
+        ${processing ? '' : countdown(session.state.expiresOn)} ${stepPanel(view)}
+        <footer class="footer">
+          <span class="lock" aria-hidden="true"></span><span>Payments are encrypted. Your card details are never shared with ${session.store.name}.</span>
+        </footer>
+      </div>
+    </main>`,
   });
 }
 
@@ -29,7 +28,7 @@ function countdown(expiresOn: string): Html {
   const clock = `${Math.floor(secondsLeft / 60)}:${String(secondsLeft % 60).padStart(2, '0')}`;
   const at = new Date(expiresOn).toISOString().slice(11, 16);
   return html`<p class="countdown" data-expires-at="${expiresOn}">
-  Session expires in <time datetime="${expiresOn}" class="countdown-clock">${clock}</time>
-  <span class="countdown-at">(at ${at} UTC)</span>
-</p>`;
+    Session expires in <time datetime="${expiresOn}" class="countdown-clock">${clock}</time>
+    <span class="countdown-at">(at ${at} UTC)</span>
+  </p>`;
 }

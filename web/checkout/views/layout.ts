@@ -19,23 +19,23 @@ const HTMX_CONFIG = JSON.stringify({
 /** The page shell. Every interpolated value goes through hono/html, which escapes it. */
 export function layout(options: { title: string; body: Html; refreshTo?: string }): Html {
   return html`<!doctype html>
-<html lang="en">
-<head>
-<meta charset="utf-8">
-<meta name="viewport" content="width=device-width, initial-scale=1">
-<meta name="referrer" content="no-referrer">
-<meta name="robots" content="noindex">
-<meta name="htmx-config" content="${HTMX_CONFIG}">
-<title>${options.title}</title>
-<link rel="stylesheet" href="/assets/checkout.css">
-<script src="/assets/htmx.min.js" defer></script>
-<script src="/assets/checkout.js" defer></script>
-${options.refreshTo ? html`<noscript><meta http-equiv="refresh" content="2;url=${options.refreshTo}"></noscript>` : ''}
-</head>
-<body>
-${options.body}
-</body>
-</html>`;
+    <html lang="en">
+      <head>
+        <meta charset="utf-8" />
+        <meta name="viewport" content="width=device-width, initial-scale=1" />
+        <meta name="referrer" content="no-referrer" />
+        <meta name="robots" content="noindex" />
+        <meta name="htmx-config" content="${HTMX_CONFIG}" />
+        <title>${options.title}</title>
+        <link rel="stylesheet" href="/assets/checkout.css" />
+        <script src="/assets/htmx.min.js" defer></script>
+        <script src="/assets/checkout.js" defer></script>
+        ${options.refreshTo ? html`<noscript><meta http-equiv="refresh" content="2;url=${options.refreshTo}" /></noscript>` : ''}
+      </head>
+      <body>
+        ${options.body}
+      </body>
+    </html>`;
 }
 
 /** A page that only says something: not found, expired, already used, unavailable. */
@@ -43,11 +43,11 @@ export function messagePage(options: { title: string; message: string; link?: { 
   return layout({
     title: options.title,
     body: html`<main class="message-page">
-  <section class="panel message" role="status">
-    <h1>${options.title}</h1>
-    <p>${options.message}</p>
-    ${options.link ? html`<a class="button-link" href="${options.link.href}">${options.link.label}</a>` : ''}
-  </section>
-</main>`,
+      <section class="panel message" role="status">
+        <h1>${options.title}</h1>
+        <p>${options.message}</p>
+        ${options.link ? html`<a class="button-link" href="${options.link.href}">${options.link.label}</a>` : ''}
+      </section>
+    </main>`,
   });
 }
