@@ -1,14 +1,16 @@
 import { randomInt } from 'node:crypto';
 import type { Config } from '../../core/config.js';
 import type { OtpSender } from '../../core/checkout/otp-sender.js';
+import { otpHashDigest } from '../../core/checkout/otp-digest.js';
 import { otpHash } from '../../core/checkout/otp-hash.js';
 import { parseContact } from '../../core/checkout/contact.js';
 
 export interface SentCode {
-  /** otpHash of the code just sent: the workflow keeps this, never the code. */
-  codeHash: string;
-  /** In sandbox only, otpHash of SANDBOX_OTP, which is accepted as well. */
-  sandboxCodeHash?: string;
+  /**
+   * otpHashDigest of each code the session accepts: the one just sent and, in sandbox only,
+   * SANDBOX_OTP. The workflow keeps these, never a code nor a hash that passes the check.
+   */
+  acceptedDigests: string[];
 }
 
 /** One-time codes: generated here, where randomness and I/O belong, and gone once sent. */
@@ -21,10 +23,8 @@ export function createOtpActivities(deps: { config: Config; otpSender: OtpSender
       if (!contact) throw new Error('sendOtp: not an email address or phone number');
       const code = randomInt(0, 1_000_000).toString().padStart(6, '0');
       await otpSender.send({ cartId: input.cartId, channel: contact.channel, address: contact.address, addressHint: contact.hint, code });
-      return {
-        codeHash: otpHash(config.dataEncryptionKey, input.cartId, code),
-        ...(config.environment === 'sandbox' ? { sandboxCodeHash: otpHash(config.dataEncryptionKey, input.cartId, config.sandboxOtp) } : {}),
-      };
+      const accepted = config.environment === 'sandbox' ? [code, config.sandboxOtp] : [code];
+      return { acceptedDigests: accepted.map((c) => otpHashDigest(otpHash(config.dataEncryptionKey, input.cartId, c))) };
     },
   };
 }

@@ -5,6 +5,7 @@ import { loadConfig } from '../../core/config.js';
 import type { Db } from '../../core/db/client.js';
 import { createLogger } from '../../core/logger.js';
 import { type OtpMessage } from '../../core/checkout/otp-sender.js';
+import { otpHashDigest } from '../../core/checkout/otp-digest.js';
 import { otpHash } from '../../core/checkout/otp-hash.js';
 import { parseContact } from '../../core/checkout/contact.js';
 import { createOutboxOtpSender } from '../../core/checkout/otp-outbox.js';
@@ -53,7 +54,7 @@ describe('sendOtp activity', () => {
     },
   };
 
-  it('sends a fresh 6-digit code and returns only its keyed hash (and, in sandbox, that of SANDBOX_OTP)', async () => {
+  it('sends a fresh 6-digit code and returns only the digest of its keyed hash (and, in sandbox, that of SANDBOX_OTP)', async () => {
     const config = configFor('sandbox');
     const { sendOtp } = createOtpActivities({ config, otpSender });
     const codes = new Set<string>();
@@ -63,18 +64,20 @@ describe('sendOtp activity', () => {
       expect(message).toMatchObject({ cartId: 'cart-1', channel: 'email', address: 'jane@example.com', addressHint: 'j***@example.com' });
       expect(message.code).toMatch(/^\d{6}$/);
       codes.add(message.code);
+      const codeHash = otpHash(config.dataEncryptionKey, 'cart-1', message.code);
       expect(result).toEqual({
-        codeHash: otpHash(config.dataEncryptionKey, 'cart-1', message.code),
-        sandboxCodeHash: otpHash(config.dataEncryptionKey, 'cart-1', config.sandboxOtp),
+        acceptedDigests: [otpHashDigest(codeHash), otpHashDigest(otpHash(config.dataEncryptionKey, 'cart-1', config.sandboxOtp))],
       });
+      // Nothing in the result passes the check: not the code, not the hash the page would send.
       expect(JSON.stringify(result)).not.toContain(message.code);
+      expect(JSON.stringify(result)).not.toContain(codeHash);
     }
     expect(codes.size).toBeGreaterThan(15);
   });
 
-  it('gives no sandbox hash in production', async () => {
+  it('gives no sandbox digest in production', async () => {
     const { sendOtp } = createOtpActivities({ config: configFor('production'), otpSender });
-    expect(Object.keys(await sendOtp({ cartId: 'cart-2', contact: '+33612345678' }))).toEqual(['codeHash']);
+    expect((await sendOtp({ cartId: 'cart-2', contact: '+33612345678' })).acceptedDigests).toHaveLength(1);
   });
 
   it('refuses a contact the workflow should not have let through', async () => {

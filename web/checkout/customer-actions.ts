@@ -39,10 +39,10 @@ export function customerActions(temporal: Temporal) {
   }
 
   return {
-    sendCode: (cartId: string, contact: string) =>
-      run(cartId, (h) => h.executeUpdate(sendCodeUpdate, { args: [{ contact }], updateId: `send-code-${cartId}` })),
+    sendCode: (cartId: string, contact: string, state: CartSessionState) =>
+      run(cartId, (h) => h.executeUpdate(sendCodeUpdate, { args: [{ contact }], updateId: `send-code-${cartId}-${state.sendAttempts ?? 0}` })),
     resendCode: (cartId: string, state: CartSessionState) =>
-      run(cartId, (h) => h.executeUpdate(resendCodeUpdate, { updateId: `resend-code-${cartId}-${state.otp?.resendsLeft ?? 'x'}` })),
+      run(cartId, (h) => h.executeUpdate(resendCodeUpdate, { updateId: `resend-code-${cartId}-${state.sendAttempts ?? 0}` })),
     verifyCode: (cartId: string, codeHash: string, state: CartSessionState) =>
       run(cartId, (h) =>
         h.executeUpdate(verifyCodeUpdate, {

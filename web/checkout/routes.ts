@@ -212,7 +212,7 @@ export function checkoutRoutes(deps: CheckoutDeps) {
       );
     }
     if (session.state.step !== 'contact') return moveOn(c, session);
-    return outcome(c, session, await actions.sendCode(session.cartId, contact), 'contact', { values: { contact } });
+    return outcome(c, session, await actions.sendCode(session.cartId, contact, session.state), 'contact', { values: { contact } });
   });
 
   action('/resend-code', 'resendCode', async (c, session) => {

@@ -35,6 +35,13 @@ export interface CartSessionState {
   status: CartStatus;
   step: CheckoutStep;
   expiresOn: string;
+  /**
+   * Send and resend attempts finished so far, sent or failed. The page puts it in the update id, so
+   * a double click is one update while a new attempt after a failed send is a new one (Temporal
+   * answers a repeated update id with its recorded outcome, failures included). Absent from states
+   * recorded before it existed.
+   */
+  sendAttempts?: number;
   /** The contact the code went to, masked for display ("j***@example.com", "•••• 4567"). */
   contactHint?: string;
   otp?: {

@@ -32,6 +32,7 @@ import {
   type CheckoutStep,
 } from '../../core/checkout/session.js';
 import { parseContact } from '../../core/checkout/contact.js';
+import { otpHashDigest } from '../../core/checkout/otp-digest.js';
 
 /** Ledger and webhook bookkeeping must not be lost: retried until it succeeds. */
 const { recordCartStatus, recordCartEvent, discardCards } = proxyActivities<CartActivities>({
@@ -72,10 +73,21 @@ interface Card {
 type CustomerDecision = { kind: 'pay'; card: Card } | { kind: 'cancel' } | { kind: 'locked_out' };
 
 interface Challenge {
-  /** otpHash of the code sent, plus in sandbox that of SANDBOX_OTP; never a code in clear. */
-  acceptedHashes: string[];
+  /** otpHashDigest of each code accepted (the one sent, and in sandbox SANDBOX_OTP); never a code or a hash that passes. */
+  acceptedDigests: string[];
   sentAt: number;
   expiresAt: number;
+}
+
+/**
+ * What sendOtp answered. Histories recorded before the digests kept the keyed hashes themselves;
+ * their digests are taken here, so those sessions replay and decide exactly as they did.
+ */
+type SendOtpResult = { acceptedDigests: string[] } | { codeHash: string; sandboxCodeHash?: string };
+
+function acceptedDigestsOf(sent: SendOtpResult): string[] {
+  if ('acceptedDigests' in sent) return sent.acceptedDigests;
+  return [sent.codeHash, ...(sent.sandboxCodeHash ? [sent.sandboxCodeHash] : [])].map(otpHashDigest);
 }
 
 /** One checkout attempt for one cart, from creation until it is paid, failed, cancelled or abandoned. */
@@ -88,6 +100,8 @@ export async function cartSession(input: CartSessionInput): Promise<{ status: Ca
   let contact: { address: string; hint: string } | undefined;
   let challenge: Challenge | undefined;
   let sending = false;
+  /** Send and resend updates that finished, sent or not: a new attempt's update id counts them. */
+  let sendAttempts = 0;
   let resends = 0;
   let wrongCodes = 0;
   let verified = false;
@@ -108,6 +122,7 @@ export async function cartSession(input: CartSessionInput): Promise<{ status: Ca
     status,
     step: step(),
     expiresOn: input.expiresOn,
+    sendAttempts,
     ...(contact ? { contactHint: contact.hint } : {}),
     ...(challenge && !verified
       ? {
@@ -148,12 +163,12 @@ export async function cartSession(input: CartSessionInput): Promise<{ status: Ca
   const sendCode = async (to: { address: string; hint: string }) => {
     sending = true;
     try {
-      const sent = await sendOtp({ cartId, contact: to.address });
+      const sent: SendOtpResult = await sendOtp({ cartId, contact: to.address });
       if (challenge) resends++;
       contact = to;
       const sentAt = Date.now();
       challenge = {
-        acceptedHashes: [sent.codeHash, ...(sent.sandboxCodeHash ? [sent.sandboxCodeHash] : [])],
+        acceptedDigests: acceptedDigestsOf(sent),
         sentAt,
         expiresAt: sentAt + otpPolicy.codeLifetimeMs,
       };
@@ -163,6 +178,7 @@ export async function cartSession(input: CartSessionInput): Promise<{ status: Ca
       throw error;
     } finally {
       sending = false;
+      sendAttempts++;
     }
     return state();
   };
@@ -191,7 +207,7 @@ export async function cartSession(input: CartSessionInput): Promise<{ status: Ca
   setHandler(
     verifyCodeUpdate,
     ({ codeHash }) => {
-      if (challenge!.acceptedHashes.includes(codeHash)) {
+      if (challenge!.acceptedDigests.includes(otpHashDigest(codeHash))) {
         verified = true;
         return state();
       }
