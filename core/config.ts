@@ -50,6 +50,10 @@ const environmentSchema = z.object({
     .regex(/^\d+(,\d+)*$/, 'must be a comma-separated list of milliseconds')
     .default([0, 5e3, 5 * 60e3, 30 * 60e3, 2 * 3600e3, 5 * 3600e3, 10 * 3600e3, 14 * 3600e3, 20 * 3600e3, 24 * 3600e3].join(',')),
   /** One webhook attempt (connect, send, read the answer) must finish within this. */
+  /** How often the card vault purge runs (a Temporal Schedule). */
+  CARD_VAULT_PURGE_EVERY_SECONDS: z.coerce.number().int().positive().default(300),
+  /** A card is purged once it is older than the session lifetime plus this, whatever became of its session. */
+  CARD_VAULT_PURGE_MARGIN_SECONDS: z.coerce.number().int().min(0).default(1800),
   WEBHOOK_TIMEOUT_MS: z.coerce.number().int().positive().default(15_000),
   /** After a rotation, the previous secrets keep signing for this long. */
   WEBHOOK_SECRET_OVERLAP_SECONDS: z.coerce
@@ -89,6 +93,7 @@ export const configSchema = environmentSchema
     logLevel: c.LOG_LEVEL,
     rateLimit: { windowSeconds: c.RATE_LIMIT_WINDOW_SECONDS, perPlatform: c.RATE_LIMIT_PER_PLATFORM, perClient: c.RATE_LIMIT_PER_CLIENT },
     trustedProxyHops: c.TRUST_PROXY,
+    cardVault: { purgeEveryMs: c.CARD_VAULT_PURGE_EVERY_SECONDS * 1000, purgeMarginMs: c.CARD_VAULT_PURGE_MARGIN_SECONDS * 1000 },
     webhooks: {
       retryScheduleMs: c.WEBHOOK_RETRY_SCHEDULE_MS.split(',').map(Number),
       timeoutMs: c.WEBHOOK_TIMEOUT_MS,

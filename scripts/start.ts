@@ -9,6 +9,7 @@ import { createLogger } from '../core/logger.js';
 import { connectTemporal } from '../core/temporal.js';
 import { createWebApp } from '../web/app.js';
 import { bundleWorkflows, createCartWorker } from '../worker/create-worker.js';
+import { ensureCardVaultPurgeSchedule } from '../workflows/card-vault-purge/client.js';
 import { z } from 'zod';
 import { demoReturnUrls, ensureDemoMerchant, startDemoMerchantReceiver } from './demo-merchant.js';
 import { localDataEncryptionKey, localOperatorToken, startInfrastructure } from './infrastructure.js';
@@ -79,6 +80,7 @@ try {
   const workerConnection = await NativeConnection.connect({ address: config.temporal.address });
   const worker = await createCartWorker({ config, db, logger, connection: workerConnection, workflowBundle: await bundleWorkflows() });
   const running = worker.run();
+  await ensureCardVaultPurgeSchedule(temporal.client, config);
   closers.push(async () => {
     worker.shutdown();
     await running;

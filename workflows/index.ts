@@ -1,2 +1,3 @@
 export { cartSession } from './cart-session/workflow.js';
 export { webhookDelivery } from './webhook-delivery/workflow.js';
+export { purgeCardVault } from './card-vault-purge/workflow.js';

@@ -1,5 +1,5 @@
 import { ApplicationFailure } from '@temporalio/activity';
-import { discardCartCards, readCard } from '../../core/checkout/card-vault.js';
+import { discardCartCards, purgeCardsOlderThan, readCard } from '../../core/checkout/card-vault.js';
 import type { Config } from '../../core/config.js';
 import type { Db } from '../../core/db/client.js';
 import type { Logger } from '../../core/logger.js';
@@ -39,5 +39,12 @@ export function createPaymentActivities(deps: { config: Config; db: Db; logger: 
 
     /** Removes every card the cart left in the vault: after the authorization, or when it never paid. */
     discardCards: (input: { cartId: string }): Promise<void> => discardCartCards(db, input.cartId),
+
+    /** The scheduled purge: cards older than any session can need, whatever became of their workflow. */
+    async purgeCardVault(input: { olderThanMs: number }): Promise<number> {
+      const purged = await purgeCardsOlderThan(db, input.olderThanMs);
+      if (purged > 0) logger.info({ purged }, 'card vault purged of cards no session can need');
+      return purged;
+    },
   };
 }

@@ -33,7 +33,8 @@ export async function discardCartCards(db: Db, cartId: string): Promise<void> {
   await db`delete from card_vault where cart_id = ${cartId}`;
 }
 
-export async function purgeExpiredCards(db: Db): Promise<number> {
-  const rows = await db`delete from card_vault where expires_at <= now()`;
+/** Deletes every card stored longer ago than `ageMs`; returns how many. */
+export async function purgeCardsOlderThan(db: Db, ageMs: number): Promise<number> {
+  const rows = await db`delete from card_vault where created_at < now() - make_interval(secs => ${ageMs / 1000})`;
   return rows.count;
 }
