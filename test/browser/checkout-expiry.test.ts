@@ -2,7 +2,7 @@
 import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createCartId, validCartRequest } from '../support/fixtures.js';
-import { startTestStack, type TestStack } from '../support/test-stack.js';
+import { useTestStack } from '../support/test-stack.js';
 import { waitFor } from '../support/wait-for.js';
 import { launchChromium, openPage, skipWithoutChromium } from '../support/chromium.js';
 
@@ -10,17 +10,18 @@ import { launchChromium, openPage, skipWithoutChromium } from '../support/chromi
 const LIFETIME_SECONDS = 4;
 
 describe.skipIf(skipWithoutChromium())('an expired checkout in headless Chromium', () => {
-  let stack: TestStack;
+  const stack = useTestStack({ SESSION_LIFETIME_SECONDS: String(LIFETIME_SECONDS) });
   let browser: Browser;
   let platformUuid: string;
 
   beforeAll(async () => {
-    [stack, browser] = await Promise.all([startTestStack({ SESSION_LIFETIME_SECONDS: String(LIFETIME_SECONDS) }), launchChromium()]);
-    platformUuid = (await stack.createMerchant({ name: 'Expiry Store' })).platformUuid;
+    browser = await launchChromium();
   });
   afterAll(async () => {
     await browser?.close();
-    await stack?.stop();
+  });
+  beforeAll(async () => {
+    platformUuid = (await stack.createMerchant({ name: 'Expiry Store' })).platformUuid;
   });
 
   async function createCart(): Promise<string> {

@@ -3,25 +3,30 @@ import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { CreateCartRequest } from '../../core/checkout/cart-schema.js';
 import { createCartId, validCartRequest } from '../support/fixtures.js';
-import { startTestStack, type TestStack } from '../support/test-stack.js';
+import { useTestStack } from '../support/test-stack.js';
 import { waitFor } from '../support/wait-for.js';
 import { horizontalOverflow, launchChromium, openPage, skipWithoutChromium, type WatchedPage } from '../support/chromium.js';
 import { startMerchantSite, type MerchantSite } from '../support/merchant-site.js';
 
 describe.skipIf(skipWithoutChromium())('the hosted checkout in headless Chromium', () => {
-  let stack: TestStack;
+  const stack = useTestStack();
   let browser: Browser;
   let merchant: MerchantSite;
   let platformUuid: string;
   const opened: WatchedPage[] = [];
 
   beforeAll(async () => {
-    [stack, browser, merchant] = await Promise.all([startTestStack(), launchChromium(), startMerchantSite({ webhookAckDelayMs: 1_500 })]);
-    platformUuid = (await stack.createMerchant({ name: 'Browser Store', webhookUrl: merchant.webhookUrl })).platformUuid;
+    browser = await launchChromium();
   });
   afterAll(async () => {
     await browser?.close();
-    await Promise.all([merchant?.close(), stack?.stop()]);
+  });
+  beforeAll(async () => {
+    merchant = await startMerchantSite({ webhookAckDelayMs: 1_500 });
+    platformUuid = (await stack.createMerchant({ name: 'Browser Store', webhookUrl: merchant.webhookUrl })).platformUuid;
+  });
+  afterAll(async () => {
+    await merchant?.close();
   });
 
   async function createCart(edit: (body: CreateCartRequest) => void = () => {}): Promise<string> {

@@ -1,13 +1,9 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { postCart, validCartRequest } from '../support/fixtures.js';
-import { startTestStack, type TestStack } from '../support/test-stack.js';
+import { useTestStack } from '../support/test-stack.js';
 
 describe('GET /metrics', () => {
-  let stack: TestStack;
-  beforeAll(async () => {
-    stack = await startTestStack();
-  });
-  afterAll(() => stack?.stop());
+  const stack = useTestStack();
 
   const scrape = (token?: string) => fetch(`${stack.apiUrl}/metrics`, token ? { headers: { authorization: `Bearer ${token}` } } : {});
 

@@ -1,8 +1,8 @@
 import { randomUUID } from 'node:crypto';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { createApiApp } from '../../api/app.js';
 import { postCart, validCartRequest } from '../support/fixtures.js';
-import { startTestStack, type TestStack } from '../support/test-stack.js';
+import { useTestStack } from '../support/test-stack.js';
 
 async function expect429(res: Response, windowSeconds: number) {
   expect(res.status).toBe(429);
@@ -17,11 +17,7 @@ const testNetAddress = () => `198.51.100.${Math.floor(Math.random() * 254) + 1},
 
 describe('rate limits of POST /v2/public/api/cart/', () => {
   describe('behind one trusted proxy', () => {
-    let stack: TestStack;
-    beforeAll(async () => {
-      stack = await startTestStack({ RATE_LIMIT_PER_PLATFORM: '3', RATE_LIMIT_PER_CLIENT: '4', RATE_LIMIT_WINDOW_SECONDS: '3600', TRUST_PROXY: '1' });
-    });
-    afterAll(() => stack?.stop());
+    const stack = useTestStack({ RATE_LIMIT_PER_PLATFORM: '3', RATE_LIMIT_PER_CLIENT: '4', RATE_LIMIT_WINDOW_SECONDS: '3600', TRUST_PROXY: '1' });
 
     it('limits each platformUuid, whatever address it comes from, and not the others', async () => {
       const [a, b] = [await stack.createMerchant(), await stack.createMerchant()];
@@ -65,11 +61,7 @@ describe('rate limits of POST /v2/public/api/cart/', () => {
   });
 
   describe('with no trusted proxy', () => {
-    let stack: TestStack;
-    beforeAll(async () => {
-      stack = await startTestStack({ RATE_LIMIT_PER_CLIENT: '3', RATE_LIMIT_WINDOW_SECONDS: '3600' });
-    });
-    afterAll(() => stack?.stop());
+    const stack = useTestStack({ RATE_LIMIT_PER_CLIENT: '3', RATE_LIMIT_WINDOW_SECONDS: '3600' });
 
     it('ignores X-Forwarded-For: a client cannot escape its limit by forging it', async () => {
       const statuses: number[] = [];

@@ -1,20 +1,18 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { SANDBOX_CARDS } from '../../core/checkout/payment-processor.js';
 import { searchAttributes } from '../../workflows/cart-session/messages.js';
-import { startTestStack, type TestStack } from '../support/test-stack.js';
+import { useTestStack } from '../support/test-stack.js';
 import { cartSessionDriver, historyEvents, ledgerRow, recordedEvents } from '../support/cart-session-driver.js';
 
 const LIFETIME_SECONDS = 3;
 
 /** The production 45-minute timer is asserted in vertical-slice.test.ts; here the same timer, short. */
 describe('cart session expiry (SESSION_LIFETIME_SECONDS=3)', () => {
-  let stack: TestStack;
+  const stack = useTestStack({ SESSION_LIFETIME_SECONDS: String(LIFETIME_SECONDS) });
   let driver: ReturnType<typeof cartSessionDriver>;
   beforeAll(async () => {
-    stack = await startTestStack({ SESSION_LIFETIME_SECONDS: String(LIFETIME_SECONDS) });
     driver = cartSessionDriver(stack, (await stack.createMerchant()).platformUuid);
   });
-  afterAll(() => stack?.stop());
 
   it('abandons a session nobody paid, and tells the merchant', async () => {
     const s = await driver.createSession();

@@ -1,6 +1,6 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { SANDBOX_CARDS } from '../../core/checkout/payment-processor.js';
-import { startTestStack, type TestStack } from '../support/test-stack.js';
+import { useTestStack } from '../support/test-stack.js';
 import { cartSessionDriver, type Session } from '../support/cart-session-driver.js';
 
 const PAN = '4111111111111111';
@@ -43,13 +43,11 @@ function leaks(text: string, otp: string): string[] {
 
 describe('no card number, CVV or one-time code in history, database or logs after a payment', () => {
   const logLines: string[] = [];
-  let stack: TestStack;
+  const stack = useTestStack({ LOG_LEVEL: 'trace' }, { logDestination: { write: (line: string) => void logLines.push(line) } });
   let driver: ReturnType<typeof cartSessionDriver>;
   beforeAll(async () => {
-    stack = await startTestStack({ LOG_LEVEL: 'trace' }, { logDestination: { write: (line: string) => void logLines.push(line) } });
     driver = cartSessionDriver(stack, (await stack.createMerchant()).platformUuid);
   });
-  afterAll(() => stack?.stop());
 
   /** Contact → the real code from the outbox (not the sandbox OTP) → card → outcome. */
   async function payWithRealCode(number: string): Promise<{ session: Session; otp: string }> {

@@ -1,8 +1,8 @@
 import { WorkflowNotFoundError } from '@temporalio/client';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { SANDBOX_CARDS } from '../../core/checkout/payment-processor.js';
 import { payUpdate, searchAttributes } from '../../workflows/cart-session/messages.js';
-import { startTestStack, type TestStack } from '../support/test-stack.js';
+import { useTestStack } from '../support/test-stack.js';
 import { waitFor } from '../support/wait-for.js';
 import {
   cartSessionDriver,
@@ -17,13 +17,11 @@ import {
 import { ACTION_REFUSED } from '../../core/checkout/session.js';
 
 describe('cart session workflow (sandbox, real Temporal and PostgreSQL)', () => {
-  let stack: TestStack;
+  const stack = useTestStack();
   let driver: ReturnType<typeof cartSessionDriver>;
   beforeAll(async () => {
-    stack = await startTestStack();
     driver = cartSessionDriver(stack, (await stack.createMerchant()).platformUuid);
   });
-  afterAll(() => stack?.stop());
 
   it('takes a customer from contact to code to card to paid, and records it everywhere', async () => {
     const s = await driver.createSession();

@@ -1,4 +1,4 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { createApiApp } from '../../api/app.js';
 import { listen } from '../../core/http-service.js';
 import type { OtpSender } from '../../core/checkout/otp-sender.js';
@@ -8,7 +8,7 @@ import { createWebApp } from '../../web/app.js';
 import { stateQuery } from '../../workflows/cart-session/messages.js';
 import { freePort } from '../../scripts/free-port.js';
 import { createCartId, postCart, validCartRequest } from '../support/fixtures.js';
-import { startTestStack, type TestStack } from '../support/test-stack.js';
+import { useTestStack } from '../support/test-stack.js';
 import { cartWorkflowId } from '../../workflows/cart-session/messages.js';
 
 /** What a browser keeps between requests to the checkout: its CSRF cookie and the page's form token. */
@@ -30,7 +30,6 @@ function expectLockedDown(res: Response) {
 }
 
 describe('the checkout page over HTTP', () => {
-  let stack: TestStack;
   let platformUuid: string;
   /** Stands in for the acquirer: counts authorizations, slowly enough for two clicks to overlap. */
   const authorizations: AuthorizationRequest[] = [];
@@ -43,11 +42,10 @@ describe('the checkout page over HTTP', () => {
     },
   };
 
+  const stack = useTestStack({}, { paymentProcessor });
   beforeAll(async () => {
-    stack = await startTestStack({}, { paymentProcessor });
     platformUuid = (await stack.createMerchant({ name: 'Page Store' })).platformUuid;
   });
-  afterAll(() => stack?.stop());
 
   async function createCart(): Promise<string> {
     const body = validCartRequest(platformUuid);
@@ -271,16 +269,14 @@ describe('the checkout page over HTTP', () => {
 });
 
 describe('the checkout page in production', () => {
-  let stack: TestStack;
+  // Production refuses the sandbox OTP outbox and simulator: these stand in for the real providers.
+  const otpSender: OtpSender = { name: 'silent', send: async () => {} };
+  const paymentProcessor: PaymentProcessor = { name: 'refusing', authorize: () => Promise.resolve({ outcome: 'declined', declineCode: 'card_declined' }) };
+  const stack = useTestStack({ CHECKOUT_ENV: 'production' }, { otpSender, paymentProcessor });
   let platformUuid: string;
   beforeAll(async () => {
-    // Production refuses the sandbox OTP outbox and simulator: these stand in for the real providers.
-    const otpSender: OtpSender = { name: 'silent', send: async () => {} };
-    const paymentProcessor: PaymentProcessor = { name: 'refusing', authorize: () => Promise.resolve({ outcome: 'declined', declineCode: 'card_declined' }) };
-    stack = await startTestStack({ CHECKOUT_ENV: 'production' }, { otpSender, paymentProcessor });
     platformUuid = (await stack.createMerchant({ name: 'Live Store' })).platformUuid;
   });
-  afterAll(() => stack?.stop());
 
   it('shows no sandbox values, sends HSTS and marks the CSRF cookie Secure', async () => {
     const cartId = await createCartId(stack.apiUrl, validCartRequest(platformUuid));

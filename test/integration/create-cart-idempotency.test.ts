@@ -1,16 +1,12 @@
 import { randomUUID } from 'node:crypto';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { postCart, validCartRequest } from '../support/fixtures.js';
-import { startTestStack, type TestStack } from '../support/test-stack.js';
+import { useTestStack } from '../support/test-stack.js';
 
 type Success = { data: { cartId: string; expiresOn: string } };
 
 describe('Idempotency-Key on POST /v2/public/api/cart/', () => {
-  let stack: TestStack;
-  beforeAll(async () => {
-    stack = await startTestStack();
-  });
-  afterAll(() => stack?.stop());
+  const stack = useTestStack();
 
   async function sessionsOf(platformUuid: string): Promise<string[]> {
     const ids: string[] = [];

@@ -1,9 +1,9 @@
 import { randomUUID } from 'node:crypto';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { registerMerchant } from '../../core/merchants/merchants.js';
 import type { CreateCartRequest } from '../../core/checkout/cart-schema.js';
 import { postCart, validCartRequest } from '../support/fixtures.js';
-import { startTestStack, type TestStack } from '../support/test-stack.js';
+import { useTestStack } from '../support/test-stack.js';
 
 type Body = {
   cartObject: {
@@ -85,13 +85,11 @@ const CASES: Array<[string, (b: Body) => void, string[]]> = [
 ];
 
 describe('create-cart validation: every rule, by exact JSON path', () => {
-  let stack: TestStack;
+  const stack = useTestStack({ RATE_LIMIT_PER_CLIENT: '100000', RATE_LIMIT_PER_PLATFORM: '100000' });
   let platformUuid: string;
   beforeAll(async () => {
-    stack = await startTestStack({ RATE_LIMIT_PER_CLIENT: '100000', RATE_LIMIT_PER_PLATFORM: '100000' });
     platformUuid = (await stack.createMerchant()).platformUuid;
   });
-  afterAll(() => stack?.stop());
 
   it('accepts the unchanged three-item request (the table below changes one thing each)', async () => {
     expect(

@@ -1,10 +1,10 @@
 import { request as httpRequest } from 'node:http';
 import fc from 'fast-check';
 import { Validator } from '@seriousme/openapi-schema-validator';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { createCartRequestSchema, type CreateCartRequest } from '../../core/checkout/cart-schema.js';
 import { postCart, validCartRequest } from '../support/fixtures.js';
-import { startTestStack, type TestStack } from '../support/test-stack.js';
+import { useTestStack } from '../support/test-stack.js';
 import { validCartArbitrary } from '../support/cart-arbitraries.js';
 
 const REQUEST_ID = /^[\w.-]{8,128}$/;
@@ -51,14 +51,12 @@ function postChunked(apiUrl: string, totalBytes: number): Promise<{ status: numb
 }
 
 describe('POST /v2/public/api/cart/', () => {
-  let stack: TestStack;
+  // Generous limits: this file sends a few hundred requests from one address on purpose.
+  const stack = useTestStack({ RATE_LIMIT_PER_CLIENT: '100000', RATE_LIMIT_PER_PLATFORM: '100000' });
   let platformUuid: string;
   beforeAll(async () => {
-    // Generous limits: this file sends a few hundred requests from one address on purpose.
-    stack = await startTestStack({ RATE_LIMIT_PER_CLIENT: '100000', RATE_LIMIT_PER_PLATFORM: '100000' });
     platformUuid = (await stack.createMerchant()).platformUuid;
   });
-  afterAll(() => stack?.stop());
 
   it('answers exactly the documented create-cart body, with a ledger row and a running session', async () => {
     const request = validCartRequest(platformUuid);
@@ -195,11 +193,7 @@ describe('POST /v2/public/api/cart/', () => {
 });
 
 describe('API reference', () => {
-  let stack: TestStack;
-  beforeAll(async () => {
-    stack = await startTestStack();
-  });
-  afterAll(() => stack?.stop());
+  const stack = useTestStack();
 
   it('serves an OpenAPI 3.1 document that a maintained validator accepts, with every error response', async () => {
     const res = await fetch(`${stack.apiUrl}/openapi.json`);

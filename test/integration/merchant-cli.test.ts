@@ -4,22 +4,20 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createWebhookEventActivities } from '../../activities/webhooks/record-event.js';
 import { verifyWebhook } from '../../core/webhooks/verify.js';
 import { createCartId, validCartRequest } from '../support/fixtures.js';
-import { startTestStack, type TestStack } from '../support/test-stack.js';
+import { useTestStack } from '../support/test-stack.js';
 import { waitFor } from '../support/wait-for.js';
 import { startWebhookReceiver, type WebhookReceiver } from '../support/webhook-receiver.js';
 
 const exec = promisify(execFile);
 
 describe('operator CLI: npm run -s merchant', () => {
-  let stack: TestStack;
+  const stack = useTestStack();
   let receiver: WebhookReceiver;
   beforeAll(async () => {
-    stack = await startTestStack();
     receiver = await startWebhookReceiver();
   });
   afterAll(async () => {
     await receiver?.close();
-    await stack?.stop();
   });
 
   /** The CLI as an operator runs it, as its own process, pointed at the test stack's database and Temporal. */

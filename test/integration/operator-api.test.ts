@@ -1,22 +1,18 @@
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it } from 'vitest';
 import { createWebhookEventActivities } from '../../activities/webhooks/record-event.js';
 import type { EventDeliveries } from '../../core/webhooks/event-store.js';
 import { verifyWebhook } from '../../core/webhooks/verify.js';
 import { createCartId, postCart, validCartRequest } from '../support/fixtures.js';
-import { startTestStack, type TestStack } from '../support/test-stack.js';
+import { useTestStack } from '../support/test-stack.js';
 import { waitFor } from '../support/wait-for.js';
 import { startWebhookReceiver, type Reply, type WebhookReceiver } from '../support/webhook-receiver.js';
 
 describe('operator API: register, rotate, inspect, replay, recover', () => {
-  let stack: TestStack;
+  const stack = useTestStack({ WEBHOOK_RETRY_SCHEDULE_MS: '0,100,200', WEBHOOK_TIMEOUT_MS: '1000' });
   const receivers: WebhookReceiver[] = [];
-  beforeAll(async () => {
-    stack = await startTestStack({ WEBHOOK_RETRY_SCHEDULE_MS: '0,100,200', WEBHOOK_TIMEOUT_MS: '1000' });
-  });
   afterEach(async () => {
     await Promise.all(receivers.splice(0).map((r) => r.close()));
   });
-  afterAll(() => stack?.stop());
 
   const operator = (method: string, path: string, body?: unknown, token: string | null = stack.config.operatorToken ?? null) =>
     fetch(`${stack.apiUrl}/operator${path}`, {

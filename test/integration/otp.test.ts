@@ -1,20 +1,18 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import type { OtpMessage, OtpSender } from '../../core/checkout/otp-sender.js';
 import type { AuthorizationRequest, PaymentProcessor } from '../../core/checkout/payment-processor.js';
-import { startTestStack, type TestStack } from '../support/test-stack.js';
+import { useTestStack } from '../support/test-stack.js';
 import { cartSessionDriver, ledgerRow, refusalOf } from '../support/cart-session-driver.js';
 import { ACTION_REFUSED } from '../../core/checkout/session.js';
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
 describe('one-time codes: resend window and limit, code lifetime (short test timings)', () => {
-  let stack: TestStack;
+  const stack = useTestStack();
   let driver: ReturnType<typeof cartSessionDriver>;
   beforeAll(async () => {
-    stack = await startTestStack();
     driver = cartSessionDriver(stack, (await stack.createMerchant()).platformUuid);
   });
-  afterAll(() => stack?.stop());
 
   it('allows three resends, each only after the interval, and only the newest code works', async () => {
     const s = await driver.startSessionWithOtpPolicy({ resendIntervalMs: 1_000 });
@@ -77,13 +75,11 @@ describe('one-time codes in production', () => {
     },
   };
 
-  let stack: TestStack;
+  const stack = useTestStack({ CHECKOUT_ENV: 'production' }, { otpSender, paymentProcessor });
   let driver: ReturnType<typeof cartSessionDriver>;
   beforeAll(async () => {
-    stack = await startTestStack({ CHECKOUT_ENV: 'production' }, { otpSender, paymentProcessor });
     driver = cartSessionDriver(stack, (await stack.createMerchant()).platformUuid);
   });
-  afterAll(() => stack?.stop());
 
   it('refuses the sandbox OTP, accepts the code the real sender delivered, and writes nothing to the outbox', async () => {
     const s = await driver.createSession();

@@ -1,17 +1,15 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { postCart, validCartRequest } from '../support/fixtures.js';
 import { waitFor } from '../support/wait-for.js';
-import { startTestStack, type TestStack } from '../support/test-stack.js';
+import { useTestStack } from '../support/test-stack.js';
 import { cartWorkflowId } from '../../workflows/cart-session/messages.js';
 
 describe('vertical slice: create a cart, see its workflow and its page', () => {
-  let stack: TestStack;
+  const stack = useTestStack();
   let platformUuid: string;
   beforeAll(async () => {
-    stack = await startTestStack();
     platformUuid = (await stack.createMerchant({ name: 'Slice Store' })).platformUuid;
   });
-  afterAll(() => stack?.stop());
 
   it('creates a cart whose workflow holds a 45-minute timer and whose page shows the cart', async () => {
     const before = Date.now();

@@ -4,18 +4,17 @@ import { replayEvent } from '../../workflows/webhook-delivery/client.js';
 import { webhookDeliveryWorkflowId } from '../../workflows/webhook-delivery/messages.js';
 import { createCartId, validCartRequest } from '../support/fixtures.js';
 import { CONTINUE_AS_NEW_AFTER_EVENTS } from '../support/test-temporal-settings.js';
-import { startTestStack, type TestStack } from '../support/test-stack.js';
+import { useTestStack } from '../support/test-stack.js';
 import { waitFor } from '../support/wait-for.js';
 import { startWebhookReceiver, type WebhookReceiver } from '../support/webhook-receiver.js';
 
-let stack: TestStack;
+const stack = useTestStack();
 let receiver: WebhookReceiver;
 beforeAll(async () => {
-  [stack, receiver] = await Promise.all([startTestStack(), startWebhookReceiver()]);
+  receiver = await startWebhookReceiver();
 });
 afterAll(async () => {
   await receiver?.close();
-  await stack?.stop();
 });
 
 it(`continues as new past ${CONTINUE_AS_NEW_AFTER_EVENTS} history events, carrying queued events over in order`, async () => {

@@ -1,12 +1,12 @@
 import { Webhook } from 'standardwebhooks';
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it } from 'vitest';
 import { createWebhookEventActivities } from '../../activities/webhooks/record-event.js';
 import type { CartEventInput, WebhookEventBody } from '../../core/webhooks/events.js';
 import { waitForFirstDeliveryAttempt } from '../../core/webhooks/first-delivery.js';
 import { RESPONSE_EXCERPT_BYTES } from '../../core/webhooks/http-post.js';
 import { verifyWebhook } from '../../core/webhooks/verify.js';
 import { createCartId, validCartRequest } from '../support/fixtures.js';
-import { startTestStack, type TestStack } from '../support/test-stack.js';
+import { useTestStack } from '../support/test-stack.js';
 import { waitFor } from '../support/wait-for.js';
 import { startWebhookReceiver, type Reply, type ReceivedRequest, type WebhookReceiver } from '../support/webhook-receiver.js';
 
@@ -25,15 +25,11 @@ interface AttemptRow {
 }
 
 describe('webhook delivery against a real HTTP receiver', () => {
-  let stack: TestStack;
+  const stack = useTestStack({ WEBHOOK_RETRY_SCHEDULE_MS: SCHEDULE.join(','), WEBHOOK_TIMEOUT_MS: '1000' });
   const receivers: WebhookReceiver[] = [];
-  beforeAll(async () => {
-    stack = await startTestStack({ WEBHOOK_RETRY_SCHEDULE_MS: SCHEDULE.join(','), WEBHOOK_TIMEOUT_MS: '1000' });
-  });
   afterEach(async () => {
     await Promise.all(receivers.splice(0).map((r) => r.close()));
   });
-  afterAll(() => stack?.stop());
 
   const events = () => createWebhookEventActivities({ config: stack.config, db: stack.db, temporalClient: () => stack.temporal.client });
 

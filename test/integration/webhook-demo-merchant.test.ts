@@ -1,17 +1,13 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { createWebhookEventActivities } from '../../activities/webhooks/record-event.js';
 import { freePort } from '../../scripts/free-port.js';
 import { startDemoMerchantReceiver } from '../../scripts/demo-merchant.js';
 import { createCartId, validCartRequest } from '../support/fixtures.js';
-import { startTestStack, type TestStack } from '../support/test-stack.js';
+import { useTestStack } from '../support/test-stack.js';
 import { waitFor } from '../support/wait-for.js';
 
 describe('the demo merchant npm start runs', () => {
-  let stack: TestStack;
-  beforeAll(async () => {
-    stack = await startTestStack();
-  });
-  afterAll(() => stack?.stop());
+  const stack = useTestStack();
 
   it('verifies, acknowledges and logs each event once, and rejects a forged one', async () => {
     const port = await freePort();

@@ -1,25 +1,23 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createWebhookEventActivities } from '../../activities/webhooks/record-event.js';
 import { createCartId, validCartRequest } from '../support/fixtures.js';
-import { startTestStack, type TestStack } from '../support/test-stack.js';
+import { useTestStack } from '../support/test-stack.js';
 import { waitFor } from '../support/wait-for.js';
 import { startWebhookReceiver, type WebhookReceiver } from '../support/webhook-receiver.js';
 
 describe('production refuses webhooks aimed at our own network (SSRF)', () => {
-  let stack: TestStack;
+  // Production workers must be given a real OTP sender and processor; these tests use neither.
+  const unused = (): Promise<never> => Promise.reject(new Error('not used by these tests'));
+  const stack = useTestStack(
+    { CHECKOUT_ENV: 'production', WEBHOOK_RETRY_SCHEDULE_MS: '0', WEBHOOK_TIMEOUT_MS: '1000' },
+    { otpSender: { name: 'unused', send: unused }, paymentProcessor: { name: 'unused', authorize: unused } },
+  );
   let receiver: WebhookReceiver;
   beforeAll(async () => {
-    // Production workers must be given a real OTP sender and processor; these tests use neither.
-    const unused = (): Promise<never> => Promise.reject(new Error('not used by these tests'));
-    stack = await startTestStack(
-      { CHECKOUT_ENV: 'production', WEBHOOK_RETRY_SCHEDULE_MS: '0', WEBHOOK_TIMEOUT_MS: '1000' },
-      { otpSender: { name: 'unused', send: unused }, paymentProcessor: { name: 'unused', authorize: unused } },
-    );
     receiver = await startWebhookReceiver();
   });
   afterAll(async () => {
     await receiver?.close();
-    await stack?.stop();
   });
 
   const register = (webhookUrl: string) =>

@@ -4,26 +4,24 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createWebhookEventActivities } from '../../activities/webhooks/record-event.js';
 import { verifyWebhook } from '../../core/webhooks/verify.js';
 import { createCartId, validCartRequest } from '../support/fixtures.js';
-import { startTestStack, type TestStack } from '../support/test-stack.js';
+import { useTestStack } from '../support/test-stack.js';
 import { waitFor } from '../support/wait-for.js';
 import { startWebhookReceiver, type WebhookReceiver } from '../support/webhook-receiver.js';
 
 describe('a worker killed in the middle of a delivery', () => {
-  let stack: TestStack;
+  const stack = useTestStack({ WEBHOOK_TIMEOUT_MS: '1000' });
   let receiver: WebhookReceiver;
   const workers: ChildProcess[] = [];
   // Deliveries run on a queue of their own, polled only by the worker processes this test kills.
   const deliveryQueue = `crash-${randomUUID()}`;
 
   beforeAll(async () => {
-    stack = await startTestStack({ WEBHOOK_TIMEOUT_MS: '1000' });
     // The first request is never answered: the worker handling it dies first.
     receiver = await startWebhookReceiver((_, nth) => (nth === 1 ? { status: 200, delayMs: 60_000 } : { status: 200 }));
   });
   afterAll(async () => {
     for (const w of workers) w.kill('SIGKILL');
     await receiver?.close();
-    await stack?.stop();
   });
 
   /** worker/main.ts as production runs it, in its own process. */

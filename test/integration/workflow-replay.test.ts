@@ -3,9 +3,9 @@ import { fileURLToPath } from 'node:url';
 import { temporal } from '@temporalio/proto';
 import { DeterminismViolationError } from '@temporalio/workflow';
 import { Worker } from '@temporalio/worker';
-import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
+import { beforeAll, describe, expect, inject, it } from 'vitest';
 import { SANDBOX_CARDS } from '../../core/checkout/payment-processor.js';
-import { startTestStack, type TestStack } from '../support/test-stack.js';
+import { useTestStack } from '../support/test-stack.js';
 import { cartSessionDriver, type Session } from '../support/cart-session-driver.js';
 
 /**
@@ -21,14 +21,12 @@ const { History } = temporal.api.history.v1;
 const loadFixture = () => JSON.parse(readFileSync(FIXTURE, 'utf8')) as Record<string, unknown>;
 
 describe('cart-session workflow replays its histories deterministically', () => {
-  let stack: TestStack;
+  const stack = useTestStack();
   let driver: ReturnType<typeof cartSessionDriver>;
   const replay = (history: unknown, workflowId: string) => Worker.runReplayHistory({ workflowBundle: inject('workflowBundle') }, history, workflowId);
   beforeAll(async () => {
-    stack = await startTestStack();
     driver = cartSessionDriver(stack, (await stack.createMerchant()).platformUuid);
   });
-  afterAll(() => stack?.stop());
 
   it('replays paid, cancelled, locked-out and declined sessions', async () => {
     const paid = await driver.verifiedSession();

@@ -109,10 +109,18 @@ export function useTestStack(env: Record<string, string> = {}, options: TestStac
     running = await startTestStack(env, options);
   });
   afterAll(() => running?.stop());
+  const started = (use: string): TestStack => {
+    if (!running) throw new Error(`the test stack is not running yet (${use} outside a test or hook)`);
+    return running;
+  };
+  // Besides reads, the own-key traps let `{ ...stack, config }` copy the running stack's fields.
   return new Proxy({} as TestStack, {
-    get(_, property) {
-      if (!running) throw new Error(`the test stack is not running yet (read of ${String(property)} outside a test or hook)`);
-      return Reflect.get(running, property) as unknown;
+    get: (_, property) => Reflect.get(started(`read of ${String(property)}`), property) as unknown,
+    has: (_, property) => Reflect.has(started(`lookup of ${String(property)}`), property),
+    ownKeys: () => Reflect.ownKeys(started('listing its fields')),
+    getOwnPropertyDescriptor(_, property) {
+      const descriptor = Reflect.getOwnPropertyDescriptor(started(`read of ${String(property)}`), property);
+      return descriptor && { ...descriptor, configurable: true };
     },
   });
 }
