@@ -105,18 +105,6 @@ export const onError: ErrorHandler = (err, c) => {
   return errorResponse(c, new ApiError('INTERNAL_ERROR', 'Something went wrong on our side. Retry later; if it persists, contact support with the requestId.'));
 };
 
-/**
- * JSON paths of `__proto__` keys anywhere in a parsed body. JSON.parse keeps them as own properties,
- * but zod (rightly) never copies them, so without this check such a field would vanish silently.
- */
-export function reservedKeyErrors(value: unknown, path: PropertyKey[] = []): FieldError[] {
-  if (typeof value !== 'object' || value === null) return [];
-  return Object.entries(value).flatMap(([key, child]) => {
-    const childPath = [...path, Array.isArray(value) ? Number(key) : key];
-    return key === '__proto__' ? [{ path: jsonPath(childPath), message: 'is a reserved name' }] : reservedKeyErrors(child, childPath);
-  });
-}
-
 /** For a known path: the methods it does have, in `Allow`, rather than a misleading 404. */
 export function methodNotAllowed(allowed: string[]): Handler {
   return (c) =>

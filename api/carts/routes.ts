@@ -4,7 +4,8 @@ import { createCartRequestSchema, LIMITS } from '../../core/checkout/cart-schema
 import { createCartSession, type CartSessionDeps } from './create-cart-session.js';
 import { clientAddress } from '../middleware/client-address.js';
 import { isDependencyUnavailable, serviceUnavailable } from '../dependency-errors.js';
-import { ApiError, methodNotAllowed, reservedKeyErrors, validationError } from '../errors.js';
+import { ApiError, methodNotAllowed, validationError } from '../errors.js';
+import { readJsonBody } from '../json-body.js';
 import { IDEMPOTENCY_HEADER, readIdempotencyKey } from './idempotency.js';
 import type { ApiMetrics } from '../metrics.js';
 import { enforceRateLimit } from './rate-limit.js';
@@ -54,16 +55,9 @@ export function cartRoutes(deps: CartSessionDeps & { cartsCreated: Pick<ApiMetri
     }),
     async (c) => {
       const idempotencyKey = readIdempotencyKey(c.req.header(IDEMPOTENCY_HEADER));
-      const text = await c.req.text();
-      let body: unknown;
-      try {
-        body = JSON.parse(text);
-      } catch {
-        throw new ApiError('INVALID_JSON', 'The body is not valid JSON. Check for trailing commas, unquoted keys or a truncated body.');
-      }
+      const body = await readJsonBody(c);
       const parsed = createCartRequestSchema.safeParse(body, { reportInput: true });
-      const reserved = reservedKeyErrors(body);
-      if (!parsed.success || reserved.length > 0) throw validationError(parsed.error, [], reserved);
+      if (!parsed.success) throw validationError(parsed.error);
 
       const outcome = await orUnavailable(async () => {
         await enforceRateLimit(db, c.get('logger') ?? logger, {

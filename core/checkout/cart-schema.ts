@@ -60,7 +60,8 @@ function plainText(value: string, multiLine = false): boolean {
   return !LONE_SURROGATE.test(value) && !(multiLine ? CONTROL_EXCEPT_LINE_BREAKS : CONTROL).test(value);
 }
 
-const isObject = (value: unknown) => typeof value === 'object' && value !== null;
+/** A JSON object, not an array: cross-field checks must not run on `[null, null]` sent for an object. */
+const isObject = (value: unknown) => typeof value === 'object' && value !== null && !Array.isArray(value);
 
 /** Required text: not blank. It is not trimmed, so what the merchant sent is what is echoed and shown. */
 const text = (max: number = LIMITS.string, multiLine = false) =>
@@ -78,12 +79,25 @@ const optionalText = (max: number = LIMITS.string) =>
     .max(max, `must be at most ${max} characters`)
     .refine((v) => plainText(v), 'must not contain control characters');
 
+/**
+ * An absolute http(s) URL, checked as sent. Not z.url(): it trims the value and strips tabs and line
+ * breaks before checking, so a URL with control characters would pass, changed, instead of being
+ * refused, and what we echo and redirect to would not be what the merchant sent.
+ */
 function url(protocols: 'https' | 'http(s)') {
   const message = protocols === 'https' ? 'must be an absolute https URL with a public host name' : 'must be an absolute http(s) URL with a public host name';
+  const schemes = protocols === 'https' ? ['https:'] : ['http:', 'https:'];
+  const wellFormed = (value: string) => {
+    if (!/^https?:\/\//i.test(value)) return false;
+    const parsed = URL.parse(value);
+    return parsed !== null && schemes.includes(parsed.protocol) && z.regexes.domain.test(parsed.hostname);
+  };
   return (
     z
-      .url({ protocol: protocols === 'https' ? /^https$/ : /^https?$/, hostname: z.regexes.domain, error: message })
-      .max(LIMITS.url, `must be at most ${LIMITS.url} characters`)
+      .string()
+      .refine((v) => plainText(v), 'must not contain control characters')
+      .refine(wellFormed, message)
+      .refine((v) => v.length <= LIMITS.url, `must be at most ${LIMITS.url} characters`)
       // The URL parser quietly percent-encodes spaces; a URL we echo and redirect to must be sent clean.
       .regex(/^[^\s]+$/, 'must not contain spaces')
       .refine((v) => !URL.canParse(v) || (new URL(v).username === '' && new URL(v).password === ''), 'must not contain a user name or password')
