@@ -1,6 +1,9 @@
-import { ActivityFailure, condition, continueAsNew, log, proxyActivities, setHandler, workflowInfo } from '@temporalio/workflow';
+import { ActivityFailure, condition, continueAsNew, log, patched, proxyActivities, setHandler, workflowInfo } from '@temporalio/workflow';
 import type { WebhookActivities } from '../../activities/webhooks/deliver.js';
 import { DELIVERY_FAILURE, deliverEventSignal, type DeliveryRequest, type WebhookDeliveryInput } from './messages.js';
+
+/** Patch id: a replay requested while the same event's replay is in flight is queued, not dropped. */
+const REPLAY_WHILE_DELIVERING = 'replay-while-delivering';
 
 /** With nothing left to send for this long, the workflow ends; the next event starts it again. */
 const IDLE_BEFORE_CLOSING = '1 minute';
@@ -12,8 +15,14 @@ const IDLE_BEFORE_CLOSING = '1 minute';
  */
 export async function webhookDelivery(input: WebhookDeliveryInput): Promise<void> {
   const queue: DeliveryRequest[] = [...(input.queued ?? [])];
+  /** queue[0] is being delivered right now. */
+  let delivering = false;
   setHandler(deliverEventSignal, (request) => {
-    if (!queue.some((q) => q.eventId === request.eventId && q.trigger === request.trigger)) queue.push(request);
+    // A request equal to one still waiting is a repeat of it (requestDelivery is safe to retry). One
+    // equal to the request being delivered is a new one: an operator replaying the event again.
+    // Runs recorded before this rule dropped it (a lost replay); the patch keeps them replaying as recorded.
+    const waiting = delivering && patched(REPLAY_WHILE_DELIVERING) ? queue.slice(1) : queue;
+    if (!waiting.some((q) => q.eventId === request.eventId && q.trigger === request.trigger)) queue.push(request);
   });
 
   // The retry table lives in the activity (ApplicationFailure.nextRetryDelay): it decides each delay,
@@ -32,11 +41,14 @@ export async function webhookDelivery(input: WebhookDeliveryInput): Promise<void
       await continueAsNew<typeof webhookDelivery>({ ...input, queued: queue });
     }
     const next = queue[0]!;
+    delivering = true;
     try {
       await deliverWebhook(next);
     } catch (err) {
       if (!(err instanceof ActivityFailure)) throw err;
       log.error('webhook delivery gave up on an event', { eventId: next.eventId, error: err.cause?.message });
+    } finally {
+      delivering = false;
     }
     queue.shift();
   }
