@@ -11,7 +11,7 @@ describe('cart session expiry (SESSION_LIFETIME_SECONDS=3)', () => {
   let stack: TestStack;
   let driver: ReturnType<typeof cartSessionDriver>;
   beforeAll(async () => {
-    stack = await startTestStack({ SESSION_LIFETIME_SECONDS: String(LIFETIME_SECONDS) });
+    stack = await startTestStack({ SESSION_LIFETIME_SECONDS: String(LIFETIME_SECONDS), PAYMENT_RESOLUTION_SECONDS: '2' });
     driver = cartSessionDriver(stack, (await stack.createMerchant()).platformUuid);
   });
   afterAll(() => stack?.stop());
@@ -31,7 +31,7 @@ describe('cart session expiry (SESSION_LIFETIME_SECONDS=3)', () => {
     const s = await driver.createSession();
     await driver.sendCode(s);
     await driver.verify(s, stack.config.sandboxOtp);
-    // The processor-error card keeps the payment busy for ~3 s of retries, past the 3 s lifetime.
+    // The processor-error card keeps the payment busy for ~3 s of retries and 2 s of lookups, past the 3 s lifetime.
     expect(await driver.pay(s, SANDBOX_CARDS.processorError)).toMatchObject({ status: 'failed', failureCode: 'processor_error' });
     const { startTime, closeTime } = await s.handle.describe();
     expect(closeTime!.getTime() - startTime.getTime()).toBeGreaterThan(LIFETIME_SECONDS * 1000);

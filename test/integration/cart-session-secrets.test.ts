@@ -46,7 +46,10 @@ describe('no card number, CVV or one-time code in history, database or logs afte
   let stack: TestStack;
   let driver: ReturnType<typeof cartSessionDriver>;
   beforeAll(async () => {
-    stack = await startTestStack({ LOG_LEVEL: 'trace' }, { logDestination: { write: (line: string) => void logLines.push(line) } });
+    stack = await startTestStack(
+      { LOG_LEVEL: 'trace', PAYMENT_RESOLUTION_SECONDS: '2' },
+      { logDestination: { write: (line: string) => void logLines.push(line) } },
+    );
     driver = cartSessionDriver(stack, (await stack.createMerchant()).platformUuid);
   });
   afterAll(() => stack?.stop());
