@@ -58,9 +58,18 @@ describe('an unanswered charge is resolved, not declined (bound 4 s; the late ap
   });
 
   it('never answers and lookup says not found: failed processor_error only at the bound, and voided by key', async () => {
+    const driver = cartSessionDriver(stack, (await stack.createMerchant()).platformUuid);
+    const s = await driver.verifiedSession();
     const started = Date.now();
-    const { s, state } = await paidOrFailed(stack, SANDBOX_CARDS.processorError);
-    expect(state).toMatchObject({ status: 'failed', failureCode: 'processor_error' });
+    const paying = driver.pay(s, SANDBOX_CARDS.processorError);
+    // While the outcome is unknown the session stays processing, and the page says it is confirming.
+    await waitFor(async () => ((await driver.state(s)).step === 'processing' ? true : undefined), { what: 'step processing' });
+    const page = await fetch(`${stack.checkoutUrl}/status?token=${s.cartId}`);
+    expect(page.status).toBe(200);
+    expect(await page.text()).toContain('Confirming your payment…');
+    await new Promise((r) => setTimeout(r, 4_000));
+    expect(await driver.state(s)).toMatchObject({ status: 'processing', step: 'processing' });
+    expect(await paying).toMatchObject({ status: 'failed', failureCode: 'processor_error' });
     // 1 s + 2 s between the charge's attempts, then the 4 s bound.
     expect(Date.now() - started).toBeGreaterThanOrEqual(7_000);
     const activities = await scheduledActivities(s);
