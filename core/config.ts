@@ -27,6 +27,12 @@ const environmentSchema = z.object({
     .int()
     .positive()
     .default(45 * 60),
+  /**
+   * How long a session whose charge went unanswered keeps asking the processor what happened (lookup,
+   * and retries of the charge under the same key) before it fails with processor_error and voids by
+   * key. It may run past the session's lifetime.
+   */
+  PAYMENT_RESOLUTION_SECONDS: z.coerce.number().int().positive().default(600),
   SANDBOX_OTP: z
     .string()
     .regex(/^\d{6}$/, 'must be 6 digits')
@@ -89,6 +95,7 @@ export const configSchema = environmentSchema
     dataEncryptionKey: Buffer.from(c.DATA_ENCRYPTION_KEY, 'base64'),
     operatorToken: c.OPERATOR_TOKEN,
     sessionLifetimeMs: c.SESSION_LIFETIME_SECONDS * 1000,
+    paymentResolutionMs: c.PAYMENT_RESOLUTION_SECONDS * 1000,
     sandboxOtp: c.SANDBOX_OTP,
     logLevel: c.LOG_LEVEL,
     rateLimit: { windowSeconds: c.RATE_LIMIT_WINDOW_SECONDS, perPlatform: c.RATE_LIMIT_PER_PLATFORM, perClient: c.RATE_LIMIT_PER_CLIENT },

@@ -3,41 +3,71 @@ import { discardCartCards, purgeCardsOlderThan, readCard } from '../../core/chec
 import type { Config } from '../../core/config.js';
 import type { Db } from '../../core/db/client.js';
 import type { Logger } from '../../core/logger.js';
-import { ProcessorUnavailableError, type PaymentProcessor } from '../../core/checkout/payment-processor.js';
+import { ProcessorUnavailableError, type ChargeResult, type PaymentProcessor } from '../../core/checkout/payment-processor.js';
 
-export type PaymentOutcome = { outcome: 'approved'; authorizationId: string } | { outcome: 'declined'; failureCode: string };
+export type PaymentOutcome = { outcome: 'approved'; chargeId: string } | { outcome: 'declined'; failureCode: string };
+export type PaymentLookup = { found: false } | { found: true; outcome: PaymentOutcome };
 
-/** ApplicationFailure type of a retryable processor outage; the workflow's retry policy bounds it. */
+/** ApplicationFailure type of a retryable processor outage: the outcome is unknown, never a decline. */
 export const PROCESSOR_UNAVAILABLE = 'ProcessorUnavailable';
+
+const toOutcome = (result: ChargeResult): PaymentOutcome =>
+  result.outcome === 'approved' ? { outcome: 'approved', chargeId: result.chargeId } : { outcome: 'declined', failureCode: result.declineCode };
 
 export function createPaymentActivities(deps: { config: Config; db: Db; logger: Logger; paymentProcessor: PaymentProcessor }) {
   const { config, db, logger, paymentProcessor } = deps;
-  return {
-    /**
-     * One authorization per cart: the cartId is the processor's idempotency key, so a retried
-     * activity (lost response, worker restart) never charges twice. The card stays in the vault
-     * until the workflow discards it, because a retry needs it again.
-     */
-    async authorizePayment(input: { cartId: string; cardToken: string; amount: number; currency: string }): Promise<PaymentOutcome> {
-      const card = await readCard(db, config.dataEncryptionKey, input.cardToken);
-      if (!card) return { outcome: 'declined', failureCode: 'card_unavailable' };
-      try {
-        const result = await paymentProcessor.authorize({ idempotencyKey: input.cartId, amount: input.amount, currency: input.currency, card });
-        logger.info(
-          { cartId: input.cartId, processor: paymentProcessor.name, outcome: result.outcome, brand: card.brand, last4: card.last4 },
-          'payment authorization',
-        );
-        return result.outcome === 'approved' ? result : { outcome: 'declined', failureCode: result.declineCode };
-      } catch (error) {
-        if (error instanceof ProcessorUnavailableError) {
-          logger.warn({ cartId: input.cartId, processor: paymentProcessor.name, error: error.message }, 'payment processor unavailable');
-          throw ApplicationFailure.retryable(error.message, PROCESSOR_UNAVAILABLE);
-        }
-        throw error;
+  const processor = paymentProcessor.name;
+
+  /** Runs one processor call; no answer becomes a retryable ApplicationFailure, never a result. */
+  const unlessUnavailable = async <T>(cartId: string, call: () => Promise<T>): Promise<T> => {
+    try {
+      return await call();
+    } catch (error) {
+      if (error instanceof ProcessorUnavailableError) {
+        logger.warn({ cartId, processor, error: error.message }, 'payment processor unavailable');
+        throw ApplicationFailure.retryable(error.message, PROCESSOR_UNAVAILABLE);
       }
+      throw error;
+    }
+  };
+
+  /**
+   * One charge per cart: the cartId is the processor's idempotency key, so a retried activity (lost
+   * response, worker restart) never charges twice. The card stays in the vault until the workflow
+   * discards it, because a retry needs it again.
+   */
+  const chargePayment = async (input: { cartId: string; cardToken: string; amount: number; currency: string }): Promise<PaymentOutcome> => {
+    const card = await readCard(db, config.dataEncryptionKey, input.cardToken);
+    if (!card) return { outcome: 'declined', failureCode: 'card_unavailable' };
+    const result = await unlessUnavailable(input.cartId, () =>
+      paymentProcessor.charge({ idempotencyKey: input.cartId, amount: input.amount, currency: input.currency, card }),
+    );
+    logger.info({ cartId: input.cartId, processor, outcome: result.outcome, brand: card.brand, last4: card.last4 }, 'payment authorization');
+    return toOutcome(result);
+  };
+
+  return {
+    chargePayment,
+
+    /** The activity's name before payment-certainty-v1: sessions already running may still schedule it. */
+    authorizePayment: chargePayment,
+
+    /** What the processor did for this cart's key, when a charge went unanswered. */
+    async lookupPayment(input: { cartId: string }): Promise<PaymentLookup> {
+      const found = await unlessUnavailable(input.cartId, () => paymentProcessor.lookup({ idempotencyKey: input.cartId }));
+      logger.info({ cartId: input.cartId, processor, found: found.found, ...(found.found ? { outcome: found.result.outcome } : {}) }, 'payment lookup');
+      return found.found ? { found: true, outcome: toOutcome(found.result) } : { found: false };
     },
 
-    /** Removes every card the cart left in the vault: after the authorization, or when it never paid. */
+    /** Voids the cart's charge, or by key alone a charge that may still land. */
+    async voidPayment(input: { cartId: string; chargeId?: string }): Promise<void> {
+      await unlessUnavailable(input.cartId, () =>
+        paymentProcessor.void({ idempotencyKey: input.cartId, ...(input.chargeId ? { chargeId: input.chargeId } : {}) }),
+      );
+      logger.info({ cartId: input.cartId, processor, chargeId: input.chargeId }, 'payment voided');
+    },
+
+    /** Removes every card the cart left in the vault: after the charge, or when it never paid. */
     discardCards: (input: { cartId: string }): Promise<void> => discardCartCards(db, input.cartId),
 
     /** The scheduled purge: cards older than any session can need, whatever became of their workflow. */

@@ -63,6 +63,7 @@ export async function createCartSession(deps: CartSessionDeps, request: CreateCa
     currency: cart.currency,
     expiresOn,
     lifetimeMs: config.sessionLifetimeMs,
+    paymentResolutionMs: config.paymentResolutionMs,
   };
   const response: CreateCartResponse = { code: 'SUCCESS', message: 'Cart created', data: { cartId, cartData: request.cartObject, expiresOn } };
 

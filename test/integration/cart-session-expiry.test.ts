@@ -8,7 +8,7 @@ const LIFETIME_SECONDS = 3;
 
 /** The production 45-minute timer is asserted in vertical-slice.test.ts; here the same timer, short. */
 describe('cart session expiry (SESSION_LIFETIME_SECONDS=3)', () => {
-  const stack = useTestStack({ SESSION_LIFETIME_SECONDS: String(LIFETIME_SECONDS) });
+  const stack = useTestStack({ SESSION_LIFETIME_SECONDS: String(LIFETIME_SECONDS), PAYMENT_RESOLUTION_SECONDS: '2' });
   let driver: ReturnType<typeof cartSessionDriver>;
   beforeAll(async () => {
     driver = cartSessionDriver(stack, (await stack.createMerchant()).platformUuid);
@@ -29,7 +29,7 @@ describe('cart session expiry (SESSION_LIFETIME_SECONDS=3)', () => {
     const s = await driver.createSession();
     await driver.sendCode(s);
     await driver.verify(s, stack.config.sandboxOtp);
-    // The processor-error card keeps the payment busy for ~3 s of retries, past the 3 s lifetime.
+    // The processor-error card keeps the payment busy for ~3 s of retries and 2 s of lookups, past the 3 s lifetime.
     expect(await driver.pay(s, SANDBOX_CARDS.processorError)).toMatchObject({ status: 'failed', failureCode: 'processor_error' });
     const { startTime, closeTime } = await s.handle.describe();
     expect(closeTime!.getTime() - startTime.getTime()).toBeGreaterThan(LIFETIME_SECONDS * 1000);

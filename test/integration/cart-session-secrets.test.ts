@@ -43,7 +43,10 @@ function leaks(text: string, otp: string): string[] {
 
 describe('no card number, CVV or one-time code in history, database or logs after a payment', () => {
   const logLines: string[] = [];
-  const stack = useTestStack({ LOG_LEVEL: 'trace' }, { logDestination: { write: (line: string) => void logLines.push(line) } });
+  const stack = useTestStack(
+    { LOG_LEVEL: 'trace', PAYMENT_RESOLUTION_SECONDS: '2' },
+    { logDestination: { write: (line: string) => void logLines.push(line) } },
+  );
   let driver: ReturnType<typeof cartSessionDriver>;
   beforeAll(async () => {
     driver = cartSessionDriver(stack, (await stack.createMerchant()).platformUuid);

@@ -17,7 +17,7 @@ import {
 import { ACTION_REFUSED } from '../../core/checkout/session.js';
 
 describe('cart session workflow (sandbox, real Temporal and PostgreSQL)', () => {
-  const stack = useTestStack();
+  const stack = useTestStack({ PAYMENT_RESOLUTION_SECONDS: '2' });
   let driver: ReturnType<typeof cartSessionDriver>;
   beforeAll(async () => {
     driver = cartSessionDriver(stack, (await stack.createMerchant()).platformUuid);
@@ -98,7 +98,7 @@ describe('cart session workflow (sandbox, real Temporal and PostgreSQL)', () => 
     for (const a of fulfilled) expect(a.value).toMatchObject({ status: 'paid' });
     const rejected = attempts.filter((a) => a.status === 'rejected');
     for (const a of rejected) expect(refusalIn(a.reason)).toBe(ACTION_REFUSED.paymentSubmitted);
-    expect(await scheduledCount(s.handle, 'authorizePayment')).toBe(1);
+    expect(await scheduledCount(s.handle, 'chargePayment')).toBe(1);
     expect((await recordedEvents(stack, s.cartId)).map((e) => e.event)).toEqual(['order_updated', 'order_created']);
   });
 
@@ -141,7 +141,7 @@ describe('cart session workflow (sandbox, real Temporal and PostgreSQL)', () => 
       const s = await driver.verifiedSession();
       const last4 = number.slice(-4);
       expect(await driver.pay(s, number, expiry, cvv)).toMatchObject({ status: 'failed', step: 'done', failureCode, payment: { last4, failureCode } });
-      expect(await scheduledCount(s.handle, 'authorizePayment')).toBe(1);
+      expect(await scheduledCount(s.handle, 'chargePayment')).toBe(1);
       expect(await ledgerRow(stack, s.cartId)).toMatchObject({ status: 'failed', payment_last4: last4, failure_code: failureCode });
       const events = await recordedEvents(stack, s.cartId);
       expect(events.map((e) => [e.event, e.status])).toEqual([
@@ -152,7 +152,7 @@ describe('cart session workflow (sandbox, real Temporal and PostgreSQL)', () => 
       expect(await vaultCount(stack, s.cartId)).toBe(0);
     });
 
-    it('processor error → retried three times, then failed with processor_error', async () => {
+    it('processor error → retried three times, looked up until the bound, voided, then failed with processor_error', async () => {
       const s = await driver.verifiedSession();
       const started = Date.now();
       const paying = driver.pay(s, SANDBOX_CARDS.processorError);
@@ -162,11 +162,13 @@ describe('cart session workflow (sandbox, real Temporal and PostgreSQL)', () => 
       expect(await refusalOf(driver.pay(s, SANDBOX_CARDS.approved, undefined, undefined, 'another-pay'))).toBe(ACTION_REFUSED.paymentSubmitted);
       expect(await refusalOf(driver.verify(s, stack.config.sandboxOtp))).toBe(ACTION_REFUSED.sessionClosed);
       expect(await paying).toMatchObject({ status: 'failed', failureCode: 'processor_error' });
-      // Backoff 1 s then 2 s between the three attempts.
-      expect(Date.now() - started).toBeGreaterThanOrEqual(3_000);
+      // Backoff 1 s then 2 s between the three attempts, then 2 s (PAYMENT_RESOLUTION_SECONDS) of lookups.
+      expect(Date.now() - started).toBeGreaterThanOrEqual(5_000);
       const events = await historyEvents(s.handle);
-      const scheduled = events.filter((e) => e.activityTaskScheduledEventAttributes?.activityType?.name === 'authorizePayment');
-      expect(scheduled).toHaveLength(1);
+      const scheduled = events.filter((e) => e.activityTaskScheduledEventAttributes?.activityType?.name === 'chargePayment');
+      expect(scheduled.length).toBeGreaterThanOrEqual(1);
+      expect(await scheduledCount(s.handle, 'lookupPayment')).toBeGreaterThanOrEqual(1);
+      expect(await scheduledCount(s.handle, 'voidPayment')).toBe(1);
       const scheduledId = scheduled[0]!.eventId;
       const started3 = events.find(
         (e) => e.activityTaskStartedEventAttributes && String(e.activityTaskStartedEventAttributes.scheduledEventId) === String(scheduledId),

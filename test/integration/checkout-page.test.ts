@@ -2,7 +2,8 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { createApiApp } from '../../api/app.js';
 import { listen } from '../../core/http-service.js';
 import type { OtpSender } from '../../core/checkout/otp-sender.js';
-import type { AuthorizationRequest, PaymentProcessor } from '../../core/checkout/payment-processor.js';
+import type { ChargeRequest, PaymentProcessor } from '../../core/checkout/payment-processor.js';
+import { answeringProcessor } from '../support/payment-processors.js';
 import { connectTemporal } from '../../core/temporal.js';
 import { createWebApp } from '../../web/app.js';
 import { stateQuery } from '../../workflows/cart-session/messages.js';
@@ -32,15 +33,12 @@ function expectLockedDown(res: Response) {
 describe('the checkout page over HTTP', () => {
   let platformUuid: string;
   /** Stands in for the acquirer: counts authorizations, slowly enough for two clicks to overlap. */
-  const authorizations: AuthorizationRequest[] = [];
-  const paymentProcessor: PaymentProcessor = {
-    name: 'recording',
-    authorize: async (request) => {
-      authorizations.push(request);
-      await new Promise((r) => setTimeout(r, 300));
-      return { outcome: 'approved', authorizationId: `auth_${request.idempotencyKey}` };
-    },
-  };
+  const authorizations: ChargeRequest[] = [];
+  const paymentProcessor: PaymentProcessor = answeringProcessor('recording', async (request) => {
+    authorizations.push(request);
+    await new Promise((r) => setTimeout(r, 300));
+    return { outcome: 'approved', chargeId: `ch_${request.idempotencyKey}` };
+  });
 
   const stack = useTestStack({}, { paymentProcessor });
   beforeAll(async () => {
@@ -271,7 +269,7 @@ describe('the checkout page over HTTP', () => {
 describe('the checkout page in production', () => {
   // Production refuses the sandbox OTP outbox and simulator: these stand in for the real providers.
   const otpSender: OtpSender = { name: 'silent', send: async () => {} };
-  const paymentProcessor: PaymentProcessor = { name: 'refusing', authorize: () => Promise.resolve({ outcome: 'declined', declineCode: 'card_declined' }) };
+  const paymentProcessor = answeringProcessor('refusing', () => Promise.resolve({ outcome: 'declined', declineCode: 'card_declined' }));
   const stack = useTestStack({ CHECKOUT_ENV: 'production' }, { otpSender, paymentProcessor });
   let platformUuid: string;
   beforeAll(async () => {

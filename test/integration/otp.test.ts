@@ -1,6 +1,7 @@
 import { beforeAll, describe, expect, it } from 'vitest';
 import type { OtpMessage, OtpSender } from '../../core/checkout/otp-sender.js';
-import type { AuthorizationRequest, PaymentProcessor } from '../../core/checkout/payment-processor.js';
+import type { ChargeRequest, PaymentProcessor } from '../../core/checkout/payment-processor.js';
+import { answeringProcessor } from '../support/payment-processors.js';
 import { useTestStack } from '../support/test-stack.js';
 import { cartSessionDriver, ledgerRow, refusalOf } from '../support/cart-session-driver.js';
 import { ACTION_REFUSED } from '../../core/checkout/session.js';
@@ -66,14 +67,11 @@ describe('one-time codes in production', () => {
     },
   };
   /** Stands in for the acquirer; records what the authorization activity asked for. */
-  const authorizations: AuthorizationRequest[] = [];
-  const paymentProcessor: PaymentProcessor = {
-    name: 'recording',
-    authorize: (request) => {
-      authorizations.push(request);
-      return Promise.resolve({ outcome: 'approved', authorizationId: `auth_${request.idempotencyKey}` });
-    },
-  };
+  const authorizations: ChargeRequest[] = [];
+  const paymentProcessor: PaymentProcessor = answeringProcessor('recording', (request) => {
+    authorizations.push(request);
+    return Promise.resolve({ outcome: 'approved', chargeId: `ch_${request.idempotencyKey}` });
+  });
 
   const stack = useTestStack({ CHECKOUT_ENV: 'production' }, { otpSender, paymentProcessor });
   let driver: ReturnType<typeof cartSessionDriver>;

@@ -63,6 +63,7 @@ export function cartSessionDriver(stack: TestStack, platformUuid: string) {
         currency: 'EUR',
         expiresOn: new Date(Date.now() + stack.config.sessionLifetimeMs).toISOString(),
         lifetimeMs: stack.config.sessionLifetimeMs,
+        paymentResolutionMs: stack.config.paymentResolutionMs,
         otpPolicy,
       };
       const handle = await startCartSession(stack.temporal.client, {

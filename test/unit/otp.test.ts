@@ -9,6 +9,7 @@ import { otpHashDigest } from '../../core/checkout/otp-digest.js';
 import { otpHash } from '../../core/checkout/otp-hash.js';
 import { parseContact } from '../../core/checkout/contact.js';
 import { createOutboxOtpSender } from '../../core/checkout/otp-outbox.js';
+import { answeringProcessor } from '../support/payment-processors.js';
 
 const KEY = Buffer.alloc(32, 7).toString('base64');
 const configFor = (CHECKOUT_ENV: 'sandbox' | 'production') => loadConfig({ CHECKOUT_ENV, DATABASE_URL: 'postgres://unused', DATA_ENCRYPTION_KEY: KEY });
@@ -96,11 +97,11 @@ describe('production wiring', () => {
     expect(() => createActivities({ config, db: unusedDb, logger })).toThrow(/real OtpSender/);
     const otpSender = { name: 'real', send: async () => {} };
     expect(() => createActivities({ config, db: unusedDb, logger, otpSender })).toThrow(/real PaymentProcessor/);
-    const paymentProcessor = { name: 'real', authorize: () => Promise.resolve({ outcome: 'approved' as const, authorizationId: 'a' }) };
+    const paymentProcessor = answeringProcessor('real', () => Promise.resolve({ outcome: 'approved', chargeId: 'a' }));
     expect(createActivities({ config, db: unusedDb, logger, otpSender, paymentProcessor })).toHaveProperty('sendOtp');
   });
 
   it('sandbox builds with the outbox sender and the simulator', () => {
-    expect(createActivities({ config: configFor('sandbox'), db: unusedDb, logger })).toHaveProperty('authorizePayment');
+    expect(createActivities({ config: configFor('sandbox'), db: unusedDb, logger })).toHaveProperty('chargePayment');
   });
 });

@@ -1,21 +1,39 @@
+import { randomUUID } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
-import { checkCard, type Card } from '../../core/checkout/cards.js';
-import { createSandboxPaymentProcessor, ProcessorUnavailableError, SANDBOX_CARDS } from '../../core/checkout/payment-processor.js';
+import { checkCard, luhnValid, type Card } from '../../core/checkout/cards.js';
+import {
+  createSandboxPaymentProcessor,
+  ProcessorUnavailableError,
+  SANDBOX_CARDS,
+  sandboxRecord,
+  type PaymentProcessor,
+} from '../../core/checkout/payment-processor.js';
 
 const card = (number: string, expiry = '12/30', cvv = '123'): Card => {
   const checked = checkCard({ number, expiry, cvv }, new Date('2026-01-01T00:00:00Z'));
   if (!checked.ok) throw new Error(`bad test card ${number}`);
   return checked.card;
 };
-const authorize = (c: Card, idempotencyKey = 'cart-1') =>
-  createSandboxPaymentProcessor('sandbox').authorize({ idempotencyKey, amount: 4498, currency: 'EUR', card: c });
+/** The sandbox remembers per key for the whole process: each test uses keys of its own. */
+const newKey = () => `cart-${randomUUID()}`;
+const sandbox = createSandboxPaymentProcessor('sandbox');
+const charge = (c: Card, idempotencyKey = newKey(), processor: PaymentProcessor = sandbox) =>
+  processor.charge({ idempotencyKey, amount: 4498, currency: 'EUR', card: c });
+const unavailable = (promise: Promise<unknown>) => expect(promise).rejects.toBeInstanceOf(ProcessorUnavailableError);
 
 describe('sandbox payment processor', () => {
-  it('approves the test card with its expiry and CVV, with one authorization id per idempotency key', async () => {
-    const first = await authorize(card('4111 1111 1111 1111'));
-    expect(first).toMatchObject({ outcome: 'approved', authorizationId: expect.stringMatching(/^auth_sbx_/) });
-    expect(await authorize(card(SANDBOX_CARDS.approved))).toEqual(first);
-    expect(await authorize(card(SANDBOX_CARDS.approved), 'cart-2')).not.toEqual(first);
+  it('every sandbox card number passes the Luhn check', () => {
+    for (const number of Object.values(SANDBOX_CARDS)) expect(luhnValid(number), number).toBe(true);
+  });
+
+  it('approves the test card with its expiry and CVV, with one charge id per idempotency key', async () => {
+    const key = newKey();
+    const first = await charge(card('4111 1111 1111 1111'), key);
+    expect(first).toMatchObject({ outcome: 'approved', chargeId: expect.stringMatching(/^ch_sbx_/) });
+    expect(await charge(card(SANDBOX_CARDS.approved), key)).toEqual(first);
+    expect(await charge(card(SANDBOX_CARDS.approved))).not.toEqual(first);
+    expect(sandboxRecord(key)).toMatchObject({ requests: 2, charges: 1 });
+    expect(await sandbox.lookup({ idempotencyKey: key })).toEqual({ found: true, result: first });
   });
 
   it.each([
@@ -25,12 +43,62 @@ describe('sandbox payment processor', () => {
     ['4242424242424242', '12/30', '123', 'not_a_test_card'],
     [SANDBOX_CARDS.approved, '12/30', '124', 'card_declined'],
     [SANDBOX_CARDS.approved, '01/30', '123', 'card_declined'],
-  ])('declines %s (%s, %s) with %s', async (number, expiry, cvv, declineCode) => {
-    expect(await authorize(card(number, expiry, cvv))).toEqual({ outcome: 'declined', declineCode });
+  ])('declines %s (%s, %s) with %s, and lookup finds the decline', async (number, expiry, cvv, declineCode) => {
+    const key = newKey();
+    expect(await charge(card(number, expiry, cvv), key)).toEqual({ outcome: 'declined', declineCode });
+    expect(await sandbox.lookup({ idempotencyKey: key })).toEqual({ found: true, result: { outcome: 'declined', declineCode } });
+    expect(sandboxRecord(key)?.charges).toBe(0);
   });
 
-  it('reports the processor-error card as unavailable (retryable), not as a decline', async () => {
-    await expect(authorize(card(SANDBOX_CARDS.processorError))).rejects.toBeInstanceOf(ProcessorUnavailableError);
+  it('processor error: never answers, and lookup says not found (unavailable is not a decline)', async () => {
+    const key = newKey();
+    for (let i = 0; i < 4; i++) await unavailable(charge(card(SANDBOX_CARDS.processorError), key));
+    expect(await sandbox.lookup({ idempotencyKey: key })).toEqual({ found: false });
+    expect(sandboxRecord(key)).toMatchObject({ requests: 4, charges: 0 });
+  });
+
+  it('answer lost once: the first request charges but does not answer; lookup and a retry find that one charge', async () => {
+    const key = newKey();
+    await unavailable(charge(card(SANDBOX_CARDS.answerLostOnce), key));
+    const found = await sandbox.lookup({ idempotencyKey: key });
+    expect(found).toEqual({ found: true, result: { outcome: 'approved', chargeId: expect.stringMatching(/^ch_sbx_/) } });
+    expect(await charge(card(SANDBOX_CARDS.answerLostOnce), key)).toEqual(found.found && found.result);
+    expect(sandboxRecord(key)).toMatchObject({ requests: 2, charges: 1 });
+  });
+
+  it('times out twice: nothing reaches the acquirer until the third request, which is approved', async () => {
+    const key = newKey();
+    await unavailable(charge(card(SANDBOX_CARDS.timesOutTwice), key));
+    await unavailable(charge(card(SANDBOX_CARDS.timesOutTwice), key));
+    expect(await sandbox.lookup({ idempotencyKey: key })).toEqual({ found: false });
+    expect(await charge(card(SANDBOX_CARDS.timesOutTwice), key)).toMatchObject({ outcome: 'approved' });
+    expect(sandboxRecord(key)).toMatchObject({ requests: 3, charges: 1 });
+  });
+
+  it('never answers: the approval lands late; after a void by key it lands voided', async () => {
+    const processor = createSandboxPaymentProcessor('sandbox', { lateApprovalMs: 50 });
+    const found = newKey();
+    await unavailable(charge(card(SANDBOX_CARDS.neverAnswers), found, processor));
+    await unavailable(charge(card(SANDBOX_CARDS.neverAnswers), found, processor));
+    expect(await processor.lookup({ idempotencyKey: found })).toEqual({ found: false });
+    await new Promise((r) => setTimeout(r, 150));
+    expect(await processor.lookup({ idempotencyKey: found })).toMatchObject({ found: true, result: { outcome: 'approved' } });
+    expect(sandboxRecord(found)).toMatchObject({ charges: 1, voided: false });
+
+    const gaveUp = newKey();
+    await unavailable(charge(card(SANDBOX_CARDS.neverAnswers), gaveUp, processor));
+    await processor.void({ idempotencyKey: gaveUp });
+    await new Promise((r) => setTimeout(r, 150));
+    expect(sandboxRecord(gaveUp)).toMatchObject({ charges: 1, voided: true });
+  });
+
+  it('refunds an approved charge once per refund key', async () => {
+    const result = await charge(card(SANDBOX_CARDS.approved));
+    if (result.outcome !== 'approved') throw new Error('expected an approval');
+    const refund = await sandbox.refund({ idempotencyKey: 'refund-1', chargeId: result.chargeId, amount: 1000 });
+    expect(refund.refundId).toMatch(/^re_sbx_/);
+    expect(await sandbox.refund({ idempotencyKey: 'refund-1', chargeId: result.chargeId, amount: 1000 })).toEqual(refund);
+    await expect(sandbox.refund({ idempotencyKey: 'refund-2', chargeId: 'ch_unknown', amount: 1 })).rejects.toThrow(/no charge/);
   });
 
   it('refuses to exist in production', () => {

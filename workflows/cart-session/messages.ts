@@ -24,6 +24,11 @@ export interface CartSessionInput {
   /** From server config, never from the request: 45 minutes except in tests. */
   lifetimeMs: number;
   /**
+   * From server config (PAYMENT_RESOLUTION_SECONDS): how long an unanswered charge is resolved by
+   * lookups before it fails. Absent in sessions started before payment-certainty-v1.
+   */
+  paymentResolutionMs?: number;
+  /**
    * One-time-code timings. The API never sets them, so every real session gets OTP_POLICY; they
    * exist so tests can watch a code expire or a resend window open without waiting minutes.
    */

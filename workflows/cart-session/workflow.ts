@@ -3,12 +3,15 @@ import {
   allHandlersFinished,
   ApplicationFailure,
   condition,
+  patched,
   proxyActivities,
   setHandler,
+  sleep,
   upsertSearchAttributes,
   workflowInfo,
 } from '@temporalio/workflow';
 import type { CartActivities } from '../../activities/index.js';
+import type { PaymentLookup, PaymentOutcome } from '../../activities/checkout/payments.js';
 import type { PaymentSummary, WebhookEventName } from '../../core/webhooks/events.js';
 import {
   cancelUpdate,
@@ -48,12 +51,32 @@ const { sendOtp } = proxyActivities<CartActivities>({
 
 /**
  * A processor outage is retried a bounded number of times (the cartId is the idempotency key, so a
- * retry never charges twice); then the payment fails with `processor_error`. Declines are results.
+ * retry never charges twice). Declines are results. After the last attempt the outcome is unknown,
+ * which is never a decline: see resolvePayment. (`authorizePayment` is the same activity under its
+ * name before payment-certainty-v1, kept for histories that scheduled it.)
  */
-const { authorizePayment } = proxyActivities<CartActivities>({
+const { authorizePayment, chargePayment } = proxyActivities<CartActivities>({
   startToCloseTimeout: '30 seconds',
   retry: { initialInterval: '1 second', backoffCoefficient: 2, maximumAttempts: 3 },
 });
+
+/** While an unanswered charge is resolved: one try each, the resolution loop sets the pace. */
+const { lookupPayment, chargePayment: chargePaymentOnce } = proxyActivities<CartActivities>({
+  startToCloseTimeout: '30 seconds',
+  retry: { maximumAttempts: 1 },
+});
+
+/** A void that guards against a late approval must happen before the final event: retried until it does. */
+const { voidPayment } = proxyActivities<CartActivities>({
+  startToCloseTimeout: '30 seconds',
+  retry: { initialInterval: '1 second', maximumInterval: '1 minute' },
+});
+
+/** PAYMENT_RESOLUTION_SECONDS' default, for sessions started without it in their input. */
+const DEFAULT_PAYMENT_RESOLUTION_MS = 600_000;
+const LOOKUP_BACKOFF = { initialMs: 1_000, maximumMs: 60_000 };
+
+type PaymentResult = { approved: true } | { approved: false; failureCode: string };
 
 const EVENT_FOR_STATUS: Partial<Record<CartStatus, WebhookEventName>> = {
   processing: 'order_updated',
@@ -270,17 +293,69 @@ export async function cartSession(input: CartSessionInput): Promise<{ status: Ca
     if (event) await recordCartEvent({ cartId, event, status: next, ...(payment ? { payment } : {}), ...outcome });
   };
 
+  /** Before payment-certainty-v1: an unanswered charge failed the payment at once. Kept for old histories. */
+  const takePaymentV0 = async (card: Card): Promise<PaymentResult> => {
+    try {
+      const authorization = await authorizePayment({ cartId, cardToken: card.cardToken, amount: input.amount, currency: input.currency });
+      return authorization.outcome === 'approved' ? { approved: true } : { approved: false, failureCode: authorization.failureCode };
+    } catch (error) {
+      if (!(error instanceof ActivityFailure)) throw error;
+      return { approved: false, failureCode: 'processor_error' };
+    }
+  };
+
+  const resultOf = (outcome: PaymentOutcome): PaymentResult =>
+    outcome.outcome === 'approved' ? { approved: true } : { approved: false, failureCode: outcome.failureCode };
+  /** The charge's answer, or undefined when the processor gave none (outcome unknown). */
+  const answerOf = async (charge: Promise<PaymentOutcome>): Promise<PaymentResult | undefined> => {
+    try {
+      return resultOf(await charge);
+    } catch (error) {
+      if (!(error instanceof ActivityFailure)) throw error;
+      return undefined;
+    }
+  };
+
+  /**
+   * An unknown outcome is never a decline. When the charge's retries go unanswered the session stays
+   * `processing` and asks the processor what happened (lookup by the cartId, the idempotency key),
+   * with backoff, for up to paymentResolutionMs; while nothing was found the charge may be retried
+   * under the same key. Nothing found by then: `processor_error`, after a void by key so an approval
+   * that lands later is voided and the merchant's story (one final event) stays true.
+   */
+  const resolvePayment = async (card: Card): Promise<PaymentResult> => {
+    const request = { cartId, cardToken: card.cardToken, amount: input.amount, currency: input.currency };
+    const answered = await answerOf(chargePayment(request));
+    if (answered) return answered;
+
+    const giveUpAt = Date.now() + (input.paymentResolutionMs ?? DEFAULT_PAYMENT_RESOLUTION_MS);
+    let backoffMs = LOOKUP_BACKOFF.initialMs;
+    let mayRecharge = true;
+    while (Date.now() < giveUpAt) {
+      await sleep(Math.min(backoffMs, giveUpAt - Date.now()));
+      backoffMs = Math.min(backoffMs * 2, LOOKUP_BACKOFF.maximumMs);
+      let found: PaymentLookup | undefined;
+      try {
+        found = await lookupPayment({ cartId });
+      } catch (error) {
+        if (!(error instanceof ActivityFailure)) throw error;
+      }
+      if (found?.found) return resultOf(found.outcome);
+      if (found && mayRecharge && Date.now() < giveUpAt) {
+        const retried = await answerOf(chargePaymentOnce(request));
+        // card_unavailable is our vault's answer, not the processor's: an earlier request may still land.
+        if (retried && !(!retried.approved && retried.failureCode === 'card_unavailable')) return retried;
+        if (retried) mayRecharge = false;
+      }
+    }
+    await voidPayment({ cartId });
+    return { approved: false, failureCode: 'processor_error' };
+  };
+
   const takePayment = async (card: Card) => {
     payment = { brand: card.brand, last4: card.last4 };
     await moveTo('processing');
-    let result: { approved: true } | { approved: false; failureCode: string };
-    try {
-      const authorization = await authorizePayment({ cartId, cardToken: card.cardToken, amount: input.amount, currency: input.currency });
-      result = authorization.outcome === 'approved' ? { approved: true } : { approved: false, failureCode: authorization.failureCode };
-    } catch (error) {
-      if (!(error instanceof ActivityFailure)) throw error;
-      result = { approved: false, failureCode: 'processor_error' };
-    }
+    const result = patched('payment-certainty-v1') ? await resolvePayment(card) : await takePaymentV0(card);
     if (result.approved) return moveTo('paid');
     payment = { ...payment, failureCode: result.failureCode };
     return moveTo('failed', { failureCode: result.failureCode });

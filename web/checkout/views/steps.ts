@@ -174,13 +174,17 @@ function cardStep(view: StepView): Html {
     ${cancelForm(view)}`;
 }
 
-/** Polls until the payment has an outcome; the answer that finds it done redirects the customer. */
+/**
+ * Polls until the payment has an outcome; the answer that finds it done redirects the customer. While
+ * the processor has not answered the workflow keeps asking it (up to PAYMENT_RESOLUTION_SECONDS), so
+ * the page says it is confirming, not failing: an unknown outcome is never a decline.
+ */
 function processingStep(view: StepView): Html {
   const statusUrl = `/status?token=${view.session.cartId}`;
   return html`<div class="processing" hx-get="${statusUrl}" hx-trigger="every 1s" hx-target="#step" hx-swap="outerHTML">
     <span class="spinner" aria-hidden="true"></span>
-    <h2>Processing your payment…</h2>
-    <p class="lead">Please keep this page open.</p>
+    <h2>Confirming your payment…</h2>
+    <p class="lead">Please keep this page open. If your bank is slow to answer this can take a few minutes; you will not be charged twice.</p>
     <noscript
       ><p><a href="${statusUrl}">Check the payment status</a></p></noscript
     >
