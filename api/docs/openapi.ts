@@ -1,7 +1,7 @@
 import { OpenAPIRegistry, OpenApiGeneratorV31 } from '@asteasolutions/zod-to-openapi';
 import { z } from 'zod';
 import type { Config } from '../../core/config.js';
-import { createCartRequestSchema, createCartResponseSchema, LIMITS } from '../../core/checkout/cart-schema.js';
+import { createCartRequestSchema, createCartResponseSchema, LIMITS, type CreateCartRequest } from '../../core/checkout/cart-schema.js';
 import { ERROR_STATUS, errorBodySchema, type ErrorBody, type ErrorCode } from '../errors.js';
 import { IDEMPOTENCY_HEADER, IDEMPOTENCY_KEY_PATTERN } from '../carts/idempotency.js';
 import { REPLAYED_HEADER } from '../carts/routes.js';
@@ -15,6 +15,35 @@ const example = (code: ErrorCode, message: string, errors: ErrorBody['errors'] =
   errors,
   requestId: 'req_3f2c9b7e0d3a4c1b8e6f5a4d3c2b1a09',
 });
+
+/** The platformUuid of the documented example; a sandbox with a merchant of this id accepts the example as written. */
+export const EXAMPLE_PLATFORM_UUID = '8f5e3c2a-6a7b-4d0e-9f21-3b4c5d6e7f80';
+
+/** The documented request, accepted exactly as written (test/integration/openapi-contract.test.ts sends it). */
+export const CREATE_CART_EXAMPLE: CreateCartRequest = {
+  cartObject: {
+    store: { platformUuid: EXAMPLE_PLATFORM_UUID, name: 'Demo Store', url: 'https://store.example', logo: 'https://store.example/logo.png' },
+    cart: {
+      currency: 'EUR',
+      country: 'FR',
+      items: [
+        {
+          title: 'T-shirt',
+          description: 'Organic cotton',
+          price: 1999,
+          quantity: 2,
+          url: 'https://store.example/products/t-shirt',
+          image: 'https://store.example/products/t-shirt.png',
+          zeroPay: false,
+          sku: 'TS-ORG-M-BLU',
+          variantOptions: ['Size : M', 'Color : Blue'],
+        },
+      ],
+      extra: { orderRef: 'order-42' },
+      merchantUrls: { successUrl: 'https://store.example/checkout/success', failureUrl: 'https://store.example/checkout/failure' },
+    },
+  },
+};
 
 /** Every error the create-cart operation can answer, grouped by status, each with an example. */
 const CREATE_CART_ERRORS: Array<{ description: string; examples: ErrorBody[]; retryAfter?: boolean; allow?: boolean }> = [
@@ -111,7 +140,7 @@ export function buildOpenApiDocument(config: Pick<Config, 'apiBaseUrl' | 'checko
           example: '5f0c2a8e-3b9d-4c7a-9e1f-2d3b4c5a6e7f',
         }),
       }),
-      body: { required: true, content: { 'application/json': { schema: createCartRequestSchema } } },
+      body: { required: true, content: { 'application/json': { schema: createCartRequestSchema, example: CREATE_CART_EXAMPLE } } },
     },
     responses: {
       200: {

@@ -3,6 +3,13 @@ import currencyCodes from 'currency-codes';
 import countries from 'i18n-iso-countries';
 import { cartTotal } from '../money.js';
 
+declare module 'zod' {
+  interface GlobalMeta {
+    /** The OpenAPI enum of a field checked against a list by a refinement, so the document lists what the check accepts. */
+    enum?: readonly string[];
+  }
+}
+
 /**
  * The create-cart request and response, with the rules of docs/decisions/error-model.md. This file is
  * the single source for validation, for the TypeScript types and for the OpenAPI document, so the
@@ -105,17 +112,29 @@ function url(protocols: 'https' | 'http(s)') {
   );
 }
 
+/** Every currency create-cart accepts: the ISO 4217 list less what a customer cannot pay in. The OpenAPI enum is this list. */
+export const PAYABLE_CURRENCIES: readonly string[] = currencyCodes
+  .codes()
+  .filter((c) => !NON_PAYABLE_CURRENCIES.has(c))
+  .sort();
+const PAYABLE = new Set(PAYABLE_CURRENCIES);
+
+/** Every country code create-cart accepts: ISO 3166-1 alpha-2 and alpha-3. The OpenAPI enum is this list. */
+export const COUNTRY_CODES: readonly string[] = [...Object.keys(countries.getAlpha2Codes()), ...Object.keys(countries.getAlpha3Codes())].sort();
+const COUNTRIES = new Set(COUNTRY_CODES);
+
+// The pattern check comes first so a lower-case or malformed code gets the message that says how to write it.
 export const currencySchema = z
   .string()
   .regex(/^[A-Z]{3}$/, 'must be an ISO 4217 code in upper case, e.g. "EUR"')
-  .refine((c) => currencyCodes.code(c) !== undefined && !NON_PAYABLE_CURRENCIES.has(c), 'is not an ISO 4217 currency a customer can pay in')
-  .meta({ description: 'ISO 4217 currency code, upper case. Amounts are in its minor units.', example: 'EUR' });
+  .refine((c) => PAYABLE.has(c), 'is not an ISO 4217 currency a customer can pay in')
+  .meta({ description: 'ISO 4217 currency code, upper case. Amounts are in its minor units.', example: 'EUR', enum: PAYABLE_CURRENCIES });
 
 export const countrySchema = z
   .string()
   .regex(/^[A-Z]{2,3}$/, 'must be an ISO 3166-1 alpha-2 or alpha-3 code in upper case, e.g. "FR" or "FRA"')
-  .refine((c) => countries.isValid(c), 'is not an ISO 3166-1 country code')
-  .meta({ description: 'ISO 3166-1 alpha-2 or alpha-3 country code, upper case', example: 'FR' });
+  .refine((c) => COUNTRIES.has(c), 'is not an ISO 3166-1 country code')
+  .meta({ description: 'ISO 3166-1 alpha-2 or alpha-3 country code, upper case', example: 'FR', enum: COUNTRY_CODES });
 
 export const storeSchema = z
   .strictObject({
