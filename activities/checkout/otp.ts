@@ -22,8 +22,8 @@ export function createOtpActivities(deps: { config: Config; otpSender: OtpSender
       const code = randomInt(0, 1_000_000).toString().padStart(6, '0');
       await otpSender.send({ cartId: input.cartId, channel: contact.channel, address: contact.address, addressHint: contact.hint, code });
       return {
-        codeHash: otpHash(config.dataEncryptionKey, input.cartId, code),
-        ...(config.environment === 'sandbox' ? { sandboxCodeHash: otpHash(config.dataEncryptionKey, input.cartId, config.sandboxOtp) } : {}),
+        codeHash: otpHash(config.keyring, input.cartId, code),
+        ...(config.environment === 'sandbox' ? { sandboxCodeHash: otpHash(config.keyring, input.cartId, config.sandboxOtp) } : {}),
       };
     },
   };

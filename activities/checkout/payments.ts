@@ -19,7 +19,7 @@ export function createPaymentActivities(deps: { config: Config; db: Db; logger: 
      * until the workflow discards it, because a retry needs it again.
      */
     async authorizePayment(input: { cartId: string; cardToken: string; amount: number; currency: string }): Promise<PaymentOutcome> {
-      const card = await readCard(db, config.dataEncryptionKey, input.cardToken);
+      const card = await readCard(db, config.keyring, input.cardToken);
       if (!card) return { outcome: 'declined', failureCode: 'card_unavailable' };
       try {
         const result = await paymentProcessor.authorize({ idempotencyKey: input.cartId, amount: input.amount, currency: input.currency, card });

@@ -1,3 +1,4 @@
+import { randomBytes } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
 import { createActivities } from '../../activities/index.js';
 import { createOtpActivities } from '../../activities/checkout/otp.js';
@@ -9,7 +10,7 @@ import { otpHash } from '../../core/checkout/otp-hash.js';
 import { parseContact } from '../../core/checkout/contact.js';
 import { createOutboxOtpSender } from '../../core/checkout/otp-outbox.js';
 
-const KEY = Buffer.alloc(32, 7).toString('base64');
+const KEY = randomBytes(32).toString('base64');
 const configFor = (CHECKOUT_ENV: 'sandbox' | 'production') => loadConfig({ CHECKOUT_ENV, DATABASE_URL: 'postgres://unused', DATA_ENCRYPTION_KEY: KEY });
 /** Never queried: these tests only build activities, or use a sender that does not touch the database. */
 const unusedDb = (() => {
@@ -64,8 +65,8 @@ describe('sendOtp activity', () => {
       expect(message.code).toMatch(/^\d{6}$/);
       codes.add(message.code);
       expect(result).toEqual({
-        codeHash: otpHash(config.dataEncryptionKey, 'cart-1', message.code),
-        sandboxCodeHash: otpHash(config.dataEncryptionKey, 'cart-1', config.sandboxOtp),
+        codeHash: otpHash(config.keyring, 'cart-1', message.code),
+        sandboxCodeHash: otpHash(config.keyring, 'cart-1', config.sandboxOtp),
       });
       expect(JSON.stringify(result)).not.toContain(message.code);
     }
@@ -85,7 +86,7 @@ describe('sendOtp activity', () => {
 
 describe('production wiring', () => {
   it('the outbox sender refuses production', () => {
-    expect(() => createOutboxOtpSender({ environment: 'production', db: unusedDb, key: Buffer.alloc(32), logger })).toThrow(/sandbox only/);
+    expect(() => createOutboxOtpSender({ environment: 'production', db: unusedDb, keyring: configFor('sandbox').keyring, logger })).toThrow(/sandbox only/);
   });
 
   it('a production worker without a real OtpSender or PaymentProcessor fails to build its activities', () => {
