@@ -37,6 +37,8 @@ const infrastructure = await startInfrastructure({
   postgresPort: launcher.EMBEDDED_POSTGRES_PORT,
   temporalPort: launcher.TEMPORAL_PORT,
   temporalUiPort: launcher.TEMPORAL_UI_PORT,
+  // The UI shows encrypted payloads through the API's codec endpoint (same rule as config.apiBaseUrl).
+  temporalUiCodecEndpoint: `${(process.env.API_BASE_URL ?? `http://localhost:${process.env.API_PORT ?? 3000}`).replace(/\/+$/, '')}/codec`,
   persistentTemporal: true,
   databaseUrl: process.env.DATABASE_URL,
   temporalAddress: process.env.TEMPORAL_ADDRESS,
