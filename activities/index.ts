@@ -27,7 +27,7 @@ export function createActivities(deps: ActivityDeps) {
     ...createOtpActivities({
       config: deps.config,
       otpSender:
-        deps.otpSender ?? createOutboxOtpSender({ environment: deps.config.environment, db: deps.db, key: deps.config.dataEncryptionKey, logger: deps.logger }),
+        deps.otpSender ?? createOutboxOtpSender({ environment: deps.config.environment, db: deps.db, keyring: deps.config.keyring, logger: deps.logger }),
     }),
     ...createPaymentActivities({
       ...deps,

@@ -8,6 +8,7 @@ import { createApiMetrics } from './metrics.js';
 import { operatorAuth } from './operator/auth.js';
 import { requestContext } from './middleware/request-context.js';
 import { cartRoutes } from './carts/routes.js';
+import { codecRoutes } from './codec/routes.js';
 import { docsRoutes } from './docs/routes.js';
 import { healthRoutes } from './health/routes.js';
 import { operatorRoutes } from './operator/routes.js';
@@ -32,6 +33,7 @@ export function createApiApp(deps: ApiDeps) {
   );
   app.route('/v2/public/api/cart', cartRoutes({ ...deps, cartsCreated: metrics.cartsCreated }));
   app.route('/operator', operatorRoutes(deps));
+  app.route('/codec', codecRoutes(deps));
   app.route('/', docsRoutes(deps));
   app.notFound(onNotFound);
   app.onError(onError);

@@ -1,7 +1,7 @@
 import { z } from 'zod';
+import { createKeyring, parseKeys } from './crypto.js';
 
 const port = z.coerce.number().int().min(1).max(65535);
-const base64Key = z.string().refine((v) => Buffer.from(v, 'base64').length === 32, 'must be 32 bytes, base64-encoded (try: openssl rand -base64 32)');
 
 /** Every variable the service reads from its environment. */
 const environmentSchema = z.object({
@@ -14,8 +14,15 @@ const environmentSchema = z.object({
   TEMPORAL_ADDRESS: z.string().default('localhost:7233'),
   TEMPORAL_NAMESPACE: z.string().default('default'),
   TEMPORAL_TASK_QUEUE: z.string().default('hosted-checkout'),
-  /** AES-256-GCM key for the card vault and stored webhook secrets, and the HMAC key for OTP hashes. */
-  DATA_ENCRYPTION_KEY: base64Key,
+  /**
+   * The data keys: `id:base64key,…`, newest last. The newest seals the card vault, stored webhook
+   * secrets, the OTP outbox and Temporal payloads, and keys the HMACs (OTP hashes, CSRF); every key opens.
+   */
+  DATA_ENCRYPTION_KEYS: z.string().optional(),
+  /** One data key alone (the keyring `k0:<key>`), as before keyrings; set this or DATA_ENCRYPTION_KEYS. */
+  DATA_ENCRYPTION_KEY: z.string().optional(),
+  /** Origins of the Temporal UI allowed to call the API's codec endpoint (/codec) from a browser. */
+  TEMPORAL_UI_ORIGINS: z.string().default('http://localhost:8233,http://127.0.0.1:8233'),
   /** Bearer token of the operator API. */
   OPERATOR_TOKEN: z.string().min(24, 'must be at least 24 characters').optional(),
   /**
@@ -80,6 +87,8 @@ export const CONFIG_VARIABLES = Object.keys(environmentSchema.shape);
 /** The typed configuration, parsed once from the environment. */
 export const configSchema = environmentSchema
   .superRefine((c, ctx) => {
+    const path = [c.DATA_ENCRYPTION_KEYS === undefined ? 'DATA_ENCRYPTION_KEY' : 'DATA_ENCRYPTION_KEYS'];
+    for (const message of parseKeys({ keys: c.DATA_ENCRYPTION_KEYS, key: c.DATA_ENCRYPTION_KEY }).problems) ctx.addIssue({ code: 'custom', path, message });
     if (c.CHECKOUT_ENV === 'production' && c.SESSION_LIFETIME_SECONDS !== 45 * 60) {
       ctx.addIssue({ code: 'custom', path: ['SESSION_LIFETIME_SECONDS'], message: 'cannot be changed in production (sessions last 45 minutes)' });
     }
@@ -92,7 +101,10 @@ export const configSchema = environmentSchema
     checkoutBaseUrl: (c.CHECKOUT_BASE_URL ?? `http://localhost:${c.WEB_PORT}`).replace(/\/+$/, ''),
     databaseUrl: c.DATABASE_URL,
     temporal: { address: c.TEMPORAL_ADDRESS, namespace: c.TEMPORAL_NAMESPACE, taskQueue: c.TEMPORAL_TASK_QUEUE },
-    dataEncryptionKey: Buffer.from(c.DATA_ENCRYPTION_KEY, 'base64'),
+    keyring: createKeyring(parseKeys({ keys: c.DATA_ENCRYPTION_KEYS, key: c.DATA_ENCRYPTION_KEY }).keys),
+    temporalUiOrigins: c.TEMPORAL_UI_ORIGINS.split(',')
+      .map((o) => o.trim().replace(/\/+$/, ''))
+      .filter(Boolean),
     operatorToken: c.OPERATOR_TOKEN,
     sessionLifetimeMs: c.SESSION_LIFETIME_SECONDS * 1000,
     paymentResolutionMs: c.PAYMENT_RESOLUTION_SECONDS * 1000,

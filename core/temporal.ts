@@ -1,6 +1,7 @@
 import { InterceptingCall, type Interceptor } from '@grpc/grpc-js';
 import { Client, Connection, defaultGrpcRetryOptions, makeGrpcRetryInterceptor } from '@temporalio/client';
 import type { Config } from './config.js';
+import { createEncryptionCodec } from './temporal-codec.js';
 
 export interface Temporal {
   connection: Connection;
@@ -42,14 +43,17 @@ function inFlightCounter() {
   return { interceptor, settled };
 }
 
-/** Connects lazily: the API can start (and answer /readyz with 503) before Temporal is up. */
-export function connectTemporal(config: Pick<Config, 'temporal'>): Temporal {
+/**
+ * Connects lazily: the API can start (and answer /readyz with 503) before Temporal is up. Every
+ * payload the client sends is encrypted with the keyring, and every one it reads decrypted.
+ */
+export function connectTemporal(config: Pick<Config, 'temporal' | 'keyring'>): Temporal {
   const calls = inFlightCounter();
   const connection = Connection.lazy({
     address: config.temporal.address,
     interceptors: [calls.interceptor, makeGrpcRetryInterceptor(defaultGrpcRetryOptions())],
   });
-  const client = new Client({ connection, namespace: config.temporal.namespace });
+  const client = new Client({ connection, namespace: config.temporal.namespace, dataConverter: { payloadCodecs: [createEncryptionCodec(config.keyring)] } });
   return {
     connection,
     client,

@@ -48,7 +48,7 @@ const worker = await createCartWorker({ config, db, logger, connection });
 const running = worker.run();
 const api = await listen(createApiApp({ config, db, temporal, logger }).fetch, { hostname: '127.0.0.1' });
 const web = await listen(createWebApp({ config, db, temporal, logger }).fetch, { hostname: '127.0.0.1' });
-const merchant = await registerMerchant(db, config.dataEncryptionKey, { name: 'Bench Store', environment: 'sandbox', webhookUrl: 'http://localhost:9/hooks' });
+const merchant = await registerMerchant(db, config.keyring, { name: 'Bench Store', environment: 'sandbox', webhookUrl: 'http://localhost:9/hooks' });
 
 const body = JSON.stringify({
   cartObject: {

@@ -17,7 +17,7 @@ export async function ensureDemoMerchant(deps: { db: Db; config: Config }, file:
     const saved = JSON.parse(readFileSync(file, 'utf8')) as CreatedMerchant;
     if (await findActiveMerchant(deps.db, saved.platformUuid, 'sandbox')) return saved;
   }
-  const merchant = await registerMerchant(deps.db, deps.config.dataEncryptionKey, { name: 'Demo Store', environment: 'sandbox', webhookUrl });
+  const merchant = await registerMerchant(deps.db, deps.config.keyring, { name: 'Demo Store', environment: 'sandbox', webhookUrl });
   writeFileSync(file, JSON.stringify(merchant, null, 2) + '\n', { mode: 0o600 });
   return merchant;
 }

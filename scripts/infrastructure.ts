@@ -20,6 +20,8 @@ export interface InfrastructureOptions {
   postgresPort: number;
   temporalPort: number;
   temporalUiPort?: number;
+  /** Where the Temporal UI decodes payloads (the API's /codec). */
+  temporalUiCodecEndpoint?: string;
   /** Keep Temporal's state on disk across restarts (npm start) or not (tests). */
   persistentTemporal: boolean;
   /** Dynamic config of the Temporal dev server we start (see TemporalDevServerOptions). */
@@ -81,6 +83,7 @@ export async function startInfrastructure(options: InfrastructureOptions): Promi
           cli,
           port: options.temporalPort,
           uiPort: options.temporalUiPort,
+          uiCodecEndpoint: options.temporalUiCodecEndpoint,
           dbFile: options.persistentTemporal ? path.join(options.dataDir, 'temporal.db') : undefined,
           fastUnsafeStorage: !options.persistentTemporal,
           dynamicConfig: options.temporalDynamicConfig,

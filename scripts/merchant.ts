@@ -48,7 +48,7 @@ function cliConfig(): Config {
   return loadConfig({
     ...process.env,
     DATABASE_URL: process.env.DATABASE_URL ?? stack.databaseUrl,
-    DATA_ENCRYPTION_KEY: process.env.DATA_ENCRYPTION_KEY ?? secrets.dataEncryptionKey,
+    ...(process.env.DATA_ENCRYPTION_KEYS ? {} : { DATA_ENCRYPTION_KEY: process.env.DATA_ENCRYPTION_KEY ?? secrets.dataEncryptionKey }),
     TEMPORAL_ADDRESS: process.env.TEMPORAL_ADDRESS ?? stack.temporalAddress,
   });
 }
@@ -82,7 +82,7 @@ async function run(command: string | undefined, values: Record<string, string | 
   };
   switch (command) {
     case 'create':
-      return registerMerchant(db, config.dataEncryptionKey, {
+      return registerMerchant(db, config.keyring, {
         name: required(values, 'name'),
         webhookUrl: required(values, 'webhook-url'),
         environment: environmentOf(values.environment, config),
@@ -92,7 +92,7 @@ async function run(command: string | undefined, values: Record<string, string | 
     case 'set-webhook-url':
       return changeWebhookUrl(db, required(values, 'platform-uuid'), required(values, 'webhook-url'));
     case 'rotate-secret':
-      return rotateWebhookSecret(db, config.dataEncryptionKey, required(values, 'platform-uuid'), config.webhooks.secretOverlapMs);
+      return rotateWebhookSecret(db, config.keyring, required(values, 'platform-uuid'), config.webhooks.secretOverlapMs);
     case 'deactivate':
       return deactivateMerchant(db, required(values, 'platform-uuid'));
     case 'deliveries': {

@@ -38,6 +38,8 @@ const infrastructure = await startInfrastructure({
   postgresPort: launcher.EMBEDDED_POSTGRES_PORT,
   temporalPort: launcher.TEMPORAL_PORT,
   temporalUiPort: launcher.TEMPORAL_UI_PORT,
+  // The UI shows encrypted payloads through the API's codec endpoint (same rule as config.apiBaseUrl).
+  temporalUiCodecEndpoint: `${(process.env.API_BASE_URL ?? `http://localhost:${process.env.API_PORT ?? 3000}`).replace(/\/+$/, '')}/codec`,
   persistentTemporal: true,
   databaseUrl: process.env.DATABASE_URL,
   temporalAddress: process.env.TEMPORAL_ADDRESS,
@@ -68,7 +70,7 @@ try {
     ...process.env,
     DATABASE_URL: infrastructure.databaseUrl,
     TEMPORAL_ADDRESS: infrastructure.temporalAddress,
-    DATA_ENCRYPTION_KEY: process.env.DATA_ENCRYPTION_KEY ?? localDataEncryptionKey(DATA_DIR),
+    ...(process.env.DATA_ENCRYPTION_KEYS ? {} : { DATA_ENCRYPTION_KEY: process.env.DATA_ENCRYPTION_KEY ?? localDataEncryptionKey(DATA_DIR) }),
     OPERATOR_TOKEN: process.env.OPERATOR_TOKEN ?? localOperatorToken(DATA_DIR),
   });
   const logger = createLogger({ level: config.logLevel, name: 'hosted-checkout' });

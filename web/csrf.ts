@@ -1,5 +1,5 @@
 import { createHmac, timingSafeEqual } from 'node:crypto';
-import { deriveKey, randomToken } from '../core/crypto.js';
+import { randomToken, type Keyring } from '../core/crypto.js';
 
 /**
  * Signed double-submit CSRF tokens. The browser holds a random nonce in an HttpOnly, SameSite=Strict
@@ -12,8 +12,8 @@ export const CSRF_COOKIE = 'checkout_csrf';
 export const CSRF_FIELD = 'csrf';
 
 /** A key of its own, so a CSRF token can never be confused with an OTP hash or a vault seal. */
-export function deriveCsrfKey(dataEncryptionKey: Buffer): Buffer {
-  return deriveKey(dataEncryptionKey, 'csrf/v1');
+export function deriveCsrfKey(keyring: Keyring): Buffer {
+  return keyring.deriveKey('csrf/v1');
 }
 
 export function newCsrfNonce(): string {

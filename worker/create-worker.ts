@@ -3,6 +3,7 @@ import { bundleWorkflowCode, NativeConnection, Worker, type WorkflowBundleWithSo
 import type { Config } from '../core/config.js';
 import type { Db } from '../core/db/client.js';
 import type { Logger } from '../core/logger.js';
+import { createEncryptionCodec } from '../core/temporal-codec.js';
 import { createActivities, type ActivityDeps } from '../activities/index.js';
 
 export const WORKFLOWS_PATH = fileURLToPath(new URL('../workflows/index.ts', import.meta.url));
@@ -26,6 +27,8 @@ export async function createCartWorker(deps: {
     connection,
     namespace: config.temporal.namespace,
     taskQueue: config.temporal.taskQueue,
+    // Same codec as every client: payloads are encrypted in history (core/temporal-codec.ts).
+    dataConverter: { payloadCodecs: [createEncryptionCodec(config.keyring)] },
     ...(deps.workflowBundle ? { workflowBundle: deps.workflowBundle } : { workflowsPath: WORKFLOWS_PATH }),
     activities: createActivities({ config: deps.config, db: deps.db, logger: deps.logger, otpSender: deps.otpSender, paymentProcessor: deps.paymentProcessor }),
   });

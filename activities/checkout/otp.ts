@@ -24,7 +24,7 @@ export function createOtpActivities(deps: { config: Config; otpSender: OtpSender
       const code = randomInt(0, 1_000_000).toString().padStart(6, '0');
       await otpSender.send({ cartId: input.cartId, channel: contact.channel, address: contact.address, addressHint: contact.hint, code });
       const accepted = config.environment === 'sandbox' ? [code, config.sandboxOtp] : [code];
-      return { acceptedDigests: accepted.map((c) => otpHashDigest(otpHash(config.dataEncryptionKey, input.cartId, c))) };
+      return { acceptedDigests: accepted.map((c) => otpHashDigest(otpHash(config.keyring, input.cartId, c))) };
     },
   };
 }

@@ -37,7 +37,7 @@ export function createPaymentActivities(deps: { config: Config; db: Db; logger: 
    * discards it, because a retry needs it again.
    */
   const chargePayment = async (input: { cartId: string; cardToken: string; amount: number; currency: string }): Promise<PaymentOutcome> => {
-    const card = await readCard(db, config.dataEncryptionKey, input.cardToken);
+    const card = await readCard(db, config.keyring, input.cardToken);
     if (!card) return { outcome: 'declined', failureCode: 'card_unavailable' };
     const result = await unlessUnavailable(input.cartId, () =>
       paymentProcessor.charge({ idempotencyKey: input.cartId, amount: input.amount, currency: input.currency, card }),

@@ -52,7 +52,7 @@ export function createWebhookActivities(deps: { config: Config; db: Db; logger: 
       }
 
       const rawBody = JSON.stringify(event.payload);
-      const secrets = await liveWebhookSecrets(db, config.dataEncryptionKey, endpoint.endpointId);
+      const secrets = await liveWebhookSecrets(db, config.keyring, endpoint.endpointId);
       const attemptedAt = new Date();
       const attemptId = await startAttempt(db, {
         eventId: event.id,

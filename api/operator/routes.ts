@@ -74,7 +74,7 @@ export function operatorRoutes(deps: { config: Config; db: Db; temporal: Tempora
 
   app.post('/merchants', async (c) => {
     const body = await parseJson(c, createMerchantBody);
-    const created = await registerMerchant(db, config.dataEncryptionKey, {
+    const created = await registerMerchant(db, config.keyring, {
       name: body.name,
       webhookUrl: body.webhookUrl,
       environment: body.environment ?? config.environment,
@@ -94,7 +94,7 @@ export function operatorRoutes(deps: { config: Config; db: Db; temporal: Tempora
   });
 
   app.post('/merchants/:platformUuid/rotate-secret', async (c) =>
-    c.json(await rotateWebhookSecret(db, config.dataEncryptionKey, uuid(c), config.webhooks.secretOverlapMs).catch(translate)),
+    c.json(await rotateWebhookSecret(db, config.keyring, uuid(c), config.webhooks.secretOverlapMs).catch(translate)),
   );
 
   app.post('/merchants/:platformUuid/deactivate', async (c) => c.json(await deactivateMerchant(db, uuid(c)).catch(translate)));

@@ -1,4 +1,5 @@
 import type { Environment } from '../config.js';
+import type { Keyring } from '../crypto.js';
 import type { Db } from '../db/client.js';
 
 /**
@@ -106,6 +107,20 @@ export async function liveSealedSecrets(db: Db, endpointId: string): Promise<Buf
     where endpoint_id = ${endpointId} and (expires_at is null or expires_at > now())
     order by created_at desc`;
   return rows.map((r) => r.secret_encrypted);
+}
+
+/** Re-seals with the newest key every webhook secret it did not seal; returns how many. Running it twice changes nothing. */
+export async function resealWebhookSecrets(db: Db, keyring: Keyring): Promise<number> {
+  const rows = await db<{ id: string; secret_encrypted: Buffer }[]>`select id, secret_encrypted from webhook_secrets`;
+  let resealed = 0;
+  for (const row of rows) {
+    if (keyring.sealedWith(row.secret_encrypted) === keyring.sealingKeyId) continue;
+    const updated = await db`
+      update webhook_secrets set secret_encrypted = ${keyring.seal(keyring.open(row.secret_encrypted))}
+      where id = ${row.id} and secret_encrypted = ${row.secret_encrypted}`;
+    resealed += updated.count;
+  }
+  return resealed;
 }
 
 export interface DeliveryEndpoint {

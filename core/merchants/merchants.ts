@@ -1,6 +1,6 @@
 import { randomBytes, randomUUID } from 'node:crypto';
 import type { Environment } from '../config.js';
-import { decrypt, encrypt } from '../crypto.js';
+import type { Keyring } from '../crypto.js';
 import type { Db } from '../db/client.js';
 import { listMerchantDeliveries, type EventDeliveries } from '../webhooks/event-store.js';
 import { webhookUrlProblems } from '../webhooks/url-safety.js';
@@ -82,19 +82,19 @@ async function assertWebhookUrl(url: string, environment: Environment): Promise<
 }
 
 /** Creates a merchant with its webhook endpoint and a first signing secret, once the URL passes its checks. */
-export async function registerMerchant(db: Db, encryptionKey: Buffer, merchant: NewMerchant): Promise<CreatedMerchant> {
+export async function registerMerchant(db: Db, keyring: Keyring, merchant: NewMerchant): Promise<CreatedMerchant> {
   await assertWebhookUrl(merchant.webhookUrl, merchant.environment);
-  return registerMerchantWithoutUrlCheck(db, encryptionKey, merchant);
+  return registerMerchantWithoutUrlCheck(db, keyring, merchant);
 }
 
 /**
  * The same without the URL check: only for tests that must stand where registration would have
  * refused (a URL whose DNS was re-pointed after it passed). Everything else calls registerMerchant.
  */
-export async function registerMerchantWithoutUrlCheck(db: Db, encryptionKey: Buffer, merchant: NewMerchant): Promise<CreatedMerchant> {
+export async function registerMerchantWithoutUrlCheck(db: Db, keyring: Keyring, merchant: NewMerchant): Promise<CreatedMerchant> {
   const platformUuid = randomUUID();
   const webhookSecret = newWebhookSecret();
-  await insertMerchant(db, { platformUuid, ...merchant, sealedSecret: encrypt(encryptionKey, webhookSecret) });
+  await insertMerchant(db, { platformUuid, ...merchant, sealedSecret: keyring.seal(webhookSecret) });
   return { platformUuid, name: merchant.name, environment: merchant.environment, webhookUrl: merchant.webhookUrl, webhookSecret };
 }
 
@@ -122,13 +122,13 @@ export async function changeWebhookUrl(db: Db, platformUuid: string, webhookUrl:
  */
 export async function rotateWebhookSecret(
   db: Db,
-  encryptionKey: Buffer,
+  keyring: Keyring,
   platformUuid: string,
   overlapMs: number,
 ): Promise<{ platformUuid: string; webhookSecret: string; previousSecretsExpireAt: string }> {
   const webhookSecret = newWebhookSecret();
   const expireAt = new Date(Date.now() + overlapMs);
-  if (!(await addSecret(db, platformUuid, encrypt(encryptionKey, webhookSecret), expireAt))) throw new MerchantNotFoundError(platformUuid);
+  if (!(await addSecret(db, platformUuid, keyring.seal(webhookSecret), expireAt))) throw new MerchantNotFoundError(platformUuid);
   return { platformUuid, webhookSecret, previousSecretsExpireAt: expireAt.toISOString() };
 }
 
@@ -144,8 +144,8 @@ export async function reenableWebhookEndpoint(db: Db, platformUuid: string): Pro
 }
 
 /** The secrets that sign right now, newest first. */
-export async function liveWebhookSecrets(db: Db, encryptionKey: Buffer, endpointId: string): Promise<string[]> {
-  return (await liveSealedSecrets(db, endpointId)).map((sealed) => decrypt(encryptionKey, sealed));
+export async function liveWebhookSecrets(db: Db, keyring: Keyring, endpointId: string): Promise<string[]> {
+  return (await liveSealedSecrets(db, endpointId)).map((sealed) => keyring.open(sealed));
 }
 
 /** An operator's view of a merchant's deliveries, newest first; an unknown merchant is an error, not an empty list. */

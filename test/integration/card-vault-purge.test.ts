@@ -16,7 +16,7 @@ describe('no card outlives its session', () => {
     const check = checkCard({ number: '4111 1111 1111 1111', expiry: '12/30', cvv: '123' }, new Date());
     if (!check.ok) throw new Error('the sandbox card must pass the checks');
     // As the page does on Pay; then the session dies before it could empty the vault.
-    const { token } = await storeCard(stack.db, stack.config.dataEncryptionKey, cartId, check.card);
+    const { token } = await storeCard(stack.db, stack.config.keyring, cartId, check.card);
     await cartSessionHandle(stack.temporal.client, cartId).terminate('an operator stopped it mid-payment');
     const cards = () => stack.db<{ token: string }[]>`select token from card_vault where cart_id = ${cartId}`;
     expect(await cards()).toEqual([{ token }]);

@@ -1,5 +1,7 @@
 import { beforeAll, describe, expect, it } from 'vitest';
 import { SANDBOX_CARDS } from '../../core/checkout/payment-processor.js';
+import type { Keyring } from '../../core/crypto.js';
+import { decodePayload, payloadFromJson, payloadToJson, type JsonPayload } from '../../core/temporal-codec.js';
 import { useTestStack } from '../support/test-stack.js';
 import { cartSessionDriver, type Session } from '../support/cart-session-driver.js';
 
@@ -8,13 +10,15 @@ const PAN_WITH_SPACES = '4111 1111 1111 1111';
 const CVV = '123';
 
 /**
- * The history as JSON with every payload decoded (protobuf's JSON form carries payload bytes as
- * base64), so the scan reads what Temporal actually stores.
+ * The history as JSON with every payload decrypted (as the codec endpoint does for an operator) and
+ * decoded (protobuf's JSON form carries payload bytes as base64), so the scan reads what Temporal
+ * stores, as anyone holding the data key would read it.
  */
-function historyText(history: object): string {
-  const decode = (node: unknown): unknown => {
-    if (Array.isArray(node)) return node.map(decode);
-    if (!node || typeof node !== 'object') return node;
+function historyText(history: object, keyring: Keyring): string {
+  const decode = (value: unknown): unknown => {
+    if (Array.isArray(value)) return value.map(decode);
+    if (!value || typeof value !== 'object') return value;
+    const node = 'metadata' in value && 'data' in value ? payloadToJson(decodePayload(keyring, payloadFromJson(value as JsonPayload))) : value;
     const entries = Object.entries(node).map(([key, value]) => {
       if (key !== 'data' || typeof value !== 'string' || !('metadata' in node)) return [key, decode(value)];
       const text = Buffer.from(value, 'base64').toString('utf8');
@@ -86,7 +90,7 @@ describe('no card number, CVV or one-time code in history, database or logs afte
     const logs = logLines.join('');
 
     for (const { session, otp } of [paid, retried]) {
-      const history = historyText(await session.handle.fetchHistory());
+      const history = historyText(await session.handle.fetchHistory(), stack.config.keyring);
       // The scans read real content: the session's own traces are there, decoded.
       expect(history).toContain(`"cartId":"${session.cartId}"`);
       expect(history).toMatch(/"last4":"(1111|0119)"/);

@@ -255,7 +255,7 @@ describe('the checkout page over HTTP', () => {
 
     it('answers 503 when the Temporal server is unreachable', async () => {
       const cartId = await createCart();
-      const unreachable = connectTemporal({ temporal: { ...stack.config.temporal, address: `127.0.0.1:${await freePort()}` } });
+      const unreachable = connectTemporal({ keyring: stack.config.keyring, temporal: { ...stack.config.temporal, address: `127.0.0.1:${await freePort()}` } });
       try {
         const res = await createWebApp({ ...stack, temporal: unreachable }).request(`/?token=${cartId}`);
         expect(res.status).toBe(503);

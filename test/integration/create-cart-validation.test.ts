@@ -159,7 +159,7 @@ describe('create-cart validation: every rule, by exact JSON path', () => {
   it('answers 422 UNKNOWN_PLATFORM for a platformUuid of no merchant, an inactive one, or one of the other environment', async () => {
     const inactive = await stack.createMerchant();
     await stack.db`update merchants set status = 'inactive' where platform_uuid = ${inactive.platformUuid}`;
-    const production = await registerMerchant(stack.db, stack.config.dataEncryptionKey, {
+    const production = await registerMerchant(stack.db, stack.config.keyring, {
       name: 'Live',
       environment: 'production',
       webhookUrl: 'https://93.184.216.34/hooks',

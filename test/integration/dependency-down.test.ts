@@ -74,9 +74,8 @@ describe('create-cart when a dependency is down', () => {
         resolve();
       });
     });
-    platformUuid = (
-      await registerMerchant(db, config.dataEncryptionKey, { name: 'Deps Store', environment: 'sandbox', webhookUrl: 'https://store.example/hooks' })
-    ).platformUuid;
+    platformUuid = (await registerMerchant(db, config.keyring, { name: 'Deps Store', environment: 'sandbox', webhookUrl: 'https://store.example/hooks' }))
+      .platformUuid;
   });
 
   afterAll(async () => {

@@ -1,6 +1,6 @@
 import { execFile } from 'node:child_process';
 import { promisify } from 'node:util';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { createWebhookEventActivities } from '../../activities/webhooks/record-event.js';
 import { verifyWebhook } from '../../core/webhooks/verify.js';
 import { createCartId, validCartRequest } from '../support/fixtures.js';
@@ -25,7 +25,7 @@ describe('operator CLI: npm run -s merchant', () => {
     const env = {
       ...process.env,
       DATABASE_URL: stack.config.databaseUrl,
-      DATA_ENCRYPTION_KEY: stack.config.dataEncryptionKey.toString('base64'),
+      DATA_ENCRYPTION_KEY: inject('dataEncryptionKey'),
       TEMPORAL_ADDRESS: stack.config.temporal.address,
       TEMPORAL_TASK_QUEUE: stack.config.temporal.taskQueue,
     };

@@ -2,7 +2,6 @@ import { Ajv2020 } from 'ajv/dist/2020.js';
 import { describe, expect, it } from 'vitest';
 import { CREATE_CART_EXAMPLE, EXAMPLE_PLATFORM_UUID } from '../../api/docs/openapi.js';
 import { ERROR_STATUS, type ErrorCode } from '../../api/errors.js';
-import { encrypt } from '../../core/crypto.js';
 import { insertMerchant } from '../../core/merchants/merchant-store.js';
 import { newWebhookSecret } from '../../core/merchants/merchants.js';
 import { COUNTRY_CODES, PAYABLE_CURRENCIES } from '../../core/checkout/cart-schema.js';
@@ -65,7 +64,7 @@ describe('the OpenAPI document tells the truth about create-cart', () => {
       name: 'Demo Store',
       environment: 'sandbox',
       webhookUrl: 'http://localhost:9/webhooks',
-      sealedSecret: encrypt(stack.config.dataEncryptionKey, newWebhookSecret()),
+      sealedSecret: stack.config.keyring.seal(newWebhookSecret()),
     });
     const first = await api.check(await postCart(stack.apiUrl, example, { 'idempotency-key': 'openapi-example-0001' }));
     expect(first.status).toBe(200);

@@ -1,6 +1,6 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { createWebhookEventActivities } from '../../activities/webhooks/record-event.js';
 import { verifyWebhook } from '../../core/webhooks/verify.js';
 import { createCartId, validCartRequest } from '../support/fixtures.js';
@@ -30,7 +30,7 @@ describe('a worker killed in the middle of a delivery', () => {
       env: {
         ...process.env,
         DATABASE_URL: stack.config.databaseUrl,
-        DATA_ENCRYPTION_KEY: stack.config.dataEncryptionKey.toString('base64'),
+        DATA_ENCRYPTION_KEY: inject('dataEncryptionKey'),
         TEMPORAL_ADDRESS: stack.config.temporal.address,
         TEMPORAL_TASK_QUEUE: deliveryQueue,
         WEBHOOK_TIMEOUT_MS: '1000',

@@ -5,6 +5,7 @@ import { DeterminismViolationError } from '@temporalio/workflow';
 import { Worker } from '@temporalio/worker';
 import { beforeAll, describe, expect, inject, it } from 'vitest';
 import { SANDBOX_CARDS } from '../../core/checkout/payment-processor.js';
+import { createEncryptionCodec } from '../../core/temporal-codec.js';
 import { useTestStack } from '../support/test-stack.js';
 import { cartSessionDriver, type Session } from '../support/cart-session-driver.js';
 
@@ -23,7 +24,13 @@ const loadFixture = () => JSON.parse(readFileSync(FIXTURE, 'utf8')) as Record<st
 describe('cart-session workflow replays its histories deterministically', () => {
   const stack = useTestStack();
   let driver: ReturnType<typeof cartSessionDriver>;
-  const replay = (history: unknown, workflowId: string) => Worker.runReplayHistory({ workflowBundle: inject('workflowBundle') }, history, workflowId);
+  // Decoded with the codec every worker runs: fresh histories hold encrypted payloads, the recorded one clear ones.
+  const replay = (history: unknown, workflowId: string) =>
+    Worker.runReplayHistory(
+      { workflowBundle: inject('workflowBundle'), dataConverter: { payloadCodecs: [createEncryptionCodec(stack.config.keyring)] } },
+      history,
+      workflowId,
+    );
   beforeAll(async () => {
     driver = cartSessionDriver(stack, (await stack.createMerchant()).platformUuid);
   });

@@ -34,7 +34,7 @@ export interface Session {
  * a keyed hash and the card stored in the vault first (the web tier's job, done here by hand).
  */
 export function cartSessionDriver(stack: TestStack, platformUuid: string) {
-  const key = stack.config.dataEncryptionKey;
+  const keyring = stack.config.keyring;
   const handleOf = (cartId: string): SessionHandle => stack.temporal.client.workflow.getHandle(cartWorkflowId(cartId));
 
   return {
@@ -78,12 +78,12 @@ export function cartSessionDriver(stack: TestStack, platformUuid: string) {
     state: (s: Session) => s.handle.query(stateQuery),
     sendCode: (s: Session, contact = 'jane.doe@example.com') => s.handle.executeUpdate(sendCodeUpdate, { args: [{ contact }] }),
     resendCode: (s: Session) => s.handle.executeUpdate(resendCodeUpdate),
-    verify: (s: Session, code: string) => s.handle.executeUpdate(verifyCodeUpdate, { args: [{ codeHash: otpHash(key, s.cartId, code) }] }),
+    verify: (s: Session, code: string) => s.handle.executeUpdate(verifyCodeUpdate, { args: [{ codeHash: otpHash(keyring, s.cartId, code) }] }),
     cancel: (s: Session) => s.handle.executeUpdate(cancelUpdate),
 
     /** The code the sandbox outbox "sent", as the customer would read it on their phone. */
     async sentCode(s: Session): Promise<string> {
-      const sent = await readLatestOutboxCode(stack.db, key, s.cartId);
+      const sent = await readLatestOutboxCode(stack.db, keyring, s.cartId);
       if (!sent) throw new Error(`no code in the outbox for ${s.cartId}`);
       return sent.code;
     },
@@ -101,7 +101,7 @@ export function cartSessionDriver(stack: TestStack, platformUuid: string) {
     async vaultCard(s: Session, number: string, expiry = '12/30', cvv = '123') {
       const checked = checkCard({ number, expiry, cvv }, new Date());
       if (!checked.ok) throw new Error(`test card rejected: ${JSON.stringify(checked.errors)}`);
-      const { token } = await storeCard(stack.db, key, s.cartId, checked.card);
+      const { token } = await storeCard(stack.db, keyring, s.cartId, checked.card);
       return { cardToken: token, brand: checked.card.brand, last4: checked.card.last4 };
     },
 

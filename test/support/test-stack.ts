@@ -47,7 +47,8 @@ export async function startTestStack(env: Record<string, string> = {}, options: 
   const config = loadConfig({
     DATABASE_URL: inject('databaseUrl'),
     TEMPORAL_ADDRESS: inject('temporalAddress'),
-    DATA_ENCRYPTION_KEY: inject('dataEncryptionKey'),
+    // A stack given its own keyring (DATA_ENCRYPTION_KEYS) must not also get the run's single key.
+    ...(env.DATA_ENCRYPTION_KEYS ? {} : { DATA_ENCRYPTION_KEY: inject('dataEncryptionKey') }),
     TEMPORAL_TASK_QUEUE: `test-${randomUUID()}`,
     OPERATOR_TOKEN: 'test-operator-token-0123456789',
     LOG_LEVEL: 'silent',
@@ -82,7 +83,7 @@ export async function startTestStack(env: Record<string, string> = {}, options: 
     apiUrl: api.url,
     checkoutUrl: web.url,
     createMerchant: (overrides = {}) =>
-      registerMerchantWithoutUrlCheck(db, config.dataEncryptionKey, {
+      registerMerchantWithoutUrlCheck(db, config.keyring, {
         name: 'Test Store',
         environment: config.environment,
         webhookUrl: 'http://localhost:9/webhooks',

@@ -1,3 +1,4 @@
+import { randomBytes } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { parse } from 'yaml';
@@ -16,7 +17,7 @@ interface Service {
 // No Docker engine runs here, so the compose file is checked against the code instead of being run.
 const compose = parse(readFileSync(new URL('../../docker-compose.yml', import.meta.url), 'utf8'), { merge: true }) as { services: Record<string, Service> };
 const services = compose.services;
-const defaults = loadConfig({ DATABASE_URL: 'postgres://x', DATA_ENCRYPTION_KEY: Buffer.alloc(32).toString('base64') });
+const defaults = loadConfig({ DATABASE_URL: 'postgres://x', DATA_ENCRYPTION_KEY: randomBytes(32).toString('base64') });
 
 describe('docker-compose.yml', () => {
   it('has the production-shaped services', () => {

@@ -1,3 +1,4 @@
+import { randomBytes } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
 import { createActivities } from '../../activities/index.js';
 import { createOtpActivities } from '../../activities/checkout/otp.js';
@@ -11,7 +12,7 @@ import { parseContact } from '../../core/checkout/contact.js';
 import { createOutboxOtpSender } from '../../core/checkout/otp-outbox.js';
 import { answeringProcessor } from '../support/payment-processors.js';
 
-const KEY = Buffer.alloc(32, 7).toString('base64');
+const KEY = randomBytes(32).toString('base64');
 const configFor = (CHECKOUT_ENV: 'sandbox' | 'production') => loadConfig({ CHECKOUT_ENV, DATABASE_URL: 'postgres://unused', DATA_ENCRYPTION_KEY: KEY });
 /** Never queried: these tests only build activities, or use a sender that does not touch the database. */
 const unusedDb = (() => {
@@ -65,9 +66,9 @@ describe('sendOtp activity', () => {
       expect(message).toMatchObject({ cartId: 'cart-1', channel: 'email', address: 'jane@example.com', addressHint: 'j***@example.com' });
       expect(message.code).toMatch(/^\d{6}$/);
       codes.add(message.code);
-      const codeHash = otpHash(config.dataEncryptionKey, 'cart-1', message.code);
+      const codeHash = otpHash(config.keyring, 'cart-1', message.code);
       expect(result).toEqual({
-        acceptedDigests: [otpHashDigest(codeHash), otpHashDigest(otpHash(config.dataEncryptionKey, 'cart-1', config.sandboxOtp))],
+        acceptedDigests: [otpHashDigest(codeHash), otpHashDigest(otpHash(config.keyring, 'cart-1', config.sandboxOtp))],
       });
       // Nothing in the result passes the check: not the code, not the hash the page would send.
       expect(JSON.stringify(result)).not.toContain(message.code);
@@ -89,7 +90,7 @@ describe('sendOtp activity', () => {
 
 describe('production wiring', () => {
   it('the outbox sender refuses production', () => {
-    expect(() => createOutboxOtpSender({ environment: 'production', db: unusedDb, key: Buffer.alloc(32), logger })).toThrow(/sandbox only/);
+    expect(() => createOutboxOtpSender({ environment: 'production', db: unusedDb, keyring: configFor('sandbox').keyring, logger })).toThrow(/sandbox only/);
   });
 
   it('a production worker without a real OtpSender or PaymentProcessor fails to build its activities', () => {

@@ -1,4 +1,6 @@
+import { randomBytes } from 'node:crypto';
 import { afterEach, expect, it } from 'vitest';
+import { createKeyring } from '../../core/crypto.js';
 import { connectTemporal, withDeadline } from '../../core/temporal.js';
 import { freePort } from '../../scripts/free-port.js';
 
@@ -12,7 +14,10 @@ afterEach(() => {
 // uncaught exception: a crash on shutdown for the API, an unhandled error for the test run.
 it('close() waits for calls still retrying against an unreachable server, so nothing throws afterwards', async () => {
   process.on('uncaughtException', record);
-  const temporal = connectTemporal({ temporal: { address: `127.0.0.1:${await freePort()}`, namespace: 'default', taskQueue: 'unused' } });
+  const temporal = connectTemporal({
+    keyring: createKeyring([{ id: 'k1', key: randomBytes(32) }]),
+    temporal: { address: `127.0.0.1:${await freePort()}`, namespace: 'default', taskQueue: 'unused' },
+  });
   // Like an HTTP handler that answered 503 on its own timeout while the call kept retrying.
   const abandoned = withDeadline(temporal, 2_000, () => temporal.connection.healthService.check({})).then(
     () => 'answered',

@@ -44,7 +44,7 @@ export function checkoutRoutes(deps: CheckoutDeps) {
   const { config, logger } = deps;
   const production = config.environment === 'production';
   const sandbox = production ? undefined : { otp: config.sandboxOtp };
-  const csrfKey = deriveCsrfKey(config.dataEncryptionKey);
+  const csrfKey = deriveCsrfKey(config.keyring);
   const actions = customerActions(deps.temporal);
   const ownOrigin = new URL(config.checkoutBaseUrl).origin;
   const app = new Hono<WebEnv>();
@@ -224,7 +224,7 @@ export function checkoutRoutes(deps: CheckoutDeps) {
     const code = form('code').replace(/\s/g, '');
     if (!/^\d{6}$/.test(code)) return render(c, session, { errors: { code: 'Enter the 6-digit code we sent you.' } }, 422);
     if (session.state.step !== 'code') return moveOn(c, session);
-    const result = await actions.verifyCode(session.cartId, otpHash(config.dataEncryptionKey, session.cartId, code), session.state);
+    const result = await actions.verifyCode(session.cartId, otpHash(config.keyring, session.cartId, code), session.state);
     if (result.accepted && result.state.step === 'code' && result.state.status === 'pending') {
       const left = result.state.otp?.attemptsLeft;
       const message = `That code is not right.${left === undefined ? '' : ` ${left} ${left === 1 ? 'attempt' : 'attempts'} left.`}`;
@@ -242,7 +242,7 @@ export function checkoutRoutes(deps: CheckoutDeps) {
     // A second click after the payment started must not put another copy of the card in the vault.
     if (session.state.step !== 'card') return moveOn(c, session);
     const { card } = check;
-    const { token } = await storeCard(deps.db, config.dataEncryptionKey, session.cartId, card);
+    const { token } = await storeCard(deps.db, config.keyring, session.cartId, card);
     const result = await actions.pay(session.cartId, { cardToken: token, brand: card.brand, last4: card.last4 });
     if (!result.accepted) await deleteCard(deps.db, token);
     return outcome(c, session, result, 'number', { values: { expiry } });

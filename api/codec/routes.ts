@@ -1,0 +1,96 @@
+import { Hono, type Context } from 'hono';
+import { setCookie } from 'hono/cookie';
+import { cors } from 'hono/cors';
+import { z } from 'zod';
+import { timingSafeEqual } from 'node:crypto';
+import type { Config } from '../../core/config.js';
+import { keyedHash, type Keyring } from '../../core/crypto.js';
+import { createEncryptionCodec, payloadFromJson, payloadToJson } from '../../core/temporal-codec.js';
+import { ApiError, validationError } from '../errors.js';
+import { operatorAuth } from '../operator/auth.js';
+
+/** The cookie a browser (the Temporal UI) may present instead of the bearer token. */
+export const OPERATOR_COOKIE = 'checkout_operator';
+const COOKIE_MAX_AGE_SECONDS = 8 * 3600;
+
+/**
+ * The cookie holds `<expiry in ms>.<HMAC of it>`, never the operator token: a cookie read off a disk
+ * or a proxy log is worth eight hours of decoding, not the whole operator API.
+ */
+function codecSessions(keyring: Keyring) {
+  const key = keyring.deriveKey('codec-session/v1');
+  const mac = (expiresAt: string) => Buffer.from(keyedHash(key, expiresAt), 'hex');
+  return {
+    issue: () => {
+      const expiresAt = String(Date.now() + COOKIE_MAX_AGE_SECONDS * 1000);
+      return `${expiresAt}.${mac(expiresAt).toString('hex')}`;
+    },
+    valid: (value: string) => {
+      const match = /^(\d{13})\.([0-9a-f]{64})$/.exec(value);
+      if (!match || Number(match[1]) <= Date.now()) return false;
+      return timingSafeEqual(Buffer.from(match[2]!, 'hex'), mac(match[1]!));
+    },
+  };
+}
+
+const base64 = z.string().regex(/^[A-Za-z0-9+/]*={0,2}$/, 'must be base64');
+const payloadsBody = z.object({
+  payloads: z.array(z.object({ metadata: z.record(z.string(), base64).optional(), data: base64.optional() }).loose()).max(10_000),
+});
+
+/**
+ * Temporal's remote codec protocol for operators: the Temporal UI (`--ui-codec-endpoint`, or
+ * TEMPORAL_CODEC_ENDPOINT for the standalone UI) and the CLI (`--codec-endpoint`, `--codec-auth`)
+ * POST `{"payloads":[…]}` to /codec/decode to show histories in clear, and to /codec/encode to send
+ * input. Operators only: the bearer token, or the session cookie POST /codec/session trades it for.
+ */
+export function codecRoutes(deps: { config: Config }) {
+  const codec = createEncryptionCodec(deps.config.keyring);
+  const app = new Hono();
+  app.use(
+    cors({
+      origin: deps.config.temporalUiOrigins,
+      allowMethods: ['POST', 'OPTIONS'],
+      allowHeaders: ['Authorization', 'Content-Type', 'X-Namespace'],
+      credentials: true,
+      maxAge: 600,
+    }),
+  );
+  const sessions = codecSessions(deps.config.keyring);
+  app.use(operatorAuth(deps.config.operatorToken, { cookie: { name: OPERATOR_COOKIE, valid: sessions.valid } }));
+
+  const parse = async (c: Context) => {
+    let body: unknown;
+    try {
+      body = await c.req.json();
+    } catch {
+      throw new ApiError('INVALID_JSON', 'The body is not valid JSON.');
+    }
+    const parsed = payloadsBody.safeParse(body);
+    if (!parsed.success) throw validationError(parsed.error);
+    return parsed.data.payloads.map(payloadFromJson);
+  };
+
+  app.post('/encode', async (c) => c.json({ payloads: (await codec.encode(await parse(c))).map(payloadToJson) }));
+  app.post('/decode', async (c) => {
+    const payloads = await parse(c);
+    const decoded = await codec.decode(payloads).catch((err: unknown) => {
+      throw new ApiError('VALIDATION_ERROR', 'A payload does not decrypt with any key of the keyring.', [
+        { path: 'payloads', message: err instanceof Error ? err.message : String(err) },
+      ]);
+    });
+    return c.json({ payloads: decoded.map(payloadToJson) });
+  });
+  /** Trades the bearer token for an HttpOnly session cookie, so the Temporal UI's requests carry it (cross-origin credentials). */
+  app.post('/session', (c) => {
+    setCookie(c, OPERATOR_COOKIE, sessions.issue(), {
+      httpOnly: true,
+      secure: true,
+      sameSite: 'None',
+      path: '/codec',
+      maxAge: COOKIE_MAX_AGE_SECONDS,
+    });
+    return c.body(null, 204);
+  });
+  return app;
+}

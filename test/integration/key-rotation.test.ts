@@ -1,0 +1,121 @@
+import { execFile } from 'node:child_process';
+import { randomBytes, randomUUID } from 'node:crypto';
+import { promisify } from 'node:util';
+import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
+import { createWebhookEventActivities } from '../../activities/webhooks/record-event.js';
+import { storeCard } from '../../core/checkout/card-vault.js';
+import { createOutboxOtpSender, readLatestOutboxCode } from '../../core/checkout/otp-outbox.js';
+import { createDb, type Db } from '../../core/db/client.js';
+import { migrate } from '../../core/db/migrate.js';
+import { verifyWebhook } from '../../core/webhooks/verify.js';
+import { cartWorkflowId } from '../../workflows/cart-session/messages.js';
+import { createCartId, validCartRequest } from '../support/fixtures.js';
+import { startTestStack, type TestStack } from '../support/test-stack.js';
+import { waitFor } from '../support/wait-for.js';
+import { startWebhookReceiver, type WebhookReceiver } from '../support/webhook-receiver.js';
+
+const run = promisify(execFile);
+const ROOT = new URL('../../', import.meta.url);
+
+/**
+ * Rotating the data key under a live stack, the way an operator does it: k1 alone; then k1,k2 (k2
+ * seals, k1 still opens); `npm run reseal`; then k2 alone. The test has a database of its own, since
+ * reseal touches every row and the other test files seal with the run's key.
+ */
+describe('data key rotation under a live stack', () => {
+  const [k1, k2] = [randomBytes(32).toString('base64'), randomBytes(32).toString('base64')];
+  const keys = { k1: `k1:${k1}`, k1k2: `k1:${k1},k2:${k2}`, k2: `k2:${k2}` };
+  const database = `key_rotation_${randomUUID().replaceAll('-', '')}`;
+  const serverUrl = new URL(inject('databaseUrl'));
+  const databaseUrl = Object.assign(new URL(serverUrl), { pathname: `/${database}` }).toString();
+  let admin: Db;
+  let db: Db;
+  let receiver: WebhookReceiver;
+  const stacks: TestStack[] = [];
+
+  beforeAll(async () => {
+    admin = createDb(serverUrl.toString(), { max: 1 });
+    await admin.unsafe(`create database ${database}`);
+    db = createDb(databaseUrl, { max: 2 });
+    await migrate(db);
+    receiver = await startWebhookReceiver();
+  });
+  afterAll(async () => {
+    for (const stack of stacks.splice(0)) await stack.stop();
+    await receiver?.close();
+    await db?.end();
+    await admin?.unsafe(`drop database if exists ${database} with (force)`);
+    await admin?.end();
+  });
+
+  const stackWith = async (DATA_ENCRYPTION_KEYS: string) => {
+    const stack = await startTestStack({ DATA_ENCRYPTION_KEYS, DATABASE_URL: databaseUrl });
+    stacks.push(stack);
+    return stack;
+  };
+  const stop = async (stack: TestStack) => {
+    stacks.splice(stacks.indexOf(stack), 1);
+    await stack.stop();
+  };
+  const sealedKeyIds = async (stack: TestStack) => {
+    const open = (rows: Array<{ sealed: Buffer }>) => rows.map((r) => stack.config.keyring.sealedWith(r.sealed) ?? 'untagged');
+    return {
+      webhookSecrets: open(await db<{ sealed: Buffer }[]>`select secret_encrypted as sealed from webhook_secrets`),
+      cardVault: open(await db<{ sealed: Buffer }[]>`select sealed from card_vault`),
+      otpOutbox: open(await db<{ sealed: Buffer }[]>`select code_sealed as sealed from otp_outbox union all select recipient_sealed from otp_outbox`),
+    };
+  };
+  /** A cart created through the API, then one event recorded for it: delivered, signed, by this stack's worker. */
+  const deliverOne = async (stack: TestStack, platformUuid: string) => {
+    const cartId = await createCartId(stack.apiUrl, validCartRequest(platformUuid));
+    await stack.temporal.client.workflow.getHandle(cartWorkflowId(cartId)).terminate('only its webhook matters here');
+    const events = createWebhookEventActivities({ config: stack.config, db: stack.db, temporalClient: () => stack.temporal.client });
+    const { eventId } = await events.recordCartEvent({ cartId, event: 'order_cancelled', status: 'cancelled' });
+    return waitFor(() => receiver.requests.find((r) => r.headers['webhook-id'] === eventId), { what: `delivery of ${eventId}` });
+  };
+  const reseal = async (DATA_ENCRYPTION_KEYS: string) => {
+    const env: NodeJS.ProcessEnv = { ...process.env, DATABASE_URL: databaseUrl, DATA_ENCRYPTION_KEYS };
+    delete env.DATA_ENCRYPTION_KEY;
+    const { stdout } = await run(process.execPath, ['--import', 'tsx', 'scripts/reseal.ts'], { cwd: ROOT, env });
+    return JSON.parse(stdout) as Record<string, unknown>;
+  };
+
+  it('k1 → k1,k2 → reseal → k2: every stored secret still opens, and webhooks stay signed with the merchant secret', async () => {
+    // k1 alone: a merchant, a card in the vault, a code in the outbox, all sealed with k1.
+    const first = await stackWith(keys.k1);
+    const merchant = await first.createMerchant({ webhookUrl: receiver.url });
+    const cartId = await createCartId(first.apiUrl, validCartRequest(merchant.platformUuid));
+    await first.temporal.client.workflow.getHandle(cartWorkflowId(cartId)).terminate('only its rows matter here');
+    await storeCard(first.db, first.config.keyring, cartId, { pan: '4111111111111111', brand: 'visa', last4: '1111', expMonth: 12, expYear: 2099, cvv: '123' });
+    await createOutboxOtpSender({ environment: 'sandbox', db: first.db, keyring: first.config.keyring, logger: first.logger }).send({
+      cartId,
+      channel: 'email',
+      address: 'ada@example.com',
+      addressHint: 'a…@example.com',
+      code: '424242',
+    });
+    expect(await sealedKeyIds(first)).toEqual({ webhookSecrets: ['k1'], cardVault: ['k1'], otpOutbox: ['k1', 'k1'] });
+    await stop(first);
+
+    // k1,k2: the old secret opens and signs; what is sealed now is sealed with k2.
+    const second = await stackWith(keys.k1k2);
+    expect(second.config.keyring.sealingKeyId).toBe('k2');
+    const delivered = await deliverOne(second, merchant.platformUuid);
+    expect(verifyWebhook(delivered.rawBody, delivered.headers, merchant.webhookSecret)).toMatchObject({ valid: true });
+    const other = await second.createMerchant({ webhookUrl: receiver.url });
+    expect((await sealedKeyIds(second)).webhookSecrets.sort()).toEqual(['k1', 'k2']);
+
+    // reseal: everything with k2; a second run finds nothing to do.
+    expect(await reseal(keys.k1k2)).toEqual({ sealingKeyId: 'k2', webhookSecrets: 1, cardVault: 1, otpOutbox: 1 });
+    expect(await sealedKeyIds(second)).toEqual({ webhookSecrets: ['k2', 'k2'], cardVault: ['k2'], otpOutbox: ['k2', 'k2'] });
+    expect(await reseal(keys.k1k2)).toEqual({ sealingKeyId: 'k2', webhookSecrets: 0, cardVault: 0, otpOutbox: 0 });
+    await stop(second);
+
+    // k2 alone: k1 is gone, and nothing needed it.
+    const third = await stackWith(keys.k2);
+    const again = await deliverOne(third, merchant.platformUuid);
+    expect(verifyWebhook(again.rawBody, again.headers, merchant.webhookSecret)).toMatchObject({ valid: true });
+    expect(await readLatestOutboxCode(third.db, third.config.keyring, cartId)).toMatchObject({ code: '424242', address: 'ada@example.com' });
+    expect(other.webhookSecret).not.toBe(merchant.webhookSecret);
+  });
+});
