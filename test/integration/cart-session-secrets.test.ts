@@ -1,6 +1,8 @@
 import { beforeAll, describe, expect, it } from 'vitest';
 import { SANDBOX_CARDS } from '../../core/checkout/payment-processor.js';
 import type { Keyring } from '../../core/crypto.js';
+import { otpHash } from '../../core/checkout/otp-hash.js';
+import type { CreatedMerchant } from '../../core/merchants/merchants.js';
 import { decodePayload, payloadFromJson, payloadToJson, type JsonPayload } from '../../core/temporal-codec.js';
 import { useTestStack } from '../support/test-stack.js';
 import { cartSessionDriver, type Session } from '../support/cart-session-driver.js';
@@ -45,15 +47,17 @@ function leaks(text: string, otp: string): string[] {
   return found;
 }
 
-describe('no card number, CVV or one-time code in history, database or logs after a payment', () => {
+describe('no card number, CVV, one-time code, code hash, contact or secret in history, database or logs after a payment', () => {
   const logLines: string[] = [];
   const stack = useTestStack(
     { LOG_LEVEL: 'trace', PAYMENT_RESOLUTION_SECONDS: '2' },
     { logDestination: { write: (line: string) => void logLines.push(line) } },
   );
   let driver: ReturnType<typeof cartSessionDriver>;
+  let merchant: CreatedMerchant;
   beforeAll(async () => {
-    driver = cartSessionDriver(stack, (await stack.createMerchant()).platformUuid);
+    merchant = await stack.createMerchant();
+    driver = cartSessionDriver(stack, merchant.platformUuid);
   });
 
   /** Contact → the real code from the outbox (not the sandbox OTP) → card → outcome. */
@@ -102,6 +106,17 @@ describe('no card number, CVV or one-time code in history, database or logs afte
         database: [],
         logs: [],
       });
+    }
+
+    // Beyond card data and codes: the customer's contact, the code hashes and the merchant's webhook
+    // secret appear in no table and no log line, in any of the forms they travel in.
+    for (const { session, otp } of [paid, retried]) {
+      const ours = dbRows.filter((row) => row.includes(session.cartId)).join('\n');
+      const codeHashes = [otp, stack.config.sandboxOtp].map((code) => otpHash(stack.config.keyring, session.cartId, code));
+      for (const secret of ['+33612345678', '+33 6 12 34 56 78', ...codeHashes, merchant.webhookSecret, merchant.webhookSecret.slice('whsec_'.length)]) {
+        expect(ours.includes(secret), `${secret} in a table`).toBe(false);
+        expect(logs.includes(secret), `${secret} in the logs`).toBe(false);
+      }
     }
     expect(logs).toContain('payment authorization');
     expect(logs).toContain('payment processor unavailable');
