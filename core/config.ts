@@ -5,7 +5,8 @@ const port = z.coerce.number().int().min(1).max(65535);
 
 /** Every variable the service reads from its environment. */
 const environmentSchema = z.object({
-  CHECKOUT_ENV: z.enum(['sandbox', 'production']).default('sandbox'),
+  /** No default: a deployment that forgot it must not start as sandbox and accept the sandbox OTP. npm start and the tests set it. */
+  CHECKOUT_ENV: z.enum(['sandbox', 'production'], { error: 'is required: sandbox or production' }),
   API_PORT: port.default(3000),
   WEB_PORT: port.default(3001),
   API_BASE_URL: z.url().optional(),
@@ -14,6 +15,17 @@ const environmentSchema = z.object({
   TEMPORAL_ADDRESS: z.string().default('localhost:7233'),
   TEMPORAL_NAMESPACE: z.string().default('default'),
   TEMPORAL_TASK_QUEUE: z.string().default('hosted-checkout'),
+  /** `true` for TLS with the system's trusted roots (implied by any setting below). */
+  TEMPORAL_TLS: z.enum(['true', 'false']).optional(),
+  /** mTLS: PEM files of this client's certificate and key (both or neither). */
+  TEMPORAL_TLS_CERT_PATH: z.string().min(1).optional(),
+  TEMPORAL_TLS_KEY_PATH: z.string().min(1).optional(),
+  /** PEM file of the server's root CA, when the operating system does not trust it. */
+  TEMPORAL_TLS_CA_PATH: z.string().min(1).optional(),
+  /** Overrides the TLS server name (SNI), e.g. behind a proxy. */
+  TEMPORAL_TLS_SERVER_NAME: z.string().min(1).optional(),
+  /** Temporal Cloud API key; implies TLS. */
+  TEMPORAL_API_KEY: z.string().min(1).optional(),
   /**
    * The data keys: `id:base64key,…`, newest last. The newest seals the card vault, stored webhook
    * secrets, the OTP outbox and Temporal payloads, and keys the HMACs (OTP hashes, CSRF); every key opens.
@@ -89,6 +101,9 @@ export const configSchema = environmentSchema
   .superRefine((c, ctx) => {
     const path = [c.DATA_ENCRYPTION_KEYS === undefined ? 'DATA_ENCRYPTION_KEY' : 'DATA_ENCRYPTION_KEYS'];
     for (const message of parseKeys({ keys: c.DATA_ENCRYPTION_KEYS, key: c.DATA_ENCRYPTION_KEY }).problems) ctx.addIssue({ code: 'custom', path, message });
+    if ((c.TEMPORAL_TLS_CERT_PATH === undefined) !== (c.TEMPORAL_TLS_KEY_PATH === undefined)) {
+      ctx.addIssue({ code: 'custom', path: ['TEMPORAL_TLS_CERT_PATH'], message: 'and TEMPORAL_TLS_KEY_PATH go together (mTLS needs both)' });
+    }
     if (c.CHECKOUT_ENV === 'production' && c.SESSION_LIFETIME_SECONDS !== 45 * 60) {
       ctx.addIssue({ code: 'custom', path: ['SESSION_LIFETIME_SECONDS'], message: 'cannot be changed in production (sessions last 45 minutes)' });
     }
@@ -100,7 +115,16 @@ export const configSchema = environmentSchema
     apiBaseUrl: (c.API_BASE_URL ?? `http://localhost:${c.API_PORT}`).replace(/\/+$/, ''),
     checkoutBaseUrl: (c.CHECKOUT_BASE_URL ?? `http://localhost:${c.WEB_PORT}`).replace(/\/+$/, ''),
     databaseUrl: c.DATABASE_URL,
-    temporal: { address: c.TEMPORAL_ADDRESS, namespace: c.TEMPORAL_NAMESPACE, taskQueue: c.TEMPORAL_TASK_QUEUE },
+    temporal: {
+      address: c.TEMPORAL_ADDRESS,
+      namespace: c.TEMPORAL_NAMESPACE,
+      taskQueue: c.TEMPORAL_TASK_QUEUE,
+      tls:
+        c.TEMPORAL_TLS === 'true' || c.TEMPORAL_TLS_CERT_PATH || c.TEMPORAL_TLS_CA_PATH || c.TEMPORAL_TLS_SERVER_NAME || c.TEMPORAL_API_KEY
+          ? { certPath: c.TEMPORAL_TLS_CERT_PATH, keyPath: c.TEMPORAL_TLS_KEY_PATH, caPath: c.TEMPORAL_TLS_CA_PATH, serverName: c.TEMPORAL_TLS_SERVER_NAME }
+          : undefined,
+      apiKey: c.TEMPORAL_API_KEY,
+    },
     keyring: createKeyring(parseKeys({ keys: c.DATA_ENCRYPTION_KEYS, key: c.DATA_ENCRYPTION_KEY }).keys),
     temporalUiOrigins: c.TEMPORAL_UI_ORIGINS.split(',')
       .map((o) => o.trim().replace(/\/+$/, ''))
@@ -134,4 +158,18 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
   if (parsed.success) return parsed.data;
   const lines = parsed.error.issues.map((i) => `  ${i.path.join('.') || '(root)'}: ${i.message}`);
   throw new ConfigError(`Invalid configuration:\n${lines.join('\n')}`);
+}
+
+/**
+ * For a process's entry point: the configuration, or one line per problem on stderr and exit code 1
+ * (no stack trace: the operator needs the variable and the fix, not our call stack).
+ */
+export function loadConfigOrExit(env: Record<string, string | undefined> = process.env): Config {
+  try {
+    return loadConfig(env);
+  } catch (err) {
+    if (!(err instanceof ConfigError)) throw err;
+    process.stderr.write(`${err.message}\n`);
+    process.exit(1);
+  }
 }

@@ -1,6 +1,6 @@
 import type { AddressInfo } from 'node:net';
 import { serve } from '@hono/node-server';
-import { loadConfig, type Config } from './config.js';
+import { loadConfigOrExit, type Config } from './config.js';
 import { createDb, type Db } from './db/client.js';
 import { createLogger, type Logger } from './logger.js';
 import { connectTemporal, type Temporal } from './temporal.js';
@@ -41,7 +41,7 @@ export async function runHttpService(options: {
   port: (config: Config) => number;
   createApp: (deps: HttpServiceDeps) => { fetch: FetchHandler };
 }): Promise<void> {
-  const config = loadConfig();
+  const config = loadConfigOrExit();
   const logger = createLogger({ level: config.logLevel, name: options.name });
   const db = createDb(config.databaseUrl);
   const temporal = connectTemporal(config);

@@ -1,5 +1,6 @@
 import { InterceptingCall, type Interceptor } from '@grpc/grpc-js';
-import { Client, Connection, defaultGrpcRetryOptions, makeGrpcRetryInterceptor } from '@temporalio/client';
+import { Client, Connection, defaultGrpcRetryOptions, makeGrpcRetryInterceptor, type TLSConfig } from '@temporalio/client';
+import { readFileSync } from 'node:fs';
 import type { Config } from './config.js';
 import { createEncryptionCodec } from './temporal-codec.js';
 
@@ -44,13 +45,43 @@ function inFlightCounter() {
 }
 
 /**
+ * Address, TLS and API key for a client or worker connection, from config: the PEM files are read
+ * here, once, at start, so a wrong path stops the process before it takes traffic.
+ */
+export function temporalConnectionOptions(config: Pick<Config, 'temporal'>): { address: string; tls?: TLSConfig; apiKey?: string } {
+  const { address, tls, apiKey } = config.temporal;
+  const read = (path: string, what: string) => {
+    try {
+      return readFileSync(path);
+    } catch (err) {
+      throw new Error(`cannot read ${what} at ${path}: ${(err as Error).message}`);
+    }
+  };
+  return {
+    address,
+    ...(apiKey ? { apiKey } : {}),
+    ...(tls
+      ? {
+          tls: {
+            ...(tls.serverName ? { serverNameOverride: tls.serverName } : {}),
+            ...(tls.caPath ? { serverRootCACertificate: read(tls.caPath, 'TEMPORAL_TLS_CA_PATH') } : {}),
+            ...(tls.certPath && tls.keyPath
+              ? { clientCertPair: { crt: read(tls.certPath, 'TEMPORAL_TLS_CERT_PATH'), key: read(tls.keyPath, 'TEMPORAL_TLS_KEY_PATH') } }
+              : {}),
+          },
+        }
+      : {}),
+  };
+}
+
+/**
  * Connects lazily: the API can start (and answer /readyz with 503) before Temporal is up. Every
  * payload the client sends is encrypted with the keyring, and every one it reads decrypted.
  */
 export function connectTemporal(config: Pick<Config, 'temporal' | 'keyring'>): Temporal {
   const calls = inFlightCounter();
   const connection = Connection.lazy({
-    address: config.temporal.address,
+    ...temporalConnectionOptions(config),
     interceptors: [calls.interceptor, makeGrpcRetryInterceptor(defaultGrpcRetryOptions())],
   });
   const client = new Client({ connection, namespace: config.temporal.namespace, dataConverter: { payloadCodecs: [createEncryptionCodec(config.keyring)] } });

@@ -9,7 +9,7 @@ import { createDb } from '../core/db/client.js';
 import { listen } from '../core/http-service.js';
 import { createLogger } from '../core/logger.js';
 import { registerMerchant } from '../core/merchants/merchants.js';
-import { connectTemporal } from '../core/temporal.js';
+import { connectTemporal, temporalConnectionOptions } from '../core/temporal.js';
 import { createWebApp } from '../web/app.js';
 import { createCartWorker } from '../worker/create-worker.js';
 import { freePort } from './free-port.js';
@@ -33,6 +33,7 @@ const infrastructure = await startInfrastructure({
   log: () => {},
 });
 const config = loadConfig({
+  CHECKOUT_ENV: 'sandbox',
   DATABASE_URL: infrastructure.databaseUrl,
   TEMPORAL_ADDRESS: infrastructure.temporalAddress,
   DATA_ENCRYPTION_KEY: randomBytes(32).toString('base64'),
@@ -43,7 +44,7 @@ const config = loadConfig({
 const logger = createLogger({ level: 'silent', name: 'bench' });
 const db = createDb(config.databaseUrl);
 const temporal = connectTemporal(config);
-const connection = await NativeConnection.connect({ address: config.temporal.address });
+const connection = await NativeConnection.connect(temporalConnectionOptions(config));
 const worker = await createCartWorker({ config, db, logger, connection });
 const running = worker.run();
 const api = await listen(createApiApp({ config, db, temporal, logger }).fetch, { hostname: '127.0.0.1' });

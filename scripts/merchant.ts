@@ -47,6 +47,8 @@ function cliConfig(): Config {
   const secrets = readJson('local-secrets.json');
   return loadConfig({
     ...process.env,
+    // The stack npm start ran is sandbox; pointed elsewhere, the CLI takes CHECKOUT_ENV as given.
+    CHECKOUT_ENV: process.env.CHECKOUT_ENV ?? (process.env.DATABASE_URL ? undefined : 'sandbox'),
     DATABASE_URL: process.env.DATABASE_URL ?? stack.databaseUrl,
     ...(process.env.DATA_ENCRYPTION_KEYS ? {} : { DATA_ENCRYPTION_KEY: process.env.DATA_ENCRYPTION_KEY ?? secrets.dataEncryptionKey }),
     TEMPORAL_ADDRESS: process.env.TEMPORAL_ADDRESS ?? stack.temporalAddress,

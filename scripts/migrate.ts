@@ -1,9 +1,9 @@
-import { loadConfig } from '../core/config.js';
+import { loadConfigOrExit } from '../core/config.js';
 import { createDb } from '../core/db/client.js';
 import { migrate } from '../core/db/migrate.js';
 
 /** `node --import tsx scripts/migrate.ts`: apply pending migrations to DATABASE_URL and exit. */
-const config = loadConfig();
+const config = loadConfigOrExit();
 const db = createDb(config.databaseUrl, { max: 1 });
 try {
   const applied = await migrate(db);

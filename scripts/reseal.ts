@@ -22,6 +22,8 @@ const readJson = (file: string): Record<string, string> =>
 
 const config = loadConfig({
   ...process.env,
+  // The local npm start stack is sandbox; pointed elsewhere, CHECKOUT_ENV is taken as given.
+  CHECKOUT_ENV: process.env.CHECKOUT_ENV ?? (process.env.DATABASE_URL ? undefined : 'sandbox'),
   DATABASE_URL: process.env.DATABASE_URL ?? readJson('stack.json').databaseUrl,
   ...(process.env.DATA_ENCRYPTION_KEYS ? {} : { DATA_ENCRYPTION_KEY: process.env.DATA_ENCRYPTION_KEY ?? readJson('local-secrets.json').dataEncryptionKey }),
 });

@@ -6,7 +6,7 @@ import { loadConfig } from '../core/config.js';
 import { createDb } from '../core/db/client.js';
 import { listen } from '../core/http-service.js';
 import { createLogger } from '../core/logger.js';
-import { connectTemporal } from '../core/temporal.js';
+import { connectTemporal, temporalConnectionOptions } from '../core/temporal.js';
 import { createWebApp } from '../web/app.js';
 import { bundleWorkflows, createCartWorker } from '../worker/create-worker.js';
 import { ensureCardVaultPurgeSchedule } from '../workflows/card-vault-purge/client.js';
@@ -67,6 +67,8 @@ process.on('SIGTERM', () => void shutdown(0));
 
 try {
   const config = loadConfig({
+    // npm start is the local sandbox unless told otherwise.
+    CHECKOUT_ENV: 'sandbox',
     ...process.env,
     DATABASE_URL: infrastructure.databaseUrl,
     TEMPORAL_ADDRESS: infrastructure.temporalAddress,
@@ -79,7 +81,7 @@ try {
   const temporal = connectTemporal(config);
   closers.push(() => temporal.close());
 
-  const workerConnection = await NativeConnection.connect({ address: config.temporal.address });
+  const workerConnection = await NativeConnection.connect(temporalConnectionOptions(config));
   const worker = await createCartWorker({ config, db, logger, connection: workerConnection, workflowBundle: await bundleWorkflows() });
   const running = worker.run();
   await ensureCardVaultPurgeSchedule(temporal.client, config);

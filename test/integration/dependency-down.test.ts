@@ -58,6 +58,7 @@ describe('create-cart when a dependency is down', () => {
     [postgresPort, temporalPort] = [await freePort(), await freePort()];
     [temporalServer, postgres] = await Promise.all([startTemporal(), startPostgres()]);
     config = loadConfig({
+      CHECKOUT_ENV: 'sandbox',
       DATABASE_URL: postgres.databaseUrl,
       TEMPORAL_ADDRESS: temporalServer.temporalAddress,
       DATA_ENCRYPTION_KEY: randomBytes(32).toString('base64'),

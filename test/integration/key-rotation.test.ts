@@ -74,7 +74,7 @@ describe('data key rotation under a live stack', () => {
     return waitFor(() => receiver.requests.find((r) => r.headers['webhook-id'] === eventId), { what: `delivery of ${eventId}` });
   };
   const reseal = async (DATA_ENCRYPTION_KEYS: string) => {
-    const env: NodeJS.ProcessEnv = { ...process.env, DATABASE_URL: databaseUrl, DATA_ENCRYPTION_KEYS };
+    const env: NodeJS.ProcessEnv = { ...process.env, CHECKOUT_ENV: 'sandbox', DATABASE_URL: databaseUrl, DATA_ENCRYPTION_KEYS };
     delete env.DATA_ENCRYPTION_KEY;
     const { stdout } = await run(process.execPath, ['--import', 'tsx', 'scripts/reseal.ts'], { cwd: ROOT, env });
     return JSON.parse(stdout) as Record<string, unknown>;

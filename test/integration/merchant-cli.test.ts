@@ -24,6 +24,7 @@ describe('operator CLI: npm run -s merchant', () => {
   async function cli(...args: string[]): Promise<{ code: number; json: Record<string, unknown>; stderr: string }> {
     const env = {
       ...process.env,
+      CHECKOUT_ENV: 'sandbox',
       DATABASE_URL: stack.config.databaseUrl,
       DATA_ENCRYPTION_KEY: inject('dataEncryptionKey'),
       TEMPORAL_ADDRESS: stack.config.temporal.address,

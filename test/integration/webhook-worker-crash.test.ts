@@ -29,6 +29,7 @@ describe('a worker killed in the middle of a delivery', () => {
     const child = spawn(process.execPath, ['--import', 'tsx', 'worker/main.ts'], {
       env: {
         ...process.env,
+        CHECKOUT_ENV: 'sandbox',
         DATABASE_URL: stack.config.databaseUrl,
         DATA_ENCRYPTION_KEY: inject('dataEncryptionKey'),
         TEMPORAL_ADDRESS: stack.config.temporal.address,

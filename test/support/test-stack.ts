@@ -10,7 +10,7 @@ import { createLogger, type Logger } from '../../core/logger.js';
 import type { OtpSender } from '../../core/checkout/otp-sender.js';
 import type { PaymentProcessor } from '../../core/checkout/payment-processor.js';
 import { registerMerchantWithoutUrlCheck, type CreatedMerchant, type NewMerchant } from '../../core/merchants/merchants.js';
-import { connectTemporal, type Temporal } from '../../core/temporal.js';
+import { connectTemporal, type Temporal, temporalConnectionOptions } from '../../core/temporal.js';
 import { createWebApp } from '../../web/app.js';
 import { createCartWorker } from '../../worker/create-worker.js';
 
@@ -45,6 +45,7 @@ export async function startTestStack(env: Record<string, string> = {}, options: 
     runtimeInstalled = true;
   }
   const config = loadConfig({
+    CHECKOUT_ENV: 'sandbox',
     DATABASE_URL: inject('databaseUrl'),
     TEMPORAL_ADDRESS: inject('temporalAddress'),
     // A stack given its own keyring (DATA_ENCRYPTION_KEYS) must not also get the run's single key.
@@ -59,7 +60,7 @@ export async function startTestStack(env: Record<string, string> = {}, options: 
   const logger = createLogger({ level: config.logLevel, name: 'test', ...(options.logDestination ? { destination: options.logDestination } : {}) });
   const db = createDb(config.databaseUrl);
   const temporal = connectTemporal(config);
-  const workerConnection = await NativeConnection.connect({ address: config.temporal.address });
+  const workerConnection = await NativeConnection.connect(temporalConnectionOptions(config));
   const worker = await createCartWorker({
     config,
     db,

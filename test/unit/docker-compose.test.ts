@@ -17,7 +17,7 @@ interface Service {
 // No Docker engine runs here, so the compose file is checked against the code instead of being run.
 const compose = parse(readFileSync(new URL('../../docker-compose.yml', import.meta.url), 'utf8'), { merge: true }) as { services: Record<string, Service> };
 const services = compose.services;
-const defaults = loadConfig({ DATABASE_URL: 'postgres://x', DATA_ENCRYPTION_KEY: randomBytes(32).toString('base64') });
+const defaults = loadConfig({ CHECKOUT_ENV: 'sandbox', DATABASE_URL: 'postgres://x', DATA_ENCRYPTION_KEY: randomBytes(32).toString('base64') });
 
 describe('docker-compose.yml', () => {
   it('has the production-shaped services', () => {
@@ -28,11 +28,21 @@ describe('docker-compose.yml', () => {
     expect(services['temporal-ui']?.image).toMatch(/^temporalio\/ui:/);
   });
 
-  it('publishes the ports the code and README use', () => {
-    expect(services.api?.ports).toContain(`${defaults.apiPort}:${defaults.apiPort}`);
-    expect(services.web?.ports).toContain(`${defaults.webPort}:${defaults.webPort}`);
-    expect(services.temporal?.ports).toContain('7233:7233');
-    expect(services['temporal-ui']?.ports).toContain('8233:8080');
+  it('publishes the API and the checkout page, the Temporal UI on loopback only, and nothing else', () => {
+    expect(services.api?.ports).toEqual([`${defaults.apiPort}:${defaults.apiPort}`]);
+    expect(services.web?.ports).toEqual([`${defaults.webPort}:${defaults.webPort}`]);
+    expect(services['temporal-ui']?.ports).toEqual(['127.0.0.1:8233:8080']);
+    const published = Object.entries(services).filter(([, service]) => service.ports?.length);
+    expect(published.map(([name]) => name).sort()).toEqual(['api', 'temporal-ui', 'web']);
+  });
+
+  it('takes every credential and the environment from the operator, with no default', () => {
+    const text = readFileSync(new URL('../../docker-compose.yml', import.meta.url), 'utf8');
+    for (const name of ['POSTGRES_PASSWORD', 'DATA_ENCRYPTION_KEY', 'OPERATOR_TOKEN', 'CHECKOUT_ENV']) {
+      const uses = [...text.matchAll(new RegExp(`\\$\\{${name}(:?[-?][^}]*)?\\}`, 'g'))].map((m) => m[0]);
+      expect(uses.length, name).toBeGreaterThan(0);
+      for (const use of uses) expect(use, name).toMatch(new RegExp(`^\\$\\{${name}:\\?`));
+    }
   });
 
   it('runs api, web and worker from one image with their own entry points', () => {

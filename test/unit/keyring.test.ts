@@ -5,7 +5,7 @@ import { createKeyring, deriveKey, encrypt, KeyringError, parseKeys } from '../.
 
 const b64 = (key: Buffer) => key.toString('base64');
 const [k1, k2, k3] = [randomBytes(32), randomBytes(32), randomBytes(32)];
-const configWith = (env: Record<string, string>) => loadConfig({ DATABASE_URL: 'postgres://x', ...env });
+const configWith = (env: Record<string, string>) => loadConfig({ CHECKOUT_ENV: 'sandbox', DATABASE_URL: 'postgres://x', ...env });
 const problemsOf = (env: Record<string, string>) => {
   try {
     configWith(env);
