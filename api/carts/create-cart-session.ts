@@ -81,6 +81,7 @@ export async function createCartSession(deps: CartSessionDeps, request: CreateCa
         cartId,
         platformUuid: store.platformUuid,
         environment: config.environment,
+        merchantName: merchant.name,
         currency: cart.currency,
         amount,
         store,
