@@ -10,6 +10,7 @@ import {
   listMerchants,
   registerMerchant,
   rotateWebhookSecret,
+  setMerchantDomains,
 } from '../core/merchants/merchants.js';
 import { connectTemporal, withDeadline } from '../core/temporal.js';
 import { listCartDeliveries } from '../core/webhooks/event-store.js';
@@ -17,8 +18,11 @@ import { recoverEndpoint, replayEvent } from '../workflows/webhook-delivery/clie
 
 const HELP = `Operator CLI for merchants and their webhooks. Every command prints one JSON object.
 
-  npm run -s merchant -- create --name <name> --webhook-url <url> [--environment sandbox|production]
+  npm run -s merchant -- create --name <name> --webhook-url <url> [--environment sandbox|production] [--domain <host> …]
       Registers a merchant. Prints platformUuid and webhookSecret (shown once; store it now).
+  npm run -s merchant -- set-domains --platform-uuid <uuid> --domain <host> [--domain <host> …]
+      Replaces the domains its store URL, logo and return URLs may use; shop.example also allows
+      its subdomains. A production merchant takes no cart until it has at least one.
   npm run -s merchant -- list [--environment sandbox|production]
   npm run -s merchant -- set-webhook-url --platform-uuid <uuid> --webhook-url <url>
       Also re-enables a disabled endpoint.
@@ -73,7 +77,9 @@ function environmentOf(value: string | undefined, config: Config) {
   return value;
 }
 
-async function run(command: string | undefined, values: Record<string, string | undefined>, config: Config, db: Db): Promise<unknown> {
+type Values = Record<string, string | undefined> & { domain?: string[] };
+
+async function run(command: string | undefined, values: Values, config: Config, db: Db): Promise<unknown> {
   const withTemporal = async <T>(fn: (deps: { db: Db; client: ReturnType<typeof connectTemporal>['client']; config: Config }) => Promise<T>) => {
     const temporal = connectTemporal(config);
     try {
@@ -88,9 +94,13 @@ async function run(command: string | undefined, values: Record<string, string | 
         name: required(values, 'name'),
         webhookUrl: required(values, 'webhook-url'),
         environment: environmentOf(values.environment, config),
+        domains: values.domain ?? [],
       });
     case 'list':
       return { merchants: await listMerchants(db, values.environment ? environmentOf(values.environment, config) : undefined) };
+    case 'set-domains':
+      if (!values.domain?.length) throw new UsageError('--domain is required (repeat it for each domain)');
+      return setMerchantDomains(db, required(values, 'platform-uuid'), values.domain);
     case 'set-webhook-url':
       return changeWebhookUrl(db, required(values, 'platform-uuid'), required(values, 'webhook-url'));
     case 'rotate-secret':
@@ -132,6 +142,7 @@ try {
     options: {
       name: { type: 'string' },
       'webhook-url': { type: 'string' },
+      domain: { type: 'string', multiple: true },
       environment: { type: 'string' },
       'platform-uuid': { type: 'string' },
       'cart-id': { type: 'string' },
@@ -153,7 +164,7 @@ if (parsed.values.help || parsed.positionals.length === 0) {
   try {
     const config = cliConfig();
     db = createDb(config.databaseUrl, { max: 1 });
-    const result = await run(parsed.positionals[0], parsed.values as Record<string, string | undefined>, config, db);
+    const result = await run(parsed.positionals[0], parsed.values as Values, config, db);
     process.stdout.write(`${JSON.stringify(result, null, 2)}\n`);
   } catch (err) {
     if (err instanceof UsageError) fail(2, err.message, true);

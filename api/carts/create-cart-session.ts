@@ -13,6 +13,7 @@ import { claimKey, requestFingerprint } from './idempotency.js';
 import { storeIdempotentResponse } from '../../core/idempotency-keys.js';
 import { insertCart } from '../../core/checkout/cart-ledger.js';
 import { findActiveMerchant } from '../../core/merchants/merchant-store.js';
+import { assertCartUrlsAllowed } from './url-policy.js';
 
 export interface CartSessionDeps {
   config: Config;
@@ -50,6 +51,8 @@ export async function createCartSession(deps: CartSessionDeps, request: CreateCa
       [{ path: 'cartObject.store.platformUuid', message: 'does not name an active merchant' }],
     );
   }
+  // Before anything is written: in production every URL the customer sees or is sent to must be the merchant's.
+  assertCartUrlsAllowed(request, config.environment, merchant.domains);
 
   const cartId = newCartId();
   const createdAt = new Date();
@@ -78,6 +81,7 @@ export async function createCartSession(deps: CartSessionDeps, request: CreateCa
         cartId,
         platformUuid: store.platformUuid,
         environment: config.environment,
+        merchantName: merchant.name,
         currency: cart.currency,
         amount,
         store,

@@ -48,13 +48,24 @@ export const CREATE_CART_EXAMPLE: CreateCartRequest = {
 /** Every error the create-cart operation can answer, grouped by status, each with an example. */
 const CREATE_CART_ERRORS: Array<{ description: string; examples: ErrorBody[]; retryAfter?: boolean; allow?: boolean }> = [
   {
-    description: 'INVALID_JSON: the body is not JSON. VALIDATION_ERROR: one entry per bad field, by JSON path (also for a malformed Idempotency-Key).',
+    description:
+      "INVALID_JSON: the body is not JSON. VALIDATION_ERROR: one entry per bad field, by JSON path (also for a malformed Idempotency-Key). In production also when the store URL, logo or a return URL is not on the merchant's registered domains (every cart, while it has none), or when any URL names a loopback host.",
     examples: [
       example('INVALID_JSON', 'The body is not valid JSON. Check for trailing commas, unquoted keys or a truncated body.'),
       example('VALIDATION_ERROR', 'The request has 2 invalid fields.', [
         { path: 'cartObject.cart.items[0].price', message: 'must be an integer amount in minor units (e.g. cents)' },
         { path: 'cartObject.cart.items[2].zeroPay', message: 'can be true only when price is 0' },
       ]),
+      example(
+        'VALIDATION_ERROR',
+        "The store URL, logo and return URLs must be on this merchant's registered domains (shop.example) or their subdomains; loopback hosts are for sandbox only.",
+        [
+          {
+            path: 'cartObject.cart.merchantUrls.successUrl',
+            message: "host evil.example is not one of this merchant's registered domains (shop.example) nor a subdomain of one",
+          },
+        ],
+      ),
     ],
   },
   {
@@ -113,7 +124,14 @@ function errorResponses() {
         ...(entry.retryAfter ? retryAfterHeader : {}),
         ...(entry.allow ? { Allow: { schema: { type: 'string' }, description: 'The supported methods' } } : {}),
       },
-      content: { 'application/json': { schema: errorBodySchema, examples: Object.fromEntries(entry.examples.map((e) => [e.code, { value: e }])) } },
+      content: {
+        'application/json': {
+          schema: errorBodySchema,
+          examples: Object.fromEntries(
+            entry.examples.map((e, i) => [i === entry.examples.findIndex((x) => x.code === e.code) ? e.code : `${e.code}_${i}`, { value: e }]),
+          ),
+        },
+      },
     };
   }
   return responses;

@@ -5,11 +5,13 @@ import type { Db } from '../../core/db/client.js';
 import {
   changeWebhookUrl,
   deactivateMerchant,
+  DomainsRejectedError,
   listEndpointDeliveries,
   listMerchants,
   MerchantNotFoundError,
   registerMerchant,
   rotateWebhookSecret,
+  setMerchantDomains,
   WebhookUrlRejectedError,
 } from '../../core/merchants/merchants.js';
 import { withDeadline, type Temporal } from '../../core/temporal.js';
@@ -22,7 +24,14 @@ import { operatorAuth } from './auth.js';
 const TEMPORAL_DEADLINE_MS = 5_000;
 
 const environment = z.enum(['sandbox', 'production']);
-const createMerchantBody = z.strictObject({ name: z.string().trim().min(1).max(255), webhookUrl: z.string().max(2048), environment: environment.optional() });
+const domainList = z.array(z.string().max(253));
+const createMerchantBody = z.strictObject({
+  name: z.string().trim().min(1).max(255),
+  webhookUrl: z.string().max(2048),
+  environment: environment.optional(),
+  domains: domainList.optional(),
+});
+const domainsBody = z.strictObject({ domains: domainList });
 const webhookUrlBody = z.strictObject({ webhookUrl: z.string().max(2048) });
 const recoverBody = z.strictObject({ since: z.iso.datetime({ offset: true }) });
 const deliveriesQuery = z.strictObject({
@@ -53,13 +62,19 @@ function translate(err: unknown): never {
       'The webhook URL cannot be used.',
       err.problems.map((message) => ({ path: 'webhookUrl', message })),
     );
+  if (err instanceof DomainsRejectedError)
+    throw new ApiError(
+      'VALIDATION_ERROR',
+      'Each domain must be a plain host name such as shop.example (it also allows its subdomains).',
+      err.problems.map((p) => ({ path: p.index === undefined ? 'domains' : `domains[${p.index}]`, message: p.message })),
+    );
   if (isDependencyUnavailable(err)) throw serviceUnavailable();
   throw err;
 }
 
 /**
- * `/operator/…`: what an operator does for a merchant — register, change the webhook URL, rotate the
- * secret, deactivate — and how deliveries are inspected, replayed and recovered. Bearer OPERATOR_TOKEN.
+ * `/operator/…`: what an operator does for a merchant — register, set its domains, change the webhook
+ * URL, rotate the secret, deactivate — and how deliveries are inspected, replayed and recovered. Bearer OPERATOR_TOKEN.
  */
 export function operatorRoutes(deps: { config: Config; db: Db; temporal: Temporal }) {
   const { config, db, temporal } = deps;
@@ -78,6 +93,7 @@ export function operatorRoutes(deps: { config: Config; db: Db; temporal: Tempora
       name: body.name,
       webhookUrl: body.webhookUrl,
       environment: body.environment ?? config.environment,
+      ...(body.domains ? { domains: body.domains } : {}),
     }).catch(translate);
     return c.json(created, 201);
   });
@@ -91,6 +107,11 @@ export function operatorRoutes(deps: { config: Config; db: Db; temporal: Tempora
   app.put('/merchants/:platformUuid/webhook-url', async (c) => {
     const body = await parseJson(c, webhookUrlBody);
     return c.json(await changeWebhookUrl(db, uuid(c), body.webhookUrl).catch(translate));
+  });
+
+  app.put('/merchants/:platformUuid/domains', async (c) => {
+    const body = await parseJson(c, domainsBody);
+    return c.json(await setMerchantDomains(db, uuid(c), body.domains).catch(translate));
   });
 
   app.post('/merchants/:platformUuid/rotate-secret', async (c) =>

@@ -13,6 +13,8 @@ export interface NewCart {
   cartId: string;
   platformUuid: string;
   environment: Environment;
+  /** The merchant's registered name (merchants.name) at creation: who takes the money, whatever store.name says. */
+  merchantName: string;
   currency: string;
   amount: number;
   store: Store;
@@ -23,8 +25,8 @@ export interface NewCart {
 
 export async function insertCart(sql: Sql, row: NewCart): Promise<void> {
   await sql`
-    insert into carts (cart_id, platform_uuid, environment, status, currency, amount, store, cart, expires_on, created_at)
-    values (${row.cartId}, ${row.platformUuid}, ${row.environment}, 'pending', ${row.currency}, ${row.amount},
+    insert into carts (cart_id, platform_uuid, environment, merchant_name, status, currency, amount, store, cart, expires_on, created_at)
+    values (${row.cartId}, ${row.platformUuid}, ${row.environment}, ${row.merchantName}, 'pending', ${row.currency}, ${row.amount},
             ${sql.json(row.store)}, ${sql.json(row.cart)}, ${row.expiresOn}, ${row.createdAt})`;
 }
 
@@ -52,6 +54,7 @@ export async function recordCartStatus(db: Db, change: CartStatusChange): Promis
 export interface LedgerCart {
   platformUuid: string;
   environment: Environment;
+  merchantName: string;
   amount: number;
   currency: string;
   status: CartStatus;
@@ -63,6 +66,7 @@ export interface LedgerCart {
 interface CartRow {
   platform_uuid: string;
   environment: Environment;
+  merchant_name: string;
   amount: string;
   currency: string;
   status: CartStatus;
@@ -74,6 +78,7 @@ interface CartRow {
 const toLedgerCart = (r: CartRow): LedgerCart => ({
   platformUuid: r.platform_uuid,
   environment: r.environment,
+  merchantName: r.merchant_name,
   amount: Number(r.amount),
   currency: r.currency,
   status: r.status,
@@ -84,13 +89,13 @@ const toLedgerCart = (r: CartRow): LedgerCart => ({
 
 export async function findCart(db: Db, cartId: string): Promise<LedgerCart | undefined> {
   const [row] = await db<CartRow[]>`
-    select platform_uuid, environment, amount, currency, status, store, cart, expires_on from carts where cart_id = ${cartId}`;
+    select platform_uuid, environment, merchant_name, amount, currency, status, store, cart, expires_on from carts where cart_id = ${cartId}`;
   return row && toLedgerCart(row);
 }
 
 /** The cart, locked until the transaction ends: one event at a time per cart, so sequences never collide. */
 export async function lockCart(tx: Sql, cartId: string): Promise<LedgerCart | undefined> {
   const [row] = await tx<CartRow[]>`
-    select platform_uuid, environment, amount, currency, status, store, cart, expires_on from carts where cart_id = ${cartId} for update`;
+    select platform_uuid, environment, merchant_name, amount, currency, status, store, cart, expires_on from carts where cart_id = ${cartId} for update`;
   return row && toLedgerCart(row);
 }

@@ -87,17 +87,33 @@ const optionalText = (max: number = LIMITS.string) =>
     .refine((v) => plainText(v), 'must not contain control characters');
 
 /**
+ * Loopback hosts a developer's own machine serves: `localhost`, `*.localhost`, `127.0.0.1`, `[::1]`
+ * (as the URL parser gives a hostname). The schema accepts them in http(s) URLs (product links and
+ * return URLs) because it is the same in every environment; production create-cart refuses them
+ * (api/carts/url-policy.ts).
+ */
+export function isLoopbackHost(hostname: string): boolean {
+  const host = hostname.toLowerCase();
+  return host === 'localhost' || host.endsWith('.localhost') || host === '127.0.0.1' || host === '[::1]';
+}
+
+/**
  * An absolute http(s) URL, checked as sent. Not z.url(): it trims the value and strips tabs and line
  * breaks before checking, so a URL with control characters would pass, changed, instead of being
- * refused, and what we echo and redirect to would not be what the merchant sent.
+ * refused, and what we echo and redirect to would not be what the merchant sent. https URLs need a
+ * public host name; http(s) URLs may also name a loopback host, for sandbox only.
  */
 function url(protocols: 'https' | 'http(s)') {
-  const message = protocols === 'https' ? 'must be an absolute https URL with a public host name' : 'must be an absolute http(s) URL with a public host name';
+  const message =
+    protocols === 'https'
+      ? 'must be an absolute https URL with a public host name'
+      : 'must be an absolute http(s) URL with a public host name (or, in sandbox only, localhost, *.localhost, 127.0.0.1 or [::1])';
   const schemes = protocols === 'https' ? ['https:'] : ['http:', 'https:'];
   const wellFormed = (value: string) => {
     if (!/^https?:\/\//i.test(value)) return false;
     const parsed = URL.parse(value);
-    return parsed !== null && schemes.includes(parsed.protocol) && z.regexes.domain.test(parsed.hostname);
+    if (parsed === null || !schemes.includes(parsed.protocol)) return false;
+    return z.regexes.domain.test(parsed.hostname) || (protocols === 'http(s)' && isLoopbackHost(parsed.hostname));
   };
   return (
     z
@@ -111,6 +127,10 @@ function url(protocols: 'https' | 'http(s)') {
       .meta({ format: 'uri', example: protocols === 'https' ? 'https://store.example' : 'https://store.example/products/t-shirt' })
   );
 }
+
+/** Said in the OpenAPI document of every URL production checks against the merchant's registered domains. */
+const ON_REGISTERED_DOMAIN = "In production its host must be one of the merchant's registered domains or a subdomain of one.";
+const LOOPBACK_IN_SANDBOX = 'Sandbox also accepts http://localhost, *.localhost, 127.0.0.1 and [::1] (any port); production refuses them.';
 
 /** Every currency create-cart accepts: the ISO 4217 list less what a customer cannot pay in. The OpenAPI enum is this list. */
 export const PAYABLE_CURRENCIES: readonly string[] = currencyCodes
@@ -143,8 +163,10 @@ export const storeSchema = z
       example: '8f5e3c2a-6a7b-4d0e-9f21-3b4c5d6e7f80',
     }),
     name: text().meta({ description: 'Store name shown on the checkout page', example: 'Demo Store' }),
-    url: url('https').meta({ description: "The store's public https address" }),
-    logo: url('https').optional().meta({ description: 'Public https address of the store logo', example: 'https://store.example/logo.png' }),
+    url: url('https').meta({ description: `The store's public https address. ${ON_REGISTERED_DOMAIN}` }),
+    logo: url('https')
+      .optional()
+      .meta({ description: `Public https address of the store logo. ${ON_REGISTERED_DOMAIN}`, example: 'https://store.example/logo.png' }),
   })
   .meta({ id: 'Store', description: 'The merchant store, as shown to the customer.' });
 
@@ -165,8 +187,8 @@ export const itemSchema = z
       .min(1, 'must be at least 1')
       .max(LIMITS.quantity, `must be at most ${LIMITS.quantity}`)
       .meta({ description: 'Number of units', example: 2 }),
-    url: url('http(s)').meta({ description: 'Public product page' }),
-    image: url('http(s)').meta({ description: 'Product thumbnail', example: 'https://store.example/products/t-shirt.png' }),
+    url: url('http(s)').meta({ description: `Public product page. ${LOOPBACK_IN_SANDBOX}` }),
+    image: url('http(s)').meta({ description: `Product thumbnail. ${LOOPBACK_IN_SANDBOX}`, example: 'https://store.example/products/t-shirt.png' }),
     zeroPay: z.boolean('must be true or false').meta({ description: 'true only for a free item (price 0); false for every paid item', example: false }),
     sku: text().optional().meta({ description: 'Merchant SKU', example: 'TS-ORG-M-BLU' }),
     productId: text().optional().meta({ description: 'Merchant product identifier', example: 'prod_123' }),
@@ -197,11 +219,11 @@ export const extraSchema = z
 export const merchantUrlsSchema = z
   .strictObject({
     successUrl: url('http(s)').meta({
-      description: 'Where the customer goes after a successful payment attempt (not a confirmation: wait for the webhook)',
+      description: `Where the customer goes after a successful payment attempt (not a confirmation: wait for the webhook). ${ON_REGISTERED_DOMAIN} ${LOOPBACK_IN_SANDBOX}`,
       example: 'https://store.example/checkout/success',
     }),
     failureUrl: url('http(s)').meta({
-      description: 'Where the customer goes after a failed or cancelled payment',
+      description: `Where the customer goes after a failed or cancelled payment. ${ON_REGISTERED_DOMAIN} ${LOOPBACK_IN_SANDBOX}`,
       example: 'https://store.example/checkout/failure',
     }),
   })

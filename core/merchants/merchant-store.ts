@@ -3,8 +3,8 @@ import type { Keyring } from '../crypto.js';
 import type { Db } from '../db/client.js';
 
 /**
- * The one owner of the `merchants`, `webhook_endpoints` and `webhook_secrets` tables: a merchant and
- * its endpoint form one aggregate. Every change of an endpoint's state (enabled, failing, disabled)
+ * The one owner of the `merchants`, `merchant_domains`, `webhook_endpoints` and `webhook_secrets`
+ * tables: a merchant, its registered domains and its endpoint form one aggregate. Every change of an endpoint's state (enabled, failing, disabled)
  * is made here. Callers go through core/merchants/merchants.ts, which checks what it is given.
  */
 
@@ -18,16 +18,18 @@ export interface MerchantRow {
   url: string;
   endpoint_status: EndpointStatus;
   disabled_reason: string | null;
+  domains: string[];
   created_at: Date;
 }
 
 /** The merchant, its endpoint and its first sealed secret, all or nothing. */
 export async function insertMerchant(
   db: Db,
-  row: { platformUuid: string; name: string; environment: Environment; webhookUrl: string; sealedSecret: Buffer },
+  row: { platformUuid: string; name: string; environment: Environment; webhookUrl: string; sealedSecret: Buffer; domains?: readonly string[] },
 ): Promise<void> {
   await db.begin(async (tx) => {
     await tx`insert into merchants (platform_uuid, name, environment) values (${row.platformUuid}, ${row.name}, ${row.environment})`;
+    if (row.domains?.length) await tx`insert into merchant_domains ${tx(row.domains.map((domain) => ({ platform_uuid: row.platformUuid, domain })))}`;
     const [endpoint] = await tx<{ id: string }[]>`
       insert into webhook_endpoints (platform_uuid, url) values (${row.platformUuid}, ${row.webhookUrl}) returning id`;
     await tx`insert into webhook_secrets (endpoint_id, secret_encrypted) values (${endpoint!.id}, ${row.sealedSecret})`;
@@ -36,7 +38,8 @@ export async function insertMerchant(
 
 export function selectMerchants(db: Db, filter: { environment?: Environment; platformUuid?: string } = {}): Promise<MerchantRow[]> {
   return db<MerchantRow[]>`
-    select m.platform_uuid, m.name, m.environment, m.status, e.url, e.status as endpoint_status, e.disabled_reason, m.created_at
+    select m.platform_uuid, m.name, m.environment, m.status, e.url, e.status as endpoint_status, e.disabled_reason, m.created_at,
+      array(select d.domain from merchant_domains d where d.platform_uuid = m.platform_uuid order by d.domain) as domains
     from merchants m join webhook_endpoints e using (platform_uuid)
     where true
       ${filter.environment ? db`and m.environment = ${filter.environment}` : db``}
@@ -44,11 +47,23 @@ export function selectMerchants(db: Db, filter: { environment?: Environment; pla
     order by m.created_at`;
 }
 
-/** The merchant a create-cart request names, if it may take carts in this environment. */
-export async function findActiveMerchant(db: Db, platformUuid: string, environment: Environment): Promise<{ name: string } | undefined> {
-  const [row] = await db<{ name: string }[]>`
-    select name from merchants where platform_uuid = ${platformUuid} and environment = ${environment} and status = 'active'`;
+/** The merchant a create-cart request names, if it may take carts in this environment, with its registered domains. */
+export async function findActiveMerchant(db: Db, platformUuid: string, environment: Environment): Promise<{ name: string; domains: string[] } | undefined> {
+  const [row] = await db<{ name: string; domains: string[] }[]>`
+    select m.name, array(select d.domain from merchant_domains d where d.platform_uuid = m.platform_uuid order by d.domain) as domains
+    from merchants m where m.platform_uuid = ${platformUuid} and m.environment = ${environment} and m.status = 'active'`;
   return row;
+}
+
+/** Replaces the merchant's registered domains with these (already normalized). False when no such merchant. */
+export async function replaceDomains(db: Db, platformUuid: string, domains: readonly string[]): Promise<boolean> {
+  return db.begin(async (tx) => {
+    const [merchant] = await tx`select 1 from merchants where platform_uuid = ${platformUuid} for update`;
+    if (!merchant) return false;
+    await tx`delete from merchant_domains where platform_uuid = ${platformUuid}`;
+    if (domains.length) await tx`insert into merchant_domains ${tx(domains.map((domain) => ({ platform_uuid: platformUuid, domain })))}`;
+    return true;
+  });
 }
 
 /** False when no merchant has this platformUuid. */

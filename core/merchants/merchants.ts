@@ -4,11 +4,13 @@ import type { Keyring } from '../crypto.js';
 import type { Db } from '../db/client.js';
 import { listMerchantDeliveries, type EventDeliveries } from '../webhooks/event-store.js';
 import { webhookUrlProblems } from '../webhooks/url-safety.js';
+import { MAX_DOMAINS, normalizeDomain } from './domains.js';
 import {
   addSecret,
   enableEndpoint,
   insertMerchant,
   liveSealedSecrets,
+  replaceDomains,
   selectMerchants,
   setMerchantInactive,
   type EndpointStatus,
@@ -17,13 +19,16 @@ import {
 
 /**
  * What operators (CLI and API) and the stack's own seeding do with merchants. Every way in checks
- * the webhook URL for the merchant's environment (core/webhooks/url-safety.ts) before storing it.
+ * the webhook URL for the merchant's environment (core/webhooks/url-safety.ts) and each registered
+ * domain (core/merchants/domains.ts) before storing them.
  */
 
 export interface NewMerchant {
   name: string;
   environment: Environment;
   webhookUrl: string;
+  /** Hosts its store URL, logo and return URLs may use (with their subdomains); required in production before it can take carts. */
+  domains?: string[];
 }
 
 export interface CreatedMerchant {
@@ -31,6 +36,7 @@ export interface CreatedMerchant {
   name: string;
   environment: Environment;
   webhookUrl: string;
+  domains: string[];
   /** Shown once; only its encryption is stored. */
   webhookSecret: string;
 }
@@ -43,6 +49,7 @@ export interface MerchantSummary {
   webhookUrl: string;
   endpointStatus: EndpointStatus;
   endpointDisabledReason: string | null;
+  domains: string[];
   createdAt: string;
 }
 
@@ -60,6 +67,28 @@ export class WebhookUrlRejectedError extends Error {
   }
 }
 
+export class DomainsRejectedError extends Error {
+  override name = 'DomainsRejectedError';
+  /** `index` is the entry's position in the list given, or undefined when the list as a whole is wrong. */
+  constructor(readonly problems: Array<{ index?: number; message: string }>) {
+    super(`domains ${problems.map((p) => (p.index === undefined ? p.message : `[${p.index}] ${p.message}`)).join('; ')}`);
+  }
+}
+
+/** The stored form of each entry (lower case, IDNA), duplicates dropped; every bad entry reported at once. */
+export function normalizeDomains(domains: readonly string[]): string[] {
+  if (domains.length > MAX_DOMAINS) throw new DomainsRejectedError([{ message: `must hold at most ${MAX_DOMAINS} domains` }]);
+  const normalized: string[] = [];
+  const problems: Array<{ index: number; message: string }> = [];
+  domains.forEach((value, index) => {
+    const result = normalizeDomain(value);
+    if ('problem' in result) problems.push({ index, message: `${JSON.stringify(value)} ${result.problem}` });
+    else if (!normalized.includes(result.domain)) normalized.push(result.domain);
+  });
+  if (problems.length) throw new DomainsRejectedError(problems);
+  return normalized;
+}
+
 /** A Standard Webhooks secret: `whsec_` + base64 of 32 random bytes. */
 export function newWebhookSecret(): string {
   return `whsec_${randomBytes(32).toString('base64')}`;
@@ -73,6 +102,7 @@ const toSummary = (r: MerchantRow): MerchantSummary => ({
   webhookUrl: r.url,
   endpointStatus: r.endpoint_status,
   endpointDisabledReason: r.disabled_reason,
+  domains: r.domains,
   createdAt: r.created_at.toISOString(),
 });
 
@@ -83,6 +113,7 @@ async function assertWebhookUrl(url: string, environment: Environment): Promise<
 
 /** Creates a merchant with its webhook endpoint and a first signing secret, once the URL passes its checks. */
 export async function registerMerchant(db: Db, keyring: Keyring, merchant: NewMerchant): Promise<CreatedMerchant> {
+  normalizeDomains(merchant.domains ?? []);
   await assertWebhookUrl(merchant.webhookUrl, merchant.environment);
   return registerMerchantWithoutUrlCheck(db, keyring, merchant);
 }
@@ -94,8 +125,9 @@ export async function registerMerchant(db: Db, keyring: Keyring, merchant: NewMe
 export async function registerMerchantWithoutUrlCheck(db: Db, keyring: Keyring, merchant: NewMerchant): Promise<CreatedMerchant> {
   const platformUuid = randomUUID();
   const webhookSecret = newWebhookSecret();
-  await insertMerchant(db, { platformUuid, ...merchant, sealedSecret: keyring.seal(webhookSecret) });
-  return { platformUuid, name: merchant.name, environment: merchant.environment, webhookUrl: merchant.webhookUrl, webhookSecret };
+  const domains = normalizeDomains(merchant.domains ?? []);
+  await insertMerchant(db, { platformUuid, ...merchant, domains, sealedSecret: keyring.seal(webhookSecret) });
+  return { platformUuid, name: merchant.name, environment: merchant.environment, webhookUrl: merchant.webhookUrl, domains, webhookSecret };
 }
 
 export async function listMerchants(db: Db, environment?: Environment): Promise<MerchantSummary[]> {
@@ -113,6 +145,13 @@ export async function changeWebhookUrl(db: Db, platformUuid: string, webhookUrl:
   const merchant = await getMerchant(db, platformUuid);
   await assertWebhookUrl(webhookUrl, merchant.environment);
   if (!(await enableEndpoint(db, platformUuid, webhookUrl))) throw new MerchantNotFoundError(platformUuid);
+  return getMerchant(db, platformUuid);
+}
+
+/** Replaces the merchant's registered domains; an empty list stops a production merchant from taking carts. */
+export async function setMerchantDomains(db: Db, platformUuid: string, domains: readonly string[]): Promise<MerchantSummary> {
+  const normalized = normalizeDomains(domains);
+  if (!(await replaceDomains(db, platformUuid, normalized))) throw new MerchantNotFoundError(platformUuid);
   return getMerchant(db, platformUuid);
 }
 

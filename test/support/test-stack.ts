@@ -88,6 +88,8 @@ export async function startTestStack(env: Record<string, string> = {}, options: 
         name: 'Test Store',
         environment: config.environment,
         webhookUrl: 'http://localhost:9/webhooks',
+        // The host of every URL in validCartRequest, so production stacks take its carts.
+        domains: ['store.example'],
         ...overrides,
       }),
     async stop() {

@@ -10,6 +10,8 @@ import { TERMINAL_STATUSES } from '../../core/checkout/session.js';
 export interface CheckoutSession {
   cartId: string;
   store: Store;
+  /** The merchant's registered name, from the ledger: shown beside store.name when they differ. */
+  merchantName: string;
   cart: Cart;
   amount: number;
   state: CartSessionState;
@@ -26,7 +28,7 @@ export async function loadCheckoutSession(deps: { db: Db; temporal: Temporal }, 
   if (!CART_ID_PATTERN.test(token)) return undefined;
   const row = await findCart(deps.db, token);
   if (!row) return undefined;
-  const session = { cartId: token, store: row.store, cart: row.cart, amount: row.amount };
+  const session = { cartId: token, store: row.store, merchantName: row.merchantName, cart: row.cart, amount: row.amount };
   if (TERMINAL_STATUSES.has(row.status)) {
     return { ...session, state: { cartId: token, status: row.status, step: 'done', expiresOn: row.expiresOn.toISOString() } };
   }

@@ -3,9 +3,22 @@ import { formatAmount } from '../../../core/money.js';
 import type { CheckoutSession } from '../load-session.js';
 import type { Html } from './layout.js';
 
+/**
+ * The registered merchant to show beside the store name the request carried, or undefined when both
+ * say the same. The store name is the merchant's to choose per cart (a brand, a marketplace shop), but
+ * the customer must always see who takes the money: names that differ once Unicode-compatibility
+ * folded (NFKC), trimmed, with runs of spaces as one and case ignored are both shown. A look-alike
+ * written with other scripts' letters therefore still shows the registered name.
+ */
+export function registeredNameBeside(storeName: string, merchantName: string): string | undefined {
+  const fold = (name: string) => name.normalize('NFKC').trim().replace(/\s+/g, ' ').toLowerCase();
+  return fold(storeName) === fold(merchantName) ? undefined : merchantName;
+}
+
 /** What is being paid for: the merchant, every line, and the total in the currency's minor units. */
 export function orderSummary(session: CheckoutSession, options: { sandbox: boolean }): Html {
   const { store, cart, amount } = session;
+  const seller = registeredNameBeside(store.name, session.merchantName);
   return html`<aside class="summary" aria-label="Order summary">
     <header class="merchant">
       <span class="merchant-initial" aria-hidden="true"
@@ -14,6 +27,7 @@ export function orderSummary(session: CheckoutSession, options: { sandbox: boole
       <span class="merchant-name">${store.name}</span>
       ${options.sandbox ? html`<span class="badge">Test mode</span>` : ''}
     </header>
+    ${seller ? html`<p class="merchant-seller" data-testid="registered-merchant">Sold by <strong>${seller}</strong></p>` : ''}
     <p class="pay-label">Pay ${store.name}</p>
     <p class="amount" data-testid="total">${formatAmount(amount, cart.currency)}</p>
     <details class="lines" open>
