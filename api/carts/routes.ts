@@ -2,7 +2,7 @@ import { Hono } from 'hono';
 import { bodyLimit } from 'hono/body-limit';
 import { createCartRequestSchema, LIMITS } from '../../core/checkout/cart-schema.js';
 import { createCartSession, type CartSessionDeps } from './create-cart-session.js';
-import { clientAddress } from '../middleware/client-address.js';
+import { clientAddress } from '../../core/client-address.js';
 import { isDependencyUnavailable, serviceUnavailable } from '../dependency-errors.js';
 import { ApiError, methodNotAllowed, validationError } from '../errors.js';
 import { readJsonBody } from '../json-body.js';
