@@ -21,7 +21,7 @@ const LINE_BREAKS = new Set(['\t', '\n', '\r']);
 
 describe('hostile input to create-cart never answers 500', () => {
   // Thousands of requests from one address: the limits are not what is tested here.
-  const stack = useTestStack({ RATE_LIMIT_PER_CLIENT: '1000000', RATE_LIMIT_PER_PLATFORM: '1000000' });
+  const stack = useTestStack({ RATE_LIMIT_PER_CLIENT: '1000000', RATE_LIMIT_PER_PLATFORM_CLIENT: '1000000', RATE_LIMIT_PER_PLATFORM: '1000000' });
 
   async function send(body: unknown): Promise<{ status: number; body: ErrorEnvelope }> {
     const res = await postCart(stack.apiUrl, typeof body === 'string' ? body : JSON.stringify(body));
