@@ -49,6 +49,13 @@ const environmentSchema = z.object({
   RATE_LIMIT_PER_PLATFORM_CLIENT: z.coerce.number().int().positive().default(600),
   RATE_LIMIT_PER_PLATFORM: z.coerce.number().int().positive().default(20_000),
   /**
+   * One-time codes sent (send and resend) per window, across carts: to one destination (phone or
+   * email), and at the request of one client address. Against SMS pumping: each cart alone allows 4.
+   */
+  OTP_SENDS_WINDOW_SECONDS: z.coerce.number().int().positive().default(3600),
+  OTP_SENDS_PER_DESTINATION: z.coerce.number().int().positive().default(5),
+  OTP_SENDS_PER_CLIENT: z.coerce.number().int().positive().default(20),
+  /**
    * How many reverse proxies of ours stand in front of the API. 0: the socket address is the client
    * and X-Forwarded-For is ignored (anyone can forge it); n: the n-th address from the right is.
    */
@@ -110,6 +117,7 @@ export const configSchema = environmentSchema
       perPlatformClient: c.RATE_LIMIT_PER_PLATFORM_CLIENT,
       perPlatform: c.RATE_LIMIT_PER_PLATFORM,
     },
+    otpSends: { windowSeconds: c.OTP_SENDS_WINDOW_SECONDS, perDestination: c.OTP_SENDS_PER_DESTINATION, perClient: c.OTP_SENDS_PER_CLIENT },
     trustedProxyHops: c.TRUST_PROXY,
     cardVault: { purgeEveryMs: c.CARD_VAULT_PURGE_EVERY_SECONDS * 1000, purgeMarginMs: c.CARD_VAULT_PURGE_MARGIN_SECONDS * 1000 },
     webhooks: {

@@ -1,17 +1,11 @@
-import { createHash, timingSafeEqual } from 'node:crypto';
 import { createMiddleware } from 'hono/factory';
+import { bearerTokenMatches } from '../../core/bearer-token.js';
 import { ApiError } from '../errors.js';
 
-const digest = (value: string) => createHash('sha256').update(value).digest();
-
-/**
- * `Authorization: Bearer <OPERATOR_TOKEN>`. Both sides are hashed first so the comparison is constant
- * time whatever the lengths. Without a configured token the operator API stays shut.
- */
+/** `Authorization: Bearer <OPERATOR_TOKEN>`. Without a configured token the operator API stays shut. */
 export function operatorAuth(token: string | undefined) {
   return createMiddleware(async (c, next) => {
-    const presented = /^Bearer\s+(.+)$/i.exec(c.req.header('authorization') ?? '')?.[1]?.trim();
-    if (!token || !presented || !timingSafeEqual(digest(presented), digest(token))) {
+    if (!bearerTokenMatches(c.req.header('authorization'), token)) {
       throw new ApiError('UNAUTHORIZED', 'The operator API needs Authorization: Bearer <OPERATOR_TOKEN>.', [], {
         'WWW-Authenticate': 'Bearer realm="operator"',
       });
