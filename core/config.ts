@@ -48,6 +48,8 @@ const environmentSchema = z.object({
   RATE_LIMIT_PER_CLIENT: z.coerce.number().int().positive().default(3000),
   RATE_LIMIT_PER_PLATFORM_CLIENT: z.coerce.number().int().positive().default(600),
   RATE_LIMIT_PER_PLATFORM: z.coerce.number().int().positive().default(20_000),
+  /** Posts of the checkout page's forms allowed per client address per RATE_LIMIT_WINDOW_SECONDS. */
+  RATE_LIMIT_PAGE_ACTIONS_PER_CLIENT: z.coerce.number().int().positive().default(120),
   /**
    * One-time codes sent (send and resend) per window, across carts: to one destination (phone or
    * email), and at the request of one client address. Against SMS pumping: each cart alone allows 4.
@@ -116,6 +118,7 @@ export const configSchema = environmentSchema
       perClient: c.RATE_LIMIT_PER_CLIENT,
       perPlatformClient: c.RATE_LIMIT_PER_PLATFORM_CLIENT,
       perPlatform: c.RATE_LIMIT_PER_PLATFORM,
+      pageActionsPerClient: c.RATE_LIMIT_PAGE_ACTIONS_PER_CLIENT,
     },
     otpSends: { windowSeconds: c.OTP_SENDS_WINDOW_SECONDS, perDestination: c.OTP_SENDS_PER_DESTINATION, perClient: c.OTP_SENDS_PER_CLIENT },
     trustedProxyHops: c.TRUST_PROXY,

@@ -13,7 +13,12 @@ export function createWebMetrics() {
     labelNames: ['limit'] as const,
     registers: [registry],
   });
-  return { registry, otpSendsRefused };
+  const pageActionsRefused = new Counter({
+    name: 'checkout_page_actions_rate_limited_total',
+    help: 'Checkout form posts refused by RATE_LIMIT_PAGE_ACTIONS_PER_CLIENT.',
+    registers: [registry],
+  });
+  return { registry, otpSendsRefused, pageActionsRefused };
 }
 
 export type WebMetrics = ReturnType<typeof createWebMetrics>;

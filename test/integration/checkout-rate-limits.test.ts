@@ -32,6 +32,7 @@ describe('abuse limits of the checkout page', () => {
     {
       TRUST_PROXY: '1',
       RATE_LIMIT_WINDOW_SECONDS: '3600',
+      RATE_LIMIT_PAGE_ACTIONS_PER_CLIENT: '8',
       OTP_SENDS_PER_DESTINATION: '3',
       OTP_SENDS_PER_CLIENT: '5',
     },
@@ -134,5 +135,23 @@ describe('abuse limits of the checkout page', () => {
     expect(sentTo(phones[5]!)).toBe(0);
     // Another address is not affected.
     expect((await sendCode(freshClient(), phones[5]!)).res.status).toBe(303);
+  });
+
+  it('limits the page’s form posts per client address, before reading them, with a 429 page or panel', async () => {
+    const client = freshClient();
+    const { cartId, visit } = await newCheckout();
+    const cancel = (forwarded: string, headers: Record<string, string> = {}) =>
+      postCheckoutForm(stack.checkoutUrl, '/cancel', cartId, { ...visit, csrf: 'wrong' }, {}, { 'x-forwarded-for': forwarded, ...headers });
+    for (let i = 0; i < 8; i++) expect((await cancel(client)).status).toBe(403);
+
+    const page = await cancel(client);
+    expect429(page);
+    expect(await page.text()).toMatch(/Too many requests from your connection\. Please wait \d+ minutes? and try again\./);
+    const panel = await cancel(client, { 'hx-request': 'true' });
+    expect429(panel);
+    expect(await panel.text()).toMatch(/^<section id="step" class="panel step"><p class="alert" role="alert">Too many requests/);
+
+    // Others are not affected: their post is read and judged (here, refused for its CSRF token).
+    expect((await cancel(freshClient())).status).toBe(403);
   });
 });

@@ -55,6 +55,7 @@ export async function startTestStack(env: Record<string, string> = {}, options: 
     WEB_PORT: '1',
     // Every test file's page comes from 127.0.0.1 and many send codes to the same contacts within the
     // hour: the page's abuse limits are set out of reach unless a test sets them.
+    RATE_LIMIT_PAGE_ACTIONS_PER_CLIENT: '1000000',
     OTP_SENDS_PER_DESTINATION: '1000000',
     OTP_SENDS_PER_CLIENT: '1000000',
     ...env,

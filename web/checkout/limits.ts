@@ -11,7 +11,8 @@ export type OtpSendLimit = { allowed: true; refund(): Promise<void> } | { allowe
 
 /**
  * The checkout page's abuse limits, counted in PostgreSQL (core/rate-limits.ts) per client address
- * (TRUST_PROXY as for the API): every one-time code sent, per address and per destination across carts.
+ * (TRUST_PROXY as for the API): every form post, and every one-time code sent, per address and per
+ * destination across carts.
  */
 export function checkoutLimits(deps: { config: Config; db: Db; logger: Logger; metrics: WebMetrics }) {
   const { config, db, logger, metrics } = deps;
@@ -26,6 +27,16 @@ export function checkoutLimits(deps: { config: Config; db: Db; logger: Logger; m
   }
 
   return {
+    /** Counts one form post; answers the seconds to wait when over RATE_LIMIT_PAGE_ACTIONS_PER_CLIENT. */
+    async pageAction(c: Context): Promise<number | undefined> {
+      const hits = await count([
+        { bucket: `page-client:${address(c)}`, max: config.rateLimit.pageActionsPerClient, windowSeconds: config.rateLimit.windowSeconds },
+      ]);
+      if (hits.allowed) return undefined;
+      metrics.pageActionsRefused.inc();
+      return hits.retryAfterSeconds;
+    },
+
     /**
      * Counts one code about to be sent, against its destination (a keyed hash, `contactKey`) and the
      * client's address, both or neither. A refused send counts nowhere; the caller refunds a send the

@@ -19,6 +19,7 @@ import { loadCheckoutSession, queryState, type CheckoutSession } from './load-se
 import { merchantOrigins, merchantReturnUrl } from './merchant-redirect.js';
 import { checkoutPage } from './views/checkout-page.js';
 import { messagePage } from './views/layout.js';
+import { html } from 'hono/html';
 import { stepPanel, type FieldName, type StepView } from './views/steps.js';
 import { parseContact } from '../../core/checkout/contact.js';
 
@@ -169,6 +170,14 @@ export function checkoutRoutes(deps: CheckoutDeps) {
     return render(c, session);
   });
 
+  /** A form post over RATE_LIMIT_PAGE_ACTIONS_PER_CLIENT: nothing was read or done, so no session to show. */
+  function tooManyRequests(c: C, retryAfterSeconds: number) {
+    const message = `Too many requests from your connection. Please wait ${waitText(retryAfterSeconds)} and try again.`;
+    c.header('Retry-After', String(retryAfterSeconds));
+    if (isHtmx(c)) return c.html(html`<section id="step" class="panel step"><p class="alert" role="alert">${message}</p></section>`, 429);
+    return c.html(messagePage({ title: 'Too many requests', message }), 429);
+  }
+
   /** A one-time code refused by OTP_SENDS_PER_DESTINATION or OTP_SENDS_PER_CLIENT, said at the field. */
   function tooManyCodes(c: C, session: CheckoutSession, refused: Extract<OtpSendLimit, { allowed: false }>, field: 'contact' | 'code', extras: Extras) {
     const to = (field === 'contact' ? extras.values?.contact : session.state.contactHint)?.includes('@') ? 'this email address' : 'this number';
@@ -198,6 +207,12 @@ export function checkoutRoutes(deps: CheckoutDeps) {
 
   function action(path: string, name: string, handle: (c: C, session: CheckoutSession, form: (key: string) => string) => Promise<Response>) {
     app.post(path, async (c) => {
+      // Counted before the body is read: a flood of posts costs one counter update each.
+      const retryAfter = await limits.pageAction(c);
+      if (retryAfter !== undefined) {
+        logger.warn({ action: name }, 'checkout form refused: page action limit reached');
+        return tooManyRequests(c, retryAfter);
+      }
       const body = await c.req.parseBody();
       const form = (key: string) => (typeof body[key] === 'string' ? body[key] : '');
       const session = await loadCheckoutSession(deps, form('token'));
