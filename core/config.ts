@@ -57,10 +57,25 @@ const environmentSchema = z.object({
     .regex(/^\d{6}$/, 'must be 6 digits')
     .default('123456'),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
-  /** Create-cart requests allowed per window, per merchant (platformUuid) and per client address. */
+  /**
+   * Create-cart requests allowed per window. platformUuid is public and create-cart needs no
+   * credentials, so no one address may exhaust a merchant's allowance: each client address has its
+   * own count (PER_CLIENT), and its own per merchant (PER_PLATFORM_CLIENT); the merchant-wide ceiling
+   * (PER_PLATFORM) is high enough that only a distributed flood reaches it.
+   */
   RATE_LIMIT_WINDOW_SECONDS: z.coerce.number().int().positive().default(60),
-  RATE_LIMIT_PER_PLATFORM: z.coerce.number().int().positive().default(1200),
   RATE_LIMIT_PER_CLIENT: z.coerce.number().int().positive().default(3000),
+  RATE_LIMIT_PER_PLATFORM_CLIENT: z.coerce.number().int().positive().default(600),
+  RATE_LIMIT_PER_PLATFORM: z.coerce.number().int().positive().default(20_000),
+  /** Posts of the checkout page's forms allowed per client address per RATE_LIMIT_WINDOW_SECONDS. */
+  RATE_LIMIT_PAGE_ACTIONS_PER_CLIENT: z.coerce.number().int().positive().default(120),
+  /**
+   * One-time codes sent (send and resend) per window, across carts: to one destination (phone or
+   * email), and at the request of one client address. Against SMS pumping: each cart alone allows 4.
+   */
+  OTP_SENDS_WINDOW_SECONDS: z.coerce.number().int().positive().default(3600),
+  OTP_SENDS_PER_DESTINATION: z.coerce.number().int().positive().default(5),
+  OTP_SENDS_PER_CLIENT: z.coerce.number().int().positive().default(20),
   /**
    * How many reverse proxies of ours stand in front of the API. 0: the socket address is the client
    * and X-Forwarded-For is ignored (anyone can forge it); n: the n-th address from the right is.
@@ -134,7 +149,14 @@ export const configSchema = environmentSchema
     paymentResolutionMs: c.PAYMENT_RESOLUTION_SECONDS * 1000,
     sandboxOtp: c.SANDBOX_OTP,
     logLevel: c.LOG_LEVEL,
-    rateLimit: { windowSeconds: c.RATE_LIMIT_WINDOW_SECONDS, perPlatform: c.RATE_LIMIT_PER_PLATFORM, perClient: c.RATE_LIMIT_PER_CLIENT },
+    rateLimit: {
+      windowSeconds: c.RATE_LIMIT_WINDOW_SECONDS,
+      perClient: c.RATE_LIMIT_PER_CLIENT,
+      perPlatformClient: c.RATE_LIMIT_PER_PLATFORM_CLIENT,
+      perPlatform: c.RATE_LIMIT_PER_PLATFORM,
+      pageActionsPerClient: c.RATE_LIMIT_PAGE_ACTIONS_PER_CLIENT,
+    },
+    otpSends: { windowSeconds: c.OTP_SENDS_WINDOW_SECONDS, perDestination: c.OTP_SENDS_PER_DESTINATION, perClient: c.OTP_SENDS_PER_CLIENT },
     trustedProxyHops: c.TRUST_PROXY,
     cardVault: { purgeEveryMs: c.CARD_VAULT_PURGE_EVERY_SECONDS * 1000, purgeMarginMs: c.CARD_VAULT_PURGE_MARGIN_SECONDS * 1000 },
     webhooks: {

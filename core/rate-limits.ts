@@ -1,4 +1,4 @@
-import type { Db } from './db/client.js';
+import type { Db, Sql } from './db/client.js';
 
 /**
  * The one owner of the `rate_limit_windows` table: fixed-window counters kept in PostgreSQL, so every
@@ -6,7 +6,7 @@ import type { Db } from './db/client.js';
  */
 
 export interface Limit {
-  /** What is counted, e.g. `platform:<uuid>` or `client:<address>`. */
+  /** What is counted, e.g. `platform:<uuid>`, `client:<address>` or `otp-destination:<keyed hash>`. */
   bucket: string;
   max: number;
   windowSeconds: number;
@@ -20,16 +20,79 @@ export interface Count {
   windowOpened: boolean;
 }
 
-/** Counts one hit against `limit` in the current window. */
-export async function countHit(db: Db, limit: Limit): Promise<Count> {
+/** What countHitsAllOrNone answers: every hit counted (and a way to take them back), or none. */
+export type Hits =
+  { allowed: true; windowOpened: boolean; refund(): Promise<void> } | { allowed: false; refusedBy: Limit; retryAfterSeconds: number; windowOpened: boolean };
+
+interface Hit {
+  hits: number;
+  retryAfter: number;
+  windowStart: Date;
+}
+
+async function hit(sql: Sql, limit: Limit): Promise<Hit> {
   const w = limit.windowSeconds;
-  const [row] = await db<{ hits: number; retryAfter: number }[]>`
+  const [row] = await sql<Hit[]>`
     with w as (select to_timestamp(floor(extract(epoch from now()) / ${w}) * ${w}) as start)
     insert into rate_limit_windows (bucket, window_start, window_end, hits)
     select ${limit.bucket}, w.start, w.start + make_interval(secs => ${w}), 1 from w
     on conflict (bucket, window_start) do update set hits = rate_limit_windows.hits + 1
-    returning hits, greatest(1, ceil(extract(epoch from window_end - now())))::int as "retryAfter"`;
-  return { allowed: row!.hits <= limit.max, retryAfterSeconds: row!.retryAfter, windowOpened: row!.hits === 1 };
+    returning hits, greatest(1, ceil(extract(epoch from window_end - now())))::int as "retryAfter", window_start as "windowStart"`;
+  return row!;
+}
+
+/** Counts one hit against `limit` in the current window. */
+export async function countHit(db: Db, limit: Limit): Promise<Count> {
+  const row = await hit(db, limit);
+  return { allowed: row.hits <= limit.max, retryAfterSeconds: row.retryAfter, windowOpened: row.hits === 1 };
+}
+
+class Refused extends Error {
+  constructor(
+    readonly limit: Limit,
+    readonly retryAfterSeconds: number,
+    readonly windowOpened: boolean,
+  ) {
+    super(`rate limit ${limit.bucket} reached`);
+  }
+}
+
+/**
+ * Counts one hit against each of `limits` in one transaction, all or none: when one is over its max
+ * the transaction rolls back, so a refused attempt uses up no limit at all (not even the ones it was
+ * still under). Buckets are taken in one fixed order, so two callers never deadlock. `refund` takes
+ * the hits back, in the windows they were counted in, for an attempt that turned out not to happen.
+ */
+export async function countHitsAllOrNone(db: Db, limits: Limit[]): Promise<Hits> {
+  const ordered = [...limits].sort((a, b) => (a.bucket < b.bucket ? -1 : a.bucket > b.bucket ? 1 : 0));
+  try {
+    const counted = await db.begin(async (tx) => {
+      const windows: { bucket: string; windowStart: Date; opened: boolean }[] = [];
+      for (const limit of ordered) {
+        const row = await hit(tx, limit);
+        if (row.hits > limit.max)
+          throw new Refused(
+            limit,
+            row.retryAfter,
+            windows.some((w) => w.opened),
+          );
+        windows.push({ bucket: limit.bucket, windowStart: row.windowStart, opened: row.hits === 1 });
+      }
+      return windows;
+    });
+    return {
+      allowed: true,
+      windowOpened: counted.some((w) => w.opened),
+      async refund() {
+        for (const w of counted) {
+          await db`update rate_limit_windows set hits = greatest(0, hits - 1) where bucket = ${w.bucket} and window_start = ${w.windowStart}`;
+        }
+      },
+    };
+  } catch (err) {
+    if (err instanceof Refused) return { allowed: false, refusedBy: err.limit, retryAfterSeconds: err.retryAfterSeconds, windowOpened: err.windowOpened };
+    throw err;
+  }
 }
 
 /** Windows of other lengths may share the table: each row is pruned by its own end, never another's length. */

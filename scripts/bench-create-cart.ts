@@ -40,6 +40,7 @@ const config = loadConfig({
   LOG_LEVEL: 'silent',
   RATE_LIMIT_PER_PLATFORM: '1000000',
   RATE_LIMIT_PER_CLIENT: '1000000',
+  RATE_LIMIT_PER_PLATFORM_CLIENT: '1000000',
 });
 const logger = createLogger({ level: 'silent', name: 'bench' });
 const db = createDb(config.databaseUrl);

@@ -3,12 +3,14 @@ import { createRequire } from 'node:module';
 import { Hono } from 'hono';
 import { html } from 'hono/html';
 import { HTTPException } from 'hono/http-exception';
+import { bearerTokenMatches } from '../core/bearer-token.js';
 import type { Config } from '../core/config.js';
 import type { Db } from '../core/db/client.js';
 import type { Logger } from '../core/logger.js';
 import type { Temporal } from '../core/temporal.js';
 import { checkoutRoutes } from './checkout/routes.js';
 import { messagePage } from './checkout/views/layout.js';
+import { createWebMetrics } from './metrics.js';
 import { securityHeaders, type WebEnv } from './security-headers.js';
 
 export interface WebDeps {
@@ -37,7 +39,15 @@ export function createWebApp(deps: WebDeps) {
     c.header('Content-Type', found.type);
     return c.body(found.body);
   });
-  app.route('/', checkoutRoutes(deps));
+  const metrics = createWebMetrics();
+  // For the operators' Prometheus, with their token, as on the API.
+  app.get('/metrics', async (c) => {
+    if (!bearerTokenMatches(c.req.header('authorization'), deps.config.operatorToken)) {
+      return c.text('Unauthorized', 401, { 'WWW-Authenticate': 'Bearer realm="operator"' });
+    }
+    return c.body(await metrics.registry.metrics(), 200, { 'Content-Type': metrics.registry.contentType });
+  });
+  app.route('/', checkoutRoutes({ ...deps, metrics }));
   app.notFound((c) => c.html(messagePage({ title: 'Page not found', message: 'There is nothing at this address.' }), 404));
   app.onError((err, c) => {
     if (err instanceof HTTPException && err.status === 403) {

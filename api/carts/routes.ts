@@ -2,7 +2,7 @@ import { Hono } from 'hono';
 import { bodyLimit } from 'hono/body-limit';
 import { createCartRequestSchema, LIMITS } from '../../core/checkout/cart-schema.js';
 import { createCartSession, type CartSessionDeps } from './create-cart-session.js';
-import { clientAddress } from '../middleware/client-address.js';
+import { clientAddress } from '../../core/client-address.js';
 import { isDependencyUnavailable, serviceUnavailable } from '../dependency-errors.js';
 import { ApiError, methodNotAllowed, validationError } from '../errors.js';
 import { readJsonBody } from '../json-body.js';
@@ -54,14 +54,23 @@ export function cartRoutes(deps: CartSessionDeps & { cartsCreated: Pick<ApiMetri
       },
     }),
     async (c) => {
+      const address = clientAddress(c, config.trustedProxyHops);
       const idempotencyKey = readIdempotencyKey(c.req.header(IDEMPOTENCY_HEADER));
       const body = await readJsonBody(c);
       const parsed = createCartRequestSchema.safeParse(body, { reportInput: true });
       if (!parsed.success) throw validationError(parsed.error);
 
       const outcome = await orUnavailable(async () => {
+        const platform = parsed.data.cartObject.store.platformUuid.toLowerCase();
+        // This address's share of the merchant first: a stranger who knows the public platformUuid
+        // runs out here, long before the merchant-wide ceiling that would refuse the merchant too.
         await enforceRateLimit(db, c.get('logger') ?? logger, {
-          bucket: `platform:${parsed.data.cartObject.store.platformUuid.toLowerCase()}`,
+          bucket: `platform-client:${platform}:${address}`,
+          max: rateLimit.perPlatformClient,
+          windowSeconds: rateLimit.windowSeconds,
+        });
+        await enforceRateLimit(db, c.get('logger') ?? logger, {
+          bucket: `platform:${platform}`,
           max: rateLimit.perPlatform,
           windowSeconds: rateLimit.windowSeconds,
         });

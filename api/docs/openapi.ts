@@ -99,7 +99,7 @@ const CREATE_CART_ERRORS: Array<{ description: string; examples: ErrorBody[]; re
   },
   {
     description: 'RATE_LIMITED: too many requests from this merchant or this address; retry after Retry-After seconds.',
-    examples: [example('RATE_LIMITED', 'Too many requests: at most 1200 per 60 s. Retry after the delay in Retry-After.')],
+    examples: [example('RATE_LIMITED', 'Too many requests: at most 600 per 60 s. Retry after the delay in Retry-After.')],
     retryAfter: true,
   },
   {

@@ -9,15 +9,9 @@ import { createWebApp } from '../../web/app.js';
 import { stateQuery } from '../../workflows/cart-session/messages.js';
 import { freePort } from '../../scripts/free-port.js';
 import { createCartId, postCart, validCartRequest } from '../support/fixtures.js';
+import { postCheckoutForm, visitCheckout, type Visit } from '../support/checkout-forms.js';
 import { useTestStack } from '../support/test-stack.js';
 import { cartWorkflowId } from '../../workflows/cart-session/messages.js';
-
-/** What a browser keeps between requests to the checkout: its CSRF cookie and the page's form token. */
-interface Visit {
-  cookie: string;
-  csrf: string;
-  html: string;
-}
 
 const SECURITY_HEADERS = ["default-src 'none'", "script-src 'self'", "style-src 'self'", "frame-ancestors 'none'", "base-uri 'none'"];
 
@@ -51,22 +45,9 @@ describe('the checkout page over HTTP', () => {
     return createCartId(stack.apiUrl, body);
   }
 
-  async function visit(cartId: string, cookie?: string): Promise<Visit> {
-    const res = await fetch(`${stack.checkoutUrl}/?token=${cartId}`, { headers: cookie ? { cookie } : {} });
-    expect(res.status).toBe(200);
-    const html = await res.text();
-    const setCookie = res.headers.get('set-cookie');
-    return { cookie: cookie ?? setCookie!.split(';')[0]!, csrf: html.match(/name="csrf" value="([^"]+)"/)![1]!, html };
-  }
-
-  function post(path: string, cartId: string, at: Visit, fields: Record<string, string> = {}, headers: Record<string, string> = {}) {
-    return fetch(`${stack.checkoutUrl}${path}`, {
-      method: 'POST',
-      redirect: 'manual',
-      headers: { 'content-type': 'application/x-www-form-urlencoded', origin: stack.checkoutUrl, cookie: at.cookie, ...headers },
-      body: new URLSearchParams({ token: cartId, csrf: at.csrf, ...fields }),
-    });
-  }
+  const visit = (cartId: string, cookie?: string) => visitCheckout(stack.checkoutUrl, cartId, cookie);
+  const post = (path: string, cartId: string, at: Visit, fields: Record<string, string> = {}, headers: Record<string, string> = {}) =>
+    postCheckoutForm(stack.checkoutUrl, path, cartId, at, fields, headers);
 
   const state = (cartId: string) => stack.temporal.client.workflow.getHandle(cartWorkflowId(cartId)).query(stateQuery);
 

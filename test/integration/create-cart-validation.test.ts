@@ -85,7 +85,7 @@ const CASES: Array<[string, (b: Body) => void, string[]]> = [
 ];
 
 describe('create-cart validation: every rule, by exact JSON path', () => {
-  const stack = useTestStack({ RATE_LIMIT_PER_CLIENT: '100000', RATE_LIMIT_PER_PLATFORM: '100000' });
+  const stack = useTestStack({ RATE_LIMIT_PER_CLIENT: '100000', RATE_LIMIT_PER_PLATFORM_CLIENT: '100000', RATE_LIMIT_PER_PLATFORM: '100000' });
   let platformUuid: string;
   beforeAll(async () => {
     platformUuid = (await stack.createMerchant()).platformUuid;

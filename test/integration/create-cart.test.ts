@@ -52,7 +52,7 @@ function postChunked(apiUrl: string, totalBytes: number): Promise<{ status: numb
 
 describe('POST /v2/public/api/cart/', () => {
   // Generous limits: this file sends a few hundred requests from one address on purpose.
-  const stack = useTestStack({ RATE_LIMIT_PER_CLIENT: '100000', RATE_LIMIT_PER_PLATFORM: '100000' });
+  const stack = useTestStack({ RATE_LIMIT_PER_CLIENT: '100000', RATE_LIMIT_PER_PLATFORM_CLIENT: '100000', RATE_LIMIT_PER_PLATFORM: '100000' });
   let platformUuid: string;
   beforeAll(async () => {
     platformUuid = (await stack.createMerchant()).platformUuid;

@@ -12,11 +12,14 @@ import type { Temporal } from '../../core/temporal.js';
 import { waitForFirstDeliveryAttempt } from '../../core/webhooks/first-delivery.js';
 import { CSRF_COOKIE, CSRF_FIELD, csrfToken, csrfTokenValid, deriveCsrfKey, newCsrfNonce } from '../csrf.js';
 import type { WebEnv } from '../security-headers.js';
+import type { WebMetrics } from '../metrics.js';
 import { customerActions, type ActionResult } from './customer-actions.js';
-import { loadCheckoutSession, type CheckoutSession } from './load-session.js';
+import { checkoutLimits, type OtpSendLimit } from './limits.js';
+import { loadCheckoutSession, queryState, type CheckoutSession } from './load-session.js';
 import { merchantOrigins, merchantReturnUrl } from './merchant-redirect.js';
 import { checkoutPage } from './views/checkout-page.js';
 import { messagePage } from './views/layout.js';
+import { html } from 'hono/html';
 import { stepPanel, type FieldName, type StepView } from './views/steps.js';
 import { parseContact } from '../../core/checkout/contact.js';
 
@@ -25,6 +28,7 @@ export interface CheckoutDeps {
   db: Db;
   temporal: Temporal;
   logger: Logger;
+  metrics: WebMetrics;
 }
 
 type C = Context<WebEnv>;
@@ -46,6 +50,7 @@ export function checkoutRoutes(deps: CheckoutDeps) {
   const sandbox = production ? undefined : { otp: config.sandboxOtp };
   const csrfKey = deriveCsrfKey(config.keyring);
   const actions = customerActions(deps.temporal);
+  const limits = checkoutLimits(deps);
   const ownOrigin = new URL(config.checkoutBaseUrl).origin;
   const app = new Hono<WebEnv>();
 
@@ -60,7 +65,7 @@ export function checkoutRoutes(deps: CheckoutDeps) {
     return nonce;
   }
 
-  function render(c: C, session: CheckoutSession, extras: Extras = {}, status: 200 | 403 | 422 | 503 = 200) {
+  function render(c: C, session: CheckoutSession, extras: Extras = {}, status: 200 | 403 | 422 | 429 | 503 = 200) {
     const view: StepView = { session, csrf: csrfToken(csrfKey, session.cartId, csrfNonce(c)), sandbox, ...extras };
     c.set('formActionOrigins', merchantOrigins(session));
     c.header('Vary', 'HX-Request');
@@ -165,8 +170,49 @@ export function checkoutRoutes(deps: CheckoutDeps) {
     return render(c, session);
   });
 
+  /** A form post over RATE_LIMIT_PAGE_ACTIONS_PER_CLIENT: nothing was read or done, so no session to show. */
+  function tooManyRequests(c: C, retryAfterSeconds: number) {
+    const message = `Too many requests from your connection. Please wait ${waitText(retryAfterSeconds)} and try again.`;
+    c.header('Retry-After', String(retryAfterSeconds));
+    if (isHtmx(c)) return c.html(html`<section id="step" class="panel step"><p class="alert" role="alert">${message}</p></section>`, 429);
+    return c.html(messagePage({ title: 'Too many requests', message }), 429);
+  }
+
+  /** A one-time code refused by OTP_SENDS_PER_DESTINATION or OTP_SENDS_PER_CLIENT, said at the field. */
+  function tooManyCodes(c: C, session: CheckoutSession, refused: Extract<OtpSendLimit, { allowed: false }>, field: 'contact' | 'code', extras: Extras) {
+    const to = (field === 'contact' ? extras.values?.contact : session.state.contactHint)?.includes('@') ? 'this email address' : 'this number';
+    const message =
+      refused.refusedBy === 'destination'
+        ? `Too many codes were sent to ${to}. Try again in ${waitText(refused.retryAfterSeconds)}, or use another contact.`
+        : `Too many codes were requested from your connection. Try again in ${waitText(refused.retryAfterSeconds)}.`;
+    logger.warn({ cartId: session.cartId, limit: refused.refusedBy }, 'one-time code refused: send limit reached');
+    c.header('Retry-After', String(refused.retryAfterSeconds));
+    return render(c, session, { ...extras, notice: undefined, errors: { [field]: message } }, 429);
+  }
+
+  /**
+   * After a send the workflow refused: if it never reached the sender (the session's attempt count
+   * did not move), the hits are taken back, so only codes that were sent count.
+   */
+  async function refundUnlessSent(session: CheckoutSession, result: ActionResult, counted: Extract<OtpSendLimit, { allowed: true }>) {
+    if (result.accepted) return;
+    try {
+      const now = await queryState(deps, session.cartId);
+      if ((now.sendAttempts ?? 0) === (session.state.sendAttempts ?? 0)) await counted.refund();
+    } catch (err) {
+      // Kept counted: a code may have gone out.
+      logger.warn({ err, cartId: session.cartId }, 'could not tell whether a refused send reached the sender; it stays counted');
+    }
+  }
+
   function action(path: string, name: string, handle: (c: C, session: CheckoutSession, form: (key: string) => string) => Promise<Response>) {
     app.post(path, async (c) => {
+      // Counted before the body is read: a flood of posts costs one counter update each.
+      const retryAfter = await limits.pageAction(c);
+      if (retryAfter !== undefined) {
+        logger.warn({ action: name }, 'checkout form refused: page action limit reached');
+        return tooManyRequests(c, retryAfter);
+      }
       const body = await c.req.parseBody();
       const form = (key: string) => (typeof body[key] === 'string' ? body[key] : '');
       const session = await loadCheckoutSession(deps, form('token'));
@@ -203,7 +249,8 @@ export function checkoutRoutes(deps: CheckoutDeps) {
 
   action('/contact', 'sendCode', async (c, session, form) => {
     const contact = form('contact').trim();
-    if (!parseContact(contact)) {
+    const parsed = parseContact(contact);
+    if (!parsed) {
       return render(
         c,
         session,
@@ -212,12 +259,21 @@ export function checkoutRoutes(deps: CheckoutDeps) {
       );
     }
     if (session.state.step !== 'contact') return moveOn(c, session);
-    return outcome(c, session, await actions.sendCode(session.cartId, contact, session.state), 'contact', { values: { contact } });
+    const contactKey = limits.contactKey(parsed.address);
+    const counted = await limits.otpSend(c, contactKey);
+    if (!counted.allowed) return tooManyCodes(c, session, counted, 'contact', { values: { contact } });
+    const result = await actions.sendCode(session.cartId, contact, session.state, contactKey);
+    await refundUnlessSent(session, result, counted);
+    return outcome(c, session, result, 'contact', { values: { contact } });
   });
 
   action('/resend-code', 'resendCode', async (c, session) => {
     if (session.state.step !== 'code') return moveOn(c, session);
-    return outcome(c, session, await actions.resendCode(session.cartId, session.state), 'code', { notice: 'We sent you a new code.' });
+    const counted = await limits.otpSend(c, session.state.contactKey);
+    if (!counted.allowed) return tooManyCodes(c, session, counted, 'code', {});
+    const result = await actions.resendCode(session.cartId, session.state);
+    await refundUnlessSent(session, result, counted);
+    return outcome(c, session, result, 'code', { notice: 'We sent you a new code.' });
   });
 
   action('/code', 'verifyCode', async (c, session, form) => {
@@ -251,4 +307,10 @@ export function checkoutRoutes(deps: CheckoutDeps) {
   action('/cancel', 'cancel', async (c, session) => outcome(c, session, await actions.cancel(session.cartId), 'form'));
 
   return app;
+}
+
+/** "1 minute", "12 minutes": how long until a limit's window ends, rounded up. */
+function waitText(seconds: number): string {
+  const minutes = Math.max(1, Math.ceil(seconds / 60));
+  return `${minutes} ${minutes === 1 ? 'minute' : 'minutes'}`;
 }

@@ -49,6 +49,11 @@ export interface CartSessionState {
   sendAttempts?: number;
   /** The contact the code went to, masked for display ("j***@example.com", "•••• 4567"). */
   contactHint?: string;
+  /**
+   * The keyed hash of that contact the page sent with it (core/checkout/otp-destination.ts), so a
+   * resend is counted against the same destination's limit. Absent if the page sent none.
+   */
+  contactKey?: string;
   otp?: {
     /** Wrong codes still allowed before the session fails. */
     attemptsLeft: number;
@@ -76,7 +81,8 @@ export const stateQuery = defineQuery<CartSessionState>('state');
  * that can take a few seconds, so a caller that gives up earlier can follow the `state` query.
  * Use the update id as the idempotency key of the action (e.g. `pay-<cartId>`).
  */
-export const sendCodeUpdate = defineUpdate<CartSessionState, [{ contact: string }]>('sendCode');
+/** `contactKey`: the destination's keyed hash, kept and shown back in the state (never the contact in clear there). */
+export const sendCodeUpdate = defineUpdate<CartSessionState, [{ contact: string; contactKey?: string }]>('sendCode');
 export const resendCodeUpdate = defineUpdate<CartSessionState, []>('resendCode');
 export const verifyCodeUpdate = defineUpdate<CartSessionState, [{ codeHash: string }]>('verifyCode');
 export const payUpdate = defineUpdate<CartSessionState, [{ cardToken: string; brand: string; last4: string }]>('pay');

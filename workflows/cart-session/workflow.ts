@@ -120,7 +120,7 @@ export async function cartSession(input: CartSessionInput): Promise<{ status: Ca
   const closesAt = workflowInfo().startTime.getTime() + input.lifetimeMs;
 
   let status: CartStatus = 'pending';
-  let contact: { address: string; hint: string } | undefined;
+  let contact: { address: string; hint: string; key?: string } | undefined;
   let challenge: Challenge | undefined;
   let sending = false;
   /** Send and resend updates that finished, sent or not: a new attempt's update id counts them. */
@@ -147,6 +147,7 @@ export async function cartSession(input: CartSessionInput): Promise<{ status: Ca
     expiresOn: input.expiresOn,
     sendAttempts,
     ...(contact ? { contactHint: contact.hint } : {}),
+    ...(contact?.key ? { contactKey: contact.key } : {}),
     ...(challenge && !verified
       ? {
           otp: {
@@ -183,7 +184,7 @@ export async function cartSession(input: CartSessionInput): Promise<{ status: Ca
     }
   };
 
-  const sendCode = async (to: { address: string; hint: string }) => {
+  const sendCode = async (to: { address: string; hint: string; key?: string }) => {
     sending = true;
     try {
       const sent: SendOtpResult = await sendOtp({ cartId, contact: to.address });
@@ -209,15 +210,19 @@ export async function cartSession(input: CartSessionInput): Promise<{ status: Ca
   setHandler(stateQuery, state);
 
   // Sending to a new contact once a code went out counts as a resend, with the same limits.
-  setHandler(sendCodeUpdate, ({ contact: raw }) => sendCode(parseContact(raw)!), {
-    validator: ({ contact: raw }) => {
-      requireCodeStep();
-      if (typeof raw !== 'string' || !parseContact(raw)) {
-        refuse(ACTION_REFUSED.invalidContact, 'Enter an email address, or a phone number with its country code (e.g. +33 6 12 34 56 78).');
-      }
-      requireResendAllowed();
+  setHandler(
+    sendCodeUpdate,
+    ({ contact: raw, contactKey }) => sendCode({ ...parseContact(raw)!, ...(typeof contactKey === 'string' ? { key: contactKey } : {}) }),
+    {
+      validator: ({ contact: raw }) => {
+        requireCodeStep();
+        if (typeof raw !== 'string' || !parseContact(raw)) {
+          refuse(ACTION_REFUSED.invalidContact, 'Enter an email address, or a phone number with its country code (e.g. +33 6 12 34 56 78).');
+        }
+        requireResendAllowed();
+      },
     },
-  });
+  );
 
   setHandler(resendCodeUpdate, () => sendCode(contact!), {
     validator: () => {

@@ -3,7 +3,8 @@ import type { Context } from 'hono';
 import { getConnInfo } from '@hono/node-server/conninfo';
 
 /**
- * The address to rate-limit by. X-Forwarded-For is believed only for the hops our own proxies added
+ * The address to rate-limit by, for the API (create-cart) and the checkout page alike: both pass
+ * `TRUST_PROXY` as `trustedProxyHops`. X-Forwarded-For is believed only for the hops our own proxies added
  * (`trustedProxyHops` from the right), because a client can put anything in the header itself.
  * IPv6 clients are grouped by /64: one customer line usually owns a whole /64.
  */
