@@ -1,0 +1,98 @@
+/// <reference lib="dom" />
+import { Client } from '@temporalio/client';
+import { temporal } from '@temporalio/proto';
+import type { Browser } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { freePort } from '../../scripts/free-port.js';
+import { ensureTemporalCli } from '../../scripts/temporal-cli.js';
+import { startTemporalDevServer, type TemporalDevServer } from '../../scripts/temporal-server.js';
+import { cartSessionDriver } from '../support/cart-session-driver.js';
+import { launchChromium, openPage, skipWithoutChromium } from '../support/chromium.js';
+import { useTestStack } from '../support/test-stack.js';
+import { TEST_TEMPORAL_DYNAMIC_CONFIG } from '../support/test-temporal-settings.js';
+
+const { History } = temporal.api.history.v1;
+const CONTACT = 'ui.decoded@example.com';
+
+/** The run's Temporal server is headless: this file starts one with its Web UI, on ports of its own. */
+const [temporalPort, uiPort] = [await freePort(), await freePort()];
+const UI_URL = `http://localhost:${uiPort}`;
+
+describe.skipIf(skipWithoutChromium())('the Temporal Web UI, in headless Chromium, decodes payloads through /codec', () => {
+  let server: TemporalDevServer | undefined;
+  // Declared before useTestStack: hooks run in order, so the server is up when the stack connects.
+  beforeAll(async () => {
+    server = await startTemporalDevServer({
+      cli: await ensureTemporalCli(),
+      port: temporalPort,
+      uiPort,
+      fastUnsafeStorage: true,
+      dynamicConfig: TEST_TEMPORAL_DYNAMIC_CONFIG,
+    });
+  });
+  afterAll(async () => {
+    await server?.stop();
+  });
+
+  const stack = useTestStack({
+    TEMPORAL_ADDRESS: `127.0.0.1:${temporalPort}`,
+    TEMPORAL_UI_ORIGINS: `http://localhost:${uiPort},http://127.0.0.1:${uiPort}`,
+  });
+  let browser: Browser;
+
+  beforeAll(async () => {
+    browser = await launchChromium();
+  });
+  afterAll(async () => {
+    await browser?.close();
+  });
+
+  it("shows an update's encrypted argument in clear, decoded by the API's codec endpoint", async () => {
+    const driver = cartSessionDriver(stack, (await stack.createMerchant()).platformUuid);
+    const session = await driver.createSession();
+    await driver.sendCode(session, CONTACT);
+
+    // What the server stores, read without the codec: the contact is not in it.
+    const plain = new Client({ connection: stack.temporal.connection, namespace: stack.config.temporal.namespace });
+    const raw = History.fromObject(await plain.workflow.getHandle(session.handle.workflowId).fetchHistory());
+    const rawBytes = Buffer.from(History.encode(raw).finish()).toString('latin1');
+    expect(rawBytes).toContain('binary/encrypted');
+    expect(rawBytes).not.toContain(CONTACT);
+
+    // The UI and the API on the same host name (ports aside): same site, so the SameSite=None cookie
+    // is sent, and `localhost` is a secure context, so Chromium keeps a Secure cookie over http.
+    const codecEndpoint = `${stack.apiUrl.replace('127.0.0.1', 'localhost')}/codec`;
+    const { context, page } = await openPage(browser, { width: 1440 });
+    const session204 = await context.request.post(`${codecEndpoint}/session`, {
+      headers: { Authorization: `Bearer ${stack.config.operatorToken}` },
+    });
+    expect(session204.status()).toBe(204);
+    expect((await context.cookies(codecEndpoint)).map((c) => c.name)).toEqual(['checkout_operator']);
+
+    // The UI's own "Codec Server" settings, as temporalio/ui (2.42.1 in CLI 1.5.1) persists them:
+    // localStorage keys of src/lib/stores/data-encoder-config.ts, JSON-encoded values. Set before the
+    // UI's scripts run, so no clicks in its settings drawer are needed.
+    await context.addInitScript(
+      ({ endpoint }) => {
+        localStorage.setItem('endpoint', JSON.stringify(endpoint));
+        localStorage.setItem('includeCredentials', 'true');
+        localStorage.setItem('passAccessToken', 'false');
+        localStorage.setItem('overrideRemoteCodecConfiguration', 'true');
+      },
+      { endpoint: codecEndpoint },
+    );
+    // Statuses of the UI's POSTs to the codec endpoint (the CORS preflights are not reported).
+    const decodes: number[] = [];
+    page.on('response', (response) => {
+      if (response.url() === `${codecEndpoint}/decode` && response.request().method() === 'POST') decodes.push(response.status());
+    });
+
+    await page.goto(`${UI_URL}/namespaces/default/workflows/${session.handle.workflowId}`);
+    // The history tab lists the events; the update's argument shows once its row is expanded.
+    await page.getByText('Workflow Execution Update Accepted').click({ timeout: 30_000 });
+    // Its "Accepted Request" shows `input.args.payloads[0]` as the codec endpoint decoded it.
+    await page.getByText(`"contact": "${CONTACT}"`).first().waitFor({ timeout: 30_000 });
+    expect(decodes.length).toBeGreaterThan(0);
+    expect(decodes.every((status) => status === 200)).toBe(true);
+  });
+});
