@@ -52,6 +52,11 @@ const environmentSchema = z.object({
    * key. It may run past the session's lifetime.
    */
   PAYMENT_RESOLUTION_SECONDS: z.coerce.number().int().positive().default(600),
+  /**
+   * How long the page keeps the customer on "Confirming your payment…" before saying the outcome will
+   * follow (the merchant still gets the final webhook; the page keeps checking, more slowly).
+   */
+  PAYMENT_CONFIRMATION_WAIT_SECONDS: z.coerce.number().int().positive().default(90),
   SANDBOX_OTP: z
     .string()
     .regex(/^\d{6}$/, 'must be 6 digits')
@@ -147,6 +152,7 @@ export const configSchema = environmentSchema
     operatorToken: c.OPERATOR_TOKEN,
     sessionLifetimeMs: c.SESSION_LIFETIME_SECONDS * 1000,
     paymentResolutionMs: c.PAYMENT_RESOLUTION_SECONDS * 1000,
+    paymentConfirmationWaitMs: c.PAYMENT_CONFIRMATION_WAIT_SECONDS * 1000,
     sandboxOtp: c.SANDBOX_OTP,
     logLevel: c.LOG_LEVEL,
     rateLimit: {

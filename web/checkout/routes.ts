@@ -66,10 +66,17 @@ export function checkoutRoutes(deps: CheckoutDeps) {
   }
 
   function render(c: C, session: CheckoutSession, extras: Extras = {}, status: 200 | 403 | 422 | 429 | 503 = 200) {
-    const view: StepView = { session, csrf: csrfToken(csrfKey, session.cartId, csrfNonce(c)), sandbox, ...extras };
+    const view: StepView = { session, csrf: csrfToken(csrfKey, session.cartId, csrfNonce(c)), sandbox, ...stillConfirming(session), ...extras };
     c.set('formActionOrigins', merchantOrigins(session));
     c.header('Vary', 'HX-Request');
     return c.html(isHtmx(c) ? stepPanel(view) : checkoutPage(view), status);
+  }
+
+  /** A payment past PAYMENT_CONFIRMATION_WAIT_SECONDS without an outcome: the way back is the failure page, where the webhook is awaited. */
+  function stillConfirming({ state, cartId, cart }: CheckoutSession): Pick<StepView, 'stillConfirming'> {
+    if (state.step !== 'processing' || !state.paymentSubmittedAt) return {};
+    if (Date.now() - Date.parse(state.paymentSubmittedAt) <= config.paymentConfirmationWaitMs) return {};
+    return { stillConfirming: { returnUrl: merchantReturnUrl({ cartId, cart }, 'failed')! } };
   }
 
   function redirect(c: C, url: string) {

@@ -64,6 +64,8 @@ export interface CartSessionState {
     codeExpiresAt: string;
   };
   payment?: { brand: string; last4: string; failureCode?: string };
+  /** ISO 8601; when the customer pressed Pay. Absent from states recorded before it existed. */
+  paymentSubmittedAt?: string;
   /** Set when status is `failed`: the payment's decline code, or `otp_locked`. */
   failureCode?: string;
 }

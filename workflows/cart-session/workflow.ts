@@ -129,6 +129,8 @@ export async function cartSession(input: CartSessionInput): Promise<{ status: Ca
   let wrongCodes = 0;
   let verified = false;
   let decision: CustomerDecision | undefined;
+  /** When the customer pressed Pay (workflow time): the page stops waiting on an outcome some time after. */
+  let paymentSubmittedAt: number | undefined;
   let payment: PaymentSummary | undefined;
   let failureCode: string | undefined;
   /** The outcome is in the ledger, its webhook event recorded and the vault emptied. */
@@ -159,6 +161,7 @@ export async function cartSession(input: CartSessionInput): Promise<{ status: Ca
         }
       : {}),
     ...(payment ? { payment } : {}),
+    ...(paymentSubmittedAt !== undefined ? { paymentSubmittedAt: new Date(paymentSubmittedAt).toISOString() } : {}),
     ...(failureCode ? { failureCode } : {}),
   });
   /** Actions that end the session answer once its outcome is recorded, so the page can redirect. */
@@ -258,6 +261,7 @@ export async function cartSession(input: CartSessionInput): Promise<{ status: Ca
     payUpdate,
     (card) => {
       decision = { kind: 'pay', card: { cardToken: card.cardToken, brand: card.brand, last4: card.last4 } };
+      paymentSubmittedAt = Date.now();
       return settledState();
     },
     {

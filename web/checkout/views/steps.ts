@@ -14,6 +14,11 @@ export interface StepView {
   notice?: string;
   /** Typed values worth keeping on an error; never the card number or the CVV. */
   values?: { contact?: string; expiry?: string };
+  /**
+   * Set once a payment has waited longer than PAYMENT_CONFIRMATION_WAIT_SECONDS for its outcome: the
+   * page stops holding the customer and says the outcome will follow, with the way back to the store.
+   */
+  stillConfirming?: { returnUrl: string };
 }
 
 const STEP_ORDER: CheckoutStep[] = ['contact', 'code', 'card'];
@@ -181,6 +186,17 @@ function cardStep(view: StepView): Html {
  */
 function processingStep(view: StepView): Html {
   const statusUrl = `/status?token=${view.session.cartId}`;
+  if (view.stillConfirming) {
+    const store = view.session.store.name;
+    return html`<div class="processing" hx-get="${statusUrl}" hx-trigger="every 10s" hx-target="#step" hx-swap="outerHTML">
+      <h2>We are still waiting for your bank</h2>
+      <p class="lead">
+        Your payment has not failed, and you will not be charged twice. ${store} will be told the outcome as soon as your bank answers, and this page will move
+        on by itself if it does. You can also leave now: please do not pay again for this order.
+      </p>
+      <p><a href="${view.stillConfirming.returnUrl}">Return to ${store}</a></p>
+    </div>`;
+  }
   return html`<div class="processing" hx-get="${statusUrl}" hx-trigger="every 1s" hx-target="#step" hx-swap="outerHTML">
     <span class="spinner" aria-hidden="true"></span>
     <h2>Confirming your payment…</h2>
