@@ -4,11 +4,13 @@ import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { createWebhookEventActivities } from '../../activities/webhooks/record-event.js';
 import { storeCard } from '../../core/checkout/card-vault.js';
+import { SANDBOX_CARDS } from '../../core/checkout/payment-processor.js';
 import { createOutboxOtpSender, readLatestOutboxCode } from '../../core/checkout/otp-outbox.js';
 import { createDb, type Db } from '../../core/db/client.js';
 import { migrate } from '../../core/db/migrate.js';
 import { verifyWebhook } from '../../core/webhooks/verify.js';
 import { cartWorkflowId } from '../../workflows/cart-session/messages.js';
+import { cartSessionDriver } from '../support/cart-session-driver.js';
 import { createCartId, validCartRequest } from '../support/fixtures.js';
 import { startTestStack, type TestStack } from '../support/test-stack.js';
 import { waitFor } from '../support/wait-for.js';
@@ -48,8 +50,10 @@ describe('data key rotation under a live stack', () => {
     await admin?.end();
   });
 
+  // One task queue for every stack: a session started before the rotation is carried on by the workers after it.
+  const taskQueue = `key-rotation-${randomUUID()}`;
   const stackWith = async (DATA_ENCRYPTION_KEYS: string) => {
-    const stack = await startTestStack({ DATA_ENCRYPTION_KEYS, DATABASE_URL: databaseUrl });
+    const stack = await startTestStack({ DATA_ENCRYPTION_KEYS, DATABASE_URL: databaseUrl, TEMPORAL_TASK_QUEUE: taskQueue });
     stacks.push(stack);
     return stack;
   };
@@ -95,6 +99,8 @@ describe('data key rotation under a live stack', () => {
       code: '424242',
     });
     expect(await sealedKeyIds(first)).toEqual({ webhookSecrets: ['k1'], cardVault: ['k1'], otpOutbox: ['k1', 'k1'] });
+    // A customer mid-checkout across the rotation: verified under k1, pays under k1,k2.
+    const live = await cartSessionDriver(first, merchant.platformUuid).verifiedSession();
     await stop(first);
 
     // k1,k2: the old secret opens and signs; what is sealed now is sealed with k2.
@@ -102,12 +108,16 @@ describe('data key rotation under a live stack', () => {
     expect(second.config.keyring.sealingKeyId).toBe('k2');
     const delivered = await deliverOne(second, merchant.platformUuid);
     expect(verifyWebhook(delivered.rawBody, delivered.headers, merchant.webhookSecret)).toMatchObject({ valid: true });
+    const secondDriver = cartSessionDriver(second, merchant.platformUuid);
+    expect(await secondDriver.pay({ ...live, handle: secondDriver.handleOf(live.cartId) }, SANDBOX_CARDS.approved)).toMatchObject({ status: 'paid' });
+    // Its history, encrypted partly with k1 and partly with k2, still decodes: the workers replayed it to go on.
+    expect(await secondDriver.handleOf(live.cartId).result()).toEqual({ status: 'paid' });
     const other = await second.createMerchant({ webhookUrl: receiver.url });
     expect((await sealedKeyIds(second)).webhookSecrets.sort()).toEqual(['k1', 'k2']);
 
     // reseal: everything with k2; a second run finds nothing to do.
-    expect(await reseal(keys.k1k2)).toEqual({ sealingKeyId: 'k2', webhookSecrets: 1, cardVault: 1, otpOutbox: 1 });
-    expect(await sealedKeyIds(second)).toEqual({ webhookSecrets: ['k2', 'k2'], cardVault: ['k2'], otpOutbox: ['k2', 'k2'] });
+    expect(await reseal(keys.k1k2)).toEqual({ sealingKeyId: 'k2', webhookSecrets: 1, cardVault: 1, otpOutbox: 2 });
+    expect(await sealedKeyIds(second)).toEqual({ webhookSecrets: ['k2', 'k2'], cardVault: ['k2'], otpOutbox: ['k2', 'k2', 'k2', 'k2'] });
     expect(await reseal(keys.k1k2)).toEqual({ sealingKeyId: 'k2', webhookSecrets: 0, cardVault: 0, otpOutbox: 0 });
     await stop(second);
 
