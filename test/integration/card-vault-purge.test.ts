@@ -4,12 +4,16 @@ import { checkCard } from '../../core/checkout/cards.js';
 import { ensureCardVaultPurgeSchedule } from '../../workflows/card-vault-purge/client.js';
 import { cartSessionHandle } from '../../workflows/cart-session/client.js';
 import { createCartId, validCartRequest } from '../support/fixtures.js';
+import { useOwnDatabase } from '../support/own-database.js';
 import { useTestStack } from '../support/test-stack.js';
 import { waitFor } from '../support/wait-for.js';
 
 describe('no card outlives its session', () => {
-  // Sessions of 2 s and no margin, so a card is past its purge age within seconds.
-  const stack = useTestStack({ SESSION_LIFETIME_SECONDS: '2', CARD_VAULT_PURGE_MARGIN_SECONDS: '0' });
+  // The purge deletes every card past its age, whoever stored it: a database of its own keeps the
+  // other files' cards (mid-payment in parallel) out of its reach. Sessions of 2 s and no margin, so a
+  // card is past its purge age within seconds.
+  const database = useOwnDatabase('card_vault_purge');
+  const stack = useTestStack({ DATABASE_URL: database.url, SESSION_LIFETIME_SECONDS: '2', CARD_VAULT_PURGE_MARGIN_SECONDS: '0' });
 
   it('purges, on the schedule, the card of a session terminated mid-payment', async () => {
     const cartId = await createCartId(stack.apiUrl, validCartRequest((await stack.createMerchant()).platformUuid));

@@ -1,17 +1,16 @@
 import { execFile } from 'node:child_process';
 import { randomBytes, randomUUID } from 'node:crypto';
 import { promisify } from 'node:util';
-import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createWebhookEventActivities } from '../../activities/webhooks/record-event.js';
 import { storeCard } from '../../core/checkout/card-vault.js';
 import { SANDBOX_CARDS } from '../../core/checkout/payment-processor.js';
 import { createOutboxOtpSender, readLatestOutboxCode } from '../../core/checkout/otp-outbox.js';
-import { createDb, type Db } from '../../core/db/client.js';
-import { migrate } from '../../core/db/migrate.js';
 import { verifyWebhook } from '../../core/webhooks/verify.js';
 import { cartWorkflowId } from '../../workflows/cart-session/messages.js';
 import { cartSessionDriver } from '../support/cart-session-driver.js';
 import { createCartId, validCartRequest } from '../support/fixtures.js';
+import { useOwnDatabase } from '../support/own-database.js';
 import { startTestStack, type TestStack } from '../support/test-stack.js';
 import { waitFor } from '../support/wait-for.js';
 import { startWebhookReceiver, type WebhookReceiver } from '../support/webhook-receiver.js';
@@ -27,27 +26,18 @@ const ROOT = new URL('../../', import.meta.url);
 describe('data key rotation under a live stack', () => {
   const [k1, k2] = [randomBytes(32).toString('base64'), randomBytes(32).toString('base64')];
   const keys = { k1: `k1:${k1}`, k1k2: `k1:${k1},k2:${k2}`, k2: `k2:${k2}` };
-  const database = `key_rotation_${randomUUID().replaceAll('-', '')}`;
-  const serverUrl = new URL(inject('databaseUrl'));
-  const databaseUrl = Object.assign(new URL(serverUrl), { pathname: `/${database}` }).toString();
-  let admin: Db;
-  let db: Db;
+  const database = useOwnDatabase('key_rotation');
+  const databaseUrl = database.url;
+  const db = database.db;
   let receiver: WebhookReceiver;
   const stacks: TestStack[] = [];
 
   beforeAll(async () => {
-    admin = createDb(serverUrl.toString(), { max: 1 });
-    await admin.unsafe(`create database ${database}`);
-    db = createDb(databaseUrl, { max: 2 });
-    await migrate(db);
     receiver = await startWebhookReceiver();
   });
   afterAll(async () => {
     for (const stack of stacks.splice(0)) await stack.stop();
     await receiver?.close();
-    await db?.end();
-    await admin?.unsafe(`drop database if exists ${database} with (force)`);
-    await admin?.end();
   });
 
   // One task queue for every stack: a session started before the rotation is carried on by the workers after it.
@@ -64,9 +54,9 @@ describe('data key rotation under a live stack', () => {
   const sealedKeyIds = async (stack: TestStack) => {
     const open = (rows: Array<{ sealed: Buffer }>) => rows.map((r) => stack.config.keyring.sealedWith(r.sealed) ?? 'untagged');
     return {
-      webhookSecrets: open(await db<{ sealed: Buffer }[]>`select secret_encrypted as sealed from webhook_secrets`),
-      cardVault: open(await db<{ sealed: Buffer }[]>`select sealed from card_vault`),
-      otpOutbox: open(await db<{ sealed: Buffer }[]>`select code_sealed as sealed from otp_outbox union all select recipient_sealed from otp_outbox`),
+      webhookSecrets: open(await db()<{ sealed: Buffer }[]>`select secret_encrypted as sealed from webhook_secrets`),
+      cardVault: open(await db()<{ sealed: Buffer }[]>`select sealed from card_vault`),
+      otpOutbox: open(await db()<{ sealed: Buffer }[]>`select code_sealed as sealed from otp_outbox union all select recipient_sealed from otp_outbox`),
     };
   };
   /** A cart created through the API, then one event recorded for it: delivered, signed, by this stack's worker. */
