@@ -7,7 +7,10 @@ import { beforeAll, describe, expect, inject, it } from 'vitest';
 import { SANDBOX_CARDS } from '../../core/checkout/payment-processor.js';
 import { createEncryptionCodec } from '../../core/temporal-codec.js';
 import { useTestStack } from '../support/test-stack.js';
+import { purgeCardVault } from '../../workflows/card-vault-purge/workflow.js';
+import { webhookDeliveryWorkflowId } from '../../workflows/webhook-delivery/messages.js';
 import { cartSessionDriver, type Session } from '../support/cart-session-driver.js';
+import { waitFor } from '../support/wait-for.js';
 
 /**
  * Workflow code changes must keep replaying the histories of sessions already running, or those
@@ -21,8 +24,8 @@ const FIXTURE = fileURLToPath(new URL('../fixtures/cart-session-paid.history.jso
 const { History } = temporal.api.history.v1;
 const loadFixture = () => JSON.parse(readFileSync(FIXTURE, 'utf8')) as Record<string, unknown>;
 
-describe('cart-session workflow replays its histories deterministically', () => {
-  const stack = useTestStack();
+describe('every workflow type replays its histories deterministically', () => {
+  const stack = useTestStack({ PAYMENT_RESOLUTION_SECONDS: '2' });
   let driver: ReturnType<typeof cartSessionDriver>;
   // Decoded with the codec every worker runs: fresh histories hold encrypted payloads, the recorded one clear ones.
   const replay = (history: unknown, workflowId: string) =>
@@ -35,7 +38,7 @@ describe('cart-session workflow replays its histories deterministically', () => 
     driver = cartSessionDriver(stack, (await stack.createMerchant()).platformUuid);
   });
 
-  it('replays paid, cancelled, locked-out and declined sessions', async () => {
+  it('replays paid, cancelled, locked-out, declined and unanswered sessions, their webhook deliveries and a vault purge', async () => {
     const paid = await driver.verifiedSession();
     await driver.pay(paid, SANDBOX_CARDS.approved);
     const cancelled = await driver.verifiedSession();
@@ -46,10 +49,37 @@ describe('cart-session workflow replays its histories deterministically', () => 
     await driver.sendCode(locked);
     for (let i = 0; i < 5; i++) await driver.verify(locked, (await driver.sentCode(locked)) === '999999' ? '999998' : '999999');
 
-    for (const s of [paid, cancelled, declined, locked] as Session[]) {
+    // An unanswered charge: lookups until the bound, then a void (the payment-certainty-v1 path).
+    const unanswered = await driver.verifiedSession();
+    await driver.pay(unanswered, SANDBOX_CARDS.processorError);
+
+    for (const s of [paid, cancelled, declined, locked, unanswered] as Session[]) {
       await s.handle.result();
       await replay(await s.handle.fetchHistory(), s.handle.workflowId);
     }
+
+    // The other workflow types, on the same paths: each cart's webhook delivery (still idling, so a
+    // partial history, as a worker restart would replay it) and a run of the card vault purge.
+    for (const s of [paid, cancelled, declined, locked, unanswered] as Session[]) {
+      const deliveries = stack.temporal.client.workflow.getHandle(webhookDeliveryWorkflowId(s.cartId));
+      // Its endpoint refuses connections (the test merchant's), so the delivery is mid-retry: a partial history.
+      const history = await waitFor(
+        async () => {
+          const fetched = await deliveries.fetchHistory().catch(() => undefined);
+          return fetched?.events?.some((e) => e.activityTaskScheduledEventAttributes) ? fetched : undefined;
+        },
+        { what: `a delivery scheduled for ${s.cartId}` },
+      );
+      await replay(history, deliveries.workflowId);
+    }
+    const purge = await stack.temporal.client.workflow.start(purgeCardVault, {
+      workflowId: `purge-replay-${paid.cartId}`,
+      taskQueue: stack.config.temporal.taskQueue,
+      // Nothing is that old: the run must not touch the cards of other files' sessions.
+      args: [{ olderThanMs: 100 * 365 * 24 * 3600_000 }],
+    });
+    expect(await purge.result()).toEqual({ purged: 0 });
+    await replay(await purge.fetchHistory(), purge.workflowId);
 
     if (process.env.RECORD_REPLAY_FIXTURE === '1')
       writeFileSync(FIXTURE, `${JSON.stringify(History.fromObject(await paid.handle.fetchHistory()).toJSON(), null, 1)}\n`);
