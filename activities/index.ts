@@ -8,13 +8,13 @@ import { createOtpActivities } from './checkout/otp.js';
 import { createPaymentActivities } from './checkout/payments.js';
 import { createWebhookEventActivities } from './webhooks/record-event.js';
 import { createWebhookActivities } from './webhooks/deliver.js';
-import { createOutboxOtpSender } from '../core/checkout/otp-outbox.js';
+import { otpSenderFromConfig } from '../core/checkout/otp-delivery/from-config.js';
 
 export interface ActivityDeps {
   config: Config;
   db: Db;
   logger: Logger;
-  /** Required in production; sandbox defaults to the outbox sender, which refuses production. */
+  /** Defaults to the providers configured (SMTP, Twilio); sandbox falls back to the outbox for a channel without one. */
   otpSender?: OtpSender;
   /** Required in production; sandbox defaults to the simulator, which refuses production. */
   paymentProcessor?: PaymentProcessor;
@@ -26,8 +26,7 @@ export function createActivities(deps: ActivityDeps) {
     ...createLedgerActivities(deps.db),
     ...createOtpActivities({
       config: deps.config,
-      otpSender:
-        deps.otpSender ?? createOutboxOtpSender({ environment: deps.config.environment, db: deps.db, keyring: deps.config.keyring, logger: deps.logger }),
+      otpSender: deps.otpSender ?? otpSenderFromConfig(deps),
     }),
     ...createPaymentActivities({
       ...deps,

@@ -24,6 +24,22 @@ const environmentSchema = z.object({
   TEMPORAL_TLS_CA_PATH: z.string().min(1).optional(),
   /** Overrides the TLS server name (SNI), e.g. behind a proxy. */
   TEMPORAL_TLS_SERVER_NAME: z.string().min(1).optional(),
+  /** One-time codes by email: `smtp://user:pass@host:587` or `smtps://user:pass@host:465`. Production needs it. */
+  SMTP_URL: z.url({ protocol: /^smtps?$/, error: 'must be smtp://user:pass@host:port or smtps://…' }).optional(),
+  /** The From of code emails, e.g. `Checkout <codes@pay.example>`. */
+  OTP_EMAIL_FROM: z.string().min(3).optional(),
+  /** One-time codes by SMS through Twilio's Messages API. Production needs all three. */
+  TWILIO_ACCOUNT_SID: z
+    .string()
+    .regex(/^AC[0-9a-fA-F]{32}$/, 'must be the account SID, AC + 32 hex digits')
+    .optional(),
+  TWILIO_AUTH_TOKEN: z.string().min(16).optional(),
+  /** The sending number (E.164) or a Messaging Service SID (MG…). */
+  TWILIO_FROM: z
+    .string()
+    .regex(/^(\+[1-9]\d{7,14}|MG[0-9a-fA-F]{32})$/, 'must be an E.164 number or a Messaging Service SID')
+    .optional(),
+  TWILIO_API_URL: z.url().default('https://api.twilio.com'),
   /** Temporal Cloud API key; implies TLS. */
   TEMPORAL_API_KEY: z.string().min(1).optional(),
   /**
@@ -121,6 +137,13 @@ export const configSchema = environmentSchema
   .superRefine((c, ctx) => {
     const path = [c.DATA_ENCRYPTION_KEYS === undefined ? 'DATA_ENCRYPTION_KEY' : 'DATA_ENCRYPTION_KEYS'];
     for (const message of parseKeys({ keys: c.DATA_ENCRYPTION_KEYS, key: c.DATA_ENCRYPTION_KEY }).problems) ctx.addIssue({ code: 'custom', path, message });
+    if ((c.SMTP_URL === undefined) !== (c.OTP_EMAIL_FROM === undefined)) {
+      ctx.addIssue({ code: 'custom', path: ['OTP_EMAIL_FROM'], message: 'and SMTP_URL go together (code emails need a server and a sender)' });
+    }
+    const twilio = [c.TWILIO_ACCOUNT_SID, c.TWILIO_AUTH_TOKEN, c.TWILIO_FROM].filter((v) => v !== undefined).length;
+    if (twilio !== 0 && twilio !== 3) {
+      ctx.addIssue({ code: 'custom', path: ['TWILIO_ACCOUNT_SID'], message: 'TWILIO_ACCOUNT_SID, TWILIO_AUTH_TOKEN and TWILIO_FROM go together' });
+    }
     if ((c.TEMPORAL_TLS_CERT_PATH === undefined) !== (c.TEMPORAL_TLS_KEY_PATH === undefined)) {
       ctx.addIssue({ code: 'custom', path: ['TEMPORAL_TLS_CERT_PATH'], message: 'and TEMPORAL_TLS_KEY_PATH go together (mTLS needs both)' });
     }
@@ -164,6 +187,13 @@ export const configSchema = environmentSchema
     },
     otpSends: { windowSeconds: c.OTP_SENDS_WINDOW_SECONDS, perDestination: c.OTP_SENDS_PER_DESTINATION, perClient: c.OTP_SENDS_PER_CLIENT },
     trustedProxyHops: c.TRUST_PROXY,
+    otpDelivery: {
+      email: c.SMTP_URL && c.OTP_EMAIL_FROM ? { smtpUrl: c.SMTP_URL, from: c.OTP_EMAIL_FROM } : undefined,
+      sms:
+        c.TWILIO_ACCOUNT_SID && c.TWILIO_AUTH_TOKEN && c.TWILIO_FROM
+          ? { accountSid: c.TWILIO_ACCOUNT_SID, authToken: c.TWILIO_AUTH_TOKEN, from: c.TWILIO_FROM, apiUrl: c.TWILIO_API_URL }
+          : undefined,
+    },
     cardVault: { purgeEveryMs: c.CARD_VAULT_PURGE_EVERY_SECONDS * 1000, purgeMarginMs: c.CARD_VAULT_PURGE_MARGIN_SECONDS * 1000 },
     webhooks: {
       retryScheduleMs: c.WEBHOOK_RETRY_SCHEDULE_MS.split(',').map(Number),

@@ -4,6 +4,7 @@ import type { OtpSender } from '../../core/checkout/otp-sender.js';
 import { otpHashDigest } from '../../core/checkout/otp-digest.js';
 import { otpHash } from '../../core/checkout/otp-hash.js';
 import { parseContact } from '../../core/checkout/contact.js';
+import { OTP_POLICY } from '../../core/checkout/session.js';
 
 export interface SentCode {
   /**
@@ -17,12 +18,21 @@ export interface SentCode {
 export function createOtpActivities(deps: { config: Config; otpSender: OtpSender }) {
   const { config, otpSender } = deps;
   return {
-    async sendOtp(input: { cartId: string; contact: string }): Promise<SentCode> {
+    /** `storeName` and `codeLifetimeMs` are absent from sends scheduled before messages named them. */
+    async sendOtp(input: { cartId: string; contact: string; storeName?: string; codeLifetimeMs?: number }): Promise<SentCode> {
       const contact = parseContact(input.contact);
       // The workflow validated the contact already; this guards the activity's own contract.
       if (!contact) throw new Error('sendOtp: not an email address or phone number');
       const code = randomInt(0, 1_000_000).toString().padStart(6, '0');
-      await otpSender.send({ cartId: input.cartId, channel: contact.channel, address: contact.address, addressHint: contact.hint, code });
+      await otpSender.send({
+        cartId: input.cartId,
+        channel: contact.channel,
+        address: contact.address,
+        addressHint: contact.hint,
+        code,
+        storeName: input.storeName ?? 'the store',
+        codeLifetimeMs: input.codeLifetimeMs ?? OTP_POLICY.codeLifetimeMs,
+      });
       const accepted = config.environment === 'sandbox' ? [code, config.sandboxOtp] : [code];
       return { acceptedDigests: accepted.map((c) => otpHashDigest(otpHash(config.keyring, input.cartId, c))) };
     },

@@ -6,6 +6,10 @@ export interface OtpMessage {
   /** Masked form of the address, the only one that may be logged. */
   addressHint: string;
   code: string;
+  /** The store the customer is paying, as the page shows it: messages speak in its name. */
+  storeName: string;
+  /** How long the code works, for the message to say. */
+  codeLifetimeMs: number;
 }
 
 /** Delivers a one-time code to the customer. Production plugs an SMS/email provider in here. */

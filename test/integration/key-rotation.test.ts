@@ -87,6 +87,8 @@ describe('data key rotation under a live stack', () => {
       address: 'ada@example.com',
       addressHint: 'a…@example.com',
       code: '424242',
+      storeName: 'Test Store',
+      codeLifetimeMs: 300_000,
     });
     expect(await sealedKeyIds(first)).toEqual({ webhookSecrets: ['k1'], cardVault: ['k1'], otpOutbox: ['k1', 'k1'] });
     // A customer mid-checkout across the rotation: verified under k1, pays under k1,k2.

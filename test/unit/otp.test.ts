@@ -93,9 +93,11 @@ describe('production wiring', () => {
     expect(() => createOutboxOtpSender({ environment: 'production', db: unusedDb, keyring: configFor('sandbox').keyring, logger })).toThrow(/sandbox only/);
   });
 
-  it('a production worker without a real OtpSender or PaymentProcessor fails to build its activities', () => {
+  it('a production worker without real code delivery or a PaymentProcessor fails to build its activities, naming the settings', () => {
     const config = configFor('production');
-    expect(() => createActivities({ config, db: unusedDb, logger })).toThrow(/real OtpSender/);
+    expect(() => createActivities({ config, db: unusedDb, logger })).toThrow(
+      'Production sends one-time codes for real: set SMTP_URL and OTP_EMAIL_FROM (email) and TWILIO_ACCOUNT_SID, TWILIO_AUTH_TOKEN and TWILIO_FROM (SMS).',
+    );
     const otpSender = { name: 'real', send: async () => {} };
     expect(() => createActivities({ config, db: unusedDb, logger, otpSender })).toThrow(/real PaymentProcessor/);
     const paymentProcessor = answeringProcessor('real', () => Promise.resolve({ outcome: 'approved', chargeId: 'a' }));

@@ -190,7 +190,7 @@ export async function cartSession(input: CartSessionInput): Promise<{ status: Ca
   const sendCode = async (to: { address: string; hint: string; key?: string }) => {
     sending = true;
     try {
-      const sent: SendOtpResult = await sendOtp({ cartId, contact: to.address });
+      const sent: SendOtpResult = await sendOtp({ cartId, contact: to.address, storeName: input.storeName, codeLifetimeMs: otpPolicy.codeLifetimeMs });
       if (challenge) resends++;
       contact = to;
       const sentAt = Date.now();

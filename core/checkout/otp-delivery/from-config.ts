@@ -1,0 +1,28 @@
+import type { Config } from '../../config.js';
+import type { Db } from '../../db/client.js';
+import type { Logger } from '../../logger.js';
+import { createOutboxOtpSender } from '../otp-outbox.js';
+import type { OtpSender } from '../otp-sender.js';
+import { createChannelOtpSender } from './by-channel.js';
+import { createEmailOtpSender } from './email.js';
+import { createTwilioOtpSender } from './sms.js';
+
+/**
+ * The sender a worker uses: SMTP for email and Twilio for SMS where configured. Sandbox falls back to
+ * the outbox for a channel without a provider; production refuses to start without both.
+ */
+export function otpSenderFromConfig(deps: { config: Config; db: Db; logger: Logger }): OtpSender {
+  const { config } = deps;
+  const email = config.otpDelivery.email && createEmailOtpSender(config.otpDelivery.email);
+  const sms = config.otpDelivery.sms && createTwilioOtpSender(config.otpDelivery.sms);
+  if (email && sms) return createChannelOtpSender({ email, sms });
+  if (config.environment === 'production') {
+    const missing = [
+      ...(email ? [] : ['SMTP_URL and OTP_EMAIL_FROM (email)']),
+      ...(sms ? [] : ['TWILIO_ACCOUNT_SID, TWILIO_AUTH_TOKEN and TWILIO_FROM (SMS)']),
+    ];
+    throw new Error(`Production sends one-time codes for real: set ${missing.join(' and ')}.`);
+  }
+  const outbox = createOutboxOtpSender({ environment: config.environment, db: deps.db, keyring: config.keyring, logger: deps.logger });
+  return createChannelOtpSender({ email: email || outbox, sms: sms || outbox });
+}
