@@ -11,6 +11,7 @@ import { cartRoutes } from './carts/routes.js';
 import { codecRoutes } from './codec/routes.js';
 import { docsRoutes } from './docs/routes.js';
 import { healthRoutes } from './health/routes.js';
+import { merchantRoutes } from './merchant/routes.js';
 import { operatorRoutes } from './operator/routes.js';
 
 export interface ApiDeps {
@@ -32,6 +33,7 @@ export function createApiApp(deps: ApiDeps) {
     c.body(await metrics.registry.metrics(), 200, { 'Content-Type': metrics.registry.contentType }),
   );
   app.route('/v2/public/api/cart', cartRoutes({ ...deps, cartsCreated: metrics.cartsCreated }));
+  app.route('/v2/merchant', merchantRoutes(deps));
   app.route('/operator', operatorRoutes(deps));
   app.route('/codec', codecRoutes(deps));
   app.route('/', docsRoutes(deps));

@@ -12,7 +12,7 @@ export function createLogger(options: { level: string; name: string; destination
       level: options.level,
       name: options.name,
       redact: {
-        paths: ['*.pan', '*.cvv', '*.otp', '*.code', '*.secret', '*.webhookSecret', '*.authorization', 'req.headers.authorization'],
+        paths: ['*.pan', '*.cvv', '*.otp', '*.code', '*.secret', '*.webhookSecret', '*.apiKey', '*.authorization', 'req.headers.authorization'],
         censor: '[redacted]',
       },
     },

@@ -9,8 +9,11 @@ import {
   listEndpointDeliveries,
   listMerchants,
   registerMerchant,
+  revokeApiKey,
+  rotateApiKey,
   rotateWebhookSecret,
   setMerchantDomains,
+  setRequireApiKey,
 } from '../core/merchants/merchants.js';
 import { connectTemporal, withDeadline } from '../core/temporal.js';
 import { listCartDeliveries } from '../core/webhooks/event-store.js';
@@ -19,7 +22,7 @@ import { recoverEndpoint, replayEvent } from '../workflows/webhook-delivery/clie
 const HELP = `Operator CLI for merchants and their webhooks. Every command prints one JSON object.
 
   npm run -s merchant -- create --name <name> --webhook-url <url> [--environment sandbox|production] [--domain <host> …]
-      Registers a merchant. Prints platformUuid and webhookSecret (shown once; store it now).
+      Registers a merchant. Prints platformUuid, webhookSecret and apiKey (each shown once; store them now).
   npm run -s merchant -- set-domains --platform-uuid <uuid> --domain <host> [--domain <host> …]
       Replaces the domains its store URL, logo and return URLs may use; shop.example also allows
       its subdomains. A production merchant takes no cart until it has at least one.
@@ -28,6 +31,13 @@ const HELP = `Operator CLI for merchants and their webhooks. Every command print
       Also re-enables a disabled endpoint.
   npm run -s merchant -- rotate-secret --platform-uuid <uuid>
       Prints the new secret; the previous ones keep signing for WEBHOOK_SECRET_OVERLAP_SECONDS (24 h).
+  npm run -s merchant -- rotate-api-key --platform-uuid <uuid>
+      Prints a new API key (shown once); the previous one stops working at once. Also issues a key
+      to a merchant that has none.
+  npm run -s merchant -- revoke-api-key --platform-uuid <uuid>
+      Its API key stops working now; it has none until rotate-api-key.
+  npm run -s merchant -- set-require-api-key --platform-uuid <uuid> (--on | --off)
+      On: create-cart for this merchant needs Authorization: Bearer <its API key>. Off by default.
   npm run -s merchant -- deactivate --platform-uuid <uuid>
       No new carts; events of existing carts are still delivered.
   npm run -s merchant -- deliveries (--cart-id <id> | --platform-uuid <uuid> [--since <ISO time>] [--status failed|skipped|delivered|pending])
@@ -77,7 +87,7 @@ function environmentOf(value: string | undefined, config: Config) {
   return value;
 }
 
-type Values = Record<string, string | undefined> & { domain?: string[] };
+type Values = Record<string, string | undefined> & { domain?: string[]; on?: boolean; off?: boolean };
 
 async function run(command: string | undefined, values: Values, config: Config, db: Db): Promise<unknown> {
   const withTemporal = async <T>(fn: (deps: { db: Db; client: ReturnType<typeof connectTemporal>['client']; config: Config }) => Promise<T>) => {
@@ -105,6 +115,13 @@ async function run(command: string | undefined, values: Values, config: Config, 
       return changeWebhookUrl(db, required(values, 'platform-uuid'), required(values, 'webhook-url'));
     case 'rotate-secret':
       return rotateWebhookSecret(db, config.keyring, required(values, 'platform-uuid'), config.webhooks.secretOverlapMs);
+    case 'rotate-api-key':
+      return rotateApiKey(db, required(values, 'platform-uuid'));
+    case 'revoke-api-key':
+      return revokeApiKey(db, required(values, 'platform-uuid'));
+    case 'set-require-api-key':
+      if (values.on === values.off) throw new UsageError('give exactly one of --on or --off');
+      return setRequireApiKey(db, required(values, 'platform-uuid'), values.on === true);
     case 'deactivate':
       return deactivateMerchant(db, required(values, 'platform-uuid'));
     case 'deliveries': {
@@ -149,6 +166,8 @@ try {
       'event-id': { type: 'string' },
       since: { type: 'string' },
       status: { type: 'string' },
+      on: { type: 'boolean' },
+      off: { type: 'boolean' },
       help: { type: 'boolean' },
     },
   });

@@ -13,6 +13,8 @@ import { claimKey, requestFingerprint } from './idempotency.js';
 import { storeIdempotentResponse } from '../../core/idempotency-keys.js';
 import { insertCart } from '../../core/checkout/cart-ledger.js';
 import { findActiveMerchant } from '../../core/merchants/merchant-store.js';
+import { apiKeyMatches } from '../../core/merchants/merchants.js';
+import { MERCHANT_CHALLENGE } from '../merchant/auth.js';
 import { assertCartUrlsAllowed } from './url-policy.js';
 
 export interface CartSessionDeps {
@@ -39,7 +41,13 @@ const TERMINATE_DEADLINE_MS = 2_000;
  * fails once the start was sent (the commit itself included), the workflow is terminated, best
  * effort, so no session lives without its row.
  */
-export async function createCartSession(deps: CartSessionDeps, request: CreateCartRequest, idempotencyKey?: string): Promise<CreateCartOutcome> {
+export async function createCartSession(
+  deps: CartSessionDeps,
+  request: CreateCartRequest,
+  idempotencyKey?: string,
+  /** The token of the request's `Authorization: Bearer` header, if any. */
+  presentedApiKey?: string,
+): Promise<CreateCartOutcome> {
   const { config, db, temporal } = deps;
   const { store, cart } = request.cartObject;
 
@@ -49,6 +57,15 @@ export async function createCartSession(deps: CartSessionDeps, request: CreateCa
       'UNKNOWN_PLATFORM',
       `No active ${config.environment} merchant has this platformUuid. Check the value you were given for this environment.`,
       [{ path: 'cartObject.store.platformUuid', message: 'does not name an active merchant' }],
+    );
+  }
+  // Before anything is written (an idempotent replay included): a merchant that requires its key gets no cart without it.
+  if (merchant.requireApiKeyForCarts && !apiKeyMatches(presentedApiKey, merchant.apiKeyHash)) {
+    throw new ApiError(
+      'UNAUTHORIZED',
+      'This merchant requires its API key on create-cart: send Authorization: Bearer <its API key>.',
+      [{ path: 'Authorization', message: 'this merchant requires its API key on create-cart' }],
+      MERCHANT_CHALLENGE,
     );
   }
   // Before anything is written: in production every URL the customer sees or is sent to must be the merchant's.

@@ -2,6 +2,7 @@ import { Hono } from 'hono';
 import { bodyLimit } from 'hono/body-limit';
 import { createCartRequestSchema, LIMITS } from '../../core/checkout/cart-schema.js';
 import { createCartSession, type CartSessionDeps } from './create-cart-session.js';
+import { presentedBearerToken } from '../../core/bearer-token.js';
 import { clientAddress } from '../../core/client-address.js';
 import { isDependencyUnavailable, serviceUnavailable } from '../dependency-errors.js';
 import { ApiError, methodNotAllowed, validationError } from '../errors.js';
@@ -74,7 +75,12 @@ export function cartRoutes(deps: CartSessionDeps & { cartsCreated: Pick<ApiMetri
           max: rateLimit.perPlatform,
           windowSeconds: rateLimit.windowSeconds,
         });
-        return createCartSession({ ...deps, logger: c.get('logger') ?? logger }, parsed.data, idempotencyKey);
+        return createCartSession(
+          { ...deps, logger: c.get('logger') ?? logger },
+          parsed.data,
+          idempotencyKey,
+          presentedBearerToken(c.req.header('authorization')),
+        );
       });
       if (outcome.replayed) c.header(REPLAYED_HEADER, 'true');
       else deps.cartsCreated.inc({ environment: config.environment });

@@ -46,7 +46,7 @@ export const CREATE_CART_EXAMPLE: CreateCartRequest = {
 };
 
 /** Every error the create-cart operation can answer, grouped by status, each with an example. */
-const CREATE_CART_ERRORS: Array<{ description: string; examples: ErrorBody[]; retryAfter?: boolean; allow?: boolean }> = [
+const CREATE_CART_ERRORS: Array<{ description: string; examples: ErrorBody[]; retryAfter?: boolean; allow?: boolean; challenge?: boolean }> = [
   {
     description:
       "INVALID_JSON: the body is not JSON. VALIDATION_ERROR: one entry per bad field, by JSON path (also for a malformed Idempotency-Key). In production also when the store URL, logo or a return URL is not on the merchant's registered domains (every cart, while it has none), or when any URL names a loopback host.",
@@ -67,6 +67,16 @@ const CREATE_CART_ERRORS: Array<{ description: string; examples: ErrorBody[]; re
         ],
       ),
     ],
+  },
+  {
+    description:
+      "UNAUTHORIZED: this merchant requires its API key on create-cart (an operator setting, off by default) and the request did not carry Authorization: Bearer <that merchant's API key> (none, another merchant's, or a revoked or rotated-out one). Nothing was created.",
+    examples: [
+      example('UNAUTHORIZED', 'This merchant requires its API key on create-cart: send Authorization: Bearer <its API key>.', [
+        { path: 'Authorization', message: 'this merchant requires its API key on create-cart' },
+      ]),
+    ],
+    challenge: true,
   },
   {
     description: 'METHOD_NOT_ALLOWED: only POST; see the Allow header.',
@@ -123,6 +133,7 @@ function errorResponses() {
         ...requestIdHeader,
         ...(entry.retryAfter ? retryAfterHeader : {}),
         ...(entry.allow ? { Allow: { schema: { type: 'string' }, description: 'The supported methods' } } : {}),
+        ...(entry.challenge ? { 'WWW-Authenticate': { schema: { type: 'string', enum: ['Bearer realm="merchant"'] }, description: 'The scheme to use' } } : {}),
       },
       content: {
         'application/json': {
@@ -140,6 +151,12 @@ function errorResponses() {
 /** The OpenAPI 3.1 document, generated from the same zod schemas that validate the requests. */
 export function buildOpenApiDocument(config: Pick<Config, 'apiBaseUrl' | 'checkoutBaseUrl' | 'environment'>) {
   const registry = new OpenAPIRegistry();
+  const merchantApiKey = registry.registerComponent('securitySchemes', 'merchantApiKey', {
+    type: 'http',
+    scheme: 'bearer',
+    description:
+      "The merchant's API key, `sk_<environment>_…`, given once at registration and on each rotation. Optional on create-cart: needed only when the merchant's operator turned on requireApiKeyForCarts.",
+  });
   registry.registerPath({
     method: 'post',
     path: '/v2/public/api/cart/',
@@ -150,6 +167,8 @@ export function buildOpenApiDocument(config: Pick<Config, 'apiBaseUrl' | 'checko
       `\`${config.checkoutBaseUrl}/?token=<cartId>\` before \`expiresOn\` (45 minutes). The redirect to`,
       'successUrl is not a payment confirmation: fulfil orders on the webhook only. The trailing slash is optional.',
     ].join(' '),
+    // Either no credentials or the merchant's API key: an empty requirement makes it optional.
+    security: [{}, { [merchantApiKey.name]: [] }],
     request: {
       headers: z.object({
         [IDEMPOTENCY_HEADER]: z.string().regex(new RegExp(IDEMPOTENCY_KEY_PATTERN)).optional().meta({
@@ -180,7 +199,7 @@ export function buildOpenApiDocument(config: Pick<Config, 'apiBaseUrl' | 'checko
     info: {
       title: 'Hosted Checkout API',
       version: '2.0.0',
-      description: `Create checkout sessions for the hosted payment page. This is the ${config.environment} environment. No Authorization header: the merchant is identified by \`cartObject.store.platformUuid\`. Every error has the same body (\`Error\`).`,
+      description: `Create checkout sessions for the hosted payment page. This is the ${config.environment} environment. The merchant is identified by \`cartObject.store.platformUuid\`; no Authorization header is needed unless the merchant chose to require its API key on create-cart (then \`Authorization: Bearer <apiKey>\`, else 401). Every error has the same body (\`Error\`).`,
     },
     servers: [{ url: config.apiBaseUrl, description: config.environment }],
   });

@@ -10,8 +10,11 @@ import {
   listMerchants,
   MerchantNotFoundError,
   registerMerchant,
+  revokeApiKey,
+  rotateApiKey,
   rotateWebhookSecret,
   setMerchantDomains,
+  setRequireApiKey,
   WebhookUrlRejectedError,
 } from '../../core/merchants/merchants.js';
 import { withDeadline, type Temporal } from '../../core/temporal.js';
@@ -32,6 +35,7 @@ const createMerchantBody = z.strictObject({
   domains: domainList.optional(),
 });
 const domainsBody = z.strictObject({ domains: domainList });
+const settingsBody = z.strictObject({ requireApiKeyForCarts: z.boolean() });
 const webhookUrlBody = z.strictObject({ webhookUrl: z.string().max(2048) });
 const recoverBody = z.strictObject({ since: z.iso.datetime({ offset: true }) });
 const deliveriesQuery = z.strictObject({
@@ -74,7 +78,7 @@ function translate(err: unknown): never {
 
 /**
  * `/operator/…`: what an operator does for a merchant — register, set its domains, change the webhook
- * URL, rotate the secret, deactivate — and how deliveries are inspected, replayed and recovered. Bearer OPERATOR_TOKEN.
+ * URL, rotate the secret, rotate or revoke the API key, require it on create-cart, deactivate — and how deliveries are inspected, replayed and recovered. Bearer OPERATOR_TOKEN.
  */
 export function operatorRoutes(deps: { config: Config; db: Db; temporal: Temporal }) {
   const { config, db, temporal } = deps;
@@ -117,6 +121,15 @@ export function operatorRoutes(deps: { config: Config; db: Db; temporal: Tempora
   app.post('/merchants/:platformUuid/rotate-secret', async (c) =>
     c.json(await rotateWebhookSecret(db, config.keyring, uuid(c), config.webhooks.secretOverlapMs).catch(translate)),
   );
+
+  app.post('/merchants/:platformUuid/rotate-api-key', async (c) => c.json(await rotateApiKey(db, uuid(c)).catch(translate)));
+
+  app.post('/merchants/:platformUuid/revoke-api-key', async (c) => c.json(await revokeApiKey(db, uuid(c)).catch(translate)));
+
+  app.put('/merchants/:platformUuid/settings', async (c) => {
+    const body = await parseJson(c, settingsBody);
+    return c.json(await setRequireApiKey(db, uuid(c), body.requireApiKeyForCarts).catch(translate));
+  });
 
   app.post('/merchants/:platformUuid/deactivate', async (c) => c.json(await deactivateMerchant(db, uuid(c)).catch(translate)));
 

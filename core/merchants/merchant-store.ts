@@ -3,8 +3,8 @@ import type { Keyring } from '../crypto.js';
 import type { Db } from '../db/client.js';
 
 /**
- * The one owner of the `merchants`, `merchant_domains`, `webhook_endpoints` and `webhook_secrets`
- * tables: a merchant, its registered domains and its endpoint form one aggregate. Every change of an endpoint's state (enabled, failing, disabled)
+ * The one owner of the `merchants`, `merchant_domains`, `merchant_api_keys`, `webhook_endpoints` and
+ * `webhook_secrets` tables: a merchant, its registered domains, its API key and its endpoint form one aggregate. Every change of an endpoint's state (enabled, failing, disabled)
  * is made here. Callers go through core/merchants/merchants.ts, which checks what it is given.
  */
 
@@ -19,16 +19,35 @@ export interface MerchantRow {
   endpoint_status: EndpointStatus;
   disabled_reason: string | null;
   domains: string[];
+  require_api_key_for_carts: boolean;
+  /** The active API key's display prefix; null when it has none (revoked, or registered before keys existed). */
+  api_key_prefix: string | null;
   created_at: Date;
 }
 
-/** The merchant, its endpoint and its first sealed secret, all or nothing. */
+/** What is stored of an API key: its SHA-256 digest and a short prefix to display, never the key. */
+export interface StoredApiKey {
+  hash: Buffer;
+  prefix: string;
+}
+
+/** The merchant, its endpoint, its first sealed secret and (when given) its API key, all or nothing. */
 export async function insertMerchant(
   db: Db,
-  row: { platformUuid: string; name: string; environment: Environment; webhookUrl: string; sealedSecret: Buffer; domains?: readonly string[] },
+  row: {
+    platformUuid: string;
+    name: string;
+    environment: Environment;
+    webhookUrl: string;
+    sealedSecret: Buffer;
+    domains?: readonly string[];
+    apiKey?: StoredApiKey;
+  },
 ): Promise<void> {
   await db.begin(async (tx) => {
     await tx`insert into merchants (platform_uuid, name, environment) values (${row.platformUuid}, ${row.name}, ${row.environment})`;
+    if (row.apiKey)
+      await tx`insert into merchant_api_keys (platform_uuid, key_hash, key_prefix) values (${row.platformUuid}, ${row.apiKey.hash}, ${row.apiKey.prefix})`;
     if (row.domains?.length) await tx`insert into merchant_domains ${tx(row.domains.map((domain) => ({ platform_uuid: row.platformUuid, domain })))}`;
     const [endpoint] = await tx<{ id: string }[]>`
       insert into webhook_endpoints (platform_uuid, url) values (${row.platformUuid}, ${row.webhookUrl}) returning id`;
@@ -39,7 +58,9 @@ export async function insertMerchant(
 export function selectMerchants(db: Db, filter: { environment?: Environment; platformUuid?: string } = {}): Promise<MerchantRow[]> {
   return db<MerchantRow[]>`
     select m.platform_uuid, m.name, m.environment, m.status, e.url, e.status as endpoint_status, e.disabled_reason, m.created_at,
-      array(select d.domain from merchant_domains d where d.platform_uuid = m.platform_uuid order by d.domain) as domains
+      array(select d.domain from merchant_domains d where d.platform_uuid = m.platform_uuid order by d.domain) as domains,
+      m.require_api_key_for_carts,
+      (select k.key_prefix from merchant_api_keys k where k.platform_uuid = m.platform_uuid and k.revoked_at is null) as api_key_prefix
     from merchants m join webhook_endpoints e using (platform_uuid)
     where true
       ${filter.environment ? db`and m.environment = ${filter.environment}` : db``}
@@ -47,12 +68,54 @@ export function selectMerchants(db: Db, filter: { environment?: Environment; pla
     order by m.created_at`;
 }
 
-/** The merchant a create-cart request names, if it may take carts in this environment, with its registered domains. */
-export async function findActiveMerchant(db: Db, platformUuid: string, environment: Environment): Promise<{ name: string; domains: string[] } | undefined> {
-  const [row] = await db<{ name: string; domains: string[] }[]>`
-    select m.name, array(select d.domain from merchant_domains d where d.platform_uuid = m.platform_uuid order by d.domain) as domains
+export interface ActiveMerchant {
+  name: string;
+  domains: string[];
+  requireApiKeyForCarts: boolean;
+  /** SHA-256 of its active API key; null when it has none. */
+  apiKeyHash: Buffer | null;
+}
+
+/** The merchant a create-cart request names, if it may take carts in this environment, with its registered domains and API-key rule. */
+export async function findActiveMerchant(db: Db, platformUuid: string, environment: Environment): Promise<ActiveMerchant | undefined> {
+  const [row] = await db<ActiveMerchant[]>`
+    select m.name, array(select d.domain from merchant_domains d where d.platform_uuid = m.platform_uuid order by d.domain) as domains,
+      m.require_api_key_for_carts as "requireApiKeyForCarts",
+      (select k.key_hash from merchant_api_keys k where k.platform_uuid = m.platform_uuid and k.revoked_at is null) as "apiKeyHash"
     from merchants m where m.platform_uuid = ${platformUuid} and m.environment = ${environment} and m.status = 'active'`;
   return row;
+}
+
+/** The merchant whose active (not revoked) API key has this digest, with the digest as stored. */
+export async function findMerchantByApiKeyHash(
+  db: Db,
+  hash: Buffer,
+): Promise<{ platformUuid: string; environment: Environment; status: 'active' | 'inactive'; keyHash: Buffer } | undefined> {
+  const [row] = await db<{ platformUuid: string; environment: Environment; status: 'active' | 'inactive'; keyHash: Buffer }[]>`
+    select m.platform_uuid as "platformUuid", m.environment, m.status, k.key_hash as "keyHash"
+    from merchant_api_keys k join merchants m using (platform_uuid)
+    where k.key_hash = ${hash} and k.revoked_at is null`;
+  return row;
+}
+
+/**
+ * Revokes the merchant's active API key now and, when `next` is given, makes it the active one in the
+ * same transaction (no moment with two keys, none without one). False when no such merchant.
+ */
+export async function replaceApiKey(db: Db, platformUuid: string, next: StoredApiKey | null): Promise<{ found: boolean; revoked: number }> {
+  return db.begin(async (tx) => {
+    const [merchant] = await tx`select 1 from merchants where platform_uuid = ${platformUuid} for update`;
+    if (!merchant) return { found: false, revoked: 0 };
+    const revoked = await tx`update merchant_api_keys set revoked_at = now() where platform_uuid = ${platformUuid} and revoked_at is null`;
+    if (next) await tx`insert into merchant_api_keys (platform_uuid, key_hash, key_prefix) values (${platformUuid}, ${next.hash}, ${next.prefix})`;
+    return { found: true, revoked: revoked.count };
+  });
+}
+
+/** False when no merchant has this platformUuid. */
+export async function setRequireApiKeyForCarts(db: Db, platformUuid: string, required: boolean): Promise<boolean> {
+  const updated = await db`update merchants set require_api_key_for_carts = ${required}, updated_at = now() where platform_uuid = ${platformUuid}`;
+  return updated.count > 0;
 }
 
 /** Replaces the merchant's registered domains with these (already normalized). False when no such merchant. */

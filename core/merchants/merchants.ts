@@ -1,4 +1,4 @@
-import { randomBytes, randomUUID } from 'node:crypto';
+import { createHash, randomBytes, randomUUID, timingSafeEqual } from 'node:crypto';
 import type { Environment } from '../config.js';
 import type { Keyring } from '../crypto.js';
 import type { Db } from '../db/client.js';
@@ -8,13 +8,17 @@ import { MAX_DOMAINS, normalizeDomain } from './domains.js';
 import {
   addSecret,
   enableEndpoint,
+  findMerchantByApiKeyHash,
   insertMerchant,
   liveSealedSecrets,
+  replaceApiKey,
   replaceDomains,
   selectMerchants,
   setMerchantInactive,
+  setRequireApiKeyForCarts,
   type EndpointStatus,
   type MerchantRow,
+  type StoredApiKey,
 } from './merchant-store.js';
 
 /**
@@ -39,6 +43,8 @@ export interface CreatedMerchant {
   domains: string[];
   /** Shown once; only its encryption is stored. */
   webhookSecret: string;
+  /** `sk_<environment>_…`, shown once; only its SHA-256 digest is stored. */
+  apiKey: string;
 }
 
 export interface MerchantSummary {
@@ -50,6 +56,10 @@ export interface MerchantSummary {
   endpointStatus: EndpointStatus;
   endpointDisabledReason: string | null;
   domains: string[];
+  /** When true, create-cart for this merchant needs Authorization: Bearer <its API key>. */
+  requireApiKeyForCarts: boolean;
+  /** The start of its active API key, to tell keys apart (`sk_sandbox_ab12`); null when it has none. */
+  apiKeyPrefix: string | null;
   createdAt: string;
 }
 
@@ -94,6 +104,47 @@ export function newWebhookSecret(): string {
   return `whsec_${randomBytes(32).toString('base64')}`;
 }
 
+/** Random characters of the key kept for display: 24 of its 256 bits, enough to tell keys apart. */
+const API_KEY_PREFIX_CHARS = 4;
+const API_KEY_PATTERN = /^sk_(sandbox|production)_[A-Za-z0-9_-]{43}$/;
+
+/** A merchant API key: `sk_<environment>_` + base64url of 32 random bytes. */
+export function newApiKey(environment: Environment): string {
+  return `sk_${environment}_${randomBytes(32).toString('base64url')}`;
+}
+
+/**
+ * SHA-256, not an HMAC under the keyring: the key is 256 random bits, so its digest cannot be
+ * reversed by guessing, and a digest does not depend on a data key that operators rotate.
+ */
+export function apiKeyHash(apiKey: string): Buffer {
+  return createHash('sha256').update(apiKey, 'utf8').digest();
+}
+
+function storedApiKey(apiKey: string): StoredApiKey {
+  const head = apiKey.slice(0, apiKey.lastIndexOf('_') + 1 + API_KEY_PREFIX_CHARS);
+  return { hash: apiKeyHash(apiKey), prefix: head };
+}
+
+/** Whether the key presented is the one whose digest is stored; constant time (both are 32-byte digests). */
+export function apiKeyMatches(presented: string | undefined, storedHash: Buffer | null): boolean {
+  if (!presented || !storedHash || storedHash.length !== 32) return false;
+  return timingSafeEqual(apiKeyHash(presented), storedHash);
+}
+
+/** The active merchant of this environment whose active API key this is; undefined for anything else. */
+export async function authenticateApiKey(
+  db: Db,
+  presented: string | undefined,
+  environment: Environment,
+): Promise<{ platformUuid: string; environment: Environment } | undefined> {
+  const format = presented ? API_KEY_PATTERN.exec(presented) : null;
+  if (!presented || !format || format[1] !== environment) return undefined;
+  const row = await findMerchantByApiKeyHash(db, apiKeyHash(presented));
+  if (!row || !apiKeyMatches(presented, row.keyHash) || row.environment !== environment || row.status !== 'active') return undefined;
+  return { platformUuid: row.platformUuid, environment: row.environment };
+}
+
 const toSummary = (r: MerchantRow): MerchantSummary => ({
   platformUuid: r.platform_uuid,
   name: r.name,
@@ -103,6 +154,8 @@ const toSummary = (r: MerchantRow): MerchantSummary => ({
   endpointStatus: r.endpoint_status,
   endpointDisabledReason: r.disabled_reason,
   domains: r.domains,
+  requireApiKeyForCarts: r.require_api_key_for_carts,
+  apiKeyPrefix: r.api_key_prefix,
   createdAt: r.created_at.toISOString(),
 });
 
@@ -125,9 +178,10 @@ export async function registerMerchant(db: Db, keyring: Keyring, merchant: NewMe
 export async function registerMerchantWithoutUrlCheck(db: Db, keyring: Keyring, merchant: NewMerchant): Promise<CreatedMerchant> {
   const platformUuid = randomUUID();
   const webhookSecret = newWebhookSecret();
+  const apiKey = newApiKey(merchant.environment);
   const domains = normalizeDomains(merchant.domains ?? []);
-  await insertMerchant(db, { platformUuid, ...merchant, domains, sealedSecret: keyring.seal(webhookSecret) });
-  return { platformUuid, name: merchant.name, environment: merchant.environment, webhookUrl: merchant.webhookUrl, domains, webhookSecret };
+  await insertMerchant(db, { platformUuid, ...merchant, domains, sealedSecret: keyring.seal(webhookSecret), apiKey: storedApiKey(apiKey) });
+  return { platformUuid, name: merchant.name, environment: merchant.environment, webhookUrl: merchant.webhookUrl, domains, webhookSecret, apiKey };
 }
 
 export async function listMerchants(db: Db, environment?: Environment): Promise<MerchantSummary[]> {
@@ -169,6 +223,32 @@ export async function rotateWebhookSecret(
   const expireAt = new Date(Date.now() + overlapMs);
   if (!(await addSecret(db, platformUuid, keyring.seal(webhookSecret), expireAt))) throw new MerchantNotFoundError(platformUuid);
   return { platformUuid, webhookSecret, previousSecretsExpireAt: expireAt.toISOString() };
+}
+
+/**
+ * A new API key, shown once; the previous one stops working at once (same transaction). No overlap:
+ * a key is a bearer credential, and a leaked one must die the moment it is rotated. Also issues a key
+ * to a merchant that has none (revoked, or registered before keys existed).
+ */
+export async function rotateApiKey(db: Db, platformUuid: string): Promise<{ platformUuid: string; apiKey: string; apiKeyPrefix: string }> {
+  const merchant = await getMerchant(db, platformUuid);
+  const apiKey = newApiKey(merchant.environment);
+  const stored = storedApiKey(apiKey);
+  if (!(await replaceApiKey(db, platformUuid, stored)).found) throw new MerchantNotFoundError(platformUuid);
+  return { platformUuid, apiKey, apiKeyPrefix: stored.prefix };
+}
+
+/** The merchant's API key stops working now; it has none until the next rotation. */
+export async function revokeApiKey(db: Db, platformUuid: string): Promise<{ platformUuid: string; revoked: boolean }> {
+  const { found, revoked } = await replaceApiKey(db, platformUuid, null);
+  if (!found) throw new MerchantNotFoundError(platformUuid);
+  return { platformUuid, revoked: revoked > 0 };
+}
+
+/** Whether create-cart for this merchant needs its API key. */
+export async function setRequireApiKey(db: Db, platformUuid: string, required: boolean): Promise<MerchantSummary> {
+  if (!(await setRequireApiKeyForCarts(db, platformUuid, required))) throw new MerchantNotFoundError(platformUuid);
+  return getMerchant(db, platformUuid);
 }
 
 /** Stops new carts for the merchant; events of carts already created are still delivered. */

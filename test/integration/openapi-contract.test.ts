@@ -3,7 +3,7 @@ import { describe, expect, it } from 'vitest';
 import { CREATE_CART_EXAMPLE, EXAMPLE_PLATFORM_UUID } from '../../api/docs/openapi.js';
 import { ERROR_STATUS, type ErrorCode } from '../../api/errors.js';
 import { insertMerchant } from '../../core/merchants/merchant-store.js';
-import { newWebhookSecret } from '../../core/merchants/merchants.js';
+import { newWebhookSecret, setRequireApiKey } from '../../core/merchants/merchants.js';
 import { COUNTRY_CODES, PAYABLE_CURRENCIES } from '../../core/checkout/cart-schema.js';
 import { postCart } from '../support/fixtures.js';
 import { useTestStack } from '../support/test-stack.js';
@@ -103,8 +103,15 @@ describe('the OpenAPI document tells the truth about create-cart', () => {
         }),
       ),
     ];
+    const strict = await stack.createMerchant({ name: 'Strict Store' });
+    await setRequireApiKey(stack.db, strict.platformUuid, true);
+    answers.push(
+      await api.check(
+        await postCart(stack.apiUrl, { cartObject: { ...example.cartObject, store: { ...example.cartObject.store, platformUuid: strict.platformUuid } } }),
+      ),
+    );
     await postCart(limited.apiUrl, example);
     answers.push(await contract(await documentOf(limited.apiUrl)).check(await postCart(limited.apiUrl, example)));
-    expect(answers.map((a) => a.status)).toEqual([400, 400, 405, 409, 413, 415, 422, 429]);
+    expect(answers.map((a) => a.status)).toEqual([400, 400, 405, 409, 413, 415, 422, 401, 429]);
   });
 });
