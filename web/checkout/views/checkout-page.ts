@@ -3,22 +3,26 @@ import { layout, type Html } from './layout.js';
 import { stepPanel, type StepView } from './steps.js';
 import { orderSummary } from './summary.js';
 
-/** The whole hosted page: the order on one side, the current step and the session clock on the other. */
+/**
+ * The whole hosted page: the order on one side, the current step and the session clock on the other.
+ * Landmarks at the top level: the merchant's header (with the page's one h1), the order summary
+ * (aside), the step (main) and the footer; the two wrappers are only the columns of the layout.
+ */
 export function checkoutPage(view: StepView): Html {
   const { session } = view;
   const processing = session.state.step === 'processing';
   return layout({
     title: `Pay ${session.store.name}`,
     refreshTo: processing ? `/status?token=${session.cartId}` : undefined,
-    body: html`<main class="checkout">
-      ${orderSummary(session, { sandbox: view.sandbox !== undefined })}
-      <div class="payment">
-        ${processing ? '' : countdown(session.state.expiresOn)} ${stepPanel(view)}
+    body: html`<div class="checkout">
+      <div class="summary">${orderSummary(session, { sandbox: view.sandbox !== undefined })}</div>
+      <div class="payment-column">
+        <main class="payment">${processing ? '' : countdown(session.state.expiresOn)} ${stepPanel(view)}</main>
         <footer class="footer">
           <span class="lock" aria-hidden="true"></span><span>Payments are encrypted. Your card details are never shared with ${session.store.name}.</span>
         </footer>
       </div>
-    </main>`,
+    </div>`,
   });
 }
 
