@@ -26,13 +26,22 @@ export function checkoutPage(view: StepView): Html {
   });
 }
 
-/** The clock the customer pays against; /assets/checkout.js ticks it and reloads the page at zero. */
+/**
+ * The clock the customer pays against; /assets/checkout.js ticks it and reloads the page at zero. The
+ * per-second clock is hidden from screen readers (it would be read out every second, or be stale);
+ * they get the polite summary instead, which checkout.js rewrites only as the time left passes 30,
+ * 15, 10, 5, 2 and 1 minutes.
+ */
 function countdown(expiresOn: string): Html {
   const secondsLeft = Math.max(0, Math.floor((Date.parse(expiresOn) - Date.now()) / 1000));
   const clock = `${Math.floor(secondsLeft / 60)}:${String(secondsLeft % 60).padStart(2, '0')}`;
   const at = new Date(expiresOn).toISOString().slice(11, 16);
+  const minutes = Math.ceil(secondsLeft / 60);
   return html`<p class="countdown" data-expires-at="${expiresOn}">
-    Session expires in <time datetime="${expiresOn}" class="countdown-clock">${clock}</time>
-    <span class="countdown-at">(at ${at} UTC)</span>
+    <span aria-hidden="true">Session expires in</span> <time datetime="${expiresOn}" class="countdown-clock" aria-hidden="true">${clock}</time>
+    <span class="countdown-at" aria-hidden="true">(at ${at} UTC)</span>
+    <span class="countdown-summary visually-hidden" role="status" aria-live="polite"
+      >This session expires in ${minutes} ${minutes === 1 ? 'minute' : 'minutes'}, at ${at} UTC.</span
+    >
   </p>`;
 }
