@@ -123,10 +123,10 @@
   if (lines && window.matchMedia('(max-width: 859px)').matches && lines.querySelectorAll('.item').length > 2) lines.open = false;
 
   document.addEventListener('input', formatInput);
-  document.addEventListener('htmx:afterSwap', function () {
-    tick();
-    focusStep();
-  });
+  document.addEventListener('htmx:afterSwap', tick);
+  // Only once settled: htmx wires up the new step's form in its settle phase, and a customer quick on
+  // the keyboard who pressed Enter before then would post it as a plain form, reloading the whole page.
+  document.addEventListener('htmx:afterSettle', focusStep);
   tick();
   setInterval(tick, 1000);
 })();
