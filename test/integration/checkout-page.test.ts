@@ -197,7 +197,7 @@ describe('the checkout page over HTTP', () => {
       const res = await post('/resend-code', cartId, page);
       expect(res.status).toBe(422);
       const html = await res.text();
-      expect(html).toMatch(/<p class="field-error" id="code-error">[^<]+<\/p>/);
+      expect(html).toMatch(/<p class="field-error" id="code-error" role="alert">[^<]+<\/p>/);
       expect(html).not.toContain('We could not do that right now');
       expect(html).toContain('•••• 5678');
       expect((await state(cartId)).otp?.resendsLeft).toBe(3);

@@ -34,6 +34,23 @@
       at.setAttribute('data-local', '');
     }
     el.classList.toggle('urgent', left < 120);
+    announceTimeLeft(el, left);
+  }
+
+  // Screen readers get the time left from a polite live region, not the per-second clock (hidden from
+  // them): rewritten only as the time left passes one of these marks, so it is said a few times at most.
+  var ANNOUNCE_AT_MINUTES = [30, 15, 10, 5, 2, 1];
+  function announceTimeLeft(el, left) {
+    var summary = el.querySelector('.countdown-summary');
+    if (!summary) return;
+    var minutes = Math.ceil(left / 60);
+    var mark = 0;
+    for (var i = 0; i < ANNOUNCE_AT_MINUTES.length; i++) if (minutes <= ANNOUNCE_AT_MINUTES[i]) mark = ANNOUNCE_AT_MINUTES[i];
+    var last = summary.getAttribute('data-mark');
+    summary.setAttribute('data-mark', String(mark));
+    // The first tick only notes where the clock stands: the page as served already says it.
+    if (last === null || last === String(mark) || mark === 0) return;
+    summary.textContent = minutes === 1 ? 'Less than a minute left to pay.' : minutes + ' minutes left to pay.';
   }
 
   // "Resend code" waits for the 30 s the workflow enforces, so the customer is not refused.
@@ -106,10 +123,10 @@
   if (lines && window.matchMedia('(max-width: 859px)').matches && lines.querySelectorAll('.item').length > 2) lines.open = false;
 
   document.addEventListener('input', formatInput);
-  document.addEventListener('htmx:afterSwap', function () {
-    tick();
-    focusStep();
-  });
+  document.addEventListener('htmx:afterSwap', tick);
+  // Only once settled: htmx wires up the new step's form in its settle phase, and a customer quick on
+  // the keyboard who pressed Enter before then would post it as a plain form, reloading the whole page.
+  document.addEventListener('htmx:afterSettle', focusStep);
   tick();
   setInterval(tick, 1000);
 })();

@@ -89,7 +89,7 @@ function field(options: { view: StepView; name: FieldName; label: string; value?
       ${error ? html`aria-invalid="true"` : ''}
     />
     ${options.hint ? html`<p class="hint" id="${options.name}-hint">${options.hint}</p>` : ''}
-    ${error ? html`<p class="field-error" id="${options.name}-error">${error}</p>` : ''}
+    ${error ? html`<p class="field-error" id="${options.name}-error" role="alert">${error}</p>` : ''}
   </div>`;
 }
 

@@ -15,40 +15,45 @@ export function registeredNameBeside(storeName: string, merchantName: string): s
   return fold(storeName) === fold(merchantName) ? undefined : merchantName;
 }
 
-/** What is being paid for: the merchant, every line, and the total in the currency's minor units. */
+/**
+ * What is being paid for: the merchant (the page's header, whose "Pay <store>" is the page's one h1),
+ * then every line and the total in the currency's minor units (the order summary, an aside).
+ */
 export function orderSummary(session: CheckoutSession, options: { sandbox: boolean }): Html {
   const { store, cart, amount } = session;
   const seller = registeredNameBeside(store.name, session.merchantName);
-  return html`<aside class="summary" aria-label="Order summary">
-    <header class="merchant">
-      <span class="merchant-initial" aria-hidden="true"
-        >${initial(store.name)}${store.logo ? html`<img class="merchant-logo" src="${store.logo}" alt="" width="32" height="32" />` : ''}</span
-      >
-      <span class="merchant-name">${store.name}</span>
-      ${options.sandbox ? html`<span class="badge">Test mode</span>` : ''}
+  return html`<header class="store">
+      <div class="merchant">
+        <span class="merchant-initial" aria-hidden="true"
+          >${initial(store.name)}${store.logo ? html`<img class="merchant-logo" src="${store.logo}" alt="" width="32" height="32" />` : ''}</span
+        >
+        <span class="merchant-name">${store.name}</span>
+        ${options.sandbox ? html`<span class="badge">Test mode</span>` : ''}
+      </div>
+      ${seller ? html`<p class="merchant-seller" data-testid="registered-merchant">Sold by <strong>${seller}</strong></p>` : ''}
+      <h1 class="pay-label">Pay ${store.name}</h1>
     </header>
-    ${seller ? html`<p class="merchant-seller" data-testid="registered-merchant">Sold by <strong>${seller}</strong></p>` : ''}
-    <p class="pay-label">Pay ${store.name}</p>
-    <p class="amount" data-testid="total">${formatAmount(amount, cart.currency)}</p>
-    <details class="lines" open>
-      <summary class="lines-toggle">${cart.items.length} ${cart.items.length === 1 ? 'item' : 'items'}</summary>
-      <ul class="items">
-        ${cart.items.map(
-          (item) =>
-            html`<li class="item">
-              <span class="thumb"><img class="item-image" src="${item.image}" alt="" width="48" height="48" loading="lazy" /></span>
-              <div class="item-text">
-                <p class="item-title">${item.title}</p>
-                ${item.variantOptions?.length ? html`<p class="item-variants">${item.variantOptions.join(' · ')}</p>` : ''}
-                <p class="item-quantity">Qty ${item.quantity}${item.quantity > 1 ? html` × ${formatAmount(item.price, cart.currency)}` : ''}</p>
-              </div>
-              <p class="item-price">${formatAmount(item.price * item.quantity, cart.currency)}</p>
-            </li>`,
-        )}
-      </ul>
-    </details>
-    <p class="total"><span>Total due</span> <strong>${formatAmount(amount, cart.currency)}</strong></p>
-  </aside>`;
+    <aside class="order" aria-label="Order summary">
+      <p class="amount" data-testid="total">${formatAmount(amount, cart.currency)}</p>
+      <details class="lines" open>
+        <summary class="lines-toggle">${cart.items.length} ${cart.items.length === 1 ? 'item' : 'items'}</summary>
+        <ul class="items">
+          ${cart.items.map(
+            (item) =>
+              html`<li class="item">
+                <span class="thumb"><img class="item-image" src="${item.image}" alt="" width="48" height="48" loading="lazy" /></span>
+                <div class="item-text">
+                  <p class="item-title">${item.title}</p>
+                  ${item.variantOptions?.length ? html`<p class="item-variants">${item.variantOptions.join(' · ')}</p>` : ''}
+                  <p class="item-quantity">Qty ${item.quantity}${item.quantity > 1 ? html` × ${formatAmount(item.price, cart.currency)}` : ''}</p>
+                </div>
+                <p class="item-price">${formatAmount(item.price * item.quantity, cart.currency)}</p>
+              </li>`,
+          )}
+        </ul>
+      </details>
+      <p class="total"><span>Total due</span> <strong>${formatAmount(amount, cart.currency)}</strong></p>
+    </aside>`;
 }
 
 function initial(name: string): string {
