@@ -2,6 +2,7 @@ import { writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { DefaultLogger, NativeConnection, Runtime } from '@temporalio/worker';
 import { createApiApp } from '../api/app.js';
+import { CREATE_CART_EXAMPLE } from '../api/docs/openapi.js';
 import { loadConfig } from '../core/config.js';
 import { createDb } from '../core/db/client.js';
 import { listen } from '../core/http-service.js';
@@ -111,27 +112,12 @@ try {
   };
   writeFileSync(path.join(DATA_DIR, 'stack.json'), JSON.stringify(stack, null, 2) + '\n', { mode: 0o600 });
 
+  // The API reference's own example, for the Demo Store and returning to its pages.
+  const example = CREATE_CART_EXAMPLE.cartObject;
   const body = JSON.stringify({
     cartObject: {
-      store: { platformUuid: demo.platformUuid, name: 'Demo Store', url: 'https://demo.example', logo: 'https://demo.example/logo.png' },
-      cart: {
-        currency: 'EUR',
-        country: 'FR',
-        items: [
-          {
-            title: 'T-shirt',
-            description: 'Organic cotton',
-            price: 1999,
-            quantity: 2,
-            url: 'https://demo.example/t-shirt',
-            image: 'https://demo.example/t-shirt.png',
-            zeroPay: false,
-            variantOptions: ['Size : M'],
-          },
-        ],
-        extra: { orderRef: 'demo-1' },
-        merchantUrls: demoReturnUrls(launcher.DEMO_MERCHANT_PORT),
-      },
+      store: { ...example.store, platformUuid: demo.platformUuid },
+      cart: { ...example.cart, merchantUrls: demoReturnUrls(launcher.DEMO_MERCHANT_PORT) },
     },
   });
   say(`

@@ -1,23 +1,15 @@
 import { createHash } from 'node:crypto';
-import { execFile } from 'node:child_process';
-import { promisify } from 'node:util';
-import { describe, expect, it, inject } from 'vitest';
+import { describe, expect, it } from 'vitest';
+import { merchantCli, operatorApi } from '../support/operator.js';
 import { useTestStack } from '../support/test-stack.js';
-
-const exec = promisify(execFile);
 
 const API_KEY = /^sk_sandbox_[A-Za-z0-9_-]{43}$/;
 type ErrorBody = { code: string; message: string; errors: Array<{ path: string; message: string }>; requestId: string };
 
 describe('merchant API keys: issued once, stored hashed, rotated and revoked; /v2/merchant/* authenticates with them', () => {
   const stack = useTestStack();
-
-  const operator = (method: string, path: string, body?: unknown) =>
-    fetch(`${stack.apiUrl}/operator${path}`, {
-      method,
-      headers: { authorization: `Bearer ${stack.config.operatorToken}`, ...(body ? { 'content-type': 'application/json' } : {}) },
-      ...(body ? { body: JSON.stringify(body) } : {}),
-    });
+  const operator = operatorApi(stack);
+  const cli = merchantCli(stack);
 
   const me = (authorization?: string) => fetch(`${stack.apiUrl}/v2/merchant/me`, authorization ? { headers: { authorization } } : {});
 
@@ -27,23 +19,6 @@ describe('merchant API keys: issued once, stored hashed, rotated and revoked; /v
     const body = (await res.json()) as ErrorBody;
     expect(body).toMatchObject({ code: 'UNAUTHORIZED', errors: [], requestId: expect.any(String) });
     expect(body.message).toMatch(/Authorization: Bearer/);
-  }
-
-  async function cli(...args: string[]): Promise<{ code: number; json: Record<string, unknown> }> {
-    const env = {
-      ...process.env,
-      CHECKOUT_ENV: 'sandbox',
-      DATABASE_URL: stack.config.databaseUrl,
-      DATA_ENCRYPTION_KEY: inject('dataEncryptionKey'),
-      TEMPORAL_ADDRESS: stack.config.temporal.address,
-    };
-    try {
-      const { stdout } = await exec('npm', ['run', '-s', 'merchant', '--', ...args], { env });
-      return { code: 0, json: JSON.parse(stdout) as Record<string, unknown> };
-    } catch (err) {
-      const e = err as { code: number; stderr: string };
-      return { code: e.code, json: JSON.parse(e.stderr.split('\n')[0]!) as Record<string, unknown> };
-    }
   }
 
   it('shows the key once at registration and stores only its SHA-256 digest and a short prefix', async () => {

@@ -1,17 +1,15 @@
-import { execFile } from 'node:child_process';
-import { promisify } from 'node:util';
-import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createWebhookEventActivities } from '../../activities/webhooks/record-event.js';
 import { verifyWebhook } from '../../core/webhooks/verify.js';
 import { createCartId, validCartRequest } from '../support/fixtures.js';
+import { merchantCli } from '../support/operator.js';
 import { useTestStack } from '../support/test-stack.js';
 import { waitFor } from '../support/wait-for.js';
 import { startWebhookReceiver, type WebhookReceiver } from '../support/webhook-receiver.js';
 
-const exec = promisify(execFile);
-
 describe('operator CLI: npm run -s merchant', () => {
   const stack = useTestStack();
+  const cli = merchantCli(stack);
   let receiver: WebhookReceiver;
   beforeAll(async () => {
     receiver = await startWebhookReceiver();
@@ -19,25 +17,6 @@ describe('operator CLI: npm run -s merchant', () => {
   afterAll(async () => {
     await receiver?.close();
   });
-
-  /** The CLI as an operator runs it, as its own process, pointed at the test stack's database and Temporal. */
-  async function cli(...args: string[]): Promise<{ code: number; json: Record<string, unknown>; stderr: string }> {
-    const env = {
-      ...process.env,
-      CHECKOUT_ENV: 'sandbox',
-      DATABASE_URL: stack.config.databaseUrl,
-      DATA_ENCRYPTION_KEY: inject('dataEncryptionKey'),
-      TEMPORAL_ADDRESS: stack.config.temporal.address,
-      TEMPORAL_TASK_QUEUE: stack.config.temporal.taskQueue,
-    };
-    try {
-      const { stdout, stderr } = await exec('npm', ['run', '-s', 'merchant', '--', ...args], { env });
-      return { code: 0, json: JSON.parse(stdout) as Record<string, unknown>, stderr };
-    } catch (err) {
-      const e = err as { code: number; stdout: string; stderr: string };
-      return { code: e.code, json: JSON.parse(e.stderr.split('\n')[0]!) as Record<string, unknown>, stderr: e.stderr };
-    }
-  }
 
   it('creates a merchant whose deliveries verify with the secret it printed, then lists, replays and shows them', async () => {
     const created = await cli('create', '--name', 'CLI Store', '--webhook-url', receiver.url);

@@ -1,36 +1,11 @@
-import { execFile } from 'node:child_process';
-import { promisify } from 'node:util';
-import { describe, expect, it, inject } from 'vitest';
+import { describe, expect, it } from 'vitest';
+import { merchantCli, operatorApi } from '../support/operator.js';
 import { useTestStack } from '../support/test-stack.js';
-
-const exec = promisify(execFile);
 
 describe('merchant domains: operator API and CLI', () => {
   const stack = useTestStack();
-
-  const operator = (method: string, path: string, body?: unknown) =>
-    fetch(`${stack.apiUrl}/operator${path}`, {
-      method,
-      headers: { authorization: `Bearer ${stack.config.operatorToken}`, ...(body ? { 'content-type': 'application/json' } : {}) },
-      ...(body ? { body: JSON.stringify(body) } : {}),
-    });
-
-  async function cli(...args: string[]): Promise<{ code: number; json: Record<string, unknown> }> {
-    const env = {
-      ...process.env,
-      CHECKOUT_ENV: 'sandbox',
-      DATABASE_URL: stack.config.databaseUrl,
-      DATA_ENCRYPTION_KEY: inject('dataEncryptionKey'),
-      TEMPORAL_ADDRESS: stack.config.temporal.address,
-    };
-    try {
-      const { stdout } = await exec('npm', ['run', '-s', 'merchant', '--', ...args], { env });
-      return { code: 0, json: JSON.parse(stdout) as Record<string, unknown> };
-    } catch (err) {
-      const e = err as { code: number; stderr: string };
-      return { code: e.code, json: JSON.parse(e.stderr.split('\n')[0]!) as Record<string, unknown> };
-    }
-  }
+  const operator = operatorApi(stack);
+  const cli = merchantCli(stack);
 
   const summary = async (platformUuid: string) => {
     const list = (await (await operator('GET', '/merchants')).json()) as { merchants: Array<{ platformUuid: string; domains: string[] }> };

@@ -3,23 +3,19 @@ import { createWebhookEventActivities } from '../../activities/webhooks/record-e
 import type { EventDeliveries } from '../../core/webhooks/event-store.js';
 import { verifyWebhook } from '../../core/webhooks/verify.js';
 import { createCartId, postCart, validCartRequest } from '../support/fixtures.js';
+import { operatorApi } from '../support/operator.js';
 import { useTestStack } from '../support/test-stack.js';
 import { waitFor } from '../support/wait-for.js';
 import { startWebhookReceiver, type Reply, type WebhookReceiver } from '../support/webhook-receiver.js';
 
 describe('operator API: register, rotate, inspect, replay, recover', () => {
   const stack = useTestStack({ WEBHOOK_RETRY_SCHEDULE_MS: '0,100,200', WEBHOOK_TIMEOUT_MS: '1000' });
+  const operator = operatorApi(stack);
   const receivers: WebhookReceiver[] = [];
   afterEach(async () => {
     await Promise.all(receivers.splice(0).map((r) => r.close()));
   });
 
-  const operator = (method: string, path: string, body?: unknown, token: string | null = stack.config.operatorToken ?? null) =>
-    fetch(`${stack.apiUrl}/operator${path}`, {
-      method,
-      headers: { ...(token ? { authorization: `Bearer ${token}` } : {}), ...(body ? { 'content-type': 'application/json' } : {}) },
-      ...(body ? { body: JSON.stringify(body) } : {}),
-    });
   const receiver = async (reply?: () => Reply) => {
     const r = await startWebhookReceiver(reply);
     receivers.push(r);
