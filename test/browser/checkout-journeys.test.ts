@@ -118,6 +118,9 @@ describe.skipIf(skipWithoutChromium())('the hosted checkout in headless Chromium
     // Neither the sandbox code nor, with odds of 5 in a million, the code actually sent.
     const wrongCodes = ['000001', '000002', '000003', '000004', '000005'];
     for (const [i, code] of wrongCodes.entries()) {
+      // As a customer would: type once the step is ready, which the page shows by putting the cursor in
+      // the field (after htmx has settled the swap and wired up the form, web/assets/checkout.js).
+      await expect.poll(() => page.evaluate(() => document.activeElement?.getAttribute('name'))).toBe('code');
       await page.getByLabel('One-time code').fill(code);
       await page.getByRole('button', { name: 'Verify', exact: true }).click();
       if (i < wrongCodes.length - 1) {
