@@ -14,7 +14,9 @@ import { cartSessionHandle, type CartSessionHandle } from '../../workflows/cart-
 
 /** How the workflow took a customer action. Anything else (Temporal unreachable, deadline) is thrown. */
 export type ActionResult =
-  { accepted: true; state: CartSessionState } | { accepted: false; reason: 'rejected'; message: string } | { accepted: false; reason: 'session-closed' };
+  | { accepted: true; state: CartSessionState }
+  | { accepted: false; reason: 'rejected'; code: string | undefined; message: string }
+  | { accepted: false; reason: 'session-closed' };
 
 /** Covers an update whose handler runs an activity (sending a code); longer means a 503. */
 export const UPDATE_DEADLINE_MS = 10_000;
@@ -32,7 +34,7 @@ export function customerActions(temporal: Temporal) {
     try {
       return { accepted: true, state: await withDeadline(temporal, UPDATE_DEADLINE_MS, () => update(handle)) };
     } catch (err) {
-      if (err instanceof WorkflowUpdateFailedError) return { accepted: false, reason: 'rejected', message: customerMessage(err) };
+      if (err instanceof WorkflowUpdateFailedError) return { accepted: false, reason: 'rejected', code: refusalCode(err), message: customerMessage(err) };
       if (err instanceof WorkflowNotFoundError) return { accepted: false, reason: 'session-closed' };
       throw err;
     }
@@ -65,6 +67,11 @@ export function customerActions(temporal: Temporal) {
 }
 
 export type CustomerActions = ReturnType<typeof customerActions>;
+
+/** Why the workflow refused (an ACTION_REFUSED type, or OTP_SEND_FAILED): the page translates it (web/i18n `refusal.<code>`). */
+function refusalCode(err: WorkflowUpdateFailedError): string | undefined {
+  return err.cause instanceof ApplicationFailure ? (err.cause.type ?? undefined) : undefined;
+}
 
 /**
  * A validator or handler refuses with an ApplicationFailure whose message is written for the

@@ -108,3 +108,8 @@ export function negotiateLocale(from: { query?: string; cookie?: string; acceptL
 }
 
 export const LOCALE_COOKIE = 'checkout_lang';
+
+/** Whether the reference catalogue has this key (for keys built at run time, e.g. `refusal.<code>`). */
+export function isMessageKey(key: string): key is MessageKey {
+  return Object.hasOwn(catalogues.get(DEFAULT_LOCALE)!, key);
+}
