@@ -41,9 +41,11 @@ export function customerActions(temporal: Temporal) {
   }
 
   return {
-    /** `contactKey`: the destination's keyed hash (core/checkout/otp-destination.ts), kept by the session for resends' limit. */
-    sendCode: (cartId: string, contact: string, state: CartSessionState, contactKey?: string) =>
-      run(cartId, (h) => h.executeUpdate(sendCodeUpdate, { args: [{ contact, contactKey }], updateId: `send-code-${cartId}-${state.sendAttempts ?? 0}` })),
+    /** `contactKey`: the destination's keyed hash (core/checkout/otp-destination.ts), kept by the session for resends' limit; `locale`: the page's language, for the code message. */
+    sendCode: (cartId: string, contact: string, state: CartSessionState, contactKey?: string, locale?: string) =>
+      run(cartId, (h) =>
+        h.executeUpdate(sendCodeUpdate, { args: [{ contact, contactKey, locale }], updateId: `send-code-${cartId}-${state.sendAttempts ?? 0}` }),
+      ),
     resendCode: (cartId: string, state: CartSessionState) =>
       run(cartId, (h) => h.executeUpdate(resendCodeUpdate, { updateId: `resend-code-${cartId}-${state.sendAttempts ?? 0}` })),
     verifyCode: (cartId: string, codeHash: string, state: CartSessionState) =>

@@ -272,7 +272,7 @@ export function checkoutRoutes(deps: CheckoutDeps) {
     const contactKey = limits.contactKey(parsed.address);
     const counted = await limits.otpSend(c, contactKey);
     if (!counted.allowed) return tooManyCodes(c, session, counted, 'contact', { values: { contact } });
-    const result = await actions.sendCode(session.cartId, contact, session.state, contactKey);
+    const result = await actions.sendCode(session.cartId, contact, session.state, contactKey, locale(c));
     await refundUnlessSent(session, result, counted);
     return outcome(c, session, result, 'contact', { values: { contact } });
   });
