@@ -12,6 +12,8 @@ import { checkoutRoutes } from './checkout/routes.js';
 import { messagePage } from './checkout/views/layout.js';
 import { createWebMetrics } from './metrics.js';
 import { securityHeaders, type WebEnv } from './security-headers.js';
+import { t } from './i18n/index.js';
+import { requestLocale } from './i18n/request.js';
 
 export interface WebDeps {
   config: Config;
@@ -48,20 +50,21 @@ export function createWebApp(deps: WebDeps) {
     return c.body(await metrics.registry.metrics(), 200, { 'Content-Type': metrics.registry.contentType });
   });
   app.route('/', checkoutRoutes({ ...deps, metrics }));
-  app.notFound((c) => c.html(messagePage({ title: 'Page not found', message: 'There is nothing at this address.' }), 404));
+  app.notFound((c) => {
+    const lang = requestLocale(c);
+    return c.html(messagePage({ locale: lang, title: t(lang, 'pageNotFound.title'), message: t(lang, 'pageNotFound.message') }), 404);
+  });
   app.onError((err, c) => {
+    const lang = requestLocale(c);
     if (err instanceof HTTPException && err.status === 403) {
-      return c.html(
-        messagePage({ title: 'Request blocked', message: 'This form was not sent from the checkout page. Go back to the checkout and try again.' }),
-        403,
-      );
+      return c.html(messagePage({ locale: lang, title: t(lang, 'blocked.title'), message: t(lang, 'blocked.message') }), 403);
     }
     deps.logger.error({ err }, 'checkout page error');
-    const message = 'We could not load this checkout. Please try again in a moment.';
+    const message = t(lang, 'unavailable.message');
     if (c.req.header('HX-Request') === 'true') {
       return c.html(html`<section id="step" class="panel step"><p class="alert" role="alert">${message}</p></section>`, 503);
     }
-    return c.html(messagePage({ title: 'Checkout temporarily unavailable', message }), 503);
+    return c.html(messagePage({ locale: lang, title: t(lang, 'unavailable.title'), message }), 503);
   });
   return app;
 }

@@ -4,6 +4,8 @@ export type WebEnv = {
   Variables: {
     /** Extra origins a form on this page may land on after a redirect: the merchant's return URLs. */
     formActionOrigins?: string[];
+    /** The customer's language (web/i18n): ?lang=, then the checkout_lang cookie, then Accept-Language. */
+    locale?: string;
   };
 };
 

@@ -18,8 +18,8 @@ export interface SentCode {
 export function createOtpActivities(deps: { config: Config; otpSender: OtpSender }) {
   const { config, otpSender } = deps;
   return {
-    /** `storeName` and `codeLifetimeMs` are absent from sends scheduled before messages named them. */
-    async sendOtp(input: { cartId: string; contact: string; storeName?: string; codeLifetimeMs?: number }): Promise<SentCode> {
+    /** `storeName` and `codeLifetimeMs` are absent from sends scheduled before messages named them, `locale` from those before the page spoke Arabic. */
+    async sendOtp(input: { cartId: string; contact: string; storeName?: string; codeLifetimeMs?: number; locale?: string }): Promise<SentCode> {
       const contact = parseContact(input.contact);
       // The workflow validated the contact already; this guards the activity's own contract.
       if (!contact) throw new Error('sendOtp: not an email address or phone number');
@@ -32,6 +32,7 @@ export function createOtpActivities(deps: { config: Config; otpSender: OtpSender
         code,
         storeName: input.storeName ?? 'the store',
         codeLifetimeMs: input.codeLifetimeMs ?? OTP_POLICY.codeLifetimeMs,
+        ...(input.locale ? { locale: input.locale } : {}),
       });
       const accepted = config.environment === 'sandbox' ? [code, config.sandboxOtp] : [code];
       return { acceptedDigests: accepted.map((c) => otpHashDigest(otpHash(config.keyring, input.cartId, c))) };

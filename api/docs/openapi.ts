@@ -166,6 +166,7 @@ export function buildOpenApiDocument(config: Pick<Config, 'apiBaseUrl' | 'checko
       'Creates a cart session and returns its `cartId`. Redirect the customer to',
       `\`${config.checkoutBaseUrl}/?token=<cartId>\` before \`expiresOn\` (45 minutes). The redirect to`,
       'successUrl is not a payment confirmation: fulfil orders on the webhook only. The trailing slash is optional.',
+      "Add `&lang=ar` (or `&lang=en`) to choose the page's language; without it the customer's browser language is used, English by default.",
     ].join(' '),
     // Either no credentials or the merchant's API key: an empty requirement makes it optional.
     security: [{}, { [merchantApiKey.name]: [] }],

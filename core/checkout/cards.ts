@@ -13,7 +13,15 @@ export interface Card {
 }
 
 export type CardField = 'number' | 'expiry' | 'cvv';
-export type CardCheck = { ok: true; card: Card } | { ok: false; errors: Array<{ field: CardField; message: string }> };
+/** What is wrong, for the page to say in the customer's language (web/i18n); `message` is the English sentence. */
+export type CardErrorCode = 'number_length' | 'number_invalid' | 'expiry_format' | 'expired' | 'cvv';
+export interface CardError {
+  field: CardField;
+  code: CardErrorCode;
+  message: string;
+  values?: { digits: number; where: 'front' | 'back' };
+}
+export type CardCheck = { ok: true; card: Card } | { ok: false; errors: CardError[] };
 
 export function luhnValid(digits: string): boolean {
   let sum = 0;
@@ -43,25 +51,27 @@ export function cvvLength(brand: CardBrand): number {
 
 /** Validates what the customer typed: spaces and dashes in the number are fine, expiry is MM/YY. */
 export function checkCard(input: { number: string; expiry: string; cvv: string }, now: Date): CardCheck {
-  const errors: Array<{ field: CardField; message: string }> = [];
+  const errors: CardError[] = [];
   const pan = input.number.replace(/[\s-]/g, '');
   const brand = cardBrand(pan);
-  if (!/^\d{12,19}$/.test(pan)) errors.push({ field: 'number', message: 'Enter the 12 to 19 digits of your card number.' });
-  else if (!luhnValid(pan)) errors.push({ field: 'number', message: 'This card number is not valid. Check it and try again.' });
+  if (!/^\d{12,19}$/.test(pan)) errors.push({ field: 'number', code: 'number_length', message: 'Enter the 12 to 19 digits of your card number.' });
+  else if (!luhnValid(pan)) errors.push({ field: 'number', code: 'number_invalid', message: 'This card number is not valid. Check it and try again.' });
 
   const expiry = input.expiry.replace(/\s/g, '').match(/^(\d{2})\/(\d{2})$/);
   const expMonth = expiry ? Number(expiry[1]) : 0;
   const expYear = expiry ? 2000 + Number(expiry[2]) : 0;
   if (!expiry || expMonth < 1 || expMonth > 12) {
-    errors.push({ field: 'expiry', message: 'Enter the expiry as MM/YY, e.g. 04/29.' });
+    errors.push({ field: 'expiry', code: 'expiry_format', message: 'Enter the expiry as MM/YY, e.g. 04/29.' });
   } else if (expYear < now.getUTCFullYear() || (expYear === now.getUTCFullYear() && expMonth < now.getUTCMonth() + 1)) {
-    errors.push({ field: 'expiry', message: 'This card has expired.' });
+    errors.push({ field: 'expiry', code: 'expired', message: 'This card has expired.' });
   }
 
   const expectedCvv = cvvLength(brand);
   if (!new RegExp(`^\\d{${expectedCvv}}$`).test(input.cvv.trim())) {
     errors.push({
       field: 'cvv',
+      code: 'cvv',
+      values: { digits: expectedCvv, where: brand === 'amex' ? 'front' : 'back' },
       message: `Enter the ${expectedCvv}-digit security code${brand === 'amex' ? ' on the front of your card' : ' on the back of your card'}.`,
     });
   }

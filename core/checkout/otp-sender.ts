@@ -10,6 +10,8 @@ export interface OtpMessage {
   storeName: string;
   /** How long the code works, for the message to say. */
   codeLifetimeMs: number;
+  /** The language of the page that asked for the code (web/i18n), for the message to speak; English when absent or unknown. */
+  locale?: string;
 }
 
 /** Delivers a one-time code to the customer. Production plugs an SMS/email provider in here. */

@@ -29,7 +29,7 @@ describe('a code that could not be sent leaves the checkout able to try again', 
     failuresLeft = 3; // the activity's three attempts of the first Send code
 
     const first = await actions.sendCode(cartId, 'jane@example.com', await queryState(stack, cartId));
-    expect(first).toEqual({ accepted: false, reason: 'rejected', message: 'The code could not be sent. Try again.' });
+    expect(first).toEqual({ accepted: false, reason: 'rejected', code: 'otp_send_failed', message: 'The code could not be sent. Try again.' });
     expect(failuresLeft).toBe(0);
     expect(delivered).toHaveLength(0);
 

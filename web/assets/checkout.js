@@ -4,8 +4,12 @@
 (function () {
   'use strict';
 
-  function pad(n) {
-    return n < 10 ? '0' + n : String(n);
+  // Numbers and times in the page's language (<html lang>), as the server wrote them.
+  var lang = document.documentElement.lang || 'en';
+  var number = new Intl.NumberFormat(lang, { useGrouping: false });
+  var twoDigits = new Intl.NumberFormat(lang, { minimumIntegerDigits: 2, useGrouping: false });
+  function clockText(seconds) {
+    return number.format(Math.floor(seconds / 60)) + ':' + twoDigits.format(seconds % 60);
   }
 
   // The session clock. At zero the page reloads, and the server answers with the expired page.
@@ -15,7 +19,7 @@
     var left = Math.floor((Date.parse(el.getAttribute('data-expires-at')) - Date.now()) / 1000);
     var clock = el.querySelector('.countdown-clock');
     if (left <= 0) {
-      if (clock) clock.textContent = '0:00';
+      if (clock) clock.textContent = clockText(0);
       if (!el.hasAttribute('data-reloading')) {
         el.setAttribute('data-reloading', '');
         // The server's timer may be a moment behind ours: give it a second before asking.
@@ -25,12 +29,13 @@
       }
       return;
     }
-    if (clock) clock.textContent = Math.floor(left / 60) + ':' + pad(left % 60);
+    if (clock) clock.textContent = clockText(left);
     var at = el.querySelector('.countdown-at');
     if (at && !at.hasAttribute('data-local')) {
       // The server can only say UTC; the browser knows the customer's own clock.
       var local = new Date(el.getAttribute('data-expires-at'));
-      at.textContent = '(at ' + pad(local.getHours()) + ':' + pad(local.getMinutes()) + ')';
+      var time = new Intl.DateTimeFormat(lang, { hour: '2-digit', minute: '2-digit', hourCycle: 'h23' }).format(local);
+      at.textContent = (el.getAttribute('data-at-text') || '(at {time})').replace('{time}', time);
       at.setAttribute('data-local', '');
     }
     el.classList.toggle('urgent', left < 120);
@@ -50,7 +55,8 @@
     summary.setAttribute('data-mark', String(mark));
     // The first tick only notes where the clock stands: the page as served already says it.
     if (last === null || last === String(mark) || mark === 0) return;
-    summary.textContent = minutes === 1 ? 'Less than a minute left to pay.' : minutes + ' minutes left to pay.';
+    var texts = JSON.parse(el.getAttribute('data-announcements') || '{}');
+    summary.textContent = texts[mark] || (minutes === 1 ? 'Less than a minute left to pay.' : minutes + ' minutes left to pay.');
   }
 
   // "Resend code" waits for the 30 s the workflow enforces, so the customer is not refused.
@@ -61,7 +67,8 @@
       var wait = Math.ceil((Date.parse(button.getAttribute('data-available-at')) - Date.now()) / 1000);
       var hint = button.parentNode.querySelector('.resend-wait');
       button.disabled = wait > 0;
-      if (hint) hint.textContent = wait > 0 ? 'available in ' + wait + ' s' : '';
+      var waitText = button.getAttribute('data-wait-text') || 'available in {seconds} s';
+      if (hint) hint.textContent = wait > 0 ? waitText.replace('{seconds}', number.format(wait)) : '';
     }
   }
 

@@ -14,7 +14,9 @@ import { cartSessionHandle, type CartSessionHandle } from '../../workflows/cart-
 
 /** How the workflow took a customer action. Anything else (Temporal unreachable, deadline) is thrown. */
 export type ActionResult =
-  { accepted: true; state: CartSessionState } | { accepted: false; reason: 'rejected'; message: string } | { accepted: false; reason: 'session-closed' };
+  | { accepted: true; state: CartSessionState }
+  | { accepted: false; reason: 'rejected'; code: string | undefined; message: string }
+  | { accepted: false; reason: 'session-closed' };
 
 /** Covers an update whose handler runs an activity (sending a code); longer means a 503. */
 export const UPDATE_DEADLINE_MS = 10_000;
@@ -32,16 +34,18 @@ export function customerActions(temporal: Temporal) {
     try {
       return { accepted: true, state: await withDeadline(temporal, UPDATE_DEADLINE_MS, () => update(handle)) };
     } catch (err) {
-      if (err instanceof WorkflowUpdateFailedError) return { accepted: false, reason: 'rejected', message: customerMessage(err) };
+      if (err instanceof WorkflowUpdateFailedError) return { accepted: false, reason: 'rejected', code: refusalCode(err), message: customerMessage(err) };
       if (err instanceof WorkflowNotFoundError) return { accepted: false, reason: 'session-closed' };
       throw err;
     }
   }
 
   return {
-    /** `contactKey`: the destination's keyed hash (core/checkout/otp-destination.ts), kept by the session for resends' limit. */
-    sendCode: (cartId: string, contact: string, state: CartSessionState, contactKey?: string) =>
-      run(cartId, (h) => h.executeUpdate(sendCodeUpdate, { args: [{ contact, contactKey }], updateId: `send-code-${cartId}-${state.sendAttempts ?? 0}` })),
+    /** `contactKey`: the destination's keyed hash (core/checkout/otp-destination.ts), kept by the session for resends' limit; `locale`: the page's language, for the code message. */
+    sendCode: (cartId: string, contact: string, state: CartSessionState, contactKey?: string, locale?: string) =>
+      run(cartId, (h) =>
+        h.executeUpdate(sendCodeUpdate, { args: [{ contact, contactKey, locale }], updateId: `send-code-${cartId}-${state.sendAttempts ?? 0}` }),
+      ),
     resendCode: (cartId: string, state: CartSessionState) =>
       run(cartId, (h) => h.executeUpdate(resendCodeUpdate, { updateId: `resend-code-${cartId}-${state.sendAttempts ?? 0}` })),
     verifyCode: (cartId: string, codeHash: string, state: CartSessionState) =>
@@ -65,6 +69,11 @@ export function customerActions(temporal: Temporal) {
 }
 
 export type CustomerActions = ReturnType<typeof customerActions>;
+
+/** Why the workflow refused (an ACTION_REFUSED type, or OTP_SEND_FAILED): the page translates it (web/i18n `refusal.<code>`). */
+function refusalCode(err: WorkflowUpdateFailedError): string | undefined {
+  return err.cause instanceof ApplicationFailure ? (err.cause.type ?? undefined) : undefined;
+}
 
 /**
  * A validator or handler refuses with an ApplicationFailure whose message is written for the

@@ -3,7 +3,7 @@ import { bodyLimit } from 'hono/body-limit';
 import { getCookie, setCookie } from 'hono/cookie';
 import { csrf as originCheck } from 'hono/csrf';
 import { deleteCard, storeCard } from '../../core/checkout/card-vault.js';
-import { checkCard } from '../../core/checkout/cards.js';
+import { checkCard, type CardErrorCode } from '../../core/checkout/cards.js';
 import type { Config } from '../../core/config.js';
 import type { Db } from '../../core/db/client.js';
 import type { Logger } from '../../core/logger.js';
@@ -22,6 +22,8 @@ import { messagePage } from './views/layout.js';
 import { html } from 'hono/html';
 import { stepPanel, type FieldName, type StepView } from './views/steps.js';
 import { parseContact } from '../../core/checkout/contact.js';
+import { requestLocale } from '../i18n/request.js';
+import { LOCALE_COOKIE, isMessageKey, negotiateLocale, supportedLocale, t, type MessageKey } from '../i18n/index.js';
 
 export interface CheckoutDeps {
   config: Config;
@@ -37,7 +39,7 @@ type Extras = Pick<StepView, 'errors' | 'notice' | 'values'>;
 const FORM_BODY_LIMIT_BYTES = 16 * 1024;
 const NONCE_PATTERN = /^[A-Za-z0-9_-]{22}$/;
 const SUCCESS_REDIRECT_WEBHOOK_WAIT_MS = 3_000;
-const UNAVAILABLE = 'We could not reach our payment system. Please try again in a moment.';
+const LOCALE_COOKIE_MAX_AGE_SECONDS = 365 * 24 * 60 * 60;
 
 /**
  * The hosted checkout, at `{CHECKOUT_BASE_URL}/?token=<cartId>`. Every form posts normally without
@@ -66,7 +68,14 @@ export function checkoutRoutes(deps: CheckoutDeps) {
   }
 
   function render(c: C, session: CheckoutSession, extras: Extras = {}, status: 200 | 403 | 422 | 429 | 503 = 200) {
-    const view: StepView = { session, csrf: csrfToken(csrfKey, session.cartId, csrfNonce(c)), sandbox, ...stillConfirming(session), ...extras };
+    const view: StepView = {
+      session,
+      locale: locale(c),
+      csrf: csrfToken(csrfKey, session.cartId, csrfNonce(c)),
+      sandbox,
+      ...stillConfirming(session),
+      ...extras,
+    };
     c.set('formActionOrigins', merchantOrigins(session));
     c.header('Vary', 'HX-Request');
     return c.html(isHtmx(c) ? stepPanel(view) : checkoutPage(view), status);
@@ -111,34 +120,31 @@ export function checkoutRoutes(deps: CheckoutDeps) {
   }
 
   function notFoundPage(c: C) {
-    return c.html(
-      messagePage({ title: 'Checkout not found', message: 'This checkout link is not valid. Go back to the store and start the payment again.' }),
-      404,
-    );
+    const lang = locale(c);
+    return c.html(messagePage({ locale: lang, title: t(lang, 'notFound.title'), message: t(lang, 'notFound.message') }), 404);
   }
 
   /** Expired, or already used: either way this link cannot take a payment any more. */
   function closedPage(c: C, session: CheckoutSession) {
-    const back = { href: session.store.url, label: `Return to ${session.store.name}` };
-    if (expired(session)) {
-      return c.html(
-        messagePage({
-          title: 'This checkout has expired',
-          message: 'Checkout links are only valid for a limited time, and nothing was charged. Return to the store to start again.',
-          link: back,
-        }),
-        410,
-      );
-    }
-    return c.html(
-      messagePage({
-        title: 'This checkout has already been used',
-        message: 'Each checkout link can be used once. If you need to pay again, return to the store and start a new checkout.',
-        link: back,
-      }),
-      410,
-    );
+    const lang = locale(c);
+    const back = { href: session.store.url, label: t(lang, 'common.returnTo', { store: session.store.name }) };
+    const page = expired(session) ? 'expired' : 'used';
+    return c.html(messagePage({ locale: lang, title: t(lang, `${page}.title`), message: t(lang, `${page}.message`), link: back }), 410);
   }
+
+  // The customer's language: the merchant's or the switcher's ?lang= (kept in a cookie, so the pages a
+  // form post leads to stay in it), then that cookie, then Accept-Language, then English.
+  app.use('*', async (c: C, next) => {
+    const query = c.req.query('lang');
+    const chosen = supportedLocale(query);
+    if (chosen && c.req.method === 'GET') {
+      setCookie(c, LOCALE_COOKIE, chosen, { httpOnly: true, secure: production, sameSite: 'Lax', path: '/', maxAge: LOCALE_COOKIE_MAX_AGE_SECONDS });
+    }
+    const lang = negotiateLocale({ query, cookie: getCookie(c, LOCALE_COOKIE), acceptLanguage: c.req.header('Accept-Language') });
+    c.set('locale', lang);
+    await next();
+    c.header('Content-Language', lang);
+  });
 
   // Forms post only from our own page: the Origin (or Sec-Fetch-Site) must say so, and the body must
   // carry the double-submit token bound to this cart and this browser.
@@ -147,7 +153,10 @@ export function checkoutRoutes(deps: CheckoutDeps) {
     '*',
     bodyLimit({
       maxSize: FORM_BODY_LIMIT_BYTES,
-      onError: (c) => c.html(messagePage({ title: 'Request too large', message: 'That form was too large.' }), 413),
+      onError: (c) => {
+        const lang = requestLocale(c as C);
+        return c.html(messagePage({ locale: lang, title: t(lang, 'tooLarge.title'), message: t(lang, 'tooLarge.message') }), 413);
+      },
     }),
   );
 
@@ -179,19 +188,18 @@ export function checkoutRoutes(deps: CheckoutDeps) {
 
   /** A form post over RATE_LIMIT_PAGE_ACTIONS_PER_CLIENT: nothing was read or done, so no session to show. */
   function tooManyRequests(c: C, retryAfterSeconds: number) {
-    const message = `Too many requests from your connection. Please wait ${waitText(retryAfterSeconds)} and try again.`;
+    const lang = locale(c);
+    const message = t(lang, 'tooMany.message', { minutes: waitMinutes(retryAfterSeconds) });
     c.header('Retry-After', String(retryAfterSeconds));
     if (isHtmx(c)) return c.html(html`<section id="step" class="panel step"><p class="alert" role="alert">${message}</p></section>`, 429);
-    return c.html(messagePage({ title: 'Too many requests', message }), 429);
+    return c.html(messagePage({ locale: lang, title: t(lang, 'tooMany.title'), message }), 429);
   }
 
   /** A one-time code refused by OTP_SENDS_PER_DESTINATION or OTP_SENDS_PER_CLIENT, said at the field. */
   function tooManyCodes(c: C, session: CheckoutSession, refused: Extract<OtpSendLimit, { allowed: false }>, field: 'contact' | 'code', extras: Extras) {
-    const to = (field === 'contact' ? extras.values?.contact : session.state.contactHint)?.includes('@') ? 'this email address' : 'this number';
-    const message =
-      refused.refusedBy === 'destination'
-        ? `Too many codes were sent to ${to}. Try again in ${waitText(refused.retryAfterSeconds)}, or use another contact.`
-        : `Too many codes were requested from your connection. Try again in ${waitText(refused.retryAfterSeconds)}.`;
+    const to = (field === 'contact' ? extras.values?.contact : session.state.contactHint)?.includes('@') ? 'email' : 'phone';
+    const key = refused.refusedBy === 'destination' ? (`tooManyCodes.${to}` as const) : 'tooManyCodes.client';
+    const message = t(locale(c), key, { minutes: waitMinutes(refused.retryAfterSeconds) });
     logger.warn({ cartId: session.cartId, limit: refused.refusedBy }, 'one-time code refused: send limit reached');
     c.header('Retry-After', String(refused.retryAfterSeconds));
     return render(c, session, { ...extras, notice: undefined, errors: { [field]: message } }, 429);
@@ -226,7 +234,7 @@ export function checkoutRoutes(deps: CheckoutDeps) {
       if (!session) return notFoundPage(c);
       if (!csrfTokenValid(csrfKey, session.cartId, getCookie(c, CSRF_COOKIE), form(CSRF_FIELD))) {
         logger.warn({ cartId: session.cartId, action: name }, 'checkout form refused: CSRF token missing or wrong');
-        return render(c, session, { errors: { form: 'For your security this form expired. Please try again.' } }, 403);
+        return render(c, session, { errors: { form: t(locale(c), 'error.csrf') } }, 403);
       }
       const left = await leave(c, session);
       if (left) return left;
@@ -234,7 +242,7 @@ export function checkoutRoutes(deps: CheckoutDeps) {
         return await handle(c, session, form);
       } catch (err) {
         logger.error({ err, cartId: session.cartId, action: name }, 'checkout action failed: Temporal unavailable or too slow');
-        return render(c, session, { errors: { form: UNAVAILABLE } }, 503);
+        return render(c, session, { errors: { form: t(locale(c), 'error.unavailable') } }, 503);
       }
     });
   }
@@ -250,7 +258,7 @@ export function checkoutRoutes(deps: CheckoutDeps) {
     if (!fresh) return notFoundPage(c);
     const left = await leave(c, fresh);
     if (left) return left;
-    const message = result.reason === 'rejected' ? result.message : 'This checkout is no longer open.';
+    const message = result.reason === 'rejected' ? refusalMessage(locale(c), result.code) : t(locale(c), 'error.sessionClosed');
     return render(c, fresh, { ...extras, notice: undefined, errors: { [field]: message } }, 422);
   }
 
@@ -258,18 +266,13 @@ export function checkoutRoutes(deps: CheckoutDeps) {
     const contact = form('contact').trim();
     const parsed = parseContact(contact);
     if (!parsed) {
-      return render(
-        c,
-        session,
-        { values: { contact }, errors: { contact: 'Enter an email address, or a phone number with its country code (e.g. +33 6 12 34 56 78).' } },
-        422,
-      );
+      return render(c, session, { values: { contact }, errors: { contact: t(locale(c), 'error.contactInvalid') } }, 422);
     }
     if (session.state.step !== 'contact') return moveOn(c, session);
     const contactKey = limits.contactKey(parsed.address);
     const counted = await limits.otpSend(c, contactKey);
     if (!counted.allowed) return tooManyCodes(c, session, counted, 'contact', { values: { contact } });
-    const result = await actions.sendCode(session.cartId, contact, session.state, contactKey);
+    const result = await actions.sendCode(session.cartId, contact, session.state, contactKey, locale(c));
     await refundUnlessSent(session, result, counted);
     return outcome(c, session, result, 'contact', { values: { contact } });
   });
@@ -280,17 +283,17 @@ export function checkoutRoutes(deps: CheckoutDeps) {
     if (!counted.allowed) return tooManyCodes(c, session, counted, 'code', {});
     const result = await actions.resendCode(session.cartId, session.state);
     await refundUnlessSent(session, result, counted);
-    return outcome(c, session, result, 'code', { notice: 'We sent you a new code.' });
+    return outcome(c, session, result, 'code', { notice: t(locale(c), 'code.resent') });
   });
 
   action('/code', 'verifyCode', async (c, session, form) => {
     const code = form('code').replace(/\s/g, '');
-    if (!/^\d{6}$/.test(code)) return render(c, session, { errors: { code: 'Enter the 6-digit code we sent you.' } }, 422);
+    if (!/^\d{6}$/.test(code)) return render(c, session, { errors: { code: t(locale(c), 'error.codeFormat') } }, 422);
     if (session.state.step !== 'code') return moveOn(c, session);
     const result = await actions.verifyCode(session.cartId, otpHash(config.keyring, session.cartId, code), session.state);
     if (result.accepted && result.state.step === 'code' && result.state.status === 'pending') {
       const left = result.state.otp?.attemptsLeft;
-      const message = `That code is not right.${left === undefined ? '' : ` ${left} ${left === 1 ? 'attempt' : 'attempts'} left.`}`;
+      const message = left === undefined ? t(locale(c), 'error.codeWrong') : t(locale(c), 'error.codeWrongAttempts', { left });
       return render(c, { ...session, state: result.state }, { errors: { code: message } }, 422);
     }
     return outcome(c, session, result, 'code');
@@ -300,7 +303,12 @@ export function checkoutRoutes(deps: CheckoutDeps) {
     const expiry = form('expiry').trim();
     const check = checkCard({ number: form('number'), expiry, cvv: form('cvv') }, new Date());
     if (!check.ok) {
-      return render(c, session, { values: { expiry }, errors: Object.fromEntries(check.errors.map((e) => [e.field, e.message])) }, 422);
+      return render(
+        c,
+        session,
+        { values: { expiry }, errors: Object.fromEntries(check.errors.map((e) => [e.field, t(locale(c), CARD_ERROR_KEYS[e.code], e.values)])) },
+        422,
+      );
     }
     // A second click after the payment started must not put another copy of the card in the vault.
     if (session.state.step !== 'card') return moveOn(c, session);
@@ -316,8 +324,24 @@ export function checkoutRoutes(deps: CheckoutDeps) {
   return app;
 }
 
-/** "1 minute", "12 minutes": how long until a limit's window ends, rounded up. */
-function waitText(seconds: number): string {
-  const minutes = Math.max(1, Math.ceil(seconds / 60));
-  return `${minutes} ${minutes === 1 ? 'minute' : 'minutes'}`;
+/** How many minutes until a limit's window ends, rounded up (the catalogue says "1 minute", "12 minutes"). */
+function waitMinutes(seconds: number): number {
+  return Math.max(1, Math.ceil(seconds / 60));
 }
+
+/** The language the request negotiated (set by the first middleware). */
+const locale = (c: C) => requestLocale(c);
+
+/** A refusal's code (an ACTION_REFUSED type) as a sentence in the customer's language; unknown codes get a generic one. */
+function refusalMessage(lang: string, code: string | undefined): string {
+  const key = `refusal.${code}`;
+  return code && isMessageKey(key) ? t(lang, key) : t(lang, 'error.generic');
+}
+
+const CARD_ERROR_KEYS = {
+  number_length: 'error.cardNumberLength',
+  number_invalid: 'error.cardNumberInvalid',
+  expiry_format: 'error.expiryFormat',
+  expired: 'error.cardExpired',
+  cvv: 'error.cvv',
+} as const satisfies Record<CardErrorCode, MessageKey>;

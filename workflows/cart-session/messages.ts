@@ -83,8 +83,11 @@ export const stateQuery = defineQuery<CartSessionState>('state');
  * that can take a few seconds, so a caller that gives up earlier can follow the `state` query.
  * Use the update id as the idempotency key of the action (e.g. `pay-<cartId>`).
  */
-/** `contactKey`: the destination's keyed hash, kept and shown back in the state (never the contact in clear there). */
-export const sendCodeUpdate = defineUpdate<CartSessionState, [{ contact: string; contactKey?: string }]>('sendCode');
+/**
+ * `contactKey`: the destination's keyed hash, kept and shown back in the state (never the contact in clear there).
+ * `locale`: the page's language, for the code message (and its resends); optional, absent from older histories.
+ */
+export const sendCodeUpdate = defineUpdate<CartSessionState, [{ contact: string; contactKey?: string; locale?: string }]>('sendCode');
 export const resendCodeUpdate = defineUpdate<CartSessionState, []>('resendCode');
 export const verifyCodeUpdate = defineUpdate<CartSessionState, [{ codeHash: string }]>('verifyCode');
 export const payUpdate = defineUpdate<CartSessionState, [{ cardToken: string; brand: string; last4: string }]>('pay');

@@ -187,10 +187,16 @@ export async function cartSession(input: CartSessionInput): Promise<{ status: Ca
     }
   };
 
-  const sendCode = async (to: { address: string; hint: string; key?: string }) => {
+  const sendCode = async (to: { address: string; hint: string; key?: string; locale?: string }) => {
     sending = true;
     try {
-      const sent: SendOtpResult = await sendOtp({ cartId, contact: to.address, storeName: input.storeName, codeLifetimeMs: otpPolicy.codeLifetimeMs });
+      const sent: SendOtpResult = await sendOtp({
+        cartId,
+        contact: to.address,
+        storeName: input.storeName,
+        codeLifetimeMs: otpPolicy.codeLifetimeMs,
+        ...(to.locale ? { locale: to.locale } : {}),
+      });
       if (challenge) resends++;
       contact = to;
       const sentAt = Date.now();
@@ -215,7 +221,12 @@ export async function cartSession(input: CartSessionInput): Promise<{ status: Ca
   // Sending to a new contact once a code went out counts as a resend, with the same limits.
   setHandler(
     sendCodeUpdate,
-    ({ contact: raw, contactKey }) => sendCode({ ...parseContact(raw)!, ...(typeof contactKey === 'string' ? { key: contactKey } : {}) }),
+    ({ contact: raw, contactKey, locale }) =>
+      sendCode({
+        ...parseContact(raw)!,
+        ...(typeof contactKey === 'string' ? { key: contactKey } : {}),
+        ...(typeof locale === 'string' ? { locale } : {}),
+      }),
     {
       validator: ({ contact: raw }) => {
         requireCodeStep();

@@ -1,5 +1,6 @@
 import { html } from 'hono/html';
-import { layout, type Html } from './layout.js';
+import { languageSwitcher, layout, type Html } from './layout.js';
+import { t } from '../../i18n/index.js';
 import { stepPanel, type StepView } from './steps.js';
 import { orderSummary } from './summary.js';
 
@@ -11,16 +12,17 @@ import { orderSummary } from './summary.js';
 export function checkoutPage(view: StepView): Html {
   const { session } = view;
   const processing = session.state.step === 'processing';
+  const { locale } = view;
   return layout({
-    title: `Pay ${session.store.name}`,
+    locale,
+    title: t(locale, 'page.title', { store: session.store.name }),
     refreshTo: processing ? `/status?token=${session.cartId}` : undefined,
     body: html`<div class="checkout">
-      <div class="summary">${orderSummary(session, { sandbox: view.sandbox !== undefined })}</div>
+      <div class="summary">${orderSummary(session, { sandbox: view.sandbox !== undefined, locale })}</div>
       <div class="payment-column">
-        <main class="payment">${processing ? '' : countdown(session.state.expiresOn)} ${stepPanel(view)}</main>
-        <footer class="footer">
-          <span class="lock" aria-hidden="true"></span><span>Payments are encrypted. Your card details are never shared with ${session.store.name}.</span>
-        </footer>
+        <main class="payment">${processing ? '' : countdown(session.state.expiresOn, locale)} ${stepPanel(view)}</main>
+        <footer class="footer"><span class="lock" aria-hidden="true"></span><span>${t(locale, 'page.footer', { store: session.store.name })}</span></footer>
+        ${languageSwitcher(locale, `/?token=${session.cartId}`)}
       </div>
     </div>`,
   });
@@ -32,16 +34,28 @@ export function checkoutPage(view: StepView): Html {
  * they get the polite summary instead, which checkout.js rewrites only as the time left passes 30,
  * 15, 10, 5, 2 and 1 minutes.
  */
-function countdown(expiresOn: string): Html {
+function countdown(expiresOn: string, locale: string): Html {
   const secondsLeft = Math.max(0, Math.floor((Date.parse(expiresOn) - Date.now()) / 1000));
-  const clock = `${Math.floor(secondsLeft / 60)}:${String(secondsLeft % 60).padStart(2, '0')}`;
-  const at = new Date(expiresOn).toISOString().slice(11, 16);
+  const number = new Intl.NumberFormat(locale, { useGrouping: false });
+  const twoDigits = new Intl.NumberFormat(locale, { minimumIntegerDigits: 2, useGrouping: false });
+  const clock = `${number.format(Math.floor(secondsLeft / 60))}:${twoDigits.format(secondsLeft % 60)}`;
+  const at = new Intl.DateTimeFormat(locale, { hour: '2-digit', minute: '2-digit', hourCycle: 'h23', timeZone: 'UTC' }).format(new Date(expiresOn));
   const minutes = Math.ceil(secondsLeft / 60);
-  return html`<p class="countdown" data-expires-at="${expiresOn}">
-    <span aria-hidden="true">Session expires in</span> <time datetime="${expiresOn}" class="countdown-clock" aria-hidden="true">${clock}</time>
-    <span class="countdown-at" aria-hidden="true">(at ${at} UTC)</span>
-    <span class="countdown-summary visually-hidden" role="status" aria-live="polite"
-      >This session expires in ${minutes} ${minutes === 1 ? 'minute' : 'minutes'}, at ${at} UTC.</span
-    >
+  // What checkout.js says as the clock passes each mark, in the page's language.
+  const announcements = JSON.stringify(
+    Object.fromEntries(
+      [30, 15, 10, 5, 2, 1].map((m) => [m, m === 1 ? t(locale, 'countdown.lessThanAMinute') : t(locale, 'countdown.minutesLeft', { minutes: m })]),
+    ),
+  );
+  return html`<p
+    class="countdown"
+    data-expires-at="${expiresOn}"
+    data-at-text="${t(locale, 'countdown.at', { time: '{time}' })}"
+    data-announcements="${announcements}"
+  >
+    <span aria-hidden="true">${t(locale, 'countdown.expiresIn')}</span>
+    <time datetime="${expiresOn}" class="countdown-clock" aria-hidden="true">${clock}</time>
+    <span class="countdown-at" aria-hidden="true">${t(locale, 'countdown.atUtc', { time: at })}</span>
+    <span class="countdown-summary visually-hidden" role="status" aria-live="polite">${t(locale, 'countdown.summary', { minutes, time: at })}</span>
   </p>`;
 }

@@ -1,5 +1,6 @@
 import { html } from 'hono/html';
 import type { HtmlEscapedString } from 'hono/utils/html';
+import { LOCALES, direction, t } from '../../i18n/index.js';
 
 export type Html = HtmlEscapedString | Promise<HtmlEscapedString>;
 
@@ -17,9 +18,9 @@ const HTMX_CONFIG = JSON.stringify({
 });
 
 /** The page shell. Every interpolated value goes through hono/html, which escapes it. */
-export function layout(options: { title: string; body: Html; refreshTo?: string }): Html {
+export function layout(options: { locale: string; title: string; body: Html; refreshTo?: string }): Html {
   return html`<!doctype html>
-    <html lang="en">
+    <html lang="${options.locale}" dir="${direction(options.locale)}">
       <head>
         <meta charset="utf-8" />
         <meta name="viewport" content="width=device-width, initial-scale=1" />
@@ -39,8 +40,9 @@ export function layout(options: { title: string; body: Html; refreshTo?: string 
 }
 
 /** A page that only says something: not found, expired, already used, unavailable. */
-export function messagePage(options: { title: string; message: string; link?: { href: string; label: string } }): Html {
+export function messagePage(options: { locale: string; title: string; message: string; link?: { href: string; label: string } }): Html {
   return layout({
+    locale: options.locale,
     title: options.title,
     body: html`<main class="message-page">
       <section class="panel message" role="status">
@@ -50,4 +52,24 @@ export function messagePage(options: { title: string; message: string; link?: { 
       </section>
     </main>`,
   });
+}
+
+/**
+ * Links to the same page in every language the page speaks: a plain GET with `lang=`, which the server
+ * keeps in the checkout_lang cookie, so it works without JavaScript and keeps the step.
+ */
+export function languageSwitcher(locale: string, path: string): Html {
+  const separator = path.includes('?') ? '&' : '?';
+  return html`<nav class="languages" aria-label="${t(locale, 'page.languages')}">
+    <ul>
+      ${LOCALES.map(
+        (other) =>
+          html`<li>
+            <a href="${path}${separator}lang=${other}" lang="${other}" hreflang="${other}" ${other === locale ? html`aria-current="true"` : ''}
+              >${t(other, 'meta.name')}</a
+            >
+          </li>`,
+      )}
+    </ul>
+  </nav>`;
 }

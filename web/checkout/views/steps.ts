@@ -2,12 +2,15 @@ import { html } from 'hono/html';
 import type { CheckoutSession } from '../load-session.js';
 import type { Html } from './layout.js';
 import type { CheckoutStep } from '../../../core/checkout/session.js';
+import { t, tHtml } from '../../i18n/index.js';
 
 export type FieldName = 'contact' | 'code' | 'number' | 'expiry' | 'cvv';
 
 /** What one rendering of the step panel needs besides the session. */
 export interface StepView {
   session: CheckoutSession;
+  /** The language the page speaks (web/i18n). */
+  locale: string;
   csrf: string;
   sandbox: { otp: string } | undefined;
   errors?: Partial<Record<FieldName | 'form', string>>;
@@ -22,13 +25,13 @@ export interface StepView {
 }
 
 const STEP_ORDER: CheckoutStep[] = ['contact', 'code', 'card'];
-const STEP_LABELS = { contact: 'Contact', code: 'Code', card: 'Card' } as const;
+const STEP_LABELS = { contact: 'steps.contact', code: 'steps.code', card: 'steps.card' } as const;
 
 /** The part of the page that changes as the customer moves on; htmx swaps it in place. */
 export function stepPanel(view: StepView): Html {
   const { step } = view.session.state;
   return html`<section id="step" class="panel step" aria-live="polite" data-step="${step}">
-    ${step === 'processing' ? '' : progress(step)} ${view.errors?.form ? html`<p class="alert" role="alert">${view.errors.form}</p>` : ''}
+    ${step === 'processing' ? '' : progress(step, view.locale)} ${view.errors?.form ? html`<p class="alert" role="alert">${view.errors.form}</p>` : ''}
     ${view.notice ? html`<p class="notice" role="status">${view.notice}</p>` : ''} ${stepBody(view)}
   </section>`;
 }
@@ -47,12 +50,12 @@ function stepBody(view: StepView): Html {
   }
 }
 
-function progress(current: CheckoutStep): Html {
+function progress(current: CheckoutStep, locale: string): Html {
   const at = STEP_ORDER.indexOf(current);
-  return html`<ol class="progress" aria-label="Checkout steps">
+  return html`<ol class="progress" aria-label="${t(locale, 'steps.label')}">
     ${STEP_ORDER.map((step, i) => {
       const state = i < at ? 'done' : i === at ? 'current' : 'todo';
-      return html`<li class="${state}" ${i === at ? html`aria-current="step"` : ''}>${STEP_LABELS[step as keyof typeof STEP_LABELS]}</li>`;
+      return html`<li class="${state}" ${i === at ? html`aria-current="step"` : ''}>${t(locale, STEP_LABELS[step as keyof typeof STEP_LABELS])}</li>`;
     })}
   </ol>`;
 }
@@ -75,7 +78,7 @@ function form(action: string, view: StepView, body: Html, className = 'step-form
   </form>`;
 }
 
-function field(options: { view: StepView; name: FieldName; label: string; value?: string; attributes: Html; hint?: Html | string }): Html {
+function field(options: { view: StepView; name: FieldName; label: string; value?: string; attributes: Html; hint?: Html | string; ltr?: boolean }): Html {
   const error = options.view.errors?.[options.name];
   const described = [options.hint ? `${options.name}-hint` : '', error ? `${options.name}-error` : ''].filter(Boolean).join(' ');
   return html`<div class="field${error ? ' invalid' : ''}">
@@ -85,6 +88,7 @@ function field(options: { view: StepView; name: FieldName; label: string; value?
       name="${options.name}"
       value="${options.value ?? ''}"
       ${options.attributes}
+      ${options.ltr ? html`dir="ltr"` : ''}
       ${described ? html`aria-describedby="${described}"` : ''}
       ${error ? html`aria-invalid="true"` : ''}
     />
@@ -94,50 +98,58 @@ function field(options: { view: StepView; name: FieldName; label: string; value?
 }
 
 function cancelForm(view: StepView): Html {
-  return form('/cancel', view, html`<button type="submit" class="secondary">Cancel</button>`, 'cancel-form');
+  return form('/cancel', view, html`<button type="submit" class="secondary">${t(view.locale, 'common.cancel')}</button>`, 'cancel-form');
 }
 
 function contactStep(view: StepView): Html {
-  return html`<h2>Confirm it's you</h2>
-    <p class="lead">We'll send a one-time code to your phone or email before you pay.</p>
+  return html`<h2>${t(view.locale, 'contact.heading')}</h2>
+    <p class="lead">${t(view.locale, 'contact.lead')}</p>
     ${form(
       '/contact',
       view,
       html`${field({
           view,
           name: 'contact',
-          label: 'Phone or email',
+          label: t(view.locale, 'contact.label'),
           value: view.values?.contact,
           attributes: html`type="text" inputmode="email" autocomplete="email" autocapitalize="off" spellcheck="false" maxlength="254" required`,
-          hint: 'e.g. +33 6 12 34 56 78 or you@example.com',
-        })} <button type="submit">Send code</button>`,
+          hint: t(view.locale, 'contact.hint'),
+        })} <button type="submit">${t(view.locale, 'contact.submit')}</button>`,
     )}
     ${cancelForm(view)}`;
 }
 
 function codeStep(view: StepView): Html {
   const { contactHint, otp } = view.session.state;
-  return html`<h2>Enter your code</h2>
-    <p class="lead">We sent a 6-digit code${contactHint ? html` to <strong>${contactHint}</strong>` : ''}.</p>
+  return html`<h2>${t(view.locale, 'code.heading')}</h2>
+    <p class="lead">${contactHint ? tHtml(view.locale, 'code.leadTo', { contact: contactHint }) : t(view.locale, 'code.lead')}</p>
     ${form(
       '/code',
       view,
       html`${field({
           view,
           name: 'code',
-          label: 'One-time code',
+          label: t(view.locale, 'code.label'),
+          ltr: true,
           attributes: html`type="text" inputmode="numeric" autocomplete="one-time-code" pattern="[0-9]*" maxlength="6" required`,
-          hint: view.sandbox ? html`Test mode: use <code>${view.sandbox.otp}</code>.` : undefined,
+          hint: view.sandbox ? tHtml(view.locale, 'code.sandboxHint', { otp: view.sandbox.otp }) : undefined,
         })}
-        ${otp && otp.attemptsLeft < 5 ? html`<p class="hint">${otp.attemptsLeft} ${otp.attemptsLeft === 1 ? 'attempt' : 'attempts'} left.</p>` : ''}
-        <button type="submit">Verify</button>`,
+        ${otp && otp.attemptsLeft < 5 ? html`<p class="hint">${t(view.locale, 'code.attemptsLeft', { left: otp.attemptsLeft })}</p>` : ''}
+        <button type="submit">${t(view.locale, 'code.submit')}</button>`,
     )}
     ${
       otp && otp.resendsLeft > 0
         ? form(
             '/resend-code',
             view,
-            html`<button type="submit" class="link-button" data-available-at="${otp.resendAvailableAt}">Resend code</button>
+            html`<button
+                type="submit"
+                class="link-button"
+                data-available-at="${otp.resendAvailableAt}"
+                data-wait-text="${t(view.locale, 'code.resendAvailableIn', { seconds: '{seconds}' })}"
+              >
+                ${t(view.locale, 'code.resend')}
+              </button>
               <span class="hint resend-wait" aria-live="polite"></span>`,
             'resend-form',
           )
@@ -147,14 +159,15 @@ function codeStep(view: StepView): Html {
 }
 
 function cardStep(view: StepView): Html {
-  return html`<h2>Pay with card</h2>
+  return html`<h2>${t(view.locale, 'card.heading')}</h2>
     ${form(
       '/card',
       view,
       html`${field({
           view,
           name: 'number',
-          label: 'Card number',
+          label: t(view.locale, 'card.numberLabel'),
+          ltr: true,
           attributes: html`type="text" inputmode="numeric" autocomplete="cc-number" maxlength="23" placeholder="1234 1234 1234 1234" data-format="card-number"
           required`,
         })}
@@ -162,19 +175,21 @@ function cardStep(view: StepView): Html {
           ${field({
             view,
             name: 'expiry',
-            label: 'Expiry (MM/YY)',
+            label: t(view.locale, 'card.expiryLabel'),
+            ltr: true,
             value: view.values?.expiry,
             attributes: html`type="text" inputmode="numeric" autocomplete="cc-exp" maxlength="7" placeholder="MM/YY" data-format="expiry" required`,
           })}
           ${field({
             view,
             name: 'cvv',
-            label: 'CVV',
+            label: t(view.locale, 'card.cvvLabel'),
+            ltr: true,
             attributes: html`type="text" inputmode="numeric" autocomplete="cc-csc" maxlength="4" placeholder="123" required`,
           })}
         </div>
-        ${view.sandbox ? html`<p class="hint">Test mode: card <code>4111 1111 1111 1111</code>, expiry <code>12/30</code>, CVV <code>123</code>.</p>` : ''}
-        <button type="submit" class="pay-button">Pay</button>`,
+        ${view.sandbox ? html`<p class="hint">${tHtml(view.locale, 'card.sandboxHint', { number: '4111 1111 1111 1111', expiry: '12/30', cvv: '123' })}</p>` : ''}
+        <button type="submit" class="pay-button">${t(view.locale, 'card.submit')}</button>`,
     )}
     ${cancelForm(view)}`;
 }
@@ -189,20 +204,17 @@ function processingStep(view: StepView): Html {
   if (view.stillConfirming) {
     const store = view.session.store.name;
     return html`<div class="processing" hx-get="${statusUrl}" hx-trigger="every 10s" hx-target="#step" hx-swap="outerHTML">
-      <h2>We are still waiting for your bank</h2>
-      <p class="lead">
-        Your payment has not failed, and you will not be charged twice. ${store} will be told the outcome as soon as your bank answers, and this page will move
-        on by itself if it does. You can also leave now: please do not pay again for this order.
-      </p>
-      <p><a href="${view.stillConfirming.returnUrl}">Return to ${store}</a></p>
+      <h2>${t(view.locale, 'stillWaiting.heading')}</h2>
+      <p class="lead">${t(view.locale, 'stillWaiting.lead', { store })}</p>
+      <p><a href="${view.stillConfirming.returnUrl}">${t(view.locale, 'common.returnTo', { store })}</a></p>
     </div>`;
   }
   return html`<div class="processing" hx-get="${statusUrl}" hx-trigger="every 1s" hx-target="#step" hx-swap="outerHTML">
     <span class="spinner" aria-hidden="true"></span>
-    <h2>Confirming your payment…</h2>
-    <p class="lead">Please keep this page open. If your bank is slow to answer this can take a few minutes; you will not be charged twice.</p>
+    <h2>${t(view.locale, 'processing.heading')}</h2>
+    <p class="lead">${t(view.locale, 'processing.lead')}</p>
     <noscript
-      ><p><a href="${statusUrl}">Check the payment status</a></p></noscript
+      ><p><a href="${statusUrl}">${t(view.locale, 'processing.checkStatus')}</a></p></noscript
     >
   </div>`;
 }

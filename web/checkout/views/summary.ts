@@ -2,6 +2,7 @@ import { html } from 'hono/html';
 import { formatAmount } from '../../../core/money.js';
 import type { CheckoutSession } from '../load-session.js';
 import type { Html } from './layout.js';
+import { t, tHtml } from '../../i18n/index.js';
 
 /**
  * The registered merchant to show beside the store name the request carried, or undefined when both
@@ -19,7 +20,9 @@ export function registeredNameBeside(storeName: string, merchantName: string): s
  * What is being paid for: the merchant (the page's header, whose "Pay <store>" is the page's one h1),
  * then every line and the total in the currency's minor units (the order summary, an aside).
  */
-export function orderSummary(session: CheckoutSession, options: { sandbox: boolean }): Html {
+export function orderSummary(session: CheckoutSession, options: { sandbox: boolean; locale: string }): Html {
+  const { locale } = options;
+  const money = (minor: number) => formatAmount(minor, cart.currency, locale);
   const { store, cart, amount } = session;
   const seller = registeredNameBeside(store.name, session.merchantName);
   return html`<header class="store">
@@ -28,15 +31,15 @@ export function orderSummary(session: CheckoutSession, options: { sandbox: boole
           >${initial(store.name)}${store.logo ? html`<img class="merchant-logo" src="${store.logo}" alt="" width="32" height="32" />` : ''}</span
         >
         <span class="merchant-name">${store.name}</span>
-        ${options.sandbox ? html`<span class="badge">Test mode</span>` : ''}
+        ${options.sandbox ? html`<span class="badge">${t(locale, 'summary.testMode')}</span>` : ''}
       </div>
-      ${seller ? html`<p class="merchant-seller" data-testid="registered-merchant">Sold by <strong>${seller}</strong></p>` : ''}
-      <h1 class="pay-label">Pay ${store.name}</h1>
+      ${seller ? html`<p class="merchant-seller" data-testid="registered-merchant">${tHtml(locale, 'summary.soldBy', { seller })}</p>` : ''}
+      <h1 class="pay-label">${t(locale, 'summary.payStore', { store: store.name })}</h1>
     </header>
-    <aside class="order" aria-label="Order summary">
-      <p class="amount" data-testid="total">${formatAmount(amount, cart.currency)}</p>
+    <aside class="order" aria-label="${t(locale, 'summary.orderSummary')}">
+      <p class="amount" data-testid="total">${money(amount)}</p>
       <details class="lines" open>
-        <summary class="lines-toggle">${cart.items.length} ${cart.items.length === 1 ? 'item' : 'items'}</summary>
+        <summary class="lines-toggle">${t(locale, 'summary.items', { count: cart.items.length })}</summary>
         <ul class="items">
           ${cart.items.map(
             (item) =>
@@ -45,14 +48,16 @@ export function orderSummary(session: CheckoutSession, options: { sandbox: boole
                 <div class="item-text">
                   <p class="item-title">${item.title}</p>
                   ${item.variantOptions?.length ? html`<p class="item-variants">${item.variantOptions.join(' · ')}</p>` : ''}
-                  <p class="item-quantity">Qty ${item.quantity}${item.quantity > 1 ? html` × ${formatAmount(item.price, cart.currency)}` : ''}</p>
+                  <p class="item-quantity">
+                    ${t(locale, 'summary.quantity', { quantity: item.quantity })}${item.quantity > 1 ? html` × ${money(item.price)}` : ''}
+                  </p>
                 </div>
-                <p class="item-price">${formatAmount(item.price * item.quantity, cart.currency)}</p>
+                <p class="item-price">${money(item.price * item.quantity)}</p>
               </li>`,
           )}
         </ul>
       </details>
-      <p class="total"><span>Total due</span> <strong>${formatAmount(amount, cart.currency)}</strong></p>
+      <p class="total"><span>${t(locale, 'summary.totalDue')}</span> <strong>${money(amount)}</strong></p>
     </aside>`;
 }
 

@@ -1,0 +1,115 @@
+import { readdirSync, readFileSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
+import { IntlMessageFormat } from 'intl-messageformat';
+import { escapeToBuffer, raw, type HtmlEscapedString } from 'hono/utils/html';
+
+/**
+ * The hosted page's texts, one ICU MessageFormat catalogue per locale in ./messages/<locale>.json.
+ * A locale is added by adding its file (with `meta.dir` and `meta.name`): no code changes. English is
+ * the reference catalogue and the fallback for anything missing.
+ */
+export const DEFAULT_LOCALE = 'en';
+const MESSAGES_DIR = fileURLToPath(new URL('./messages/', import.meta.url));
+
+export type Catalogue = Record<string, string>;
+
+export function loadCatalogues(dir = MESSAGES_DIR): Map<string, Catalogue> {
+  const catalogues = new Map<string, Catalogue>();
+  for (const file of readdirSync(dir).sort()) {
+    if (!file.endsWith('.json')) continue;
+    catalogues.set(file.slice(0, -'.json'.length), JSON.parse(readFileSync(`${dir}/${file}`, 'utf8')) as Catalogue);
+  }
+  return catalogues;
+}
+
+const catalogues = loadCatalogues();
+if (!catalogues.has(DEFAULT_LOCALE)) throw new Error(`web/i18n/messages/${DEFAULT_LOCALE}.json is missing`);
+
+/** Every locale the page speaks, e.g. ['ar', 'en']. */
+export const LOCALES: readonly string[] = [...catalogues.keys()];
+export type MessageKey = keyof typeof import('./messages/en.json');
+export type Values = Record<string, string | number>;
+
+const compiled = new Map<string, IntlMessageFormat>();
+function formatter(locale: string, key: MessageKey): IntlMessageFormat {
+  const id = `${locale}\u0000${key}`;
+  let format = compiled.get(id);
+  if (!format) {
+    const source = catalogues.get(locale)?.[key] ?? catalogues.get(DEFAULT_LOCALE)![key];
+    if (source === undefined) throw new Error(`no message ${key}`);
+    format = new IntlMessageFormat(source, locale);
+    compiled.set(id, format);
+  }
+  return format;
+}
+
+/** A message as plain text (rich-text tags such as <b> keep only their content). */
+export function t(locale: string, key: MessageKey, values: Values = {}): string {
+  const tags = { b: (chunks: unknown[]) => chunks.join(''), code: (chunks: unknown[]) => chunks.join('') };
+  const out = formatter(locale, key).format<string>({ ...tags, ...values });
+  return Array.isArray(out) ? out.join('') : String(out);
+}
+
+/** A message as HTML for hono/html: values escaped, <b> and <code> tags rendered. */
+export function tHtml(locale: string, key: MessageKey, values: Values = {}): HtmlEscapedString {
+  const escaped: Values = {};
+  for (const [name, value] of Object.entries(values)) escaped[name] = typeof value === 'string' ? escapeHtml(value) : value;
+  const tags = {
+    b: (chunks: unknown[]) => `<strong>${chunks.join('')}</strong>`,
+    code: (chunks: unknown[]) => `<code>${chunks.join('')}</code>`,
+  };
+  const out = formatter(locale, key).format<string>({ ...escaped, ...tags });
+  return raw(Array.isArray(out) ? out.join('') : String(out));
+}
+
+function escapeHtml(value: string): string {
+  const buffer: [string] = [''];
+  escapeToBuffer(value, buffer);
+  return buffer[0];
+}
+
+/** `rtl` for Arabic and the like, from the catalogue's `meta.dir`. */
+export function direction(locale: string): 'ltr' | 'rtl' {
+  return catalogues.get(locale)?.['meta.dir'] === 'rtl' ? 'rtl' : 'ltr';
+}
+
+/** A supported locale for a tag such as `ar`, `ar-EG` or `EN`, or undefined. */
+export function supportedLocale(tag: string | undefined): string | undefined {
+  if (!tag) return undefined;
+  const lower = tag.trim().toLowerCase();
+  if (catalogues.has(lower)) return lower;
+  const base = lower.split(/[-_]/)[0]!;
+  return catalogues.has(base) ? base : undefined;
+}
+
+/** The best supported locale of an Accept-Language header, by quality then order. */
+export function fromAcceptLanguage(header: string | undefined): string | undefined {
+  if (!header) return undefined;
+  const ranked = header
+    .split(',')
+    .map((part, index) => {
+      const [tag, ...params] = part.trim().split(';');
+      const q = params.map((p) => p.trim()).find((p) => p.startsWith('q='));
+      const quality = q ? Number(q.slice(2)) : 1;
+      return { tag: tag!, quality: Number.isFinite(quality) ? quality : 0, index };
+    })
+    .filter((entry) => entry.quality > 0 && entry.tag)
+    .sort((a, b) => b.quality - a.quality || a.index - b.index);
+  for (const { tag } of ranked) {
+    const locale = supportedLocale(tag);
+    if (locale) return locale;
+  }
+  return undefined;
+}
+
+/** The merchant's `?lang=` hint, then the customer's `checkout_lang` cookie, then Accept-Language, then English. */
+export function negotiateLocale(from: { query?: string; cookie?: string; acceptLanguage?: string }): string {
+  return supportedLocale(from.query) ?? supportedLocale(from.cookie) ?? fromAcceptLanguage(from.acceptLanguage) ?? DEFAULT_LOCALE;
+}
+
+export const LOCALE_COOKIE = 'checkout_lang';
+
+/** Whether the reference catalogue has this key (for keys built at run time, e.g. `refusal.<code>`). */
+export function isMessageKey(key: string): key is MessageKey {
+  return Object.hasOwn(catalogues.get(DEFAULT_LOCALE)!, key);
+}
