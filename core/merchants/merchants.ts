@@ -121,9 +121,16 @@ export function apiKeyHash(apiKey: string): Buffer {
   return createHash('sha256').update(apiKey, 'utf8').digest();
 }
 
+/**
+ * `sk_<environment>_` and the first random characters. Found from the front: base64url has `_` too, so
+ * the last underscore can sit deep inside the random part.
+ */
+export function apiKeyPrefix(apiKey: string): string {
+  return apiKey.slice(0, apiKey.indexOf('_', 'sk_'.length) + 1 + API_KEY_PREFIX_CHARS);
+}
+
 function storedApiKey(apiKey: string): StoredApiKey {
-  const head = apiKey.slice(0, apiKey.lastIndexOf('_') + 1 + API_KEY_PREFIX_CHARS);
-  return { hash: apiKeyHash(apiKey), prefix: head };
+  return { hash: apiKeyHash(apiKey), prefix: apiKeyPrefix(apiKey) };
 }
 
 /** Whether the key presented is the one whose digest is stored; constant time (both are 32-byte digests). */
