@@ -1,5 +1,6 @@
 import type { Context } from 'hono';
-import { ApiError, jsonPath, type FieldError } from './errors.js';
+import type { z } from 'zod';
+import { ApiError, jsonPath, validationError, type FieldError } from './errors.js';
 
 /** Deeper than any valid request (the cart's variant options sit at depth 6), shallow enough to walk safely. */
 export const MAX_JSON_DEPTH = 16;
@@ -32,6 +33,13 @@ export async function readJsonBody(c: Context): Promise<unknown> {
     throw new ApiError('VALIDATION_ERROR', `The request has ${problems.length} invalid field${problems.length === 1 ? '' : 's'}.`, problems);
   }
   return body;
+}
+
+/** A JSON body read as readJsonBody does, then validated by `schema`: every bad field by its path. */
+export async function readValidJson<T extends z.ZodType>(c: Context, schema: T): Promise<z.output<T>> {
+  const parsed = schema.safeParse(await readJsonBody(c), { reportInput: true });
+  if (!parsed.success) throw validationError(parsed.error);
+  return parsed.data;
 }
 
 type Frame = { kind: 'object'; path: PropertyKey[]; keys: Set<string>; key: string } | { kind: 'array'; path: PropertyKey[]; index: number };

@@ -5,8 +5,8 @@ import { createCartSession, type CartSessionDeps } from './create-cart-session.j
 import { presentedBearerToken } from '../../core/bearer-token.js';
 import { clientAddress } from '../../core/client-address.js';
 import { isDependencyUnavailable, serviceUnavailable } from '../dependency-errors.js';
-import { ApiError, methodNotAllowed, validationError } from '../errors.js';
-import { readJsonBody } from '../json-body.js';
+import { ApiError, methodNotAllowed } from '../errors.js';
+import { readValidJson } from '../json-body.js';
 import { IDEMPOTENCY_HEADER, readIdempotencyKey } from './idempotency.js';
 import type { ApiMetrics } from '../metrics.js';
 import { enforceRateLimit } from './rate-limit.js';
@@ -57,12 +57,10 @@ export function cartRoutes(deps: CartSessionDeps & { cartsCreated: Pick<ApiMetri
     async (c) => {
       const address = clientAddress(c, config.trustedProxyHops);
       const idempotencyKey = readIdempotencyKey(c.req.header(IDEMPOTENCY_HEADER));
-      const body = await readJsonBody(c);
-      const parsed = createCartRequestSchema.safeParse(body, { reportInput: true });
-      if (!parsed.success) throw validationError(parsed.error);
+      const request = await readValidJson(c, createCartRequestSchema);
 
       const outcome = await orUnavailable(async () => {
-        const platform = parsed.data.cartObject.store.platformUuid.toLowerCase();
+        const platform = request.cartObject.store.platformUuid.toLowerCase();
         // This address's share of the merchant first: a stranger who knows the public platformUuid
         // runs out here, long before the merchant-wide ceiling that would refuse the merchant too.
         await enforceRateLimit(db, c.get('logger') ?? logger, {
@@ -75,12 +73,7 @@ export function cartRoutes(deps: CartSessionDeps & { cartsCreated: Pick<ApiMetri
           max: rateLimit.perPlatform,
           windowSeconds: rateLimit.windowSeconds,
         });
-        return createCartSession(
-          { ...deps, logger: c.get('logger') ?? logger },
-          parsed.data,
-          idempotencyKey,
-          presentedBearerToken(c.req.header('authorization')),
-        );
+        return createCartSession({ ...deps, logger: c.get('logger') ?? logger }, request, idempotencyKey, presentedBearerToken(c.req.header('authorization')));
       });
       if (outcome.replayed) c.header(REPLAYED_HEADER, 'true');
       else deps.cartsCreated.inc({ environment: config.environment });

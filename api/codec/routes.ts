@@ -6,7 +6,8 @@ import { timingSafeEqual } from 'node:crypto';
 import type { Config } from '../../core/config.js';
 import { keyedHash, type Keyring } from '../../core/crypto.js';
 import { createEncryptionCodec, payloadFromJson, payloadToJson } from '../../core/temporal-codec.js';
-import { ApiError, validationError } from '../errors.js';
+import { ApiError } from '../errors.js';
+import { readValidJson } from '../json-body.js';
 import { operatorAuth } from '../operator/auth.js';
 
 /** The cookie a browser (the Temporal UI) may present instead of the bearer token. */
@@ -59,17 +60,7 @@ export function codecRoutes(deps: { config: Config }) {
   const sessions = codecSessions(deps.config.keyring);
   app.use(operatorAuth(deps.config.operatorToken, { cookie: { name: OPERATOR_COOKIE, valid: sessions.valid } }));
 
-  const parse = async (c: Context) => {
-    let body: unknown;
-    try {
-      body = await c.req.json();
-    } catch {
-      throw new ApiError('INVALID_JSON', 'The body is not valid JSON.');
-    }
-    const parsed = payloadsBody.safeParse(body);
-    if (!parsed.success) throw validationError(parsed.error);
-    return parsed.data.payloads.map(payloadFromJson);
-  };
+  const parse = async (c: Context) => (await readValidJson(c, payloadsBody)).payloads.map(payloadFromJson);
 
   app.post('/encode', async (c) => c.json({ payloads: (await codec.encode(await parse(c))).map(payloadToJson) }));
   app.post('/decode', async (c) => {

@@ -22,6 +22,7 @@ import { listCartDeliveries } from '../../core/webhooks/event-store.js';
 import { recoverEndpoint, replayEvent, WebhookEventNotFoundError } from '../../workflows/webhook-delivery/client.js';
 import { isDependencyUnavailable, serviceUnavailable } from '../dependency-errors.js';
 import { ApiError, validationError } from '../errors.js';
+import { readValidJson } from '../json-body.js';
 import { operatorAuth } from './auth.js';
 
 const TEMPORAL_DEADLINE_MS = 5_000;
@@ -43,18 +44,6 @@ const deliveriesQuery = z.strictObject({
   status: z.enum(['pending', 'delivered', 'failed', 'skipped']).optional(),
   limit: z.coerce.number().int().min(1).max(1000).optional(),
 });
-
-async function parseJson<T extends z.ZodType>(c: Context, schema: T): Promise<z.output<T>> {
-  let body: unknown;
-  try {
-    body = await c.req.json();
-  } catch {
-    throw new ApiError('INVALID_JSON', 'The body is not valid JSON.');
-  }
-  const parsed = schema.safeParse(body);
-  if (!parsed.success) throw validationError(parsed.error);
-  return parsed.data;
-}
 
 /** Turns the domain's "not found" and "bad URL" into the API's envelope; Temporal or PostgreSQL down → 503. */
 function translate(err: unknown): never {
@@ -92,7 +81,7 @@ export function operatorRoutes(deps: { config: Config; db: Db; temporal: Tempora
   app.use(operatorAuth(config.operatorToken));
 
   app.post('/merchants', async (c) => {
-    const body = await parseJson(c, createMerchantBody);
+    const body = await readValidJson(c, createMerchantBody);
     const created = await registerMerchant(db, config.keyring, {
       name: body.name,
       webhookUrl: body.webhookUrl,
@@ -109,12 +98,12 @@ export function operatorRoutes(deps: { config: Config; db: Db; temporal: Tempora
   });
 
   app.put('/merchants/:platformUuid/webhook-url', async (c) => {
-    const body = await parseJson(c, webhookUrlBody);
+    const body = await readValidJson(c, webhookUrlBody);
     return c.json(await changeWebhookUrl(db, uuid(c), body.webhookUrl).catch(translate));
   });
 
   app.put('/merchants/:platformUuid/domains', async (c) => {
-    const body = await parseJson(c, domainsBody);
+    const body = await readValidJson(c, domainsBody);
     return c.json(await setMerchantDomains(db, uuid(c), body.domains).catch(translate));
   });
 
@@ -127,7 +116,7 @@ export function operatorRoutes(deps: { config: Config; db: Db; temporal: Tempora
   app.post('/merchants/:platformUuid/revoke-api-key', async (c) => c.json(await revokeApiKey(db, uuid(c)).catch(translate)));
 
   app.put('/merchants/:platformUuid/settings', async (c) => {
-    const body = await parseJson(c, settingsBody);
+    const body = await readValidJson(c, settingsBody);
     return c.json(await setRequireApiKey(db, uuid(c), body.requireApiKeyForCarts).catch(translate));
   });
 
@@ -141,7 +130,7 @@ export function operatorRoutes(deps: { config: Config; db: Db; temporal: Tempora
   });
 
   app.post('/merchants/:platformUuid/recover', async (c) => {
-    const body = await parseJson(c, recoverBody);
+    const body = await readValidJson(c, recoverBody);
     const platformUuid = uuid(c);
     return c.json(
       await withDeadline(temporal, TEMPORAL_DEADLINE_MS, () => recoverEndpoint(delivery, platformUuid, new Date(body.since))).catch(translate),
