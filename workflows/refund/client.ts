@@ -112,7 +112,7 @@ export async function requestRefund(deps: RefundDeps, input: RefundOrderInput): 
       if (!cart) {
         throw new RefundRefused(
           'order_not_found',
-          `No ${input.environment} order of yours has the cartId ${input.cartId}. Check the cartId and the API key's environment.`,
+          `No ${input.environment} order of yours has this cartId. Check the cartId and the API key's environment.`,
           'cartId',
         );
       }
