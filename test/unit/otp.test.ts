@@ -12,6 +12,8 @@ import { parseContact } from '../../core/checkout/contact.js';
 import { createOutboxOtpSender } from '../../core/checkout/otp-outbox.js';
 import { answeringProcessor } from '../support/payment-processors.js';
 import { PRODUCTION_SETTINGS } from '../support/production-settings.js';
+import { paymentProcessorFromConfig } from '../../core/checkout/payment-processors/from-config.js';
+import { otpSenderFromConfig } from '../../core/checkout/otp-delivery/from-config.js';
 
 const KEY = randomBytes(32).toString('base64');
 const configFor = (CHECKOUT_ENV: 'sandbox' | 'production') =>
@@ -105,6 +107,12 @@ describe('production wiring', () => {
     expect(() => createActivities({ config, db: unusedDb, logger, otpSender })).toThrow(/real PaymentProcessor/);
     const paymentProcessor = answeringProcessor('real', () => Promise.resolve({ outcome: 'approved', chargeId: 'a' }));
     expect(createActivities({ config, db: unusedDb, logger, otpSender, paymentProcessor })).toHaveProperty('sendOtp');
+  });
+
+  it('a complete production configuration builds its activities with Stripe, SMTP and Twilio, nothing injected', () => {
+    expect(createActivities({ config: configFor('production'), db: unusedDb, logger })).toHaveProperty('chargePayment');
+    expect(paymentProcessorFromConfig(configFor('production')).name).toBe('stripe');
+    expect(otpSenderFromConfig({ config: configFor('production'), db: unusedDb, logger }).name).toBe('smtp+twilio');
   });
 
   it('sandbox builds with the outbox sender and the simulator', () => {
