@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { revokeApiKey } from '../../core/merchants/merchants.js';
 import { verifyWebhook } from '../../core/webhooks/verify.js';
 import { merchantCli } from '../support/operator.js';
 import { useTestStack } from '../support/test-stack.js';
@@ -37,8 +38,8 @@ describe('operator CLI: merchant check, what a merchant still lacks', () => {
   });
 
   it('exits 1 and names each missing thing: an endpoint answering 503, no API key', async () => {
-    const { platformUuid } = (await cli('create', '--name', 'Unready Store', '--webhook-url', failing.url)).json as { platformUuid: string };
-    await cli('revoke-api-key', '--platform-uuid', platformUuid);
+    const { platformUuid } = await stack.createMerchant({ name: 'Unready Store', webhookUrl: failing.url });
+    await revokeApiKey(stack.db, platformUuid);
 
     const report = await cli('check', '--platform-uuid', platformUuid);
     expect(report.code).toBe(1);
