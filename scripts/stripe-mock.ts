@@ -56,7 +56,10 @@ export async function startStripeMock(options: { binary: string; port: number; f
   const deadline = Date.now() + 30_000;
   while (!(await accepts())) {
     if (child.exitCode !== null) throw new Error(`stripe-mock exited with code ${child.exitCode}:\n${output}`);
-    if (Date.now() > deadline) throw new Error(`stripe-mock did not listen on port ${options.port} within 30 s:\n${output}`);
+    if (Date.now() > deadline) {
+      child.kill('SIGKILL');
+      throw new Error(`stripe-mock did not listen on port ${options.port} within 30 s:\n${output}`);
+    }
     await new Promise((resolve) => setTimeout(resolve, 100));
   }
   return {

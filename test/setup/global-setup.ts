@@ -30,30 +30,41 @@ export default async function setup(project: TestProject) {
   const dataDir = mkdtempSync(path.join(tmpdir(), 'hosted-checkout-test-'));
   // PostgreSQL runs as the `postgres` user when we are root: it must be able to reach its folder.
   chmodSync(dataDir, 0o755);
-  const [postgresPort, temporalPort] = [await freePort(), await freePort()];
-  const infrastructure = await startInfrastructure({
-    dataDir,
-    postgresPort,
-    temporalPort,
-    persistentTemporal: false,
-    temporalDynamicConfig: TEST_TEMPORAL_DYNAMIC_CONFIG,
-    log: () => {},
-  });
+  // stripe-mock first: a missing Go or binary fails the run before any server is left behind.
   const stripeMockBinary = await ensureStripeMock();
   const fixtures = stripeMockFixtures(stripeMockBinary);
   if (!fixtures)
     throw new Error(`stripe-mock at ${stripeMockBinary} has no fixtures file beside it: unset STRIPE_MOCK (or take it off PATH) so the tests build their own.`);
   writeApprovingFixtures(fixtures, path.join(dataDir, 'stripe-fixtures.json'));
   const stripeMock = await startStripeMock({ binary: stripeMockBinary, port: await freePort(), fixtures: path.join(dataDir, 'stripe-fixtures.json') });
-  const bundle = await bundleWorkflows();
-  project.provide('databaseUrl', infrastructure.databaseUrl);
-  project.provide('temporalAddress', infrastructure.temporalAddress);
+  let infrastructure: Awaited<ReturnType<typeof startInfrastructure>> | undefined;
+  let bundle: Awaited<ReturnType<typeof bundleWorkflows>>;
+  try {
+    const [postgresPort, temporalPort] = [await freePort(), await freePort()];
+    infrastructure = await startInfrastructure({
+      dataDir,
+      postgresPort,
+      temporalPort,
+      persistentTemporal: false,
+      temporalDynamicConfig: TEST_TEMPORAL_DYNAMIC_CONFIG,
+      log: () => {},
+    });
+    bundle = await bundleWorkflows();
+  } catch (err) {
+    // Vitest runs no teardown for a setup that threw: stop what did start, or it outlives the run.
+    await Promise.all([infrastructure?.stop(), stripeMock.stop()]);
+    rmSync(dataDir, { recursive: true, force: true });
+    throw err;
+  }
+  const running = infrastructure;
+  project.provide('databaseUrl', running.databaseUrl);
+  project.provide('temporalAddress', running.temporalAddress);
   project.provide('dataEncryptionKey', randomBytes(32).toString('base64'));
   project.provide('workflowBundle', { code: bundle.code, sourceMap: bundle.sourceMap });
   project.provide('stripeApiBase', stripeMock.url);
 
   return async () => {
-    await Promise.all([infrastructure.stop(), stripeMock.stop()]);
+    await Promise.all([running.stop(), stripeMock.stop()]);
     rmSync(dataDir, { recursive: true, force: true });
   };
 }
