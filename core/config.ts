@@ -40,6 +40,15 @@ const environmentSchema = z.object({
     .regex(/^(\+[1-9]\d{7,14}|MG[0-9a-fA-F]{32})$/, 'must be an E.164 number or a Messaging Service SID')
     .optional(),
   TWILIO_API_URL: z.url().default('https://api.twilio.com'),
+  /** Who charges cards: the sandbox simulator (sandbox only) or Stripe. Production needs `stripe`. */
+  PAYMENT_PROCESSOR: z.enum(['sandbox', 'stripe'], { error: 'must be sandbox or stripe' }).optional(),
+  /** Stripe's secret (or restricted) key: sk_live_… in production, sk_test_… against test mode or stripe-mock. */
+  STRIPE_SECRET_KEY: z
+    .string()
+    .regex(/^(sk|rk)_(live|test)_[A-Za-z0-9]+$/, 'must be a Stripe secret key (sk_live_… or sk_test_…) or restricted key (rk_…)')
+    .optional(),
+  /** Where Stripe's API is: Stripe's own unless a test points it at stripe-mock. https in production. */
+  STRIPE_API_BASE: z.url().default('https://api.stripe.com'),
   /** Temporal Cloud API key; implies TLS. */
   TEMPORAL_API_KEY: z.string().min(1).optional(),
   /**
@@ -132,16 +141,65 @@ const environmentSchema = z.object({
 
 export const CONFIG_VARIABLES = Object.keys(environmentSchema.shape);
 
+type RawEnvironment = z.output<typeof environmentSchema>;
+
+const isHttps = (url: string) => new URL(url).protocol === 'https:';
+
+/**
+ * What a production deployment must have, as [variable, problem] pairs: real adapters (Stripe, SMTP,
+ * Twilio), its public https addresses, an operator token and its own data keys. Nothing here has a
+ * default, because a production default would be a sandbox one.
+ */
+function productionProblems(c: RawEnvironment): Array<[string, string]> {
+  const problems: Array<[string, string]> = [];
+  const required = (variable: keyof RawEnvironment, why: string) => {
+    if (c[variable] === undefined) problems.push([variable, `is required in production (${why})`]);
+  };
+  if (c.PAYMENT_PROCESSOR !== 'stripe') {
+    problems.push([
+      'PAYMENT_PROCESSOR',
+      `${c.PAYMENT_PROCESSOR ? 'must be' : 'is required in production:'} stripe (the sandbox simulator never charges a real card)`,
+    ]);
+  }
+  required('STRIPE_SECRET_KEY', 'the Stripe secret key, sk_live_…');
+  if (!isHttps(c.STRIPE_API_BASE)) problems.push(['STRIPE_API_BASE', 'must be https in production (the secret key travels with every request)']);
+  required('SMTP_URL', 'one-time codes by email: smtp://user:pass@host:587 or smtps://…:465');
+  required('OTP_EMAIL_FROM', 'the From of code emails, e.g. "Checkout <codes@pay.example>"');
+  required('TWILIO_ACCOUNT_SID', 'one-time codes by SMS: the Twilio account SID, AC…');
+  required('TWILIO_AUTH_TOKEN', "one-time codes by SMS: the Twilio account's auth token");
+  required('TWILIO_FROM', 'one-time codes by SMS: the sending number or Messaging Service SID');
+  if (!isHttps(c.TWILIO_API_URL)) problems.push(['TWILIO_API_URL', 'must be https in production (the auth token travels with every request)']);
+  for (const variable of ['API_BASE_URL', 'CHECKOUT_BASE_URL'] as const) {
+    const url = c[variable];
+    if (url === undefined) problems.push([variable, 'is required in production: the public https address customers and merchants use']);
+    else if (!isHttps(url)) problems.push([variable, `must be https in production (it is ${new URL(url).protocol.slice(0, -1)})`]);
+  }
+  required('OPERATOR_TOKEN', 'the bearer token of /operator and /metrics: openssl rand -hex 24');
+  if (c.DATA_ENCRYPTION_KEYS === undefined && c.DATA_ENCRYPTION_KEY === undefined) {
+    problems.push(['DATA_ENCRYPTION_KEYS', "is required in production (this deployment's own keys: k1:$(openssl rand -base64 32))"]);
+  }
+  return problems;
+}
+
 /** The typed configuration, parsed once from the environment. */
 export const configSchema = environmentSchema
   .superRefine((c, ctx) => {
+    const production = c.CHECKOUT_ENV === 'production';
+    const noKeys = c.DATA_ENCRYPTION_KEYS === undefined && c.DATA_ENCRYPTION_KEY === undefined;
     const path = [c.DATA_ENCRYPTION_KEYS === undefined ? 'DATA_ENCRYPTION_KEY' : 'DATA_ENCRYPTION_KEYS'];
-    for (const message of parseKeys({ keys: c.DATA_ENCRYPTION_KEYS, key: c.DATA_ENCRYPTION_KEY }).problems) ctx.addIssue({ code: 'custom', path, message });
-    if ((c.SMTP_URL === undefined) !== (c.OTP_EMAIL_FROM === undefined)) {
+    if (!(production && noKeys)) {
+      for (const message of parseKeys({ keys: c.DATA_ENCRYPTION_KEYS, key: c.DATA_ENCRYPTION_KEY }).problems) ctx.addIssue({ code: 'custom', path, message });
+    }
+    if (production) for (const [variable, message] of productionProblems(c)) ctx.addIssue({ code: 'custom', path: [variable], message });
+    if (!production && c.PAYMENT_PROCESSOR === 'stripe' && c.STRIPE_SECRET_KEY === undefined) {
+      ctx.addIssue({ code: 'custom', path: ['STRIPE_SECRET_KEY'], message: 'is required with PAYMENT_PROCESSOR=stripe' });
+    }
+    // Production names each missing half on its own line (productionProblems).
+    if (!production && (c.SMTP_URL === undefined) !== (c.OTP_EMAIL_FROM === undefined)) {
       ctx.addIssue({ code: 'custom', path: ['OTP_EMAIL_FROM'], message: 'and SMTP_URL go together (code emails need a server and a sender)' });
     }
     const twilio = [c.TWILIO_ACCOUNT_SID, c.TWILIO_AUTH_TOKEN, c.TWILIO_FROM].filter((v) => v !== undefined).length;
-    if (twilio !== 0 && twilio !== 3) {
+    if (!production && twilio !== 0 && twilio !== 3) {
       ctx.addIssue({ code: 'custom', path: ['TWILIO_ACCOUNT_SID'], message: 'TWILIO_ACCOUNT_SID, TWILIO_AUTH_TOKEN and TWILIO_FROM go together' });
     }
     if ((c.TEMPORAL_TLS_CERT_PATH === undefined) !== (c.TEMPORAL_TLS_KEY_PATH === undefined)) {
@@ -187,6 +245,10 @@ export const configSchema = environmentSchema
     },
     otpSends: { windowSeconds: c.OTP_SENDS_WINDOW_SECONDS, perDestination: c.OTP_SENDS_PER_DESTINATION, perClient: c.OTP_SENDS_PER_CLIENT },
     trustedProxyHops: c.TRUST_PROXY,
+    payments:
+      c.PAYMENT_PROCESSOR === 'stripe' && c.STRIPE_SECRET_KEY
+        ? { processor: 'stripe' as const, stripe: { secretKey: c.STRIPE_SECRET_KEY, apiBase: c.STRIPE_API_BASE.replace(/\/+$/, '') } }
+        : { processor: 'sandbox' as const },
     otpDelivery: {
       email: c.SMTP_URL && c.OTP_EMAIL_FROM ? { smtpUrl: c.SMTP_URL, from: c.OTP_EMAIL_FROM } : undefined,
       sms:

@@ -15,6 +15,7 @@ import {
   setMerchantDomains,
   setRequireApiKey,
 } from '../core/merchants/merchants.js';
+import { checkMerchantReadiness, type MerchantReadiness } from '../core/merchants/readiness.js';
 import { connectTemporal, withDeadline } from '../core/temporal.js';
 import { listCartDeliveries } from '../core/webhooks/event-store.js';
 import { recoverEndpoint, replayEvent } from '../workflows/webhook-delivery/client.js';
@@ -46,6 +47,10 @@ const HELP = `Operator CLI for merchants and their webhooks. Every command print
       Sends one event again: same id and body, fresh timestamp and signature.
   npm run -s merchant -- recover --platform-uuid <uuid> --since <ISO time>
       Re-enables the endpoint and sends again every failed or skipped event since that time.
+  npm run -s merchant -- check --platform-uuid <uuid>
+      What the merchant still lacks to take payments here: active, registered on this deployment's
+      environment, domains set (production), a webhook secret, an API key, and an endpoint answering
+      2xx to a signed test event (sent now). Exits 1 and lists them in "missing" when any is lacking.
 
 Connection: DATABASE_URL, DATA_ENCRYPTION_KEY and TEMPORAL_ADDRESS from the environment; when unset,
 those of the stack \`npm start\` runs (.data/stack.json, .data/local-secrets.json).`;
@@ -142,6 +147,8 @@ async function run(command: string | undefined, values: Values, config: Config, 
       const since = isoTime(required(values, 'since'), 'since');
       return withTemporal((deps) => recoverEndpoint(deps, required(values, 'platform-uuid'), since));
     }
+    case 'check':
+      return checkMerchantReadiness({ db, keyring: config.keyring, config }, required(values, 'platform-uuid'));
     default:
       throw new UsageError(command ? `unknown command ${command}` : 'a command is required');
   }
@@ -183,8 +190,11 @@ if (parsed.values.help || parsed.positionals.length === 0) {
   try {
     const config = cliConfig();
     db = createDb(config.databaseUrl, { max: 1 });
-    const result = await run(parsed.positionals[0], parsed.values as Values, config, db);
+    const command = parsed.positionals[0];
+    const result = await run(command, parsed.values as Values, config, db);
     process.stdout.write(`${JSON.stringify(result, null, 2)}\n`);
+    // A readiness report that found something missing is a failure for scripts and CI, though it printed normally.
+    if (command === 'check' && !(result as MerchantReadiness).ready) process.exitCode = 1;
   } catch (err) {
     if (err instanceof UsageError) fail(2, err.message, true);
     else fail(1, err instanceof Error ? err.message : String(err));

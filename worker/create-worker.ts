@@ -19,6 +19,7 @@ export async function createCartWorker(deps: {
   logger: Logger;
   otpSender?: ActivityDeps['otpSender'];
   paymentProcessor?: ActivityDeps['paymentProcessor'];
+  postWebhook?: ActivityDeps['postWebhook'];
   connection: NativeConnection;
   workflowBundle?: WorkflowBundleWithSourceMap;
 }): Promise<Worker> {
@@ -30,6 +31,13 @@ export async function createCartWorker(deps: {
     // Same codec as every client: payloads are encrypted in history (core/temporal-codec.ts).
     dataConverter: { payloadCodecs: [createEncryptionCodec(config.keyring)] },
     ...(deps.workflowBundle ? { workflowBundle: deps.workflowBundle } : { workflowsPath: WORKFLOWS_PATH }),
-    activities: createActivities({ config: deps.config, db: deps.db, logger: deps.logger, otpSender: deps.otpSender, paymentProcessor: deps.paymentProcessor }),
+    activities: createActivities({
+      config: deps.config,
+      db: deps.db,
+      logger: deps.logger,
+      otpSender: deps.otpSender,
+      paymentProcessor: deps.paymentProcessor,
+      postWebhook: deps.postWebhook,
+    }),
   });
 }

@@ -17,8 +17,9 @@ const isSuccess = (status: number | undefined) => status !== undefined && status
  * is thrown with the delay of the schedule (docs/decisions/webhooks.md) as `nextRetryDelay`; an outcome that ends the
  * delivery (2xx, spent schedule, 410, disabled endpoint) is returned, so the workflow moves to the next event.
  */
-export function createWebhookActivities(deps: { config: Config; db: Db; logger: Logger }) {
+export function createWebhookActivities(deps: { config: Config; db: Db; logger: Logger; postWebhook?: typeof postWebhook }) {
   const { config, db, logger } = deps;
+  const post = deps.postWebhook ?? postWebhook;
 
   async function recordAttempt(attemptId: string, outcome: PostOutcome, nextAttemptAt?: Date) {
     const errorClass = outcome.errorClass ?? (outcome.status !== undefined && !isSuccess(outcome.status) ? `http_${outcome.status}` : null);
@@ -70,7 +71,7 @@ export function createWebhookActivities(deps: { config: Config; db: Db; logger: 
         secrets,
         timestampSeconds: Math.floor(attemptedAt.getTime() / 1000),
       });
-      const outcome = await postWebhook({
+      const outcome = await post({
         url: endpoint.url,
         headers,
         body: rawBody,

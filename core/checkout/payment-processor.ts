@@ -11,7 +11,21 @@ export interface ChargeRequest {
   card: Card;
 }
 
-export type DeclineCode = 'card_declined' | 'insufficient_funds' | 'not_a_test_card';
+/**
+ * Why a card was refused, as the merchant's `failureCode` names it (docs/decisions/webhooks.md).
+ * `processing_error` is the network failing this one attempt (no money moved; trying again may work),
+ * unlike `processor_error`, a charge that never got an answer; `authentication_required` is a card
+ * that wants 3-D Secure, which the page does not offer.
+ */
+export type DeclineCode =
+  | 'card_declined'
+  | 'insufficient_funds'
+  | 'not_a_test_card'
+  | 'expired_card'
+  | 'incorrect_cvc'
+  | 'incorrect_number'
+  | 'processing_error'
+  | 'authentication_required';
 
 /** A charge is an authorization and its capture in one call. */
 export type ChargeResult = { outcome: 'approved'; chargeId: string } | { outcome: 'declined'; declineCode: DeclineCode };

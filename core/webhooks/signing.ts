@@ -29,7 +29,8 @@ export const WEBHOOK_USER_AGENT = 'HostedCheckout-Webhooks/1.0 (+standard-webhoo
 /** Every header a delivery carries; the timestamp (and so the signature) is fresh per attempt. */
 export function webhookHeaders(input: {
   eventId: string;
-  event: WebhookEventName;
+  /** `test` only for the operator's readiness check (core/merchants/readiness.ts). */
+  event: WebhookEventName | 'test';
   attempt: number;
   rawBody: string;
   secrets: readonly string[];

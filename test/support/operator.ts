@@ -30,8 +30,10 @@ export function merchantCli(stack: TestStack) {
       const { stdout, stderr } = await exec('npm', ['run', '-s', 'merchant', '--', ...args], { env });
       return { code: 0, json: JSON.parse(stdout) as Record<string, unknown>, stderr };
     } catch (err) {
-      const e = err as { code: number; stderr: string };
-      return { code: e.code, json: JSON.parse(e.stderr.split('\n')[0]!) as Record<string, unknown>, stderr: e.stderr };
+      const e = err as { code: number; stdout: string; stderr: string };
+      // A report that found something lacking (check) prints on stdout and still exits 1; errors print on stderr.
+      const printed = e.stdout.trim() ? e.stdout : e.stderr.split('\n')[0]!;
+      return { code: e.code, json: JSON.parse(printed) as Record<string, unknown>, stderr: e.stderr };
     }
   };
 }

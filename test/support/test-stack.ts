@@ -9,10 +9,12 @@ import { listen } from '../../core/http-service.js';
 import { createLogger, type Logger } from '../../core/logger.js';
 import type { OtpSender } from '../../core/checkout/otp-sender.js';
 import type { PaymentProcessor } from '../../core/checkout/payment-processor.js';
+import type { postWebhook } from '../../core/webhooks/http-post.js';
 import { registerMerchantWithoutUrlCheck, type CreatedMerchant, type NewMerchant } from '../../core/merchants/merchants.js';
 import { connectTemporal, type Temporal, temporalConnectionOptions } from '../../core/temporal.js';
 import { createWebApp } from '../../web/app.js';
 import { createCartWorker } from '../../worker/create-worker.js';
+import { PRODUCTION_SETTINGS } from './production-settings.js';
 
 export interface TestStack {
   config: Config;
@@ -30,6 +32,7 @@ export interface TestStack {
 export interface TestStackOptions {
   otpSender?: OtpSender;
   paymentProcessor?: PaymentProcessor;
+  postWebhook?: typeof postWebhook;
   logDestination?: DestinationStream;
 }
 
@@ -44,8 +47,11 @@ export async function startTestStack(env: Record<string, string> = {}, options: 
     Runtime.install({ shutdownSignals: [], logger: { log() {}, trace() {}, debug() {}, info() {}, warn() {}, error: console.error } });
     runtimeInstalled = true;
   }
+  // Production refuses to start without its settings: a production stack gets a complete set, which the test's own env overrides.
+  const production = env.CHECKOUT_ENV === 'production' ? PRODUCTION_SETTINGS : {};
   const config = loadConfig({
     CHECKOUT_ENV: 'sandbox',
+    ...production,
     DATABASE_URL: inject('databaseUrl'),
     TEMPORAL_ADDRESS: inject('temporalAddress'),
     // A stack given its own keyring (DATA_ENCRYPTION_KEYS) must not also get the run's single key.
@@ -74,6 +80,7 @@ export async function startTestStack(env: Record<string, string> = {}, options: 
     workflowBundle: inject('workflowBundle'),
     otpSender: options.otpSender,
     paymentProcessor: options.paymentProcessor,
+    postWebhook: options.postWebhook,
   });
   const running = worker.run();
 

@@ -11,9 +11,13 @@ import { otpHash } from '../../core/checkout/otp-hash.js';
 import { parseContact } from '../../core/checkout/contact.js';
 import { createOutboxOtpSender } from '../../core/checkout/otp-outbox.js';
 import { answeringProcessor } from '../support/payment-processors.js';
+import { PRODUCTION_SETTINGS } from '../support/production-settings.js';
+import { paymentProcessorFromConfig } from '../../core/checkout/payment-processors/from-config.js';
+import { otpSenderFromConfig } from '../../core/checkout/otp-delivery/from-config.js';
 
 const KEY = randomBytes(32).toString('base64');
-const configFor = (CHECKOUT_ENV: 'sandbox' | 'production') => loadConfig({ CHECKOUT_ENV, DATABASE_URL: 'postgres://unused', DATA_ENCRYPTION_KEY: KEY });
+const configFor = (CHECKOUT_ENV: 'sandbox' | 'production') =>
+  loadConfig({ ...(CHECKOUT_ENV === 'production' ? PRODUCTION_SETTINGS : {}), CHECKOUT_ENV, DATABASE_URL: 'postgres://unused', DATA_ENCRYPTION_KEY: KEY });
 /** Never queried: these tests only build activities, or use a sender that does not touch the database. */
 const unusedDb = (() => {
   throw new Error('no database in unit tests');
@@ -94,7 +98,8 @@ describe('production wiring', () => {
   });
 
   it('a production worker without real code delivery or a PaymentProcessor fails to build its activities, naming the settings', () => {
-    const config = configFor('production');
+    // loadConfig refuses such a production configuration; this is the second line, for a Config built some other way.
+    const config = { ...configFor('sandbox'), environment: 'production' as const };
     expect(() => createActivities({ config, db: unusedDb, logger })).toThrow(
       'Production sends one-time codes for real: set SMTP_URL and OTP_EMAIL_FROM (email) and TWILIO_ACCOUNT_SID, TWILIO_AUTH_TOKEN and TWILIO_FROM (SMS).',
     );
@@ -102,6 +107,12 @@ describe('production wiring', () => {
     expect(() => createActivities({ config, db: unusedDb, logger, otpSender })).toThrow(/real PaymentProcessor/);
     const paymentProcessor = answeringProcessor('real', () => Promise.resolve({ outcome: 'approved', chargeId: 'a' }));
     expect(createActivities({ config, db: unusedDb, logger, otpSender, paymentProcessor })).toHaveProperty('sendOtp');
+  });
+
+  it('a complete production configuration builds its activities with Stripe, SMTP and Twilio, nothing injected', () => {
+    expect(createActivities({ config: configFor('production'), db: unusedDb, logger })).toHaveProperty('chargePayment');
+    expect(paymentProcessorFromConfig(configFor('production')).name).toBe('stripe');
+    expect(otpSenderFromConfig({ config: configFor('production'), db: unusedDb, logger }).name).toBe('smtp+twilio');
   });
 
   it('sandbox builds with the outbox sender and the simulator', () => {

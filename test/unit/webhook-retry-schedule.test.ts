@@ -1,11 +1,12 @@
 import { randomBytes } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
 import { loadConfig } from '../../core/config.js';
+import { PRODUCTION_SETTINGS } from '../support/production-settings.js';
 import { MAX_RETRY_AFTER_MS, nextAttemptDelayMs, parseRetryAfter } from '../../core/webhooks/retry-schedule.js';
 
 const minutes = 60_000;
 const hours = 60 * minutes;
-const production = loadConfig({ DATABASE_URL: 'postgres://x', DATA_ENCRYPTION_KEY: randomBytes(32).toString('base64'), CHECKOUT_ENV: 'production' });
+const production = loadConfig({ ...PRODUCTION_SETTINGS, DATABASE_URL: 'postgres://x', DATA_ENCRYPTION_KEY: randomBytes(32).toString('base64') });
 
 describe('webhook retry schedule', () => {
   it('is, by default, the Standard Webhooks table: immediately, 5 s, 5 min, 30 min, 2 h, 5 h, 10 h, 14 h, 20 h, 24 h (≈ 75 h)', () => {

@@ -1,0 +1,204 @@
+import Stripe from 'stripe';
+import {
+  ProcessorUnavailableError,
+  type ChargeRequest,
+  type ChargeResult,
+  type DeclineCode,
+  type LookupResult,
+  type PaymentProcessor,
+  type RefundRequest,
+  type RefundResult,
+  type VoidRequest,
+} from '../payment-processor.js';
+
+export interface StripeSettings {
+  secretKey: string;
+  /** `https://api.stripe.com` in production; tests point it at stripe-mock. */
+  apiBase: string;
+  /** For unit tests that answer from recorded responses instead of the network. */
+  httpClient?: Stripe.HttpClient;
+}
+
+/** The metadata field carrying our idempotency key on each PaymentIntent: lookup and void-by-key search on it. */
+export const KEY_METADATA = 'checkout_key';
+
+/**
+ * Stripe's reasons a customer may be told. Lost, stolen, fraudulent and pick-up cards (and every
+ * reason not listed) become `card_declined`, as Stripe advises: saying why would tip off a fraudster.
+ */
+const DECLINE_CODES: Record<string, DeclineCode> = {
+  insufficient_funds: 'insufficient_funds',
+  expired_card: 'expired_card',
+  incorrect_cvc: 'incorrect_cvc',
+  invalid_cvc: 'incorrect_cvc',
+  incorrect_number: 'incorrect_number',
+  invalid_number: 'incorrect_number',
+  invalid_expiry_month: 'expired_card',
+  invalid_expiry_year: 'expired_card',
+  processing_error: 'processing_error',
+  authentication_required: 'authentication_required',
+};
+
+const declineOf = (...reasons: Array<string | null | undefined>): DeclineCode => {
+  for (const reason of reasons) if (reason && DECLINE_CODES[reason]) return DECLINE_CODES[reason];
+  return 'card_declined';
+};
+
+/** Statuses Stripe can still cancel (https://docs.stripe.com/api/payment_intents/cancel). */
+const CANCELABLE = new Set<Stripe.PaymentIntent.Status>(['requires_payment_method', 'requires_capture', 'requires_confirmation', 'requires_action']);
+
+/**
+ * What a PaymentIntent's state means for us. `processing` (and any status we do not know) is no
+ * answer yet: the caller gets ProcessorUnavailableError and the payment-certainty path (lookup, void
+ * by key) settles it.
+ */
+export function resultOfPaymentIntent(intent: Stripe.PaymentIntent): ChargeResult {
+  switch (intent.status) {
+    case 'succeeded':
+      return { outcome: 'approved', chargeId: intent.id };
+    case 'requires_action':
+      // 3-D Secure or another customer action: this page has no way to show it, so it is a decline the merchant can name.
+      return { outcome: 'declined', declineCode: 'authentication_required' };
+    case 'requires_payment_method':
+    case 'canceled': {
+      const error = intent.last_payment_error;
+      return { outcome: 'declined', declineCode: declineOf(error?.decline_code, error?.code) };
+    }
+    default:
+      throw new ProcessorUnavailableError(`stripe: payment ${intent.id} is ${intent.status}, no outcome yet`);
+  }
+}
+
+/**
+ * Stripe's error as our answer: a card error is a decline; no answer (network, timeout, 5xx, rate
+ * limit) is ProcessorUnavailableError; anything else (bad key, bad request) is our bug and says so.
+ * Messages carry Stripe's codes and request id only, never the parameters sent.
+ */
+export function resultOfStripeError(error: unknown): ChargeResult {
+  if (error instanceof Stripe.errors.StripeCardError) return { outcome: 'declined', declineCode: declineOf(error.decline_code, error.code) };
+  throw translatedError(error);
+}
+
+/**
+ * Stripe refuses a refund it can never make (charge gone, already refunded, more than what remains)
+ * with an invalid-request error: those are refusals, which release the reserved amount. Anything
+ * else stays an error, and no answer stays unknown.
+ */
+export function resultOfStripeRefundError(error: unknown): RefundResult {
+  if (error instanceof Stripe.errors.StripeInvalidRequestError && error.statusCode !== undefined && error.statusCode < 500) {
+    return { outcome: 'declined', declineCode: error.code === 'resource_missing' ? 'charge_not_found' : 'refund_declined' };
+  }
+  throw translatedError(error);
+}
+
+function translatedError(error: unknown): Error {
+  if (!(error instanceof Stripe.errors.StripeError)) return error instanceof Error ? error : new Error(String(error));
+  const what = `stripe: ${error.type}${error.code ? ` ${error.code}` : ''}${error.statusCode ? ` (HTTP ${error.statusCode})` : ''}${error.requestId ? ` request ${error.requestId}` : ''}`;
+  const noAnswer =
+    error instanceof Stripe.errors.StripeConnectionError ||
+    error instanceof Stripe.errors.StripeAPIError ||
+    error instanceof Stripe.errors.StripeRateLimitError ||
+    (error.statusCode !== undefined && error.statusCode >= 500);
+  return noAnswer ? new ProcessorUnavailableError(what) : new Error(what);
+}
+
+const searchQuery = (idempotencyKey: string) => `metadata['${KEY_METADATA}']:'${idempotencyKey.replace(/['\\]/g, '\\$&')}'`;
+
+/**
+ * The processor port on Stripe's PaymentIntents API: one PaymentIntent per key, confirmed at once and
+ * captured automatically. Raw card numbers need Stripe's raw card data access (PCI DSS SAQ D); the
+ * card goes from the vault to Stripe inside the charge activity and nowhere else.
+ */
+export function createStripePaymentProcessor(settings: StripeSettings): PaymentProcessor {
+  const base = new URL(settings.apiBase);
+  const stripe = new Stripe(settings.secretKey, {
+    host: base.hostname,
+    port: base.port || (base.protocol === 'https:' ? 443 : 80),
+    protocol: base.protocol === 'http:' ? 'http' : 'https',
+    // Two tries of 10 s fit the activity's 30 s; the workflow retries beyond that under the same keys.
+    timeout: 10_000,
+    maxNetworkRetries: 1,
+    telemetry: false,
+    ...(settings.httpClient ? { httpClient: settings.httpClient } : {}),
+  });
+
+  const call = async <T>(request: () => Promise<T>): Promise<T> => {
+    try {
+      return await request();
+    } catch (error) {
+      throw translatedError(error);
+    }
+  };
+
+  /** The PaymentIntents made under this key (normally one). Search is eventually consistent: a second-old intent may be missing. */
+  const intentsOf = async (idempotencyKey: string): Promise<Stripe.PaymentIntent[]> => {
+    const found = await call(() => stripe.paymentIntents.search({ query: searchQuery(idempotencyKey), limit: 10 }));
+    // Never trust a match we did not ask for: acting on another payment's intent would void someone else's order.
+    return found.data.filter((intent) => intent.metadata?.[KEY_METADATA] === idempotencyKey);
+  };
+
+  /** Money back for one intent: cancel while Stripe can, refund once captured. */
+  const undo = async (intent: Stripe.PaymentIntent, idempotencyKey: string): Promise<void> => {
+    if (intent.status === 'succeeded') {
+      await call(() =>
+        stripe.refunds.create({ payment_intent: intent.id, reason: 'requested_by_customer' }, { idempotencyKey: `${idempotencyKey}:void-refund` }),
+      );
+    } else if (CANCELABLE.has(intent.status)) {
+      await call(() => stripe.paymentIntents.cancel(intent.id, {}, { idempotencyKey: `${idempotencyKey}:void` }));
+    } else if (intent.status === 'processing') {
+      throw new ProcessorUnavailableError(`stripe: payment ${intent.id} is still processing and cannot be voided yet`);
+    }
+  };
+
+  return {
+    name: 'stripe',
+
+    async charge({ idempotencyKey, amount, currency, card }: ChargeRequest): Promise<ChargeResult> {
+      try {
+        const paymentMethod = await stripe.paymentMethods.create(
+          { type: 'card', card: { number: card.pan, exp_month: card.expMonth, exp_year: card.expYear, cvc: card.cvv } },
+          { idempotencyKey: `${idempotencyKey}:payment-method` },
+        );
+        const intent = await stripe.paymentIntents.create(
+          {
+            amount,
+            currency: currency.toLowerCase(),
+            payment_method: paymentMethod.id,
+            allowed_payment_method_types: ['card'],
+            confirm: true,
+            capture_method: 'automatic',
+            // No page of ours can show a 3-D Secure challenge: fail such a payment now rather than leave it waiting.
+            error_on_requires_action: true,
+            metadata: { [KEY_METADATA]: idempotencyKey },
+          },
+          { idempotencyKey },
+        );
+        return resultOfPaymentIntent(intent);
+      } catch (error) {
+        return resultOfStripeError(error);
+      }
+    },
+
+    async lookup({ idempotencyKey }): Promise<LookupResult> {
+      const intents = await intentsOf(idempotencyKey);
+      const intent = intents.find((i) => i.status === 'succeeded') ?? intents[0];
+      return intent ? { found: true, result: resultOfPaymentIntent(intent) } : { found: false };
+    },
+
+    async void({ idempotencyKey, chargeId }: VoidRequest): Promise<void> {
+      const intents = chargeId ? [await call(() => stripe.paymentIntents.retrieve(chargeId))] : await intentsOf(idempotencyKey);
+      for (const intent of intents) await undo(intent, idempotencyKey);
+    },
+
+    async refund({ idempotencyKey, chargeId, amount }: RefundRequest): Promise<RefundResult> {
+      try {
+        const refund = await stripe.refunds.create({ payment_intent: chargeId, amount }, { idempotencyKey });
+        return refund.status === 'failed' || refund.status === 'canceled'
+          ? { outcome: 'declined', declineCode: 'refund_declined' }
+          : { outcome: 'refunded', refundId: refund.id };
+      } catch (error) {
+        return resultOfStripeRefundError(error);
+      }
+    },
+  };
+}

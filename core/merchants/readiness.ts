@@ -1,0 +1,127 @@
+import { randomBytes } from 'node:crypto';
+import type { Config } from '../config.js';
+import type { Keyring } from '../crypto.js';
+import type { Db } from '../db/client.js';
+import { postWebhook } from '../webhooks/http-post.js';
+import { webhookHeaders } from '../webhooks/signing.js';
+import { liveWebhookSecrets } from './merchants.js';
+import { findDeliveryEndpoint, selectMerchants } from './merchant-store.js';
+
+export type ReadinessCheckName = 'active' | 'environment' | 'domains' | 'webhookSecret' | 'apiKey' | 'endpoint';
+
+export interface ReadinessCheck {
+  check: ReadinessCheckName;
+  ok: boolean;
+  /** What was found, or what to do about it (with the command). */
+  detail: string;
+}
+
+export interface MerchantReadiness {
+  platformUuid: string;
+  name: string;
+  environment: Config['environment'];
+  ready: boolean;
+  /** The names of the checks that failed, in order. */
+  missing: ReadinessCheckName[];
+  checks: ReadinessCheck[];
+}
+
+export class UnknownMerchantError extends Error {
+  override name = 'UnknownMerchantError';
+}
+
+/** The body of the signed test event: an event no receiver can take for an order. */
+export function testEventBody(platformUuid: string, environment: Config['environment'], now = new Date()) {
+  return {
+    id: `evt_test_${randomBytes(12).toString('hex')}`,
+    event: 'test' as const,
+    createdAt: now.toISOString(),
+    environment,
+    sequence: 0,
+    data: { platformUuid, note: 'A signed test event from the operator (merchant check): answer 2xx; it is not an order.' },
+  };
+}
+
+/**
+ * What a merchant still lacks to take payments in this deployment (docs/going-live.md): registered
+ * here and active, its domains set (production refuses carts without them), a webhook secret this
+ * deployment's keys open, an API key issued, and an endpoint that answers 2xx to a signed test event.
+ */
+export async function checkMerchantReadiness(
+  deps: { db: Db; keyring: Keyring; config: Pick<Config, 'environment' | 'webhooks'>; post?: typeof postWebhook },
+  platformUuid: string,
+): Promise<MerchantReadiness> {
+  const { db, keyring, config } = deps;
+  const [merchant] = await selectMerchants(db, { platformUuid });
+  const endpoint = merchant && (await findDeliveryEndpoint(db, platformUuid));
+  if (!merchant || !endpoint) throw new UnknownMerchantError(`no merchant ${platformUuid}`);
+  const production = merchant.environment === 'production';
+  const checks: ReadinessCheck[] = [];
+  const add = (check: ReadinessCheckName, ok: boolean, detail: string) => checks.push({ check, ok, detail });
+
+  add('active', merchant.status === 'active', merchant.status === 'active' ? 'active' : 'deactivated: it takes no carts; register it again');
+  add(
+    'environment',
+    merchant.environment === config.environment,
+    merchant.environment === config.environment
+      ? `a ${merchant.environment} merchant on the ${config.environment} deployment`
+      : `a ${merchant.environment} merchant, but this is the ${config.environment} deployment: register the merchant on the ${merchant.environment} deployment (each has its own merchants and secrets)`,
+  );
+  if (merchant.domains.length > 0) add('domains', true, merchant.domains.join(', '));
+  else if (production)
+    add('domains', false, 'none: production refuses every cart until some are set (merchant set-domains --platform-uuid P --domain shop.example)');
+  else add('domains', true, 'none (sandbox does not check them; production will)');
+
+  let secrets: string[] = [];
+  try {
+    secrets = await liveWebhookSecrets(db, keyring, endpoint.endpointId);
+    add(
+      'webhookSecret',
+      secrets.length > 0,
+      secrets.length > 0 ? `${secrets.length} live signing secret(s)` : 'none live: merchant rotate-secret --platform-uuid P',
+    );
+  } catch {
+    add(
+      'webhookSecret',
+      false,
+      "its secret does not open with this deployment's data keys: merchant rotate-secret --platform-uuid P, then give the merchant the new one",
+    );
+  }
+  add(
+    'apiKey',
+    merchant.api_key_prefix !== null,
+    merchant.api_key_prefix ? `issued (${merchant.api_key_prefix}…)` : 'none: merchant rotate-api-key --platform-uuid P',
+  );
+
+  if (endpoint.status === 'disabled') {
+    add(
+      'endpoint',
+      false,
+      `disabled (${merchant.disabled_reason ?? 'no reason recorded'}): fix it, then merchant set-webhook-url --platform-uuid P --webhook-url U`,
+    );
+  } else if (secrets.length === 0) {
+    add('endpoint', false, `${endpoint.url}: not tried, there is no secret to sign a test event with`);
+  } else {
+    const event = testEventBody(platformUuid, merchant.environment);
+    const rawBody = JSON.stringify(event);
+    const headers = webhookHeaders({ eventId: event.id, event: event.event, attempt: 1, rawBody, secrets, timestampSeconds: Math.floor(Date.now() / 1000) });
+    const outcome = await (deps.post ?? postWebhook)({
+      url: endpoint.url,
+      headers,
+      body: rawBody,
+      timeoutMs: config.webhooks.timeoutMs,
+      environment: merchant.environment,
+    });
+    const answered = outcome.status !== undefined && outcome.status >= 200 && outcome.status < 300;
+    add(
+      'endpoint',
+      answered,
+      answered
+        ? `${endpoint.url} answered ${outcome.status} to a signed test event (${event.id}) in ${outcome.latencyMs} ms`
+        : `${endpoint.url} did not answer 2xx to a signed test event: ${outcome.status !== undefined ? `HTTP ${outcome.status}` : `${outcome.errorClass}: ${outcome.errorMessage}`}`,
+    );
+  }
+
+  const missing = checks.filter((c) => !c.ok).map((c) => c.check);
+  return { platformUuid, name: merchant.name, environment: merchant.environment, ready: missing.length === 0, missing, checks };
+}

@@ -1,0 +1,69 @@
+import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
+import type { Card } from '../../core/checkout/cards.js';
+import { createStripePaymentProcessor } from '../../core/checkout/payment-processors/stripe.js';
+import { startRecordingProxy } from '../support/stripe-mock.js';
+
+const CARD: Card = { pan: '4242424242424242', brand: 'visa', last4: '4242', expMonth: 12, expYear: 2030, cvv: '123' };
+
+/**
+ * The adapter against Stripe's own API mock (the run's stripe-mock, test/setup/global-setup.ts): every
+ * request must pass its validation of Stripe's OpenAPI description. stripe-mock keeps no state and
+ * answers each PaymentIntent with one fixture (made `succeeded` for this run), so these tests check
+ * the requests and the round trips; what each answer means is unit-tested on Stripe's recorded answers.
+ */
+describe('Stripe payment processor against stripe-mock', () => {
+  let proxy: Awaited<ReturnType<typeof startRecordingProxy>>;
+  beforeAll(async () => {
+    proxy = await startRecordingProxy(inject('stripeApiBase'));
+  });
+  afterAll(() => proxy.close());
+  const processor = () => createStripePaymentProcessor({ secretKey: 'sk_test_stripemock', apiBase: proxy.url });
+  const sent = (from: number) => proxy.requests.slice(from).map((r) => [r.method, r.path.replace(/\?.*/, ''), r.idempotencyKey, r.status]);
+
+  it('charges: the PaymentMethod and the confirmed PaymentIntent are accepted, each under an idempotency key', async () => {
+    const from = proxy.requests.length;
+    const result = await processor().charge({ idempotencyKey: 'cart-charge-1', amount: 4498, currency: 'EUR', card: CARD });
+    expect(result).toMatchObject({ outcome: 'approved', chargeId: expect.stringMatching(/^pi_/) as string });
+    expect(sent(from)).toEqual([
+      ['POST', '/v1/payment_methods', 'cart-charge-1:payment-method', 200],
+      ['POST', '/v1/payment_intents', 'cart-charge-1', 200],
+    ]);
+    const intent = new URLSearchParams(proxy.requests.at(-1)!.body);
+    expect([intent.get('amount'), intent.get('currency'), intent.get('confirm'), intent.get('metadata[checkout_key]')]).toEqual([
+      '4498',
+      'eur',
+      'true',
+      'cart-charge-1',
+    ]);
+  });
+
+  it('looks up by key with the search API, and takes the fixture (which carries no key of ours) as not found', async () => {
+    const from = proxy.requests.length;
+    expect(await processor().lookup({ idempotencyKey: 'cart-lookup-1' })).toEqual({ found: false });
+    expect(sent(from)).toEqual([['GET', '/v1/payment_intents/search', undefined, 200]]);
+    expect(new URL(proxy.requests.at(-1)!.path, 'http://x').searchParams.get('query')).toBe("metadata['checkout_key']:'cart-lookup-1'");
+  });
+
+  it('voids a captured charge by refunding it under the void key', async () => {
+    const from = proxy.requests.length;
+    await processor().void({ idempotencyKey: 'cart-void-1', chargeId: 'pi_captured' });
+    expect(sent(from)).toEqual([
+      ['GET', '/v1/payment_intents/pi_captured', undefined, 200],
+      ['POST', '/v1/refunds', 'cart-void-1:void-refund', 200],
+    ]);
+  });
+
+  it('refunds part of a charge under the refund key', async () => {
+    const from = proxy.requests.length;
+    const result = await processor().refund({ idempotencyKey: 'refund-1', chargeId: 'pi_captured', amount: 1000 });
+    expect(result).toMatchObject({ outcome: 'refunded', refundId: expect.stringMatching(/^re_/) as unknown });
+    expect(sent(from)).toEqual([['POST', '/v1/refunds', 'refund-1', 200]]);
+  });
+
+  it('takes a Stripe that does not answer as unavailable, never as a decline', async () => {
+    const closed = createStripePaymentProcessor({ secretKey: 'sk_test_stripemock', apiBase: 'http://127.0.0.1:9' });
+    await expect(closed.charge({ idempotencyKey: 'cart-down-1', amount: 100, currency: 'EUR', card: CARD })).rejects.toMatchObject({
+      name: 'ProcessorUnavailableError',
+    });
+  });
+});
