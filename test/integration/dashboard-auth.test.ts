@@ -1,8 +1,11 @@
 import { describe, expect, it } from 'vitest';
 import { revokeApiKey, rotateApiKey } from '../../core/merchants/merchants.js';
+import { cartSessionDriver } from '../support/cart-session-driver.js';
 import { dashboardClient } from '../support/dashboard-client.js';
+import { createCartId, validCartRequest } from '../support/fixtures.js';
 import { merchantCli } from '../support/operator.js';
 import { useTestStack } from '../support/test-stack.js';
+import { waitFor } from '../support/wait-for.js';
 
 describe('dashboard sign-in and sessions', () => {
   // One trusted hop: each client says its own address, so each test's sign-ins are counted apart.
@@ -140,5 +143,57 @@ describe('dashboard sign-in and sessions', () => {
 
     await rotateApiKey(stack.db, merchant.platformUuid);
     expect((await client().get(link)).status).toBe(410);
+  });
+
+  it("answers 404 for another merchant's order, its timeline, its refund and its events, as for no order at all", async () => {
+    const owner = await stack.createMerchant();
+    const driver = cartSessionDriver(stack, owner.platformUuid);
+    const session = await driver.createSession();
+    await driver.cancel(session);
+    const cartId = session.cartId;
+    const event = await waitFor(async () => (await stack.db<{ id: string }[]>`select id from webhook_events where cart_id = ${cartId}`)[0], {
+      what: 'order_cancelled recorded',
+    });
+    const mine = client();
+    await mine.signIn(owner.apiKey);
+    expect((await mine.get(`/dashboard/orders/${cartId}`)).status).toBe(200);
+
+    const stranger = await stack.createMerchant();
+    const other = client();
+    await other.signIn(stranger.apiKey);
+    const page = await other.get(`/dashboard/orders/${cartId}`);
+    expect(page.status).toBe(404);
+    expect(page.body).not.toContain(cartId);
+    expect((await other.get(`/dashboard/orders/${cartId}/timeline`)).status).toBe(404);
+    expect((await other.get('/dashboard/orders/no-such-cart')).status).toBe(404);
+    expect((await other.post(`/dashboard/orders/${cartId}/refunds`, { amount: '1.00' })).status).toBe(404);
+    expect((await other.post(`/dashboard/events/${event.id}/replay`)).status).toBe(404);
+    expect((await other.post(`/dashboard/orders/${cartId}/events/${event.id}/replay`)).status).toBe(404);
+    expect((await mine.post(`/dashboard/orders/${cartId}/events/${event.id}/replay`)).status).toBe(202);
+    const list = await other.get('/dashboard/orders');
+    expect(list.status).toBe(200);
+    expect(list.body).not.toContain(cartId);
+  });
+
+  it('refuses a refund of an unpaid order beside the form, and says why', async () => {
+    const owner = await stack.createMerchant();
+    const cartId = await createCartId(stack.apiUrl, validCartRequest(owner.platformUuid));
+    const browser = client();
+    await browser.signIn(owner.apiKey);
+    await browser.get(`/dashboard/orders/${cartId}`);
+    const refused = await browser.post(
+      `/dashboard/orders/${cartId}/refunds`,
+      { amount: '1.00', idempotencyKey: 'dashboard-test-unpaid' },
+      { 'HX-Request': 'true' },
+    );
+    expect(refused.status).toBe(422);
+    expect(refused.body).toContain('role="alert"');
+    expect(refused.body).toMatch(/paid/);
+    const badAmount = await browser.post(`/dashboard/orders/${cartId}/refunds`, { amount: '1.001' }, { 'HX-Request': 'true' });
+    expect(badAmount.status).toBe(422);
+    expect(badAmount.body).toContain('id="refund-amount-error"');
+    expect(badAmount.body).toContain('EUR has 2 decimal places at most.');
+    const [row] = await stack.db<{ count: number }[]>`select count(*)::int as count from refunds where cart_id = ${cartId}`;
+    expect(row!.count).toBe(0);
   });
 });

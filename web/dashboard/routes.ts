@@ -11,6 +11,7 @@ import { requireMerchant, requireOperator } from './auth.js';
 import { dashboardCsrf } from './csrf.js';
 import type { DashboardEnv } from './env.js';
 import { operatorRoutes } from './operator.js';
+import { orderRoutes } from './orders.js';
 import { isHtmx } from './respond.js';
 import { dashboardSessions } from './session.js';
 import { signInLimit } from './sign-in-limit.js';
@@ -68,6 +69,7 @@ export function dashboardRoutes(deps: { config: Config; db: Db; temporal: Tempor
 
   const merchantOnly = requireMerchant({ ...deps, sessions });
   for (const prefix of MERCHANT_SECTIONS) only(prefix, merchantOnly);
+  app.route('/', orderRoutes(deps));
   app.route('/', webhookSettingsRoutes(deps));
 
   app.all('*', (c) => c.html(notFoundPage(), 404));

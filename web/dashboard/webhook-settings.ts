@@ -52,7 +52,7 @@ export function webhookSettingsRoutes(deps: { config: Config; db: Db; temporal: 
     const [merchant, deliveries] = await Promise.all([getMerchant(db, platformUuid), listEndpointDeliveries(db, platformUuid, { limit: RECENT_DELIVERIES })]);
     const view = { merchant, deliveries, csrf: c.get('csrf'), ...(result ? { result } : {}) };
     return c.html(
-      partOrPage(
+      await partOrPage(
         c,
         () => SECTIONS[result?.form ?? 'url'](view),
         () => webhookSettingsPage({ ...view, who: merchant.name }),

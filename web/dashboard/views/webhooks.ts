@@ -164,8 +164,8 @@ function lastAttempt(event: EventDeliveries): string {
   return `${last.httpStatus !== null ? `HTTP ${last.httpStatus}` : words(last.errorClass ?? 'no answer')}, ${formatTime(last.attemptedAt)}`;
 }
 
-export function replayButton(eventId: string, csrf: string, target: string): Html {
-  const action = `/dashboard/events/${encodeURIComponent(eventId)}/replay`;
+/** Posts to `action` (the webhook settings' replay unless given) and swaps the section `target`. */
+export function replayButton(eventId: string, csrf: string, target: string, action = `/dashboard/events/${encodeURIComponent(eventId)}/replay`): Html {
   return html`<form method="post" action="${action}" hx-post="${action}" hx-target="#${target}" hx-swap="outerHTML" class="inline-form">
     ${csrfField(csrf)}<button type="submit" class="small" aria-label="Replay ${eventId}">Replay</button>
   </form>`;
@@ -185,7 +185,7 @@ export function deliveriesSection(view: WebhookSettingsView): Html {
     ${
       view.deliveries.length === 0
         ? html`<p class="lead">No events yet.</p>`
-        : html`<div class="table-scroll" tabindex="0" role="region" aria-labelledby="deliveries-title">
+        : html`<div class="table-scroll" tabindex="0" role="region" aria-label="Deliveries table">
             <table>
               <thead>
                 <tr>
