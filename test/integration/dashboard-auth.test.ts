@@ -183,7 +183,7 @@ describe('dashboard sign-in and sessions', () => {
     await browser.get(`/dashboard/orders/${cartId}`);
     const refused = await browser.post(
       `/dashboard/orders/${cartId}/refunds`,
-      { amount: '1.00', idempotencyKey: 'dashboard-test-unpaid' },
+      { amount: '1.00', idempotencyKey: 'not-a-dashboard-key' },
       { 'HX-Request': 'true' },
     );
     expect(refused.status).toBe(422);
@@ -195,5 +195,35 @@ describe('dashboard sign-in and sessions', () => {
     expect(badAmount.body).toContain('EUR has 2 decimal places at most.');
     const [row] = await stack.db<{ count: number }[]>`select count(*)::int as count from refunds where cart_id = ${cartId}`;
     expect(row!.count).toBe(0);
+  });
+
+  it('lists only its own orders, newest first, filtered, a page at a time', async () => {
+    const owner = await stack.createMerchant();
+    const cartIds: string[] = [];
+    for (let i = 0; i < 3; i++) {
+      const body = validCartRequest(owner.platformUuid);
+      body.cartObject.cart.extra = { orderRef: `ref-${i}` };
+      cartIds.push(await createCartId(stack.apiUrl, body));
+    }
+    const browser = client();
+    await browser.signIn(owner.apiKey);
+    const first = await browser.get('/dashboard/orders?status=pending&limit=2');
+    expect(first.status).toBe(200);
+    const listed = (body: string) => [...body.matchAll(/href="\/dashboard\/orders\/([^"?]+)"/g)].map((m) => m[1]);
+    expect(listed(first.body)).toEqual([cartIds[2], cartIds[1]]);
+    const next = /href="(\/dashboard\/orders\?[^"]+)"/.exec(first.body)![1]!.replaceAll('&amp;', '&');
+    expect(next).toContain('status=pending');
+    expect(next).toContain('limit=2');
+    const second = await browser.get(next, { 'HX-Request': 'true' });
+    expect(second.body.startsWith('<div id="orders-view">')).toBe(true);
+    expect(listed(second.body)).toEqual([cartIds[0]]);
+    expect(second.body).not.toContain('Older orders');
+
+    expect(listed((await browser.get('/dashboard/orders?extraKey=orderRef&extraValue=ref-1')).body)).toEqual([cartIds[1]]);
+    expect(listed((await browser.get('/dashboard/orders?status=paid')).body)).toEqual([]);
+    const bad = await browser.get('/dashboard/orders?extraKey=orderRef&from=yesterday');
+    expect(bad.status).toBe(422);
+    expect(bad.body).toContain('id="filter-from-error"');
+    expect(bad.body).toContain('id="filter-extraValue-error"');
   });
 });

@@ -31,6 +31,7 @@ const FILTER_FIELD: Record<string, keyof OrderFilterForm> = {
 };
 
 const newRefundForm = (): RefundFormState => ({ idempotencyKey: `dashboard-${randomToken(16)}` });
+const FORM_KEY = /^dashboard-[A-Za-z0-9_-]{22}$/;
 
 /** A date typed in the form (UTC days, `to` inclusive) as the list's time range; undefined when empty, null when not a date. */
 function dayStart(value: string, plusDays = 0): string | undefined | null {
@@ -68,6 +69,7 @@ export function orderRoutes(deps: { config: Config; db: Db; temporal: Temporal }
       ...(filters.extraKey ? { extraKey: filters.extraKey } : {}),
       ...(filters.extraValue ? { extraValue: filters.extraValue } : {}),
       ...(q('cursor') ? { cursor: q('cursor') } : {}),
+      ...(q('limit') ? { limit: q('limit') } : {}),
     });
     for (const issue of parsed.error?.issues ?? []) {
       const name = FILTER_FIELD[String(issue.path[0])];
@@ -83,9 +85,12 @@ export function orderRoutes(deps: { config: Config; db: Db; temporal: Temporal }
             ? { extra: { key: parsed.data.extraKey, value: parsed.data.extraValue } }
             : {}),
           ...(parsed.data.cursor ? { cursor: parsed.data.cursor } : {}),
+          ...(parsed.data.limit ? { limit: Number(parsed.data.limit) } : {}),
         })
       : { orders: [], nextCursor: null };
     const next = new URLSearchParams(Object.entries(filters).filter(([, v]) => v !== ''));
+    // The page size is not in the form (25 unless the URL says otherwise) but stays the same page after page.
+    if (q('limit')) next.set('limit', q('limit'));
     if (found.nextCursor) next.set('cursor', found.nextCursor);
     const view: OrdersView = { filters, errors, ...found, nextHref: found.nextCursor ? `/dashboard/orders?${next.toString()}` : null };
     return c.html(
@@ -121,7 +126,8 @@ export function orderRoutes(deps: { config: Config; db: Db; temporal: Temporal }
     const body = await c.req.parseBody();
     const text = (name: string) => (typeof body[name] === 'string' ? body[name] : '');
     const typed = { amount: text('amount').trim(), reason: text('reason').trim() };
-    const idempotencyKey = text('idempotencyKey') || newRefundForm().idempotencyKey;
+    // Only a key this dashboard made: the field is the browser's to send, and anything else starts afresh.
+    const idempotencyKey = FORM_KEY.test(text('idempotencyKey')) ? text('idempotencyKey') : newRefundForm().idempotencyKey;
     const render = async (refund: RefundFormState, status: 201 | 422 | 503) => {
       const view: OrderView = { order: (await loadOrder(c)) ?? order, csrf: c.get('csrf'), refund };
       return c.html(
