@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { revokeApiKey, rotateApiKey } from '../../core/merchants/merchants.js';
+import { deactivateMerchant, revokeApiKey, rotateApiKey } from '../../core/merchants/merchants.js';
 import { cartSessionDriver } from '../support/cart-session-driver.js';
 import { dashboardClient } from '../support/dashboard-client.js';
 import { createCartId, validCartRequest } from '../support/fixtures.js';
@@ -46,8 +46,8 @@ describe('dashboard sign-in and sessions', () => {
     }
   });
 
-  it('ends the session on the next request once the key is rotated or revoked', async () => {
-    for (const endKey of [rotateApiKey, revokeApiKey]) {
+  it('ends the session on the next request once the key is rotated or revoked, or the merchant deactivated', async () => {
+    for (const endKey of [rotateApiKey, revokeApiKey, deactivateMerchant]) {
       const merchant = await stack.createMerchant();
       const browser = client();
       expect((await browser.signIn(merchant.apiKey)).status).toBe(303);
