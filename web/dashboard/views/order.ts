@@ -32,9 +32,14 @@ const EVENT_TITLES: Record<string, string> = {
   order_refunded: 'Refunded',
 };
 
-/** A refund or an event still under way: the timeline asks again until it settles. */
+/**
+ * A refund or an event still under way: the timeline asks again until it settles. A succeeded refund
+ * whose `order_refunded` is not recorded yet counts too: the event is written just after the refund.
+ */
 export function orderSettling(order: Order): boolean {
-  return order.refunds.some((r) => r.status === 'pending') || order.webhooks.some((w) => w.status === 'pending');
+  const succeeded = order.refunds.filter((r) => r.status === 'succeeded').length;
+  const announced = order.webhooks.filter((w) => w.event === 'order_refunded').length;
+  return order.refunds.some((r) => r.status === 'pending') || order.webhooks.some((w) => w.status === 'pending') || succeeded > announced;
 }
 
 function attemptLine(a: Order['webhooks'][number]['attempts'][number]): Html {
