@@ -50,7 +50,8 @@ function attemptLine(a: Order['webhooks'][number]['attempts'][number]): Html {
   </li>`;
 }
 
-type Entry = { at: string; order: number; body: Html };
+/** `rank` orders entries of the same instant: creation, then events in sequence, then refunds. */
+type Entry = { at: string; rank: number; body: Html };
 
 /**
  * What happened to the order, oldest first: its creation, every webhook event (the status it
@@ -62,13 +63,13 @@ export function timelineSection(view: OrderView, oob = false): Html {
   const entries: Entry[] = [
     {
       at: order.createdAt,
-      order: 0,
+      rank: 0,
       body: html`<h3>Created</h3>
         <p class="muted">${formatTime(order.createdAt)}</p>`,
     },
     ...order.webhooks.map((w) => ({
       at: w.createdAt,
-      order: 1,
+      rank: w.sequence,
       body: html`<h3>
           ${EVENT_TITLES[w.event] ?? words(w.event)} <code>${w.event}</code>
           <span class="badge-status status-${w.status}" data-event="${w.event}" data-delivery="${w.status}">${words(w.status)}</span>
@@ -85,7 +86,7 @@ export function timelineSection(view: OrderView, oob = false): Html {
     })),
     ...order.refunds.map((r) => ({
       at: r.createdAt,
-      order: 2,
+      rank: Number.MAX_SAFE_INTEGER,
       body: html`<h3>
           Refund of ${formatMoney(r.amount, order.currency)}
           <span class="badge-status status-${r.status}" data-refund="${r.status}">${words(r.status)}</span>
@@ -94,7 +95,7 @@ export function timelineSection(view: OrderView, oob = false): Html {
           ${formatTime(r.createdAt)}${r.reason ? html`, reason: ${r.reason}` : ''}${r.failureCode ? html`, failed: <code>${r.failureCode}</code>` : ''}
         </p>`,
     })),
-  ].sort((a, b) => a.at.localeCompare(b.at) || a.order - b.order);
+  ].sort((a, b) => a.at.localeCompare(b.at) || a.rank - b.rank);
   const polling = orderSettling(order) ? html`hx-get="${path}" hx-trigger="every 2s" hx-swap="outerHTML"` : '';
   return html`<section id="timeline" class="panel" aria-labelledby="timeline-title" ${polling} ${oob ? html`hx-swap-oob="true"` : ''}>
     <h2 id="timeline-title">Timeline</h2>
