@@ -88,7 +88,7 @@ export function testSection(view: WebhookSettingsView): Html {
   const ok = outcome?.status !== undefined && outcome.status >= 200 && outcome.status < 300;
   return html`<section id="test-event" class="panel" aria-labelledby="test-title">
     <h2 id="test-title">Test event</h2>
-    <p class="lead">Sends a signed <code>webhook_test</code> event to your endpoint now, signed like every event. It is not retried.</p>
+    <p class="lead">Sends a <code>webhook_test</code> event to your endpoint now, signed like every event. It is not retried.</p>
     ${
       outcome
         ? html`<div class="${ok ? 'notice' : 'alert'}" role="status">
