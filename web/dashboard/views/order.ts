@@ -166,7 +166,7 @@ export function refundSection(view: OrderView): Html {
   const remaining = order.amount - order.refundedTotal;
   const field = (name: 'amount' | 'reason') =>
     errors[name]
-      ? html`aria-invalid="true" aria-describedby="refund-${name}-error${name === 'amount' ? ' refund-amount-hint' : ''}"`
+      ? html`aria-invalid="true" autofocus aria-describedby="refund-${name}-error${name === 'amount' ? ' refund-amount-hint' : ''}"`
       : name === 'amount'
         ? html`aria-describedby="refund-amount-hint"`
         : '';

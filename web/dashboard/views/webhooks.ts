@@ -70,7 +70,7 @@ export function endpointSection(view: WebhookSettingsView): Html {
             autocomplete="url"
             spellcheck="false"
             aria-describedby="webhookUrl-hint${error ? ' webhookUrl-error' : ''}"
-            ${error ? html`aria-invalid="true"` : ''}
+            ${error ? html`aria-invalid="true" autofocus` : ''}
           />
           <p class="hint" id="webhookUrl-hint">
             ${merchant.environment === 'production' ? 'https, on a public address.' : 'https or http, on a public address or this machine (localhost).'}
@@ -143,7 +143,7 @@ export function domainsSection(view: WebhookSettingsView): Html {
             rows="4"
             spellcheck="false"
             aria-describedby="domains-hint${error ? ' domains-error' : ''}"
-            ${error ? html`aria-invalid="true"` : ''}
+            ${error ? html`aria-invalid="true" autofocus` : ''}
           >
 ${result?.value ?? view.merchant.domains.join('\n')}</textarea>
           <p class="hint" id="domains-hint">
