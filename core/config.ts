@@ -60,6 +60,8 @@ const environmentSchema = z.object({
   DATA_ENCRYPTION_KEY: z.string().optional(),
   /** Origins of the Temporal UI allowed to call the API's codec endpoint (/codec) from a browser. */
   TEMPORAL_UI_ORIGINS: z.string().default('http://localhost:8233,http://127.0.0.1:8233'),
+  /** Where operators open the Temporal UI: the dashboard links each cart to its workflow there (in TEMPORAL_NAMESPACE). */
+  TEMPORAL_UI_URL: z.url().default('http://localhost:8233'),
   /** Bearer token of the operator API. */
   OPERATOR_TOKEN: z.string().min(24, 'must be at least 24 characters').optional(),
   /**
@@ -97,6 +99,8 @@ const environmentSchema = z.object({
   RATE_LIMIT_PER_CLIENT: z.coerce.number().int().positive().default(3000),
   RATE_LIMIT_PER_PLATFORM_CLIENT: z.coerce.number().int().positive().default(600),
   RATE_LIMIT_PER_PLATFORM: z.coerce.number().int().positive().default(20_000),
+  /** Dashboard sign-in attempts (API key or operator token, right or wrong) per client address per RATE_LIMIT_WINDOW_SECONDS. */
+  RATE_LIMIT_DASHBOARD_SIGN_INS_PER_CLIENT: z.coerce.number().int().positive().default(10),
   /** Posts of the checkout page's forms allowed per client address per RATE_LIMIT_WINDOW_SECONDS. */
   RATE_LIMIT_PAGE_ACTIONS_PER_CLIENT: z.coerce.number().int().positive().default(120),
   /**
@@ -230,6 +234,7 @@ export const configSchema = environmentSchema
     temporalUiOrigins: c.TEMPORAL_UI_ORIGINS.split(',')
       .map((o) => o.trim().replace(/\/+$/, ''))
       .filter(Boolean),
+    temporalUiUrl: c.TEMPORAL_UI_URL.replace(/\/+$/, ''),
     operatorToken: c.OPERATOR_TOKEN,
     sessionLifetimeMs: c.SESSION_LIFETIME_SECONDS * 1000,
     paymentResolutionMs: c.PAYMENT_RESOLUTION_SECONDS * 1000,
@@ -242,6 +247,7 @@ export const configSchema = environmentSchema
       perPlatformClient: c.RATE_LIMIT_PER_PLATFORM_CLIENT,
       perPlatform: c.RATE_LIMIT_PER_PLATFORM,
       pageActionsPerClient: c.RATE_LIMIT_PAGE_ACTIONS_PER_CLIENT,
+      dashboardSignInsPerClient: c.RATE_LIMIT_DASHBOARD_SIGN_INS_PER_CLIENT,
     },
     otpSends: { windowSeconds: c.OTP_SENDS_WINDOW_SECONDS, perDestination: c.OTP_SENDS_PER_DESTINATION, perClient: c.OTP_SENDS_PER_CLIENT },
     trustedProxyHops: c.TRUST_PROXY,

@@ -4,10 +4,16 @@ import { parseArgs } from 'node:util';
 import { loadConfig, type Config } from '../core/config.js';
 import { createDb, type Db } from '../core/db/client.js';
 import {
+  activateMerchant,
+  activeApiKeyId,
   changeWebhookUrl,
   deactivateMerchant,
+  disableWebhookEndpoint,
+  getMerchant,
   listEndpointDeliveries,
   listMerchants,
+  OPERATOR_DISABLED_REASON,
+  reenableWebhookEndpoint,
   registerMerchant,
   revokeApiKey,
   rotateApiKey,
@@ -18,6 +24,7 @@ import {
 import { checkMerchantReadiness, type MerchantReadiness } from '../core/merchants/readiness.js';
 import { connectTemporal, withDeadline } from '../core/temporal.js';
 import { listCartDeliveries } from '../core/webhooks/event-store.js';
+import { dashboardSessions } from '../web/dashboard/session.js';
 import { recoverEndpoint, replayEvent } from '../workflows/webhook-delivery/client.js';
 
 const HELP = `Operator CLI for merchants and their webhooks. Every command prints one JSON object.
@@ -41,6 +48,13 @@ const HELP = `Operator CLI for merchants and their webhooks. Every command print
       On: create-cart for this merchant needs Authorization: Bearer <its API key>. Off by default.
   npm run -s merchant -- deactivate --platform-uuid <uuid>
       No new carts; events of existing carts are still delivered.
+  npm run -s merchant -- activate --platform-uuid <uuid>
+  npm run -s merchant -- disable-endpoint --platform-uuid <uuid>
+      No webhook is sent to it; its events are kept as skipped (replay or recover them later).
+  npm run -s merchant -- enable-endpoint --platform-uuid <uuid>
+  npm run -s merchant -- dashboard-link --platform-uuid <uuid>
+      Prints a link that signs the merchant in to the dashboard: ten minutes, through its current
+      API key (rotating or revoking the key kills it). Send it to the merchant over a channel you trust.
   npm run -s merchant -- deliveries (--cart-id <id> | --platform-uuid <uuid> [--since <ISO time>] [--status failed|skipped|delivered|pending])
       Events with every delivery attempt (status, latency, error, response excerpt).
   npm run -s merchant -- replay --event-id <evt_…>
@@ -71,6 +85,8 @@ function cliConfig(): Config {
     DATABASE_URL: process.env.DATABASE_URL ?? stack.databaseUrl,
     ...(process.env.DATA_ENCRYPTION_KEYS ? {} : { DATA_ENCRYPTION_KEY: process.env.DATA_ENCRYPTION_KEY ?? secrets.dataEncryptionKey }),
     TEMPORAL_ADDRESS: process.env.TEMPORAL_ADDRESS ?? stack.temporalAddress,
+    // Where dashboard-link points: the page's public address.
+    CHECKOUT_BASE_URL: process.env.CHECKOUT_BASE_URL ?? stack.checkoutUrl,
   });
 }
 
@@ -129,6 +145,21 @@ async function run(command: string | undefined, values: Values, config: Config, 
       return setRequireApiKey(db, required(values, 'platform-uuid'), values.on === true);
     case 'deactivate':
       return deactivateMerchant(db, required(values, 'platform-uuid'));
+    case 'activate':
+      return activateMerchant(db, required(values, 'platform-uuid'));
+    case 'disable-endpoint':
+      return disableWebhookEndpoint(db, required(values, 'platform-uuid'), OPERATOR_DISABLED_REASON);
+    case 'enable-endpoint': {
+      const platformUuid = required(values, 'platform-uuid');
+      await reenableWebhookEndpoint(db, platformUuid);
+      return getMerchant(db, platformUuid);
+    }
+    case 'dashboard-link': {
+      const platformUuid = required(values, 'platform-uuid');
+      const keyId = await activeApiKeyId(db, platformUuid);
+      if (!keyId) throw new Error(`merchant ${platformUuid} has no API key: issue one with rotate-api-key first`);
+      return { platformUuid, ...dashboardSessions(config).signInLink(platformUuid, keyId) };
+    }
     case 'deliveries': {
       if (values['cart-id']) return { events: await listCartDeliveries(db, values['cart-id']) };
       const status = values.status as 'pending' | 'delivered' | 'failed' | 'skipped' | undefined;

@@ -75,6 +75,8 @@ try {
     TEMPORAL_ADDRESS: infrastructure.temporalAddress,
     ...(process.env.DATA_ENCRYPTION_KEYS ? {} : { DATA_ENCRYPTION_KEY: process.env.DATA_ENCRYPTION_KEY ?? localDataEncryptionKey(DATA_DIR) }),
     OPERATOR_TOKEN: process.env.OPERATOR_TOKEN ?? localOperatorToken(DATA_DIR),
+    // The dashboard links carts to the UI this launcher runs, on whatever port it got.
+    ...(process.env.TEMPORAL_UI_URL || !infrastructure.temporalUiUrl ? {} : { TEMPORAL_UI_URL: infrastructure.temporalUiUrl }),
   });
   const logger = createLogger({ level: config.logLevel, name: 'hosted-checkout' });
   const db = createDb(config.databaseUrl);
@@ -125,6 +127,8 @@ Hosted Checkout is running (${config.environment}).
 
   API              ${stack.apiUrl}            (health: ${stack.apiUrl}/readyz)
   Checkout page    ${stack.checkoutUrl}/?token=<cartId>
+  Dashboard        ${stack.checkoutUrl}/dashboard   (the Demo Store signs in with apiKey from demo-merchant.json;
+                   operators with operatorToken from ${path.join(DATA_DIR, 'local-secrets.json')})
   Temporal UI      ${stack.temporalUiUrl ?? '(external Temporal server)'}   (workflows are named cart-<cartId>)
   Temporal         ${stack.temporalAddress}
   PostgreSQL       ${stack.databaseUrl.replace(/:[^:@/]+@/, ':***@')}

@@ -9,6 +9,7 @@ import type { Db } from '../core/db/client.js';
 import type { Logger } from '../core/logger.js';
 import type { Temporal } from '../core/temporal.js';
 import { checkoutRoutes } from './checkout/routes.js';
+import { dashboardRoutes } from './dashboard/routes.js';
 import { messagePage } from './checkout/views/layout.js';
 import { createWebMetrics } from './metrics.js';
 import { securityHeaders, type WebEnv } from './security-headers.js';
@@ -29,9 +30,11 @@ const ASSETS: Record<string, { body: string; type: string }> = {
   'htmx.min.js': asset(require.resolve('htmx.org/dist/htmx.min.js'), 'text/javascript; charset=utf-8'),
   'checkout.js': asset(new URL('./assets/checkout.js', import.meta.url), 'text/javascript; charset=utf-8'),
   'checkout.css': asset(new URL('./assets/checkout.css', import.meta.url), 'text/css; charset=utf-8'),
+  'dashboard.js': asset(new URL('./assets/dashboard.js', import.meta.url), 'text/javascript; charset=utf-8'),
+  'dashboard.css': asset(new URL('./assets/dashboard.css', import.meta.url), 'text/css; charset=utf-8'),
 };
 
-/** The customer-facing checkout site, on its own origin. */
+/** The customer-facing checkout site, on its own origin, and the merchants' and operators' dashboard under /dashboard. */
 export function createWebApp(deps: WebDeps) {
   const app = new Hono<WebEnv>();
   app.use(securityHeaders({ production: deps.config.environment === 'production' }));
@@ -49,6 +52,8 @@ export function createWebApp(deps: WebDeps) {
     }
     return c.body(await metrics.registry.metrics(), 200, { 'Content-Type': metrics.registry.contentType });
   });
+  // Before the checkout's routes, whose middleware (locale, form checks) is the customer page's, not the dashboard's.
+  app.route('/dashboard', dashboardRoutes(deps));
   app.route('/', checkoutRoutes({ ...deps, metrics }));
   app.notFound((c) => {
     const lang = requestLocale(c);

@@ -2,9 +2,9 @@ import { Hono, type Context } from 'hono';
 import { setCookie } from 'hono/cookie';
 import { cors } from 'hono/cors';
 import { z } from 'zod';
-import { timingSafeEqual } from 'node:crypto';
 import type { Config } from '../../core/config.js';
-import { keyedHash, type Keyring } from '../../core/crypto.js';
+import type { Keyring } from '../../core/crypto.js';
+import { signedTokens } from '../../core/signed-token.js';
 import { createEncryptionCodec, payloadFromJson, payloadToJson } from '../../core/temporal-codec.js';
 import { ApiError } from '../errors.js';
 import { readValidJson } from '../json-body.js';
@@ -18,21 +18,7 @@ const COOKIE_MAX_AGE_SECONDS = 8 * 3600;
  * The cookie holds `<expiry in ms>.<HMAC of it>`, never the operator token: a cookie read off a disk
  * or a proxy log is worth eight hours of decoding, not the whole operator API.
  */
-function codecSessions(keyring: Keyring) {
-  const key = keyring.deriveKey('codec-session/v1');
-  const mac = (expiresAt: string) => Buffer.from(keyedHash(key, expiresAt), 'hex');
-  return {
-    issue: () => {
-      const expiresAt = String(Date.now() + COOKIE_MAX_AGE_SECONDS * 1000);
-      return `${expiresAt}.${mac(expiresAt).toString('hex')}`;
-    },
-    valid: (value: string) => {
-      const match = /^(\d{13})\.([0-9a-f]{64})$/.exec(value);
-      if (!match || Number(match[1]) <= Date.now()) return false;
-      return timingSafeEqual(Buffer.from(match[2]!, 'hex'), mac(match[1]!));
-    },
-  };
-}
+const codecSessions = (keyring: Keyring) => signedTokens(keyring.deriveKey('codec-session/v1'), COOKIE_MAX_AGE_SECONDS * 1000);
 
 const base64 = z.string().regex(/^[A-Za-z0-9+/]*={0,2}$/, 'must be base64');
 const payloadsBody = z.object({
@@ -58,7 +44,7 @@ export function codecRoutes(deps: { config: Config }) {
     }),
   );
   const sessions = codecSessions(deps.config.keyring);
-  app.use(operatorAuth(deps.config.operatorToken, { cookie: { name: OPERATOR_COOKIE, valid: sessions.valid } }));
+  app.use(operatorAuth(deps.config.operatorToken, { cookie: { name: OPERATOR_COOKIE, valid: (value) => sessions.verify(value) !== undefined } }));
 
   const parse = async (c: Context) => (await readValidJson(c, payloadsBody)).payloads.map(payloadFromJson);
 
@@ -74,7 +60,7 @@ export function codecRoutes(deps: { config: Config }) {
   });
   /** Trades the bearer token for an HttpOnly session cookie, so the Temporal UI's requests carry it (cross-origin credentials). */
   app.post('/session', (c) => {
-    setCookie(c, OPERATOR_COOKIE, sessions.issue(), {
+    setCookie(c, OPERATOR_COOKIE, sessions.issue([]), {
       httpOnly: true,
       secure: true,
       sameSite: 'None',

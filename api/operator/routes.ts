@@ -3,12 +3,17 @@ import { z } from 'zod';
 import type { Config } from '../../core/config.js';
 import type { Db } from '../../core/db/client.js';
 import {
+  activateMerchant,
   changeWebhookUrl,
   deactivateMerchant,
+  disableWebhookEndpoint,
   DomainsRejectedError,
+  getMerchant,
   listEndpointDeliveries,
   listMerchants,
   MerchantNotFoundError,
+  OPERATOR_DISABLED_REASON,
+  reenableWebhookEndpoint,
   registerMerchant,
   revokeApiKey,
   rotateApiKey,
@@ -67,7 +72,7 @@ function translate(err: unknown): never {
 
 /**
  * `/operator/…`: what an operator does for a merchant — register, set its domains, change the webhook
- * URL, rotate the secret, rotate or revoke the API key, require it on create-cart, deactivate — and how deliveries are inspected, replayed and recovered. Bearer OPERATOR_TOKEN.
+ * URL, rotate the secret, rotate or revoke the API key, require it on create-cart, deactivate and activate, disable and enable its endpoint — and how deliveries are inspected, replayed and recovered. Bearer OPERATOR_TOKEN.
  */
 export function operatorRoutes(deps: { config: Config; db: Db; temporal: Temporal }) {
   const { config, db, temporal } = deps;
@@ -121,6 +126,18 @@ export function operatorRoutes(deps: { config: Config; db: Db; temporal: Tempora
   });
 
   app.post('/merchants/:platformUuid/deactivate', async (c) => c.json(await deactivateMerchant(db, uuid(c)).catch(translate)));
+
+  app.post('/merchants/:platformUuid/activate', async (c) => c.json(await activateMerchant(db, uuid(c)).catch(translate)));
+
+  app.post('/merchants/:platformUuid/disable-endpoint', async (c) =>
+    c.json(await disableWebhookEndpoint(db, uuid(c), OPERATOR_DISABLED_REASON).catch(translate)),
+  );
+
+  app.post('/merchants/:platformUuid/enable-endpoint', async (c) => {
+    const platformUuid = uuid(c);
+    await reenableWebhookEndpoint(db, platformUuid).catch(translate);
+    return c.json(await getMerchant(db, platformUuid));
+  });
 
   app.get('/merchants/:platformUuid/deliveries', async (c) => {
     const query = deliveriesQuery.safeParse(c.req.query());

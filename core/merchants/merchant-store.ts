@@ -86,16 +86,37 @@ export async function findActiveMerchant(db: Db, platformUuid: string, environme
   return row;
 }
 
+export interface ApiKeyHolder {
+  platformUuid: string;
+  environment: Environment;
+  status: 'active' | 'inactive';
+  /** The key's row id: what a dashboard session names instead of the key. */
+  keyId: string;
+  keyHash: Buffer;
+}
+
 /** The merchant whose active (not revoked) API key has this digest, with the digest as stored. */
-export async function findMerchantByApiKeyHash(
-  db: Db,
-  hash: Buffer,
-): Promise<{ platformUuid: string; environment: Environment; status: 'active' | 'inactive'; keyHash: Buffer } | undefined> {
-  const [row] = await db<{ platformUuid: string; environment: Environment; status: 'active' | 'inactive'; keyHash: Buffer }[]>`
-    select m.platform_uuid as "platformUuid", m.environment, m.status, k.key_hash as "keyHash"
+export async function findMerchantByApiKeyHash(db: Db, hash: Buffer): Promise<ApiKeyHolder | undefined> {
+  const [row] = await db<ApiKeyHolder[]>`
+    select m.platform_uuid as "platformUuid", m.environment, m.status, k.id as "keyId", k.key_hash as "keyHash"
     from merchant_api_keys k join merchants m using (platform_uuid)
     where k.key_hash = ${hash} and k.revoked_at is null`;
   return row;
+}
+
+/** The merchant whose active (not revoked) API key has this id; undefined once it is rotated or revoked. */
+export async function findMerchantByApiKeyId(db: Db, keyId: string): Promise<ApiKeyHolder | undefined> {
+  const [row] = await db<ApiKeyHolder[]>`
+    select m.platform_uuid as "platformUuid", m.environment, m.status, k.id as "keyId", k.key_hash as "keyHash"
+    from merchant_api_keys k join merchants m using (platform_uuid)
+    where k.id = ${keyId} and k.revoked_at is null`;
+  return row;
+}
+
+/** The id of the merchant's active API key; undefined when it has none. */
+export async function findActiveApiKeyId(db: Db, platformUuid: string): Promise<string | undefined> {
+  const [row] = await db<{ id: string }[]>`select id from merchant_api_keys where platform_uuid = ${platformUuid} and revoked_at is null`;
+  return row?.id;
 }
 
 /**
@@ -129,9 +150,9 @@ export async function replaceDomains(db: Db, platformUuid: string, domains: read
   });
 }
 
-/** False when no merchant has this platformUuid. */
-export async function setMerchantInactive(db: Db, platformUuid: string): Promise<boolean> {
-  const updated = await db`update merchants set status = 'inactive', updated_at = now() where platform_uuid = ${platformUuid}`;
+/** Whether the merchant takes new carts. False when no merchant has this platformUuid. */
+export async function setMerchantStatus(db: Db, platformUuid: string, status: 'active' | 'inactive'): Promise<boolean> {
+  const updated = await db`update merchants set status = ${status}, updated_at = now() where platform_uuid = ${platformUuid}`;
   return updated.count > 0;
 }
 

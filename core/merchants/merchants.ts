@@ -7,14 +7,18 @@ import { webhookUrlProblems } from '../webhooks/url-safety.js';
 import { MAX_DOMAINS, normalizeDomain } from './domains.js';
 import {
   addSecret,
+  disableEndpoint,
   enableEndpoint,
+  findActiveApiKeyId,
+  findDeliveryEndpoint,
   findMerchantByApiKeyHash,
+  findMerchantByApiKeyId,
   insertMerchant,
   liveSealedSecrets,
   replaceApiKey,
   replaceDomains,
   selectMerchants,
-  setMerchantInactive,
+  setMerchantStatus,
   setRequireApiKeyForCarts,
   type EndpointStatus,
   type MerchantRow,
@@ -139,17 +143,44 @@ export function apiKeyMatches(presented: string | undefined, storedHash: Buffer 
   return timingSafeEqual(apiKeyHash(presented), storedHash);
 }
 
+/** Who an API key (or a dashboard session made from one) stands for, and which key: a session names the key, never holds it. */
+export interface KeyedMerchant {
+  platformUuid: string;
+  environment: Environment;
+  keyId: string;
+}
+
 /** The active merchant of this environment whose active API key this is; undefined for anything else. */
-export async function authenticateApiKey(
-  db: Db,
-  presented: string | undefined,
-  environment: Environment,
-): Promise<{ platformUuid: string; environment: Environment } | undefined> {
+export async function authenticateApiKey(db: Db, presented: string | undefined, environment: Environment): Promise<KeyedMerchant | undefined> {
   const format = presented ? API_KEY_PATTERN.exec(presented) : null;
   if (!presented || !format || format[1] !== environment) return undefined;
   const row = await findMerchantByApiKeyHash(db, apiKeyHash(presented));
   if (!row || !apiKeyMatches(presented, row.keyHash) || row.environment !== environment || row.status !== 'active') return undefined;
-  return { platformUuid: row.platformUuid, environment: row.environment };
+  return { platformUuid: row.platformUuid, environment: row.environment, keyId: row.keyId };
+}
+
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
+
+/**
+ * The same check for a session that names a key by id: still this merchant's active key (not rotated
+ * or revoked), the merchant still active and of this environment. Asked on every request, so a
+ * rotation or a revocation ends the session at once.
+ */
+export async function authenticateApiKeyId(
+  db: Db,
+  claimed: { platformUuid: string; keyId: string },
+  environment: Environment,
+): Promise<KeyedMerchant | undefined> {
+  if (!UUID.test(claimed.keyId)) return undefined;
+  const row = await findMerchantByApiKeyId(db, claimed.keyId);
+  if (!row || row.platformUuid !== claimed.platformUuid || row.environment !== environment || row.status !== 'active') return undefined;
+  return { platformUuid: row.platformUuid, environment: row.environment, keyId: row.keyId };
+}
+
+/** The id of the merchant's active API key, for a sign-in link bound to it; undefined when it has none. */
+export async function activeApiKeyId(db: Db, platformUuid: string): Promise<string | undefined> {
+  await getMerchant(db, platformUuid);
+  return findActiveApiKeyId(db, platformUuid);
 }
 
 const toSummary = (r: MerchantRow): MerchantSummary => ({
@@ -260,7 +291,24 @@ export async function setRequireApiKey(db: Db, platformUuid: string, required: b
 
 /** Stops new carts for the merchant; events of carts already created are still delivered. */
 export async function deactivateMerchant(db: Db, platformUuid: string): Promise<MerchantSummary> {
-  if (!(await setMerchantInactive(db, platformUuid))) throw new MerchantNotFoundError(platformUuid);
+  if (!(await setMerchantStatus(db, platformUuid, 'inactive'))) throw new MerchantNotFoundError(platformUuid);
+  return getMerchant(db, platformUuid);
+}
+
+/** The merchant takes carts (and its API key works) again. */
+export async function activateMerchant(db: Db, platformUuid: string): Promise<MerchantSummary> {
+  if (!(await setMerchantStatus(db, platformUuid, 'active'))) throw new MerchantNotFoundError(platformUuid);
+  return getMerchant(db, platformUuid);
+}
+
+/** Why an endpoint an operator disabled is disabled, as the merchant's webhook settings show it. */
+export const OPERATOR_DISABLED_REASON = 'disabled by an operator';
+
+/** An operator stops deliveries to the endpoint; its events are kept as `skipped`, replayable once it is enabled again. */
+export async function disableWebhookEndpoint(db: Db, platformUuid: string, reason: string): Promise<MerchantSummary> {
+  const endpoint = await findDeliveryEndpoint(db, platformUuid);
+  if (!endpoint) throw new MerchantNotFoundError(platformUuid);
+  await disableEndpoint(db, endpoint.endpointId, reason);
   return getMerchant(db, platformUuid);
 }
 

@@ -1,9 +1,8 @@
-import { randomBytes } from 'node:crypto';
 import type { Config } from '../config.js';
 import type { Keyring } from '../crypto.js';
 import type { Db } from '../db/client.js';
 import { postWebhook } from '../webhooks/http-post.js';
-import { webhookHeaders } from '../webhooks/signing.js';
+import { sendTestWebhook } from '../webhooks/test-event.js';
 import { liveWebhookSecrets } from './merchants.js';
 import { findDeliveryEndpoint, selectMerchants } from './merchant-store.js';
 
@@ -28,18 +27,6 @@ export interface MerchantReadiness {
 
 export class UnknownMerchantError extends Error {
   override name = 'UnknownMerchantError';
-}
-
-/** The body of the signed test event: an event no receiver can take for an order. */
-export function testEventBody(platformUuid: string, environment: Config['environment'], now = new Date()) {
-  return {
-    id: `evt_test_${randomBytes(12).toString('hex')}`,
-    event: 'test' as const,
-    createdAt: now.toISOString(),
-    environment,
-    sequence: 0,
-    data: { platformUuid, note: 'A signed test event from the operator (merchant check): answer 2xx; it is not an order.' },
-  };
 }
 
 /**
@@ -102,22 +89,16 @@ export async function checkMerchantReadiness(
   } else if (secrets.length === 0) {
     add('endpoint', false, `${endpoint.url}: not tried, there is no secret to sign a test event with`);
   } else {
-    const event = testEventBody(platformUuid, merchant.environment);
-    const rawBody = JSON.stringify(event);
-    const headers = webhookHeaders({ eventId: event.id, event: event.event, attempt: 1, rawBody, secrets, timestampSeconds: Math.floor(Date.now() / 1000) });
-    const outcome = await (deps.post ?? postWebhook)({
-      url: endpoint.url,
-      headers,
-      body: rawBody,
-      timeoutMs: config.webhooks.timeoutMs,
-      environment: merchant.environment,
+    const { eventId, outcome } = await sendTestWebhook(db, { keyring, webhooks: config.webhooks }, platformUuid, {
+      ...(deps.post ? { post: deps.post } : {}),
+      message: 'A signed test event from the operator (merchant check): answer 2xx; it is not an order.',
     });
     const answered = outcome.status !== undefined && outcome.status >= 200 && outcome.status < 300;
     add(
       'endpoint',
       answered,
       answered
-        ? `${endpoint.url} answered ${outcome.status} to a signed test event (${event.id}) in ${outcome.latencyMs} ms`
+        ? `${endpoint.url} answered ${outcome.status} to a signed test event (${eventId}) in ${outcome.latencyMs} ms`
         : `${endpoint.url} did not answer 2xx to a signed test event: ${outcome.status !== undefined ? `HTTP ${outcome.status}` : `${outcome.errorClass}: ${outcome.errorMessage}`}`,
     );
   }

@@ -4,6 +4,9 @@ import type { CartStatus } from '../checkout/session.js';
 export const WEBHOOK_EVENT_NAMES = ['order_created', 'order_updated', 'order_cancelled', 'order_refunded', 'order_abandoned'] as const;
 export type WebhookEventName = (typeof WEBHOOK_EVENT_NAMES)[number];
 
+/** What the dashboard's "Send a test event" sends: signed like any event, tied to no cart, never retried or recorded. */
+export const WEBHOOK_TEST_EVENT = 'webhook_test';
+
 export interface PaymentSummary {
   brand: string;
   last4: string;

@@ -1,5 +1,5 @@
 import { createHmac } from 'node:crypto';
-import type { WebhookEventName } from './events.js';
+import type { WEBHOOK_TEST_EVENT, WebhookEventName } from './events.js';
 
 /**
  * Where a webhook gets signed: Standard Webhooks (https://www.standardwebhooks.com), so merchants can
@@ -29,8 +29,7 @@ export const WEBHOOK_USER_AGENT = 'HostedCheckout-Webhooks/1.0 (+standard-webhoo
 /** Every header a delivery carries; the timestamp (and so the signature) is fresh per attempt. */
 export function webhookHeaders(input: {
   eventId: string;
-  /** `test` only for the operator's readiness check (core/merchants/readiness.ts). */
-  event: WebhookEventName | 'test';
+  event: WebhookEventName | typeof WEBHOOK_TEST_EVENT;
   attempt: number;
   rawBody: string;
   secrets: readonly string[];

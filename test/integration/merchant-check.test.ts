@@ -30,7 +30,7 @@ describe('operator CLI: merchant check, what a merchant still lacks', () => {
     expect(checksOf(report.json)).toEqual({ active: true, environment: true, domains: true, webhookSecret: true, apiKey: true, endpoint: true });
 
     const [testEvent] = receiver.requests.slice(before);
-    expect(testEvent?.headers['x-client-event']).toBe('test');
+    expect(testEvent?.headers['x-client-event']).toBe('webhook_test');
     expect(verifyWebhook(testEvent!.rawBody, testEvent!.headers, webhookSecret)).toMatchObject({ valid: true });
     // A test event is never recorded as one of the merchant's events.
     const stored = await stack.db`select 1 from webhook_events where platform_uuid = ${platformUuid}`;

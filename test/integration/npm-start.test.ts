@@ -4,6 +4,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { freePort } from '../../scripts/free-port.js';
+import { dashboardClient } from '../support/dashboard-client.js';
 import { waitFor } from '../support/wait-for.js';
 
 const ROOT = path.resolve(import.meta.dirname, '../..');
@@ -77,6 +78,9 @@ describe('npm start', () => {
     expect(page.status).toBe(200);
     expect(await page.text()).toContain('Demo Store');
     expect((await fetch(stack.temporalUiUrl)).status).toBe(200);
+    expect(printed).toContain(`http://localhost:${web}/dashboard`);
+    const signIn = await dashboardClient(stack.checkoutUrl, '127.0.0.1').signIn(demoMerchant.apiKey);
+    expect(signIn.location).toBe('/dashboard/orders');
 
     first.child.kill('SIGINT');
     expect(await first.exited).toBe(0);

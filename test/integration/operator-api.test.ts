@@ -175,4 +175,27 @@ describe('operator API: register, rotate, inspect, replay, recover', () => {
     const res = await postCart(stack.apiUrl, validCartRequest(merchant.platformUuid));
     expect(res.status).toBe(422);
   });
+  it('activates a deactivated merchant again: carts are taken again', async () => {
+    const merchant = await register('http://localhost:9/webhooks');
+    await operator('POST', `/merchants/${merchant.platformUuid}/deactivate`);
+    expect(await (await operator('POST', `/merchants/${merchant.platformUuid}/activate`)).json()).toMatchObject({ status: 'active' });
+    expect((await postCart(stack.apiUrl, validCartRequest(merchant.platformUuid))).status).toBe(200);
+    expect((await operator('POST', '/merchants/00000000-0000-4000-8000-000000000000/activate')).status).toBe(404);
+  });
+
+  it('disables an endpoint: its events are kept as skipped; enabling it lets replays and new events through', async () => {
+    const endpoint = await receiver();
+    const merchant = await register(endpoint.url);
+    const disabled = await operator('POST', `/merchants/${merchant.platformUuid}/disable-endpoint`);
+    expect(await disabled.json()).toMatchObject({ endpointStatus: 'disabled', endpointDisabledReason: 'disabled by an operator' });
+    const cartId = await newCart(merchant.platformUuid);
+    const { eventId } = await record(cartId);
+    await waitFor(async () => ((await cartDeliveries(cartId))[0]?.status === 'skipped' ? true : undefined), { what: 'the event skipped' });
+    expect(endpoint.requests).toHaveLength(0);
+
+    expect(await (await operator('POST', `/merchants/${merchant.platformUuid}/enable-endpoint`)).json()).toMatchObject({ endpointStatus: 'enabled' });
+    await operator('POST', `/events/${eventId}/replay`);
+    await waitFor(async () => ((await cartDeliveries(cartId))[0]?.status === 'delivered' ? true : undefined), { what: 'the replay delivered' });
+    expect(endpoint.requests).toHaveLength(1);
+  });
 });

@@ -25,6 +25,7 @@ export function merchantCli(stack: TestStack) {
       DATA_ENCRYPTION_KEY: inject('dataEncryptionKey'),
       TEMPORAL_ADDRESS: stack.config.temporal.address,
       TEMPORAL_TASK_QUEUE: stack.config.temporal.taskQueue,
+      CHECKOUT_BASE_URL: stack.checkoutUrl,
     };
     try {
       const { stdout, stderr } = await exec('npm', ['run', '-s', 'merchant', '--', ...args], { env });

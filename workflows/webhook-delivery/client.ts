@@ -36,10 +36,13 @@ export async function requestDelivery(client: Client, config: Pick<Config, 'temp
   });
 }
 
-/** Sends one event again: same event id and body, fresh timestamp and signature. */
-export async function replayEvent(deps: Deps, eventId: string): Promise<{ eventId: string; cartId: string }> {
+/**
+ * Sends one event again: same event id and body, fresh timestamp and signature. With `platformUuid`
+ * (a merchant replaying from the dashboard) another merchant's event is not found, like a missing one.
+ */
+export async function replayEvent(deps: Deps, eventId: string, options: { platformUuid?: string } = {}): Promise<{ eventId: string; cartId: string }> {
   const event = await findEvent(deps.db, eventId);
-  if (!event) throw new WebhookEventNotFoundError(eventId);
+  if (!event || (options.platformUuid !== undefined && event.platform_uuid !== options.platformUuid)) throw new WebhookEventNotFoundError(eventId);
   await requestDelivery(deps.client, deps.config, event.cart_id, { eventId, trigger: 'replay' });
   return { eventId, cartId: event.cart_id };
 }

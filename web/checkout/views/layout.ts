@@ -8,7 +8,7 @@ export type Html = HtmlEscapedString | Promise<HtmlEscapedString>;
  * htmx settings, read from a meta tag because the CSP allows no inline script: swap every answer
  * (422 and 503 carry the message the customer must see) and inject no inline style (CSP again).
  */
-const HTMX_CONFIG = JSON.stringify({
+export const HTMX_CONFIG = JSON.stringify({
   includeIndicatorStyles: false,
   allowEval: false,
   responseHandling: [

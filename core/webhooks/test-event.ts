@@ -1,0 +1,56 @@
+import type { Config } from '../config.js';
+import { randomToken } from '../crypto.js';
+import type { Db } from '../db/client.js';
+import { findDeliveryEndpoint } from '../merchants/merchant-store.js';
+import { liveWebhookSecrets, MerchantNotFoundError } from '../merchants/merchants.js';
+import { WEBHOOK_TEST_EVENT } from './events.js';
+import { postWebhook, type PostOutcome } from './http-post.js';
+import { webhookHeaders } from './signing.js';
+
+export interface TestEventResult {
+  eventId: string;
+  url: string;
+  outcome: PostOutcome;
+}
+
+/**
+ * One signed `webhook_test` POST to the merchant's endpoint, now, with every live secret, through the
+ * same address checks as a delivery: what a merchant uses to check its verification code before real
+ * orders arrive. Sent even to a disabled endpoint (the merchant asked), tied to no cart, so it is
+ * neither recorded nor retried; the answer is shown to the merchant instead.
+ */
+export async function sendTestWebhook(
+  db: Db,
+  config: Pick<Config, 'keyring' | 'webhooks'>,
+  platformUuid: string,
+  options: { post?: typeof postWebhook; message?: string } = {},
+): Promise<TestEventResult> {
+  const endpoint = await findDeliveryEndpoint(db, platformUuid);
+  if (!endpoint) throw new MerchantNotFoundError(platformUuid);
+  const sentAt = new Date();
+  const eventId = `evt_test_${randomToken(18)}`;
+  const rawBody = JSON.stringify({
+    id: eventId,
+    event: WEBHOOK_TEST_EVENT,
+    createdAt: sentAt.toISOString(),
+    environment: endpoint.environment,
+    sequence: 0,
+    data: { message: options.message ?? 'A test event sent from the dashboard. Answer 2xx once its signature verifies.' },
+  });
+  const headers = webhookHeaders({
+    eventId,
+    event: WEBHOOK_TEST_EVENT,
+    attempt: 1,
+    rawBody,
+    secrets: await liveWebhookSecrets(db, config.keyring, endpoint.endpointId),
+    timestampSeconds: Math.floor(sentAt.getTime() / 1000),
+  });
+  const outcome = await (options.post ?? postWebhook)({
+    url: endpoint.url,
+    headers,
+    body: rawBody,
+    timeoutMs: config.webhooks.timeoutMs,
+    environment: endpoint.environment,
+  });
+  return { eventId, url: endpoint.url, outcome };
+}

@@ -1,0 +1,164 @@
+/// <reference lib="dom" />
+import type { Browser, Page } from 'playwright-core';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { SANDBOX_CARDS } from '../../core/checkout/payment-processor.js';
+import type { CreatedMerchant } from '../../core/merchants/merchants.js';
+import { verifyWebhook } from '../../core/webhooks/verify.js';
+import { axeViolations, BEST_PRACTICE_TAG, describeViolations, WCAG_22_AA_TAGS } from '../support/axe.js';
+import { cartSessionDriver } from '../support/cart-session-driver.js';
+import { horizontalOverflow, launchChromium, openPage, skipWithoutChromium, type WatchedPage } from '../support/chromium.js';
+import { useTestStack } from '../support/test-stack.js';
+import { waitFor } from '../support/wait-for.js';
+import { startWebhookReceiver, type WebhookReceiver } from '../support/webhook-receiver.js';
+
+/** axe-core's WCAG 2.2 AA rules and best practices find nothing, and nothing scrolls sideways. */
+async function expectAccessible(page: Page, what: string) {
+  const violations = await axeViolations(page, [...WCAG_22_AA_TAGS, BEST_PRACTICE_TAG]);
+  expect(
+    violations.map((v) => `${v.id} ×${v.nodes.length}`),
+    `${what}:\n${describeViolations(violations)}`,
+  ).toEqual([]);
+  expect(await horizontalOverflow(page), `${what}: sideways scroll`).toBe(0);
+}
+
+describe.skipIf(skipWithoutChromium())('the dashboard in a browser', () => {
+  const stack = useTestStack({ WEBHOOK_RETRY_SCHEDULE_MS: '0,300,500' });
+  let browser: Browser;
+  let receiver: WebhookReceiver;
+  let merchant: CreatedMerchant;
+  const opened: WatchedPage[] = [];
+
+  beforeAll(async () => {
+    browser = await launchChromium();
+    receiver = await startWebhookReceiver(() => ({ status: 200, body: 'thanks, verified' }));
+    merchant = await stack.createMerchant({ name: 'Dashboard <Store>', webhookUrl: receiver.url });
+  });
+  afterAll(async () => {
+    await browser?.close();
+    await receiver?.close();
+  });
+  afterEach(async () => {
+    const watched = opened.splice(0);
+    await Promise.all(watched.map((w) => w.context.close()));
+    // A refusal answered 422 is the dashboard saying so at the field (htmx swaps it in); Chromium logs its status.
+    const errors = watched.flatMap((w) => w.consoleErrors).filter((e) => !/status of 422/.test(e));
+    expect(errors, 'console errors (CSP violations land here)').toEqual([]);
+  });
+
+  async function watch(): Promise<Page> {
+    const watched = await openPage(browser, { width: 1280 });
+    opened.push(watched);
+    return watched.page;
+  }
+
+  async function signIn(page: Page, apiKey: string) {
+    await page.goto(`${stack.checkoutUrl}/dashboard`);
+    await expect.poll(() => page.url()).toContain('/dashboard/sign-in');
+    await expectAccessible(page, 'sign-in');
+    await page.getByLabel('API key').fill(apiKey);
+    await page.getByRole('button', { name: 'Sign in' }).click();
+    await page.waitForURL(/\/dashboard\/orders$/);
+  }
+
+  /** A cart paid with the sandbox card, as the hosted page pays it, and its order_created delivered. */
+  async function paidCart(): Promise<string> {
+    const driver = cartSessionDriver(stack, merchant.platformUuid);
+    const session = await driver.verifiedSession();
+    expect((await driver.pay(session, SANDBOX_CARDS.approved)).status).toBe('paid');
+    await waitFor(() => (delivered('order_created', session.cartId) ? true : undefined), { what: 'order_created at the receiver' });
+    return session.cartId;
+  }
+
+  /** The receiver's verified events of this name for this cart. */
+  function delivered(event: string, cartId: string) {
+    return receiver.requests
+      .map((r) => verifyWebhook(r.rawBody, r.headers, merchant.webhookSecret))
+      .filter((v) => v.valid)
+      .map(
+        (v) =>
+          v.event as unknown as { event: string; data: { cartId: string; status: string; refund?: { amount: number; refundedTotal: number; reason: string } } },
+      )
+      .find((e) => e.event === event && e.data.cartId === cartId);
+  }
+
+  it('a merchant signs in, finds a paid order, refunds part of it and sees order_refunded delivered in its timeline', async () => {
+    const cartId = await paidCart();
+    const page = await watch();
+    await signIn(page, merchant.apiKey);
+    await expect.poll(() => page.locator('.dash-who').textContent()).toBe('Dashboard <Store>');
+    await expectAccessible(page, 'orders');
+
+    await page.getByLabel('Status').selectOption('paid');
+    await page.getByLabel('Extra key').fill('orderRef');
+    await page.getByLabel('Extra value').fill('order-42');
+    await page.getByRole('button', { name: 'Filter' }).click();
+    await page.waitForURL(/status=paid/);
+    await expect.poll(() => page.getByRole('link', { name: cartId }).count()).toBe(1);
+    await expectAccessible(page, 'orders, filtered');
+
+    await page.getByRole('link', { name: cartId }).click();
+    await page.waitForURL(new RegExp(`/dashboard/orders/${cartId}$`));
+    await expect.poll(() => page.locator('[data-order-status]').getAttribute('data-order-status')).toBe('paid');
+    expect(await page.locator('main').textContent()).toContain('visa •••• 1111');
+    await expectAccessible(page, 'order');
+
+    await page.getByLabel('Amount (EUR)').fill('44.99');
+    await page.getByRole('button', { name: 'Refund' }).click();
+    await expect.poll(() => page.locator('#refund-amount-error').textContent()).toContain('€44.98');
+    expect(await page.getByLabel('Amount (EUR)').getAttribute('aria-invalid')).toBe('true');
+    await expect.poll(() => page.evaluate(() => document.activeElement?.id)).toBe('refund-amount');
+    await expectAccessible(page, 'refund refused at its field');
+
+    await page.getByLabel('Amount (EUR)').fill('10.00');
+    await page.getByLabel(/Reason/).fill('Damaged <in> transit');
+    await page.getByRole('button', { name: 'Refund' }).click();
+    await expect.poll(() => page.locator('[data-order-status]').getAttribute('data-order-status'), { timeout: 15_000 }).toBe('partially_refunded');
+    await expect
+      .poll(() => page.locator('[data-event="order_refunded"]').getAttribute('data-delivery'), {
+        timeout: 20_000,
+        message: 'order_refunded delivered in the timeline',
+      })
+      .toBe('delivered');
+    expect(await page.locator('#timeline').textContent()).toContain('thanks, verified');
+    expect(await page.locator('[data-refunded-total]').getAttribute('data-refunded-total')).toBe('1000');
+    await expectAccessible(page, 'order after a refund');
+
+    const refunded = delivered('order_refunded', cartId);
+    expect(refunded?.data.status).toBe('partially_refunded');
+    expect(refunded?.data.refund).toMatchObject({ amount: 1000, refundedTotal: 1000, reason: 'Damaged <in> transit' });
+  });
+
+  it('shows webhook settings, sends a signed test event, and an operator disabling the endpoint shows there', async () => {
+    const page = await watch();
+    await signIn(page, merchant.apiKey);
+    await page.getByRole('link', { name: 'Webhooks' }).click();
+    await page.waitForURL(/\/dashboard\/webhooks$/);
+    await expectAccessible(page, 'webhook settings');
+    expect(await page.locator('[data-endpoint-status]').getAttribute('data-endpoint-status')).toBe('enabled');
+
+    const before = receiver.requests.length;
+    await page.getByRole('button', { name: 'Send a test event' }).click();
+    await expect.poll(() => page.locator('#test-event').textContent()).toContain('answered HTTP 200');
+    const test = receiver.requests.slice(before).find((r) => r.headers['x-client-event'] === 'webhook_test');
+    expect(test && verifyWebhook(test.rawBody, test.headers, merchant.webhookSecret).valid).toBe(true);
+
+    const operator = await watch();
+    await operator.goto(`${stack.checkoutUrl}/dashboard/sign-in/operator`);
+    await operator.getByLabel('Operator token').fill(stack.config.operatorToken!);
+    await operator.getByRole('button', { name: 'Sign in' }).click();
+    await operator.waitForURL(/\/dashboard\/operator$/);
+    await expectAccessible(operator, 'operator: merchants');
+    await operator.getByRole('button', { name: 'Disable endpoint: Dashboard <Store>' }).click();
+    await expect.poll(() => operator.locator('#merchants .notice').textContent()).toContain('no longer receives webhooks');
+
+    await operator.getByRole('link', { name: 'Dashboard <Store>' }).click();
+    await operator.waitForURL(new RegExp(`/dashboard/operator/merchants/${merchant.platformUuid}$`));
+    const workflowLink = operator.getByRole('link', { name: /Open in Temporal UI/ }).first();
+    expect(await workflowLink.getAttribute('href')).toMatch(/^http:\/\/localhost:8233\/namespaces\/default\/workflows\/cart-[A-Za-z0-9_-]+$/);
+    await expectAccessible(operator, 'operator: a merchant and its carts');
+
+    await page.reload();
+    expect(await page.locator('[data-endpoint-status]').getAttribute('data-endpoint-status')).toBe('disabled');
+    expect(await page.locator('#endpoint').textContent()).toContain('disabled by an operator');
+  });
+});

@@ -1,0 +1,229 @@
+import { describe, expect, it } from 'vitest';
+import { deactivateMerchant, revokeApiKey, rotateApiKey } from '../../core/merchants/merchants.js';
+import { cartSessionDriver } from '../support/cart-session-driver.js';
+import { dashboardClient } from '../support/dashboard-client.js';
+import { createCartId, validCartRequest } from '../support/fixtures.js';
+import { merchantCli } from '../support/operator.js';
+import { useTestStack } from '../support/test-stack.js';
+import { waitFor } from '../support/wait-for.js';
+
+describe('dashboard sign-in and sessions', () => {
+  // One trusted hop: each client says its own address, so each test's sign-ins are counted apart.
+  const stack = useTestStack({ TRUST_PROXY: '1', RATE_LIMIT_DASHBOARD_SIGN_INS_PER_CLIENT: '3' });
+  const client = () => dashboardClient(stack.checkoutUrl);
+
+  it('signs a merchant in with its API key into a cookie that holds no key, and shows its pages', async () => {
+    const merchant = await stack.createMerchant({ name: 'Signed <b>In</b> Store' });
+    const browser = client();
+    const signedIn = await browser.signIn(merchant.apiKey);
+    expect(signedIn.status).toBe(303);
+    expect(signedIn.location).toBe('/dashboard/orders');
+    const cookie = signedIn.headers.getSetCookie().find((c) => c.startsWith('dashboard_session='))!;
+    expect(cookie).toMatch(/HttpOnly/);
+    expect(cookie).toMatch(/SameSite=Strict/);
+    expect(cookie).toMatch(/Path=\/dashboard/);
+    expect(cookie).not.toContain(merchant.apiKey.slice('sk_sandbox_'.length, 20));
+    expect(browser.jar.get('dashboard_session')).toMatch(new RegExp(`^m\\.${merchant.platformUuid}\\.[0-9a-f-]{36}\\.\\d{13}\\.[0-9a-f]{64}$`));
+
+    const page = await browser.get('/dashboard/webhooks');
+    expect(page.status).toBe(200);
+    expect(page.body).toContain('Signed &lt;b&gt;In&lt;/b&gt; Store');
+    expect(page.body).not.toContain('<b>In</b>');
+    expect(page.headers.get('content-security-policy')).toContain("script-src 'self'");
+  });
+
+  it('refuses a wrong key, a key of the other environment and a revoked key, and sets no session', async () => {
+    const merchant = await stack.createMerchant();
+    await revokeApiKey(stack.db, merchant.platformUuid);
+    for (const apiKey of [merchant.apiKey, 'sk_sandbox_' + 'A'.repeat(43), merchant.apiKey.replace('sk_sandbox_', 'sk_production_')]) {
+      const browser = client();
+      const refused = await browser.signIn(apiKey);
+      expect(refused.status).toBe(401);
+      expect(refused.body).toContain('This is not an active sandbox API key');
+      expect(refused.body).toContain('aria-invalid="true"');
+      expect(browser.jar.has('dashboard_session')).toBe(false);
+      expect((await browser.get('/dashboard/webhooks')).location).toBe('/dashboard/sign-in');
+    }
+  });
+
+  it('ends the session on the next request once the key is rotated or revoked, or the merchant deactivated', async () => {
+    for (const endKey of [rotateApiKey, revokeApiKey, deactivateMerchant]) {
+      const merchant = await stack.createMerchant();
+      const browser = client();
+      expect((await browser.signIn(merchant.apiKey)).status).toBe(303);
+      expect((await browser.get('/dashboard/webhooks')).status).toBe(200);
+      await endKey(stack.db, merchant.platformUuid);
+      const after = await browser.get('/dashboard/webhooks');
+      expect(after.status).toBe(303);
+      expect(after.location).toBe('/dashboard/sign-in');
+      expect(browser.jar.has('dashboard_session')).toBe(false);
+    }
+  });
+
+  it('refuses a form without its token, or with a token from another browser, before doing anything', async () => {
+    const merchant = await stack.createMerchant();
+    const browser = client();
+    await browser.signIn(merchant.apiKey);
+    const before = await browser.get('/dashboard/webhooks');
+    expect(before.status).toBe(200);
+
+    const missing = await browser.post('/dashboard/webhooks/url', { csrf: '', webhookUrl: 'http://localhost:8/elsewhere' });
+    expect(missing.status).toBe(403);
+    const other = client();
+    await other.get('/dashboard/sign-in');
+    const lifted = /name="csrf" value="([^"]+)"/.exec((await other.get('/dashboard/sign-in')).body)![1]!;
+    expect((await browser.post('/dashboard/webhooks/url', { csrf: lifted, webhookUrl: 'http://localhost:8/elsewhere' })).status).toBe(403);
+    const [row] = await stack.db<{ url: string }[]>`select url from webhook_endpoints where platform_uuid = ${merchant.platformUuid}`;
+    expect(row!.url).toBe('http://localhost:9/webhooks');
+
+    const signIn = client();
+    await signIn.get('/dashboard/sign-in');
+    expect((await signIn.post('/dashboard/sign-in', { csrf: '', apiKey: merchant.apiKey })).status).toBe(403);
+    expect(signIn.jar.has('dashboard_session')).toBe(false);
+  });
+
+  it('refuses a post from another origin', async () => {
+    const merchant = await stack.createMerchant();
+    const browser = client();
+    await browser.signIn(merchant.apiKey);
+    await browser.get('/dashboard/webhooks');
+    const forged = await browser.post('/dashboard/webhooks/rotate-secret', {}, { origin: 'https://evil.example' });
+    expect(forged.status).toBe(403);
+  });
+
+  it('limits sign-in attempts per client address, right or wrong', async () => {
+    const merchant = await stack.createMerchant();
+    const browser = client();
+    for (let i = 0; i < 3; i++) expect((await browser.signIn('sk_sandbox_wrong')).status).toBe(401);
+    const limited = await browser.signIn(merchant.apiKey);
+    expect(limited.status).toBe(429);
+    expect(Number(limited.headers.get('retry-after'))).toBeGreaterThan(0);
+    expect(browser.jar.has('dashboard_session')).toBe(false);
+  });
+
+  it('signs an operator in with OPERATOR_TOKEN only, and keeps operators and merchants apart', async () => {
+    const merchant = await stack.createMerchant({ name: 'Listed Store' });
+    const wrong = client();
+    expect((await wrong.signInAsOperator('not-the-operator-token-at-all')).status).toBe(401);
+    expect((await wrong.get('/dashboard/operator')).location).toBe('/dashboard/sign-in/operator');
+
+    const operator = client();
+    const signedIn = await operator.signInAsOperator(stack.config.operatorToken!);
+    expect(signedIn.location).toBe('/dashboard/operator');
+    const list = await operator.get('/dashboard/operator');
+    expect(list.status).toBe(200);
+    expect(list.body).toContain(merchant.platformUuid);
+    expect((await operator.get('/dashboard/webhooks')).location).toBe('/dashboard/sign-in');
+
+    const shopkeeper = client();
+    await shopkeeper.signIn(merchant.apiKey);
+    expect((await shopkeeper.get('/dashboard/operator')).location).toBe('/dashboard/sign-in/operator');
+  });
+
+  it('signs a merchant in with the link the CLI prints, until its key changes', async () => {
+    const merchant = await stack.createMerchant({ name: 'Linked Store' });
+    const printed = await merchantCli(stack)('dashboard-link', '--platform-uuid', merchant.platformUuid);
+    expect(printed.code).toBe(0);
+    const url = new URL(printed.json.url as string);
+    expect(url.origin).toBe(stack.checkoutUrl);
+    expect(Date.parse(printed.json.expiresAt as string) - Date.now()).toBeLessThanOrEqual(10 * 60_000);
+    const link = `${url.pathname}${url.search}`;
+
+    const browser = client();
+    const landing = await browser.get(link);
+    expect(landing.status).toBe(200);
+    expect(landing.body).toContain('Sign in as Linked Store');
+    expect(browser.jar.has('dashboard_session')).toBe(false);
+    const signedIn = await browser.post('/dashboard/link', { token: url.searchParams.get('token')! });
+    expect(signedIn.location).toBe('/dashboard/orders');
+    expect((await browser.get('/dashboard/webhooks')).status).toBe(200);
+
+    const tampered = client();
+    expect((await tampered.get(link.replace(merchant.platformUuid, (await stack.createMerchant()).platformUuid))).status).toBe(410);
+
+    await rotateApiKey(stack.db, merchant.platformUuid);
+    expect((await client().get(link)).status).toBe(410);
+  });
+
+  it("answers 404 for another merchant's order, its timeline, its refund and its events, as for no order at all", async () => {
+    const owner = await stack.createMerchant();
+    const driver = cartSessionDriver(stack, owner.platformUuid);
+    const session = await driver.createSession();
+    await driver.cancel(session);
+    const cartId = session.cartId;
+    const event = await waitFor(async () => (await stack.db<{ id: string }[]>`select id from webhook_events where cart_id = ${cartId}`)[0], {
+      what: 'order_cancelled recorded',
+    });
+    const mine = client();
+    await mine.signIn(owner.apiKey);
+    expect((await mine.get(`/dashboard/orders/${cartId}`)).status).toBe(200);
+
+    const stranger = await stack.createMerchant();
+    const other = client();
+    await other.signIn(stranger.apiKey);
+    const page = await other.get(`/dashboard/orders/${cartId}`);
+    expect(page.status).toBe(404);
+    expect(page.body).not.toContain(cartId);
+    expect((await other.get(`/dashboard/orders/${cartId}/timeline`)).status).toBe(404);
+    expect((await other.get('/dashboard/orders/no-such-cart')).status).toBe(404);
+    expect((await other.post(`/dashboard/orders/${cartId}/refunds`, { amount: '1.00' })).status).toBe(404);
+    expect((await other.post(`/dashboard/events/${event.id}/replay`)).status).toBe(404);
+    expect((await other.post(`/dashboard/orders/${cartId}/events/${event.id}/replay`)).status).toBe(404);
+    expect((await mine.post(`/dashboard/orders/${cartId}/events/${event.id}/replay`)).status).toBe(202);
+    const list = await other.get('/dashboard/orders');
+    expect(list.status).toBe(200);
+    expect(list.body).not.toContain(cartId);
+  });
+
+  it('refuses a refund of an unpaid order beside the form, and says why', async () => {
+    const owner = await stack.createMerchant();
+    const cartId = await createCartId(stack.apiUrl, validCartRequest(owner.platformUuid));
+    const browser = client();
+    await browser.signIn(owner.apiKey);
+    await browser.get(`/dashboard/orders/${cartId}`);
+    const refused = await browser.post(
+      `/dashboard/orders/${cartId}/refunds`,
+      { amount: '1.00', idempotencyKey: 'not-a-dashboard-key' },
+      { 'HX-Request': 'true' },
+    );
+    expect(refused.status).toBe(422);
+    expect(refused.body).toContain('role="alert"');
+    expect(refused.body).toMatch(/paid/);
+    const badAmount = await browser.post(`/dashboard/orders/${cartId}/refunds`, { amount: '1.001' }, { 'HX-Request': 'true' });
+    expect(badAmount.status).toBe(422);
+    expect(badAmount.body).toContain('id="refund-amount-error"');
+    expect(badAmount.body).toContain('EUR has 2 decimal places at most.');
+    const [row] = await stack.db<{ count: number }[]>`select count(*)::int as count from refunds where cart_id = ${cartId}`;
+    expect(row!.count).toBe(0);
+  });
+
+  it('lists only its own orders, newest first, filtered, a page at a time', async () => {
+    const owner = await stack.createMerchant();
+    const cartIds: string[] = [];
+    for (let i = 0; i < 3; i++) {
+      const body = validCartRequest(owner.platformUuid);
+      body.cartObject.cart.extra = { orderRef: `ref-${i}` };
+      cartIds.push(await createCartId(stack.apiUrl, body));
+    }
+    const browser = client();
+    await browser.signIn(owner.apiKey);
+    const first = await browser.get('/dashboard/orders?status=pending&limit=2');
+    expect(first.status).toBe(200);
+    const listed = (body: string) => [...body.matchAll(/href="\/dashboard\/orders\/([^"?]+)"/g)].map((m) => m[1]);
+    expect(listed(first.body)).toEqual([cartIds[2], cartIds[1]]);
+    const next = /href="(\/dashboard\/orders\?[^"]+)"/.exec(first.body)![1]!.replaceAll('&amp;', '&');
+    expect(next).toContain('status=pending');
+    expect(next).toContain('limit=2');
+    const second = await browser.get(next, { 'HX-Request': 'true' });
+    expect(second.body.startsWith('<div id="orders-view">')).toBe(true);
+    expect(listed(second.body)).toEqual([cartIds[0]]);
+    expect(second.body).not.toContain('Older orders');
+
+    expect(listed((await browser.get('/dashboard/orders?extraKey=orderRef&extraValue=ref-1')).body)).toEqual([cartIds[1]]);
+    expect(listed((await browser.get('/dashboard/orders?status=paid')).body)).toEqual([]);
+    const bad = await browser.get('/dashboard/orders?extraKey=orderRef&from=yesterday');
+    expect(bad.status).toBe(422);
+    expect(bad.body).toContain('id="filter-from-error"');
+    expect(bad.body).toContain('id="filter-extraValue-error"');
+  });
+});

@@ -1,0 +1,190 @@
+import { Hono, type Context } from 'hono';
+import type { Config } from '../../core/config.js';
+import { randomToken } from '../../core/crypto.js';
+import type { Db } from '../../core/db/client.js';
+import { getMerchant } from '../../core/merchants/merchants.js';
+import { orderListQuerySchema } from '../../core/orders/order-schema.js';
+import { getOrder, listOrders } from '../../core/orders/orders.js';
+import { withDeadline, type Temporal } from '../../core/temporal.js';
+import { refundOrder, RefundRefused } from '../../workflows/refund/client.js';
+import { replayEvent } from '../../workflows/webhook-delivery/client.js';
+import type { DashboardEnv } from './env.js';
+import { parseRefundAmount } from './refund-amount.js';
+import { formatMoney } from './views/format.js';
+import { partOrPage } from './respond.js';
+import { notFoundPage } from './views/layout.js';
+import { afterRefund, orderPage, timelineSection, type OrderView, type RefundFormState } from './views/order.js';
+import { ordersPage, ordersView, type OrderFilterForm, type OrdersView } from './views/orders.js';
+
+type C = Context<DashboardEnv>;
+
+const DATE = /^\d{4}-\d{2}-\d{2}$/;
+const DAY_MS = 24 * 3600 * 1000;
+const TEMPORAL_DEADLINE_MS = 5_000;
+/** Where the list query's fields are shown in the filter form. */
+const FILTER_FIELD: Record<string, keyof OrderFilterForm> = {
+  status: 'status',
+  createdFrom: 'from',
+  createdTo: 'to',
+  extraKey: 'extraKey',
+  extraValue: 'extraValue',
+};
+
+const newRefundForm = (): RefundFormState => ({ idempotencyKey: `dashboard-${randomToken(16)}` });
+const FORM_KEY = /^dashboard-[A-Za-z0-9_-]{22}$/;
+
+/** A date typed in the form (UTC days, `to` inclusive) as the list's time range; undefined when empty, null when not a date. */
+function dayStart(value: string, plusDays = 0): string | undefined | null {
+  if (!value) return undefined;
+  const at = DATE.test(value) ? Date.parse(`${value}T00:00:00Z`) : NaN;
+  return Number.isNaN(at) ? null : new Date(at + plusDays * DAY_MS).toISOString();
+}
+
+/**
+ * A merchant's orders: the list with its filters (status, creation dates, one `extra` key and value)
+ * a page at a time by cursor, each order with its timeline, and the refund form. Reads through
+ * core/orders/orders.ts and refunds through workflows/refund/client.ts, as the merchant API does.
+ */
+export function orderRoutes(deps: { config: Config; db: Db; temporal: Temporal }) {
+  const { db, temporal } = deps;
+  const app = new Hono<DashboardEnv>();
+  const owner = (c: C) => {
+    const merchant = c.get('merchant')!;
+    return { platformUuid: merchant.platformUuid, environment: merchant.environment };
+  };
+  const who = async (c: C) => (await getMerchant(db, owner(c).platformUuid)).name;
+
+  app.get('/orders', async (c) => {
+    const q = (name: string) => c.req.query(name)?.trim() ?? '';
+    const filters: OrderFilterForm = { status: q('status'), from: q('from'), to: q('to'), extraKey: q('extraKey'), extraValue: q('extraValue') };
+    const errors: OrdersView['errors'] = {};
+    const createdFrom = dayStart(filters.from);
+    const createdTo = dayStart(filters.to, 1);
+    if (createdFrom === null) errors.from = 'Enter a date, such as 2030-01-31.';
+    if (createdTo === null) errors.to = 'Enter a date, such as 2030-01-31.';
+    const parsed = orderListQuerySchema.safeParse({
+      ...(filters.status ? { status: filters.status } : {}),
+      ...(createdFrom ? { createdFrom } : {}),
+      ...(createdTo ? { createdTo } : {}),
+      ...(filters.extraKey ? { extraKey: filters.extraKey } : {}),
+      ...(filters.extraValue ? { extraValue: filters.extraValue } : {}),
+      ...(q('cursor') ? { cursor: q('cursor') } : {}),
+      ...(q('limit') ? { limit: q('limit') } : {}),
+    });
+    for (const issue of parsed.error?.issues ?? []) {
+      const name = FILTER_FIELD[String(issue.path[0])];
+      if (name) errors[name] ??= `This ${issue.message}.`;
+    }
+    const valid = parsed.success && Object.keys(errors).length === 0;
+    const found = valid
+      ? await listOrders(db, owner(c), {
+          ...(parsed.data.status ? { status: parsed.data.status } : {}),
+          ...(parsed.data.createdFrom ? { createdFrom: new Date(parsed.data.createdFrom) } : {}),
+          ...(parsed.data.createdTo ? { createdTo: new Date(parsed.data.createdTo) } : {}),
+          ...(parsed.data.extraKey !== undefined && parsed.data.extraValue !== undefined
+            ? { extra: { key: parsed.data.extraKey, value: parsed.data.extraValue } }
+            : {}),
+          ...(parsed.data.cursor ? { cursor: parsed.data.cursor } : {}),
+          ...(parsed.data.limit ? { limit: Number(parsed.data.limit) } : {}),
+        })
+      : { orders: [], nextCursor: null };
+    const next = new URLSearchParams(Object.entries(filters).filter(([, v]) => v !== ''));
+    // The page size is not in the form (25 unless the URL says otherwise) but stays the same page after page.
+    if (q('limit')) next.set('limit', q('limit'));
+    if (found.nextCursor) next.set('cursor', found.nextCursor);
+    const view: OrdersView = { filters, errors, ...found, nextHref: found.nextCursor ? `/dashboard/orders?${next.toString()}` : null };
+    return c.html(
+      await partOrPage(
+        c,
+        () => ordersView(view),
+        async () => ordersPage({ ...view, who: await who(c), csrf: c.get('csrf') }),
+      ),
+      valid ? 200 : 422,
+    );
+  });
+
+  async function loadOrder(c: C) {
+    return getOrder(db, owner(c), c.req.param('cartId') ?? '');
+  }
+
+  app.get('/orders/:cartId', async (c) => {
+    const order = await loadOrder(c);
+    if (!order) return c.html(notFoundPage('This order'), 404);
+    return c.html(orderPage({ order, csrf: c.get('csrf'), refund: newRefundForm(), who: await who(c) }));
+  });
+
+  /** Polled by the timeline while a refund or a delivery is under way. */
+  app.get('/orders/:cartId/timeline', async (c) => {
+    const order = await loadOrder(c);
+    if (!order) return c.html(notFoundPage('This order'), 404);
+    return c.html(timelineSection({ order, csrf: c.get('csrf'), refund: newRefundForm() }));
+  });
+
+  app.post('/orders/:cartId/refunds', async (c) => {
+    const order = await loadOrder(c);
+    if (!order) return c.html(notFoundPage('This order'), 404);
+    const body = await c.req.parseBody();
+    const text = (name: string) => (typeof body[name] === 'string' ? body[name] : '');
+    const typed = { amount: text('amount').trim(), reason: text('reason').trim() };
+    // Only a key this dashboard made: the field is the browser's to send, and anything else starts afresh.
+    const idempotencyKey = FORM_KEY.test(text('idempotencyKey')) ? text('idempotencyKey') : newRefundForm().idempotencyKey;
+    const render = async (refund: RefundFormState, status: 201 | 422 | 503) => {
+      const view: OrderView = { order: (await loadOrder(c)) ?? order, csrf: c.get('csrf'), refund };
+      return c.html(
+        await partOrPage(
+          c,
+          () => afterRefund(view),
+          async () => orderPage({ ...view, who: await who(c) }),
+        ),
+        status,
+      );
+    };
+    const refused = (errors: RefundFormState['errors']) => render({ ...typed, idempotencyKey, errors }, 422);
+
+    const amount = parseRefundAmount(typed.amount, order.currency);
+    if ('problem' in amount) return refused({ amount: amount.problem });
+    try {
+      const refund = await refundOrder(deps, {
+        ...owner(c),
+        cartId: order.cartId,
+        amount: amount.minor,
+        ...(typed.reason ? { reason: typed.reason } : {}),
+        idempotencyKey,
+      });
+      return await render({ ...newRefundForm(), done: { amount: refund.amount, status: refund.status, failureCode: refund.failureCode } }, 201);
+    } catch (err) {
+      if (!(err instanceof RefundRefused)) throw err;
+      const field = err.field === 'amount' || err.field === 'reason' ? err.field : 'form';
+      // The API's message counts in minor units; the form is in the currency.
+      const message =
+        err.code === 'amount_exceeds_refundable' && err.refundable !== undefined
+          ? `At most ${formatMoney(err.refundable, order.currency)} remains refundable on this order: enter that or less.`
+          : err.message;
+      return refused({ [field]: message });
+    }
+  });
+
+  app.post('/orders/:cartId/events/:eventId/replay', async (c) => {
+    const order = await loadOrder(c);
+    if (!order) return c.html(notFoundPage('This order'), 404);
+    const eventId = c.req.param('eventId');
+    const ours = order.webhooks.some((w) => w.eventId === eventId);
+    if (ours) await withDeadline(temporal, TEMPORAL_DEADLINE_MS, () => replayEvent({ db, client: temporal.client, config: deps.config }, eventId, owner(c)));
+    const view: OrderView = {
+      order,
+      csrf: c.get('csrf'),
+      refund: newRefundForm(),
+      replayed: { eventId, ...(ours ? {} : { error: 'No such event on this order.' }) },
+    };
+    return c.html(
+      await partOrPage(
+        c,
+        () => timelineSection(view),
+        async () => orderPage({ ...view, who: await who(c) }),
+      ),
+      ours ? 202 : 404,
+    );
+  });
+
+  return app;
+}

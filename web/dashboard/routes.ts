@@ -1,0 +1,85 @@
+import { Hono } from 'hono';
+import { bodyLimit } from 'hono/body-limit';
+import { csrf as originCheck } from 'hono/csrf';
+import { html } from 'hono/html';
+import { HTTPException } from 'hono/http-exception';
+import type { Config } from '../../core/config.js';
+import type { Db } from '../../core/db/client.js';
+import type { Logger } from '../../core/logger.js';
+import type { Temporal } from '../../core/temporal.js';
+import { requireMerchant, requireOperator } from './auth.js';
+import { dashboardCsrf } from './csrf.js';
+import type { DashboardEnv } from './env.js';
+import { operatorRoutes } from './operator.js';
+import { orderRoutes } from './orders.js';
+import { isHtmx } from './respond.js';
+import { dashboardSessions } from './session.js';
+import { signInLimit } from './sign-in-limit.js';
+import { signInRoutes } from './sign-in.js';
+import { dashboardMessage, forbiddenPage, notFoundPage } from './views/layout.js';
+import { webhookSettingsRoutes } from './webhook-settings.js';
+
+const FORM_BODY_LIMIT_BYTES = 16 * 1024;
+const SIGN_IN_POSTS = ['/sign-in', '/sign-in/operator', '/link'];
+const MERCHANT_SECTIONS = ['/orders', '/webhooks', '/events'];
+
+/**
+ * The dashboard, mounted at /dashboard on the checkout page's origin (web/app.ts): merchants (API key
+ * or the CLI's sign-in link) see their orders, refund, and manage their webhooks; operators
+ * (OPERATOR_TOKEN) manage every merchant. The same CSP and headers as the checkout page
+ * (web/security-headers.ts); every post must come from this origin and carry the form token.
+ */
+export function dashboardRoutes(deps: { config: Config; db: Db; temporal: Temporal; logger: Logger }) {
+  const { config, logger } = deps;
+  const sessions = dashboardSessions(config);
+  const ownOrigin = new URL(config.checkoutBaseUrl).origin;
+  const limit = signInLimit(deps);
+  const app = new Hono<DashboardEnv>();
+
+  app.use(originCheck({ origin: (origin, c) => origin === ownOrigin || origin === new URL(c.req.url).origin }));
+  app.use(
+    bodyLimit({
+      maxSize: FORM_BODY_LIMIT_BYTES,
+      onError: (c) => c.html(dashboardMessage('Too large', 'This form carries more than a dashboard form can.'), 413),
+    }),
+  );
+  // Counted before the form is read: a flood of sign-in posts costs one counter update each.
+  app.use(async (c, next) => {
+    if (c.req.method !== 'POST' || !SIGN_IN_POSTS.includes(c.req.path.slice('/dashboard'.length))) return next();
+    const retryAfter = await limit(c);
+    if (retryAfter === undefined) return next();
+    c.header('Retry-After', String(retryAfter));
+    return c.html(dashboardMessage('Too many sign-in attempts', `Wait ${Math.ceil(retryAfter / 60)} minute(s), then try again.`), 429);
+  });
+  app.use(dashboardCsrf(deps));
+
+  app.get('/', (c) => {
+    const session = sessions.read(c);
+    return c.redirect(session?.kind === 'operator' ? '/dashboard/operator' : session ? '/dashboard/orders' : '/dashboard/sign-in', 303);
+  });
+  app.route('/', signInRoutes({ ...deps, sessions }));
+
+  // Each section behind its own check, by prefix, so an unknown path is a 404 and never someone else's sign-in.
+  const only = (prefix: string, check: ReturnType<typeof requireOperator>) => {
+    app.use(prefix, check);
+    app.use(`${prefix}/*`, check);
+  };
+  only('/operator', requireOperator({ sessions }));
+  app.route('/operator', operatorRoutes(deps));
+
+  const merchantOnly = requireMerchant({ ...deps, sessions });
+  for (const prefix of MERCHANT_SECTIONS) only(prefix, merchantOnly);
+  app.route('/', orderRoutes(deps));
+  app.route('/', webhookSettingsRoutes(deps));
+
+  app.all('*', (c) => c.html(notFoundPage(), 404));
+  app.onError((err, c) => {
+    // hono/csrf's refusal of a post from another origin.
+    if (err instanceof HTTPException && err.status === 403) return c.html(forbiddenPage(), 403);
+    logger.error({ err, path: c.req.path }, 'dashboard error');
+    const message = 'The dashboard cannot answer right now. Try again in a moment.';
+    if (isHtmx(c)) return c.html(html`<p class="alert" role="alert">${message}</p>`, 503);
+    return c.html(dashboardMessage('Something went wrong', message), 503);
+  });
+  return app;
+}

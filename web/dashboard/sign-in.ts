@@ -1,0 +1,90 @@
+import { Hono, type Context } from 'hono';
+import { bearerTokenMatches } from '../../core/bearer-token.js';
+import type { Config } from '../../core/config.js';
+import type { Db } from '../../core/db/client.js';
+import type { Logger } from '../../core/logger.js';
+import { authenticateApiKey, authenticateApiKeyId, getMerchant } from '../../core/merchants/merchants.js';
+import type { DashboardEnv } from './env.js';
+import type { DashboardSessions } from './session.js';
+import { dashboardMessage } from './views/layout.js';
+import { signInLinkPage, signInPage } from './views/sign-in.js';
+
+type C = Context<DashboardEnv>;
+
+const field = async (c: C, name: string) => {
+  const value = (await c.req.parseBody())[name];
+  return typeof value === 'string' ? value.trim() : '';
+};
+
+/** Sign-in and sign-out for merchants (API key, or the CLI's link) and operators (OPERATOR_TOKEN). */
+export function signInRoutes(deps: { config: Config; db: Db; logger: Logger; sessions: DashboardSessions }) {
+  const { config, db, logger, sessions } = deps;
+  const app = new Hono<DashboardEnv>();
+
+  app.get('/sign-in', (c) => c.html(signInPage({ role: 'merchant', csrf: c.get('csrf') })));
+  app.get('/sign-in/operator', (c) => c.html(signInPage({ role: 'operator', csrf: c.get('csrf') })));
+
+  app.post('/sign-in', async (c) => {
+    const merchant = await authenticateApiKey(db, await field(c, 'apiKey'), config.environment);
+    if (!merchant) {
+      logger.info('dashboard sign-in refused: API key unknown, revoked or of another environment');
+      const error = `This is not an active ${config.environment} API key. Paste the whole key (sk_${config.environment}_…); if it was rotated or revoked, ask your operator for the new one.`;
+      return c.html(signInPage({ role: 'merchant', csrf: c.get('csrf'), error }), 401);
+    }
+    sessions.start(c, { kind: 'merchant', platformUuid: merchant.platformUuid, keyId: merchant.keyId });
+    return c.redirect('/dashboard/orders', 303);
+  });
+
+  app.post('/sign-in/operator', async (c) => {
+    if (!bearerTokenMatches(`Bearer ${await field(c, 'operatorToken')}`, config.operatorToken)) {
+      logger.warn('dashboard operator sign-in refused: wrong token');
+      const error = config.operatorToken
+        ? 'This is not the operator token. Paste OPERATOR_TOKEN as set on this deployment.'
+        : 'No OPERATOR_TOKEN is set on this deployment: operators cannot sign in.';
+      return c.html(signInPage({ role: 'operator', csrf: c.get('csrf'), error }), 401);
+    }
+    sessions.start(c, { kind: 'operator' });
+    return c.redirect('/dashboard/operator', 303);
+  });
+
+  const expiredLink = (c: C) =>
+    c.html(
+      dashboardMessage(
+        'This sign-in link no longer works',
+        'Sign-in links last ten minutes and die with the API key they were made for. Ask for a new one, or sign in with your API key.',
+        {
+          href: '/dashboard/sign-in',
+          label: 'Sign in with your API key',
+        },
+      ),
+      410,
+    );
+
+  /** The link's token, if it is ours, unexpired, and its key is still the merchant's active key. */
+  const linkMerchant = (token: string) => {
+    const link = sessions.readSignInLink(token);
+    return link ? authenticateApiKeyId(db, link, config.environment) : undefined;
+  };
+
+  app.get('/link', async (c) => {
+    const token = c.req.query('token') ?? '';
+    const merchant = await linkMerchant(token);
+    if (!merchant) return expiredLink(c);
+    const { name } = await getMerchant(db, merchant.platformUuid);
+    return c.html(signInLinkPage({ token, merchantName: name, csrf: c.get('csrf') }));
+  });
+
+  app.post('/link', async (c) => {
+    const merchant = await linkMerchant(await field(c, 'token'));
+    if (!merchant) return expiredLink(c);
+    sessions.start(c, { kind: 'merchant', platformUuid: merchant.platformUuid, keyId: merchant.keyId });
+    return c.redirect('/dashboard/orders', 303);
+  });
+
+  app.post('/sign-out', (c) => {
+    sessions.end(c);
+    return c.redirect('/dashboard/sign-in', 303);
+  });
+
+  return app;
+}

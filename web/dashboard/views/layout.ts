@@ -1,0 +1,90 @@
+import { html } from 'hono/html';
+import { HTMX_CONFIG, type Html } from '../../checkout/views/layout.js';
+
+export type { Html };
+
+type Section = 'orders' | 'webhooks' | 'merchants';
+
+const MERCHANT_NAV: Array<{ section: Section; href: string; label: string }> = [
+  { section: 'orders', href: '/dashboard/orders', label: 'Orders' },
+  { section: 'webhooks', href: '/dashboard/webhooks', label: 'Webhooks' },
+];
+const OPERATOR_NAV: Array<{ section: Section; href: string; label: string }> = [{ section: 'merchants', href: '/dashboard/operator', label: 'Merchants' }];
+
+export interface Shell {
+  title: string;
+  body: Html;
+  /** Signed in: who (shown in the header), which menu, the current section and the form token for "Sign out". */
+  signedIn?: { who: string; role: 'merchant' | 'operator'; section?: Section; csrf: string };
+}
+
+/**
+ * The dashboard's page: the checkout's look (checkout.css) plus its tables and menus (dashboard.css),
+ * htmx from our origin and dashboard.js, no inline script or style (the same CSP). English only.
+ * Every interpolated value goes through hono/html, which escapes it.
+ */
+export function dashboardLayout(shell: Shell): Html {
+  const nav = shell.signedIn?.role === 'operator' ? OPERATOR_NAV : MERCHANT_NAV;
+  return html`<!doctype html>
+    <html lang="en" dir="ltr">
+      <head>
+        <meta charset="utf-8" />
+        <meta name="viewport" content="width=device-width, initial-scale=1" />
+        <meta name="referrer" content="no-referrer" />
+        <meta name="robots" content="noindex" />
+        <meta name="htmx-config" content="${HTMX_CONFIG}" />
+        <title>${shell.title} · Hosted Checkout dashboard</title>
+        <link rel="stylesheet" href="/assets/checkout.css" />
+        <link rel="stylesheet" href="/assets/dashboard.css" />
+        <script src="/assets/htmx.min.js" defer></script>
+        <script src="/assets/dashboard.js" defer></script>
+      </head>
+      <body class="dashboard">
+        <a class="skip-link" href="#main">Skip to content</a>
+        <header class="dash-header">
+          <p class="dash-brand">Hosted Checkout <span class="dash-brand-sub">dashboard</span></p>
+          ${
+            shell.signedIn
+              ? html`<nav aria-label="Dashboard">
+                    <ul>
+                      ${nav.map(
+                        (item) =>
+                          html`<li><a href="${item.href}" ${item.section === shell.signedIn?.section ? html`aria-current="page"` : ''}>${item.label}</a></li>`,
+                      )}
+                    </ul>
+                  </nav>
+                  <form class="sign-out" method="post" action="/dashboard/sign-out">
+                    <input type="hidden" name="csrf" value="${shell.signedIn.csrf}" />
+                    <span class="dash-who">${shell.signedIn.who}</span>
+                    <button type="submit" class="secondary">Sign out</button>
+                  </form>`
+              : ''
+          }
+        </header>
+        <main id="main" class="dash-main" tabindex="-1">${shell.body}</main>
+      </body>
+    </html>`;
+}
+
+/** A page that only says something: not found, refused, unavailable. */
+export function dashboardMessage(title: string, message: string, link?: { href: string; label: string }): Html {
+  return dashboardLayout({
+    title,
+    body: html`<section class="panel message" role="status">
+      <h1>${title}</h1>
+      <p>${message}</p>
+      ${link ? html`<a class="button-link" href="${link.href}">${link.label}</a>` : ''}
+    </section>`,
+  });
+}
+
+export function forbiddenPage(): Html {
+  return dashboardMessage('This form has expired', 'The form was not sent from this dashboard, or is too old. Reload the page and try again.', {
+    href: '/dashboard',
+    label: 'Back to the dashboard',
+  });
+}
+
+export function notFoundPage(what = 'This page'): Html {
+  return dashboardMessage('Not found', `${what} does not exist, or is not yours.`, { href: '/dashboard', label: 'Back to the dashboard' });
+}

@@ -1,0 +1,78 @@
+import { html } from 'hono/html';
+import { dashboardLayout, type Html } from './layout.js';
+
+export interface SignInView {
+  role: 'merchant' | 'operator';
+  csrf: string;
+  error?: string;
+}
+
+const TEXT = {
+  merchant: {
+    title: 'Sign in',
+    label: 'API key',
+    hint: html`Your merchant API key, <code>sk_sandbox_…</code> or <code>sk_production_…</code>. It is checked, never stored in your browser.`,
+    action: '/dashboard/sign-in',
+    field: 'apiKey',
+    other: { href: '/dashboard/sign-in/operator', label: 'Operators sign in here' },
+  },
+  operator: {
+    title: 'Operator sign-in',
+    label: 'Operator token',
+    hint: html`The <code>OPERATOR_TOKEN</code> of this deployment. It is checked, never stored in your browser.`,
+    action: '/dashboard/sign-in/operator',
+    field: 'operatorToken',
+    other: { href: '/dashboard/sign-in', label: 'Merchants sign in here' },
+  },
+} as const;
+
+/** Plain form posts (no htmx): a successful sign-in is a redirect to a whole new page. */
+export function signInPage(view: SignInView): Html {
+  const text = TEXT[view.role];
+  const errorId = `${text.field}-error`;
+  return dashboardLayout({
+    title: text.title,
+    body: html`<section class="panel narrow">
+      <h1>${text.title}</h1>
+      <form method="post" action="${text.action}" novalidate>
+        <input type="hidden" name="csrf" value="${view.csrf}" />
+        <div class="field ${view.error ? 'invalid' : ''}">
+          <label for="${text.field}">${text.label}</label>
+          <input
+            type="password"
+            id="${text.field}"
+            name="${text.field}"
+            autocomplete="off"
+            spellcheck="false"
+            required
+            aria-describedby="${text.field}-hint${view.error ? ` ${errorId}` : ''}"
+            ${view.error ? html`aria-invalid="true" autofocus` : ''}
+          />
+          <p class="hint" id="${text.field}-hint">${text.hint}</p>
+          ${view.error ? html`<p class="field-error" id="${errorId}">${view.error}</p>` : ''}
+        </div>
+        <button type="submit">Sign in</button>
+      </form>
+      <p class="aside"><a href="${text.other.href}">${text.other.label}</a></p>
+    </section>`,
+  });
+}
+
+/**
+ * What a sign-in link opens: a button, not a session. Mail scanners and link previews fetch links;
+ * only a person's click (a same-origin POST with the form token) signs in.
+ */
+export function signInLinkPage(view: { token: string; merchantName: string; csrf: string }): Html {
+  return dashboardLayout({
+    title: 'Sign in',
+    body: html`<section class="panel narrow">
+      <h1>Sign in as ${view.merchantName}</h1>
+      <p class="lead">This link was printed by the operator CLI and works for ten minutes.</p>
+      <form method="post" action="/dashboard/link">
+        <input type="hidden" name="csrf" value="${view.csrf}" />
+        <input type="hidden" name="token" value="${view.token}" />
+        <button type="submit">Continue to the dashboard</button>
+      </form>
+    </section>`,
+  });
+}

@@ -1,0 +1,224 @@
+import { html } from 'hono/html';
+import type { MerchantSummary } from '../../../core/merchants/merchants.js';
+import type { EventDeliveries } from '../../../core/webhooks/event-store.js';
+import type { TestEventResult } from '../../../core/webhooks/test-event.js';
+import { formatTime, words } from './format.js';
+import { dashboardLayout, type Html } from './layout.js';
+
+/** What the last form on the page did, shown in its own section. */
+export type WebhookFormResult =
+  | { form: 'url'; error?: string[]; saved?: boolean; value?: string }
+  | { form: 'test'; result: TestEventResult }
+  | { form: 'secret'; secret: string; previousSecretsExpireAt: string }
+  | { form: 'domains'; error?: string[]; saved?: boolean; value?: string }
+  | { form: 'replay'; eventId: string; error?: string };
+
+export interface WebhookSettingsView {
+  merchant: MerchantSummary;
+  deliveries: EventDeliveries[];
+  csrf: string;
+  result?: WebhookFormResult;
+}
+
+const csrfField = (csrf: string) => html`<input type="hidden" name="csrf" value="${csrf}" />`;
+
+/** A form that swaps its own section with htmx, and posts as a plain form without it. */
+const form = (section: string, action: string, csrf: string, body: Html) =>
+  html`<form method="post" action="${action}" hx-post="${action}" hx-target="#${section}" hx-swap="outerHTML">${csrfField(csrf)}${body}</form>`;
+
+function fieldErrors(id: string, errors: string[] | undefined): Html | string {
+  if (!errors?.length) return '';
+  return html`<div class="field-error" id="${id}">
+    ${
+      errors.length === 1
+        ? errors[0]
+        : html`<ul>
+            ${errors.map((e) => html`<li>${e}</li>`)}
+          </ul>`
+    }
+  </div>`;
+}
+
+export function endpointSection(view: WebhookSettingsView): Html {
+  const { merchant, result } = view;
+  const urlResult = result?.form === 'url' ? result : undefined;
+  const error = urlResult?.error;
+  const disabled = merchant.endpointStatus === 'disabled';
+  return html`<section id="endpoint" class="panel" aria-labelledby="endpoint-title">
+    <h2 id="endpoint-title">Endpoint</h2>
+    <p class="endpoint-status">
+      Status:
+      <span class="badge-status ${disabled ? 'status-bad' : 'status-ok'}" data-endpoint-status="${merchant.endpointStatus}"
+        >${disabled ? 'Disabled' : 'Enabled'}</span
+      >
+      ${disabled && merchant.endpointDisabledReason ? html`<span class="muted">(${merchant.endpointDisabledReason})</span>` : ''}
+    </p>
+    ${disabled ? html`<p class="hint">Events are kept while it is disabled. Saving a URL (the same one, once it works) enables it again; then replay what was skipped.</p>` : ''}
+    ${urlResult?.saved ? html`<p class="notice" role="status">Saved. The endpoint is enabled.</p>` : ''}
+    ${form(
+      'endpoint',
+      '/dashboard/webhooks/url',
+      view.csrf,
+      html`<div class="field ${error ? 'invalid' : ''}">
+          <label for="webhookUrl">Webhook URL</label>
+          <input
+            type="text"
+            inputmode="url"
+            id="webhookUrl"
+            name="webhookUrl"
+            value="${urlResult?.value ?? merchant.webhookUrl}"
+            autocomplete="url"
+            spellcheck="false"
+            aria-describedby="webhookUrl-hint${error ? ' webhookUrl-error' : ''}"
+            ${error ? html`aria-invalid="true" autofocus` : ''}
+          />
+          <p class="hint" id="webhookUrl-hint">
+            ${merchant.environment === 'production' ? 'https, on a public address.' : 'https or http, on a public address or this machine (localhost).'}
+          </p>
+          ${fieldErrors('webhookUrl-error', error)}
+        </div>
+        <button type="submit">Save URL</button>`,
+    )}
+  </section>`;
+}
+
+export function testSection(view: WebhookSettingsView): Html {
+  const result = view.result?.form === 'test' ? view.result.result : undefined;
+  const outcome = result?.outcome;
+  const ok = outcome?.status !== undefined && outcome.status >= 200 && outcome.status < 300;
+  return html`<section id="test-event" class="panel" aria-labelledby="test-title">
+    <h2 id="test-title">Test event</h2>
+    <p class="lead">Sends a <code>webhook_test</code> event to your endpoint now, signed like every event. It is not retried.</p>
+    ${
+      outcome
+        ? html`<div class="${ok ? 'notice' : 'alert'}" role="status">
+            <p>
+              ${
+                outcome.status !== undefined
+                  ? `Your endpoint answered HTTP ${outcome.status} in ${outcome.latencyMs} ms${ok ? '.' : ': a delivery would be retried.'}`
+                  : `No answer: ${words(outcome.errorClass ?? 'network')} after ${outcome.latencyMs} ms. ${outcome.errorMessage ?? ''}`
+              }
+            </p>
+            <p>Event id <code>${result.eventId}</code></p>
+            ${outcome.excerpt ? html`<pre class="excerpt">${outcome.excerpt.slice(0, 2000)}</pre>` : ''}
+          </div>`
+        : ''
+    }
+    ${form('test-event', '/dashboard/webhooks/test', view.csrf, html`<button type="submit">Send a test event</button>`)}
+  </section>`;
+}
+
+export function secretSection(view: WebhookSettingsView): Html {
+  const rotated = view.result?.form === 'secret' ? view.result : undefined;
+  return html`<section id="secret" class="panel" aria-labelledby="secret-title">
+    <h2 id="secret-title">Signing secret</h2>
+    ${
+      rotated
+        ? html`<div class="notice" role="status">
+            <p>Your new secret, shown this once. Store it now:</p>
+            <p><code class="secret" data-secret>${rotated.secret}</code></p>
+            <p>Your previous secrets keep signing until ${formatTime(rotated.previousSecretsExpireAt)}, so deploy this one before then.</p>
+          </div>`
+        : html`<p class="lead">Rotating makes a new secret; the previous ones keep signing for a day so you can deploy it without rejecting a delivery.</p>`
+    }
+    ${form('secret', '/dashboard/webhooks/rotate-secret', view.csrf, html`<button type="submit">Rotate the secret</button>`)}
+  </section>`;
+}
+
+export function domainsSection(view: WebhookSettingsView): Html {
+  const result = view.result?.form === 'domains' ? view.result : undefined;
+  const error = result?.error;
+  return html`<section id="domains" class="panel" aria-labelledby="domains-title">
+    <h2 id="domains-title">Allowed domains</h2>
+    ${result?.saved ? html`<p class="notice" role="status">Saved.</p>` : ''}
+    ${form(
+      'domains',
+      '/dashboard/webhooks/domains',
+      view.csrf,
+      html`<div class="field ${error ? 'invalid' : ''}">
+          <label for="domainsField">Domains, one per line</label>
+          <textarea
+            id="domainsField"
+            name="domains"
+            rows="4"
+            spellcheck="false"
+            aria-describedby="domains-hint${error ? ' domains-error' : ''}"
+            ${error ? html`aria-invalid="true" autofocus` : ''}
+          >
+${result?.value ?? view.merchant.domains.join('\n')}</textarea>
+          <p class="hint" id="domains-hint">
+            Your store URL, logo and return URLs must be on one of these hosts or their subdomains (checked in production). Plain host names:
+            <code>shop.example</code>.
+          </p>
+          ${fieldErrors('domains-error', error)}
+        </div>
+        <button type="submit">Save domains</button>`,
+    )}
+  </section>`;
+}
+
+/** A delivery's last attempt in a few words: what the merchant looks at first. */
+function lastAttempt(event: EventDeliveries): string {
+  const last = event.attempts.at(-1);
+  if (!last) return 'not attempted yet';
+  return `${last.httpStatus !== null ? `HTTP ${last.httpStatus}` : words(last.errorClass ?? 'no answer')}, ${formatTime(last.attemptedAt)}`;
+}
+
+/** Posts to `action` (the webhook settings' replay unless given) and swaps the section `target`. */
+export function replayButton(eventId: string, csrf: string, target: string, action = `/dashboard/events/${encodeURIComponent(eventId)}/replay`): Html {
+  return html`<form method="post" action="${action}" hx-post="${action}" hx-target="#${target}" hx-swap="outerHTML" class="inline-form">
+    ${csrfField(csrf)}<button type="submit" class="small" aria-label="Replay ${eventId}">Replay</button>
+  </form>`;
+}
+
+export function deliveriesSection(view: WebhookSettingsView): Html {
+  const replayed = view.result?.form === 'replay' ? view.result : undefined;
+  return html`<section id="deliveries" class="panel" aria-labelledby="deliveries-title">
+    <h2 id="deliveries-title">Recent deliveries</h2>
+    ${
+      replayed
+        ? html`<p class="${replayed.error ? 'alert' : 'notice'}" role="status">
+            ${replayed.error ?? html`Event <code>${replayed.eventId}</code> is being sent again (same id and body, fresh signature).`}
+          </p>`
+        : ''
+    }
+    ${
+      view.deliveries.length === 0
+        ? html`<p class="lead">No events yet.</p>`
+        : html`<div class="table-scroll" tabindex="0" role="region" aria-label="Deliveries table">
+            <table>
+              <thead>
+                <tr>
+                  <th scope="col">Event</th>
+                  <th scope="col">Order</th>
+                  <th scope="col">Status</th>
+                  <th scope="col">Last attempt</th>
+                  <th scope="col"><span class="visually-hidden">Actions</span></th>
+                </tr>
+              </thead>
+              <tbody>
+                ${view.deliveries.map(
+                  (e) =>
+                    html`<tr>
+                      <td><code>${e.event}</code></td>
+                      <td><a href="/dashboard/orders/${encodeURIComponent(e.cartId)}">${e.cartId}</a></td>
+                      <td><span class="badge-status status-${e.status}">${words(e.status)}</span></td>
+                      <td>${lastAttempt(e)}</td>
+                      <td>${replayButton(e.eventId, view.csrf, 'deliveries')}</td>
+                    </tr>`,
+                )}
+              </tbody>
+            </table>
+          </div>`
+    }
+  </section>`;
+}
+
+export function webhookSettingsPage(view: WebhookSettingsView & { who: string }): Html {
+  return dashboardLayout({
+    title: 'Webhooks',
+    signedIn: { who: view.who, role: 'merchant', section: 'webhooks', csrf: view.csrf },
+    body: html`<h1>Webhooks</h1>
+      <div class="stack">${endpointSection(view)} ${testSection(view)} ${secretSection(view)} ${domainsSection(view)} ${deliveriesSection(view)}</div>`,
+  });
+}

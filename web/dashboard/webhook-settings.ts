@@ -1,0 +1,114 @@
+import { Hono, type Context } from 'hono';
+import type { Config } from '../../core/config.js';
+import type { Db } from '../../core/db/client.js';
+import {
+  changeWebhookUrl,
+  DomainsRejectedError,
+  getMerchant,
+  listEndpointDeliveries,
+  rotateWebhookSecret,
+  setMerchantDomains,
+  WebhookUrlRejectedError,
+} from '../../core/merchants/merchants.js';
+import { withDeadline, type Temporal } from '../../core/temporal.js';
+import { sendTestWebhook } from '../../core/webhooks/test-event.js';
+import { replayEvent, WebhookEventNotFoundError } from '../../workflows/webhook-delivery/client.js';
+import type { DashboardEnv } from './env.js';
+import { partOrPage } from './respond.js';
+import {
+  deliveriesSection,
+  domainsSection,
+  endpointSection,
+  secretSection,
+  testSection,
+  webhookSettingsPage,
+  type WebhookFormResult,
+} from './views/webhooks.js';
+
+type C = Context<DashboardEnv>;
+
+const RECENT_DELIVERIES = 20;
+const TEMPORAL_DEADLINE_MS = 5_000;
+const SECTIONS = { url: endpointSection, test: testSection, secret: secretSection, domains: domainsSection, replay: deliveriesSection };
+
+const field = async (c: C, name: string) => {
+  const value = (await c.req.parseBody())[name];
+  return typeof value === 'string' ? value : '';
+};
+
+/**
+ * A merchant's webhook settings: the endpoint URL (checked as the operator path checks it), a signed
+ * test event, secret rotation, allowed domains, recent deliveries and their replay. Every change goes
+ * through the functions the operator API and CLI use (core/merchants/merchants.ts,
+ * workflows/webhook-delivery/client.ts), for the signed-in merchant only.
+ */
+export function webhookSettingsRoutes(deps: { config: Config; db: Db; temporal: Temporal }) {
+  const { config, db, temporal } = deps;
+  const app = new Hono<DashboardEnv>();
+  const me = (c: C) => c.get('merchant')!.platformUuid;
+
+  async function respond(c: C, result?: WebhookFormResult, status: 200 | 202 | 404 | 422 = 200) {
+    const platformUuid = me(c);
+    const [merchant, deliveries] = await Promise.all([getMerchant(db, platformUuid), listEndpointDeliveries(db, platformUuid, { limit: RECENT_DELIVERIES })]);
+    const view = { merchant, deliveries, csrf: c.get('csrf'), ...(result ? { result } : {}) };
+    return c.html(
+      await partOrPage(
+        c,
+        () => SECTIONS[result?.form ?? 'url'](view),
+        () => webhookSettingsPage({ ...view, who: merchant.name }),
+      ),
+      status,
+    );
+  }
+
+  app.get('/webhooks', (c) => respond(c));
+
+  app.post('/webhooks/url', async (c) => {
+    const value = (await field(c, 'webhookUrl')).trim();
+    try {
+      await changeWebhookUrl(db, me(c), value);
+      return await respond(c, { form: 'url', saved: true });
+    } catch (err) {
+      if (!(err instanceof WebhookUrlRejectedError)) throw err;
+      return respond(c, { form: 'url', value, error: err.problems.map((p) => `The URL ${p}.`) }, 422);
+    }
+  });
+
+  app.post('/webhooks/test', async (c) => respond(c, { form: 'test', result: await sendTestWebhook(db, config, me(c)) }));
+
+  app.post('/webhooks/rotate-secret', async (c) => {
+    const rotated = await rotateWebhookSecret(db, config.keyring, me(c), config.webhooks.secretOverlapMs);
+    return respond(c, { form: 'secret', secret: rotated.webhookSecret, previousSecretsExpireAt: rotated.previousSecretsExpireAt });
+  });
+
+  app.post('/webhooks/domains', async (c) => {
+    const value = await field(c, 'domains');
+    const domains = value
+      .split(/[\s,]+/)
+      .map((d) => d.trim())
+      .filter(Boolean);
+    try {
+      await setMerchantDomains(db, me(c), domains);
+      return await respond(c, { form: 'domains', saved: true });
+    } catch (err) {
+      if (!(err instanceof DomainsRejectedError)) throw err;
+      return respond(c, { form: 'domains', value, error: err.problems.map((p) => (p.index === undefined ? `The list ${p.message}.` : `${p.message}.`)) }, 422);
+    }
+  });
+
+  /** The same replay as the operators', for one of this merchant's own events only. */
+  app.post('/events/:eventId/replay', async (c) => {
+    const eventId = c.req.param('eventId');
+    try {
+      const replayed = await withDeadline(temporal, TEMPORAL_DEADLINE_MS, () =>
+        replayEvent({ db, client: temporal.client, config }, eventId, { platformUuid: me(c) }),
+      );
+      return await respond(c, { form: 'replay', eventId: replayed.eventId }, 202);
+    } catch (err) {
+      if (!(err instanceof WebhookEventNotFoundError)) throw err;
+      return respond(c, { form: 'replay', eventId, error: 'No such event among yours.' }, 404);
+    }
+  });
+
+  return app;
+}
