@@ -12,7 +12,8 @@ import { createWebApp } from '../web/app.js';
 import { bundleWorkflows, createCartWorker } from '../worker/create-worker.js';
 import { ensureCardVaultPurgeSchedule } from '../workflows/card-vault-purge/client.js';
 import { z } from 'zod';
-import { demoReturnUrls, ensureDemoMerchant, startDemoMerchantReceiver } from './demo-merchant.js';
+import { startDemoStore } from '../demo-store/server.js';
+import { ensureDemoMerchant } from './demo-merchant.js';
 import { localDataEncryptionKey, localOperatorToken, startInfrastructure } from './infrastructure.js';
 
 /** `npm start`: the whole stack on this machine, on real PostgreSQL and a real Temporal dev server. */
@@ -99,9 +100,21 @@ try {
     closers.push((await listen(app.fetch, { port })).close);
   }
 
-  const demo = await ensureDemoMerchant({ db, config }, path.join(DATA_DIR, 'demo-merchant.json'), `http://localhost:${launcher.DEMO_MERCHANT_PORT}/webhooks`);
-  const demoReceiver = await startDemoMerchantReceiver({ port: launcher.DEMO_MERCHANT_PORT, secret: demo.webhookSecret, log: say });
-  closers.push(demoReceiver.close);
+  const demoStoreUrl = `http://localhost:${launcher.DEMO_MERCHANT_PORT}`;
+  const demo = await ensureDemoMerchant({ db, config }, path.join(DATA_DIR, 'demo-merchant.json'), `${demoStoreUrl}/webhooks`);
+  const demoStore = await startDemoStore({
+    port: launcher.DEMO_MERCHANT_PORT,
+    baseUrl: demoStoreUrl,
+    publicUrl: 'https://demo-store.example',
+    apiBaseUrl: config.apiBaseUrl,
+    checkoutBaseUrl: config.checkoutBaseUrl,
+    platformUuid: demo.platformUuid,
+    apiKey: demo.apiKey,
+    webhookSecret: demo.webhookSecret,
+    ordersFile: path.join(DATA_DIR, 'demo-store-orders.json'),
+    log: say,
+  });
+  closers.push(demoStore.close);
 
   const stack = {
     apiUrl: config.apiBaseUrl,
@@ -117,22 +130,24 @@ try {
   const body = JSON.stringify({
     cartObject: {
       store: { ...example.store, platformUuid: demo.platformUuid },
-      cart: { ...example.cart, merchantUrls: demoReturnUrls(launcher.DEMO_MERCHANT_PORT) },
+      cart: { ...example.cart, merchantUrls: { successUrl: `${demoStoreUrl}/orders`, failureUrl: `${demoStoreUrl}/orders` } },
     },
   });
   say(`
 Hosted Checkout is running (${config.environment}).
 
-  API              ${stack.apiUrl}            (health: ${stack.apiUrl}/readyz)
+  Demo store       ${demoStoreUrl}   ← start here: buy, pay with the sandbox values, watch the webhooks, refund
+
+  API              ${stack.apiUrl}            (health: ${stack.apiUrl}/readyz, reference: ${stack.apiUrl}/docs)
   Checkout page    ${stack.checkoutUrl}/?token=<cartId>
   Temporal UI      ${stack.temporalUiUrl ?? '(external Temporal server)'}   (workflows are named cart-<cartId>)
   Temporal         ${stack.temporalAddress}
   PostgreSQL       ${stack.databaseUrl.replace(/:[^:@/]+@/, ':***@')}
-  Demo merchant    ${path.join(DATA_DIR, 'demo-merchant.json')}  (platformUuid ${demo.platformUuid})
-                   receives and logs its webhooks on http://localhost:${launcher.DEMO_MERCHANT_PORT}/webhooks
+  Demo merchant    ${path.join(DATA_DIR, 'demo-merchant.json')}  (platformUuid ${demo.platformUuid}, API key, webhook secret)
+                   its webhooks go to ${demoStoreUrl}/webhooks; its orders are kept in ${path.join(DATA_DIR, 'demo-store-orders.json')}
   Stack details    ${path.join(DATA_DIR, 'stack.json')}
 
-Create a cart:
+Or create a cart by hand, as the store's server does:
 
   curl -s ${stack.apiUrl}/v2/public/api/cart/ -H 'Content-Type: application/json' -d '${body}'
 

@@ -31,7 +31,7 @@ describe('npm start', () => {
   chmodSync(dataDir, 0o755);
   afterAll(() => rmSync(dataDir, { recursive: true, force: true }));
 
-  it('runs the whole stack, prints a curl that creates a cart whose page renders, stops clean on SIGINT, and restarts on the same data', async () => {
+  it('runs the whole stack, prints the demo store first, sells through it, prints a curl that creates a cart whose page renders, stops clean on SIGINT, and restarts on the same data', async () => {
     const [postgres, temporal, temporalUi, api, web, demo] = await Promise.all(Array.from({ length: 6 }, () => freePort()));
     const env = {
       HOSTED_CHECKOUT_DATA_DIR: dataDir,
@@ -47,6 +47,10 @@ describe('npm start', () => {
     const first = launch(env);
     await waitFor(() => (first.output().includes(READY_LINE) ? true : undefined), { timeoutMs: 90_000, what: `npm start to be ready:\n${first.output()}` });
     const printed = first.output();
+    const storeUrl = `http://localhost:${demo}`;
+    // The demo store is the first address of the summary: it is where a newcomer starts.
+    const summary = printed.slice(printed.indexOf('Hosted Checkout is running'));
+    expect(summary.match(/https?:\/\/[^\s/]+/)?.[0]).toBe(storeUrl);
     expect(printed).toContain(`http://localhost:${api}`);
     expect(printed).toContain(`http://localhost:${web}/?token=<cartId>`);
     expect(printed).toContain(`http://localhost:${temporalUi}`);
@@ -64,7 +68,22 @@ describe('npm start', () => {
       platformUuid: expect.any(String),
       webhookUrl: `http://localhost:${demo}/webhooks`,
       webhookSecret: expect.stringMatching(/^whsec_/),
+      apiKey: expect.stringMatching(/^sk_sandbox_/),
     });
+
+    // The store sells through the stack: its form post creates the cart and sends the customer to the checkout.
+    expect(await (await fetch(storeUrl)).text()).toContain('Pay with Hosted Checkout');
+    const bought = await fetch(`${storeUrl}/checkout`, {
+      method: 'POST',
+      headers: { origin: storeUrl, 'content-type': 'application/x-www-form-urlencoded' },
+      body: 'qty-tea-towel=1',
+      redirect: 'manual',
+    });
+    expect(bought.status).toBe(303);
+    const storeCheckout = new URL(bought.headers.get('location')!);
+    expect(`${storeCheckout.origin}${storeCheckout.pathname}`).toBe(`http://localhost:${web}/`);
+    expect((await fetch(storeCheckout)).status).toBe(200);
+    const storeCartId = storeCheckout.searchParams.get('token')!;
 
     // The printed curl, run as printed.
     const curl = printed
@@ -87,8 +106,9 @@ describe('npm start', () => {
     await waitFor(() => (second.output().includes(READY_LINE) ? true : undefined), { timeoutMs: 90_000, what: `the second npm start:\n${second.output()}` });
     expect(JSON.parse(readFileSync(path.join(dataDir, 'demo-merchant.json'), 'utf8')).platformUuid).toBe(demoMerchant.platformUuid);
     expect(second.output()).not.toContain('Applied migrations');
-    // The cart of the first run is still there: its session survived the restart.
+    // The cart of the first run is still there: its session survived the restart, and so did the store's order.
     expect((await fetch(`${stack.checkoutUrl}/?token=${data.cartId}`)).status).toBe(200);
+    expect(await (await fetch(`${storeUrl}/orders`)).text()).toContain(storeCartId);
     second.child.kill('SIGINT');
     expect(await second.exited).toBe(0);
     expect(processesUsing(dataDir)).toBe('');
