@@ -18,7 +18,7 @@ export interface DemoStoreSettings extends HostedCheckoutSettings {
   checkoutBaseUrl: string;
   /** `whsec_…`, as shown once when the endpoint was registered. */
   webhookSecret: string;
-  /** The store's public https address, shown on the checkout page (a loopback address is refused there). */
+  /** The store's public https address: the checkout page links to it and loads product images from it (it refuses loopback there). */
   publicUrl: string;
   /** The JSON file of the store's orders. */
   ordersFile: string;
@@ -33,6 +33,7 @@ export function createDemoStoreApp(settings: DemoStoreSettings) {
   const checkout = createHostedCheckoutClient(settings);
   const webhooks = createWebhookReceiver({ secret: settings.webhookSecret, store });
   const base = settings.baseUrl.replace(/\/+$/, '');
+  const publicUrl = settings.publicUrl.replace(/\/+$/, '');
   const app = new Hono();
 
   app.use(
@@ -93,8 +94,9 @@ export function createDemoStoreApp(settings: DemoStoreSettings) {
             description: product?.description ?? i.title,
             price: i.price,
             quantity: i.quantity,
-            url: `${base}/#${i.productId}`,
-            image: `${base}/assets/${i.productId}.svg`,
+            // Public https addresses, as in production: the checkout page loads images over https only.
+            url: `${publicUrl}/products/${i.productId}`,
+            image: `${publicUrl}/products/${i.productId}.png`,
             sku: i.productId,
           };
         }),
@@ -168,12 +170,6 @@ export function createDemoStoreApp(settings: DemoStoreSettings) {
     return c.text('ok', 200);
   });
 
-  app.get('/assets/:file{[a-z-]+\\.svg}', (c) => {
-    const product = findProduct(c.req.param('file').replace(/\.svg$/, ''));
-    if (!product) return c.notFound();
-    return c.body(productImage(product.title), 200, { 'content-type': 'image/svg+xml', 'cache-control': 'max-age=300' });
-  });
-
   app.notFound((c) => c.html(problemPage('Not found', 'There is no such page in this store.'), 404));
   return app;
 }
@@ -185,12 +181,6 @@ function quantitiesFrom(fields: Record<string, unknown>): Record<string, number>
     quantities[p.id] = Number.isInteger(value) ? Math.min(Math.max(value, 0), MAX_QUANTITY) : 0;
   }
   return quantities;
-}
-
-/** A product's picture: its initial on a tile, so the demo needs no image files. */
-function productImage(title: string): string {
-  const initial = title.charAt(0).replace(/[^A-Za-z]/, '?');
-  return `<svg xmlns="http://www.w3.org/2000/svg" width="96" height="96" viewBox="0 0 96 96"><rect width="96" height="96" rx="12" fill="#e8eef7"/><text x="48" y="62" font-family="sans-serif" font-size="44" text-anchor="middle" fill="#2b4c7e">${initial}</text></svg>`;
 }
 
 /** Serves the store on `port` until `close()`. */
