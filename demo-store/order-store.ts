@@ -21,6 +21,8 @@ const webhookRecordSchema = z.object({
   /** How many times this event arrived: retries and replays repeat it, and are acknowledged only. */
   deliveries: z.number().int().positive(),
   note: z.string().nullable(),
+  /** For order_refunded: the refund it confirms. */
+  refundId: z.string().nullable(),
 });
 
 const refundRequestSchema = z.object({
@@ -28,9 +30,11 @@ const refundRequestSchema = z.object({
   refundId: z.string().nullable(),
   amount: z.number().int(),
   reason: z.string().nullable(),
-  /** What the API answered; `succeeded` is only trusted once order_refunded arrives. */
+  /** What the API answered (`pending`, `succeeded`, `failed`). */
   status: z.string(),
   requestedAt: z.string(),
+  /** When the order_refunded webhook confirmed it: what the store trusts, as for payments. */
+  confirmedAt: z.string().nullable(),
 });
 
 const orderSchema = z.object({

@@ -138,18 +138,19 @@ export function createDemoStoreApp(settings: DemoStoreSettings) {
     try {
       const refund = await checkout.refund({ cartId: order.cartId, amount, reason, idempotencyKey });
       await store.update(() => {
-        const known = order.refunds.find((r) => r.idempotencyKey === idempotencyKey);
-        if (known) known.refundId = refund.id;
-        else
-          order.refunds.push({
-            idempotencyKey,
-            refundId: refund.id,
-            amount: refund.amount,
-            reason: reason ?? null,
-            // Already confirmed when the webhook beat this answer.
-            status: order.webhooks.some((w) => w.verified && w.event === 'order_refunded') && refund.status === 'succeeded' ? 'succeeded' : refund.status,
-            requestedAt: new Date().toISOString(),
-          });
+        // The same key again (a resubmitted form) is the same refund: recorded once.
+        if (order.refunds.some((r) => r.idempotencyKey === idempotencyKey)) return;
+        // The webhook may have beaten the API's answer here.
+        const confirmation = order.webhooks.find((w) => w.verified && w.refundId === refund.id);
+        order.refunds.push({
+          idempotencyKey,
+          refundId: refund.id,
+          amount: refund.amount,
+          reason: reason ?? null,
+          status: confirmation ? 'succeeded' : refund.status,
+          requestedAt: new Date().toISOString(),
+          confirmedAt: confirmation?.receivedAt ?? null,
+        });
       });
       return c.redirect(`/orders#${order.id}`, 303);
     } catch (err) {

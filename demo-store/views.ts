@@ -94,7 +94,8 @@ export function orderPage(order: StoreOrder, returned: string | undefined): Html
 
 export function ordersPage(store: OrderStore, problems: Record<string, string> = {}): Html {
   const orders = store.list();
-  const refreshing = orders.some((o) => o.refunds.some((r) => r.status !== 'succeeded' && r.status !== 'failed'));
+  // Until each refund's order_refunded arrives (or the refund failed), so the page shows it without a click.
+  const refreshing = orders.some((o) => o.refunds.some((r) => !r.confirmedAt && r.status !== 'failed'));
   return layout(
     'Orders',
     html`<h1>Orders</h1>

@@ -45,7 +45,17 @@ export function createWebhookReceiver(deps: { secret: string; store: OrderStore;
     if (order && order.webhooks.filter((w) => !w.verified).length < KEPT_REJECTIONS) {
       const eventId = lowerCased(headers)['webhook-id'] ?? '(none)';
       await deps.store.update(() => {
-        order.webhooks.push({ eventId, event: '(unverified)', sequence: null, verified: false, status: null, receivedAt: now(), deliveries: 1, note: reason });
+        order.webhooks.push({
+          eventId,
+          event: '(unverified)',
+          sequence: null,
+          verified: false,
+          status: null,
+          receivedAt: now(),
+          deliveries: 1,
+          note: reason,
+          refundId: null,
+        });
       });
     }
     return { status: 400, result: 'rejected', reason };
@@ -102,12 +112,25 @@ function apply(order: StoreOrder, event: WebhookEvent, receivedAt: string) {
     const refund = event.data.refund;
     order.refundedTotal = Math.max(order.refundedTotal, refund.refundedTotal);
     const requested = order.refunds.find((r) => r.refundId === refund.id);
-    if (requested) requested.status = 'succeeded';
+    if (requested) {
+      requested.status = 'succeeded';
+      requested.confirmedAt = receivedAt;
+    }
   }
 }
 
 function record(event: WebhookEvent, receivedAt: string): WebhookRecord {
-  return { eventId: event.id, event: event.event, sequence: event.sequence, verified: true, status: event.data.status, receivedAt, deliveries: 1, note: null };
+  return {
+    eventId: event.id,
+    event: event.event,
+    sequence: event.sequence,
+    verified: true,
+    status: event.data.status,
+    receivedAt,
+    deliveries: 1,
+    note: null,
+    refundId: event.data.refund?.id ?? null,
+  };
 }
 
 function lowerCased(headers: HeaderRecord): HeaderRecord {
