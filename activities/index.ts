@@ -10,6 +10,7 @@ import { createWebhookEventActivities } from './webhooks/record-event.js';
 import { createWebhookActivities } from './webhooks/deliver.js';
 import { createRefundActivities } from './refunds/refunds.js';
 import { otpSenderFromConfig } from '../core/checkout/otp-delivery/from-config.js';
+import type { ActivityMetrics } from './metrics.js';
 
 export interface ActivityDeps {
   config: Config;
@@ -19,6 +20,8 @@ export interface ActivityDeps {
   otpSender?: OtpSender;
   /** Required in production; sandbox defaults to the simulator, which refuses production. */
   paymentProcessor?: PaymentProcessor;
+  /** What the activities count (payments, refunds, webhook attempts, code sends), served by the worker's /metrics. */
+  metrics: ActivityMetrics;
 }
 
 /** Every activity the worker registers, built from explicit dependencies. */
@@ -29,6 +32,7 @@ export function createActivities(deps: ActivityDeps) {
     ...createOtpActivities({
       config: deps.config,
       otpSender: deps.otpSender ?? otpSenderFromConfig(deps),
+      metrics: deps.metrics,
     }),
     ...createPaymentActivities({ ...deps, paymentProcessor }),
     ...createRefundActivities({ ...deps, paymentProcessor }),

@@ -10,6 +10,8 @@ import { createLogger } from '../core/logger.js';
 import { connectTemporal, temporalConnectionOptions } from '../core/temporal.js';
 import { createWebApp } from '../web/app.js';
 import { bundleWorkflows, createCartWorker } from '../worker/create-worker.js';
+import { serveWorkerMetrics, workerTelemetryOptions } from '../worker/metrics.js';
+import { createActivityMetrics } from '../activities/metrics.js';
 import { ensureCardVaultPurgeSchedule } from '../workflows/card-vault-purge/client.js';
 import { z } from 'zod';
 import { startDemoStore } from '../demo-store/server.js';
@@ -30,9 +32,6 @@ const launcher = z
   })
   .parse(process.env);
 const DATA_DIR = path.resolve(launcher.HOSTED_CHECKOUT_DATA_DIR);
-// We stop the worker ourselves, in order, before the servers it depends on.
-// The SDK's own chatter (worker state changes, bundler stats) would bury the URLs a newcomer needs.
-Runtime.install({ shutdownSignals: [], logger: new DefaultLogger('WARN') });
 const say = (line: string) => process.stdout.write(`${line}\n`);
 
 const infrastructure = await startInfrastructure({
@@ -77,6 +76,10 @@ try {
     ...(process.env.DATA_ENCRYPTION_KEYS ? {} : { DATA_ENCRYPTION_KEY: process.env.DATA_ENCRYPTION_KEY ?? localDataEncryptionKey(DATA_DIR) }),
     OPERATOR_TOKEN: process.env.OPERATOR_TOKEN ?? localOperatorToken(DATA_DIR),
   });
+  // We stop the worker ourselves, in order, before the servers it depends on. The SDK's own chatter
+  // (worker state changes, bundler stats) would bury the URLs a newcomer needs. Its metrics exporter
+  // is part of the runtime, so this comes once the configuration is known, before any connection.
+  Runtime.install({ shutdownSignals: [], logger: new DefaultLogger('WARN'), telemetryOptions: workerTelemetryOptions(config) });
   const logger = createLogger({ level: config.logLevel, name: 'hosted-checkout' });
   const db = createDb(config.databaseUrl);
   closers.push(() => db.end());
@@ -84,7 +87,15 @@ try {
   closers.push(() => temporal.close());
 
   const workerConnection = await NativeConnection.connect(temporalConnectionOptions(config));
-  const worker = await createCartWorker({ config, db, logger, connection: workerConnection, workflowBundle: await bundleWorkflows() });
+  const activityMetrics = createActivityMetrics();
+  const worker = await createCartWorker({
+    config,
+    db,
+    logger,
+    connection: workerConnection,
+    workflowBundle: await bundleWorkflows(),
+    metrics: activityMetrics,
+  });
   const running = worker.run();
   await ensureCardVaultPurgeSchedule(temporal.client, config);
   closers.push(async () => {
@@ -92,6 +103,9 @@ try {
     await running;
     await workerConnection.close();
   });
+
+  const workerMetrics = await serveWorkerMetrics({ config, registry: activityMetrics.registry });
+  closers.push(workerMetrics.close);
 
   for (const [app, port] of [
     [createApiApp({ config, db, temporal, logger }), config.apiPort],
@@ -140,6 +154,7 @@ Hosted Checkout is running (${config.environment}).
 
   API              ${stack.apiUrl}            (health: ${stack.apiUrl}/readyz, reference: ${stack.apiUrl}/docs)
   Checkout page    ${stack.checkoutUrl}/?token=<cartId>
+  Worker metrics   ${workerMetrics.url}/metrics   (Authorization: Bearer <operatorToken of ${path.join(DATA_DIR, 'local-secrets.json')}>)
   Temporal UI      ${stack.temporalUiUrl ?? '(external Temporal server)'}   (workflows are named cart-<cartId>)
   Temporal         ${stack.temporalAddress}
   PostgreSQL       ${stack.databaseUrl.replace(/:[^:@/]+@/, ':***@')}

@@ -5,6 +5,7 @@ import type { Db } from '../core/db/client.js';
 import type { Logger } from '../core/logger.js';
 import { createEncryptionCodec } from '../core/temporal-codec.js';
 import { createActivities, type ActivityDeps } from '../activities/index.js';
+import { createActivityMetrics, type ActivityMetrics } from '../activities/metrics.js';
 
 export const WORKFLOWS_PATH = fileURLToPath(new URL('../workflows/index.ts', import.meta.url));
 
@@ -21,6 +22,8 @@ export async function createCartWorker(deps: {
   paymentProcessor?: ActivityDeps['paymentProcessor'];
   connection: NativeConnection;
   workflowBundle?: WorkflowBundleWithSourceMap;
+  /** What its activities count; served by worker/metrics-server.ts. A worker nobody scrapes may leave it out. */
+  metrics?: ActivityMetrics;
 }): Promise<Worker> {
   const { config, connection } = deps;
   return Worker.create({
@@ -30,6 +33,13 @@ export async function createCartWorker(deps: {
     // Same codec as every client: payloads are encrypted in history (core/temporal-codec.ts).
     dataConverter: { payloadCodecs: [createEncryptionCodec(config.keyring)] },
     ...(deps.workflowBundle ? { workflowBundle: deps.workflowBundle } : { workflowsPath: WORKFLOWS_PATH }),
-    activities: createActivities({ config: deps.config, db: deps.db, logger: deps.logger, otpSender: deps.otpSender, paymentProcessor: deps.paymentProcessor }),
+    activities: createActivities({
+      config: deps.config,
+      db: deps.db,
+      logger: deps.logger,
+      otpSender: deps.otpSender,
+      paymentProcessor: deps.paymentProcessor,
+      metrics: deps.metrics ?? createActivityMetrics(),
+    }),
   });
 }
