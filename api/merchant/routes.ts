@@ -2,6 +2,7 @@ import { Hono } from 'hono';
 import { bodyLimit } from 'hono/body-limit';
 import type { Config } from '../../core/config.js';
 import type { Db } from '../../core/db/client.js';
+import type { MerchantProfile } from '../../core/merchants/merchant-schema.js';
 import { getMerchant } from '../../core/merchants/merchants.js';
 import { orderListQuerySchema, refundRequestSchema, type OrderList } from '../../core/orders/order-schema.js';
 import { getOrder, listOrders } from '../../core/orders/orders.js';
@@ -67,7 +68,7 @@ export function merchantRoutes(deps: { config: Config; db: Db; temporal: Tempora
       webhookUrl: m.webhookUrl,
       domains: m.domains,
       requireApiKeyForCarts: m.requireApiKeyForCarts,
-    });
+    } satisfies MerchantProfile);
   });
   app.all('/me', methodNotAllowed(['GET']));
 

@@ -39,7 +39,10 @@ export interface CartStatusChange {
   failureCode?: string;
 }
 
-/** Idempotent, so an activity retry is harmless. */
+/**
+ * Idempotent, so an activity retry is harmless. A refunded order is the refunds' to move: a late
+ * duplicate of the session's `paid` never takes it back.
+ */
 export async function recordCartStatus(db: Db, change: CartStatusChange): Promise<void> {
   await db`
     update carts set
@@ -48,7 +51,7 @@ export async function recordCartStatus(db: Db, change: CartStatusChange): Promis
       payment_last4 = coalesce(${change.payment?.last4 ?? null}, payment_last4),
       failure_code = coalesce(${change.failureCode ?? null}, failure_code),
       updated_at = now()
-    where cart_id = ${change.cartId}`;
+    where cart_id = ${change.cartId} and status not in ('partially_refunded', 'refunded')`;
 }
 
 export interface LedgerCart {

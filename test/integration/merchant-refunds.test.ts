@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { recordCartStatus } from '../../core/checkout/cart-ledger.js';
 import { SANDBOX_REFUND_DECLINED_AMOUNT } from '../../core/checkout/payment-processor.js';
 import type { CreatedMerchant } from '../../core/merchants/merchants.js';
 import type { Order, Refund } from '../../core/orders/order-schema.js';
@@ -91,6 +92,9 @@ describe('refunds through the merchant API: reserved in PostgreSQL, run in Tempo
 
     const nothingLeft = await expectError(await api.refund(cartId, { amount: 1 }), 422, 'AMOUNT_EXCEEDS_REFUNDABLE', 'amount');
     expect(nothingLeft.message).toMatch(/Nothing remains refundable/);
+    // A late duplicate of the session's own `paid` (an activity retry) does not take the refunds back.
+    await recordCartStatus(stack.db, { cartId, status: 'paid' });
+    expect((await order(cartId)).status).toBe('refunded');
 
     // The workflow is the refund's own, and it finished.
     const handle = stack.temporal.client.workflow.getHandle(refundWorkflowId(refund.id));
@@ -177,6 +181,11 @@ describe('refunds through the merchant API: reserved in PostgreSQL, run in Tempo
     const notPaid = await expectError(await api.refund(unpaid, { amount: 100 }), 409, 'ORDER_NOT_PAID', 'cartId');
     expect(notPaid.message).toMatch(/pending, not paid/);
     await expectError(await api.refund('nosuchcartnosuchcart0000', { amount: 100 }), 404, 'NOT_FOUND', 'cartId');
+    // Paid in the ledger, its order_created not recorded yet: a refund's event must not overtake it.
+    const recording = await createCartId(stack.apiUrl, validCartRequest(merchant.platformUuid));
+    await recordCartStatus(stack.db, { cartId: recording, status: 'paid' });
+    const early = await expectError(await api.refund(recording, { amount: 100 }), 409, 'ORDER_NOT_PAID', 'cartId');
+    expect(early.message).toMatch(/still being recorded/);
 
     const cartId = await carts.paidCart();
     const other = await stack.createMerchant({ name: 'Other Store' });

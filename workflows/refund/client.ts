@@ -14,6 +14,7 @@ import {
   type StoredRefund,
 } from '../../core/orders/refund-ledger.js';
 import { withDeadline, type Temporal } from '../../core/temporal.js';
+import { findCartEvent } from '../../core/webhooks/event-store.js';
 import { searchAttributes } from '../cart-session/messages.js';
 import { refundWorkflowId, type RefundInput } from './messages.js';
 import { refundPayment } from './workflow.js';
@@ -111,7 +112,7 @@ export async function requestRefund(deps: RefundDeps, input: RefundOrderInput): 
       if (!cart) {
         throw new RefundRefused(
           'order_not_found',
-          `No ${input.environment} order of yours has the cartId ${input.cartId}. Check the cartId and the API key's environment.`,
+          `No ${input.environment} order of yours has this cartId. Check the cartId and the API key's environment.`,
           'cartId',
         );
       }
@@ -125,6 +126,10 @@ export async function requestRefund(deps: RefundDeps, input: RefundOrderInput): 
           `This order is ${cart.status}, not paid: only a paid order can be refunded. Wait for its order_created webhook before refunding.`,
           'cartId',
         );
+      }
+      // The session records `paid`, then order_created: until both are in, a refund's event could overtake the order's creation.
+      if (cart.status === 'paid' && !(await findCartEvent(tx, input.cartId, 'order_created', 'paid'))) {
+        throw new RefundRefused('order_not_paid', 'This order’s payment is still being recorded. Retry in a few seconds.', 'cartId');
       }
       const refundable = cart.amount - (await reservedRefundAmount(tx, input.cartId));
       if (input.amount > refundable) {
