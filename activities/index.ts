@@ -26,14 +26,12 @@ export interface ActivityDeps {
 
 /** Every activity the worker registers, built from explicit dependencies. */
 export function createActivities(deps: ActivityDeps) {
+  // Code delivery first: a production worker missing both is told about its code providers first.
+  const otpSender = deps.otpSender ?? otpSenderFromConfig(deps);
   const paymentProcessor = deps.paymentProcessor ?? createSandboxPaymentProcessor(deps.config.environment);
   return {
     ...createLedgerActivities(deps.db),
-    ...createOtpActivities({
-      config: deps.config,
-      otpSender: deps.otpSender ?? otpSenderFromConfig(deps),
-      metrics: deps.metrics,
-    }),
+    ...createOtpActivities({ config: deps.config, otpSender, metrics: deps.metrics }),
     ...createPaymentActivities({ ...deps, paymentProcessor }),
     ...createRefundActivities({ ...deps, paymentProcessor }),
     ...createWebhookEventActivities(deps),

@@ -7,14 +7,18 @@ import type { OrderStore, StoreOrder, WebhookRecord } from './order-store.js';
 /** Every value interpolated by hono/html's `html` is HTML-escaped: the webhook data included. */
 type Html = HtmlEscapedString | Promise<HtmlEscapedString>;
 
-function layout(title: string, body: Html, options: { refreshSeconds?: number } = {}): Html {
+function layout(title: string, body: Html, options: { refreshSeconds?: number; refreshTo?: string } = {}): Html {
   return html`<!doctype html>
     <html lang="en">
       <head>
         <meta charset="utf-8" />
         <meta name="viewport" content="width=device-width, initial-scale=1" />
         <meta name="referrer" content="no-referrer" />
-        ${options.refreshSeconds ? html`<meta http-equiv="refresh" content="${options.refreshSeconds}" />` : ''}
+        ${
+          options.refreshSeconds
+            ? html`<meta http-equiv="refresh" content="${options.refreshSeconds}${options.refreshTo ? `;url=${options.refreshTo}` : ''}" />`
+            : ''
+        }
         <title>${title} · Demo Store</title>
         <link rel="stylesheet" href="/assets/store.css" />
       </head>
@@ -108,7 +112,8 @@ export function ordersPage(store: OrderStore, problems: Record<string, string> =
           </section>`,
       )}
       ${unmatchedSection(store)}`,
-    refreshing ? { refreshSeconds: 3 } : {},
+    // To the page without its #order fragment: a refresh to the same URL with one would only scroll.
+    refreshing ? { refreshSeconds: 3, refreshTo: '/orders' } : {},
   );
 }
 
@@ -141,6 +146,7 @@ function orderDetails(order: StoreOrder): Html {
                 <th scope="col">Reason</th>
                 <th scope="col">Status</th>
                 <th scope="col">Requested at</th>
+                <th scope="col">Confirmed by order_refunded</th>
               </tr>
             </thead>
             <tbody>
@@ -152,6 +158,7 @@ function orderDetails(order: StoreOrder): Html {
                     <td>${r.reason ?? ''}</td>
                     <td>${r.status}</td>
                     <td>${r.requestedAt}</td>
+                    <td>${r.confirmedAt ?? (r.status === 'failed' ? '—' : 'waiting for the webhook')}</td>
                   </tr>`,
               )}
             </tbody>
