@@ -32,7 +32,7 @@ describe('npm start', () => {
   afterAll(() => rmSync(dataDir, { recursive: true, force: true }));
 
   it('runs the whole stack, prints the demo store first, sells through it, prints a curl that creates a cart whose page renders, stops clean on SIGINT, and restarts on the same data', async () => {
-    const [postgres, temporal, temporalUi, api, web, demo] = await Promise.all(Array.from({ length: 6 }, () => freePort()));
+    const [postgres, temporal, temporalUi, api, web, demo, workerMetrics, sdkMetrics] = await Promise.all(Array.from({ length: 8 }, () => freePort()));
     const env = {
       HOSTED_CHECKOUT_DATA_DIR: dataDir,
       EMBEDDED_POSTGRES_PORT: String(postgres),
@@ -41,6 +41,8 @@ describe('npm start', () => {
       API_PORT: String(api),
       WEB_PORT: String(web),
       DEMO_MERCHANT_PORT: String(demo),
+      WORKER_METRICS_PORT: String(workerMetrics),
+      TEMPORAL_SDK_METRICS_ADDRESS: `127.0.0.1:${sdkMetrics}`,
       LOG_LEVEL: 'warn',
     };
 
@@ -96,6 +98,15 @@ describe('npm start', () => {
     expect(page.status).toBe(200);
     expect(await page.text()).toContain('Demo Store');
     expect((await fetch(stack.temporalUiUrl)).status).toBe(200);
+
+    // The worker's metrics, printed with the rest, behind the operator token npm start generated.
+    const metricsUrl = `http://localhost:${workerMetrics}/metrics`;
+    expect(printed).toContain(metricsUrl);
+    const { operatorToken } = JSON.parse(readFileSync(path.join(dataDir, 'local-secrets.json'), 'utf8'));
+    expect((await fetch(metricsUrl)).status).toBe(401);
+    const metrics = await (await fetch(metricsUrl, { headers: { authorization: `Bearer ${operatorToken}` } })).text();
+    expect(metrics).toContain('# TYPE checkout_payments_total counter');
+    expect(metrics).toMatch(/^temporal_\w+\{[^}]*task_queue="hosted-checkout"/m);
 
     first.child.kill('SIGINT');
     expect(await first.exited).toBe(0);
