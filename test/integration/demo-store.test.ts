@@ -48,6 +48,12 @@ describe('the demo store npm start runs, against the real API and webhooks', () 
       const orderId = cart!.cart.extra.orderId!;
       expect(orderId).toMatch(/^ord_/);
 
+      // Back from the checkout before any webhook: the order waits, and its page refreshes itself.
+      const early = await (await fetch(`${baseUrl}/orders/${orderId}?return=success&cartId=${cartId}`)).text();
+      expect(early).toContain('Waiting for the payment confirmation webhook');
+      expect(early).toContain('<meta http-equiv="refresh" content="2" />');
+      expect(early).toContain('<dd data-testid="fulfilled">no</dd>');
+
       // A cross-site form post is refused before it creates anything.
       const forgedForm = await fetch(`${baseUrl}/checkout`, {
         method: 'POST',
