@@ -48,6 +48,7 @@ export function createDemoStoreApp(settings: DemoStoreSettings) {
         baseUri: ["'none'"],
       },
       referrerPolicy: 'no-referrer',
+      xFrameOptions: 'DENY',
     }),
   );
   // Form posts must come from this store's own pages (Origin / Sec-Fetch-Site). The webhook endpoint is
