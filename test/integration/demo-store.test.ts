@@ -54,7 +54,9 @@ describe('the demo store npm start runs, against the real API and webhooks', () 
       expect(early).toContain('<meta http-equiv="refresh" content="2" />');
       expect(early).toContain('<dd data-testid="fulfilled">no</dd>');
       const policy = (await fetch(`${baseUrl}/orders`)).headers.get('content-security-policy');
-      expect(policy).toBe(`default-src 'none'; style-src 'self'; img-src 'self'; form-action 'self' ${new URL(stack.checkoutUrl).origin}; frame-ancestors 'none'; base-uri 'none'`);
+      expect(policy).toBe(
+        `default-src 'none'; style-src 'self'; img-src 'self'; form-action 'self' ${new URL(stack.checkoutUrl).origin}; frame-ancestors 'none'; base-uri 'none'`,
+      );
 
       // A cross-site form post is refused before it creates anything.
       const forgedForm = await fetch(`${baseUrl}/checkout`, {
