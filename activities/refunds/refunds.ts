@@ -18,7 +18,7 @@ export interface SettledRefund {
 }
 
 /** ApplicationFailure type while a refund's reservation is not visible yet (its transaction has not committed). */
-export const REFUND_NOT_VISIBLE = 'RefundNotVisible';
+const REFUND_NOT_VISIBLE = 'RefundNotVisible';
 
 /** What the refund workflow does with the processor and the ledger; every step is safe to retry. */
 export function createRefundActivities(deps: { db: Db; logger: Logger; paymentProcessor: PaymentProcessor; metrics: ActivityMetrics }) {

@@ -1,6 +1,12 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { recordCartStatus } from '../../core/checkout/cart-ledger.js';
-import { SANDBOX_REFUND_DECLINED_AMOUNT } from '../../core/checkout/payment-processor.js';
+import {
+  createSandboxPaymentProcessor,
+  ProcessorUnavailableError,
+  SANDBOX_REFUND_DECLINED_AMOUNT,
+  type PaymentProcessor,
+  type RefundRequest,
+} from '../../core/checkout/payment-processor.js';
 import type { CreatedMerchant } from '../../core/merchants/merchants.js';
 import type { Order, Refund } from '../../core/orders/order-schema.js';
 import type { WebhookEventBody } from '../../core/webhooks/events.js';
@@ -208,5 +214,52 @@ describe('refunds through the merchant API: reserved in PostgreSQL, run in Tempo
     expect(unauthenticated.status).toBe(401);
     expect(await refundRows(cartId)).toHaveLength(0);
     expect(await refundRows(unpaid)).toHaveLength(0);
+  });
+});
+
+describe('a refund the processor does not answer at first', () => {
+  const sandbox = createSandboxPaymentProcessor('sandbox');
+  const refundCalls: RefundRequest[] = [];
+  // The first three refund requests get no answer (the outcome is unknown): retried 1 + 2 + 4 s apart, the fourth is answered after the API stopped waiting.
+  const flaky: PaymentProcessor = {
+    ...sandbox,
+    name: 'flaky-refunds',
+    refund(request) {
+      refundCalls.push(request);
+      if (refundCalls.length <= 3) return Promise.reject(new ProcessorUnavailableError('no answer'));
+      return sandbox.refund(request);
+    },
+  };
+  const stack = useTestStack({}, { paymentProcessor: flaky });
+
+  it('stays pending with its amount reserved, is asked again under the same key, and succeeds once', async () => {
+    const merchant = await stack.createMerchant({ name: 'Flaky Store' });
+    const api = merchantApi(stack, merchant.apiKey);
+    const cartId = await paidCarts(stack, merchant).paidCart();
+
+    const res = await api.refund(cartId, { amount: 4000 });
+    expect(res.status).toBe(201);
+    const refund = (await res.json()) as Refund;
+    expect(refund.status).toBe('pending');
+    // Meanwhile the reservation holds: only what is left beyond it can be asked for.
+    const refused = (await (await api.refund(cartId, { amount: 499 })).json()) as ErrorBody;
+    expect(refused).toMatchObject({
+      code: 'AMOUNT_EXCEEDS_REFUNDABLE',
+      errors: [{ path: 'amount', message: 'must be at most 498, what remains refundable on this order' }],
+    });
+
+    const settled = await waitFor(
+      async () => {
+        const order = (await (await api.get(`/orders/${cartId}`)).json()) as Order;
+        return order.refunds[0]?.status === 'succeeded' ? order : undefined;
+      },
+      { what: 'the refund to succeed', timeoutMs: 30_000 },
+    );
+    expect(settled).toMatchObject({ status: 'partially_refunded', refundedTotal: 4000 });
+    expect(refundCalls.map((r) => r.idempotencyKey)).toEqual([refund.id, refund.id, refund.id, refund.id]);
+    const recorded = () =>
+      stack.db<{ id: string }[]>`select payload->'data'->'refund'->>'id' as id from webhook_events where cart_id = ${cartId} and event = 'order_refunded'`;
+    await waitFor(async () => ((await recorded()).length > 0 ? true : undefined), { what: 'order_refunded recorded' });
+    expect((await recorded()).map((e) => e.id)).toEqual([refund.id]);
   });
 });
