@@ -149,5 +149,38 @@ export default defineConfig(
     },
   },
 
+  // The Demo Store is a merchant: it reaches Hosted Checkout through its public HTTP APIs only, so it can be copied as it is.
+  {
+    files: ['demo-store/**/*.ts'],
+    rules: {
+      'no-restricted-imports': 'off',
+      '@typescript-eslint/no-restricted-imports': [
+        'error',
+        {
+          patterns: [
+            {
+              group: [
+                '../**/core',
+                '../**/core/**',
+                '../**/api',
+                '../**/api/**',
+                '../**/web',
+                '../**/web/**',
+                '../**/workflows',
+                '../**/workflows/**',
+                '../**/activities',
+                '../**/activities/**',
+                '../**/worker',
+                '../**/worker/**',
+                '@temporalio/*',
+              ],
+              message: 'demo-store/ is a merchant: it uses only the public HTTP APIs and what scripts/start.ts hands it.',
+            },
+          ],
+        },
+      ],
+    },
+  },
+
   prettier,
 );

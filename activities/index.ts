@@ -12,6 +12,7 @@ import { createWebhookActivities } from './webhooks/deliver.js';
 import { createRefundActivities } from './refunds/refunds.js';
 import type { postWebhook } from '../core/webhooks/http-post.js';
 import { otpSenderFromConfig } from '../core/checkout/otp-delivery/from-config.js';
+import type { ActivityMetrics } from './metrics.js';
 
 export interface ActivityDeps {
   config: Config;
@@ -26,17 +27,18 @@ export interface ActivityDeps {
   postWebhook?: typeof postWebhook;
   /** Defaults to the one PAYMENT_PROCESSOR names: Stripe, or the simulator (which refuses production). */
   paymentProcessor?: PaymentProcessor;
+  /** What the activities count (payments, refunds, webhook attempts, code sends), served by the worker's /metrics. */
+  metrics: ActivityMetrics;
 }
 
 /** Every activity the worker registers, built from explicit dependencies. */
 export function createActivities(deps: ActivityDeps) {
+  // Code delivery first: a production worker missing both is told about its code providers first.
+  const otpSender = deps.otpSender ?? otpSenderFromConfig(deps);
   const paymentProcessor = deps.paymentProcessor ?? paymentProcessorFromConfig(deps.config);
   return {
     ...createLedgerActivities(deps.db),
-    ...createOtpActivities({
-      config: deps.config,
-      otpSender: deps.otpSender ?? otpSenderFromConfig(deps),
-    }),
+    ...createOtpActivities({ config: deps.config, otpSender, metrics: deps.metrics }),
     ...createPaymentActivities({ ...deps, paymentProcessor }),
     ...createRefundActivities({ ...deps, paymentProcessor }),
     ...createWebhookEventActivities(deps),

@@ -9,6 +9,13 @@ const environmentSchema = z.object({
   CHECKOUT_ENV: z.enum(['sandbox', 'production'], { error: 'is required: sandbox or production' }),
   API_PORT: port.default(3000),
   WEB_PORT: port.default(3001),
+  /** The worker's `GET /metrics`: the activities' counters and, fetched from the address below, the Temporal SDK's worker metrics. */
+  WORKER_METRICS_PORT: port.default(9464),
+  /** Where the Temporal SDK's own Prometheus exporter listens (Runtime telemetryOptions); keep it on loopback, the worker's /metrics relays it. */
+  TEMPORAL_SDK_METRICS_ADDRESS: z
+    .string()
+    .regex(/^(\d{1,3}(\.\d{1,3}){3}|\[[0-9a-fA-F:]+\]|localhost):\d{1,5}$/, 'must be host:port, e.g. 127.0.0.1:9465')
+    .default('127.0.0.1:9465'),
   API_BASE_URL: z.url().optional(),
   CHECKOUT_BASE_URL: z.url().optional(),
   DATABASE_URL: z.string().min(1, 'is required (postgres://user:pass@host:port/db)'),
@@ -217,6 +224,7 @@ export const configSchema = environmentSchema
     environment: c.CHECKOUT_ENV,
     apiPort: c.API_PORT,
     webPort: c.WEB_PORT,
+    workerMetrics: { port: c.WORKER_METRICS_PORT, temporalSdkAddress: c.TEMPORAL_SDK_METRICS_ADDRESS },
     apiBaseUrl: (c.API_BASE_URL ?? `http://localhost:${c.API_PORT}`).replace(/\/+$/, ''),
     checkoutBaseUrl: (c.CHECKOUT_BASE_URL ?? `http://localhost:${c.WEB_PORT}`).replace(/\/+$/, ''),
     databaseUrl: c.DATABASE_URL,

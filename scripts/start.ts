@@ -10,9 +10,12 @@ import { createLogger } from '../core/logger.js';
 import { connectTemporal, temporalConnectionOptions } from '../core/temporal.js';
 import { createWebApp } from '../web/app.js';
 import { bundleWorkflows, createCartWorker } from '../worker/create-worker.js';
+import { serveWorkerMetrics, workerTelemetryOptions } from '../worker/metrics.js';
+import { createActivityMetrics } from '../activities/metrics.js';
 import { ensureCardVaultPurgeSchedule } from '../workflows/card-vault-purge/client.js';
 import { z } from 'zod';
-import { demoReturnUrls, ensureDemoMerchant, startDemoMerchantReceiver } from './demo-merchant.js';
+import { startDemoStore } from '../demo-store/server.js';
+import { ensureDemoMerchant } from './demo-merchant.js';
 import { localDataEncryptionKey, localOperatorToken, startInfrastructure } from './infrastructure.js';
 
 /** `npm start`: the whole stack on this machine, on real PostgreSQL and a real Temporal dev server. */
@@ -29,9 +32,6 @@ const launcher = z
   })
   .parse(process.env);
 const DATA_DIR = path.resolve(launcher.HOSTED_CHECKOUT_DATA_DIR);
-// We stop the worker ourselves, in order, before the servers it depends on.
-// The SDK's own chatter (worker state changes, bundler stats) would bury the URLs a newcomer needs.
-Runtime.install({ shutdownSignals: [], logger: new DefaultLogger('WARN') });
 const say = (line: string) => process.stdout.write(`${line}\n`);
 
 const infrastructure = await startInfrastructure({
@@ -78,6 +78,10 @@ try {
     // The dashboard links carts to the UI this launcher runs, on whatever port it got.
     ...(process.env.TEMPORAL_UI_URL || !infrastructure.temporalUiUrl ? {} : { TEMPORAL_UI_URL: infrastructure.temporalUiUrl }),
   });
+  // We stop the worker ourselves, in order, before the servers it depends on. The SDK's own chatter
+  // (worker state changes, bundler stats) would bury the URLs a newcomer needs. Its metrics exporter
+  // is part of the runtime, so this comes once the configuration is known, before any connection.
+  Runtime.install({ shutdownSignals: [], logger: new DefaultLogger('WARN'), telemetryOptions: workerTelemetryOptions(config) });
   const logger = createLogger({ level: config.logLevel, name: 'hosted-checkout' });
   const db = createDb(config.databaseUrl);
   closers.push(() => db.end());
@@ -85,7 +89,15 @@ try {
   closers.push(() => temporal.close());
 
   const workerConnection = await NativeConnection.connect(temporalConnectionOptions(config));
-  const worker = await createCartWorker({ config, db, logger, connection: workerConnection, workflowBundle: await bundleWorkflows() });
+  const activityMetrics = createActivityMetrics();
+  const worker = await createCartWorker({
+    config,
+    db,
+    logger,
+    connection: workerConnection,
+    workflowBundle: await bundleWorkflows(),
+    metrics: activityMetrics,
+  });
   const running = worker.run();
   await ensureCardVaultPurgeSchedule(temporal.client, config);
   closers.push(async () => {
@@ -94,6 +106,9 @@ try {
     await workerConnection.close();
   });
 
+  const workerMetrics = await serveWorkerMetrics({ config, registry: activityMetrics.registry });
+  closers.push(workerMetrics.close);
+
   for (const [app, port] of [
     [createApiApp({ config, db, temporal, logger }), config.apiPort],
     [createWebApp({ config, db, temporal, logger }), config.webPort],
@@ -101,9 +116,21 @@ try {
     closers.push((await listen(app.fetch, { port })).close);
   }
 
-  const demo = await ensureDemoMerchant({ db, config }, path.join(DATA_DIR, 'demo-merchant.json'), `http://localhost:${launcher.DEMO_MERCHANT_PORT}/webhooks`);
-  const demoReceiver = await startDemoMerchantReceiver({ port: launcher.DEMO_MERCHANT_PORT, secret: demo.webhookSecret, log: say });
-  closers.push(demoReceiver.close);
+  const demoStoreUrl = `http://localhost:${launcher.DEMO_MERCHANT_PORT}`;
+  const demo = await ensureDemoMerchant({ db, config }, path.join(DATA_DIR, 'demo-merchant.json'), `${demoStoreUrl}/webhooks`);
+  const demoStore = await startDemoStore({
+    port: launcher.DEMO_MERCHANT_PORT,
+    baseUrl: demoStoreUrl,
+    publicUrl: 'https://demo-store.example',
+    apiBaseUrl: config.apiBaseUrl,
+    checkoutBaseUrl: config.checkoutBaseUrl,
+    platformUuid: demo.platformUuid,
+    apiKey: demo.apiKey,
+    webhookSecret: demo.webhookSecret,
+    ordersFile: path.join(DATA_DIR, 'demo-store-orders.json'),
+    log: say,
+  });
+  closers.push(demoStore.close);
 
   const stack = {
     apiUrl: config.apiBaseUrl,
@@ -119,24 +146,27 @@ try {
   const body = JSON.stringify({
     cartObject: {
       store: { ...example.store, platformUuid: demo.platformUuid },
-      cart: { ...example.cart, merchantUrls: demoReturnUrls(launcher.DEMO_MERCHANT_PORT) },
+      cart: { ...example.cart, merchantUrls: { successUrl: `${demoStoreUrl}/orders`, failureUrl: `${demoStoreUrl}/orders` } },
     },
   });
   say(`
 Hosted Checkout is running (${config.environment}).
 
-  API              ${stack.apiUrl}            (health: ${stack.apiUrl}/readyz)
+  Demo store       ${demoStoreUrl}   ← start here: buy, pay with the sandbox values, watch the webhooks, refund
+
+  API              ${stack.apiUrl}            (health: ${stack.apiUrl}/readyz, reference: ${stack.apiUrl}/docs)
   Checkout page    ${stack.checkoutUrl}/?token=<cartId>
   Dashboard        ${stack.checkoutUrl}/dashboard   (the Demo Store signs in with apiKey from demo-merchant.json;
                    operators with operatorToken from ${path.join(DATA_DIR, 'local-secrets.json')})
+  Worker metrics   ${workerMetrics.url}/metrics   (Authorization: Bearer <operatorToken of ${path.join(DATA_DIR, 'local-secrets.json')}>)
   Temporal UI      ${stack.temporalUiUrl ?? '(external Temporal server)'}   (workflows are named cart-<cartId>)
   Temporal         ${stack.temporalAddress}
   PostgreSQL       ${stack.databaseUrl.replace(/:[^:@/]+@/, ':***@')}
-  Demo merchant    ${path.join(DATA_DIR, 'demo-merchant.json')}  (platformUuid ${demo.platformUuid})
-                   receives and logs its webhooks on http://localhost:${launcher.DEMO_MERCHANT_PORT}/webhooks
+  Demo merchant    ${path.join(DATA_DIR, 'demo-merchant.json')}  (platformUuid ${demo.platformUuid}, API key, webhook secret)
+                   its webhooks go to ${demoStoreUrl}/webhooks; its orders are kept in ${path.join(DATA_DIR, 'demo-store-orders.json')}
   Stack details    ${path.join(DATA_DIR, 'stack.json')}
 
-Create a cart:
+Or create a cart by hand, as the store's server does:
 
   curl -s ${stack.apiUrl}/v2/public/api/cart/ -H 'Content-Type: application/json' -d '${body}'
 

@@ -5,6 +5,7 @@ import type { Db } from '../core/db/client.js';
 import type { Logger } from '../core/logger.js';
 import { createEncryptionCodec } from '../core/temporal-codec.js';
 import { createActivities, type ActivityDeps } from '../activities/index.js';
+import { createActivityMetrics, type ActivityMetrics } from '../activities/metrics.js';
 
 export const WORKFLOWS_PATH = fileURLToPath(new URL('../workflows/index.ts', import.meta.url));
 
@@ -22,6 +23,8 @@ export async function createCartWorker(deps: {
   postWebhook?: ActivityDeps['postWebhook'];
   connection: NativeConnection;
   workflowBundle?: WorkflowBundleWithSourceMap;
+  /** What its activities count; served by worker/metrics-server.ts. A worker nobody scrapes may leave it out. */
+  metrics?: ActivityMetrics;
 }): Promise<Worker> {
   const { config, connection } = deps;
   return Worker.create({
@@ -38,6 +41,7 @@ export async function createCartWorker(deps: {
       otpSender: deps.otpSender,
       paymentProcessor: deps.paymentProcessor,
       postWebhook: deps.postWebhook,
+      metrics: deps.metrics ?? createActivityMetrics(),
     }),
   });
 }

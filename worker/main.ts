@@ -1,21 +1,28 @@
-import { NativeConnection } from '@temporalio/worker';
+import { NativeConnection, Runtime } from '@temporalio/worker';
+import { createActivityMetrics } from '../activities/metrics.js';
 import { loadConfigOrExit } from '../core/config.js';
 import { createDb } from '../core/db/client.js';
 import { createLogger } from '../core/logger.js';
 import { connectTemporal, temporalConnectionOptions } from '../core/temporal.js';
 import { ensureCardVaultPurgeSchedule } from '../workflows/card-vault-purge/client.js';
 import { createCartWorker } from './create-worker.js';
+import { serveWorkerMetrics, workerTelemetryOptions } from './metrics.js';
 
 const config = loadConfigOrExit();
 const logger = createLogger({ level: config.logLevel, name: 'worker' });
+// Before any connection: the SDK's metrics exporter is part of the runtime.
+Runtime.install({ telemetryOptions: workerTelemetryOptions(config) });
 const db = createDb(config.databaseUrl);
 const connection = await NativeConnection.connect(temporalConnectionOptions(config));
-const worker = await createCartWorker({ config, db, logger, connection });
+const metrics = createActivityMetrics();
+const worker = await createCartWorker({ config, db, logger, connection, metrics });
+const metricsServer = await serveWorkerMetrics({ config, registry: metrics.registry });
 const temporal = connectTemporal(config);
 await ensureCardVaultPurgeSchedule(temporal.client, config);
 await temporal.close();
-logger.info({ taskQueue: config.temporal.taskQueue, address: config.temporal.address }, 'worker polling');
+logger.info({ taskQueue: config.temporal.taskQueue, address: config.temporal.address, metrics: `${metricsServer.url}/metrics` }, 'worker polling');
 // Worker.run() shuts down gracefully on SIGINT/SIGTERM by default.
 await worker.run();
+await metricsServer.close();
 await connection.close();
 await db.end();

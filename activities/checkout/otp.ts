@@ -5,6 +5,7 @@ import { otpHashDigest } from '../../core/checkout/otp-digest.js';
 import { otpHash } from '../../core/checkout/otp-hash.js';
 import { parseContact } from '../../core/checkout/contact.js';
 import { OTP_POLICY } from '../../core/checkout/session.js';
+import type { ActivityMetrics } from '../metrics.js';
 
 export interface SentCode {
   /**
@@ -15,8 +16,8 @@ export interface SentCode {
 }
 
 /** One-time codes: generated here, where randomness and I/O belong, and gone once sent. */
-export function createOtpActivities(deps: { config: Config; otpSender: OtpSender }) {
-  const { config, otpSender } = deps;
+export function createOtpActivities(deps: { config: Config; otpSender: OtpSender; metrics: ActivityMetrics }) {
+  const { config, otpSender, metrics } = deps;
   return {
     /** `storeName` and `codeLifetimeMs` are absent from sends scheduled before messages named them, `locale` from those before the page spoke Arabic. */
     async sendOtp(input: { cartId: string; contact: string; storeName?: string; codeLifetimeMs?: number; locale?: string }): Promise<SentCode> {
@@ -24,16 +25,22 @@ export function createOtpActivities(deps: { config: Config; otpSender: OtpSender
       // The workflow validated the contact already; this guards the activity's own contract.
       if (!contact) throw new Error('sendOtp: not an email address or phone number');
       const code = randomInt(0, 1_000_000).toString().padStart(6, '0');
-      await otpSender.send({
-        cartId: input.cartId,
-        channel: contact.channel,
-        address: contact.address,
-        addressHint: contact.hint,
-        code,
-        storeName: input.storeName ?? 'the store',
-        codeLifetimeMs: input.codeLifetimeMs ?? OTP_POLICY.codeLifetimeMs,
-        ...(input.locale ? { locale: input.locale } : {}),
-      });
+      try {
+        await otpSender.send({
+          cartId: input.cartId,
+          channel: contact.channel,
+          address: contact.address,
+          addressHint: contact.hint,
+          code,
+          storeName: input.storeName ?? 'the store',
+          codeLifetimeMs: input.codeLifetimeMs ?? OTP_POLICY.codeLifetimeMs,
+          ...(input.locale ? { locale: input.locale } : {}),
+        });
+      } catch (error) {
+        metrics.otpSends.inc({ channel: contact.channel, result: 'failed' });
+        throw error;
+      }
+      metrics.otpSends.inc({ channel: contact.channel, result: 'sent' });
       const accepted = config.environment === 'sandbox' ? [code, config.sandboxOtp] : [code];
       return { acceptedDigests: accepted.map((c) => otpHashDigest(otpHash(config.keyring, input.cartId, c))) };
     },

@@ -3,6 +3,7 @@ import { discardCartCards, purgeCardsOlderThan, readCard } from '../../core/chec
 import type { Config } from '../../core/config.js';
 import type { Db } from '../../core/db/client.js';
 import type { Logger } from '../../core/logger.js';
+import type { ActivityMetrics } from '../metrics.js';
 import { ProcessorUnavailableError, type ChargeResult, type PaymentProcessor } from '../../core/checkout/payment-processor.js';
 
 export type PaymentOutcome = { outcome: 'approved'; chargeId: string } | { outcome: 'declined'; failureCode: string };
@@ -14,8 +15,8 @@ export const PROCESSOR_UNAVAILABLE = 'ProcessorUnavailable';
 const toOutcome = (result: ChargeResult): PaymentOutcome =>
   result.outcome === 'approved' ? { outcome: 'approved', chargeId: result.chargeId } : { outcome: 'declined', failureCode: result.declineCode };
 
-export function createPaymentActivities(deps: { config: Config; db: Db; logger: Logger; paymentProcessor: PaymentProcessor }) {
-  const { config, db, logger, paymentProcessor } = deps;
+export function createPaymentActivities(deps: { config: Config; db: Db; logger: Logger; paymentProcessor: PaymentProcessor; metrics: ActivityMetrics }) {
+  const { config, db, logger, paymentProcessor, metrics } = deps;
   const processor = paymentProcessor.name;
 
   /** Runs one processor call; no answer becomes a retryable ApplicationFailure, never a result. */
@@ -39,9 +40,16 @@ export function createPaymentActivities(deps: { config: Config; db: Db; logger: 
   const chargePayment = async (input: { cartId: string; cardToken: string; amount: number; currency: string }): Promise<PaymentOutcome> => {
     const card = await readCard(db, config.keyring, input.cardToken);
     if (!card) return { outcome: 'declined', failureCode: 'card_unavailable' };
-    const result = await unlessUnavailable(input.cartId, () =>
-      paymentProcessor.charge({ idempotencyKey: input.cartId, amount: input.amount, currency: input.currency, card }),
-    );
+    let result: ChargeResult;
+    try {
+      result = await unlessUnavailable(input.cartId, () =>
+        paymentProcessor.charge({ idempotencyKey: input.cartId, amount: input.amount, currency: input.currency, card }),
+      );
+    } catch (error) {
+      if (error instanceof ApplicationFailure && error.type === PROCESSOR_UNAVAILABLE) metrics.payments.inc({ outcome: 'no_answer' });
+      throw error;
+    }
+    metrics.payments.inc({ outcome: result.outcome });
     logger.info({ cartId: input.cartId, processor, outcome: result.outcome, brand: card.brand, last4: card.last4 }, 'payment authorization');
     return toOutcome(result);
   };

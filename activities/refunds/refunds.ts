@@ -7,6 +7,7 @@ import type { Logger } from '../../core/logger.js';
 import { findRefund, markRefundFailed, markRefundSucceeded, succeededRefundAmount } from '../../core/orders/refund-ledger.js';
 import type { PaymentSummary, RefundSummary } from '../../core/webhooks/events.js';
 import { PROCESSOR_UNAVAILABLE } from '../checkout/payments.js';
+import type { ActivityMetrics } from '../metrics.js';
 
 export type RefundAnswer = { outcome: 'refunded'; processorRefundId: string } | { outcome: 'declined'; failureCode: string };
 
@@ -20,8 +21,8 @@ export interface SettledRefund {
 const REFUND_NOT_VISIBLE = 'RefundNotVisible';
 
 /** What the refund workflow does with the processor and the ledger; every step is safe to retry. */
-export function createRefundActivities(deps: { db: Db; logger: Logger; paymentProcessor: PaymentProcessor }) {
-  const { db, logger, paymentProcessor } = deps;
+export function createRefundActivities(deps: { db: Db; logger: Logger; paymentProcessor: PaymentProcessor; metrics: ActivityMetrics }) {
+  const { db, logger, paymentProcessor, metrics } = deps;
   const processor = paymentProcessor.name;
 
   const answered = async <T>(refundId: string, call: () => Promise<T>): Promise<T> => {
@@ -63,11 +64,13 @@ export function createRefundActivities(deps: { db: Db; logger: Logger; paymentPr
       const found = await answered(refundId, () => paymentProcessor.lookup({ idempotencyKey: cartId }));
       if (!found.found || found.result.outcome !== 'approved') {
         logger.warn({ refundId, cartId, processor }, 'refund: the processor knows no approved charge for this cart');
+        metrics.refunds.inc({ outcome: 'declined' });
         return { outcome: 'declined', failureCode: 'charge_not_found' };
       }
       const chargeId = found.result.chargeId;
       const result = await answered(refundId, () => paymentProcessor.refund({ idempotencyKey: refundId, chargeId, amount }));
       logger.info({ refundId, cartId, processor, amount, outcome: result.outcome }, 'refund');
+      metrics.refunds.inc({ outcome: result.outcome });
       return result.outcome === 'refunded'
         ? { outcome: 'refunded', processorRefundId: result.refundId }
         : { outcome: 'declined', failureCode: result.declineCode };

@@ -9,6 +9,7 @@ import { postWebhook, type PostOutcome } from '../../core/webhooks/http-post.js'
 import { nextAttemptDelayMs, parseRetryAfter } from '../../core/webhooks/retry-schedule.js';
 import { webhookHeaders } from '../../core/webhooks/signing.js';
 import { DELIVERY_FAILURE, type DeliveryOutcome, type DeliveryRequest } from '../../workflows/webhook-delivery/messages.js';
+import type { ActivityMetrics } from '../metrics.js';
 
 const isSuccess = (status: number | undefined) => status !== undefined && status >= 200 && status <= 299;
 
@@ -17,9 +18,16 @@ const isSuccess = (status: number | undefined) => status !== undefined && status
  * is thrown with the delay of the schedule (docs/decisions/webhooks.md) as `nextRetryDelay`; an outcome that ends the
  * delivery (2xx, spent schedule, 410, disabled endpoint) is returned, so the workflow moves to the next event.
  */
-export function createWebhookActivities(deps: { config: Config; db: Db; logger: Logger; postWebhook?: typeof postWebhook }) {
-  const { config, db, logger } = deps;
+export function createWebhookActivities(deps: { config: Config; db: Db; logger: Logger; metrics: ActivityMetrics; postWebhook?: typeof postWebhook }) {
+  const { config, db, logger, metrics } = deps;
   const post = deps.postWebhook ?? postWebhook;
+
+  /** Status classes, not statuses, and the post's own error classes: a bounded set of series. */
+  function countAttempt(result: 'delivered' | 'retrying' | 'failed' | 'gone' | 'endpoint_disabled', outcome: PostOutcome) {
+    const error = outcome.errorClass ?? (isSuccess(outcome.status) ? 'none' : `http_${String(outcome.status).charAt(0)}xx`);
+    metrics.webhookAttempts.inc({ result, error });
+    metrics.webhookAttemptDuration.observe({ result }, outcome.latencyMs / 1000);
+  }
 
   async function recordAttempt(attemptId: string, outcome: PostOutcome, nextAttemptAt?: Date) {
     const errorClass = outcome.errorClass ?? (outcome.status !== undefined && !isSuccess(outcome.status) ? `http_${outcome.status}` : null);
@@ -92,6 +100,9 @@ export function createWebhookActivities(deps: { config: Config; db: Db; logger: 
         await recordAttempt(attemptId, outcome);
         await setDeliveryStatus(db, event.id, 'delivered');
         await recordEndpointSuccess(db, endpoint.endpointId);
+        countAttempt('delivered', outcome);
+        // Operators' replays would measure how old the event was, not how long delivery took.
+        if (request.trigger === 'scheduled') metrics.webhookDeliveryLatency.observe((Date.now() - Date.parse(event.payload.createdAt)) / 1000);
         logger.info(log, 'webhook delivered');
         return 'delivered';
       }
@@ -99,6 +110,7 @@ export function createWebhookActivities(deps: { config: Config; db: Db; logger: 
         await recordAttempt(attemptId, outcome);
         await setDeliveryStatus(db, event.id, 'failed');
         await disable(endpoint.endpointId, 'the endpoint answered 410 Gone');
+        countAttempt('gone', outcome);
         return 'endpoint_disabled';
       }
 
@@ -107,6 +119,7 @@ export function createWebhookActivities(deps: { config: Config; db: Db; logger: 
         await recordAttempt(attemptId, outcome);
         await setDeliveryStatus(db, event.id, 'failed');
         await disable(endpoint.endpointId, `every attempt failed since ${failingSince.toISOString()}`);
+        countAttempt('endpoint_disabled', outcome);
         return 'endpoint_disabled';
       }
 
@@ -114,10 +127,12 @@ export function createWebhookActivities(deps: { config: Config; db: Db; logger: 
       if (delay === undefined) {
         await recordAttempt(attemptId, outcome);
         await setDeliveryStatus(db, event.id, 'failed');
+        countAttempt('failed', outcome);
         logger.warn(log, 'webhook delivery failed for good; replayable');
         return 'failed';
       }
       await recordAttempt(attemptId, outcome, new Date(attemptedAt.getTime() + delay));
+      countAttempt('retrying', outcome);
       logger.info({ ...log, nextAttemptInMs: delay }, 'webhook attempt failed; will retry');
       throw ApplicationFailure.create({
         type: DELIVERY_FAILURE.attemptFailed,

@@ -32,8 +32,8 @@ describe('npm start', () => {
   chmodSync(dataDir, 0o755);
   afterAll(() => rmSync(dataDir, { recursive: true, force: true }));
 
-  it('runs the whole stack, prints a curl that creates a cart whose page renders, stops clean on SIGINT, and restarts on the same data', async () => {
-    const [postgres, temporal, temporalUi, api, web, demo] = await Promise.all(Array.from({ length: 6 }, () => freePort()));
+  it('runs the whole stack, prints the demo store first, sells through it, prints a curl that creates a cart whose page renders, stops clean on SIGINT, and restarts on the same data', async () => {
+    const [postgres, temporal, temporalUi, api, web, demo, workerMetrics, sdkMetrics] = await Promise.all(Array.from({ length: 8 }, () => freePort()));
     const env = {
       HOSTED_CHECKOUT_DATA_DIR: dataDir,
       EMBEDDED_POSTGRES_PORT: String(postgres),
@@ -42,12 +42,18 @@ describe('npm start', () => {
       API_PORT: String(api),
       WEB_PORT: String(web),
       DEMO_MERCHANT_PORT: String(demo),
+      WORKER_METRICS_PORT: String(workerMetrics),
+      TEMPORAL_SDK_METRICS_ADDRESS: `127.0.0.1:${sdkMetrics}`,
       LOG_LEVEL: 'warn',
     };
 
     const first = launch(env);
     await waitFor(() => (first.output().includes(READY_LINE) ? true : undefined), { timeoutMs: 90_000, what: `npm start to be ready:\n${first.output()}` });
     const printed = first.output();
+    const storeUrl = `http://localhost:${demo}`;
+    // The demo store is the first address of the summary: it is where a newcomer starts.
+    const summary = printed.slice(printed.indexOf('Hosted Checkout is running'));
+    expect(summary.match(/https?:\/\/[^\s/]+/)?.[0]).toBe(storeUrl);
     expect(printed).toContain(`http://localhost:${api}`);
     expect(printed).toContain(`http://localhost:${web}/?token=<cartId>`);
     expect(printed).toContain(`http://localhost:${temporalUi}`);
@@ -65,7 +71,22 @@ describe('npm start', () => {
       platformUuid: expect.any(String),
       webhookUrl: `http://localhost:${demo}/webhooks`,
       webhookSecret: expect.stringMatching(/^whsec_/),
+      apiKey: expect.stringMatching(/^sk_sandbox_/),
     });
+
+    // The store sells through the stack: its form post creates the cart and sends the customer to the checkout.
+    expect(await (await fetch(storeUrl)).text()).toContain('Pay with Hosted Checkout');
+    const bought = await fetch(`${storeUrl}/checkout`, {
+      method: 'POST',
+      headers: { origin: storeUrl, 'content-type': 'application/x-www-form-urlencoded' },
+      body: 'qty-tea-towel=1',
+      redirect: 'manual',
+    });
+    expect(bought.status).toBe(303);
+    const storeCheckout = new URL(bought.headers.get('location')!);
+    expect(`${storeCheckout.origin}${storeCheckout.pathname}`).toBe(`http://localhost:${web}/`);
+    expect((await fetch(storeCheckout)).status).toBe(200);
+    const storeCartId = storeCheckout.searchParams.get('token')!;
 
     // The printed curl, run as printed.
     const curl = printed
@@ -82,6 +103,15 @@ describe('npm start', () => {
     const signIn = await dashboardClient(stack.checkoutUrl, '127.0.0.1').signIn(demoMerchant.apiKey);
     expect(signIn.location).toBe('/dashboard/orders');
 
+    // The worker's metrics, printed with the rest, behind the operator token npm start generated.
+    const metricsUrl = `http://localhost:${workerMetrics}/metrics`;
+    expect(printed).toContain(metricsUrl);
+    const { operatorToken } = JSON.parse(readFileSync(path.join(dataDir, 'local-secrets.json'), 'utf8'));
+    expect((await fetch(metricsUrl)).status).toBe(401);
+    const metrics = await (await fetch(metricsUrl, { headers: { authorization: `Bearer ${operatorToken}` } })).text();
+    expect(metrics).toContain('# TYPE checkout_payments_total counter');
+    expect(metrics).toMatch(/^temporal_\w+\{[^}]*task_queue="hosted-checkout"/m);
+
     first.child.kill('SIGINT');
     expect(await first.exited).toBe(0);
     expect(first.output()).toContain('Stopped.');
@@ -91,8 +121,9 @@ describe('npm start', () => {
     await waitFor(() => (second.output().includes(READY_LINE) ? true : undefined), { timeoutMs: 90_000, what: `the second npm start:\n${second.output()}` });
     expect(JSON.parse(readFileSync(path.join(dataDir, 'demo-merchant.json'), 'utf8')).platformUuid).toBe(demoMerchant.platformUuid);
     expect(second.output()).not.toContain('Applied migrations');
-    // The cart of the first run is still there: its session survived the restart.
+    // The cart of the first run is still there: its session survived the restart, and so did the store's order.
     expect((await fetch(`${stack.checkoutUrl}/?token=${data.cartId}`)).status).toBe(200);
+    expect(await (await fetch(`${storeUrl}/orders`)).text()).toContain(storeCartId);
     second.child.kill('SIGINT');
     expect(await second.exited).toBe(0);
     expect(processesUsing(dataDir)).toBe('');

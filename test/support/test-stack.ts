@@ -15,6 +15,8 @@ import { connectTemporal, type Temporal, temporalConnectionOptions } from '../..
 import { createWebApp } from '../../web/app.js';
 import { createCartWorker } from '../../worker/create-worker.js';
 import { PRODUCTION_SETTINGS } from './production-settings.js';
+import { serveWorkerMetrics, workerTelemetryOptions } from '../../worker/metrics.js';
+import { createActivityMetrics, type ActivityMetrics } from '../../activities/metrics.js';
 
 export interface TestStack {
   config: Config;
@@ -24,6 +26,10 @@ export interface TestStack {
   worker: Worker;
   apiUrl: string;
   checkoutUrl: string;
+  /** What the worker's activities counted. */
+  workerMetrics: ActivityMetrics;
+  /** The worker's `GET /metrics`, when the stack was started with `serveWorkerMetrics`. */
+  workerMetricsUrl?: string;
   createMerchant(overrides?: Partial<NewMerchant>): Promise<CreatedMerchant>;
   stop(): Promise<void>;
 }
@@ -34,6 +40,12 @@ export interface TestStackOptions {
   paymentProcessor?: PaymentProcessor;
   postWebhook?: typeof postWebhook;
   logDestination?: DestinationStream;
+  /**
+   * Serve the worker's /metrics on WORKER_METRICS_PORT, with the Temporal SDK's exporter on
+   * TEMPORAL_SDK_METRICS_ADDRESS (set both in env). The SDK's runtime is installed once per process,
+   * so only the first stack of a test file can have it.
+   */
+  serveWorkerMetrics?: boolean;
 }
 
 let runtimeInstalled = false;
@@ -43,10 +55,6 @@ let runtimeInstalled = false;
  * task queue of its own, all against the run's PostgreSQL and Temporal server.
  */
 export async function startTestStack(env: Record<string, string> = {}, options: TestStackOptions = {}): Promise<TestStack> {
-  if (!runtimeInstalled) {
-    Runtime.install({ shutdownSignals: [], logger: { log() {}, trace() {}, debug() {}, info() {}, warn() {}, error: console.error } });
-    runtimeInstalled = true;
-  }
   // Production refuses to start without its settings: a production stack gets a complete set, which the test's own env overrides.
   const production = env.CHECKOUT_ENV === 'production' ? PRODUCTION_SETTINGS : {};
   const config = loadConfig({
@@ -68,11 +76,23 @@ export async function startTestStack(env: Record<string, string> = {}, options: 
     OTP_SENDS_PER_CLIENT: '1000000',
     ...env,
   });
+  if (!runtimeInstalled) {
+    Runtime.install({
+      shutdownSignals: [],
+      logger: { log() {}, trace() {}, debug() {}, info() {}, warn() {}, error: console.error },
+      ...(options.serveWorkerMetrics ? { telemetryOptions: workerTelemetryOptions(config) } : {}),
+    });
+    runtimeInstalled = true;
+  } else if (options.serveWorkerMetrics) {
+    throw new Error('serveWorkerMetrics needs the first stack of its test file: the Temporal runtime is already installed');
+  }
   const logger = createLogger({ level: config.logLevel, name: 'test', ...(options.logDestination ? { destination: options.logDestination } : {}) });
   const db = createDb(config.databaseUrl);
   const temporal = connectTemporal(config);
   const workerConnection = await NativeConnection.connect(temporalConnectionOptions(config));
+  const workerMetrics = createActivityMetrics();
   const worker = await createCartWorker({
+    metrics: workerMetrics,
     config,
     db,
     logger,
@@ -86,6 +106,7 @@ export async function startTestStack(env: Record<string, string> = {}, options: 
 
   const api = await listen(createApiApp({ config, db, temporal, logger }).fetch, { hostname: '127.0.0.1' });
   const web = await listen(createWebApp({ config, db, temporal, logger }).fetch, { hostname: '127.0.0.1' });
+  const metricsServer = options.serveWorkerMetrics ? await serveWorkerMetrics({ config, registry: workerMetrics.registry, hostname: '127.0.0.1' }) : undefined;
 
   return {
     config,
@@ -95,6 +116,8 @@ export async function startTestStack(env: Record<string, string> = {}, options: 
     worker,
     apiUrl: api.url,
     checkoutUrl: web.url,
+    workerMetrics,
+    ...(metricsServer ? { workerMetricsUrl: `${metricsServer.url}/metrics` } : {}),
     createMerchant: (overrides = {}) =>
       registerMerchantWithoutUrlCheck(db, config.keyring, {
         name: 'Test Store',
@@ -105,7 +128,7 @@ export async function startTestStack(env: Record<string, string> = {}, options: 
         ...overrides,
       }),
     async stop() {
-      await Promise.all([api.close(), web.close()]);
+      await Promise.all([api.close(), web.close(), metricsServer?.close()]);
       worker.shutdown();
       await running;
       await workerConnection.close();

@@ -2,6 +2,7 @@ import { randomBytes } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
 import { createActivities } from '../../activities/index.js';
 import { createOtpActivities } from '../../activities/checkout/otp.js';
+import { createActivityMetrics } from '../../activities/metrics.js';
 import { loadConfig } from '../../core/config.js';
 import type { Db } from '../../core/db/client.js';
 import { createLogger } from '../../core/logger.js';
@@ -62,7 +63,7 @@ describe('sendOtp activity', () => {
 
   it('sends a fresh 6-digit code and returns only the digest of its keyed hash (and, in sandbox, that of SANDBOX_OTP)', async () => {
     const config = configFor('sandbox');
-    const { sendOtp } = createOtpActivities({ config, otpSender });
+    const { sendOtp } = createOtpActivities({ config, otpSender, metrics: createActivityMetrics() });
     const codes = new Set<string>();
     for (let i = 0; i < 20; i++) {
       const result = await sendOtp({ cartId: 'cart-1', contact: 'jane@example.com' });
@@ -81,13 +82,26 @@ describe('sendOtp activity', () => {
     expect(codes.size).toBeGreaterThan(15);
   });
 
+  it('counts each send by channel and result, a failed one included', async () => {
+    const metrics = createActivityMetrics();
+    await createOtpActivities({ config: configFor('sandbox'), otpSender, metrics }).sendOtp({ cartId: 'cart-4', contact: '+33612345678' });
+    const failing = { name: 'down', send: () => Promise.reject(new Error('provider down')) };
+    const { sendOtp } = createOtpActivities({ config: configFor('sandbox'), otpSender: failing, metrics });
+    await expect(sendOtp({ cartId: 'cart-4', contact: 'jane@example.com' })).rejects.toThrow('provider down');
+    const counted = (await metrics.otpSends.get()).values.map((v) => [v.labels, v.value]);
+    expect(counted).toEqual([
+      [{ channel: 'sms', result: 'sent' }, 1],
+      [{ channel: 'email', result: 'failed' }, 1],
+    ]);
+  });
+
   it('gives no sandbox digest in production', async () => {
-    const { sendOtp } = createOtpActivities({ config: configFor('production'), otpSender });
+    const { sendOtp } = createOtpActivities({ config: configFor('production'), otpSender, metrics: createActivityMetrics() });
     expect((await sendOtp({ cartId: 'cart-2', contact: '+33612345678' })).acceptedDigests).toHaveLength(1);
   });
 
   it('refuses a contact the workflow should not have let through', async () => {
-    const { sendOtp } = createOtpActivities({ config: configFor('sandbox'), otpSender });
+    const { sendOtp } = createOtpActivities({ config: configFor('sandbox'), otpSender, metrics: createActivityMetrics() });
     await expect(sendOtp({ cartId: 'cart-3', contact: 'nobody' })).rejects.toThrow(/not an email address or phone number/);
   });
 });
@@ -100,22 +114,22 @@ describe('production wiring', () => {
   it('a production worker without real code delivery or a PaymentProcessor fails to build its activities, naming the settings', () => {
     // loadConfig refuses such a production configuration; this is the second line, for a Config built some other way.
     const config = { ...configFor('sandbox'), environment: 'production' as const };
-    expect(() => createActivities({ config, db: unusedDb, logger })).toThrow(
+    expect(() => createActivities({ config, db: unusedDb, logger, metrics: createActivityMetrics() })).toThrow(
       'Production sends one-time codes for real: set SMTP_URL and OTP_EMAIL_FROM (email) and TWILIO_ACCOUNT_SID, TWILIO_AUTH_TOKEN and TWILIO_FROM (SMS).',
     );
     const otpSender = { name: 'real', send: async () => {} };
-    expect(() => createActivities({ config, db: unusedDb, logger, otpSender })).toThrow(/real PaymentProcessor/);
+    expect(() => createActivities({ config, db: unusedDb, logger, otpSender, metrics: createActivityMetrics() })).toThrow(/real PaymentProcessor/);
     const paymentProcessor = answeringProcessor('real', () => Promise.resolve({ outcome: 'approved', chargeId: 'a' }));
-    expect(createActivities({ config, db: unusedDb, logger, otpSender, paymentProcessor })).toHaveProperty('sendOtp');
+    expect(createActivities({ config, db: unusedDb, logger, otpSender, paymentProcessor, metrics: createActivityMetrics() })).toHaveProperty('sendOtp');
   });
 
   it('a complete production configuration builds its activities with Stripe, SMTP and Twilio, nothing injected', () => {
-    expect(createActivities({ config: configFor('production'), db: unusedDb, logger })).toHaveProperty('chargePayment');
+    expect(createActivities({ config: configFor('production'), db: unusedDb, logger, metrics: createActivityMetrics() })).toHaveProperty('chargePayment');
     expect(paymentProcessorFromConfig(configFor('production')).name).toBe('stripe');
     expect(otpSenderFromConfig({ config: configFor('production'), db: unusedDb, logger }).name).toBe('smtp+twilio');
   });
 
   it('sandbox builds with the outbox sender and the simulator', () => {
-    expect(createActivities({ config: configFor('sandbox'), db: unusedDb, logger })).toHaveProperty('chargePayment');
+    expect(createActivities({ config: configFor('sandbox'), db: unusedDb, logger, metrics: createActivityMetrics() })).toHaveProperty('chargePayment');
   });
 });

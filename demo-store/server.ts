@@ -1,0 +1,199 @@
+import { readFileSync } from 'node:fs';
+import type { AddressInfo } from 'node:net';
+import { serve } from '@hono/node-server';
+import { Hono, type Context } from 'hono';
+import { bodyLimit } from 'hono/body-limit';
+import { csrf } from 'hono/csrf';
+import { secureHeaders } from 'hono/secure-headers';
+import { CURRENCY, MAX_QUANTITY, PRODUCTS, findProduct, parseAmount } from './catalogue.js';
+import { HostedCheckoutError, createHostedCheckoutClient, type HostedCheckoutSettings } from './hosted-checkout.js';
+import { openOrderStore, type StoreOrder } from './order-store.js';
+import { orderPage, ordersPage, problemPage, shopPage } from './views.js';
+import { createWebhookReceiver } from './webhooks.js';
+
+export interface DemoStoreSettings extends HostedCheckoutSettings {
+  /** Where customers reach this store (the return URLs are built on it), e.g. http://localhost:3002. */
+  baseUrl: string;
+  /** Where the checkout page is: the customer is redirected to `{checkoutBaseUrl}/?token=<cartId>`. */
+  checkoutBaseUrl: string;
+  /** `whsec_…`, as shown once when the endpoint was registered. */
+  webhookSecret: string;
+  /** The store's public https address: the checkout page links to it and loads product images from it (it refuses loopback there). */
+  publicUrl: string;
+  /** The JSON file of the store's orders. */
+  ordersFile: string;
+  log: (line: string) => void;
+}
+
+const STYLESHEET = readFileSync(new URL('./assets/store.css', import.meta.url), 'utf8');
+const MAX_WEBHOOK_BYTES = 1024 * 1024;
+
+export function createDemoStoreApp(settings: DemoStoreSettings) {
+  const store = openOrderStore(settings.ordersFile);
+  const checkout = createHostedCheckoutClient(settings);
+  const webhooks = createWebhookReceiver({ secret: settings.webhookSecret, store });
+  const base = settings.baseUrl.replace(/\/+$/, '');
+  const publicUrl = settings.publicUrl.replace(/\/+$/, '');
+  const app = new Hono();
+
+  app.use(
+    secureHeaders({
+      contentSecurityPolicy: {
+        defaultSrc: ["'none'"],
+        styleSrc: ["'self'"],
+        imgSrc: ["'self'"],
+        // The buy form's answer is a redirect to the checkout page, which form-action also governs.
+        formAction: ["'self'", new URL(settings.checkoutBaseUrl).origin],
+        frameAncestors: ["'none'"],
+        baseUri: ["'none'"],
+      },
+      referrerPolicy: 'no-referrer',
+      xFrameOptions: 'DENY',
+    }),
+  );
+  // Form posts must come from this store's own pages (Origin / Sec-Fetch-Site). The webhook endpoint is
+  // called by servers, not browsers, and proves itself by its signature instead.
+  const sameOriginForms = csrf();
+  app.use((c, next) => (c.req.path === '/webhooks' ? next() : sameOriginForms(c, next)));
+  app.get('/assets/store.css', (c) => c.body(STYLESHEET, 200, { 'content-type': 'text/css; charset=utf-8', 'cache-control': 'max-age=300' }));
+
+  app.get('/', (c) => c.html(shopPage(quantitiesFrom(c.req.query()))));
+
+  app.post('/checkout', async (c) => {
+    const quantities = quantitiesFrom(await c.req.parseBody<Record<string, string>>());
+    const items = PRODUCTS.filter((p) => (quantities[p.id] ?? 0) > 0).map((p) => ({
+      productId: p.id,
+      title: p.title,
+      price: p.price,
+      quantity: quantities[p.id] ?? 0,
+    }));
+    if (items.length === 0) return c.html(shopPage(quantities, 'Choose at least one product.'), 422);
+    const order = await store.create({ currency: CURRENCY, items, total: items.reduce((sum, i) => sum + i.price * i.quantity, 0) });
+    return openCheckout(c, order);
+  });
+
+  /** Retrying a failed create-cart sends the same Idempotency-Key (the order id): never two carts. */
+  app.post('/orders/:id/pay', async (c) => {
+    const order = store.get(c.req.param('id'));
+    if (!order) return c.html(problemPage('Order not found', 'There is no such order in this store.'), 404);
+    if (order.cartId) return c.redirect(`/orders/${order.id}`, 303);
+    return openCheckout(c, order);
+  });
+
+  async function openCheckout(c: Context, order: StoreOrder): Promise<Response> {
+    const orderUrl = `${base}/orders/${encodeURIComponent(order.id)}`;
+    try {
+      const cart = await checkout.createCart({
+        orderId: order.id,
+        store: { name: 'Demo Store', url: settings.publicUrl },
+        currency: order.currency,
+        country: 'FR',
+        items: order.items.map((i) => {
+          const product = findProduct(i.productId);
+          return {
+            title: i.title,
+            description: product?.description ?? i.title,
+            price: i.price,
+            quantity: i.quantity,
+            // Public https addresses, as in production: the checkout page loads images over https only.
+            url: `${publicUrl}/products/${i.productId}`,
+            image: `${publicUrl}/products/${i.productId}.png`,
+            sku: i.productId,
+          };
+        }),
+        successUrl: `${orderUrl}?return=success`,
+        failureUrl: `${orderUrl}?return=failure`,
+      });
+      await store.update(() => {
+        order.cartId = cart.cartId;
+        order.checkoutError = null;
+      });
+      return c.redirect(`${settings.checkoutBaseUrl.replace(/\/+$/, '')}/?token=${encodeURIComponent(cart.cartId)}`, 303);
+    } catch (err) {
+      if (!(err instanceof HostedCheckoutError)) throw err;
+      settings.log(`[demo store] create-cart refused for ${order.id}: ${err.code} ${err.describe()}`);
+      await store.update(() => {
+        order.checkoutError = err.describe();
+      });
+      return c.html(orderPage(order, undefined), 502);
+    }
+  }
+
+  app.get('/orders', (c) => c.html(ordersPage(store)));
+
+  app.get('/orders/:id', (c) => {
+    const order = store.get(c.req.param('id'));
+    if (!order) return c.html(problemPage('Order not found', 'There is no such order in this store.'), 404);
+    return c.html(orderPage(order, c.req.query('return')));
+  });
+
+  app.post('/orders/:id/refunds', async (c) => {
+    const order = store.get(c.req.param('id'));
+    if (!order?.cartId) return c.html(problemPage('Order not found', 'There is no paid order with this id.'), 404);
+    const form = await c.req.parseBody<Record<string, string>>();
+    const amount = parseAmount(String(form.amount ?? ''), order.currency);
+    const idempotencyKey = String(form.idempotencyKey ?? '');
+    const reason = String(form.reason ?? '').trim() || undefined;
+    if (amount === undefined) return c.html(ordersPage(store, { [order.id]: 'Enter the amount to refund, e.g. 5.00.' }), 422);
+    if (!/^[0-9a-f-]{36}$/.test(idempotencyKey)) return c.html(ordersPage(store, { [order.id]: 'The form expired: reload the page and try again.' }), 422);
+    try {
+      const refund = await checkout.refund({ cartId: order.cartId, amount, reason, idempotencyKey });
+      await store.update(() => {
+        // The same key again (a resubmitted form) is the same refund: recorded once.
+        if (order.refunds.some((r) => r.idempotencyKey === idempotencyKey)) return;
+        // The webhook may have beaten the API's answer here.
+        const confirmation = order.webhooks.find((w) => w.verified && w.refundId === refund.id);
+        order.refunds.push({
+          idempotencyKey,
+          refundId: refund.id,
+          amount: refund.amount,
+          reason: reason ?? null,
+          status: confirmation ? 'succeeded' : refund.status,
+          requestedAt: new Date().toISOString(),
+          confirmedAt: confirmation?.receivedAt ?? null,
+        });
+      });
+      return c.redirect(`/orders#${order.id}`, 303);
+    } catch (err) {
+      if (!(err instanceof HostedCheckoutError)) throw err;
+      return c.html(ordersPage(store, { [order.id]: err.describe() }), err.status === null || err.status >= 500 ? 502 : 422);
+    }
+  });
+
+  app.post('/webhooks', bodyLimit({ maxSize: MAX_WEBHOOK_BYTES, onError: (c) => c.text('too large', 413) }), async (c) => {
+    const rawBody = Buffer.from(await c.req.arrayBuffer());
+    const outcome = await webhooks.receive(rawBody, c.req.header());
+    if (outcome.status === 400) {
+      settings.log(`[demo store] refused a webhook: ${outcome.reason}`);
+      return c.text('signature not verified', 400);
+    }
+    const { event } = outcome;
+    settings.log(`[demo store] ${event.event} #${event.sequence} for cart ${event.data.cartId}: ${event.data.status} (${outcome.result})`);
+    return c.text('ok', 200);
+  });
+
+  app.notFound((c) => c.html(problemPage('Not found', 'There is no such page in this store.'), 404));
+  return app;
+}
+
+function quantitiesFrom(fields: Record<string, unknown>): Record<string, number> {
+  const quantities: Record<string, number> = {};
+  for (const p of PRODUCTS) {
+    const value = Number(fields[`qty-${p.id}`] ?? 0);
+    quantities[p.id] = Number.isInteger(value) ? Math.min(Math.max(value, 0), MAX_QUANTITY) : 0;
+  }
+  return quantities;
+}
+
+/** Serves the store on `port` until `close()`. */
+export async function startDemoStore(settings: DemoStoreSettings & { port: number; hostname?: string }): Promise<{ url: string; close: () => Promise<void> }> {
+  const app = createDemoStoreApp(settings);
+  return new Promise((resolve) => {
+    const server = serve({ fetch: app.fetch, port: settings.port, ...(settings.hostname ? { hostname: settings.hostname } : {}) }, (info: AddressInfo) =>
+      resolve({
+        url: `http://${settings.hostname ?? 'localhost'}:${info.port}`,
+        close: () => new Promise((done) => server.close(() => done())),
+      }),
+    );
+  });
+}

@@ -1,0 +1,245 @@
+import { randomUUID } from 'node:crypto';
+import { html } from 'hono/html';
+import type { HtmlEscapedString } from 'hono/utils/html';
+import { MAX_QUANTITY, PRODUCTS, formatMoney } from './catalogue.js';
+import type { OrderStore, StoreOrder, WebhookRecord } from './order-store.js';
+
+/** Every value interpolated by hono/html's `html` is HTML-escaped: the webhook data included. */
+type Html = HtmlEscapedString | Promise<HtmlEscapedString>;
+
+function layout(title: string, body: Html, options: { refreshSeconds?: number; refreshTo?: string } = {}): Html {
+  return html`<!doctype html>
+    <html lang="en">
+      <head>
+        <meta charset="utf-8" />
+        <meta name="viewport" content="width=device-width, initial-scale=1" />
+        <meta name="referrer" content="no-referrer" />
+        ${
+          options.refreshSeconds
+            ? html`<meta http-equiv="refresh" content="${options.refreshSeconds}${options.refreshTo ? `;url=${options.refreshTo}` : ''}" />`
+            : ''
+        }
+        <title>${title} · Demo Store</title>
+        <link rel="stylesheet" href="/assets/store.css" />
+      </head>
+      <body>
+        <header class="top">
+          <a class="brand" href="/">Demo Store</a>
+          <nav><a href="/">Shop</a> <a href="/orders">Orders</a></nav>
+        </header>
+        <main>${body}</main>
+        <footer>A sandbox merchant of Hosted Checkout. Sandbox card 4111 1111 1111 1111, 12/30, 123; one-time code 123456.</footer>
+      </body>
+    </html>`;
+}
+
+export function shopPage(quantities: Record<string, number>, error?: string): Html {
+  const total = PRODUCTS.reduce((sum, p) => sum + p.price * (quantities[p.id] ?? 0), 0);
+  return layout(
+    'Shop',
+    html`<h1>Shop</h1>
+      ${error ? html`<p class="error" role="alert">${error}</p>` : ''}
+      <form method="post" action="/checkout" class="shop">
+        <table>
+          <thead>
+            <tr>
+              <th scope="col">Product</th>
+              <th scope="col">Price</th>
+              <th scope="col">Quantity</th>
+            </tr>
+          </thead>
+          <tbody>
+            ${PRODUCTS.map(
+              (p) =>
+                html`<tr id="${p.id}">
+                  <td><strong>${p.title}</strong><br /><small>${p.description}</small></td>
+                  <td>${formatMoney(p.price)}</td>
+                  <td>
+                    <label class="visually-hidden" for="qty-${p.id}">Quantity of ${p.title}</label>
+                    <input id="qty-${p.id}" name="qty-${p.id}" type="number" min="0" max="${MAX_QUANTITY}" value="${quantities[p.id] ?? 0}" />
+                  </td>
+                </tr>`,
+            )}
+          </tbody>
+        </table>
+        <p class="total">Total <output data-testid="total">${formatMoney(total)}</output></p>
+        <p class="actions">
+          <button type="submit" formmethod="get" formaction="/" class="secondary">Update total</button>
+          <button type="submit">Pay with Hosted Checkout</button>
+        </p>
+      </form>`,
+  );
+}
+
+const WAITING = new Set(['awaiting_payment', 'processing']);
+
+/** Where the checkout sends the customer back (successUrl and failureUrl): it never decides the outcome. */
+export function orderPage(order: StoreOrder, returned: string | undefined): Html {
+  const waiting = !order.fulfilledAt && WAITING.has(order.status);
+  let message: Html;
+  if (order.fulfilledAt) message = html`<p class="ok" role="status">Payment confirmed by the <code>order_created</code> webhook: your order is fulfilled.</p>`;
+  else if (order.cartId === null) message = html`<p class="error" role="alert">The checkout could not be opened: ${order.checkoutError ?? ''}</p>`;
+  else if (waiting)
+    message = html`<p class="waiting" role="status">
+      ${returned === 'success' ? 'The checkout says the payment went through. ' : ''}Waiting for the payment confirmation webhook (<code>order_created</code>)
+      before fulfilling; this page refreshes itself.
+    </p>`;
+  else message = html`<p class="error" role="status">Not paid: the last webhook says <strong>${order.status}</strong>.</p>`;
+  return layout(
+    `Order ${order.id}`,
+    html`<h1>Order <code>${order.id}</code></h1>
+      ${message}
+      ${order.cartId === null ? html`<form method="post" action="/orders/${order.id}/pay"><button type="submit">Try the checkout again</button></form>` : ''}
+      ${orderDetails(order)}
+      <p><a href="/orders">All orders</a></p>`,
+    waiting ? { refreshSeconds: 2 } : {},
+  );
+}
+
+export function ordersPage(store: OrderStore, problems: Record<string, string> = {}): Html {
+  const orders = store.list();
+  // Until each refund's order_refunded arrives (or the refund failed), so the page shows it without a click.
+  const refreshing = orders.some((o) => o.refunds.some((r) => !r.confirmedAt && r.status !== 'failed'));
+  return layout(
+    'Orders',
+    html`<h1>Orders</h1>
+      ${orders.length === 0 ? html`<p>No orders yet: <a href="/">buy something</a>.</p>` : ''}
+      ${orders.map(
+        (order) =>
+          html`<section class="order" id="${order.id}" aria-labelledby="${order.id}-title">
+            <h2 id="${order.id}-title"><a href="/orders/${order.id}">${order.id}</a></h2>
+            ${orderDetails(order)} ${refundForm(order, problems[order.id])}
+          </section>`,
+      )}
+      ${unmatchedSection(store)}`,
+    // To the page without its #order fragment: a refresh to the same URL with one would only scroll.
+    refreshing ? { refreshSeconds: 3, refreshTo: '/orders' } : {},
+  );
+}
+
+function orderDetails(order: StoreOrder): Html {
+  return html`<dl class="facts">
+      <dt>Status</dt>
+      <dd data-testid="status">${order.status}</dd>
+      <dt>Fulfilled</dt>
+      <dd data-testid="fulfilled">${order.fulfilledAt ? `yes, ${order.fulfilledAt}` : 'no'}</dd>
+      <dt>Total</dt>
+      <dd>${formatMoney(order.total, order.currency)}${order.refundedTotal ? ` (refunded ${formatMoney(order.refundedTotal, order.currency)})` : ''}</dd>
+      <dt>Cart</dt>
+      <dd><code>${order.cartId ?? '—'}</code></dd>
+      <dt>Created</dt>
+      <dd>${order.createdAt}</dd>
+    </dl>
+    <ul class="lines">
+      ${order.items.map((i) => html`<li>${i.quantity} × ${i.title} (${formatMoney(i.price, order.currency)})</li>`)}
+    </ul>
+    ${
+      order.refunds.length
+        ? html`<table class="refunds">
+            <caption>
+              Refunds requested
+            </caption>
+            <thead>
+              <tr>
+                <th scope="col">Refund</th>
+                <th scope="col">Amount</th>
+                <th scope="col">Reason</th>
+                <th scope="col">Status</th>
+                <th scope="col">Requested at</th>
+                <th scope="col">Confirmed by order_refunded</th>
+              </tr>
+            </thead>
+            <tbody>
+              ${order.refunds.map(
+                (r) =>
+                  html`<tr>
+                    <td><code>${r.refundId ?? '—'}</code></td>
+                    <td>${formatMoney(r.amount, order.currency)}</td>
+                    <td>${r.reason ?? ''}</td>
+                    <td>${r.status}</td>
+                    <td>${r.requestedAt}</td>
+                    <td>${r.confirmedAt ?? (r.status === 'failed' ? '—' : 'waiting for the webhook')}</td>
+                  </tr>`,
+              )}
+            </tbody>
+          </table>`
+        : ''
+    }
+    <table class="webhooks" data-testid="webhooks">
+      <caption>
+        Webhooks received
+      </caption>
+      <thead>
+        <tr>
+          <th scope="col">Event</th>
+          <th scope="col">Sequence</th>
+          <th scope="col">Status</th>
+          <th scope="col">Verified</th>
+          <th scope="col">Received at</th>
+          <th scope="col">Deliveries</th>
+        </tr>
+      </thead>
+      <tbody>
+        ${
+          order.webhooks.length === 0
+            ? html`<tr>
+                <td colspan="6">None yet.</td>
+              </tr>`
+            : bySequence(order.webhooks).map(
+                (w) =>
+                  html`<tr class="${w.verified ? '' : 'rejected'}">
+                    <td>${w.event}</td>
+                    <td>${w.sequence ?? '—'}</td>
+                    <td>${w.status ?? '—'}</td>
+                    <td>${w.verified ? 'yes' : `no: ${w.note ?? ''}`}</td>
+                    <td>${w.receivedAt}</td>
+                    <td>${w.deliveries}</td>
+                  </tr>`,
+              )
+        }
+      </tbody>
+    </table>`;
+}
+
+/** In the cart's order, whatever order they arrived in; unverified ones (no trusted sequence) last. */
+function bySequence(webhooks: WebhookRecord[]): WebhookRecord[] {
+  return [...webhooks].sort((a, b) => (a.sequence ?? Infinity) - (b.sequence ?? Infinity));
+}
+
+function refundForm(order: StoreOrder, problem: string | undefined): Html {
+  if (!order.fulfilledAt || !order.cartId) return html``;
+  const refundable = order.total - order.refundedTotal;
+  if (refundable <= 0 && !problem) return html`<p>Fully refunded.</p>`;
+  // A fresh key per form shown: submitting this form twice asks for one refund, not two.
+  const key = randomUUID();
+  return html`<form method="post" action="/orders/${order.id}/refunds" class="refund">
+    ${problem ? html`<p class="error" role="alert" data-testid="refund-error">${problem}</p>` : ''}
+    <input type="hidden" name="idempotencyKey" value="${key}" />
+    <label for="amount-${order.id}">Refund amount (${order.currency})</label>
+    <input id="amount-${order.id}" name="amount" inputmode="decimal" required placeholder="${formatMoney(refundable, order.currency)}" />
+    <label for="reason-${order.id}">Reason</label>
+    <input id="reason-${order.id}" name="reason" maxlength="200" />
+    <button type="submit">Refund</button>
+  </form>`;
+}
+
+function unmatchedSection(store: OrderStore): Html {
+  const unmatched = store.unmatched();
+  if (unmatched.length === 0) return html``;
+  return html`<section>
+    <h2>Webhooks for carts without an order here</h2>
+    <p>Verified and acknowledged (a cart created outside this shop, e.g. with the printed curl), kept for reconciliation.</p>
+    <ul>
+      ${unmatched.map((w) => html`<li><code>${w.cartId}</code>: ${w.event} #${w.sequence ?? '—'} (${w.status ?? ''}) at ${w.receivedAt}</li>`)}
+    </ul>
+  </section>`;
+}
+
+export function problemPage(title: string, message: string): Html {
+  return layout(
+    title,
+    html`<h1>${title}</h1>
+      <p class="error" role="alert">${message}</p>
+      <p><a href="/">Back to the shop</a></p>`,
+  );
+}

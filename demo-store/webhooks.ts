@@ -1,0 +1,147 @@
+import { Webhook, WebhookVerificationError } from 'standardwebhooks';
+import { z } from 'zod';
+import { KEPT_REJECTIONS, type OrderStore, type StoreOrder, type WebhookRecord } from './order-store.js';
+
+/**
+ * The store's webhook endpoint, as a merchant should write one:
+ * 1. verify the Standard Webhooks signature over the raw bytes received, before reading anything;
+ * 2. deduplicate by event id (retries and replays repeat it);
+ * 3. order by `sequence` per cart: a late, older event is recorded but never rolls the order back;
+ * 4. fulfil only on `order_created`, the payment's confirmation;
+ * 5. persist, then answer 2xx quickly (anything slow, like shipping, would run after the answer).
+ */
+
+const eventSchema = z.looseObject({
+  id: z.string(),
+  event: z.enum(['order_created', 'order_updated', 'order_cancelled', 'order_abandoned', 'order_refunded']),
+  createdAt: z.string(),
+  sequence: z.number().int().positive(),
+  data: z.looseObject({
+    cartId: z.string(),
+    status: z.string(),
+    amount: z.number().int(),
+    currency: z.string(),
+    extra: z.record(z.string(), z.string()).default({}),
+    refund: z.object({ id: z.string(), amount: z.number().int(), refundedTotal: z.number().int(), reason: z.string().nullable() }).optional(),
+  }),
+});
+export type WebhookEvent = z.infer<typeof eventSchema>;
+
+export type WebhookOutcome =
+  { status: 200; result: 'applied' | 'duplicate' | 'unmatched'; event: WebhookEvent } | { status: 400; result: 'rejected'; reason: string };
+
+/** Request headers as one record (Hono's `c.req.header()`), names in any case. */
+export type HeaderRecord = Record<string, string>;
+
+export function createWebhookReceiver(deps: { secret: string; store: OrderStore; now?: () => Date }) {
+  const verifier = new Webhook(deps.secret);
+  const now = () => (deps.now ?? (() => new Date()))().toISOString();
+
+  async function reject(rawBody: Buffer, headers: HeaderRecord, reason: string): Promise<WebhookOutcome> {
+    // Unverified, so never acted on; shown on the order it claims to be about, so the store's
+    // operator sees forged or mis-signed deliveries. Bounded, as anyone can send them.
+    const claimed = unverifiedCartId(rawBody);
+    const order = claimed ? deps.store.findByCartId(claimed) : undefined;
+    if (order && order.webhooks.filter((w) => !w.verified).length < KEPT_REJECTIONS) {
+      const eventId = lowerCased(headers)['webhook-id'] ?? '(none)';
+      await deps.store.update(() => {
+        order.webhooks.push({
+          eventId,
+          event: '(unverified)',
+          sequence: null,
+          verified: false,
+          status: null,
+          receivedAt: now(),
+          deliveries: 1,
+          note: reason,
+          refundId: null,
+        });
+      });
+    }
+    return { status: 400, result: 'rejected', reason };
+  }
+
+  return {
+    async receive(rawBody: Buffer, headers: HeaderRecord): Promise<WebhookOutcome> {
+      let payload: unknown;
+      try {
+        payload = verifier.verify(rawBody, lowerCased(headers));
+      } catch (err) {
+        if (err instanceof WebhookVerificationError || err instanceof SyntaxError) return reject(rawBody, headers, err.message);
+        throw err;
+      }
+      const parsed = eventSchema.safeParse(payload);
+      if (!parsed.success) return reject(rawBody, headers, `not an event this store understands: ${parsed.error.issues[0]?.message ?? ''}`);
+      const event = parsed.data;
+      // The id is signed as a header; the body must be the event it names.
+      if (event.id !== lowerCased(headers)['webhook-id']) return reject(rawBody, headers, 'the body is not the event named by webhook-id');
+
+      const order = deps.store.findByCartId(event.data.cartId);
+      if (!order || order.id !== event.data.extra.orderId) {
+        const unmatched = deps.store.unmatched();
+        if (!unmatched.some((w) => w.eventId === event.id)) {
+          await deps.store.update((file) => {
+            file.unmatched.push({ ...record(event, now()), cartId: event.data.cartId });
+          });
+        }
+        return { status: 200, result: 'unmatched', event };
+      }
+
+      const seen = order.webhooks.find((w) => w.verified && w.eventId === event.id);
+      if (seen) {
+        await deps.store.update(() => {
+          seen.deliveries += 1;
+        });
+        return { status: 200, result: 'duplicate', event };
+      }
+      await deps.store.update(() => apply(order, event, now()));
+      return { status: 200, result: 'applied', event };
+    },
+  };
+}
+
+function apply(order: StoreOrder, event: WebhookEvent, receivedAt: string) {
+  order.webhooks.push(record(event, receivedAt));
+  if (event.sequence > order.appliedSequence) {
+    order.status = event.data.status;
+    order.appliedSequence = event.sequence;
+  }
+  // The payment is confirmed whatever arrived before: fulfil once, and only here.
+  if (event.event === 'order_created' && !order.fulfilledAt) order.fulfilledAt = receivedAt;
+  if (event.event === 'order_refunded' && event.data.refund) {
+    const refund = event.data.refund;
+    order.refundedTotal = Math.max(order.refundedTotal, refund.refundedTotal);
+    const requested = order.refunds.find((r) => r.refundId === refund.id);
+    if (requested) {
+      requested.status = 'succeeded';
+      requested.confirmedAt = receivedAt;
+    }
+  }
+}
+
+function record(event: WebhookEvent, receivedAt: string): WebhookRecord {
+  return {
+    eventId: event.id,
+    event: event.event,
+    sequence: event.sequence,
+    verified: true,
+    status: event.data.status,
+    receivedAt,
+    deliveries: 1,
+    note: null,
+    refundId: event.data.refund?.id ?? null,
+  };
+}
+
+function lowerCased(headers: HeaderRecord): HeaderRecord {
+  return Object.fromEntries(Object.entries(headers).map(([name, value]) => [name.toLowerCase(), value]));
+}
+
+function unverifiedCartId(rawBody: Buffer): string | undefined {
+  try {
+    const cartId = (JSON.parse(rawBody.toString('utf8')) as { data?: { cartId?: unknown } }).data?.cartId;
+    return typeof cartId === 'string' ? cartId : undefined;
+  } catch {
+    return undefined;
+  }
+}

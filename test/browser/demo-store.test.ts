@@ -1,0 +1,117 @@
+/// <reference lib="dom" />
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import type { Browser, Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startDemoStore } from '../../demo-store/server.js';
+import { freePort } from '../../scripts/free-port.js';
+import { launchChromium, openPage, skipWithoutChromium, type WatchedPage } from '../support/chromium.js';
+import { useTestStack } from '../support/test-stack.js';
+
+/** Text of a locator on a page that refreshes itself: '' while a reload is under way. */
+const textOf = (page: Page, testId: string) =>
+  page
+    .getByTestId(testId)
+    .first()
+    .textContent({ timeout: 1_000 })
+    .catch(() => '');
+
+describe.skipIf(skipWithoutChromium())('the demo store in headless Chromium, on the real stack', () => {
+  const stack = useTestStack();
+  const dataDir = mkdtempSync(path.join(tmpdir(), 'demo-store-browser-'));
+  let browser: Browser;
+  let store: { url: string; close: () => Promise<void> };
+  let storeUrl: string;
+  const opened: WatchedPage[] = [];
+
+  beforeAll(async () => {
+    browser = await launchChromium();
+    const port = await freePort();
+    // A .localhost name, which Chromium resolves to loopback, as the customer's address of the store.
+    storeUrl = `http://store.localhost:${port}`;
+    const merchant = await stack.createMerchant({ name: 'Demo Store', webhookUrl: `http://127.0.0.1:${port}/webhooks` });
+    store = await startDemoStore({
+      port,
+      hostname: '127.0.0.1',
+      baseUrl: storeUrl,
+      publicUrl: 'https://store.example',
+      apiBaseUrl: stack.apiUrl,
+      checkoutBaseUrl: stack.checkoutUrl,
+      platformUuid: merchant.platformUuid,
+      apiKey: merchant.apiKey,
+      webhookSecret: merchant.webhookSecret,
+      ordersFile: path.join(dataDir, 'orders.json'),
+      log: () => {},
+    });
+  });
+  afterAll(async () => {
+    await store?.close();
+    await browser?.close();
+    rmSync(dataDir, { recursive: true, force: true });
+  });
+
+  it('buys, pays with the sandbox values, sees the order fulfilled by the webhook, then refunds part of it and sees order_refunded verified', async () => {
+    const watched = await openPage(browser, { width: 1024 });
+    opened.push(watched);
+    const { page, consoleErrors, dialogs } = watched;
+
+    await page.goto(storeUrl);
+    await page.getByLabel('Quantity of Notebook').fill('2');
+    await page.getByLabel('Quantity of Tea towel').fill('1');
+    await page.getByRole('button', { name: 'Update total' }).click();
+    await expect.poll(() => textOf(page, 'total')).toBe('€38.50');
+    await page.getByRole('button', { name: 'Pay with Hosted Checkout' }).click();
+
+    await page.waitForURL((url) => url.origin === new URL(stack.checkoutUrl).origin, { timeout: 20_000 });
+    await expect.poll(() => page.getByTestId('total').textContent()).toBe('€38.50');
+    await page.getByLabel('Phone or email').fill('customer@example.com');
+    await page.getByRole('button', { name: 'Send code', exact: true }).click();
+    await page.getByLabel('One-time code').fill('123456');
+    await page.getByRole('button', { name: 'Verify', exact: true }).click();
+    await page.getByLabel('Card number').fill('4111 1111 1111 1111');
+    await page.getByLabel('Expiry (MM/YY)').fill('12/30');
+    await page.getByLabel('CVV').fill('123');
+    await page.getByRole('button', { name: 'Pay', exact: true }).click();
+
+    await page.waitForURL((url) => url.origin === storeUrl && url.pathname.startsWith('/orders/ord_'), { timeout: 30_000 });
+    const landed = new URL(page.url());
+    expect(landed.searchParams.get('return')).toBe('success');
+    const cartId = landed.searchParams.get('cartId');
+    // Fulfilled by the webhook, which the page waits for: the redirect alone never fulfils.
+    await expect.poll(() => textOf(page, 'fulfilled'), { timeout: 30_000 }).toMatch(/^yes, /);
+    expect(await textOf(page, 'status')).toBe('paid');
+    const history = await page.getByTestId('webhooks').innerText();
+    expect(history).toMatch(/order_updated\s+1\s+processing\s+yes/);
+    expect(history).toMatch(/order_created\s+2\s+paid\s+yes/);
+    expect(await page.content()).toContain(cartId);
+
+    // Refund part of it from the store, through the merchant API.
+    const orderId = landed.pathname.split('/').at(-1)!;
+    await page.getByRole('link', { name: 'Orders', exact: true }).click();
+    const order = page.locator(`[id="${orderId}"]`);
+    await order.getByLabel('Refund amount (EUR)').fill('100.00');
+    await order.getByRole('button', { name: 'Refund', exact: true }).click();
+    // The API's own message, from its error envelope.
+    await expect
+      .poll(() => textOf(page, 'refund-error'))
+      .toContain('At most 3850 (minor units of EUR) remains refundable on this order of 3850; ask for 3850 or less. amount: must be at most 3850');
+    await order.getByLabel('Refund amount (EUR)').fill('5.00');
+    await order.getByLabel('Reason').fill('Scratched cover');
+    await order.getByRole('button', { name: 'Refund', exact: true }).click();
+    // The page refreshes itself until the refund's order_refunded has arrived, verified.
+    const orderHistory = () =>
+      order
+        .getByTestId('webhooks')
+        .innerText({ timeout: 1_000 })
+        .catch(() => '');
+    await expect.poll(orderHistory, { timeout: 60_000 }).toMatch(/order_refunded\s+3\s+partially_refunded\s+yes/);
+    await expect.poll(() => order.getByTestId('status').textContent()).toBe('partially_refunded');
+    expect(await order.innerText()).toContain('Scratched cover');
+    expect(await order.locator('table.refunds tbody tr').innerText()).toMatch(/€5\.00\s+Scratched cover\s+succeeded\s+\S+\s+20\d\d-/);
+    // The refused refund's page is answered 422, which Chromium reports; nothing else may be.
+    expect(consoleErrors.filter((e) => !e.includes('status of 422'))).toEqual([]);
+    expect(dialogs).toEqual([]);
+    // A purchase and a refund through two servers and a browser, on a machine that may be busy.
+  }, 180_000);
+});
