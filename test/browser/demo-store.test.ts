@@ -5,6 +5,7 @@ import path from 'node:path';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startDemoStore } from '../../demo-store/server.js';
+import type { CreatedMerchant } from '../../core/merchants/merchants.js';
 import { freePort } from '../../scripts/free-port.js';
 import { launchChromium, openPage, skipWithoutChromium, type WatchedPage } from '../support/chromium.js';
 import { useTestStack } from '../support/test-stack.js';
@@ -23,6 +24,7 @@ describe.skipIf(skipWithoutChromium())('the demo store in headless Chromium, on 
   let browser: Browser;
   let store: { url: string; close: () => Promise<void> };
   let storeUrl: string;
+  let merchant: CreatedMerchant;
   const opened: WatchedPage[] = [];
 
   beforeAll(async () => {
@@ -30,7 +32,7 @@ describe.skipIf(skipWithoutChromium())('the demo store in headless Chromium, on 
     const port = await freePort();
     // A .localhost name, which Chromium resolves to loopback, as the customer's address of the store.
     storeUrl = `http://store.localhost:${port}`;
-    const merchant = await stack.createMerchant({ name: 'Demo Store', webhookUrl: `http://127.0.0.1:${port}/webhooks` });
+    merchant = await stack.createMerchant({ name: 'Demo Store', webhookUrl: `http://127.0.0.1:${port}/webhooks` });
     store = await startDemoStore({
       port,
       hostname: '127.0.0.1',
@@ -51,7 +53,7 @@ describe.skipIf(skipWithoutChromium())('the demo store in headless Chromium, on 
     rmSync(dataDir, { recursive: true, force: true });
   });
 
-  it('buys, pays with the sandbox values, sees the order fulfilled by the webhook, then refunds part of it and sees order_refunded verified', async () => {
+  it('buys, pays with the sandbox values, sees the order fulfilled by the webhook, refunds part from the store and part from the dashboard, and sees each order_refunded verified', async () => {
     const watched = await openPage(browser, { width: 1024 });
     opened.push(watched);
     const { page, consoleErrors, dialogs } = watched;
@@ -109,6 +111,26 @@ describe.skipIf(skipWithoutChromium())('the demo store in headless Chromium, on 
     await expect.poll(() => order.getByTestId('status').textContent()).toBe('partially_refunded');
     expect(await order.innerText()).toContain('Scratched cover');
     expect(await order.locator('table.refunds tbody tr').innerText()).toMatch(/€5\.00\s+Scratched cover\s+succeeded\s+\S+\s+20\d\d-/);
+
+    // The same merchant refunds again from our dashboard, signed in with the store's API key, and the
+    // store receives that refund's order_refunded too, verified.
+    await page.goto(`${stack.checkoutUrl}/dashboard`);
+    await page.getByLabel('API key').fill(merchant.apiKey);
+    await page.getByRole('button', { name: 'Sign in' }).click();
+    await page.waitForURL(/\/dashboard\/orders$/);
+    await page.getByRole('link', { name: cartId! }).click();
+    await page.waitForURL(new RegExp(`/dashboard/orders/${cartId}$`));
+    await page.getByLabel('Amount (EUR)').fill('3.00');
+    await page.getByLabel(/Reason/).fill('Late delivery');
+    await page.getByRole('button', { name: 'Refund' }).click();
+    await expect.poll(() => page.locator('[data-refunded-total]').getAttribute('data-refunded-total'), { timeout: 15_000 }).toBe('800');
+    // The store did not ask for this refund, so its page has nothing to wait for: reload until the webhook is there.
+    const orderHistoryReloaded = async () => {
+      await page.goto(`${storeUrl}/orders`);
+      return orderHistory();
+    };
+    await expect.poll(orderHistoryReloaded, { timeout: 60_000, intervals: [1_000] }).toMatch(/order_refunded\s+4\s+partially_refunded\s+yes/);
+
     // The refused refund's page is answered 422, which Chromium reports; nothing else may be.
     expect(consoleErrors.filter((e) => !e.includes('status of 422'))).toEqual([]);
     expect(dialogs).toEqual([]);
