@@ -129,7 +129,7 @@ describe.skipIf(skipWithoutChromium())('the demo store in headless Chromium, on 
       await page.goto(`${storeUrl}/orders`);
       return orderHistory();
     };
-    await expect.poll(orderHistoryReloaded, { timeout: 60_000, intervals: [1_000] }).toMatch(/order_refunded\s+4\s+partially_refunded\s+yes/);
+    await expect.poll(orderHistoryReloaded, { timeout: 60_000, interval: 1_000 }).toMatch(/order_refunded\s+4\s+partially_refunded\s+yes/);
 
     // The refused refund's page is answered 422, which Chromium reports; nothing else may be.
     expect(consoleErrors.filter((e) => !e.includes('status of 422'))).toEqual([]);
