@@ -2,6 +2,10 @@ import type { Config } from '../../core/config.js';
 import type { Db } from '../../core/db/client.js';
 import type { CreatedMerchant } from '../../core/merchants/merchants.js';
 import type { Temporal } from '../../core/temporal.js';
+import { newCartId } from '../../core/checkout/cart-id.js';
+import { withDeadline } from '../../core/temporal.js';
+import { cartWorkflowId, stateQuery, type CartSessionInput } from '../../workflows/cart-session/messages.js';
+import { cartSession } from '../../workflows/cart-session/workflow.js';
 import type { Roles, BenchStack } from './stack.js';
 
 /** Everything a measurement needs: the stack's roles, and clients of its PostgreSQL and Temporal. */
@@ -68,4 +72,25 @@ export async function forEachConcurrently<T>(items: readonly T[], concurrency: n
       }
     }),
   );
+}
+
+/**
+ * Waits until the worker has caught up with every workflow task queued before now: a probe session is
+ * started and queried, and its first task is handled after theirs. Each measurement starts on a
+ * drained queue, so it is not charged for the backlog the one before left behind.
+ */
+export async function settle(ctx: Pick<BenchContext, 'temporal' | 'config' | 'merchant'>, taskQueue = ctx.config.temporal.taskQueue): Promise<void> {
+  const cartId = newCartId();
+  const input: CartSessionInput = {
+    cartId,
+    platformUuid: ctx.merchant.platformUuid,
+    storeName: 'Bench Probe',
+    amount: 100,
+    currency: 'EUR',
+    expiresOn: new Date(Date.now() + 60_000).toISOString(),
+    lifetimeMs: 60_000,
+  };
+  const handle = await ctx.temporal.client.workflow.start(cartSession, { workflowId: cartWorkflowId(cartId), taskQueue, args: [input] });
+  await withDeadline(ctx.temporal, 300_000, () => handle.query(stateQuery));
+  await handle.terminate('benchmark probe');
 }

@@ -1,4 +1,4 @@
-import type { BenchContext } from './context.js';
+import { settle, type BenchContext } from './context.js';
 import { measureCreateCart } from './create-cart.js';
 import { measureLimit } from './limit.js';
 import type { LoadFigures } from './load.js';
@@ -20,7 +20,9 @@ export async function measureCostCurve(ctx: BenchContext, measured: { createCart
   for (const concurrency of CURVE_CONCURRENCY) {
     const reuse = concurrency === ctx.concurrency;
     ctx.log(`  cost curve at ${concurrency} concurrent clients`);
+    await settle(ctx);
     const createCart = reuse && measured.createCart ? measured.createCart : await measureCreateCart(ctx, concurrency);
+    await settle(ctx);
     const limit = reuse && measured.limit ? measured.limit : await measureLimit(ctx, concurrency);
     points.push({ concurrency, createCart, limit });
   }

@@ -1,4 +1,4 @@
-import { cartRequestBody, WARM_UP_S, type BenchContext } from './context.js';
+import { cartRequestBody, settle, WARM_UP_S, type BenchContext } from './context.js';
 import { httpLoad, type LoadFigures } from './load.js';
 
 /** `POST /v2/public/api/cart/` on the API process: rate limits, validation, merchant lookup, ledger row, workflow start. */
@@ -11,5 +11,6 @@ export async function measureCreateCart(ctx: BenchContext, concurrency = ctx.con
     connections: concurrency,
   };
   await httpLoad({ ...load, durationS: WARM_UP_S });
+  await settle(ctx);
   return httpLoad({ ...load, durationS: ctx.durationS });
 }

@@ -1,7 +1,7 @@
 import { newCartId } from '../../core/checkout/cart-id.js';
 import { cartWorkflowId, type CartSessionInput } from '../../workflows/cart-session/messages.js';
 import { cartSession } from '../../workflows/cart-session/workflow.js';
-import { WARM_UP_S, type BenchContext } from './context.js';
+import { settle, WARM_UP_S, type BenchContext } from './context.js';
 import { closedLoop, type LoadFigures } from './load.js';
 
 /**
@@ -23,5 +23,6 @@ export async function measureLimit(ctx: BenchContext, concurrency = ctx.concurre
     return ctx.temporal.client.workflow.start(cartSession, { workflowId: cartWorkflowId(cartId), taskQueue: ctx.config.temporal.taskQueue, args: [input] });
   };
   await closedLoop(concurrency, WARM_UP_S, start);
+  await settle(ctx);
   return closedLoop(concurrency, ctx.durationS, start);
 }

@@ -11,7 +11,7 @@ import { registerMerchant } from '../../core/merchants/merchants.js';
 import { connectTemporal } from '../../core/temporal.js';
 import { ensureTemporalCli } from '../temporal-cli.js';
 import { measureBaseline } from './baseline.js';
-import type { BenchContext } from './context.js';
+import { settle, type BenchContext } from './context.js';
 import { measureCostCurve } from './cost-curve.js';
 import { measureCreateCart } from './create-cart.js';
 import { measureLimit } from './limit.js';
@@ -96,6 +96,7 @@ try {
     const m: Measured = {};
     const step = async <T>(name: (typeof MEASUREMENTS)[number], run: () => Promise<T>): Promise<T | undefined> => {
       if (!runs(name)) return undefined;
+      await settle(ctx);
       log(`${name}…`);
       const result = await run();
       log(`  ${JSON.stringify(result)}`);

@@ -3,7 +3,7 @@ import { checkCard } from '../../core/checkout/cards.js';
 import { otpHash } from '../../core/checkout/otp-hash.js';
 import { cartWorkflowId, payUpdate, sendCodeUpdate, verifyCodeUpdate } from '../../workflows/cart-session/messages.js';
 import type { cartSession } from '../../workflows/cart-session/workflow.js';
-import { createCart, forEachConcurrently, type BenchContext } from './context.js';
+import { createCart, forEachConcurrently, settle, type BenchContext } from './context.js';
 import { quantile, round } from './load.js';
 import type { VerifyingReceiver } from './receiver.js';
 
@@ -38,6 +38,7 @@ export async function measurePayToWebhook(ctx: BenchContext, receiver: Verifying
     ready.push({ cartId, card: { cardToken: token, brand: checked.card.brand, last4: checked.card.last4 } });
   });
 
+  await settle(ctx);
   const toWebhook: number[] = [];
   const toRedirect: number[] = [];
   let errors = 0;
