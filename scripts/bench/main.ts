@@ -18,7 +18,7 @@ import { measureLimit } from './limit.js';
 import { measurePage } from './page.js';
 import { measurePayToWebhook } from './pay-to-webhook.js';
 import { startVerifyingReceiver } from './receiver.js';
-import { assembleResults, writeReports, type Measured } from './report.js';
+import { assembleResults, writeReports, type BenchResults, type Measured } from './report.js';
 import { measureScale } from './scale.js';
 import { startBenchStack, startRoles } from './stack.js';
 
@@ -39,6 +39,7 @@ const { values } = parseArgs({
     'pay-carts': { type: 'string', default: '200' },
     lifetime: { type: 'string' },
     out: { type: 'string', default: 'reports' },
+    render: { type: 'boolean', default: false },
   },
 });
 const options = z
@@ -55,6 +56,8 @@ const options = z
     /** Scale sessions' lifetime in seconds; by default long enough for all of them to be open at once. */
     lifetime: z.coerce.number().int().positive().optional(),
     out: z.string(),
+    /** Only re-renders bench.md and the chart from bench.json (after editing bench-notes.md). */
+    render: z.boolean(),
   })
   .parse(values);
 const runs = (m: (typeof MEASUREMENTS)[number]) => !options.only || options.only.includes(m);
@@ -62,6 +65,14 @@ const log = (line: string) => process.stdout.write(`${line}\n`);
 const benchStarted = performance.now();
 
 const versionOf = (pkg: string) => (JSON.parse(readFileSync(path.join(ROOT, 'node_modules', pkg, 'package.json'), 'utf8')) as { version: string }).version;
+
+const notesFile = path.join(ROOT, options.out, 'bench-notes.md');
+const notes = () => (existsSync(notesFile) ? readFileSync(notesFile, 'utf8') : '');
+if (options.render) {
+  writeReports(path.join(ROOT, options.out), JSON.parse(readFileSync(path.join(ROOT, options.out, 'bench.json'), 'utf8')) as BenchResults, notes());
+  log(`Re-rendered ${options.out}/bench.md and bench-latency.svg from bench.json.`);
+  process.exit(0);
+}
 
 log('Starting PostgreSQL, Temporal and the roles…');
 const machine = {
@@ -94,39 +105,48 @@ try {
     };
 
     const m: Measured = {};
+    const report = () => {
+      const results = assembleResults(
+        { generatedAt: new Date().toISOString(), machine, versions, concurrency: options.concurrency, durationS: options.duration },
+        m,
+      );
+      // A full run writes what it has after each measurement, so a run cut short still leaves its figures.
+      if (!options.only) writeReports(path.join(ROOT, options.out), results, notes());
+      return results;
+    };
     const step = async <T>(name: (typeof MEASUREMENTS)[number], run: () => Promise<T>): Promise<T | undefined> => {
       if (!runs(name)) return undefined;
-      await settle(ctx);
+      // The scale run has roles of its own; the main ones are stopped by then.
+      if (name !== 'scale') await settle(ctx);
       log(`${name}…`);
       const result = await run();
       log(`  ${JSON.stringify(result)}`);
       return result;
     };
     m.limit = await step('limit', () => measureLimit(ctx));
+    report();
     m.createCart = await step('create-cart', () => measureCreateCart(ctx));
+    report();
     m.baseline = await step('baseline', () => measureBaseline(ctx));
+    report();
     m.page = await step('page', () => measurePage(ctx));
+    report();
     m.payToWebhook = await step('pay-to-webhook', () => measurePayToWebhook(ctx, receiver, options['pay-carts']));
     // One customer at a time: the latency of the path itself, without 31 others' payments queued ahead of it.
     m.payToWebhookAlone = await step('pay-to-webhook', () => measurePayToWebhook(ctx, receiver, Math.ceil(options['pay-carts'] / 4), 1));
+    report();
     m.costCurve = await step('cost-curve', () => measureCostCurve(ctx, m));
+    report();
     // The scale run gets the machine to itself: its own worker and API, on a task queue of its own.
     await roles.stop();
     const createRate = m.createCart?.perSec ?? 50;
     const lifetimeS = options.lifetime ?? Math.max(60, Math.ceil((options.sessions / createRate) * 1.3) + 30);
     m.scale = await step('scale', () => measureScale(ctx, options.sessions, lifetimeS));
 
-    const results = assembleResults(
-      { generatedAt: new Date().toISOString(), machine, versions, concurrency: options.concurrency, durationS: options.duration },
-      m,
-    );
+    const results = report();
     log(`\n${JSON.stringify(results.targets, null, 2)}\nThe whole run took ${Math.round((performance.now() - benchStarted) / 1000)} s.`);
     if (options.only) log(JSON.stringify(results, null, 2));
-    else {
-      const notesFile = path.join(ROOT, options.out, 'bench-notes.md');
-      writeReports(path.join(ROOT, options.out), results, existsSync(notesFile) ? readFileSync(notesFile, 'utf8') : '');
-      log(`Wrote ${options.out}/bench.json, bench.md and bench-latency.svg.`);
-    }
+    else log(`Wrote ${options.out}/bench.json, bench.md and bench-latency.svg.`);
   } finally {
     await receiver.close();
     await Promise.allSettled([temporal.close(), db.end()]);
