@@ -129,7 +129,9 @@ export async function startBenchStack(log: (line: string) => void): Promise<Benc
   };
 
   async function startRole(name: string, entry: string, env: Record<string, string>, ready: ReadyCheck): Promise<Role> {
-    const child = spawn(process.execPath, ['--import', 'tsx', entry], {
+    // BENCH_CPU_PROF=<role>: that role writes a V8 CPU profile when it stops, to see where its time goes.
+    const profile = process.env.BENCH_CPU_PROF === name ? ['--cpu-prof', `--cpu-prof-dir=${path.join(tmpdir(), 'hosted-checkout-bench-profiles')}`] : [];
+    const child = spawn(process.execPath, [...profile, '--import', 'tsx', entry], {
       cwd: ROOT,
       env: { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '', ...baseEnv, ...env },
       stdio: ['ignore', 'pipe', 'pipe'],
