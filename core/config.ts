@@ -79,8 +79,8 @@ const environmentSchema = z.object({
     .default('123456'),
   /**
    * Open sessions whose workflow state the worker keeps in memory (the sticky cache); the others are
-   * replayed from their short history when their next task comes. Each costs about 0.7 MiB: the SDK's
-   * default (60% of the heap limit, 2310 sessions on a 4 GiB heap) took the worker to 1.8 GiB with
+   * replayed from their short history when their next task comes. Each costs about 0.8 MiB: the SDK's
+   * default (60% of the heap limit, 2310 sessions on a 4 GiB heap) took the worker to 1.9 GiB with
    * 10,000 sessions open (reports/bench.md).
    */
   WORKER_MAX_CACHED_WORKFLOWS: z.coerce.number().int().min(2).default(1000),

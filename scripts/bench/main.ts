@@ -18,7 +18,7 @@ import { measureLimit } from './limit.js';
 import { measurePage } from './page.js';
 import { measurePayToWebhook } from './pay-to-webhook.js';
 import { startVerifyingReceiver } from './receiver.js';
-import { assembleResults, writeReports, type BenchResults, type Measured } from './report.js';
+import { assembleResults, withTargets, writeReports, type BenchResults, type Measured } from './report.js';
 import { measureScale } from './scale.js';
 import { startBenchStack, startRoles } from './stack.js';
 
@@ -69,7 +69,11 @@ const versionOf = (pkg: string) => (JSON.parse(readFileSync(path.join(ROOT, 'nod
 const notesFile = path.join(ROOT, options.out, 'bench-notes.md');
 const notes = () => (existsSync(notesFile) ? readFileSync(notesFile, 'utf8') : '');
 if (options.render) {
-  writeReports(path.join(ROOT, options.out), JSON.parse(readFileSync(path.join(ROOT, options.out, 'bench.json'), 'utf8')) as BenchResults, notes());
+  writeReports(
+    path.join(ROOT, options.out),
+    withTargets(JSON.parse(readFileSync(path.join(ROOT, options.out, 'bench.json'), 'utf8')) as BenchResults),
+    notes(),
+  );
   log(`Re-rendered ${options.out}/bench.md and bench-latency.svg from bench.json.`);
   process.exit(0);
 }

@@ -95,8 +95,13 @@ function atMost(what: string, target: number, measured: number | null | undefine
     target: `≤ ${target}${unit}`,
     measured: measured == null ? 'n/a' : `${measured}${unit}`,
     met,
-    by: met || measured == null ? '' : `${round(measured - target, 2)}${unit} over (${round(measured / target, 2)}×)`,
+    by: met || measured == null ? '' : `${round(measured - target, 2)}${unit} over${target > 0 ? ` (${round(measured / target, 2)}×)` : ''}`,
   };
+}
+
+/** The targets worked out again from the figures (for --render, after the targets' wording changes). */
+export function withTargets(r: BenchResults): BenchResults {
+  return { ...r, targets: targets(r) };
 }
 
 function targets(r: BenchResults): Target[] {
@@ -110,8 +115,19 @@ function targets(r: BenchResults): Target[] {
   if (r.payToWebhookAlone) t.push(atMost('pay → verified order_created p50, one at a time', 150, r.payToWebhookAlone.p50Ms, ' ms'));
   if (r.scale) {
     t.push(atMost(`worker RSS with ${r.scale.sessions} open sessions`, 1024, r.scale.workerRssMiB, ' MiB'));
-    t.push(atMost('every order_abandoned delivered within (s of expiry)', 60, r.scale.allDeliveredWithinS ?? Infinity, ' s'));
-    t.push(atMost('order_abandoned lost', 0, r.scale.lost, ''));
+    const within = 'every order_abandoned delivered within (s of its expiry)';
+    if (r.scale.allDeliveredWithinS != null) t.push(atMost(within, 60, r.scale.allDeliveredWithinS, ' s'));
+    else {
+      const { lost, deliveryLagP50S: p50, deliveryLagP99S: p99 } = r.scale;
+      t.push({
+        what: within,
+        target: '≤ 60 s',
+        measured: `not all delivered; of those that were: p50 ${p50} s, p99 ${p99} s`,
+        met: false,
+        by: `${lost} still undelivered`,
+      });
+    }
+    t.push(atMost('order_abandoned lost (not verified within 300 s of the last expiry)', 0, r.scale.lost, ''));
   }
   return t;
 }
@@ -177,7 +193,12 @@ export function markdown(r: BenchResults, before: BenchResults | undefined, note
     out.push(row(['peak RSS: worker / API / Temporal dev server', `${s.workerRssMiB} / ${s.apiRssMiB} / ${s.temporalRssMiB ?? 'n/a (external)'} MiB`]));
     out.push(row(['expiry → verified order_abandoned: p50 / p99 / max', `${s.deliveryLagP50S} / ${s.deliveryLagP99S} / ${s.allDeliveredWithinS ?? 'n/a'} s`]));
     out.push(row(['last expiry → all delivered', `${s.drainedAfterLastExpiryS ?? 'n/a'} s`]));
-    out.push(row(['lost / duplicated at receiver / bad signatures', `${s.lost} / ${s.duplicatedAtReceiver} / ${s.invalidSignatures}`]));
+    out.push(
+      row([
+        'lost (not verified within 300 s of the last expiry) / duplicated at receiver / bad signatures',
+        `${s.lost} / ${s.duplicatedAtReceiver} / ${s.invalidSignatures}`,
+      ]),
+    );
     out.push('');
   }
   if (r.costCurve) {

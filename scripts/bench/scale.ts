@@ -19,6 +19,7 @@ export interface ScaleFigures {
   deliveryLagP99S: number | null;
   /** From the last expiry until every `order_abandoned` was verified. */
   drainedAfterLastExpiryS: number | null;
+  /** Sessions whose `order_abandoned` was not verified within GIVE_UP_AFTER_LAST_EXPIRY_S of the last expiry. */
   lost: number;
   duplicatedAtReceiver: number;
   invalidSignatures: number;
