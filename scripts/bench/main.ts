@@ -144,7 +144,9 @@ try {
     // The scale run gets the machine to itself: its own worker and API, on a task queue of its own.
     await roles.stop();
     const createRate = m.createCart?.perSec ?? 50;
-    const lifetimeS = options.lifetime ?? Math.max(60, Math.ceil((options.sessions / createRate) * 1.3) + 30);
+    // Twice the time the create-cart rate predicts: opening 10,000 sessions runs slower than 10 s of
+    // create-cart (the worker's first tasks pile up), and every session must still be open at the end.
+    const lifetimeS = options.lifetime ?? Math.max(60, Math.ceil((options.sessions / createRate) * 2) + 30);
     m.scale = await step('scale', () => measureScale(ctx, options.sessions, lifetimeS));
 
     const results = report();
