@@ -95,6 +95,13 @@ const environmentSchema = z.object({
     .string()
     .regex(/^\d{6}$/, 'must be 6 digits')
     .default('123456'),
+  /**
+   * Open sessions whose workflow state the worker keeps in memory (the sticky cache); the others are
+   * replayed from their short history when their next task comes. Each costs about 0.8 MiB: the SDK's
+   * default (60% of the heap limit, 2310 sessions on a 4 GiB heap) took the worker to 1.9 GiB with
+   * 10,000 sessions open, 1000 to 1.1 GiB with 2000 open, 500 to 0.86 GiB (reports/bench-notes.md).
+   */
+  WORKER_MAX_CACHED_WORKFLOWS: z.coerce.number().int().min(2).default(500),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
   /**
    * Create-cart requests allowed per window. platformUuid is public and create-cart needs no
@@ -249,6 +256,7 @@ export const configSchema = environmentSchema
     paymentConfirmationWaitMs: c.PAYMENT_CONFIRMATION_WAIT_SECONDS * 1000,
     sandboxOtp: c.SANDBOX_OTP,
     logLevel: c.LOG_LEVEL,
+    worker: { maxCachedWorkflows: c.WORKER_MAX_CACHED_WORKFLOWS },
     rateLimit: {
       windowSeconds: c.RATE_LIMIT_WINDOW_SECONDS,
       perClient: c.RATE_LIMIT_PER_CLIENT,

@@ -1,30 +1,44 @@
 import type { Db, Sql } from './db/client.js';
 
 /**
- * The one owner of the `idempotency_keys` table. A key is claimed inside the caller's transaction,
- * so a concurrent request with the same key blocks on the primary key until the first commits (then
- * it reads the stored response) or rolls back (then it claims the key itself).
+ * The one owner of the `idempotency_keys` table. A key is claimed with no response, and the response
+ * stored once the request has succeeded; a claim whose request failed is released. Nothing holds a
+ * transaction in between (docs/decisions/create-cart-consistency.md): a concurrent request with the
+ * same key sees the claim `pending` and asks again until it is answered or released.
  */
 
 /** How long a key remembers its response. */
 const RETENTION = '24 hours';
+/**
+ * A claim still unanswered after this was left by a process that died mid-request: far longer than a
+ * create-cart can take (its Temporal start has a 3 s deadline), so it is taken over as if it were new.
+ */
+const ABANDONED_AFTER = '30 seconds';
 
-export type Claim<Response> = { outcome: 'claimed' } | { outcome: 'replay'; response: Response } | { outcome: 'conflict' };
+export type Claim<Response> = { outcome: 'claimed' } | { outcome: 'replay'; response: Response } | { outcome: 'pending' } | { outcome: 'conflict' };
 
-/** Claims `key` for a request with this fingerprint; a key past its 24 h is taken over as if it were new. */
-export async function claimIdempotencyKey<Response>(tx: Sql, scope: string, key: string, fingerprint: string): Promise<Claim<Response>> {
-  const claimed = await tx`
+/** Claims `key` for a request with this fingerprint; a key past its 24 h, or abandoned unanswered, is taken over as if it were new. */
+export async function claimIdempotencyKey<Response>(sql: Sql, scope: string, key: string, fingerprint: string): Promise<Claim<Response>> {
+  const claimed = await sql`
     insert into idempotency_keys (platform_uuid, key, fingerprint, expires_at)
     values (${scope}, ${key}, ${fingerprint}, now() + ${RETENTION}::interval)
     on conflict (platform_uuid, key) do update
       set fingerprint = excluded.fingerprint, cart_id = null, response = null, created_at = now(), expires_at = excluded.expires_at
       where idempotency_keys.expires_at <= now()
+        or (idempotency_keys.response is null and idempotency_keys.created_at < now() - ${ABANDONED_AFTER}::interval)
     returning 1`;
   if (claimed.length > 0) return { outcome: 'claimed' };
-  const [stored] = await tx<{ fingerprint: string; response: Response }[]>`
+  const [stored] = await sql<{ fingerprint: string; response: Response | null }[]>`
     select fingerprint, response from idempotency_keys where platform_uuid = ${scope} and key = ${key}`;
-  if (!stored || stored.fingerprint !== fingerprint) return { outcome: 'conflict' };
-  return { outcome: 'replay', response: stored.response };
+  // Released between our insert and this read: the next claim may well be ours.
+  if (!stored) return { outcome: 'pending' };
+  if (stored.fingerprint !== fingerprint) return { outcome: 'conflict' };
+  return stored.response === null ? { outcome: 'pending' } : { outcome: 'replay', response: stored.response };
+}
+
+/** Gives back a claim whose request failed, so a retry with the same key is a new request. */
+export async function releaseIdempotencyKey(sql: Sql, scope: string, key: string): Promise<void> {
+  await sql`delete from idempotency_keys where platform_uuid = ${scope} and key = ${key} and response is null`;
 }
 
 /** Stored as json text, not jsonb: a replay must be byte for byte the first response, key order included. */

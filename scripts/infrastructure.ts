@@ -11,6 +11,8 @@ export interface Infrastructure {
   databaseUrl: string;
   temporalAddress: string;
   temporalUiUrl?: string;
+  /** The dev server's process id when we started it (the benchmark reads its memory). */
+  temporalPid?: number;
   stop: () => Promise<void>;
 }
 
@@ -76,7 +78,7 @@ export async function startInfrastructure(options: InfrastructureOptions): Promi
         return pg.url;
       })(),
       (async () => {
-        if (options.temporalAddress) return { address: options.temporalAddress, uiUrl: undefined };
+        if (options.temporalAddress) return { address: options.temporalAddress, uiUrl: undefined, pid: undefined };
         const cli = await ensureTemporalCli(options.log);
         options.log(`Starting the Temporal dev server on 127.0.0.1:${options.temporalPort}…`);
         const server = await startTemporalDevServer({
@@ -89,7 +91,7 @@ export async function startInfrastructure(options: InfrastructureOptions): Promi
           dynamicConfig: options.temporalDynamicConfig,
         });
         stops.push(server.stop);
-        return { address: server.address, uiUrl: server.uiUrl };
+        return { address: server.address, uiUrl: server.uiUrl, pid: server.process.pid };
       })(),
     ]);
     if (pgResult.status === 'rejected') throw pgResult.reason;
@@ -103,7 +105,7 @@ export async function startInfrastructure(options: InfrastructureOptions): Promi
     } finally {
       await db.end();
     }
-    return { databaseUrl, temporalAddress: temporal.address, temporalUiUrl: temporal.uiUrl, stop };
+    return { databaseUrl, temporalAddress: temporal.address, temporalUiUrl: temporal.uiUrl, temporalPid: temporal.pid, stop };
   } catch (err) {
     await stop();
     throw err;

@@ -34,6 +34,7 @@ export async function createCartWorker(deps: {
     // Same codec as every client: payloads are encrypted in history (core/temporal-codec.ts).
     dataConverter: { payloadCodecs: [createEncryptionCodec(config.keyring)] },
     ...(deps.workflowBundle ? { workflowBundle: deps.workflowBundle } : { workflowsPath: WORKFLOWS_PATH }),
+    maxCachedWorkflows: config.worker.maxCachedWorkflows,
     activities: createActivities({
       config: deps.config,
       db: deps.db,

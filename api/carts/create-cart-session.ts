@@ -1,4 +1,4 @@
-import { WorkflowNotFoundError } from '@temporalio/common';
+import { WorkflowExecutionAlreadyStartedError, WorkflowNotFoundError } from '@temporalio/common';
 import type { Config } from '../../core/config.js';
 import type { Db } from '../../core/db/client.js';
 import { newCartId } from '../../core/checkout/cart-id.js';
@@ -10,8 +10,8 @@ import type { CartSessionInput } from '../../workflows/cart-session/messages.js'
 import { cartSessionHandle, startCartSession } from '../../workflows/cart-session/client.js';
 import { ApiError } from '../errors.js';
 import { claimKey, requestFingerprint } from './idempotency.js';
-import { storeIdempotentResponse } from '../../core/idempotency-keys.js';
-import { insertCart } from '../../core/checkout/cart-ledger.js';
+import { releaseIdempotencyKey, storeIdempotentResponse } from '../../core/idempotency-keys.js';
+import { deleteUnstartedCart, insertCart } from '../../core/checkout/cart-ledger.js';
 import { findActiveMerchant } from '../../core/merchants/merchant-store.js';
 import { apiKeyMatches } from '../../core/merchants/merchants.js';
 import { MERCHANT_CHALLENGE } from '../merchant/auth.js';
@@ -31,15 +31,17 @@ export interface CreateCartOutcome {
 }
 
 // Bounds the whole start call, connection included: a Temporal that is down must fail the request in
-// seconds, not hold it (and the ledger transaction) open.
+// seconds, not hold it open.
 const TEMPORAL_START_DEADLINE_MS = 3_000;
 const TERMINATE_DEADLINE_MS = 2_000;
 
 /**
- * Creates the ledger row and starts the workflow as one unit: the row (and the idempotency key) are
- * written in a transaction that commits only after Temporal has accepted the workflow. If anything
- * fails once the start was sent (the commit itself included), the workflow is terminated, best
- * effort, so no session lives without its row.
+ * Writes the ledger row, then starts the workflow, with no transaction held across the start
+ * (docs/decisions/create-cart-consistency.md): a held transaction kept a pooled connection per
+ * request for the whole start, which capped create-cart at the pool size over the start latency. If
+ * the start fails, the row (and the claimed idempotency key) are removed before the answer, and the
+ * workflow is terminated, best effort, in case the start reached Temporal after all; the same when
+ * the idempotency key's response cannot be stored after the start.
  */
 export async function createCartSession(
   deps: CartSessionDeps,
@@ -87,46 +89,68 @@ export async function createCartSession(
   };
   const response: CreateCartResponse = { code: 'SUCCESS', message: 'Cart created', data: { cartId, cartData: request.cartObject, expiresOn } };
 
-  let startSent = false;
+  if (idempotencyKey) {
+    const { replay } = await claimKey(db, store.platformUuid, idempotencyKey, requestFingerprint(request));
+    if (replay) return { response: replay, replayed: true };
+  }
+  const release = async () => {
+    if (idempotencyKey) await releaseIdempotencyKey(db, store.platformUuid, idempotencyKey);
+  };
   try {
-    return await db.begin(async (tx): Promise<CreateCartOutcome> => {
-      if (idempotencyKey) {
-        const { replay } = await claimKey(tx, store.platformUuid, idempotencyKey, requestFingerprint(request));
-        if (replay) return { response: replay, replayed: true };
-      }
-      await insertCart(tx, {
-        cartId,
-        platformUuid: store.platformUuid,
-        environment: config.environment,
-        merchantName: merchant.name,
-        currency: cart.currency,
-        amount,
-        store,
-        cart,
-        expiresOn,
-        createdAt,
-      });
-      if (idempotencyKey) await storeIdempotentResponse(tx, store.platformUuid, idempotencyKey, cartId, response);
-      startSent = true;
+    await insertCart(db, {
+      cartId,
+      platformUuid: store.platformUuid,
+      environment: config.environment,
+      merchantName: merchant.name,
+      currency: cart.currency,
+      amount,
+      store,
+      cart,
+      expiresOn,
+      createdAt,
+    });
+  } catch (err) {
+    await release().catch((releaseErr: unknown) => deps.logger.error({ err: releaseErr }, 'could not release the idempotency key of a cart not created'));
+    throw err;
+  }
+
+  try {
+    try {
       await withDeadline(temporal, TEMPORAL_START_DEADLINE_MS, () =>
         startCartSession(temporal.client, { taskQueue: config.temporal.taskQueue, input, storeName: store.name }),
       );
-      return { response, replayed: false };
-    });
+    } catch (err) {
+      // A start whose answer was lost is retried by the client's gRPC retries and then finds its own
+      // workflow: the cartId is new, so nobody else started it.
+      if (!(err instanceof WorkflowExecutionAlreadyStartedError)) throw err;
+    }
+    if (idempotencyKey) await storeIdempotentResponse(db, store.platformUuid, idempotencyKey, cartId, response);
   } catch (err) {
     // The start may have reached Temporal even when it reported a failure (deadline hit after the
-    // server accepted it), and the commit can fail after a successful start: in both cases a session
-    // may exist whose ledger row was rolled back. Not awaited: when Temporal is down this would only
-    // add its own deadline to the merchant's wait, and it reports its outcome in the log.
-    if (startSent) void terminateOrphan(deps, cartId, err);
+    // server accepted it), and storing the key's response can fail after a successful start. Not
+    // awaited: when Temporal is down this would only add its own deadline to the merchant's wait,
+    // and it reports its outcome in the log.
+    void terminateOrphan(deps, cartId, err);
+    await discardCart(deps, cartId, release);
     throw err;
+  }
+  return { response, replayed: false };
+}
+
+/** Undoes the ledger row and the key claim of a cart whose session did not start, so a retry starts afresh. */
+async function discardCart(deps: CartSessionDeps, cartId: string, release: () => Promise<void>): Promise<void> {
+  try {
+    await deleteUnstartedCart(deps.db, cartId);
+    await release();
+  } catch (err) {
+    deps.logger.error({ cartId, err }, 'could not remove the ledger row of a cart whose session did not start');
   }
 }
 
 async function terminateOrphan(deps: CartSessionDeps, cartId: string, cause: unknown): Promise<void> {
   try {
     await withDeadline(deps.temporal, TERMINATE_DEADLINE_MS, () =>
-      cartSessionHandle(deps.temporal.client, cartId).terminate('cart creation failed: the ledger row was not committed'),
+      cartSessionHandle(deps.temporal.client, cartId).terminate('cart creation failed: the start was not confirmed and the ledger row was removed'),
     );
     deps.logger.warn({ cartId, err: cause }, 'terminated the session of a cart whose creation failed');
   } catch (err) {

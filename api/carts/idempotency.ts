@@ -2,6 +2,7 @@ import { createHash } from 'node:crypto';
 import type { CreateCartResponse } from '../../core/checkout/cart-schema.js';
 import type { Sql } from '../../core/db/client.js';
 import { claimIdempotencyKey } from '../../core/idempotency-keys.js';
+import { serviceUnavailable } from '../dependency-errors.js';
 import { ApiError } from '../errors.js';
 
 export const IDEMPOTENCY_HEADER = 'Idempotency-Key';
@@ -33,16 +34,29 @@ export function requestFingerprint(body: unknown): string {
   return createHash('sha256').update(canonicalJson(body)).digest('hex');
 }
 
+/** How long a repeat waits for the first request with its key to answer, and how often it looks. */
+const PENDING_WAIT_MS = 10_000;
+const PENDING_POLL_MS = 25;
+
 /**
- * Claims `key` for this request inside the cart's transaction (core/idempotency-keys.ts): a fresh key
- * is ours, a repeat with the same body replays the first response, another body is a conflict.
+ * Claims `key` for this request (core/idempotency-keys.ts): a fresh key is ours, a repeat with the
+ * same body replays the first response, another body is a conflict. A repeat that arrives while the
+ * first is still creating its cart waits for that one's answer (or its failure, then claims the key
+ * itself), as it did when it blocked on the first one's transaction.
  */
-export async function claimKey(tx: Sql, platformUuid: string, key: string, fingerprint: string): Promise<{ replay?: CreateCartResponse }> {
-  const claim = await claimIdempotencyKey<CreateCartResponse>(tx, platformUuid, key, fingerprint);
-  if (claim.outcome === 'conflict') {
-    throw new ApiError('IDEMPOTENCY_CONFLICT', 'This Idempotency-Key was already used with a different request body. Use a new key for a new cart.', [
-      { path: IDEMPOTENCY_HEADER, message: 'was used with a different body in the last 24 hours' },
-    ]);
+export async function claimKey(sql: Sql, platformUuid: string, key: string, fingerprint: string): Promise<{ replay?: CreateCartResponse }> {
+  const giveUpAt = Date.now() + PENDING_WAIT_MS;
+  for (;;) {
+    const claim = await claimIdempotencyKey<CreateCartResponse>(sql, platformUuid, key, fingerprint);
+    if (claim.outcome === 'conflict') {
+      throw new ApiError('IDEMPOTENCY_CONFLICT', 'This Idempotency-Key was already used with a different request body. Use a new key for a new cart.', [
+        { path: IDEMPOTENCY_HEADER, message: 'was used with a different body in the last 24 hours' },
+      ]);
+    }
+    if (claim.outcome === 'claimed') return {};
+    if (claim.outcome === 'replay') return { replay: claim.response };
+    // The first request with this key is stuck on a dependency: the same answer it will get.
+    if (Date.now() > giveUpAt) throw serviceUnavailable();
+    await new Promise((resolve) => setTimeout(resolve, PENDING_POLL_MS));
   }
-  return claim.outcome === 'replay' ? { replay: claim.response } : {};
 }

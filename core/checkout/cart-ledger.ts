@@ -30,6 +30,14 @@ export async function insertCart(sql: Sql, row: NewCart): Promise<void> {
             ${sql.json(row.store)}, ${sql.json(row.cart)}, ${row.expiresOn}, ${row.createdAt})`;
 }
 
+/**
+ * Removes the row of a cart whose workflow did not start (create-cart's compensation). Only while it
+ * is still `pending`: a row the workflow has moved is a live session's.
+ */
+export async function deleteUnstartedCart(sql: Sql, cartId: string): Promise<void> {
+  await sql`delete from carts where cart_id = ${cartId} and status = 'pending'`;
+}
+
 export interface CartStatusChange {
   cartId: string;
   status: CartStatus;

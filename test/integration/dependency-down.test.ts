@@ -113,24 +113,23 @@ describe('create-cart when a dependency is down', () => {
     expect((await postCart(apiUrl, validCartRequest(platformUuid))).status).toBe(200);
   });
 
-  it('terminates the started session when the ledger commit fails, leaving neither', async () => {
+  it('terminates the started session when storing the response fails after the start, leaving neither', async () => {
     // At commit, this deferred trigger kills the backend that runs it: a real lost connection, after
-    // Temporal has accepted the workflow.
+    // Temporal has accepted the workflow (the key's response is stored once the start has succeeded).
     await db.unsafe(`
       create function kill_own_backend() returns trigger language plpgsql as $$
       begin perform pg_terminate_backend(pg_backend_pid()); return null; end $$;
-      create constraint trigger kill_at_commit after insert on carts deferrable initially deferred
-        for each row when (new.store->>'name' = 'Commit Killer') execute function kill_own_backend();`);
+      create constraint trigger kill_at_commit after update on idempotency_keys deferrable initially deferred
+        for each row when (new.key = 'commit-killer-0001' and new.response is not null) execute function kill_own_backend();`);
     try {
       const rowsBefore = await ledgerRows();
-      const request = validCartRequest(platformUuid);
-      request.cartObject.store.name = 'Commit Killer';
-      await expect503(await postCart(apiUrl, request));
+      await expect503(await postCart(apiUrl, validCartRequest(platformUuid), { 'idempotency-key': 'commit-killer-0001' }));
       expect(await ledgerRows()).toBe(rowsBefore);
+      expect(await db`select key from idempotency_keys where key = 'commit-killer-0001'`).toEqual([]);
       await expect.poll(() => sessions('Terminated'), { timeout: 10_000 }).toHaveLength(1);
       expect(await sessions('Running')).toHaveLength(1); // the cart of the first test only
     } finally {
-      await db.unsafe('drop trigger kill_at_commit on carts; drop function kill_own_backend();');
+      await db.unsafe('drop trigger kill_at_commit on idempotency_keys; drop function kill_own_backend();');
     }
   });
 

@@ -1,0 +1,47 @@
+import type { CurvePoint } from './cost-curve.js';
+
+const W = 640;
+const H = 360;
+const M = { left: 64, right: 150, top: 30, bottom: 48 };
+
+/** Latency (p50 and p99) against concurrency, log-scaled both ways, as a small hand-written SVG. */
+export function latencyChart(points: readonly CurvePoint[]): string {
+  const xs = points.map((p) => p.concurrency);
+  const ys = points.flatMap((p) => [p.createCart.p50Ms, p.createCart.p99Ms, p.limit.p50Ms, p.limit.p99Ms]).filter((y) => y > 0);
+  const [xMin, xMax] = [Math.log2(Math.min(...xs)), Math.log2(Math.max(...xs))];
+  const [yMin, yMax] = [Math.floor(Math.log10(Math.min(...ys))), Math.ceil(Math.log10(Math.max(...ys)))];
+  const x = (c: number) => M.left + ((Math.log2(c) - xMin) / (xMax - xMin || 1)) * (W - M.left - M.right);
+  const y = (ms: number) => H - M.bottom - ((Math.log10(ms) - yMin) / (yMax - yMin || 1)) * (H - M.top - M.bottom);
+  const series = [
+    { label: 'create-cart p99', color: '#c0392b', dash: '', value: (p: CurvePoint) => p.createCart.p99Ms },
+    { label: 'create-cart p50', color: '#c0392b', dash: '6 4', value: (p: CurvePoint) => p.createCart.p50Ms },
+    { label: 'raw start p99', color: '#2471a3', dash: '', value: (p: CurvePoint) => p.limit.p99Ms },
+    { label: 'raw start p50', color: '#2471a3', dash: '6 4', value: (p: CurvePoint) => p.limit.p50Ms },
+  ];
+  const parts = [
+    `<svg xmlns="http://www.w3.org/2000/svg" width="${W}" height="${H}" viewBox="0 0 ${W} ${H}" font-family="sans-serif" font-size="12">`,
+    `<rect width="${W}" height="${H}" fill="white"/>`,
+    `<text x="${M.left}" y="18" font-size="14">Latency against concurrent clients (log–log)</text>`,
+  ];
+  for (let e = yMin; e <= yMax; e++) {
+    parts.push(`<line x1="${M.left}" x2="${W - M.right}" y1="${y(10 ** e)}" y2="${y(10 ** e)}" stroke="#ddd"/>`);
+    parts.push(`<text x="${M.left - 8}" y="${y(10 ** e) + 4}" text-anchor="end">${10 ** e} ms</text>`);
+  }
+  for (const c of xs) {
+    parts.push(`<line x1="${x(c)}" x2="${x(c)}" y1="${M.top}" y2="${H - M.bottom}" stroke="#eee"/>`);
+    parts.push(`<text x="${x(c)}" y="${H - M.bottom + 16}" text-anchor="middle">${c}</text>`);
+  }
+  parts.push(`<text x="${(M.left + W - M.right) / 2}" y="${H - 10}" text-anchor="middle">concurrent clients</text>`);
+  series.forEach((s, i) => {
+    const line = points.map((p) => `${x(p.concurrency).toFixed(1)},${y(s.value(p)).toFixed(1)}`).join(' ');
+    parts.push(`<polyline points="${line}" fill="none" stroke="${s.color}" stroke-width="2" stroke-dasharray="${s.dash}"/>`);
+    for (const p of points) parts.push(`<circle cx="${x(p.concurrency).toFixed(1)}" cy="${y(s.value(p)).toFixed(1)}" r="3" fill="${s.color}"/>`);
+    const ly = M.top + 10 + i * 20;
+    parts.push(
+      `<line x1="${W - M.right + 12}" x2="${W - M.right + 40}" y1="${ly}" y2="${ly}" stroke="${s.color}" stroke-width="2" stroke-dasharray="${s.dash}"/>`,
+    );
+    parts.push(`<text x="${W - M.right + 46}" y="${ly + 4}">${s.label}</text>`);
+  });
+  parts.push('</svg>');
+  return parts.join('\n') + '\n';
+}

@@ -1,0 +1,96 @@
+import type { Config } from '../../core/config.js';
+import type { Db } from '../../core/db/client.js';
+import type { CreatedMerchant } from '../../core/merchants/merchants.js';
+import type { Temporal } from '../../core/temporal.js';
+import { newCartId } from '../../core/checkout/cart-id.js';
+import { withDeadline } from '../../core/temporal.js';
+import { cartWorkflowId, stateQuery, type CartSessionInput } from '../../workflows/cart-session/messages.js';
+import { cartSession } from '../../workflows/cart-session/workflow.js';
+import type { Roles, BenchStack } from './stack.js';
+
+/** Everything a measurement needs: the stack's roles, and clients of its PostgreSQL and Temporal. */
+export interface BenchContext {
+  stack: BenchStack;
+  roles: Roles;
+  config: Config;
+  db: Db;
+  temporal: Temporal;
+  merchant: CreatedMerchant;
+  /** Concurrent clients where concurrency applies. */
+  concurrency: number;
+  /** Seconds each throughput measurement runs, after a short warm-up. */
+  durationS: number;
+  log: (line: string) => void;
+}
+
+export const WARM_UP_S = 2;
+
+/** A create-cart body of five lines, the size of an ordinary order. */
+export function cartRequestBody(platformUuid: string): string {
+  return JSON.stringify({
+    cartObject: {
+      store: { platformUuid, name: 'Bench Store', url: 'https://bench.example' },
+      cart: {
+        currency: 'EUR',
+        country: 'FR',
+        items: Array.from({ length: 5 }, (_, i) => ({
+          title: `Item ${i}`,
+          description: 'A thing',
+          price: 1000 + i,
+          quantity: 1 + i,
+          url: `https://bench.example/${i}`,
+          image: `https://bench.example/${i}.png`,
+          zeroPay: false,
+        })),
+        extra: { orderRef: 'bench' },
+        merchantUrls: { successUrl: 'https://bench.example/ok', failureUrl: 'https://bench.example/ko' },
+      },
+    },
+  });
+}
+
+/** Creates one cart through the API, as a merchant does. */
+export async function createCart(apiUrl: string, platformUuid: string): Promise<{ cartId: string; expiresOn: string }> {
+  const res = await fetch(`${apiUrl}/v2/public/api/cart/`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: cartRequestBody(platformUuid),
+  });
+  const text = await res.text();
+  if (res.status !== 200) throw new Error(`create-cart answered ${res.status}: ${text.slice(0, 300)}`);
+  return (JSON.parse(text) as { data: { cartId: string; expiresOn: string } }).data;
+}
+
+/** Runs `op` for each of `items`, `concurrency` at a time. */
+export async function forEachConcurrently<T>(items: readonly T[], concurrency: number, op: (item: T, index: number) => Promise<void>): Promise<void> {
+  let next = 0;
+  await Promise.all(
+    Array.from({ length: Math.min(concurrency, items.length) }, async () => {
+      while (next < items.length) {
+        const index = next++;
+        await op(items[index]!, index);
+      }
+    }),
+  );
+}
+
+/**
+ * Waits until the worker has caught up with every workflow task queued before now: a probe session is
+ * started and queried, and its first task is handled after theirs. Each measurement starts on a
+ * drained queue, so it is not charged for the backlog the one before left behind.
+ */
+export async function settle(ctx: Pick<BenchContext, 'temporal' | 'config' | 'merchant'>, taskQueue = ctx.config.temporal.taskQueue): Promise<void> {
+  const cartId = newCartId();
+  const input: CartSessionInput = {
+    cartId,
+    platformUuid: ctx.merchant.platformUuid,
+    storeName: 'Bench Probe',
+    amount: 100,
+    currency: 'EUR',
+    expiresOn: new Date(Date.now() + 60_000).toISOString(),
+    lifetimeMs: 60_000,
+  };
+  const handle = await ctx.temporal.client.workflow.start(cartSession, { workflowId: cartWorkflowId(cartId), taskQueue, args: [input] });
+  await withDeadline(ctx.temporal, 300_000, () => handle.query(stateQuery));
+  await handle.terminate('benchmark probe');
+}

@@ -1,0 +1,162 @@
+import { execFileSync } from 'node:child_process';
+import { existsSync, readFileSync } from 'node:fs';
+import { cpus, loadavg, release, totalmem } from 'node:os';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { parseArgs } from 'node:util';
+import { z } from 'zod';
+import { loadConfig } from '../../core/config.js';
+import { createDb } from '../../core/db/client.js';
+import { registerMerchant } from '../../core/merchants/merchants.js';
+import { connectTemporal } from '../../core/temporal.js';
+import { ensureTemporalCli } from '../temporal-cli.js';
+import { measureBaseline } from './baseline.js';
+import { settle, type BenchContext } from './context.js';
+import { measureCostCurve } from './cost-curve.js';
+import { measureCreateCart } from './create-cart.js';
+import { measureLimit } from './limit.js';
+import { measurePage } from './page.js';
+import { measurePayToWebhook } from './pay-to-webhook.js';
+import { startVerifyingReceiver } from './receiver.js';
+import { assembleResults, withTargets, writeReports, type BenchResults, type Measured } from './report.js';
+import { measureScale } from './scale.js';
+import { startBenchStack, startRoles } from './stack.js';
+
+/**
+ * `npm run bench`: every figure of reports/bench.md in one run, on a stack of its own (or on
+ * DATABASE_URL / TEMPORAL_ADDRESS when given). `--only limit,create-cart` runs some measurements
+ * and prints them without touching reports/.
+ */
+const MEASUREMENTS = ['limit', 'create-cart', 'baseline', 'page', 'pay-to-webhook', 'cost-curve', 'scale'] as const;
+const ROOT = fileURLToPath(new URL('../..', import.meta.url));
+
+const { values } = parseArgs({
+  options: {
+    only: { type: 'string' },
+    concurrency: { type: 'string', default: '32' },
+    duration: { type: 'string', default: '10' },
+    sessions: { type: 'string', default: '10000' },
+    'pay-carts': { type: 'string', default: '200' },
+    lifetime: { type: 'string' },
+    out: { type: 'string', default: 'reports' },
+    render: { type: 'boolean', default: false },
+  },
+});
+const options = z
+  .object({
+    only: z
+      .string()
+      .transform((s) => s.split(','))
+      .pipe(z.array(z.enum(MEASUREMENTS)))
+      .optional(),
+    concurrency: z.coerce.number().int().positive(),
+    duration: z.coerce.number().positive(),
+    sessions: z.coerce.number().int().positive(),
+    'pay-carts': z.coerce.number().int().positive(),
+    /** Scale sessions' lifetime in seconds; by default long enough for all of them to be open at once. */
+    lifetime: z.coerce.number().int().positive().optional(),
+    out: z.string(),
+    /** Only re-renders bench.md and the chart from bench.json (after editing bench-notes.md). */
+    render: z.boolean(),
+  })
+  .parse(values);
+const runs = (m: (typeof MEASUREMENTS)[number]) => !options.only || options.only.includes(m);
+const log = (line: string) => process.stdout.write(`${line}\n`);
+const benchStarted = performance.now();
+
+const versionOf = (pkg: string) => (JSON.parse(readFileSync(path.join(ROOT, 'node_modules', pkg, 'package.json'), 'utf8')) as { version: string }).version;
+
+const notesFile = path.join(ROOT, options.out, 'bench-notes.md');
+const notes = () => (existsSync(notesFile) ? readFileSync(notesFile, 'utf8') : '');
+if (options.render) {
+  writeReports(
+    path.join(ROOT, options.out),
+    withTargets(JSON.parse(readFileSync(path.join(ROOT, options.out, 'bench.json'), 'utf8')) as BenchResults),
+    notes(),
+  );
+  log(`Re-rendered ${options.out}/bench.md and bench-latency.svg from bench.json.`);
+  process.exit(0);
+}
+
+log('Starting PostgreSQL, Temporal and the roles…');
+const machine = {
+  cpu: cpus()[0]?.model ?? 'unknown',
+  cores: cpus().length,
+  memoryGiB: Math.round(totalmem() / 2 ** 30),
+  kernel: release(),
+  loadAverageAtStart: loadavg()[0]!.toFixed(2),
+};
+const stack = await startBenchStack(() => {});
+try {
+  const roles = await startRoles(stack, { taskQueue: 'bench' });
+  const config = loadConfig({ ...stack.baseEnv, ...roles.env });
+  const db = createDb(config.databaseUrl);
+  const temporal = connectTemporal(config);
+  const receiver = await startVerifyingReceiver();
+  try {
+    const merchant = await registerMerchant(db, config.keyring, { name: 'Bench Store', environment: 'sandbox', webhookUrl: receiver.url });
+    receiver.useSecret(merchant.webhookSecret);
+    const ctx: BenchContext = { stack, roles, config, db, temporal, merchant, concurrency: options.concurrency, durationS: options.duration, log };
+    const postgresVersion = (await db<{ version: string }[]>`select version()`)[0]!.version;
+    const temporalCli = process.env.TEMPORAL_ADDRESS ? 'external' : execFileSync(await ensureTemporalCli(() => {}), ['--version'], { encoding: 'utf8' }).trim();
+    const versions = {
+      node: process.version,
+      postgresql: process.env.DATABASE_URL ? `external: ${postgresVersion}` : postgresVersion.split(',')[0]!,
+      temporalServer: temporalCli,
+      '@temporalio/client': versionOf('@temporalio/client'),
+      hono: versionOf('hono'),
+      autocannon: versionOf('autocannon'),
+    };
+
+    const m: Measured = {};
+    const report = () => {
+      const results = assembleResults(
+        { generatedAt: new Date().toISOString(), machine, versions, concurrency: options.concurrency, durationS: options.duration },
+        m,
+      );
+      // A full run writes what it has after each measurement, so a run cut short still leaves its figures.
+      if (!options.only) writeReports(path.join(ROOT, options.out), results, notes());
+      return results;
+    };
+    const step = async <T>(name: (typeof MEASUREMENTS)[number], run: () => Promise<T>): Promise<T | undefined> => {
+      if (!runs(name)) return undefined;
+      // The scale run has roles of its own; the main ones are stopped by then.
+      if (name !== 'scale') await settle(ctx);
+      log(`${name}…`);
+      const result = await run();
+      log(`  ${JSON.stringify(result)}`);
+      return result;
+    };
+    m.limit = await step('limit', () => measureLimit(ctx));
+    report();
+    m.createCart = await step('create-cart', () => measureCreateCart(ctx));
+    report();
+    m.baseline = await step('baseline', () => measureBaseline(ctx));
+    report();
+    m.page = await step('page', () => measurePage(ctx));
+    report();
+    m.payToWebhook = await step('pay-to-webhook', () => measurePayToWebhook(ctx, receiver, options['pay-carts']));
+    // One customer at a time: the latency of the path itself, without 31 others' payments queued ahead of it.
+    m.payToWebhookAlone = await step('pay-to-webhook', () => measurePayToWebhook(ctx, receiver, Math.ceil(options['pay-carts'] / 4), 1));
+    report();
+    m.costCurve = await step('cost-curve', () => measureCostCurve(ctx, m));
+    report();
+    // The scale run gets the machine to itself: its own worker and API, on a task queue of its own.
+    await roles.stop();
+    const createRate = m.createCart?.perSec ?? 50;
+    // Twice the time the create-cart rate predicts: opening 10,000 sessions runs slower than 10 s of
+    // create-cart (the worker's first tasks pile up), and every session must still be open at the end.
+    const lifetimeS = options.lifetime ?? Math.max(60, Math.ceil((options.sessions / createRate) * 2) + 30);
+    m.scale = await step('scale', () => measureScale(ctx, options.sessions, lifetimeS));
+
+    const results = report();
+    log(`\n${JSON.stringify(results.targets, null, 2)}\nThe whole run took ${Math.round((performance.now() - benchStarted) / 1000)} s.`);
+    if (options.only) log(JSON.stringify(results, null, 2));
+    else log(`Wrote ${options.out}/bench.json, bench.md and bench-latency.svg.`);
+  } finally {
+    await receiver.close();
+    await Promise.allSettled([temporal.close(), db.end()]);
+  }
+} finally {
+  await stack.stop();
+}

@@ -1,0 +1,268 @@
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import path from 'node:path';
+import { latencyChart } from './chart.js';
+import type { CurvePoint } from './cost-curve.js';
+import { round, type LoadFigures } from './load.js';
+import type { PayFigures } from './pay-to-webhook.js';
+import type { ScaleFigures } from './scale.js';
+
+export interface BenchResults {
+  generatedAt: string;
+  machine: Record<string, string | number>;
+  versions: Record<string, string>;
+  concurrency: number;
+  durationS: number;
+  limit?: { startsPerSec: number; p50Ms: number; p99Ms: number; errors: number };
+  createCart?: { reqPerSec: number; p50Ms: number; p99Ms: number; errors: number; ratioToLimit: number | null; p99RatioToLimit: number | null };
+  baseline?: { reqPerSec: number; p50Ms: number; p99Ms: number; errors: number; createCartRatio: number | null };
+  page?: { reqPerSec: number; p50Ms: number; p99Ms: number; errors: number };
+  payToWebhook?: PayFigures;
+  /** The same one customer at a time. */
+  payToWebhookAlone?: PayFigures;
+  scale?: ScaleFigures;
+  costCurve?: CurvePoint[];
+  targets?: Target[];
+}
+
+interface Target {
+  what: string;
+  target: string;
+  measured: string;
+  met: boolean;
+  /** How far from the target, when missed. */
+  by: string;
+}
+
+const ratio = (a: number | undefined, b: number | undefined) => (a && b ? round(a / b, 2) : null);
+
+/** What the measurements gave, before the ratios and targets are worked out. */
+export interface Measured {
+  limit?: LoadFigures;
+  createCart?: LoadFigures;
+  baseline?: LoadFigures;
+  page?: LoadFigures;
+  payToWebhook?: PayFigures;
+  payToWebhookAlone?: PayFigures;
+  scale?: ScaleFigures;
+  costCurve?: CurvePoint[];
+}
+
+export function assembleResults(base: Pick<BenchResults, 'generatedAt' | 'machine' | 'versions' | 'concurrency' | 'durationS'>, m: Measured): BenchResults {
+  const r: BenchResults = { ...base };
+  if (m.limit) r.limit = { startsPerSec: m.limit.perSec, p50Ms: m.limit.p50Ms, p99Ms: m.limit.p99Ms, errors: m.limit.errors };
+  if (m.createCart) {
+    r.createCart = {
+      reqPerSec: m.createCart.perSec,
+      p50Ms: m.createCart.p50Ms,
+      p99Ms: m.createCart.p99Ms,
+      errors: m.createCart.errors,
+      ratioToLimit: ratio(m.createCart.perSec, m.limit?.perSec),
+      p99RatioToLimit: ratio(m.createCart.p99Ms, m.limit?.p99Ms),
+    };
+  }
+  if (m.baseline) {
+    r.baseline = {
+      reqPerSec: m.baseline.perSec,
+      p50Ms: m.baseline.p50Ms,
+      p99Ms: m.baseline.p99Ms,
+      errors: m.baseline.errors,
+      createCartRatio: ratio(m.createCart?.perSec, m.baseline.perSec),
+    };
+  }
+  if (m.page) r.page = { reqPerSec: m.page.perSec, p50Ms: m.page.p50Ms, p99Ms: m.page.p99Ms, errors: m.page.errors };
+  if (m.payToWebhook) r.payToWebhook = m.payToWebhook;
+  if (m.payToWebhookAlone) r.payToWebhookAlone = m.payToWebhookAlone;
+  if (m.scale) r.scale = m.scale;
+  if (m.costCurve) r.costCurve = m.costCurve;
+  r.targets = targets(r);
+  return r;
+}
+
+function atLeast(what: string, target: number, measured: number | null | undefined, unit: string, label: string): Target {
+  const met = measured != null && measured >= target;
+  return {
+    what,
+    target: `≥ ${target}${unit}`,
+    measured: measured == null ? 'n/a' : `${measured}${unit}`,
+    met,
+    by: met || measured == null ? '' : `${round(target - measured, 2)}${unit} short (${label})`,
+  };
+}
+function atMost(what: string, target: number, measured: number | null | undefined, unit: string): Target {
+  const met = measured != null && measured <= target;
+  return {
+    what,
+    target: `≤ ${target}${unit}`,
+    measured: measured == null ? 'n/a' : `${measured}${unit}`,
+    met,
+    by: met || measured == null ? '' : `${round(measured - target, 2)}${unit} over${target > 0 ? ` (${round(measured / target, 2)}×)` : ''}`,
+  };
+}
+
+/** The targets worked out again from the figures (for --render, after the targets' wording changes). */
+export function withTargets(r: BenchResults): BenchResults {
+  return { ...r, targets: targets(r) };
+}
+
+function targets(r: BenchResults): Target[] {
+  const t: Target[] = [];
+  if (r.createCart) {
+    t.push(atLeast('create-cart throughput / raw start rate', 0.8, r.createCart.ratioToLimit, '×', 'ratio'));
+    t.push(atMost('create-cart p99 / raw start p99', 1.5, r.createCart.p99RatioToLimit, '×'));
+  }
+  if (r.page) t.push(atMost('checkout page p99', 25, r.page.p99Ms, ' ms'));
+  if (r.payToWebhook) t.push(atMost(`pay → verified order_created p50, ${r.payToWebhook.concurrency} at a time`, 150, r.payToWebhook.p50Ms, ' ms'));
+  if (r.payToWebhookAlone) t.push(atMost('pay → verified order_created p50, one at a time', 150, r.payToWebhookAlone.p50Ms, ' ms'));
+  if (r.scale) {
+    t.push(atMost(`worker RSS with ${r.scale.sessions} open sessions`, 1024, r.scale.workerRssMiB, ' MiB'));
+    const within = 'every order_abandoned delivered within (s of its expiry)';
+    if (r.scale.allDeliveredWithinS != null) t.push(atMost(within, 60, r.scale.allDeliveredWithinS, ' s'));
+    else {
+      const { lost, deliveryLagP50S: p50, deliveryLagP99S: p99 } = r.scale;
+      t.push({
+        what: within,
+        target: '≤ 60 s',
+        measured: `not all delivered; of those that were: p50 ${p50} s, p99 ${p99} s`,
+        met: false,
+        by: `${lost} still undelivered`,
+      });
+    }
+    t.push(atMost('order_abandoned lost (not verified within 300 s of the last expiry)', 0, r.scale.lost, ''));
+  }
+  return t;
+}
+
+const row = (cells: Array<string | number | null | undefined>) => `| ${cells.map((c) => (c == null ? 'n/a' : String(c))).join(' | ')} |`;
+
+/** reports/bench.md: the figures of `r`, and beside them those of `before` (the run before tuning) when given. */
+export function markdown(r: BenchResults, before: BenchResults | undefined, notes: string): string {
+  const out: string[] = [
+    '# Benchmark',
+    '',
+    `Generated by \`npm run bench\` (scripts/bench/main.ts) at ${r.generatedAt}. One run; every figure below comes from it.`,
+    '',
+  ];
+  out.push('## Machine and versions', '', '| | |', '|---|---|');
+  for (const [k, v] of Object.entries({ ...r.machine, ...r.versions })) out.push(row([k, v]));
+  out.push(
+    '',
+    `Concurrency ${r.concurrency} where concurrency applies; each throughput figure is ${r.durationS} s of closed-loop load after 2 s of warm-up.`,
+    '',
+  );
+
+  out.push('## Figures', '', row(['measurement', 'throughput', 'p50', 'p99', 'errors', 'ratio']), '|---|---|---|---|---|---|');
+  if (r.limit)
+    out.push(
+      row(['limit: raw `client.workflow.start`', `${r.limit.startsPerSec} starts/s`, `${r.limit.p50Ms} ms`, `${r.limit.p99Ms} ms`, r.limit.errors, '1×']),
+    );
+  if (r.createCart) {
+    out.push(
+      row([
+        'create-cart `POST /v2/public/api/cart/`',
+        `${r.createCart.reqPerSec} req/s`,
+        `${r.createCart.p50Ms} ms`,
+        `${r.createCart.p99Ms} ms`,
+        r.createCart.errors,
+        `${r.createCart.ratioToLimit}× the start rate; p99 ${r.createCart.p99RatioToLimit}× the start p99`,
+      ]),
+    );
+  }
+  if (r.baseline) {
+    out.push(
+      row([
+        'non-durable baseline (validate + PostgreSQL only)',
+        `${r.baseline.reqPerSec} req/s`,
+        `${r.baseline.p50Ms} ms`,
+        `${r.baseline.p99Ms} ms`,
+        r.baseline.errors,
+        `create-cart is ${r.baseline.createCartRatio}× of it`,
+      ]),
+    );
+  }
+  if (r.page) out.push(row(['checkout page `GET /?token=`', `${r.page.reqPerSec} req/s`, `${r.page.p50Ms} ms`, `${r.page.p99Ms} ms`, r.page.errors, '']));
+  for (const p of [r.payToWebhook, r.payToWebhookAlone]) {
+    if (!p) continue;
+    out.push(row([`pay → verified order_created (${p.carts} carts, ${p.concurrency} at a time)`, '', `${p.p50Ms} ms`, `${p.p99Ms} ms`, p.errors, '']));
+    out.push(row([`pay → redirect (the pay update's answer), ${p.concurrency} at a time`, '', `${p.redirectP50Ms} ms`, `${p.redirectP99Ms} ms`, '', '']));
+  }
+  out.push('');
+  if (r.scale) {
+    const s = r.scale;
+    out.push('## Scale', '', '| | |', '|---|---|');
+    out.push(row(['sessions created / open at once', `${s.sessions} / ${s.openAtOnce} (created in ${s.createdInS} s, lifetime ${s.lifetimeS} s)`]));
+    out.push(row(['peak RSS: worker / API / Temporal dev server', `${s.workerRssMiB} / ${s.apiRssMiB} / ${s.temporalRssMiB ?? 'n/a (external)'} MiB`]));
+    out.push(row(['expiry → verified order_abandoned: p50 / p99 / max', `${s.deliveryLagP50S} / ${s.deliveryLagP99S} / ${s.allDeliveredWithinS ?? 'n/a'} s`]));
+    out.push(row(['last expiry → all delivered', `${s.drainedAfterLastExpiryS ?? 'n/a'} s`]));
+    out.push(
+      row([
+        'lost (not verified within 300 s of the last expiry) / duplicated at receiver / bad signatures',
+        `${s.lost} / ${s.duplicatedAtReceiver} / ${s.invalidSignatures}`,
+      ]),
+    );
+    out.push('');
+  }
+  if (r.costCurve) {
+    out.push('## Cost curve', '', '![latency against concurrency](bench-latency.svg)', '');
+    out.push(
+      row(['clients', 'create-cart req/s', 'create-cart p50', 'create-cart p99', 'raw start/s', 'raw start p99', 'ratio']),
+      '|---|---|---|---|---|---|---|',
+    );
+    for (const p of r.costCurve) {
+      out.push(
+        row([
+          p.concurrency,
+          p.createCart.perSec,
+          `${p.createCart.p50Ms} ms`,
+          `${p.createCart.p99Ms} ms`,
+          p.limit.perSec,
+          `${p.limit.p99Ms} ms`,
+          `${ratio(p.createCart.perSec, p.limit.perSec)}×`,
+        ]),
+      );
+    }
+    out.push('');
+  }
+  if (r.targets?.length) {
+    out.push('## Targets', '', row(['target', 'wanted', 'measured', 'met', 'missed by']), '|---|---|---|---|---|');
+    for (const t of r.targets) out.push(row([t.what, t.target, t.measured, t.met ? 'yes' : 'no', t.by]));
+    out.push('');
+  }
+  if (before) {
+    const pairs: Array<[string, number | null | undefined, number | null | undefined]> = [
+      ['raw starts/s', before.limit?.startsPerSec, r.limit?.startsPerSec],
+      ['raw start p99 (ms)', before.limit?.p99Ms, r.limit?.p99Ms],
+      ['create-cart req/s', before.createCart?.reqPerSec, r.createCart?.reqPerSec],
+      ['create-cart p99 (ms)', before.createCart?.p99Ms, r.createCart?.p99Ms],
+      ['create-cart / raw start rate', before.createCart?.ratioToLimit, r.createCart?.ratioToLimit],
+      ['create-cart p99 / raw start p99', before.createCart?.p99RatioToLimit, r.createCart?.p99RatioToLimit],
+      ['baseline req/s', before.baseline?.reqPerSec, r.baseline?.reqPerSec],
+      ['page p99 (ms)', before.page?.p99Ms, r.page?.p99Ms],
+      ['pay → order_created p50 (ms)', before.payToWebhook?.p50Ms, r.payToWebhook?.p50Ms],
+      ['pay → order_created p99 (ms)', before.payToWebhook?.p99Ms, r.payToWebhook?.p99Ms],
+      ['pay → order_created p50, one at a time (ms)', before.payToWebhookAlone?.p50Ms, r.payToWebhookAlone?.p50Ms],
+      ['scale: worker RSS (MiB)', before.scale?.workerRssMiB, r.scale?.workerRssMiB],
+      ['scale: all delivered within (s)', before.scale?.allDeliveredWithinS, r.scale?.allDeliveredWithinS],
+      ['scale: lost', before.scale?.lost, r.scale?.lost],
+    ];
+    out.push(
+      '## Before and after tuning',
+      '',
+      `Before: reports/bench-before.json (${before.generatedAt}, the code before the tuning commits); after: this run. Absolute figures move with the machine's load; the ratios are the comparison.`,
+      '',
+    );
+    out.push(row(['figure', 'before', 'after']), '|---|---|---|');
+    for (const [name, b, a] of pairs) out.push(row([name, b, a]));
+    out.push('');
+  }
+  out.push(notes.trim(), '');
+  return out.join('\n');
+}
+
+export function writeReports(dir: string, r: BenchResults, notes: string): void {
+  mkdirSync(dir, { recursive: true });
+  const beforeFile = path.join(dir, 'bench-before.json');
+  const before = existsSync(beforeFile) ? (JSON.parse(readFileSync(beforeFile, 'utf8')) as BenchResults) : undefined;
+  writeFileSync(path.join(dir, 'bench.json'), JSON.stringify(r, null, 2) + '\n');
+  writeFileSync(path.join(dir, 'bench.md'), markdown(r, before, notes));
+  if (r.costCurve) writeFileSync(path.join(dir, 'bench-latency.svg'), latencyChart(r.costCurve));
+}

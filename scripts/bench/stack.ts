@@ -1,0 +1,213 @@
+import { spawn, type ChildProcess } from 'node:child_process';
+import { randomBytes } from 'node:crypto';
+import { chmodSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { Connection } from '@temporalio/client';
+import protos from '@temporalio/proto';
+import { freePort } from '../free-port.js';
+import { startInfrastructure, type Infrastructure } from '../infrastructure.js';
+
+const ROOT = fileURLToPath(new URL('../..', import.meta.url));
+
+/** One role of the stack as its own process, so its memory is its own (api/main.ts, web/main.ts, worker/main.ts). */
+export interface Role {
+  name: string;
+  pid: number;
+  url?: string;
+  stop: () => Promise<void>;
+}
+
+/** Resident memory of a process from /proc, in MiB: now and its peak since it started (VmHWM). */
+export function rssMiB(pid: number | undefined): { now: number; peak: number } | undefined {
+  if (!pid) return undefined;
+  try {
+    const status = readFileSync(`/proc/${pid}/status`, 'utf8');
+    const kib = (field: string) => Number(new RegExp(`^${field}:\\s+(\\d+) kB`, 'm').exec(status)?.[1] ?? NaN);
+    return { now: kib('VmRSS') / 1024, peak: kib('VmHWM') / 1024 };
+  } catch {
+    return undefined;
+  }
+}
+
+/** Samples the RSS of some processes every `everyMs` and keeps each one's highest. */
+export function rssSampler(pids: Record<string, number | undefined>, everyMs = 500) {
+  const peaks: Record<string, number> = {};
+  const sample = () => {
+    for (const [name, pid] of Object.entries(pids)) {
+      const rss = rssMiB(pid);
+      if (rss) peaks[name] = Math.max(peaks[name] ?? 0, rss.now);
+    }
+  };
+  sample();
+  const timer = setInterval(sample, everyMs);
+  return {
+    stop(): Record<string, number> {
+      clearInterval(timer);
+      sample();
+      return peaks;
+    },
+  };
+}
+
+export interface BenchStack {
+  databaseUrl: string;
+  temporalAddress: string;
+  temporalPid?: number;
+  /** What every role gets: the same keys, so the bench process can read what they seal. */
+  baseEnv: Record<string, string>;
+  startRole: (name: string, entry: string, env: Record<string, string>, ready: ReadyCheck) => Promise<Role>;
+  stop: () => Promise<void>;
+}
+
+type ReadyCheck = { http: string } | { taskQueue: string };
+
+async function waitUntilReady(check: ReadyCheck, temporalAddress: string, child: ChildProcess, output: () => string): Promise<void> {
+  const deadline = Date.now() + 180_000;
+  const connection = 'taskQueue' in check ? await Connection.connect({ address: temporalAddress }) : undefined;
+  try {
+    for (;;) {
+      if (child.exitCode !== null) throw new Error(`exited with code ${child.exitCode}:\n${output()}`);
+      try {
+        if ('http' in check) {
+          await (await fetch(check.http)).arrayBuffer();
+          return;
+        }
+        const described = await connection!.workflowService.describeTaskQueue({
+          namespace: 'default',
+          taskQueue: { name: check.taskQueue },
+          taskQueueType: protos.temporal.api.enums.v1.TaskQueueType.TASK_QUEUE_TYPE_WORKFLOW,
+        });
+        if ((described.pollers ?? []).length > 0) return;
+      } catch {
+        // Not listening yet.
+      }
+      if (Date.now() > deadline) throw new Error(`not ready after 180 s:\n${output()}`);
+      await new Promise((r) => setTimeout(r, 250));
+    }
+  } finally {
+    await connection?.close();
+  }
+}
+
+/**
+ * The stack the benchmark measures: PostgreSQL and the Temporal dev server (ours on free ports, or
+ * DATABASE_URL / TEMPORAL_ADDRESS when given), then each role as a child process started on demand.
+ */
+export async function startBenchStack(log: (line: string) => void): Promise<BenchStack> {
+  const dataDir = mkdtempSync(path.join(tmpdir(), 'hosted-checkout-bench-'));
+  chmodSync(dataDir, 0o755);
+  let infrastructure: Infrastructure;
+  try {
+    infrastructure = await startInfrastructure({
+      dataDir,
+      postgresPort: await freePort(),
+      temporalPort: await freePort(),
+      persistentTemporal: false,
+      databaseUrl: process.env.DATABASE_URL,
+      temporalAddress: process.env.TEMPORAL_ADDRESS,
+      log,
+    });
+  } catch (err) {
+    rmSync(dataDir, { recursive: true, force: true });
+    throw err;
+  }
+  const roles = new Set<Role>();
+  const baseEnv: Record<string, string> = {
+    CHECKOUT_ENV: 'sandbox',
+    DATABASE_URL: infrastructure.databaseUrl,
+    TEMPORAL_ADDRESS: infrastructure.temporalAddress,
+    DATA_ENCRYPTION_KEY: randomBytes(32).toString('base64'),
+    LOG_LEVEL: 'warn',
+    // The benchmark is one client address sending far more than a merchant's share.
+    RATE_LIMIT_PER_CLIENT: '100000000',
+    RATE_LIMIT_PER_PLATFORM_CLIENT: '100000000',
+    RATE_LIMIT_PER_PLATFORM: '100000000',
+    RATE_LIMIT_PAGE_ACTIONS_PER_CLIENT: '100000000',
+    OTP_SENDS_PER_CLIENT: '100000000',
+  };
+
+  async function startRole(name: string, entry: string, env: Record<string, string>, ready: ReadyCheck): Promise<Role> {
+    // BENCH_CPU_PROF=<role>: that role writes a V8 CPU profile when it stops, to see where its time goes.
+    const profile = process.env.BENCH_CPU_PROF === name ? ['--cpu-prof', `--cpu-prof-dir=${path.join(tmpdir(), 'hosted-checkout-bench-profiles')}`] : [];
+    const child = spawn(process.execPath, [...profile, '--import', 'tsx', entry], {
+      cwd: ROOT,
+      env: { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '', ...baseEnv, ...env },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    let output = '';
+    const collect = (chunk: Buffer) => {
+      output = (output + chunk.toString()).slice(-4000);
+    };
+    child.stdout?.on('data', collect);
+    child.stderr?.on('data', collect);
+    const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
+    const role: Role = {
+      name,
+      pid: child.pid!,
+      url: 'http' in ready ? new URL(ready.http).origin : undefined,
+      async stop() {
+        roles.delete(role);
+        if (child.exitCode !== null || child.signalCode !== null) return;
+        child.kill('SIGTERM');
+        const timer = setTimeout(() => child.kill('SIGKILL'), 15_000);
+        await exited;
+        clearTimeout(timer);
+      },
+    };
+    roles.add(role);
+    try {
+      await waitUntilReady(ready, infrastructure.temporalAddress, child, () => output);
+    } catch (err) {
+      await role.stop();
+      throw new Error(`${name}: ${(err as Error).message}`);
+    }
+    return role;
+  }
+
+  return {
+    databaseUrl: infrastructure.databaseUrl,
+    temporalAddress: infrastructure.temporalAddress,
+    temporalPid: infrastructure.temporalPid,
+    baseEnv,
+    startRole,
+    async stop() {
+      await Promise.allSettled([...roles].map((r) => r.stop()));
+      await infrastructure.stop();
+      rmSync(dataDir, { recursive: true, force: true });
+    },
+  };
+}
+
+/** The three roles on their own task queue, as docker-compose.yml runs them. */
+export async function startRoles(stack: BenchStack, options: { taskQueue: string; env?: Record<string, string>; web?: boolean }) {
+  const [apiPort, webPort] = [await freePort(), await freePort()];
+  const env = {
+    TEMPORAL_TASK_QUEUE: options.taskQueue,
+    API_PORT: String(apiPort),
+    WEB_PORT: String(webPort),
+    API_BASE_URL: `http://127.0.0.1:${apiPort}`,
+    CHECKOUT_BASE_URL: `http://127.0.0.1:${webPort}`,
+    ...options.env,
+  };
+  const [worker, api, web] = await Promise.all([
+    stack.startRole('worker', 'worker/main.ts', env, { taskQueue: options.taskQueue }),
+    stack.startRole('api', 'api/main.ts', env, { http: `http://127.0.0.1:${apiPort}/healthz` }),
+    options.web === false ? undefined : stack.startRole('web', 'web/main.ts', env, { http: `http://127.0.0.1:${webPort}/` }),
+  ]);
+  return {
+    worker,
+    api,
+    web,
+    env,
+    apiUrl: `http://127.0.0.1:${apiPort}`,
+    webUrl: `http://127.0.0.1:${webPort}`,
+    async stop() {
+      await Promise.allSettled([api.stop(), web?.stop()]);
+      await worker.stop();
+    },
+  };
+}
+
+export type Roles = Awaited<ReturnType<typeof startRoles>>;
