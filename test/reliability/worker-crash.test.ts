@@ -1,5 +1,3 @@
-import { writeFileSync } from 'node:fs';
-import path from 'node:path';
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { SANDBOX_CARDS } from '../../core/checkout/payment-processor.js';
@@ -8,14 +6,12 @@ import { checkoutThroughCrashes } from '../support/checkout-flow.js';
 import { startTestAcquirer, type TestAcquirer } from '../support/http-processor.js';
 import { findLeaksInDatabase, findLeaksInFiles } from '../support/leak-scan.js';
 import { useOwnDatabase } from '../support/own-database.js';
-import { createProcessStack, type ProcessStack } from '../support/process-stack.js';
+import { createProcessStack, TEST_WORKER, writeWorkflowBundle, type ProcessStack } from '../support/process-stack.js';
 import { planOf, reliabilitySettings, reportFigures } from '../support/reliability.js';
 import type { RoleProcess } from '../support/role-process.js';
 import { waitFor } from '../support/wait-for.js';
 import { startWebhookReceiver, type WebhookReceiver } from '../support/webhook-receiver.js';
 import { deliveryFigures } from '../support/delivery-check.js';
-
-const ACQUIRER_WORKER = 'test/support/acquirer-worker.ts';
 
 /**
  * The worker process SIGKILLed at random moments of checkouts — creating, sending the code, charging,
@@ -36,7 +32,7 @@ describe('the worker killed at random moments of a checkout', () => {
   let armed: { killed: () => void } | undefined;
 
   const startWorker = async () => {
-    worker = await stack.start('worker', 'worker', { entry: ACQUIRER_WORKER });
+    worker = await stack.start('worker', 'worker', { entry: TEST_WORKER });
   };
 
   beforeAll(async () => {
@@ -51,8 +47,7 @@ describe('the worker killed at random moments of a checkout', () => {
       },
     });
     receiver = await startWebhookReceiver();
-    const bundleFile = path.join(process.env.TMPDIR ?? '/tmp', `reliability-bundle-${process.pid}.json`);
-    writeFileSync(bundleFile, JSON.stringify(inject('workflowBundle')));
+    const bundleFile = writeWorkflowBundle();
     stack = createProcessStack({
       databaseUrl: database.url,
       temporalAddress: inject('temporalAddress'),

@@ -1,7 +1,8 @@
 import { randomBytes, randomUUID } from 'node:crypto';
-import { mkdtempSync } from 'node:fs';
+import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
+import { inject } from 'vitest';
 import { loadConfig, type Config } from '../../core/config.js';
 import { createDb, type Db } from '../../core/db/client.js';
 import { registerMerchantWithoutUrlCheck, type CreatedMerchant, type NewMerchant } from '../../core/merchants/merchants.js';
@@ -9,6 +10,16 @@ import { connectTemporal, type Temporal } from '../../core/temporal.js';
 import { startRole, type Role, type RoleProcess } from './role-process.js';
 
 const OPERATOR_TOKEN = 'reliability-operator-token-0123456789';
+
+/** The worker entry that restarts in seconds (test/support/test-worker.ts); give it writeWorkflowBundle()'s file. */
+export const TEST_WORKER = 'test/support/test-worker.ts';
+
+/** The run's workflow bundle in a file, for TEST_WORKFLOW_BUNDLE. */
+export function writeWorkflowBundle(): string {
+  const file = path.join(mkdtempSync(path.join(tmpdir(), 'hosted-checkout-bundle-')), 'bundle.json');
+  writeFileSync(file, JSON.stringify(inject('workflowBundle')));
+  return file;
+}
 
 /**
  * The roles as separate processes (api, web, worker — as many of each as a test starts) sharing one

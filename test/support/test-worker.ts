@@ -8,10 +8,10 @@ import { createCartWorker } from '../../worker/create-worker.js';
 import { testAcquirerProcessor } from './http-processor.js';
 
 /**
- * worker/main.ts for fault injection: the same worker, charging through the test acquirer at
- * TEST_ACQUIRER_URL (outside this process, so a SIGKILL here loses no record of a charge) and running
- * the workflow bundle the test built once (TEST_WORKFLOW_BUNDLE, JSON {code, sourceMap}), so that a
- * restart takes seconds instead of a fresh bundle.
+ * worker/main.ts for fault injection: the same worker, running the workflow bundle the test built
+ * once (TEST_WORKFLOW_BUNDLE, JSON {code, sourceMap}) so that a restart takes seconds instead of a
+ * fresh bundle, and, given TEST_ACQUIRER_URL, charging through the test acquirer there (outside this
+ * process, so a SIGKILL here loses no record of a charge); without it, the sandbox simulator.
  */
 const config = loadConfigOrExit();
 const logger = createLogger({ level: config.logLevel, name: 'worker' });
@@ -22,7 +22,7 @@ const worker = await createCartWorker({
   db,
   logger,
   connection,
-  paymentProcessor: testAcquirerProcessor(process.env.TEST_ACQUIRER_URL!),
+  ...(process.env.TEST_ACQUIRER_URL ? { paymentProcessor: testAcquirerProcessor(process.env.TEST_ACQUIRER_URL) } : {}),
   workflowBundle: JSON.parse(readFileSync(process.env.TEST_WORKFLOW_BUNDLE!, 'utf8')) as { code: string; sourceMap: string },
 });
 logger.info({ taskQueue: config.temporal.taskQueue }, 'worker polling');
