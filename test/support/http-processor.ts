@@ -81,12 +81,15 @@ export async function startTestAcquirer(options: { beforeAnswer?: (idempotencyKe
 
 export type TestAcquirer = Awaited<ReturnType<typeof startTestAcquirer>>;
 
-/** The worker's side: a PaymentProcessor that calls the test acquirer; no answer is an outage, as with a real one. */
-export function testAcquirerProcessor(url: string): PaymentProcessor {
+/**
+ * The worker's side: a PaymentProcessor that calls the test acquirer; no answer is an outage, as with
+ * a real one. `url` may be read late, when the processor is wired before the acquirer listens.
+ */
+export function testAcquirerProcessor(url: string | (() => string)): PaymentProcessor {
   const call = async <T>(path: string, body: unknown): Promise<T> => {
     let res: Response;
     try {
-      res = await fetch(`${url}${path}`, {
+      res = await fetch(`${typeof url === 'string' ? url : url()}${path}`, {
         method: 'POST',
         headers: { 'content-type': 'application/json' },
         body: JSON.stringify(body),
