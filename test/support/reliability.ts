@@ -25,7 +25,7 @@ export function planOf<T>(arbitrary: fc.Arbitrary<T>, seed: number, count: numbe
 export interface SuiteFigures {
   suite: string;
   title: string;
-  seed: number;
+  seed?: number;
   trials?: number;
   faults?: Record<string, number>;
   sessionsChecked?: number;
