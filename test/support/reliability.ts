@@ -11,7 +11,7 @@ export const FIGURES_DIR = fileURLToPath(new URL('../../reports/.reliability/', 
  */
 export function reliabilitySettings(suite: string): { seed: number; trials: number } {
   const seed = Number(process.env.RELIABILITY_SEED ?? Date.now() % 2 ** 31);
-  const trials = Number(process.env.RELIABILITY_TRIALS ?? 3);
+  const trials = Number(process.env.RELIABILITY_TRIALS ?? 2);
   console.log(`${suite}: seed ${seed}, ${trials} trials (RELIABILITY_SEED=${seed} RELIABILITY_TRIALS=${trials} to repeat)`);
   return { seed, trials };
 }
