@@ -2,6 +2,7 @@ import { readFileSync } from 'node:fs';
 import { NativeConnection } from '@temporalio/worker';
 import { loadConfigOrExit } from '../../core/config.js';
 import { createDb } from '../../core/db/client.js';
+import { surviveOrphanedConnectionErrors } from '../../core/db/connection-loss.js';
 import { createLogger } from '../../core/logger.js';
 import { temporalConnectionOptions } from '../../core/temporal.js';
 import { createCartWorker } from '../../worker/create-worker.js';
@@ -15,6 +16,7 @@ import { testAcquirerProcessor } from './http-processor.js';
  */
 const config = loadConfigOrExit();
 const logger = createLogger({ level: config.logLevel, name: 'worker' });
+surviveOrphanedConnectionErrors(logger);
 const db = createDb(config.databaseUrl);
 const connection = await NativeConnection.connect(temporalConnectionOptions(config));
 const worker = await createCartWorker({
