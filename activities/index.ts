@@ -8,6 +8,7 @@ import { createOtpActivities } from './checkout/otp.js';
 import { createPaymentActivities } from './checkout/payments.js';
 import { createWebhookEventActivities } from './webhooks/record-event.js';
 import { createWebhookActivities } from './webhooks/deliver.js';
+import { createRefundActivities } from './refunds/refunds.js';
 import { otpSenderFromConfig } from '../core/checkout/otp-delivery/from-config.js';
 
 export interface ActivityDeps {
@@ -22,16 +23,15 @@ export interface ActivityDeps {
 
 /** Every activity the worker registers, built from explicit dependencies. */
 export function createActivities(deps: ActivityDeps) {
+  const paymentProcessor = deps.paymentProcessor ?? createSandboxPaymentProcessor(deps.config.environment);
   return {
     ...createLedgerActivities(deps.db),
     ...createOtpActivities({
       config: deps.config,
       otpSender: deps.otpSender ?? otpSenderFromConfig(deps),
     }),
-    ...createPaymentActivities({
-      ...deps,
-      paymentProcessor: deps.paymentProcessor ?? createSandboxPaymentProcessor(deps.config.environment),
-    }),
+    ...createPaymentActivities({ ...deps, paymentProcessor }),
+    ...createRefundActivities({ ...deps, paymentProcessor }),
     ...createWebhookEventActivities(deps),
     ...createWebhookActivities(deps),
   };

@@ -1,3 +1,4 @@
 export { cartSession } from './cart-session/workflow.js';
 export { webhookDelivery } from './webhook-delivery/workflow.js';
 export { purgeCardVault } from './card-vault-purge/workflow.js';
+export { refundPayment } from './refund/workflow.js';

@@ -17,7 +17,7 @@ export interface WebhookEventDeps {
 
 /**
  * Records a cart's event with the next sequence number and its final body, then hands it to the cart's
- * delivery workflow. Idempotent on (cart, event, status): an activity retry after a lost response
+ * delivery workflow. Idempotent on (cart, event, status), and for `order_refunded` on the refund too: an activity retry after a lost response
  * returns the event already recorded and hands it over again, which the delivery side ignores.
  */
 export function createWebhookEventActivities(deps: WebhookEventDeps) {
@@ -28,7 +28,7 @@ export function createWebhookEventActivities(deps: WebhookEventDeps) {
     return db.begin(async (tx) => {
       const cart = await lockCart(tx, input.cartId);
       if (!cart) throw new Error(`cart ${input.cartId} is not in the ledger`);
-      const existing = await findCartEvent(tx, input.cartId, input.event, input.status);
+      const existing = await findCartEvent(tx, input.cartId, input.event, input.status, input.refund?.id);
       if (existing) return { eventId: existing.id, sequence: existing.sequence };
       const next = await nextEventSequence(tx, input.cartId);
       const body: WebhookEventBody = {
@@ -54,6 +54,7 @@ export function createWebhookEventActivities(deps: WebhookEventDeps) {
               }
             : {}),
           ...(input.failureCode ? { failureCode: input.failureCode } : {}),
+          ...(input.refund ? { refund: input.refund } : {}),
         },
       };
       await insertEvent(tx, cart.platformUuid, body);

@@ -5,6 +5,10 @@ import { createCartRequestSchema, createCartResponseSchema, LIMITS, type CreateC
 import { ERROR_STATUS, errorBodySchema, type ErrorBody, type ErrorCode } from '../errors.js';
 import { IDEMPOTENCY_HEADER, IDEMPOTENCY_KEY_PATTERN } from '../carts/idempotency.js';
 import { REPLAYED_HEADER } from '../carts/routes.js';
+import { merchantProfileSchema } from '../../core/merchants/merchant-schema.js';
+import { ORDER_LIMITS, orderListQuerySchema, orderListSchema, orderSchema, refundRequestSchema, refundSchema } from '../../core/orders/order-schema.js';
+import { SANDBOX_REFUND_DECLINED_AMOUNT } from '../../core/checkout/payment-processor.js';
+import { REFUND_BODY_BYTES } from '../merchant/routes.js';
 
 const requestIdHeader = { 'X-Request-Id': { description: 'Identifies this request in our logs; quote it to support.', schema: { type: 'string' as const } } };
 const retryAfterHeader = { 'Retry-After': { description: 'Seconds to wait before retrying.', schema: { type: 'integer' as const, minimum: 1 } } };
@@ -45,8 +49,16 @@ export const CREATE_CART_EXAMPLE: CreateCartRequest = {
   },
 };
 
+interface DocumentedError {
+  description: string;
+  examples: ErrorBody[];
+  retryAfter?: boolean;
+  allow?: boolean;
+  challenge?: boolean;
+}
+
 /** Every error the create-cart operation can answer, grouped by status, each with an example. */
-const CREATE_CART_ERRORS: Array<{ description: string; examples: ErrorBody[]; retryAfter?: boolean; allow?: boolean; challenge?: boolean }> = [
+const CREATE_CART_ERRORS: DocumentedError[] = [
   {
     description:
       "INVALID_JSON: the body is not JSON. VALIDATION_ERROR: one entry per bad field, by JSON path (also for a malformed Idempotency-Key). In production also when the store URL, logo or a return URL is not on the merchant's registered domains (every cart, while it has none), or when any URL names a loopback host.",
@@ -123,9 +135,107 @@ const CREATE_CART_ERRORS: Array<{ description: string; examples: ErrorBody[]; re
   },
 ];
 
-function errorResponses() {
+const MERCHANT_UNAUTHORIZED: DocumentedError = {
+  description:
+    'UNAUTHORIZED: no API key, or not an active key of this environment (unknown, revoked, rotated out, of the other environment or of a deactivated merchant), all alike.',
+  examples: [example('UNAUTHORIZED', 'The merchant API needs Authorization: Bearer <your sandbox API key>.')],
+  challenge: true,
+};
+const MERCHANT_INTERNAL: DocumentedError = {
+  description: 'INTERNAL_ERROR: our fault; nothing about it is disclosed. Retry later; quote the requestId to support.',
+  examples: [example('INTERNAL_ERROR', 'Something went wrong on our side. Retry later; if it persists, contact support with the requestId.')],
+};
+const MERCHANT_UNAVAILABLE: DocumentedError = {
+  description: 'SERVICE_UNAVAILABLE: a service we depend on is down; nothing was changed. Retry after Retry-After seconds.',
+  examples: [example('SERVICE_UNAVAILABLE', 'A service we depend on is unavailable. Nothing was created; retry after the delay in Retry-After.')],
+  retryAfter: true,
+};
+const methodNotAllowedError = (allowed: string): DocumentedError => ({
+  description: `METHOD_NOT_ALLOWED: only ${allowed}; see the Allow header.`,
+  examples: [example('METHOD_NOT_ALLOWED', `DELETE is not supported here; use ${allowed}.`)],
+  allow: true,
+});
+const ORDER_NOT_FOUND: DocumentedError = {
+  description: 'NOT_FOUND: no order of yours in this environment has this cartId (another merchant’s cart answers the same: never 403).',
+  examples: [
+    example(
+      'NOT_FOUND',
+      'No order of yours in this environment has this cartId. Check the cartId and that the API key is of the environment the cart was created in.',
+      [{ path: 'cartId', message: 'q3Vh0Xc2b1TzM9r8L5kA7wYe is not one of your orders in this environment' }],
+    ),
+  ],
+};
+
+const ORDER_LIST_ERRORS: DocumentedError[] = [
+  {
+    description: 'VALIDATION_ERROR: a query parameter is malformed, unknown, or extraKey and extraValue are not given together.',
+    examples: [
+      example('VALIDATION_ERROR', 'The request has 1 invalid field.', [
+        { path: 'limit', message: `must be a whole number from 1 to ${ORDER_LIMITS.pageSize}` },
+      ]),
+    ],
+  },
+  MERCHANT_UNAUTHORIZED,
+  methodNotAllowedError('GET'),
+  MERCHANT_INTERNAL,
+  MERCHANT_UNAVAILABLE,
+];
+
+const ORDER_ERRORS: DocumentedError[] = [MERCHANT_UNAUTHORIZED, ORDER_NOT_FOUND, methodNotAllowedError('GET'), MERCHANT_INTERNAL, MERCHANT_UNAVAILABLE];
+
+const REFUND_ERRORS: DocumentedError[] = [
+  {
+    description: `INVALID_JSON: the body is not JSON. VALIDATION_ERROR: amount not a whole number of minor units greater than 0, reason over ${ORDER_LIMITS.reason} characters, an unknown field, or a malformed Idempotency-Key.`,
+    examples: [
+      example('INVALID_JSON', 'The body is not valid JSON. Check for trailing commas, unquoted keys or a truncated body.'),
+      example('VALIDATION_ERROR', 'The request has 1 invalid field.', [
+        { path: 'amount', message: 'must be greater than 0 (minor units, e.g. 1000 for 10.00 EUR)' },
+      ]),
+    ],
+  },
+  MERCHANT_UNAUTHORIZED,
+  ORDER_NOT_FOUND,
+  methodNotAllowedError('POST'),
+  {
+    description:
+      'ORDER_NOT_PAID: the order is not paid (pending, processing, failed, cancelled or abandoned), so there is nothing to refund. IDEMPOTENCY_CONFLICT: the Idempotency-Key was used for another refund request (another order, amount or reason).',
+    examples: [
+      example('ORDER_NOT_PAID', 'This order is pending, not paid: only a paid order can be refunded. Wait for its order_created webhook before refunding.', [
+        { path: 'cartId', message: 'is not a paid order: only paid orders can be refunded' },
+      ]),
+      example(
+        'IDEMPOTENCY_CONFLICT',
+        'This Idempotency-Key was already used for another refund request (another order, amount or reason). Use a new key for a new refund.',
+        [{ path: IDEMPOTENCY_HEADER, message: 'was used with a different refund request' }],
+      ),
+    ],
+  },
+  {
+    description: `PAYLOAD_TOO_LARGE: the body exceeds ${REFUND_BODY_BYTES} bytes.`,
+    examples: [example('PAYLOAD_TOO_LARGE', `The body must be at most ${REFUND_BODY_BYTES} bytes.`)],
+  },
+  {
+    description: 'UNSUPPORTED_MEDIA_TYPE: send Content-Type: application/json.',
+    examples: [example('UNSUPPORTED_MEDIA_TYPE', 'Send the body as JSON with the header Content-Type: application/json.')],
+  },
+  {
+    description: 'AMOUNT_EXCEEDS_REFUNDABLE: the amount is more than what remains (the captured amount less the succeeded and pending refunds).',
+    examples: [
+      example('AMOUNT_EXCEEDS_REFUNDABLE', 'At most 498 (minor units of EUR) remains refundable on this order of 4498; ask for 498 or less.', [
+        { path: 'amount', message: 'must be at most 498, what remains refundable on this order' },
+      ]),
+    ],
+  },
+  MERCHANT_INTERNAL,
+  {
+    ...MERCHANT_UNAVAILABLE,
+    description: 'SERVICE_UNAVAILABLE: a service we depend on is down; nothing was reserved. Retry after Retry-After seconds with the same Idempotency-Key.',
+  },
+];
+
+function errorResponses(entries: DocumentedError[]) {
   const responses: Record<string, object> = {};
-  for (const entry of CREATE_CART_ERRORS) {
+  for (const entry of entries) {
     const status = ERROR_STATUS[entry.examples[0]!.code];
     responses[String(status)] = {
       description: entry.description,
@@ -155,7 +265,7 @@ export function buildOpenApiDocument(config: Pick<Config, 'apiBaseUrl' | 'checko
     type: 'http',
     scheme: 'bearer',
     description:
-      "The merchant's API key, `sk_<environment>_…`, given once at registration and on each rotation. Optional on create-cart: needed only when the merchant's operator turned on requireApiKeyForCarts.",
+      "The merchant's API key, `sk_<environment>_…`, given once at registration and on each rotation. Required on everything under /v2/merchant/. Optional on create-cart: needed only when the merchant's operator turned on requireApiKeyForCarts.",
   });
   registry.registerPath({
     method: 'post',
@@ -192,16 +302,107 @@ export function buildOpenApiDocument(config: Pick<Config, 'apiBaseUrl' | 'checko
         },
         content: { 'application/json': { schema: createCartResponseSchema } },
       },
-      ...errorResponses(),
+      ...errorResponses(CREATE_CART_ERRORS),
     },
   });
+  registerMerchantApi(registry, merchantApiKey.name);
   return new OpenApiGeneratorV31(registry.definitions).generateDocument({
     openapi: '3.1.0',
     info: {
       title: 'Hosted Checkout API',
       version: '2.0.0',
-      description: `Create checkout sessions for the hosted payment page. This is the ${config.environment} environment. The merchant is identified by \`cartObject.store.platformUuid\`; no Authorization header is needed unless the merchant chose to require its API key on create-cart (then \`Authorization: Bearer <apiKey>\`, else 401). Every error has the same body (\`Error\`).`,
+      description: `Create checkout sessions for the hosted payment page, then look up and refund your orders. This is the ${config.environment} environment. Create-cart identifies the merchant by \`cartObject.store.platformUuid\`; no Authorization header is needed unless the merchant chose to require its API key on create-cart (then \`Authorization: Bearer <apiKey>\`, else 401). Everything under \`/v2/merchant/\` needs \`Authorization: Bearer <apiKey>\`. Every error has the same body (\`Error\`).`,
     },
     servers: [{ url: config.apiBaseUrl, description: config.environment }],
+  });
+}
+
+const cartIdParameter = z.object({
+  cartId: z.string().meta({ description: 'The cartId create-cart returned', example: 'q3Vh0Xc2b1TzM9r8L5kA7wYe' }),
+});
+
+/** `/v2/merchant/…`: the merchant's own profile, orders and refunds, with its API key. */
+function registerMerchantApi(registry: OpenAPIRegistry, scheme: string) {
+  const security = [{ [scheme]: [] }];
+  const json = (schema: z.ZodType) => ({ 'application/json': { schema } });
+  registry.registerPath({
+    method: 'get',
+    path: '/v2/merchant/me',
+    operationId: 'getMerchant',
+    summary: 'Who this API key belongs to',
+    tags: ['Merchant API'],
+    security,
+    responses: {
+      200: { description: 'The merchant the key belongs to.', headers: requestIdHeader, content: json(merchantProfileSchema) },
+      ...errorResponses([MERCHANT_UNAUTHORIZED, methodNotAllowedError('GET'), MERCHANT_INTERNAL, MERCHANT_UNAVAILABLE]),
+    },
+  });
+  registry.registerPath({
+    method: 'get',
+    path: '/v2/merchant/orders',
+    operationId: 'listOrders',
+    summary: 'List your orders',
+    description:
+      'Your orders in this environment, newest first. Filters combine; `createdFrom` is inclusive and `createdTo` exclusive. Follow `nextCursor` (with the same filters) until it is null.',
+    tags: ['Merchant API'],
+    security,
+    request: { query: orderListQuerySchema },
+    responses: {
+      200: { description: 'A page of orders.', headers: requestIdHeader, content: json(orderListSchema) },
+      ...errorResponses(ORDER_LIST_ERRORS),
+    },
+  });
+  registry.registerPath({
+    method: 'get',
+    path: '/v2/merchant/orders/{cartId}',
+    operationId: 'getOrder',
+    summary: 'One order in full',
+    description: `Its lines, card (brand and last 4 only), refunds, and every webhook event with each delivery attempt (your endpoint's status and the first ${ORDER_LIMITS.responseExcerpt} characters of its answer).`,
+    tags: ['Merchant API'],
+    security,
+    request: { params: cartIdParameter },
+    responses: {
+      200: { description: 'The order.', headers: requestIdHeader, content: json(orderSchema) },
+      ...errorResponses(ORDER_ERRORS),
+    },
+  });
+  registry.registerPath({
+    method: 'post',
+    path: '/v2/merchant/orders/{cartId}/refunds',
+    operationId: 'refundOrder',
+    summary: 'Refund all or part of a paid order',
+    description: [
+      'Reserves the amount at once (concurrent refunds never exceed what was captured), then refunds it at the processor.',
+      'The answer waits a few seconds for the outcome: `succeeded`, `failed` (with `failureCode`; the amount is released) or still `pending`',
+      '(follow the order, or wait for `order_refunded`, sent once per succeeded refund with `data.refund`).',
+      `Sandbox: a refund of exactly ${SANDBOX_REFUND_DECLINED_AMOUNT} fails with \`refund_declined\`.`,
+    ].join(' '),
+    tags: ['Merchant API'],
+    security,
+    request: {
+      params: cartIdParameter,
+      headers: z.object({
+        [IDEMPOTENCY_HEADER]: z.string().regex(new RegExp(IDEMPOTENCY_KEY_PATTERN)).optional().meta({
+          description:
+            'Retry safely: the same key with the same request returns the same refund (as it stands now) with `Idempotent-Replayed: true`; with another request, 409. Keys are kept as long as the refund.',
+          example: '1c9d7e0a-5b4f-4e2a-8c3d-7f6e5d4c3b2a',
+        }),
+      }),
+      body: { required: true, content: { 'application/json': { schema: refundRequestSchema, example: { amount: 1000, reason: 'Damaged in transit' } } } },
+    },
+    responses: {
+      201: {
+        description: 'The refund, reserved and started (or, with a replayed Idempotency-Key, the earlier one).',
+        headers: {
+          ...requestIdHeader,
+          [REPLAYED_HEADER]: {
+            description: 'Present (true) when this is the refund of an earlier request with the same Idempotency-Key.',
+            schema: { type: 'string', enum: ['true'] },
+          },
+        },
+        content: json(refundSchema),
+      },
+      ...errorResponses(REFUND_ERRORS),
+    },
   });
 }

@@ -1,19 +1,59 @@
 import { Hono } from 'hono';
+import { bodyLimit } from 'hono/body-limit';
 import type { Config } from '../../core/config.js';
 import type { Db } from '../../core/db/client.js';
+import type { MerchantProfile } from '../../core/merchants/merchant-schema.js';
 import { getMerchant } from '../../core/merchants/merchants.js';
+import { orderListQuerySchema, refundRequestSchema, type OrderList } from '../../core/orders/order-schema.js';
+import { getOrder, listOrders } from '../../core/orders/orders.js';
+import type { Temporal } from '../../core/temporal.js';
+import { requestRefund, RefundRefused } from '../../workflows/refund/client.js';
+import { IDEMPOTENCY_HEADER, readIdempotencyKey } from '../carts/idempotency.js';
+import { REPLAYED_HEADER } from '../carts/routes.js';
 import { isDependencyUnavailable, serviceUnavailable } from '../dependency-errors.js';
+import { ApiError, methodNotAllowed, validationError } from '../errors.js';
+import { readValidJson } from '../json-body.js';
 import { merchantAuth } from './auth.js';
 
+/** A refund body is two fields: anything near this size is not one. */
+export const REFUND_BODY_BYTES = 16 * 1024;
+
+const orderNotFound = (cartId: string) =>
+  new ApiError(
+    'NOT_FOUND',
+    'No order of yours in this environment has this cartId. Check the cartId and that the API key is of the environment the cart was created in.',
+    [{ path: 'cartId', message: `${cartId.length > 64 ? 'this value' : cartId} is not one of your orders in this environment` }],
+  );
+
+/** A refusal of the refund client, in the documented envelope, naming the field and the fix. */
+function refundRefusal(cartId: string, refusal: RefundRefused): ApiError {
+  const field = refusal.field ?? 'amount';
+  switch (refusal.code) {
+    case 'order_not_found':
+      return orderNotFound(cartId);
+    case 'order_not_paid':
+      return new ApiError('ORDER_NOT_PAID', refusal.message, [{ path: 'cartId', message: 'is not a paid order: only paid orders can be refunded' }]);
+    case 'amount_exceeds_refundable':
+      return new ApiError('AMOUNT_EXCEEDS_REFUNDABLE', refusal.message, [
+        { path: 'amount', message: `must be at most ${refusal.refundable ?? 0}, what remains refundable on this order` },
+      ]);
+    case 'idempotency_conflict':
+      return new ApiError('IDEMPOTENCY_CONFLICT', refusal.message, [{ path: IDEMPOTENCY_HEADER, message: 'was used with a different refund request' }]);
+    case 'invalid_amount':
+    case 'invalid_reason':
+      return new ApiError('VALIDATION_ERROR', 'The request has 1 invalid field.', [{ path: field, message: refusal.message }]);
+  }
+}
+
 /** `/v2/merchant/…`: what a merchant does with its own API key. */
-export function merchantRoutes(deps: { config: Config; db: Db }) {
+export function merchantRoutes(deps: { config: Config; db: Db; temporal: Temporal }) {
   const { config, db } = deps;
   const app = new Hono();
   app.use(async (_c, next) => {
     try {
       await next();
     } catch (err) {
-      if (isDependencyUnavailable(err)) throw serviceUnavailable();
+      if (!(err instanceof ApiError) && isDependencyUnavailable(err)) throw serviceUnavailable();
       throw err;
     }
   });
@@ -28,7 +68,70 @@ export function merchantRoutes(deps: { config: Config; db: Db }) {
       webhookUrl: m.webhookUrl,
       domains: m.domains,
       requireApiKeyForCarts: m.requireApiKeyForCarts,
-    });
+    } satisfies MerchantProfile);
   });
+  app.all('/me', methodNotAllowed(['GET']));
+
+  app.get('/orders', async (c) => {
+    const parsed = orderListQuerySchema.safeParse(c.req.query(), { reportInput: true });
+    if (!parsed.success) throw validationError(parsed.error);
+    const q = parsed.data;
+    const { orders, nextCursor } = await listOrders(db, c.get('merchant'), {
+      ...(q.status ? { status: q.status } : {}),
+      ...(q.createdFrom ? { createdFrom: new Date(q.createdFrom) } : {}),
+      ...(q.createdTo ? { createdTo: new Date(q.createdTo) } : {}),
+      ...(q.extraKey !== undefined && q.extraValue !== undefined ? { extra: { key: q.extraKey, value: q.extraValue } } : {}),
+      ...(q.limit ? { limit: Number(q.limit) } : {}),
+      ...(q.cursor ? { cursor: q.cursor } : {}),
+    });
+    return c.json({ data: orders, nextCursor } satisfies OrderList);
+  });
+  app.all('/orders', methodNotAllowed(['GET']));
+
+  app.get('/orders/:cartId', async (c) => {
+    const cartId = c.req.param('cartId');
+    const order = await getOrder(db, c.get('merchant'), cartId);
+    if (!order) throw orderNotFound(cartId);
+    return c.json(order);
+  });
+  app.all('/orders/:cartId', methodNotAllowed(['GET']));
+
+  app.post(
+    '/orders/:cartId/refunds',
+    async (c, next) => {
+      if (!/^application\/json\s*(;|$)/i.test(c.req.header('content-type') ?? '')) {
+        throw new ApiError('UNSUPPORTED_MEDIA_TYPE', 'Send the body as JSON with the header Content-Type: application/json.');
+      }
+      await next();
+    },
+    bodyLimit({
+      maxSize: REFUND_BODY_BYTES,
+      onError: () => {
+        throw new ApiError('PAYLOAD_TOO_LARGE', `The body must be at most ${REFUND_BODY_BYTES} bytes.`, [], { Connection: 'close' });
+      },
+    }),
+    async (c) => {
+      const cartId = c.req.param('cartId');
+      const idempotencyKey = readIdempotencyKey(c.req.header(IDEMPOTENCY_HEADER));
+      const body = await readValidJson(c, refundRequestSchema);
+      const merchant = c.get('merchant');
+      try {
+        const { refund, replayed } = await requestRefund(deps, {
+          platformUuid: merchant.platformUuid,
+          environment: merchant.environment,
+          cartId,
+          amount: body.amount,
+          ...(body.reason === undefined ? {} : { reason: body.reason }),
+          ...(idempotencyKey === undefined ? {} : { idempotencyKey }),
+        });
+        if (replayed) c.header(REPLAYED_HEADER, 'true');
+        return c.json(refund, 201);
+      } catch (err) {
+        if (err instanceof RefundRefused) throw refundRefusal(cartId, err);
+        throw err;
+      }
+    },
+  );
+  app.all('/orders/:cartId/refunds', methodNotAllowed(['POST']));
   return app;
 }

@@ -39,7 +39,10 @@ export interface CartStatusChange {
   failureCode?: string;
 }
 
-/** Idempotent, so an activity retry is harmless. */
+/**
+ * Idempotent, so an activity retry is harmless. A refunded order is the refunds' to move: a late
+ * duplicate of the session's `paid` never takes it back.
+ */
 export async function recordCartStatus(db: Db, change: CartStatusChange): Promise<void> {
   await db`
     update carts set
@@ -48,7 +51,7 @@ export async function recordCartStatus(db: Db, change: CartStatusChange): Promis
       payment_last4 = coalesce(${change.payment?.last4 ?? null}, payment_last4),
       failure_code = coalesce(${change.failureCode ?? null}, failure_code),
       updated_at = now()
-    where cart_id = ${change.cartId}`;
+    where cart_id = ${change.cartId} and status not in ('partially_refunded', 'refunded')`;
 }
 
 export interface LedgerCart {
@@ -98,4 +101,118 @@ export async function lockCart(tx: Sql, cartId: string): Promise<LedgerCart | un
   const [row] = await tx<CartRow[]>`
     select platform_uuid, environment, merchant_name, amount, currency, status, store, cart, expires_on from carts where cart_id = ${cartId} for update`;
   return row && toLedgerCart(row);
+}
+
+/** Whose cart: the merchant API sees only its own merchant's carts of its own environment. */
+export interface CartOwner {
+  platformUuid: string;
+  environment: Environment;
+}
+
+/** A cart as the merchant's order views need it. */
+export interface OrderRow {
+  cartId: string;
+  status: CartStatus;
+  amount: number;
+  currency: string;
+  refundedAmount: number;
+  payment: { brand: string; last4: string } | null;
+  failureCode: string | null;
+  cart: Cart;
+  expiresOn: Date;
+  createdAt: Date;
+  /** createdAt in microseconds since the epoch (decimal digits), PostgreSQL's precision, for list cursors. */
+  createdAtMicros: string;
+}
+
+interface OrderDbRow {
+  cart_id: string;
+  status: CartStatus;
+  amount: string;
+  currency: string;
+  refunded_amount: string;
+  payment_brand: string | null;
+  payment_last4: string | null;
+  failure_code: string | null;
+  cart: Cart;
+  expires_on: Date;
+  created_at: Date;
+  created_at_micros: string;
+}
+
+const toOrderRow = (r: OrderDbRow): OrderRow => ({
+  cartId: r.cart_id,
+  status: r.status,
+  amount: Number(r.amount),
+  currency: r.currency,
+  refundedAmount: Number(r.refunded_amount),
+  payment: r.payment_brand && r.payment_last4 ? { brand: r.payment_brand, last4: r.payment_last4 } : null,
+  failureCode: r.failure_code,
+  cart: r.cart,
+  expiresOn: r.expires_on,
+  createdAt: r.created_at,
+  createdAtMicros: r.created_at_micros,
+});
+
+export interface CartListFilter {
+  status?: CartStatus;
+  /** Inclusive. */
+  createdFrom?: Date;
+  /** Exclusive. */
+  createdTo?: Date;
+  extra?: { key: string; value: string };
+  /** Only carts after this one in the list's order (newest first, then cartId descending). */
+  after?: { createdAtMicros: string; cartId: string };
+  limit: number;
+}
+
+const ORDER_COLUMNS = (sql: Sql) => sql`
+  cart_id, status, amount, currency, refunded_amount, payment_brand, payment_last4, failure_code, cart, expires_on, created_at,
+  (extract(epoch from created_at) * 1000000)::bigint::text as created_at_micros`;
+
+/** One owner's carts, newest first (ties by cartId), filtered; the index carts_merchant_env_created serves it. */
+export async function listOwnerCarts(db: Db, owner: CartOwner, filter: CartListFilter): Promise<OrderRow[]> {
+  const { after, extra } = filter;
+  const rows = await db<OrderDbRow[]>`
+    select ${ORDER_COLUMNS(db)} from carts
+    where platform_uuid = ${owner.platformUuid} and environment = ${owner.environment}
+      ${filter.status ? db`and status = ${filter.status}` : db``}
+      ${filter.createdFrom ? db`and created_at >= ${filter.createdFrom}` : db``}
+      ${filter.createdTo ? db`and created_at < ${filter.createdTo}` : db``}
+      ${extra ? db`and cart -> 'extra' @> ${db.json({ [extra.key]: extra.value })}` : db``}
+      ${after ? db`and (created_at, cart_id) < (timestamptz 'epoch' + ${after.createdAtMicros}::bigint * interval '1 microsecond', ${after.cartId})` : db``}
+    order by created_at desc, cart_id desc
+    limit ${filter.limit}`;
+  return rows.map(toOrderRow);
+}
+
+/** The cart if it is this owner's, else undefined: another merchant's cart and an unknown one look the same. */
+export async function findOwnerCart(db: Db, owner: CartOwner, cartId: string): Promise<OrderRow | undefined> {
+  const [row] = await db<OrderDbRow[]>`
+    select ${ORDER_COLUMNS(db)} from carts where cart_id = ${cartId} and platform_uuid = ${owner.platformUuid} and environment = ${owner.environment}`;
+  return row && toOrderRow(row);
+}
+
+/** As findOwnerCart, locked until the transaction ends: one refund reservation or settlement at a time per cart. */
+export async function lockOwnerCart(tx: Sql, owner: CartOwner, cartId: string): Promise<OrderRow | undefined> {
+  const [row] = await tx<OrderDbRow[]>`
+    select ${ORDER_COLUMNS(tx)} from carts
+    where cart_id = ${cartId} and platform_uuid = ${owner.platformUuid} and environment = ${owner.environment} for update`;
+  return row && toOrderRow(row);
+}
+
+/**
+ * The sum of the cart's succeeded refunds and the status it implies (refunded once it reaches the
+ * amount). Called with the cart locked, in the transaction that settles the refund.
+ */
+export async function recordRefundedAmount(tx: Sql, cartId: string, refundedAmount: number): Promise<CartStatus> {
+  const [row] = await tx<{ status: CartStatus }[]>`
+    update carts set
+      refunded_amount = ${refundedAmount},
+      status = case when ${refundedAmount} >= amount then 'refunded' else 'partially_refunded' end,
+      updated_at = now()
+    where cart_id = ${cartId}
+    returning status`;
+  if (!row) throw new Error(`cart ${cartId} is not in the ledger`);
+  return row.status;
 }

@@ -63,7 +63,7 @@ const CONTROL = /[\u0000-\u001f\u007f]/;
 const CONTROL_EXCEPT_LINE_BREAKS = /[\u0000-\u0008\u000b\u000c\u000e-\u001f\u007f]/;
 const LONE_SURROGATE = /[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/;
 
-function plainText(value: string, multiLine = false): boolean {
+export function plainText(value: string, multiLine = false): boolean {
   return !LONE_SURROGATE.test(value) && !(multiLine ? CONTROL_EXCEPT_LINE_BREAKS : CONTROL).test(value);
 }
 

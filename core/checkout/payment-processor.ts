@@ -35,6 +35,11 @@ export interface RefundRequest {
   amount: number;
 }
 
+/** Why a processor refused a refund; the refund then fails and its amount is released. */
+export type RefundDeclineCode = 'refund_declined' | 'charge_not_found';
+
+export type RefundResult = { outcome: 'refunded'; refundId: string } | { outcome: 'declined'; declineCode: RefundDeclineCode };
+
 /**
  * The processor gave no answer (timeout, 5xx, network): the outcome is unknown, which is never a
  * decline. Retryable.
@@ -54,7 +59,8 @@ export interface PaymentProcessor {
   lookup(request: { idempotencyKey: string }): Promise<LookupResult>;
   /** Cancels the charge of this key before settlement; sticky, so a late approval is voided too. */
   void(request: VoidRequest): Promise<void>;
-  refund(request: RefundRequest): Promise<{ refundId: string }>;
+  /** Refunds are results too: a refusal is `declined`; only an unanswered request throws, and is retried under the same key. */
+  refund(request: RefundRequest): Promise<RefundResult>;
 }
 
 /** The sandbox test cards (docs/decisions/otp-and-cards.md), by number. */
@@ -71,6 +77,12 @@ export const SANDBOX_CARDS = {
   /** Never answers; the acquirer approves the first request late (SandboxOptions.lateApprovalMs). */
   neverAnswers: '4000000000000275',
 } as const;
+
+/**
+ * The sandbox's failing refund: a refund of exactly this amount (13.13 in a two-decimal currency) is
+ * declined with `refund_declined`, whatever the card (docs/decisions/otp-and-cards.md).
+ */
+export const SANDBOX_REFUND_DECLINED_AMOUNT = 1313;
 
 /** The approved sandbox card must also carry expiry 12/30 and CVV 123. */
 export const SANDBOX_TEST_CARD = { expMonth: 12, expYear: 2030, cvv: '123' } as const;
@@ -89,7 +101,7 @@ export interface SandboxRecord {
   result?: ChargeResult;
   /** A void by key arrived: any approval for this key, now or later, is voided. */
   voided: boolean;
-  refunds: Map<string, { refundId: string; amount: number }>;
+  refunds: Map<string, RefundResult>;
 }
 
 /**
@@ -162,14 +174,20 @@ export function createSandboxPaymentProcessor(environment: Environment, options:
       recordOf(idempotencyKey).voided = true;
       return Promise.resolve();
     },
-    refund: ({ idempotencyKey, chargeId, amount }) =>
-      new Promise((resolve) => {
-        const record = [...sandboxStore.values()].find((r) => r.result?.outcome === 'approved' && r.result.chargeId === chargeId);
-        if (!record) throw new Error(`sandbox: no charge ${chargeId} to refund`);
-        let refund = record.refunds.get(idempotencyKey);
-        if (!refund) record.refunds.set(idempotencyKey, (refund = { refundId: sandboxId('re', idempotencyKey), amount }));
-        resolve({ refundId: refund.refundId });
-      }),
+    refund: ({ idempotencyKey, chargeId, amount }) => {
+      const record = [...sandboxStore.values()].find((r) => r.result?.outcome === 'approved' && r.result.chargeId === chargeId);
+      // A charge this process never made (or forgot at a restart: see sandboxStore) cannot be refunded here.
+      if (!record) return Promise.resolve({ outcome: 'declined', declineCode: 'charge_not_found' });
+      let refund = record.refunds.get(idempotencyKey);
+      if (!refund) {
+        refund =
+          amount === SANDBOX_REFUND_DECLINED_AMOUNT
+            ? { outcome: 'declined', declineCode: 'refund_declined' }
+            : { outcome: 'refunded', refundId: sandboxId('re', idempotencyKey) };
+        record.refunds.set(idempotencyKey, refund);
+      }
+      return Promise.resolve(refund);
+    },
   };
 }
 

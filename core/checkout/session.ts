@@ -3,7 +3,8 @@
  * page. Workflow-safe: it imports nothing, so the workflow bundle can take it as it is.
  */
 
-export type CartStatus = 'pending' | 'processing' | 'paid' | 'failed' | 'cancelled' | 'abandoned' | 'partially_refunded' | 'refunded';
+export const CART_STATUSES = ['pending', 'processing', 'paid', 'failed', 'cancelled', 'abandoned', 'partially_refunded', 'refunded'] as const;
+export type CartStatus = (typeof CART_STATUSES)[number];
 
 export const TERMINAL_STATUSES: ReadonlySet<CartStatus> = new Set(['paid', 'failed', 'cancelled', 'abandoned', 'partially_refunded', 'refunded']);
 

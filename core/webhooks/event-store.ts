@@ -9,10 +9,21 @@ import type { DeliveryStatus, WebhookEventBody, WebhookEventName } from './event
 /** The error class of an attempt that started and never reported back (its worker stopped). */
 export const NO_OUTCOME = 'no_outcome';
 
-export async function findCartEvent(sql: Sql, cartId: string, event: WebhookEventName, status: string): Promise<{ id: string; sequence: number } | undefined> {
+/**
+ * The cart's event of this kind and status, if recorded: each happens once per cart, except
+ * `order_refunded`, which happens once per refund and is told apart by `refundId`.
+ */
+export async function findCartEvent(
+  sql: Sql,
+  cartId: string,
+  event: WebhookEventName,
+  status: string,
+  refundId?: string,
+): Promise<{ id: string; sequence: number } | undefined> {
   const [row] = await sql<{ id: string; sequence: number }[]>`
     select id, sequence from webhook_events
-    where cart_id = ${cartId} and event = ${event} and payload->'data'->>'status' = ${status}`;
+    where cart_id = ${cartId} and event = ${event} and payload->'data'->>'status' = ${status}
+      ${refundId === undefined ? sql`` : sql`and payload->'data'->'refund'->>'id' = ${refundId}`}`;
   return row;
 }
 
@@ -190,4 +201,60 @@ export async function listMerchantDeliveries(
     Math.min(filter.limit ?? 100, 1000),
   );
   return rows.map(toDeliveries);
+}
+
+/** What a merchant sees of one of its order's events: the attempts, each answer cut to `excerptChars`. */
+export interface OrderEventDeliveries {
+  eventId: string;
+  event: WebhookEventName;
+  sequence: number;
+  status: DeliveryStatus;
+  createdAt: string;
+  attempts: Array<{ attemptedAt: string; responseStatus: number | null; responseExcerpt: string | null; error: string | null; durationMs: number | null }>;
+}
+
+/** The cart's events in sequence order with their attempts, oldest first. */
+export async function listOrderEventDeliveries(db: Db, cartId: string, excerptChars: number): Promise<OrderEventDeliveries[]> {
+  const rows = await db<
+    Array<{
+      id: string;
+      event: WebhookEventName;
+      sequence: number;
+      delivery_status: DeliveryStatus;
+      created_at: Date;
+      attempts: Array<{
+        attempted_at: string;
+        http_status: number | null;
+        response_excerpt: string | null;
+        error_class: string | null;
+        latency_ms: number | null;
+      }>;
+    }>
+  >`
+    select ev.id, ev.event, ev.sequence, ev.delivery_status, ev.created_at,
+      coalesce((select json_agg(json_build_object(
+          'attempted_at', a.attempted_at, 'http_status', a.http_status, 'response_excerpt', left(a.response_excerpt, ${excerptChars}),
+          'error_class', a.error_class, 'latency_ms', a.latency_ms)
+        order by a.id) from webhook_attempts a where a.event_id = ev.id), '[]') as attempts
+    from webhook_events ev
+    where ev.cart_id = ${cartId}
+    order by ev.sequence`;
+  return rows.map((r) => ({
+    eventId: r.id,
+    event: r.event,
+    sequence: r.sequence,
+    status: r.delivery_status,
+    createdAt: r.created_at.toISOString(),
+    attempts: r.attempts.map((a) => {
+      // An attempt still in flight has no outcome yet: neither an error nor a duration to show.
+      const inFlight = a.error_class === NO_OUTCOME && a.http_status === null;
+      return {
+        attemptedAt: new Date(a.attempted_at).toISOString(),
+        responseStatus: a.http_status,
+        responseExcerpt: a.response_excerpt,
+        error: a.error_class,
+        durationMs: inFlight ? null : a.latency_ms,
+      };
+    }),
+  }));
 }

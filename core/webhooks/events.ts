@@ -19,6 +19,18 @@ export interface CartEventInput {
   payment?: PaymentSummary;
   /** Why a `failed` session failed, also when no payment was tried (`otp_locked`). */
   failureCode?: string;
+  /** Set on `order_refunded`: the refund it announces; one event per refund. */
+  refund?: RefundSummary;
+}
+
+/** What `order_refunded` says of its refund (docs/decisions/refunds.md). */
+export interface RefundSummary {
+  id: string;
+  /** Minor units. */
+  amount: number;
+  /** Every succeeded refund of the order so far, this one included. */
+  refundedTotal: number;
+  reason: string | null;
 }
 
 /** The body every merchant receives (docs/decisions/webhooks.md). */
@@ -37,8 +49,10 @@ export interface WebhookEventBody {
     extra: Record<string, string>;
     payment?: PaymentSummary;
     failureCode?: string;
+    refund?: RefundSummary;
   };
 }
 
 /** Where an event stands: pending until a 2xx; failed once its retries are spent; skipped while its endpoint was disabled. */
-export type DeliveryStatus = 'pending' | 'delivered' | 'failed' | 'skipped';
+export const DELIVERY_STATUSES = ['pending', 'delivered', 'failed', 'skipped'] as const;
+export type DeliveryStatus = (typeof DELIVERY_STATUSES)[number];

@@ -5,7 +5,9 @@ import { ERROR_STATUS, type ErrorCode } from '../../api/errors.js';
 import { insertMerchant } from '../../core/merchants/merchant-store.js';
 import { newWebhookSecret, setRequireApiKey } from '../../core/merchants/merchants.js';
 import { COUNTRY_CODES, PAYABLE_CURRENCIES } from '../../core/checkout/cart-schema.js';
-import { postCart } from '../support/fixtures.js';
+import { SANDBOX_REFUND_DECLINED_AMOUNT } from '../../core/checkout/payment-processor.js';
+import { createCartId, postCart, validCartRequest } from '../support/fixtures.js';
+import { merchantApi, paidCarts } from '../support/merchant-api.js';
 import { useTestStack } from '../support/test-stack.js';
 
 interface Document {
@@ -113,5 +115,80 @@ describe('the OpenAPI document tells the truth about create-cart', () => {
     await postCart(limited.apiUrl, example);
     answers.push(await contract(await documentOf(limited.apiUrl)).check(await postCart(limited.apiUrl, example)));
     expect(answers.map((a) => a.status)).toEqual([400, 400, 405, 409, 413, 415, 422, 401, 429]);
+  });
+});
+
+type Operations = Record<string, Record<string, { responses: Record<string, unknown> }>>;
+
+/** Checks an answer of any operation against the document: its status is documented there, and its body matches that status's schema. */
+function operationContract(document: { paths: unknown }) {
+  const ajv = new Ajv2020({ strict: false, allErrors: true });
+  ajv.addSchema({ ...document, $id: 'openapi' });
+  const pointer = (segment: string) => segment.replaceAll('~', '~0').replaceAll('/', '~1');
+  return async (method: 'get' | 'post', path: string, res: Response): Promise<{ status: number; body: unknown }> => {
+    const status = String(res.status);
+    const body: unknown = await res.json();
+    const operation = (document.paths as Operations)[path]?.[method];
+    expect(operation, `${method} ${path} is documented`).toBeDefined();
+    expect(Object.keys(operation!.responses), `${method} ${path}: status ${status} is documented`).toContain(status);
+    const validate = ajv.compile({ $ref: `openapi#/paths/${pointer(path)}/${method}/responses/${status}/content/application~1json/schema` });
+    expect(validate(body), `${method} ${path} ${status} ${JSON.stringify(body)}: ${ajv.errorsText(validate.errors)}`).toBe(true);
+    return { status: res.status, body };
+  };
+}
+
+describe('the OpenAPI document tells the truth about the merchant API', () => {
+  const stack = useTestStack();
+
+  it('documents the bearer scheme on every merchant operation', async () => {
+    const document = (await (await fetch(`${stack.apiUrl}/openapi.json`)).json()) as {
+      paths: Record<string, Record<string, { security?: unknown[] }>>;
+      components: { securitySchemes: Record<string, unknown> };
+    };
+    expect(document.components.securitySchemes.merchantApiKey).toMatchObject({ type: 'http', scheme: 'bearer' });
+    const merchantOperations = Object.entries(document.paths).filter(([path]) => path.startsWith('/v2/merchant/'));
+    expect(merchantOperations.map(([path]) => path).sort()).toEqual([
+      '/v2/merchant/me',
+      '/v2/merchant/orders',
+      '/v2/merchant/orders/{cartId}',
+      '/v2/merchant/orders/{cartId}/refunds',
+    ]);
+    for (const [, operations] of merchantOperations)
+      for (const operation of Object.values(operations)) expect(operation.security).toEqual([{ merchantApiKey: [] }]);
+    const page = await fetch(`${stack.apiUrl}/docs`);
+    expect(page.status).toBe(200);
+    expect(await page.text()).toContain('/docs/init.js');
+  });
+
+  it('answers /me, orders and refunds, their successes and their errors, as documented', async () => {
+    const check = operationContract((await (await fetch(`${stack.apiUrl}/openapi.json`)).json()) as { paths: unknown });
+    const merchant = await stack.createMerchant({ name: 'Contract Store' });
+    const api = merchantApi(stack, merchant.apiKey);
+    const cartId = await paidCarts(stack, merchant).paidCart();
+    const unpaid = await createCartId(stack.apiUrl, validCartRequest(merchant.platformUuid));
+    const refunds = '/v2/merchant/orders/{cartId}/refunds';
+
+    const answers = [
+      await check('get', '/v2/merchant/me', await api.get('/me')),
+      await check('get', '/v2/merchant/me', await fetch(`${stack.apiUrl}/v2/merchant/me`)),
+      await check('post', refunds, await api.refund(cartId, { amount: 1000, reason: 'Damaged' }, { 'Idempotency-Key': `contract-${cartId}` })),
+      await check('post', refunds, await api.refund(cartId, { amount: 1000, reason: 'Damaged' }, { 'Idempotency-Key': `contract-${cartId}` })),
+      await check('post', refunds, await api.refund(cartId, { amount: SANDBOX_REFUND_DECLINED_AMOUNT })),
+      await check('post', refunds, await api.refund(cartId, { amount: 0 })),
+      await check('post', refunds, await api.refund(cartId, '{"amount":')),
+      await check('post', refunds, await api.refund('nosuchcartnosuchcart0000', { amount: 1 })),
+      await check('post', refunds, await api.refund(unpaid, { amount: 1 })),
+      await check('post', refunds, await api.refund(cartId, { amount: 99_999 })),
+      await check('post', refunds, await api.refund(cartId, 'amount=1', { 'content-type': 'text/plain' })),
+      await check('get', '/v2/merchant/orders/{cartId}', await api.get(`/orders/${cartId}`)),
+      await check('get', '/v2/merchant/orders/{cartId}', await api.get(`/orders/${unpaid}`)),
+      await check('get', '/v2/merchant/orders/{cartId}', await api.get('/orders/nosuchcartnosuchcart0000')),
+      await check('get', '/v2/merchant/orders', await api.get('/orders?limit=1')),
+      await check('get', '/v2/merchant/orders', await api.get('/orders?limit=1000')),
+    ];
+    expect(answers.map((a) => a.status)).toEqual([200, 401, 201, 201, 201, 400, 400, 404, 409, 422, 415, 200, 200, 404, 200, 400]);
+    expect(answers[4]!.body).toMatchObject({ status: 'failed', failureCode: 'refund_declined' });
+    expect(answers[11]!.body).toMatchObject({ status: 'partially_refunded', refunds: [{ status: 'succeeded' }, { status: 'failed' }] });
+    expect((answers[14]!.body as { nextCursor: string | null }).nextCursor).not.toBeNull();
   });
 });

@@ -6,8 +6,11 @@ import { DeterminismViolationError } from '@temporalio/workflow';
 import { Connection, WorkflowClient } from '@temporalio/client';
 import { bundleWorkflowCode, NativeConnection, Worker } from '@temporalio/worker';
 import { beforeAll, describe, expect, inject, it } from 'vitest';
-import { SANDBOX_CARDS } from '../../core/checkout/payment-processor.js';
-import { createEncryptionCodec } from '../../core/temporal-codec.js';
+import { SANDBOX_CARDS, SANDBOX_REFUND_DECLINED_AMOUNT } from '../../core/checkout/payment-processor.js';
+import type { Keyring } from '../../core/crypto.js';
+import { createEncryptionCodec, decodePayload, ENCRYPTED_ENCODING, payloadFromJson, payloadToJson, type JsonPayload } from '../../core/temporal-codec.js';
+import { refundOrder } from '../../workflows/refund/client.js';
+import { refundWorkflowId } from '../../workflows/refund/messages.js';
 import { reportFigures } from '../support/reliability.js';
 import { useTestStack } from '../support/test-stack.js';
 import { purgeCardVault } from '../../workflows/card-vault-purge/workflow.js';
@@ -24,12 +27,26 @@ import { waitFor } from '../support/wait-for.js';
  * in this install ("type must be a Type").
  */
 const FIXTURE = fileURLToPath(new URL('../fixtures/cart-session-paid.history.json', import.meta.url));
+const REFUND_FIXTURE = fileURLToPath(new URL('../fixtures/refund-succeeded.history.json', import.meta.url));
 const { History } = temporal.api.history.v1;
-const loadFixture = () => JSON.parse(readFileSync(FIXTURE, 'utf8')) as Record<string, unknown>;
+const loadFixture = (path = FIXTURE) => JSON.parse(readFileSync(path, 'utf8')) as Record<string, unknown>;
+
+/**
+ * The History's JSON with every encrypted payload decrypted: a fixture must replay under any run's
+ * key (each run makes its own), and the codec lets clear payloads through.
+ */
+function clearPayloads(value: unknown, keyring: Keyring): unknown {
+  if (Array.isArray(value)) return value.map((v) => clearPayloads(v, keyring));
+  if (value === null || typeof value !== 'object') return value;
+  const payload = value as JsonPayload;
+  if (payload.metadata?.encoding === Buffer.from(ENCRYPTED_ENCODING).toString('base64')) return payloadToJson(decodePayload(keyring, payloadFromJson(payload)));
+  return Object.fromEntries(Object.entries(value).map(([k, v]) => [k, clearPayloads(v, keyring)]));
+}
 
 describe('every workflow type replays its histories deterministically', () => {
   const stack = useTestStack({ PAYMENT_RESOLUTION_SECONDS: '2' });
   let driver: ReturnType<typeof cartSessionDriver>;
+  let paidOwner: string;
   // Decoded with the codec every worker runs: fresh histories hold encrypted payloads, the recorded one clear ones.
   const replay = (history: unknown, workflowId: string) =>
     Worker.runReplayHistory(
@@ -38,10 +55,11 @@ describe('every workflow type replays its histories deterministically', () => {
       workflowId,
     );
   beforeAll(async () => {
-    driver = cartSessionDriver(stack, (await stack.createMerchant()).platformUuid);
+    paidOwner = (await stack.createMerchant()).platformUuid;
+    driver = cartSessionDriver(stack, paidOwner);
   });
 
-  it('replays paid, cancelled, locked-out, declined and unanswered sessions, their webhook deliveries and a vault purge', async () => {
+  it('replays paid, cancelled, locked-out, declined and unanswered sessions, their webhook deliveries, refunds and a vault purge', async () => {
     const paid = await driver.verifiedSession();
     await driver.pay(paid, SANDBOX_CARDS.approved);
     const cancelled = await driver.verifiedSession();
@@ -75,6 +93,14 @@ describe('every workflow type replays its histories deterministically', () => {
       );
       await replay(history, deliveries.workflowId);
     }
+    // Refunds of the paid session: one the processor makes, one it declines (the sandbox's failing amount).
+    const owner = { platformUuid: paidOwner, environment: stack.config.environment };
+    const refunded = await refundOrder(stack, { ...owner, cartId: paid.cartId, amount: 1000, reason: 'Damaged in transit' });
+    const declinedRefund = await refundOrder(stack, { ...owner, cartId: paid.cartId, amount: SANDBOX_REFUND_DECLINED_AMOUNT });
+    const refundHandles = [refunded, declinedRefund].map((r) => stack.temporal.client.workflow.getHandle(refundWorkflowId(r.id)));
+    expect(await Promise.all(refundHandles.map((h) => h.result()))).toEqual([{ status: 'succeeded' }, { status: 'failed', failureCode: 'refund_declined' }]);
+    for (const handle of refundHandles) await replay(await handle.fetchHistory(), handle.workflowId);
+
     const purge = await stack.temporal.client.workflow.start(purgeCardVault, {
       workflowId: `purge-replay-${paid.cartId}`,
       taskQueue: stack.config.temporal.taskQueue,
@@ -86,6 +112,20 @@ describe('every workflow type replays its histories deterministically', () => {
 
     if (process.env.RECORD_REPLAY_FIXTURE === '1')
       writeFileSync(FIXTURE, `${JSON.stringify(History.fromObject(await paid.handle.fetchHistory()).toJSON(), null, 1)}\n`);
+    if (process.env.RECORD_REPLAY_FIXTURE === 'refund') {
+      const history = History.fromObject(await refundHandles[0]!.fetchHistory()).toJSON();
+      writeFileSync(REFUND_FIXTURE, `${JSON.stringify(clearPayloads(history, stack.config.keyring), null, 1)}\n`);
+    }
+  });
+
+  it('replays the recorded history of a refund that succeeded', async () => {
+    expect(existsSync(REFUND_FIXTURE)).toBe(true);
+    const history = loadFixture(REFUND_FIXTURE);
+    const activities = (history as { events: Array<{ activityTaskScheduledEventAttributes?: { activityType: { name: string } } }> }).events.flatMap(
+      (e) => e.activityTaskScheduledEventAttributes?.activityType.name ?? [],
+    );
+    expect(activities).toEqual(['confirmRefundReservation', 'refundCharge', 'settleRefund', 'recordCartEvent']);
+    await replay(History.fromObject(history), 'refund-recorded');
   });
 
   it('replays the recorded history of a paid session', async () => {

@@ -9,7 +9,11 @@ import { postCart, validCartRequest } from '../support/fixtures.js';
 import { startTestAcquirer, testAcquirerProcessor, type TestAcquirer } from '../support/http-processor.js';
 import { planOf, reliabilitySettings, reportFigures, type SuiteFigures } from '../support/reliability.js';
 import { useTestStack } from '../support/test-stack.js';
+import { merchantApi } from '../support/merchant-api.js';
+import { waitFor } from '../support/wait-for.js';
 
+/** validCartRequest's total: what an approved payment captures. */
+const CAPTURED = 4498;
 const CARD_FORM = { number: '4111 1111 1111 1111', expiry: '12/30', cvv: '123' };
 const FINAL_STATUSES = ['paid', 'failed', 'cancelled', 'abandoned'];
 
@@ -24,10 +28,11 @@ describe('races', () => {
   const stack = useTestStack({}, { paymentProcessor: processor });
   const EXPIRY_LIFETIME_SECONDS = 12;
   const expiring = useTestStack({ SESSION_LIFETIME_SECONDS: String(EXPIRY_LIFETIME_SECONDS) }, { paymentProcessor: processor });
-  const figures: Required<Pick<SuiteFigures, 'sessionsChecked' | 'sessionsLost' | 'serverErrors'>> & { races: Record<string, number> } = {
+  const figures: Required<Pick<SuiteFigures, 'sessionsChecked' | 'sessionsLost' | 'serverErrors' | 'notes'>> & { races: Record<string, number> } = {
     sessionsChecked: 0,
     sessionsLost: 0,
     serverErrors: 0,
+    notes: [],
     races: {},
   };
 
@@ -37,7 +42,7 @@ describe('races', () => {
   afterAll(async () => {
     reportFigures({
       suite: 'races',
-      title: 'Races: concurrent pays, pay against expiry, cancel against pay, concurrent idempotent creates',
+      title: 'Races: concurrent Pay, Pay against expiry, cancel against Pay, concurrent idempotent creates, concurrent refunds',
       seed,
       trials,
       faults: figures.races,
@@ -45,6 +50,7 @@ describe('races', () => {
       sessionsLost: figures.sessionsLost,
       maxChargesPerCart: acquirer.maxChargesPerCart(),
       serverErrors: figures.serverErrors,
+      notes: figures.notes,
     });
     await acquirer?.close();
   });
@@ -149,5 +155,31 @@ describe('races', () => {
     // One ledger row per key, however many copies of each were sent.
     const rows = await stack.db<{ n: number }[]>`select count(*)::int as n from carts where platform_uuid = ${platformUuid}`;
     expect(rows[0]!.n).toBe(trials);
+  });
+
+  it('never refunds more than was captured, however many refunds race', { timeout: 300_000 }, async () => {
+    const merchant = await stack.createMerchant();
+    const driver = cartSessionDriver(stack, merchant.platformUuid);
+    const api = merchantApi(stack, merchant.apiKey);
+    let mostRefunded = 0;
+    for (const amounts of planOf(fc.array(fc.integer({ min: 1, max: CAPTURED }), { minLength: 2, maxLength: 6 }), seed, trials)) {
+      const session = await driver.verifiedSession();
+      expect((await driver.pay(session, SANDBOX_CARDS.approved)).status).toBe('paid');
+      const answers = await Promise.all(amounts.map((amount) => api.refund(session.cartId, { amount }).then(countStatus)));
+      // Granted (and run), or refused for want of room: nothing else.
+      for (const res of answers) expect([201, 422]).toContain(res.status);
+      await waitFor(
+        async () => ((await stack.db`select 1 from refunds where cart_id = ${session.cartId} and status = 'pending'`).length === 0 ? true : undefined),
+        { timeoutMs: 60_000, what: 'every refund settled' },
+      );
+      const [ledger] = await stack.db<{ refunded: number }[]>`select refunded_amount::int as refunded from carts where cart_id = ${session.cartId}`;
+      const atAcquirer = acquirer.refundedOf(session.cartId);
+      expect(atAcquirer).toBeLessThanOrEqual(CAPTURED);
+      expect(ledger!.refunded).toBe(atAcquirer);
+      mostRefunded = Math.max(mostRefunded, atAcquirer);
+      figures.sessionsChecked++;
+      figures.races['concurrent refunds'] = (figures.races['concurrent refunds'] ?? 0) + amounts.length;
+    }
+    figures.notes.push(`concurrent refunds: at most ${mostRefunded} refunded of an order of ${CAPTURED} (acquirer and ledger agree)`);
   });
 });

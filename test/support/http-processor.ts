@@ -6,6 +6,7 @@ import {
   type ChargeResult,
   type LookupResult,
   type PaymentProcessor,
+  type RefundResult,
 } from '../../core/checkout/payment-processor.js';
 
 /** What the test acquirer did for one idempotency key (one cart: the cartId is the key). */
@@ -15,6 +16,8 @@ export interface AcquirerRecord {
   approvedCharges: number;
   result?: ChargeResult;
   voided: boolean;
+  /** Refunds made against this key's charge, by refund idempotency key (one refund per key). */
+  refunds: Map<string, number>;
 }
 
 /**
@@ -28,7 +31,7 @@ export async function startTestAcquirer(options: { beforeAnswer?: (idempotencyKe
   const sockets = new Set<Socket>();
   const recordOf = (key: string) => {
     let record = records.get(key);
-    if (!record) records.set(key, (record = { requests: 0, approvedCharges: 0, voided: false }));
+    if (!record) records.set(key, (record = { requests: 0, approvedCharges: 0, voided: false, refunds: new Map() }));
     return record;
   };
   const server: Server = createServer((req, res) => {
@@ -36,9 +39,18 @@ export async function startTestAcquirer(options: { beforeAnswer?: (idempotencyKe
     req.on('data', (c: Buffer) => chunks.push(c));
     req.on('end', () => {
       void (async () => {
-        const body = JSON.parse(Buffer.concat(chunks).toString('utf8')) as { idempotencyKey: string; pan?: string };
-        const record = recordOf(body.idempotencyKey);
+        const body = JSON.parse(Buffer.concat(chunks).toString('utf8')) as { idempotencyKey: string; pan?: string; chargeId?: string; amount?: number };
         let answer: unknown;
+        if (req.url === '/refund') {
+          const charged = [...records.values()].find((r) => r.result?.outcome === 'approved' && r.result.chargeId === body.chargeId);
+          // Any amount is refunded: holding refunds to what was captured is the product's job, measured here.
+          if (charged && !charged.refunds.has(body.idempotencyKey)) charged.refunds.set(body.idempotencyKey, body.amount!);
+          const refunded: RefundResult = charged
+            ? { outcome: 'refunded', refundId: `re_${body.idempotencyKey}` }
+            : { outcome: 'declined', declineCode: 'charge_not_found' };
+          return void res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify(refunded));
+        }
+        const record = recordOf(body.idempotencyKey);
         if (req.url === '/charge') {
           record.requests++;
           if (!record.result) {
@@ -70,6 +82,8 @@ export async function startTestAcquirer(options: { beforeAnswer?: (idempotencyKe
   return {
     url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`,
     records,
+    /** What the acquirer refunded of the charge made under this key. */
+    refundedOf: (key: string) => [...(records.get(key)?.refunds.values() ?? [])].reduce((sum, amount) => sum + amount, 0),
     /** The most approved charges the acquirer made for any one key. */
     maxChargesPerCart: () => Math.max(0, ...[...records.values()].map((r) => r.approvedCharges)),
     async close() {
@@ -108,6 +122,6 @@ export function testAcquirerProcessor(url: string | (() => string)): PaymentProc
     void: async ({ idempotencyKey }) => {
       await call('/void', { idempotencyKey });
     },
-    refund: () => Promise.reject(new Error('the test acquirer takes no refunds')),
+    refund: ({ idempotencyKey, chargeId, amount }) => call<RefundResult>('/refund', { idempotencyKey, chargeId, amount }),
   };
 }

@@ -5,6 +5,7 @@ import {
   createSandboxPaymentProcessor,
   ProcessorUnavailableError,
   SANDBOX_CARDS,
+  SANDBOX_REFUND_DECLINED_AMOUNT,
   sandboxRecord,
   type PaymentProcessor,
 } from '../../core/checkout/payment-processor.js';
@@ -96,9 +97,23 @@ describe('sandbox payment processor', () => {
     const result = await charge(card(SANDBOX_CARDS.approved));
     if (result.outcome !== 'approved') throw new Error('expected an approval');
     const refund = await sandbox.refund({ idempotencyKey: 'refund-1', chargeId: result.chargeId, amount: 1000 });
-    expect(refund.refundId).toMatch(/^re_sbx_/);
+    expect(refund).toEqual({ outcome: 'refunded', refundId: expect.stringMatching(/^re_sbx_/) as unknown });
     expect(await sandbox.refund({ idempotencyKey: 'refund-1', chargeId: result.chargeId, amount: 1000 })).toEqual(refund);
-    await expect(sandbox.refund({ idempotencyKey: 'refund-2', chargeId: 'ch_unknown', amount: 1 })).rejects.toThrow(/no charge/);
+    expect(await sandbox.refund({ idempotencyKey: 'refund-2', chargeId: 'ch_unknown', amount: 1 })).toEqual({
+      outcome: 'declined',
+      declineCode: 'charge_not_found',
+    });
+  });
+
+  it(`declines a refund of exactly ${SANDBOX_REFUND_DECLINED_AMOUNT}, and answers its retry the same`, async () => {
+    const result = await charge(card(SANDBOX_CARDS.approved));
+    if (result.outcome !== 'approved') throw new Error('expected an approval');
+    const declined = { outcome: 'declined', declineCode: 'refund_declined' };
+    expect(await sandbox.refund({ idempotencyKey: 'refund-3', chargeId: result.chargeId, amount: SANDBOX_REFUND_DECLINED_AMOUNT })).toEqual(declined);
+    expect(await sandbox.refund({ idempotencyKey: 'refund-3', chargeId: result.chargeId, amount: SANDBOX_REFUND_DECLINED_AMOUNT })).toEqual(declined);
+    expect(await sandbox.refund({ idempotencyKey: 'refund-4', chargeId: result.chargeId, amount: SANDBOX_REFUND_DECLINED_AMOUNT + 1 })).toMatchObject({
+      outcome: 'refunded',
+    });
   });
 
   it('refuses to exist in production', () => {

@@ -1,0 +1,106 @@
+import { ApplicationFailure } from '@temporalio/activity';
+import { lockCart, lockOwnerCart, recordRefundedAmount, type LedgerCart } from '../../core/checkout/cart-ledger.js';
+import { ProcessorUnavailableError, type PaymentProcessor } from '../../core/checkout/payment-processor.js';
+import type { CartStatus } from '../../core/checkout/session.js';
+import type { Db, Sql } from '../../core/db/client.js';
+import type { Logger } from '../../core/logger.js';
+import { findRefund, markRefundFailed, markRefundSucceeded, succeededRefundAmount } from '../../core/orders/refund-ledger.js';
+import type { PaymentSummary, RefundSummary } from '../../core/webhooks/events.js';
+import { PROCESSOR_UNAVAILABLE } from '../checkout/payments.js';
+
+export type RefundAnswer = { outcome: 'refunded'; processorRefundId: string } | { outcome: 'declined'; failureCode: string };
+
+export interface SettledRefund {
+  orderStatus: CartStatus;
+  refund: RefundSummary;
+  payment?: PaymentSummary;
+}
+
+/** ApplicationFailure type while a refund's reservation is not visible yet (its transaction has not committed). */
+const REFUND_NOT_VISIBLE = 'RefundNotVisible';
+
+/** What the refund workflow does with the processor and the ledger; every step is safe to retry. */
+export function createRefundActivities(deps: { db: Db; logger: Logger; paymentProcessor: PaymentProcessor }) {
+  const { db, logger, paymentProcessor } = deps;
+  const processor = paymentProcessor.name;
+
+  const answered = async <T>(refundId: string, call: () => Promise<T>): Promise<T> => {
+    try {
+      return await call();
+    } catch (error) {
+      if (error instanceof ProcessorUnavailableError) {
+        logger.warn({ refundId, processor, error: error.message }, 'payment processor unavailable for a refund');
+        throw ApplicationFailure.retryable(error.message, PROCESSOR_UNAVAILABLE);
+      }
+      throw error;
+    }
+  };
+
+  /** The cart's row stays locked until the transaction ends, as for a reservation: one settlement at a time per cart. */
+  const withLockedCart = <T>(refundId: string, work: (tx: Sql, cartId: string, cart: LedgerCart) => Promise<T>) =>
+    db.begin(async (tx) => {
+      const refund = await findRefund(tx, refundId);
+      if (!refund) throw new Error(`refund ${refundId} is not in the ledger`);
+      const cart = await lockCart(tx, refund.cartId);
+      if (!cart) throw new Error(`cart ${refund.cartId} is not in the ledger`);
+      return work(tx, refund.cartId, cart);
+    });
+
+  return {
+    /** Succeeds once the refund's reserving transaction has committed; never touches the processor. */
+    async confirmRefundReservation(input: { refundId: string }): Promise<void> {
+      if (!(await findRefund(db, input.refundId))) {
+        throw ApplicationFailure.retryable(`refund ${input.refundId} is not reserved (yet)`, REFUND_NOT_VISIBLE);
+      }
+    },
+
+    /**
+     * The cart's charge is found by its own idempotency key (the cartId, see activities/checkout/payments.ts),
+     * then refunded under the refund's id: a retry after a lost answer gets the same refund back.
+     */
+    async refundCharge(input: { refundId: string; cartId: string; amount: number }): Promise<RefundAnswer> {
+      const { refundId, cartId, amount } = input;
+      const found = await answered(refundId, () => paymentProcessor.lookup({ idempotencyKey: cartId }));
+      if (!found.found || found.result.outcome !== 'approved') {
+        logger.warn({ refundId, cartId, processor }, 'refund: the processor knows no approved charge for this cart');
+        return { outcome: 'declined', failureCode: 'charge_not_found' };
+      }
+      const chargeId = found.result.chargeId;
+      const result = await answered(refundId, () => paymentProcessor.refund({ idempotencyKey: refundId, chargeId, amount }));
+      logger.info({ refundId, cartId, processor, amount, outcome: result.outcome }, 'refund');
+      return result.outcome === 'refunded'
+        ? { outcome: 'refunded', processorRefundId: result.refundId }
+        : { outcome: 'declined', failureCode: result.declineCode };
+    },
+
+    /**
+     * Marks the refund succeeded and moves the ledger to partially_refunded or refunded, in one
+     * transaction. Idempotent: a retry returns what the first run recorded, so the event is the same.
+     */
+    settleRefund: (input: { refundId: string; processorRefundId: string }): Promise<SettledRefund> =>
+      withLockedCart(input.refundId, async (tx, cartId, cart) => {
+        const pending = await findRefund(tx, input.refundId);
+        let refund = pending;
+        if (pending?.status === 'pending') {
+          const refundedTotalAfter = (await succeededRefundAmount(tx, cartId)) + pending.amount;
+          refund = await markRefundSucceeded(tx, input.refundId, { processorRefundId: input.processorRefundId, refundedTotalAfter });
+          await recordRefundedAmount(tx, cartId, refundedTotalAfter);
+        }
+        if (refund?.status !== 'succeeded' || refund.refundedTotalAfter === null) {
+          throw ApplicationFailure.nonRetryable(`refund ${input.refundId} cannot succeed: it is ${refund?.status ?? 'missing'}`);
+        }
+        const payment = (await lockOwnerCart(tx, cart, cartId))?.payment;
+        return {
+          // From this refund's own total, not the ledger's current status: a retry after a later refund says the same.
+          orderStatus: refund.refundedTotalAfter >= cart.amount ? 'refunded' : 'partially_refunded',
+          refund: { id: refund.id, amount: refund.amount, refundedTotal: refund.refundedTotalAfter, reason: refund.reason },
+          ...(payment ? { payment } : {}),
+        };
+      }),
+
+    /** The processor refused: the refund fails with its code and its amount is no longer reserved. */
+    async failRefund(input: { refundId: string; failureCode: string }): Promise<void> {
+      await withLockedCart(input.refundId, (tx) => markRefundFailed(tx, input.refundId, input.failureCode));
+    },
+  };
+}

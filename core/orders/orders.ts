@@ -1,0 +1,89 @@
+import type { Environment } from '../config.js';
+import type { Db } from '../db/client.js';
+import { findOwnerCart, listOwnerCarts, type OrderRow } from '../checkout/cart-ledger.js';
+import type { CartStatus } from '../checkout/session.js';
+import { listOrderEventDeliveries } from '../webhooks/event-store.js';
+import { decodeOrderCursor, encodeOrderCursor } from './order-cursor.js';
+import { ORDER_LIMITS, type Order, type OrderSummary } from './order-schema.js';
+import { listCartRefunds, publicRefund } from './refund-ledger.js';
+
+/**
+ * A merchant's orders, composed from the tables' owners: the ledger (carts), the refunds and the
+ * webhook events with their attempts. Always scoped to one merchant and one environment, so another
+ * merchant's cart is simply not there.
+ */
+
+export interface OrderOwner {
+  platformUuid: string;
+  environment: Environment;
+}
+
+export interface OrderFilters {
+  status?: CartStatus;
+  /** Inclusive. */
+  createdFrom?: Date;
+  /** Exclusive. */
+  createdTo?: Date;
+  extra?: { key: string; value: string };
+  /** 1 to ORDER_LIMITS.pageSize; larger values are capped. */
+  limit?: number;
+  /** A nextCursor this function returned. */
+  cursor?: string;
+}
+
+export class InvalidOrderCursorError extends Error {
+  override name = 'InvalidOrderCursorError';
+  constructor() {
+    super('The cursor is not one this API returned: pass nextCursor from the previous page as it is.');
+  }
+}
+
+function summaryOf(row: OrderRow): OrderSummary {
+  return {
+    cartId: row.cartId,
+    status: row.status,
+    amount: row.amount,
+    currency: row.currency,
+    refundedTotal: row.refundedAmount,
+    payment: row.payment,
+    extra: row.cart.extra,
+    createdAt: row.createdAt.toISOString(),
+  };
+}
+
+/** Newest first; `nextCursor` is null on the last page. */
+export async function listOrders(db: Db, merchant: OrderOwner, filters: OrderFilters = {}): Promise<{ orders: OrderSummary[]; nextCursor: string | null }> {
+  const limit = Math.max(1, Math.min(Math.trunc(filters.limit ?? ORDER_LIMITS.defaultPageSize), ORDER_LIMITS.pageSize));
+  const after = filters.cursor === undefined ? undefined : decodeOrderCursor(filters.cursor);
+  if (filters.cursor !== undefined && !after) throw new InvalidOrderCursorError();
+  // One more than asked tells whether another page follows without a count.
+  const rows = await listOwnerCarts(db, merchant, {
+    ...(filters.status ? { status: filters.status } : {}),
+    ...(filters.createdFrom ? { createdFrom: filters.createdFrom } : {}),
+    ...(filters.createdTo ? { createdTo: filters.createdTo } : {}),
+    ...(filters.extra ? { extra: filters.extra } : {}),
+    ...(after ? { after } : {}),
+    limit: limit + 1,
+  });
+  const page = rows.slice(0, limit);
+  const last = page.at(-1);
+  return {
+    orders: page.map(summaryOf),
+    nextCursor: rows.length > limit && last ? encodeOrderCursor({ createdAtMicros: last.createdAtMicros, cartId: last.cartId }) : null,
+  };
+}
+
+/** The order, or undefined when it is not this merchant's in this environment (the API answers 404 either way). */
+export async function getOrder(db: Db, merchant: OrderOwner, cartId: string): Promise<Order | undefined> {
+  const row = await findOwnerCart(db, merchant, cartId);
+  if (!row) return undefined;
+  const [refunds, webhooks] = await Promise.all([listCartRefunds(db, cartId), listOrderEventDeliveries(db, cartId, ORDER_LIMITS.responseExcerpt)]);
+  return {
+    ...summaryOf(row),
+    items: row.cart.items,
+    failureCode: row.failureCode,
+    expiresOn: row.expiresOn.toISOString(),
+    refunds: refunds.map(publicRefund),
+    webhooks,
+  };
+}

@@ -1,0 +1,35 @@
+import { expect } from 'vitest';
+import { SANDBOX_CARDS } from '../../core/checkout/payment-processor.js';
+import type { CreatedMerchant } from '../../core/merchants/merchants.js';
+import { cartSessionDriver } from './cart-session-driver.js';
+import type { TestStack } from './test-stack.js';
+
+export type ErrorBody = { code: string; message: string; errors: Array<{ path: string; message: string }>; requestId: string };
+
+/** The merchant API as a merchant's server calls it: over HTTP, with its API key. */
+export function merchantApi(stack: TestStack, apiKey: string) {
+  const headers = { authorization: `Bearer ${apiKey}` };
+  return {
+    get: (path: string) => fetch(`${stack.apiUrl}/v2/merchant${path}`, { headers }),
+    refund: (cartId: string, body: unknown, extraHeaders: Record<string, string> = {}) =>
+      fetch(`${stack.apiUrl}/v2/merchant/orders/${encodeURIComponent(cartId)}/refunds`, {
+        method: 'POST',
+        headers: { ...headers, 'content-type': 'application/json', ...extraHeaders },
+        body: typeof body === 'string' ? body : JSON.stringify(body),
+      }),
+  };
+}
+
+/** Carts of one merchant taken through the checkout the way the hosted page does, to `paid` with the approved sandbox card. */
+export function paidCarts(stack: TestStack, merchant: CreatedMerchant) {
+  const driver = cartSessionDriver(stack, merchant.platformUuid);
+  return {
+    driver,
+    async paidCart(): Promise<string> {
+      const session = await driver.verifiedSession();
+      const state = await driver.pay(session, SANDBOX_CARDS.approved);
+      expect(state.status).toBe('paid');
+      return session.cartId;
+    },
+  };
+}

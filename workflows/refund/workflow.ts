@@ -1,0 +1,54 @@
+import { ActivityFailure, proxyActivities } from '@temporalio/workflow';
+import type { CartActivities } from '../../activities/index.js';
+import { REFUND_NOT_RESERVED, type RefundInput, type RefundOutcome } from './messages.js';
+
+/**
+ * The reservation is committed right after the workflow starts (workflows/refund/client.ts); a few
+ * tries over about half a minute tell a slow commit from a rollback.
+ */
+const { confirmRefundReservation } = proxyActivities<CartActivities>({
+  startToCloseTimeout: '10 seconds',
+  retry: { initialInterval: '1 second', backoffCoefficient: 2, maximumAttempts: 6 },
+});
+
+/**
+ * An unanswered refund has an unknown outcome: it is asked again under the same key (the refund's id)
+ * until the processor answers, which refunds at most once. A refusal is a result, not an error.
+ */
+const { refundCharge } = proxyActivities<CartActivities>({
+  startToCloseTimeout: '30 seconds',
+  retry: { initialInterval: '1 second', maximumInterval: '5 minutes' },
+});
+
+/** Ledger and webhook bookkeeping must not be lost: retried until it succeeds. */
+const { settleRefund, failRefund, recordCartEvent } = proxyActivities<CartActivities>({
+  startToCloseTimeout: '30 seconds',
+  retry: { initialInterval: '1 second', maximumInterval: '1 minute' },
+});
+
+/** One refund of a paid order, from its reserved amount to the processor's answer, the ledger and `order_refunded`. */
+export async function refundPayment(input: RefundInput): Promise<RefundOutcome> {
+  const { refundId, cartId, amount } = input;
+  try {
+    await confirmRefundReservation({ refundId });
+  } catch (error) {
+    if (!(error instanceof ActivityFailure)) throw error;
+    return { status: 'failed', failureCode: REFUND_NOT_RESERVED };
+  }
+
+  const answer = await refundCharge({ refundId, cartId, amount });
+  if (answer.outcome === 'declined') {
+    await failRefund({ refundId, failureCode: answer.failureCode });
+    return { status: 'failed', failureCode: answer.failureCode };
+  }
+
+  const settled = await settleRefund({ refundId, processorRefundId: answer.processorRefundId });
+  await recordCartEvent({
+    cartId,
+    event: 'order_refunded',
+    status: settled.orderStatus,
+    ...(settled.payment ? { payment: settled.payment } : {}),
+    refund: settled.refund,
+  });
+  return { status: 'succeeded' };
+}
