@@ -68,25 +68,9 @@ describe('the Temporal server restarted on its database file', () => {
     const wrong: string[] = [];
     let lost = 0;
 
-    for (const trial of plan) {
-      const [waiting, idle] = await Promise.all([untilAnswered(() => driver.createSession()), untilAnswered(() => driver.createSession())]);
-      toAbandon.push({ session: idle, createdAt: Date.now() });
-      await untilAnswered(() =>
-        waiting.handle.executeUpdate(sendCodeUpdate, { args: [{ contact: 'jane.doe@example.com' }], updateId: `send-${waiting.cartId}` }),
-      );
-      const codeHash = otpHash(stack.config.keyring, waiting.cartId, await driver.sentCode(waiting));
-      await untilAnswered(() => waiting.handle.executeUpdate(verifyCodeUpdate, { args: [{ codeHash }], updateId: `verify-${waiting.cartId}` }));
-      toPay.push(waiting);
-      await new Promise((r) => setTimeout(r, trial.upForMs));
-      await server.stop();
-      await new Promise((r) => setTimeout(r, trial.downForMs));
-      await startServer();
-      // Every session opened so far is still there, where it stood.
-      for (const s of toPay) if ((await stepOf(s)) !== 'card') wrong.push(`${s.cartId}: not at the card step after a restart`);
-    }
-
-    // Paid from where they stood, once every restart is behind them.
-    for (const s of toPay) {
+    const payments: Array<Promise<void>> = [];
+    /** Paid from where it stood, right after the restart it lived through (well within its lifetime). */
+    const payAfterRestart = async (s: Session) => {
       const card = await driver.vaultCard(s, SANDBOX_CARDS.approved);
       await untilAnswered(() => s.handle.executeUpdate(payUpdate, { args: [card], updateId: `pay-${s.cartId}` }));
       const { status } = await untilAnswered(() => s.handle.result());
@@ -94,7 +78,26 @@ describe('the Temporal server restarted on its database file', () => {
         lost++;
         wrong.push(`${s.cartId}: ${status} after paying`);
       }
+    };
+
+    for (const trial of plan) {
+      const [waiting, idle] = await Promise.all([untilAnswered(() => driver.createSession()), untilAnswered(() => driver.createSession())]);
+      toAbandon.push({ session: idle, createdAt: Date.now() });
+      await untilAnswered(() =>
+        waiting.handle.executeUpdate(sendCodeUpdate, { args: [{ contact: 'jane.doe@example.com' }], updateId: `send-${waiting.cartId}` }),
+      );
+      const codeHash = otpHash(stack.config.keyring, waiting.cartId, await untilAnswered(() => driver.sentCode(waiting)));
+      await untilAnswered(() => waiting.handle.executeUpdate(verifyCodeUpdate, { args: [{ codeHash }], updateId: `verify-${waiting.cartId}` }));
+      toPay.push(waiting);
+      await new Promise((r) => setTimeout(r, trial.upForMs));
+      await server.stop();
+      await new Promise((r) => setTimeout(r, trial.downForMs));
+      await startServer();
+      // Still there, where it stood.
+      if ((await stepOf(waiting)) !== 'card') wrong.push(`${waiting.cartId}: not at the card step after a restart`);
+      payments.push(payAfterRestart(waiting));
     }
+    await Promise.all(payments);
     let latestAbandonMs = 0;
     for (const { session, createdAt } of toAbandon) {
       const { status } = await untilAnswered(() => session.handle.result());
