@@ -80,7 +80,10 @@ export async function startRole(options: {
   });
   const stop = async (signal: NodeJS.Signals = 'SIGTERM') => {
     if (child.exitCode === null && child.signalCode === null) child.kill(signal);
+    // A graceful stop that takes longer than this is not what a test waits for.
+    const escalation = setTimeout(() => child.kill('SIGKILL'), 15_000);
     await exited;
+    clearTimeout(escalation);
     await new Promise<void>((resolve) => log.end(() => resolve()));
   };
   try {
