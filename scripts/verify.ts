@@ -20,7 +20,12 @@ const trials = Number(process.env.RELIABILITY_TRIALS ?? 20);
 const fuzzRuns = Number(process.env.FUZZ_RUNS ?? 2000);
 console.log(`verify: seed ${seed}, ${trials} trials per fault, ${fuzzRuns} hostile inputs (RELIABILITY_SEED=${seed} to repeat)`);
 
-rmSync(FIGURES_DIR, { recursive: true, force: true });
+/**
+ * `npm run verify -- --only <test file>` runs that one suite again and rebuilds the report from its
+ * new figures and the others' last ones (each suite's section gives its own seed).
+ */
+const only = process.argv.includes('--only') ? process.argv[process.argv.indexOf('--only') + 1] : undefined;
+if (!only) rmSync(FIGURES_DIR, { recursive: true, force: true });
 mkdirSync(FIGURES_DIR, { recursive: true });
 const startedAt = Date.now();
 const env = { ...process.env, RELIABILITY_SEED: String(seed), RELIABILITY_TRIALS: String(trials), FUZZ_SEED: String(seed), FUZZ_RUNS: String(fuzzRuns) };
@@ -29,16 +34,18 @@ const env = { ...process.env, RELIABILITY_SEED: String(seed), RELIABILITY_TRIALS
  * other suites' figures are already in and the report says which run failed.
  */
 const SCALE_OUT = 'test/reliability/scale-out.test.ts';
-const runs = [
-  spawnSync('npx', ['vitest', 'run', '--config', 'vitest.reliability.config.ts', '--exclude', SCALE_OUT], { cwd: ROOT, stdio: 'inherit', env }),
-  spawnSync('npx', ['vitest', 'run', '--config', 'vitest.reliability.config.ts', SCALE_OUT], {
-    cwd: ROOT,
-    stdio: 'inherit',
-    env,
-    timeout: 10 * 60_000,
-    killSignal: 'SIGKILL',
-  }),
-];
+const runs = only
+  ? [spawnSync('npx', ['vitest', 'run', '--config', 'vitest.reliability.config.ts', only], { cwd: ROOT, stdio: 'inherit', env })]
+  : [
+      spawnSync('npx', ['vitest', 'run', '--config', 'vitest.reliability.config.ts', '--exclude', SCALE_OUT], { cwd: ROOT, stdio: 'inherit', env }),
+      spawnSync('npx', ['vitest', 'run', '--config', 'vitest.reliability.config.ts', SCALE_OUT], {
+        cwd: ROOT,
+        stdio: 'inherit',
+        env,
+        timeout: 10 * 60_000,
+        killSignal: 'SIGKILL',
+      }),
+    ];
 const run = runs.find((r) => r.status !== 0) ?? runs[0]!;
 const minutes = ((Date.now() - startedAt) / 60_000).toFixed(1);
 

@@ -12,8 +12,9 @@ function luhnValid(digits: string): boolean {
   return sum % 10 === 0;
 }
 
-// 15 to 19 digits starting like a card network's: longer than a millisecond timestamp (13 digits).
-const PAN = /(?<!\d)[3-6](?:\d[ -]?){13,17}\d(?!\d)/g;
+// 15 to 19 digits starting like a card network's (longer than a millisecond timestamp, 13 digits),
+// whole or in groups of four, as a token of its own: a digit run inside a hex id or a UUID is not one.
+const PAN = /(?<![A-Za-z0-9_-])(?:[3-6]\d{14,18}|[3-6]\d{3}([ -])\d{4}\1\d{4}\1\d{3,7})(?![A-Za-z0-9_-])/g;
 const CVV = /"(?:cvv|cvc|cvv2)"\s*:\s*"?\d{3,4}/gi;
 const OTP = /"(?:otp|code|oneTimeCode)"\s*:\s*"?\d{6}\b/gi;
 const WEBHOOK_SECRET = /whsec_[A-Za-z0-9+/]{20,}/g;
