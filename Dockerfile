@@ -3,7 +3,9 @@ FROM node:20-bookworm-slim
 WORKDIR /app
 ENV NODE_ENV=production
 COPY package.json package-lock.json ./
-RUN npm ci --omit=dev --ignore-scripts
+COPY patches ./patches
+# Install scripts stay off; the one fix we carry for a dependency (patches/) is applied explicitly.
+RUN npm ci --omit=dev --ignore-scripts && npx patch-package
 COPY core ./core
 COPY api ./api
 COPY web ./web

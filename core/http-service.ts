@@ -2,6 +2,7 @@ import type { AddressInfo } from 'node:net';
 import { serve } from '@hono/node-server';
 import { loadConfigOrExit, type Config } from './config.js';
 import { createDb, type Db } from './db/client.js';
+import { surviveOrphanedConnectionErrors } from './db/connection-loss.js';
 import { createLogger, type Logger } from './logger.js';
 import { connectTemporal, type Temporal } from './temporal.js';
 
@@ -43,6 +44,7 @@ export async function runHttpService(options: {
 }): Promise<void> {
   const config = loadConfigOrExit();
   const logger = createLogger({ level: config.logLevel, name: options.name });
+  surviveOrphanedConnectionErrors(logger);
   const db = createDb(config.databaseUrl);
   const temporal = connectTemporal(config);
   const server = await listen(options.createApp({ config, db, temporal, logger }).fetch, { port: options.port(config) });

@@ -35,6 +35,11 @@ export async function createCartWorker(deps: {
     dataConverter: { payloadCodecs: [createEncryptionCodec(config.keyring)] },
     ...(deps.workflowBundle ? { workflowBundle: deps.workflowBundle } : { workflowsPath: WORKFLOWS_PATH }),
     maxCachedWorkflows: config.worker.maxCachedWorkflows,
+    // A worker killed without a goodbye keeps its sessions on its sticky queue: Temporal moves their
+    // tasks, and the page's state queries, to the other workers only after this long. The default (10 s)
+    // outlasts the page's query deadline (web/checkout/load-session.ts), so the page answered 503 for
+    // those sessions (test/reliability/scale-out.test.ts); a live worker slower than this costs a replay.
+    stickyQueueScheduleToStartTimeout: '2 seconds',
     activities: createActivities({
       config: deps.config,
       db: deps.db,

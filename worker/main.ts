@@ -2,6 +2,7 @@ import { NativeConnection, Runtime } from '@temporalio/worker';
 import { createActivityMetrics } from '../activities/metrics.js';
 import { loadConfigOrExit } from '../core/config.js';
 import { createDb } from '../core/db/client.js';
+import { surviveOrphanedConnectionErrors } from '../core/db/connection-loss.js';
 import { createLogger } from '../core/logger.js';
 import { connectTemporal, temporalConnectionOptions } from '../core/temporal.js';
 import { ensureCardVaultPurgeSchedule } from '../workflows/card-vault-purge/client.js';
@@ -10,6 +11,7 @@ import { serveWorkerMetrics, workerTelemetryOptions } from './metrics.js';
 
 const config = loadConfigOrExit();
 const logger = createLogger({ level: config.logLevel, name: 'worker' });
+surviveOrphanedConnectionErrors(logger);
 // Before any connection: the SDK's metrics exporter is part of the runtime.
 Runtime.install({ telemetryOptions: workerTelemetryOptions(config) });
 const db = createDb(config.databaseUrl);

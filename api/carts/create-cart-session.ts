@@ -34,6 +34,9 @@ export interface CreateCartOutcome {
 // seconds, not hold it open.
 const TEMPORAL_START_DEADLINE_MS = 3_000;
 const TERMINATE_DEADLINE_MS = 2_000;
+/** A start cancelled by its deadline may still land: its session is looked for this many times, a second apart. */
+const ORPHAN_LOOKUPS = 10;
+const ORPHAN_LOOKUP_INTERVAL_MS = 1_000;
 
 /**
  * Writes the ledger row, then starts the workflow, with no transaction held across the start
@@ -115,24 +118,29 @@ export async function createCartSession(
   }
 
   try {
-    try {
-      await withDeadline(temporal, TEMPORAL_START_DEADLINE_MS, () =>
-        startCartSession(temporal.client, { taskQueue: config.temporal.taskQueue, input, storeName: store.name }),
-      );
-    } catch (err) {
+    await withDeadline(temporal, TEMPORAL_START_DEADLINE_MS, () =>
+      startCartSession(temporal.client, { taskQueue: config.temporal.taskQueue, input, storeName: store.name }),
+    ).catch((err: unknown) => {
       // A start whose answer was lost is retried by the client's gRPC retries and then finds its own
       // workflow: the cartId is new, so nobody else started it.
       if (!(err instanceof WorkflowExecutionAlreadyStartedError)) throw err;
-    }
-    if (idempotencyKey) await storeIdempotentResponse(db, store.platformUuid, idempotencyKey, cartId, response);
+    });
   } catch (err) {
-    // The start may have reached Temporal even when it reported a failure (deadline hit after the
-    // server accepted it), and storing the key's response can fail after a successful start. Not
-    // awaited: when Temporal is down this would only add its own deadline to the merchant's wait,
-    // and it reports its outcome in the log.
-    void terminateOrphan(deps, cartId, err);
+    // The start may still reach Temporal after it reported a failure (its deadline hit after the
+    // server accepted it). The row and the key go first, so a retry starts afresh; the session, if
+    // any, is terminated in the background, since a Temporal that is down would only add its own
+    // wait to the merchant's. Both report their outcome in the log.
     await discardCart(deps, cartId, release);
+    void terminateOrphan(deps, cartId, err);
     throw err;
+  }
+  if (idempotencyKey) {
+    // The session is live and its row written: the cart exists whatever happens to this write, so a
+    // failure here is logged, not turned into an error that would leave the merchant without its cart
+    // (a retry with the key would otherwise be answered with a session terminated behind it).
+    await storeIdempotentResponse(db, store.platformUuid, idempotencyKey, cartId, response).catch((err: unknown) =>
+      deps.logger.error({ cartId, err }, 'could not store the Idempotency-Key response of a created cart; a retry with the key waits, then creates anew'),
+    );
   }
   return { response, replayed: false };
 }
@@ -147,14 +155,25 @@ async function discardCart(deps: CartSessionDeps, cartId: string, release: () =>
   }
 }
 
+/**
+ * Terminates the session of a cart whose creation failed, if the start landed after all: a start
+ * cancelled by its deadline can still land, so a session not found yet is looked for again
+ * (test/reliability/postgres-restart.test.ts found sessions left without a row otherwise).
+ */
 async function terminateOrphan(deps: CartSessionDeps, cartId: string, cause: unknown): Promise<void> {
-  try {
-    await withDeadline(deps.temporal, TERMINATE_DEADLINE_MS, () =>
-      cartSessionHandle(deps.temporal.client, cartId).terminate('cart creation failed: the start was not confirmed and the ledger row was removed'),
-    );
-    deps.logger.warn({ cartId, err: cause }, 'terminated the session of a cart whose creation failed');
-  } catch (err) {
-    if (err instanceof WorkflowNotFoundError) return;
-    deps.logger.error({ cartId, err, cause }, 'could not terminate the session of a cart whose creation failed; it has no ledger row');
+  for (let attempt = 1; attempt <= ORPHAN_LOOKUPS; attempt++) {
+    try {
+      await withDeadline(deps.temporal, TERMINATE_DEADLINE_MS, () =>
+        cartSessionHandle(deps.temporal.client, cartId).terminate('cart creation failed: the start was not confirmed and the ledger row was removed'),
+      );
+      deps.logger.warn({ cartId, err: cause }, 'terminated the session of a cart whose creation failed');
+      return;
+    } catch (err) {
+      if (!(err instanceof WorkflowNotFoundError) && attempt === ORPHAN_LOOKUPS) {
+        deps.logger.error({ cartId, err, cause }, 'could not terminate the session of a cart whose creation failed; it has no ledger row');
+        return;
+      }
+    }
+    await new Promise((resolve) => setTimeout(resolve, ORPHAN_LOOKUP_INTERVAL_MS));
   }
 }

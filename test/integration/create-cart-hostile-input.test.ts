@@ -5,6 +5,7 @@ import { MAX_JSON_DEPTH } from '../../api/json-body.js';
 import { validCartArbitrary } from '../support/cart-arbitraries.js';
 import { postCart, validCartRequest } from '../support/fixtures.js';
 import { jsonLeavesAndBranches, jsonType, REMOVE, withAt } from '../support/json-paths.js';
+import { reportFigures } from '../support/reliability.js';
 import { useTestStack } from '../support/test-stack.js';
 
 interface ErrorEnvelope {
@@ -144,6 +145,14 @@ describe('hostile input to create-cart never answers 500', () => {
       { seed, numRuns },
     );
     console.log(`create-cart fuzzer: statuses ${JSON.stringify(Object.fromEntries(statuses))}`);
+    reportFigures({
+      suite: 'hostile-input',
+      title: 'Create-cart fuzzer: structure-aware mutations of valid carts',
+      seed,
+      hostileInputs: numRuns,
+      serverErrors: [...statuses].filter(([status]) => status >= 500).reduce((n, [, count]) => n + count, 0),
+      notes: [`answers by status: ${JSON.stringify(Object.fromEntries(statuses))}`],
+    });
     expect(statuses.get(400)).toBeGreaterThan(numRuns / 2);
   });
 });

@@ -1,14 +1,17 @@
+import { randomUUID } from 'node:crypto';
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { temporal } from '@temporalio/proto';
 import { DeterminismViolationError } from '@temporalio/workflow';
-import { Worker } from '@temporalio/worker';
+import { Connection, WorkflowClient } from '@temporalio/client';
+import { bundleWorkflowCode, NativeConnection, Worker } from '@temporalio/worker';
 import { beforeAll, describe, expect, inject, it } from 'vitest';
 import { SANDBOX_CARDS, SANDBOX_REFUND_DECLINED_AMOUNT } from '../../core/checkout/payment-processor.js';
 import type { Keyring } from '../../core/crypto.js';
 import { createEncryptionCodec, decodePayload, ENCRYPTED_ENCODING, payloadFromJson, payloadToJson, type JsonPayload } from '../../core/temporal-codec.js';
 import { refundOrder } from '../../workflows/refund/client.js';
 import { refundWorkflowId } from '../../workflows/refund/messages.js';
+import { reportFigures } from '../support/reliability.js';
 import { useTestStack } from '../support/test-stack.js';
 import { purgeCardVault } from '../../workflows/card-vault-purge/workflow.js';
 import { webhookDeliveryWorkflowId } from '../../workflows/webhook-delivery/messages.js';
@@ -135,5 +138,45 @@ describe('every workflow type replays its histories deterministically', () => {
     const scheduled = history.events.find((e) => e.activityTaskScheduledEventAttributes)!;
     scheduled.activityTaskScheduledEventAttributes!.activityType.name = 'somethingElse';
     await expect(replay(History.fromObject(history), 'cart-tampered')).rejects.toBeInstanceOf(DeterminismViolationError);
+  });
+});
+
+/**
+ * The rule the replays above enforce, shown on workflow code rather than on a tampered history: a
+ * history recorded by one version of a workflow, replayed against a bundle whose code changed without
+ * patched(), fails; the same change behind patched() replays.
+ */
+describe('a non-deterministic workflow change fails the replay', () => {
+  const fixture = (name: string) => fileURLToPath(new URL(`../fixtures/replay-workflows/${name}.ts`, import.meta.url));
+  const bundle = (name: string) =>
+    bundleWorkflowCode({ workflowsPath: fixture(name), logger: { info() {}, warn() {}, error: console.error, debug() {}, trace() {}, log() {} } });
+
+  it('rejects an unpatched change and accepts the patched one', { timeout: 120_000 }, async () => {
+    const [original, unpatched, patchedBundle] = await Promise.all([bundle('original'), bundle('changed-unpatched'), bundle('changed-patched')]);
+    const connection = await NativeConnection.connect({ address: inject('temporalAddress') });
+    const taskQueue = `replay-fixture-${randomUUID()}`;
+    const worker = await Worker.create({ connection, taskQueue, workflowBundle: original });
+    const temporalClient = await Connection.connect({ address: inject('temporalAddress') });
+    try {
+      const workflows = new WorkflowClient({ connection: temporalClient });
+      const history = await worker.runUntil(async () => {
+        const handle = await workflows.start('replayFixture', { taskQueue, workflowId: `replay-fixture-${randomUUID()}` });
+        await handle.result();
+        return handle.fetchHistory();
+      });
+      await Worker.runReplayHistory({ workflowBundle: original }, history);
+      await expect(Worker.runReplayHistory({ workflowBundle: unpatched }, history)).rejects.toBeInstanceOf(DeterminismViolationError);
+      await Worker.runReplayHistory({ workflowBundle: patchedBundle }, history);
+      reportFigures({
+        suite: 'workflow-replay',
+        title: 'Replay of recorded histories against a changed workflow',
+        notes: [
+          'a history recorded by the original code: replays on it, fails on the unpatched change (DeterminismViolationError), replays on the patched change',
+        ],
+      });
+    } finally {
+      await temporalClient.close();
+      await connection.close();
+    }
   });
 });

@@ -33,7 +33,10 @@ export interface Session {
  * Drives cart sessions the way the hosted page does: through the workflow's updates, with the OTP as
  * a keyed hash and the card stored in the vault first (the web tier's job, done here by hand).
  */
-export function cartSessionDriver(stack: TestStack, platformUuid: string) {
+/** Any running stack will do: the in-process one, or processes started by the reliability suites. */
+export type DrivenStack = Pick<TestStack, 'config' | 'db' | 'temporal' | 'apiUrl'>;
+
+export function cartSessionDriver(stack: DrivenStack, platformUuid: string) {
   const keyring = stack.config.keyring;
   const handleOf = (cartId: string): SessionHandle => stack.temporal.client.workflow.getHandle(cartWorkflowId(cartId));
 
@@ -137,13 +140,13 @@ export async function scheduledCount(handle: SessionHandle, activityType: string
   return (await historyEvents(handle)).filter((e) => e.activityTaskScheduledEventAttributes?.activityType?.name === activityType).length;
 }
 
-export async function ledgerRow(stack: TestStack, cartId: string) {
+export async function ledgerRow(stack: Pick<TestStack, 'db'>, cartId: string) {
   const [row] = await stack.db<{ status: string; payment_brand: string | null; payment_last4: string | null; failure_code: string | null }[]>`
     select status, payment_brand, payment_last4, failure_code from carts where cart_id = ${cartId}`;
   return row;
 }
 
-export async function recordedEvents(stack: TestStack, cartId: string) {
+export async function recordedEvents(stack: Pick<TestStack, 'db'>, cartId: string) {
   const rows = await stack.db<
     {
       sequence: number;

@@ -5,6 +5,8 @@ export interface ReceivedRequest {
   headers: IncomingHttpHeaders;
   rawBody: string;
   at: number;
+  /** The status it was answered with, once answered. */
+  answered?: number;
 }
 
 export interface Reply {
@@ -27,12 +29,13 @@ export async function startWebhookReceiver(reply: (request: ReceivedRequest, nth
     const chunks: Buffer[] = [];
     req.on('data', (c: Buffer) => chunks.push(c));
     req.on('end', () => {
-      const received = { headers: req.headers, rawBody: Buffer.concat(chunks).toString('utf8'), at: Date.now() };
+      const received: ReceivedRequest = { headers: req.headers, rawBody: Buffer.concat(chunks).toString('utf8'), at: Date.now() };
       requests.push(received);
       const answer = reply(received, requests.length);
       const send = () => {
         if (res.destroyed) return;
         const id = String(req.headers['webhook-id']);
+        received.answered = answer.status;
         if (answer.status >= 200 && answer.status < 300 && !processed.has(id)) processed.set(id, received);
         res.writeHead(answer.status, answer.headers).end(answer.body ?? '');
       };

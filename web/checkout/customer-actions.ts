@@ -21,6 +21,9 @@ export type ActionResult =
 /** Covers an update whose handler runs an activity (sending a code); longer means a 503. */
 export const UPDATE_DEADLINE_MS = 10_000;
 
+/** How long the page waits for the state of a session that accepted the payment before showing "processing" itself. */
+const PAID_STATE_DEADLINE_MS = 3_000;
+
 const GENERIC_REJECTION = 'We could not do that right now. Please try again.';
 
 /**
@@ -57,12 +60,15 @@ export function customerActions(temporal: Temporal) {
       ),
     /**
      * Returns as soon as the workflow accepted the payment: the authorization (with the processor's
-     * retries) can outlast an HTTP request, so the page shows "processing" and polls the state.
+     * retries) can outlast an HTTP request, so the page shows "processing" and polls the state. Once
+     * accepted, a state query that does not answer (the worker holding the session just died, and
+     * Temporal has not yet moved it) is no reason for an error page: the payment is processing.
      */
-    pay: (cartId: string, card: { cardToken: string; brand: string; last4: string }) =>
+    pay: (cartId: string, card: { cardToken: string; brand: string; last4: string }, before: CartSessionState) =>
       run(cartId, async (h) => {
         await h.startUpdate(payUpdate, { args: [card], updateId: `pay-${cartId}`, waitForStage: WorkflowUpdateStage.ACCEPTED });
-        return h.query(stateQuery);
+        const submitted: CartSessionState = { ...before, step: 'processing', paymentSubmittedAt: new Date().toISOString() };
+        return withDeadline(temporal, PAID_STATE_DEADLINE_MS, () => h.query(stateQuery)).catch(() => submitted);
       }),
     cancel: (cartId: string) => run(cartId, (h) => h.executeUpdate(cancelUpdate, { updateId: `cancel-${cartId}` })),
   };

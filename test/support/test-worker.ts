@@ -1,0 +1,33 @@
+import { readFileSync } from 'node:fs';
+import { NativeConnection } from '@temporalio/worker';
+import { loadConfigOrExit } from '../../core/config.js';
+import { createDb } from '../../core/db/client.js';
+import { surviveOrphanedConnectionErrors } from '../../core/db/connection-loss.js';
+import { createLogger } from '../../core/logger.js';
+import { temporalConnectionOptions } from '../../core/temporal.js';
+import { createCartWorker } from '../../worker/create-worker.js';
+import { testAcquirerProcessor } from './http-processor.js';
+
+/**
+ * worker/main.ts for fault injection: the same worker, running the workflow bundle the test built
+ * once (TEST_WORKFLOW_BUNDLE, JSON {code, sourceMap}) so that a restart takes seconds instead of a
+ * fresh bundle, and, given TEST_ACQUIRER_URL, charging through the test acquirer there (outside this
+ * process, so a SIGKILL here loses no record of a charge); without it, the sandbox simulator.
+ */
+const config = loadConfigOrExit();
+const logger = createLogger({ level: config.logLevel, name: 'worker' });
+surviveOrphanedConnectionErrors(logger);
+const db = createDb(config.databaseUrl);
+const connection = await NativeConnection.connect(temporalConnectionOptions(config));
+const worker = await createCartWorker({
+  config,
+  db,
+  logger,
+  connection,
+  ...(process.env.TEST_ACQUIRER_URL ? { paymentProcessor: testAcquirerProcessor(process.env.TEST_ACQUIRER_URL) } : {}),
+  workflowBundle: JSON.parse(readFileSync(process.env.TEST_WORKFLOW_BUNDLE!, 'utf8')) as { code: string; sourceMap: string },
+});
+logger.info({ taskQueue: config.temporal.taskQueue }, 'worker polling');
+await worker.run();
+await connection.close();
+await db.end();
