@@ -182,9 +182,12 @@ export async function startBenchStack(log: (line: string) => void): Promise<Benc
 
 /** The three roles on their own task queue, as docker-compose.yml runs them. */
 export async function startRoles(stack: BenchStack, options: { taskQueue: string; env?: Record<string, string>; web?: boolean }) {
-  const [apiPort, webPort] = [await freePort(), await freePort()];
+  const [apiPort, webPort, metricsPort, sdkMetricsPort] = [await freePort(), await freePort(), await freePort(), await freePort()];
   const env = {
     TEMPORAL_TASK_QUEUE: options.taskQueue,
+    // Each worker's /metrics and the SDK's exporter on ports of its own, beside any `npm start`.
+    WORKER_METRICS_PORT: String(metricsPort),
+    TEMPORAL_SDK_METRICS_ADDRESS: `127.0.0.1:${sdkMetricsPort}`,
     API_PORT: String(apiPort),
     WEB_PORT: String(webPort),
     API_BASE_URL: `http://127.0.0.1:${apiPort}`,

@@ -53,6 +53,8 @@ export async function startRole(options: {
       LOG_LEVEL: 'info',
       ...options.env,
       ...(spec.portVariable ? { [spec.portVariable]: String(port) } : {}),
+      // Several workers run at once: each serves its /metrics, and the SDK's exporter, on ports of its own.
+      ...(options.role === 'worker' ? { WORKER_METRICS_PORT: String(await freePort()), TEMPORAL_SDK_METRICS_ADDRESS: `127.0.0.1:${await freePort()}` } : {}),
     },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
