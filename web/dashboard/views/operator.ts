@@ -3,6 +3,7 @@ import type { MerchantSummary } from '../../../core/merchants/merchants.js';
 import type { OrderSummary } from '../../../core/orders/order-schema.js';
 import { formatMoney, formatTime, words } from './format.js';
 import { dashboardLayout, type Html } from './layout.js';
+import { scrollingTable } from './table.js';
 
 export interface OperatorView {
   merchants: MerchantSummary[];
@@ -115,39 +116,22 @@ export function operatorMerchantPage(view: OperatorMerchantView): Html {
       </section>
       <section id="carts" aria-labelledby="carts-title">
         <h2 id="carts-title">Carts</h2>
-        ${
-          view.orders.length === 0
-            ? html`<p class="panel lead">No carts yet.</p>`
-            : html`<div class="table-scroll" tabindex="0" role="region" aria-label="Carts table">
-                <table>
-                  <thead>
-                    <tr>
-                      <th scope="col">Cart</th>
-                      <th scope="col">Created</th>
-                      <th scope="col">Status</th>
-                      <th scope="col">Amount</th>
-                      <th scope="col">Workflow</th>
-                    </tr>
-                  </thead>
-                  <tbody>
-                    ${view.orders.map(
-                      (o) =>
-                        html`<tr>
-                          <td><code>${o.cartId}</code></td>
-                          <td>${formatTime(o.createdAt)}</td>
-                          <td><span class="badge-status status-${o.status}">${words(o.status)}</span></td>
-                          <td>${formatMoney(o.amount, o.currency)}</td>
-                          <td>
-                            <a href="${view.workflowUrl(o.cartId)}" rel="noopener noreferrer" target="_blank"
-                              >Open in Temporal UI<span class="visually-hidden"> (cart ${o.cartId}, new tab)</span></a
-                            >
-                          </td>
-                        </tr>`,
-                    )}
-                  </tbody>
-                </table>
-              </div>`
-        }
+        ${scrollingTable({
+          label: 'Carts table',
+          empty: 'No carts yet.',
+          columns: ['Cart', 'Created', 'Status', 'Amount', 'Workflow'],
+          rows: view.orders,
+          cells: (o) =>
+            html`<td><code>${o.cartId}</code></td>
+              <td>${formatTime(o.createdAt)}</td>
+              <td><span class="badge-status status-${o.status}">${words(o.status)}</span></td>
+              <td>${formatMoney(o.amount, o.currency)}</td>
+              <td>
+                <a href="${view.workflowUrl(o.cartId)}" rel="noopener noreferrer" target="_blank"
+                  >Open in Temporal UI<span class="visually-hidden"> (cart ${o.cartId}, new tab)</span></a
+                >
+              </td>`,
+        })}
         ${view.nextHref ? html`<nav class="pager" aria-label="Pages"><a href="${view.nextHref}">Older carts</a></nav>` : ''}
       </section>`,
   });

@@ -3,6 +3,7 @@ import { CART_STATUSES } from '../../../core/checkout/session.js';
 import type { OrderSummary } from '../../../core/orders/order-schema.js';
 import { formatMoney, formatTime, words } from './format.js';
 import { dashboardLayout, type Html } from './layout.js';
+import { scrollingTable } from './table.js';
 
 /** The filter form's fields as typed (dates as YYYY-MM-DD), kept in the URL so a filtered page can be shared and reloaded. */
 export interface OrderFilterForm {
@@ -41,39 +42,20 @@ function textInput(view: OrdersView, name: keyof OrderFilterForm, type: 'text' |
 function ordersResults(view: OrdersView): Html {
   return html`<section id="orders" aria-labelledby="orders-title">
     <h2 id="orders-title" class="visually-hidden">Orders found</h2>
-    ${
-      view.orders.length === 0
-        ? html`<p class="panel lead">No orders match.</p>`
-        : html`<div class="table-scroll" tabindex="0" role="region" aria-label="Orders table">
-            <table>
-              <thead>
-                <tr>
-                  <th scope="col">Order</th>
-                  <th scope="col">Created</th>
-                  <th scope="col">Status</th>
-                  <th scope="col">Amount</th>
-                  <th scope="col">Refunded</th>
-                  <th scope="col">Card</th>
-                  <th scope="col">Extra</th>
-                </tr>
-              </thead>
-              <tbody>
-                ${view.orders.map(
-                  (o) =>
-                    html`<tr>
-                      <td><a href="/dashboard/orders/${encodeURIComponent(o.cartId)}">${o.cartId}</a></td>
-                      <td>${formatTime(o.createdAt)}</td>
-                      <td><span class="badge-status status-${o.status}">${words(o.status)}</span></td>
-                      <td>${formatMoney(o.amount, o.currency)}</td>
-                      <td>${o.refundedTotal ? formatMoney(o.refundedTotal, o.currency) : ''}</td>
-                      <td>${o.payment ? `${o.payment.brand} •••• ${o.payment.last4}` : ''}</td>
-                      <td>${Object.entries(o.extra).map(([k, v]) => html`<code>${k}=${v}</code> `)}</td>
-                    </tr>`,
-                )}
-              </tbody>
-            </table>
-          </div>`
-    }
+    ${scrollingTable({
+      label: 'Orders table',
+      empty: 'No orders match.',
+      columns: ['Order', 'Created', 'Status', 'Amount', 'Refunded', 'Card', 'Extra'],
+      rows: view.orders,
+      cells: (o) =>
+        html`<td><a href="/dashboard/orders/${encodeURIComponent(o.cartId)}">${o.cartId}</a></td>
+          <td>${formatTime(o.createdAt)}</td>
+          <td><span class="badge-status status-${o.status}">${words(o.status)}</span></td>
+          <td>${formatMoney(o.amount, o.currency)}</td>
+          <td>${o.refundedTotal ? formatMoney(o.refundedTotal, o.currency) : ''}</td>
+          <td>${o.payment ? `${o.payment.brand} •••• ${o.payment.last4}` : ''}</td>
+          <td>${Object.entries(o.extra).map(([k, v]) => html`<code>${k}=${v}</code> `)}</td>`,
+    })}
     ${
       view.nextHref
         ? html`<nav class="pager" aria-label="Pages">
