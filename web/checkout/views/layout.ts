@@ -8,7 +8,7 @@ export type Html = HtmlEscapedString | Promise<HtmlEscapedString>;
  * htmx settings, read from a meta tag because the CSP allows no inline script: swap every answer
  * (422 and 503 carry the message the customer must see) and inject no inline style (CSP again).
  */
-export const HTMX_CONFIG = JSON.stringify({
+const HTMX_CONFIG = JSON.stringify({
   includeIndicatorStyles: false,
   allowEval: false,
   responseHandling: [
@@ -17,16 +17,24 @@ export const HTMX_CONFIG = JSON.stringify({
   ],
 });
 
+/**
+ * The head tags every page of ours starts with, the checkout's and the dashboard's: no referrer leaves
+ * with a cartId or a session in it, no search engine indexes a page, and htmx runs with our config.
+ */
+export function pageMeta(): Html {
+  return html`<meta charset="utf-8" />
+    <meta name="viewport" content="width=device-width, initial-scale=1" />
+    <meta name="referrer" content="no-referrer" />
+    <meta name="robots" content="noindex" />
+    <meta name="htmx-config" content="${HTMX_CONFIG}" />`;
+}
+
 /** The page shell. Every interpolated value goes through hono/html, which escapes it. */
 export function layout(options: { locale: string; title: string; body: Html; refreshTo?: string }): Html {
   return html`<!doctype html>
     <html lang="${options.locale}" dir="${direction(options.locale)}">
       <head>
-        <meta charset="utf-8" />
-        <meta name="viewport" content="width=device-width, initial-scale=1" />
-        <meta name="referrer" content="no-referrer" />
-        <meta name="robots" content="noindex" />
-        <meta name="htmx-config" content="${HTMX_CONFIG}" />
+        ${pageMeta()}
         <title>${options.title}</title>
         <link rel="stylesheet" href="/assets/checkout.css" />
         <script src="/assets/htmx.min.js" defer></script>

@@ -1,5 +1,5 @@
 import { html } from 'hono/html';
-import { HTMX_CONFIG, type Html } from '../../checkout/views/layout.js';
+import { pageMeta, type Html } from '../../checkout/views/layout.js';
 
 export type { Html };
 
@@ -28,11 +28,7 @@ export function dashboardLayout(shell: Shell): Html {
   return html`<!doctype html>
     <html lang="en" dir="ltr">
       <head>
-        <meta charset="utf-8" />
-        <meta name="viewport" content="width=device-width, initial-scale=1" />
-        <meta name="referrer" content="no-referrer" />
-        <meta name="robots" content="noindex" />
-        <meta name="htmx-config" content="${HTMX_CONFIG}" />
+        ${pageMeta()}
         <title>${shell.title} · Hosted Checkout dashboard</title>
         <link rel="stylesheet" href="/assets/checkout.css" />
         <link rel="stylesheet" href="/assets/dashboard.css" />
