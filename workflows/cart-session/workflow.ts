@@ -5,6 +5,7 @@ import {
   condition,
   patched,
   proxyActivities,
+  proxyLocalActivities,
   setHandler,
   sleep,
   upsertSearchAttributes,
@@ -38,10 +39,18 @@ import { parseContact } from '../../core/checkout/contact.js';
 import { otpHashDigest } from '../../core/checkout/otp-digest.js';
 
 /** Ledger and webhook bookkeeping must not be lost: retried until it succeeds. */
-const { recordCartStatus, recordCartEvent, discardCards } = proxyActivities<CartActivities>({
-  startToCloseTimeout: '30 seconds',
-  retry: { initialInterval: '1 second', maximumInterval: '1 minute' },
-});
+const LEDGER_RETRY = { initialInterval: '1 second', maximumInterval: '1 minute' } as const;
+const remoteLedger = proxyActivities<CartActivities>({ startToCloseTimeout: '30 seconds', retry: LEDGER_RETRY });
+
+/**
+ * Patch id: the ledger writes run as local activities, inside the workflow task that decided them,
+ * instead of a server round trip each (three to five per outcome). They are short, idempotent
+ * PostgreSQL writes, so a worker crash that re-runs one on replay is harmless. Sessions whose
+ * history scheduled them as activities replay as they ran.
+ */
+const LOCAL_LEDGER_WRITES = 'local-ledger-writes-v1';
+const localLedger = proxyLocalActivities<CartActivities>({ startToCloseTimeout: '30 seconds', retry: LEDGER_RETRY });
+const ledger = (): Pick<CartActivities, 'recordCartStatus' | 'recordCartEvent' | 'discardCards'> => (patched(LOCAL_LEDGER_WRITES) ? localLedger : remoteLedger);
 
 /** The customer is waiting on the page: a code that cannot be sent fails the action, not the session. */
 const { sendOtp } = proxyActivities<CartActivities>({
@@ -308,6 +317,7 @@ export async function cartSession(input: CartSessionInput): Promise<{ status: Ca
     status = next;
     failureCode = outcome.failureCode;
     upsertSearchAttributes([{ key: searchAttributes.cartStatus, value: next }]);
+    const { recordCartStatus, recordCartEvent } = ledger();
     await recordCartStatus({ cartId, status: next, ...(payment ? { payment: { brand: payment.brand, last4: payment.last4 } } : {}), ...outcome });
     const event = EVENT_FOR_STATUS[next];
     if (event) await recordCartEvent({ cartId, event, status: next, ...(payment ? { payment } : {}), ...outcome });
@@ -388,7 +398,7 @@ export async function cartSession(input: CartSessionInput): Promise<{ status: Ca
   else await moveTo('failed', { failureCode: OTP_LOCKED });
 
   // No card outlives its session, whether it was charged, declined or never used.
-  await discardCards({ cartId });
+  await ledger().discardCards({ cartId });
   settled = true;
   await condition(allHandlersFinished);
   return { status };
