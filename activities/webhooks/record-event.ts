@@ -5,7 +5,7 @@ import { randomToken } from '../../core/crypto.js';
 import type { Db } from '../../core/db/client.js';
 import { lockCart } from '../../core/checkout/cart-ledger.js';
 import { findCartEvent, insertEvent, nextEventSequence } from '../../core/webhooks/event-store.js';
-import type { CartEventInput, WebhookEventBody } from '../../core/webhooks/events.js';
+import { isLastCartEvent, type CartEventInput, type WebhookEventBody } from '../../core/webhooks/events.js';
 import { requestDelivery } from '../../workflows/webhook-delivery/client.js';
 
 export interface WebhookEventDeps {
@@ -65,7 +65,11 @@ export function createWebhookEventActivities(deps: WebhookEventDeps) {
   return {
     async recordCartEvent(input: CartEventInput): Promise<{ eventId: string; sequence: number }> {
       const recorded = await record(input);
-      await requestDelivery(temporalClient(), deps.config, input.cartId, { eventId: recorded.eventId, trigger: 'scheduled' });
+      await requestDelivery(temporalClient(), deps.config, input.cartId, {
+        eventId: recorded.eventId,
+        trigger: 'scheduled',
+        ...(isLastCartEvent(input) ? { last: true as const } : {}),
+      });
       return recorded;
     },
   };

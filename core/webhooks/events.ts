@@ -14,6 +14,14 @@ export interface PaymentSummary {
   failureCode?: string;
 }
 
+/**
+ * Whether nothing can follow this event for its cart: a session that ended without a payment has no
+ * refund to come. A paid order (`order_created`, `order_refunded`) may still be refunded.
+ */
+export function isLastCartEvent(input: Pick<CartEventInput, 'event' | 'status'>): boolean {
+  return input.event === 'order_abandoned' || input.event === 'order_cancelled' || input.status === 'failed';
+}
+
 /** What the cart workflow says happened; the body is built from it and the ledger. */
 export interface CartEventInput {
   cartId: string;

@@ -8,6 +8,7 @@ import { verifyWebhook } from '../../core/webhooks/verify.js';
 import { createCartId, validCartRequest } from '../support/fixtures.js';
 import { useTestStack } from '../support/test-stack.js';
 import { waitFor } from '../support/wait-for.js';
+import { webhookDeliveryWorkflowId } from '../../workflows/webhook-delivery/messages.js';
 import { startWebhookReceiver, type Reply, type ReceivedRequest, type WebhookReceiver } from '../support/webhook-receiver.js';
 
 // A compressed retry table: the same logic as production's 75 hours, in about a second.
@@ -251,5 +252,33 @@ describe('webhook delivery against a real HTTP receiver', () => {
     const started = Date.now();
     expect(await waitForFirstDeliveryAttempt(stack.db, cartId, 'order_created', 3000)).toBe(true);
     expect(Date.now() - started).toBeLessThan(3000);
+  });
+
+  it("ends a cart's delivery workflow once its last event is delivered, and keeps a paid order's waiting for refunds", async () => {
+    const { merchant } = await merchantWithReceiver();
+    const abandonedCart = await newCart(merchant.platformUuid);
+    const failedCart = await newCart(merchant.platformUuid);
+    const paidCart = await newCart(merchant.platformUuid);
+    const abandoned = await record({ cartId: abandonedCart, event: 'order_abandoned', status: 'abandoned' });
+    const processing = await record({ cartId: failedCart, event: 'order_updated', status: 'processing', payment: { brand: 'visa', last4: '0002' } });
+    const failed = await record({
+      cartId: failedCart,
+      event: 'order_updated',
+      status: 'failed',
+      payment: { brand: 'visa', last4: '0002', failureCode: 'card_declined' },
+    });
+    const paid = await record({ cartId: paidCart, event: 'order_created', status: 'paid', payment: { brand: 'visa', last4: '1111' } });
+    for (const { eventId } of [abandoned, processing, failed, paid]) await waitForStatus(eventId, 'delivered');
+
+    const statusOfDelivery = async (cartId: string) =>
+      (await stack.temporal.client.workflow.getHandle(webhookDeliveryWorkflowId(cartId)).describe()).status.name;
+    // Well inside the one-minute idle a paid order's workflow keeps.
+    for (const cartId of [abandonedCart, failedCart]) {
+      await waitFor(async () => ((await statusOfDelivery(cartId)) === 'COMPLETED' ? true : undefined), {
+        what: `${cartId}'s deliveries ended`,
+        timeoutMs: 10_000,
+      });
+    }
+    expect(await statusOfDelivery(paidCart)).toBe('RUNNING');
   });
 });

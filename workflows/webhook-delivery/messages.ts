@@ -16,6 +16,12 @@ export type DeliveryTrigger = 'scheduled' | 'replay' | 'recover';
 export interface DeliveryRequest {
   eventId: string;
   trigger: DeliveryTrigger;
+  /**
+   * The cart's last event (core/webhooks/events.ts isLastCartEvent): once it is delivered and nothing
+   * waits, the workflow ends at once instead of idling, so thousands of sessions expiring together
+   * do not keep thousands of idle workflows and their timers. Absent in requests recorded before it.
+   */
+  last?: true;
 }
 
 export interface WebhookDeliveryInput {

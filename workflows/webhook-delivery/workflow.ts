@@ -51,5 +51,6 @@ export async function webhookDelivery(input: WebhookDeliveryInput): Promise<void
       delivering = false;
     }
     queue.shift();
+    if (next.last && queue.length === 0) return;
   }
 }
