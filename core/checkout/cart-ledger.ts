@@ -25,9 +25,18 @@ export interface NewCart {
 
 export async function insertCart(sql: Sql, row: NewCart): Promise<void> {
   await sql`
-    insert into carts (cart_id, platform_uuid, environment, merchant_name, status, currency, amount, store, cart, expires_on, created_at)
+    insert into carts (cart_id, platform_uuid, environment, merchant_name, status, currency, amount, store, cart, expires_on, created_at, customer_started_at)
     values (${row.cartId}, ${row.platformUuid}, ${row.environment}, ${row.merchantName}, 'pending', ${row.currency}, ${row.amount},
-            ${sql.json(row.store)}, ${sql.json(row.cart)}, ${row.expiresOn}, ${row.createdAt})`;
+            ${sql.json(row.store)}, ${sql.json(row.cart)}, ${row.expiresOn}, ${row.createdAt}, null)`;
+}
+
+/**
+ * The write-ahead marker: called before the cart's workflow gets its first customer update, and the
+ * update is sent only once it succeeded. A null marker (on a row inserted by insertCart) therefore
+ * proves the workflow is still in its initial state; see docs/decisions/page-first-load.md.
+ */
+export async function markCustomerStarted(db: Db, cartId: string): Promise<void> {
+  await db`update carts set customer_started_at = now() where cart_id = ${cartId} and customer_started_at is null`;
 }
 
 /**
@@ -72,6 +81,8 @@ export interface LedgerCart {
   store: Store;
   cart: Cart;
   expiresOn: Date;
+  /** When the page first acted for the customer (markCustomerStarted); null: no update has reached the workflow. */
+  customerStartedAt: Date | null;
 }
 
 interface CartRow {
@@ -84,6 +95,7 @@ interface CartRow {
   store: Store;
   cart: Cart;
   expires_on: Date;
+  customer_started_at: Date | null;
 }
 
 const toLedgerCart = (r: CartRow): LedgerCart => ({
@@ -96,18 +108,22 @@ const toLedgerCart = (r: CartRow): LedgerCart => ({
   store: r.store,
   cart: r.cart,
   expiresOn: r.expires_on,
+  customerStartedAt: r.customer_started_at,
 });
+
+const LEDGER_CART_COLUMNS = (sql: Sql) =>
+  sql`platform_uuid, environment, merchant_name, amount, currency, status, store, cart, expires_on, customer_started_at`;
 
 export async function findCart(db: Db, cartId: string): Promise<LedgerCart | undefined> {
   const [row] = await db<CartRow[]>`
-    select platform_uuid, environment, merchant_name, amount, currency, status, store, cart, expires_on from carts where cart_id = ${cartId}`;
+    select ${LEDGER_CART_COLUMNS(db)} from carts where cart_id = ${cartId}`;
   return row && toLedgerCart(row);
 }
 
 /** The cart, locked until the transaction ends: one event at a time per cart, so sequences never collide. */
 export async function lockCart(tx: Sql, cartId: string): Promise<LedgerCart | undefined> {
   const [row] = await tx<CartRow[]>`
-    select platform_uuid, environment, merchant_name, amount, currency, status, store, cart, expires_on from carts where cart_id = ${cartId} for update`;
+    select ${LEDGER_CART_COLUMNS(tx)} from carts where cart_id = ${cartId} for update`;
   return row && toLedgerCart(row);
 }
 

@@ -3,7 +3,11 @@ import { httpLoad, type LoadFigures } from './load.js';
 
 const OPEN_SESSIONS = 64;
 
-/** `GET /?token=` on the page process, spread over open sessions: the ledger row and the workflow's state query. */
+/**
+ * `GET /?token=` on the page process, spread over open sessions no customer has acted on yet: the
+ * customer's first load after the merchant's redirect, which the ledger row answers alone
+ * (docs/decisions/page-first-load.md).
+ */
 export async function measurePage(ctx: BenchContext): Promise<LoadFigures> {
   const tokens: string[] = [];
   await forEachConcurrently(Array.from({ length: OPEN_SESSIONS }), 8, async () => {

@@ -1,4 +1,5 @@
 import { storeCard } from '../../core/checkout/card-vault.js';
+import { markCustomerStarted } from '../../core/checkout/cart-ledger.js';
 import { checkCard } from '../../core/checkout/cards.js';
 import { otpHash } from '../../core/checkout/otp-hash.js';
 import { cartWorkflowId, payUpdate, sendCodeUpdate, verifyCodeUpdate } from '../../workflows/cart-session/messages.js';
@@ -30,6 +31,7 @@ export async function measurePayToWebhook(ctx: BenchContext, receiver: Verifying
   await forEachConcurrently(Array.from({ length: carts }), Math.min(ctx.concurrency, 16), async () => {
     const { cartId } = await createCart(ctx.roles.apiUrl, ctx.merchant.platformUuid);
     const handle = ctx.temporal.client.workflow.getHandle<typeof cartSession>(cartWorkflowId(cartId));
+    await markCustomerStarted(ctx.db, cartId);
     await handle.executeUpdate(sendCodeUpdate, { args: [{ contact: 'bench@example.com' }], updateId: `send-${cartId}-0` });
     await handle.executeUpdate(verifyCodeUpdate, { args: [{ codeHash: otpHash(keyring, cartId, ctx.config.sandboxOtp) }] });
     const checked = checkCard({ number: '4111111111111111', expiry: '12/30', cvv: '123' }, new Date());

@@ -1,5 +1,6 @@
 import { beforeAll, describe, expect, it } from 'vitest';
 import { createApiApp } from '../../api/app.js';
+import { markCustomerStarted } from '../../core/checkout/cart-ledger.js';
 import { listen } from '../../core/http-service.js';
 import type { OtpSender } from '../../core/checkout/otp-sender.js';
 import type { ChargeRequest, PaymentProcessor } from '../../core/checkout/payment-processor.js';
@@ -225,6 +226,8 @@ describe('the checkout page over HTTP', () => {
       const created = await postCart(api.url, validCartRequest(platformUuid)).finally(() => api.close());
       expect(created.status).toBe(200);
       const { cartId } = ((await created.json()) as { data: { cartId: string } }).data;
+      // A customer who already acted: only then does a load ask the workflow (a first load does not).
+      await markCustomerStarted(stack.db, cartId);
 
       const started = Date.now();
       const res = await createWebApp({ ...stack, config: noWorker }).request(`/?token=${cartId}`);
@@ -236,6 +239,7 @@ describe('the checkout page over HTTP', () => {
 
     it('answers 503 when the Temporal server is unreachable', async () => {
       const cartId = await createCart();
+      await markCustomerStarted(stack.db, cartId);
       const unreachable = connectTemporal({ keyring: stack.config.keyring, temporal: { ...stack.config.temporal, address: `127.0.0.1:${await freePort()}` } });
       try {
         const res = await createWebApp({ ...stack, temporal: unreachable }).request(`/?token=${cartId}`);

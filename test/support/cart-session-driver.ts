@@ -3,6 +3,7 @@ import { ApplicationFailure } from '@temporalio/common';
 import type { temporal } from '@temporalio/proto';
 import { expect } from 'vitest';
 import { storeCard } from '../../core/checkout/card-vault.js';
+import { markCustomerStarted } from '../../core/checkout/cart-ledger.js';
 import { checkCard } from '../../core/checkout/cards.js';
 import { otpHash } from '../../core/checkout/otp-hash.js';
 import { startCartSession, type CartSessionHandle } from '../../workflows/cart-session/client.js';
@@ -39,6 +40,8 @@ export type DrivenStack = Pick<TestStack, 'config' | 'db' | 'temporal' | 'apiUrl
 export function cartSessionDriver(stack: DrivenStack, platformUuid: string) {
   const keyring = stack.config.keyring;
   const handleOf = (cartId: string): SessionHandle => stack.temporal.client.workflow.getHandle(cartWorkflowId(cartId));
+  /** As the page does before any update: the checkout page shows an unmarked pending cart without asking its workflow. */
+  const started = (s: Session) => markCustomerStarted(stack.db, s.cartId);
 
   return {
     handleOf,
@@ -79,10 +82,11 @@ export function cartSessionDriver(stack: DrivenStack, platformUuid: string) {
     },
 
     state: (s: Session) => s.handle.query(stateQuery),
-    sendCode: (s: Session, contact = 'jane.doe@example.com') => s.handle.executeUpdate(sendCodeUpdate, { args: [{ contact }] }),
-    resendCode: (s: Session) => s.handle.executeUpdate(resendCodeUpdate),
-    verify: (s: Session, code: string) => s.handle.executeUpdate(verifyCodeUpdate, { args: [{ codeHash: otpHash(keyring, s.cartId, code) }] }),
-    cancel: (s: Session) => s.handle.executeUpdate(cancelUpdate),
+    sendCode: (s: Session, contact = 'jane.doe@example.com') => started(s).then(() => s.handle.executeUpdate(sendCodeUpdate, { args: [{ contact }] })),
+    resendCode: (s: Session) => started(s).then(() => s.handle.executeUpdate(resendCodeUpdate)),
+    verify: (s: Session, code: string) =>
+      started(s).then(() => s.handle.executeUpdate(verifyCodeUpdate, { args: [{ codeHash: otpHash(keyring, s.cartId, code) }] })),
+    cancel: (s: Session) => started(s).then(() => s.handle.executeUpdate(cancelUpdate)),
 
     /** The code the sandbox outbox "sent", as the customer would read it on their phone. */
     async sentCode(s: Session): Promise<string> {
@@ -110,6 +114,7 @@ export function cartSessionDriver(stack: DrivenStack, platformUuid: string) {
 
     async pay(s: Session, number: string, expiry?: string, cvv?: string, updateId = `pay-${s.cartId}`): Promise<CartSessionState> {
       const card = await this.vaultCard(s, number, expiry, cvv);
+      await started(s);
       return s.handle.executeUpdate(payUpdate, { args: [card], updateId });
     },
   };

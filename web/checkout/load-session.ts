@@ -15,6 +15,11 @@ export interface CheckoutSession {
   cart: Cart;
   amount: number;
   state: CartSessionState;
+  /**
+   * False while the ledger's customer-started marker is unset: the page marks the cart before its
+   * first update to the workflow (markCustomerStarted), since a null marker is what lets a load skip the query.
+   */
+  customerStarted: boolean;
 }
 
 export const QUERY_DEADLINE_MS = 3_000;
@@ -23,16 +28,27 @@ export const QUERY_DEADLINE_MS = 3_000;
  * The cart as the merchant sent it (ledger) and where the customer is in it (the workflow). A status
  * the ledger already holds as final is taken from there: a finished workflow may be past Temporal's
  * retention, and the customer coming back to a used link should not need a worker to replay it.
+ * A pending cart the page never acted for (no customer-started marker) is in the workflow's initial
+ * state, known without asking it: the customer's first load, by far the most common, costs one
+ * PostgreSQL read (docs/decisions/page-first-load.md). If the session's timer already ran out, its
+ * expiresOn has passed (the API sets it no later than the timer's end), and the page says expired.
  */
 export async function loadCheckoutSession(deps: { db: Db; temporal: Temporal }, token: string): Promise<CheckoutSession | undefined> {
   if (!CART_ID_PATTERN.test(token)) return undefined;
   const row = await findCart(deps.db, token);
   if (!row) return undefined;
-  const session = { cartId: token, store: row.store, merchantName: row.merchantName, cart: row.cart, amount: row.amount };
+  const customerStarted = row.customerStartedAt !== null;
+  const session = { cartId: token, store: row.store, merchantName: row.merchantName, cart: row.cart, amount: row.amount, customerStarted };
   if (TERMINAL_STATUSES.has(row.status)) {
     return { ...session, state: { cartId: token, status: row.status, step: 'done', expiresOn: row.expiresOn.toISOString() } };
   }
+  if (row.status === 'pending' && !customerStarted) return { ...session, state: initialState(token, row.expiresOn) };
   return { ...session, state: await queryState(deps, token) };
+}
+
+/** What the cart-session workflow's state query answers before its first update (test/integration/checkout-page-first-load.test.ts holds the two equal). */
+export function initialState(cartId: string, expiresOn: Date): CartSessionState {
+  return { cartId, status: 'pending', step: 'contact', expiresOn: expiresOn.toISOString(), sendAttempts: 0 };
 }
 
 export function queryState(deps: { temporal: Temporal }, cartId: string): Promise<CartSessionState> {

@@ -3,6 +3,7 @@ import { bodyLimit } from 'hono/body-limit';
 import { getCookie, setCookie } from 'hono/cookie';
 import { csrf as originCheck } from 'hono/csrf';
 import { deleteCard, storeCard } from '../../core/checkout/card-vault.js';
+import { markCustomerStarted } from '../../core/checkout/cart-ledger.js';
 import { checkCard, type CardErrorCode } from '../../core/checkout/cards.js';
 import type { Config } from '../../core/config.js';
 import type { Db } from '../../core/db/client.js';
@@ -239,9 +240,12 @@ export function checkoutRoutes(deps: CheckoutDeps) {
       const left = await leave(c, session);
       if (left) return left;
       try {
+        // Write-ahead: the ledger says the customer started before the workflow can hear from them, so
+        // a load that finds no marker knows the workflow's state without asking (load-session.ts).
+        if (!session.customerStarted) await markCustomerStarted(deps.db, session.cartId);
         return await handle(c, session, form);
       } catch (err) {
-        logger.error({ err, cartId: session.cartId, action: name }, 'checkout action failed: Temporal unavailable or too slow');
+        logger.error({ err, cartId: session.cartId, action: name }, 'checkout action failed: PostgreSQL or Temporal unavailable or too slow');
         return render(c, session, { errors: { form: t(locale(c), 'error.unavailable') } }, 503);
       }
     });

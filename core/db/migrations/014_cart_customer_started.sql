@@ -1,0 +1,11 @@
+-- When the hosted page first acted for the customer: written before the page sends the cart's workflow
+-- its first update (core/checkout/cart-ledger.ts markCustomerStarted), so a pending cart whose marker
+-- is null has had no update and its workflow is in its initial state; the page renders it without a
+-- query (docs/decisions/page-first-load.md).
+--
+-- Null is a promise that no update was sent, so no row may be null unless the code that wrote it marks
+-- before updating. The default does that: now() is evaluated once, here, so every existing row gets
+-- this instant (carts already mid-flow may have a code sent; finished ones never take the fast path
+-- anyway), and so does every row an older API inserts while a rollout is under way (an older page
+-- would update those carts without marking). Only this version's insertCart writes null explicitly.
+alter table carts add column customer_started_at timestamptz default now();
