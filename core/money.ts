@@ -1,4 +1,5 @@
 import currencyCodes from 'currency-codes';
+import { numberFormat } from './intl-formats.js';
 
 /** Digits after the decimal point for an ISO 4217 currency (JPY 0, EUR 2, KWD 3). */
 export function minorUnits(currency: string): number {
@@ -8,7 +9,7 @@ export function minorUnits(currency: string): number {
 /** Formats an amount in minor units for a customer, e.g. 1999 EUR → "€19.99". */
 export function formatAmount(amountMinor: number, currency: string, locale = 'en'): string {
   const digits = minorUnits(currency);
-  return new Intl.NumberFormat(locale, {
+  return numberFormat(locale, {
     style: 'currency',
     currency,
     minimumFractionDigits: digits,

@@ -1,4 +1,5 @@
 import { html } from 'hono/html';
+import { dateTimeFormat, numberFormat } from '../../../core/intl-formats.js';
 import { languageSwitcher, layout, type Html } from './layout.js';
 import { t } from '../../i18n/index.js';
 import { stepPanel, type StepView } from './steps.js';
@@ -36,26 +37,41 @@ export function checkoutPage(view: StepView): Html {
  */
 function countdown(expiresOn: string, locale: string): Html {
   const secondsLeft = Math.max(0, Math.floor((Date.parse(expiresOn) - Date.now()) / 1000));
-  const number = new Intl.NumberFormat(locale, { useGrouping: false });
-  const twoDigits = new Intl.NumberFormat(locale, { minimumIntegerDigits: 2, useGrouping: false });
-  const clock = `${number.format(Math.floor(secondsLeft / 60))}:${twoDigits.format(secondsLeft % 60)}`;
-  const at = new Intl.DateTimeFormat(locale, { hour: '2-digit', minute: '2-digit', hourCycle: 'h23', timeZone: 'UTC' }).format(new Date(expiresOn));
+  const texts = countdownTexts(locale);
+  const clock = `${texts.minutes.format(Math.floor(secondsLeft / 60))}:${texts.seconds.format(secondsLeft % 60)}`;
+  const at = texts.time.format(new Date(expiresOn));
   const minutes = Math.ceil(secondsLeft / 60);
-  // What checkout.js says as the clock passes each mark, in the page's language.
-  const announcements = JSON.stringify(
-    Object.fromEntries(
-      [30, 15, 10, 5, 2, 1].map((m) => [m, m === 1 ? t(locale, 'countdown.lessThanAMinute') : t(locale, 'countdown.minutesLeft', { minutes: m })]),
-    ),
-  );
-  return html`<p
-    class="countdown"
-    data-expires-at="${expiresOn}"
-    data-at-text="${t(locale, 'countdown.at', { time: '{time}' })}"
-    data-announcements="${announcements}"
-  >
-    <span aria-hidden="true">${t(locale, 'countdown.expiresIn')}</span>
+  return html`<p class="countdown" data-expires-at="${expiresOn}" data-at-text="${texts.atText}" data-announcements="${texts.announcements}">
+    <span aria-hidden="true">${texts.expiresIn}</span>
     <time datetime="${expiresOn}" class="countdown-clock" aria-hidden="true">${clock}</time>
     <span class="countdown-at" aria-hidden="true">${t(locale, 'countdown.atUtc', { time: at })}</span>
     <span class="countdown-summary visually-hidden" role="status" aria-live="polite">${t(locale, 'countdown.summary', { minutes, time: at })}</span>
   </p>`;
+}
+
+/** What the clock says that depends only on the page's language: built once per locale, not per render. */
+const countdownTextsByLocale = new Map<string, ReturnType<typeof buildCountdownTexts>>();
+function countdownTexts(locale: string) {
+  let texts = countdownTextsByLocale.get(locale);
+  if (!texts) {
+    texts = buildCountdownTexts(locale);
+    countdownTextsByLocale.set(locale, texts);
+  }
+  return texts;
+}
+
+function buildCountdownTexts(locale: string) {
+  return {
+    minutes: numberFormat(locale, { useGrouping: false }),
+    seconds: numberFormat(locale, { minimumIntegerDigits: 2, useGrouping: false }),
+    time: dateTimeFormat(locale, { hour: '2-digit', minute: '2-digit', hourCycle: 'h23', timeZone: 'UTC' }),
+    expiresIn: t(locale, 'countdown.expiresIn'),
+    atText: t(locale, 'countdown.at', { time: '{time}' }),
+    // What checkout.js says as the clock passes each mark, in the page's language.
+    announcements: JSON.stringify(
+      Object.fromEntries(
+        [30, 15, 10, 5, 2, 1].map((m) => [m, m === 1 ? t(locale, 'countdown.lessThanAMinute') : t(locale, 'countdown.minutesLeft', { minutes: m })]),
+      ),
+    ),
+  };
 }
