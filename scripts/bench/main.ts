@@ -15,7 +15,7 @@ import { settle, type BenchContext } from './context.js';
 import { measureCostCurve } from './cost-curve.js';
 import { measureCreateCart } from './create-cart.js';
 import { measureLimit } from './limit.js';
-import { measurePage } from './page.js';
+import { measurePage, measurePageAfterFirstAction } from './page.js';
 import { measurePayToWebhook } from './pay-to-webhook.js';
 import { startVerifyingReceiver } from './receiver.js';
 import { assembleResults, withTargets, writeReports, type BenchResults, type Measured } from './report.js';
@@ -134,6 +134,7 @@ try {
     m.baseline = await step('baseline', () => measureBaseline(ctx));
     report();
     m.page = await step('page', () => measurePage(ctx));
+    m.pageAfterFirstAction = await step('page', () => measurePageAfterFirstAction(ctx));
     report();
     m.payToWebhook = await step('pay-to-webhook', () => measurePayToWebhook(ctx, receiver, options['pay-carts']));
     // One customer at a time: the latency of the path itself, without 31 others' payments queued ahead of it.

@@ -5,7 +5,9 @@ import { otpHash } from '../../core/checkout/otp-hash.js';
 import { cartWorkflowId, payUpdate, sendCodeUpdate, verifyCodeUpdate } from '../../workflows/cart-session/messages.js';
 import type { cartSession } from '../../workflows/cart-session/workflow.js';
 import { createCart, forEachConcurrently, settle, type BenchContext } from './context.js';
+import { cpuMeter, cpuMsPer, type CpuFigures } from './cpu.js';
 import { quantile, round } from './load.js';
+import { processGroups } from './stack.js';
 import type { VerifyingReceiver } from './receiver.js';
 
 export interface PayFigures {
@@ -18,6 +20,9 @@ export interface PayFigures {
   /** From the pay submission to its answer, when the page sends the customer on. */
   redirectP50Ms: number;
   redirectP99Ms: number;
+  /** What the timed payments cost each process (setup excluded), in all and per payment. */
+  cpu: CpuFigures;
+  cpuMsPerPayment: Record<string, number>;
 }
 
 /**
@@ -44,6 +49,7 @@ export async function measurePayToWebhook(ctx: BenchContext, receiver: Verifying
   const toWebhook: number[] = [];
   const toRedirect: number[] = [];
   let errors = 0;
+  const meter = cpuMeter(processGroups(ctx.stack, ctx.roles));
   await forEachConcurrently(ready, concurrency, async ({ cartId, card }) => {
     const handle = ctx.temporal.client.workflow.getHandle<typeof cartSession>(cartWorkflowId(cartId));
     const created = receiver.waitFor('order_created', cartId);
@@ -56,6 +62,7 @@ export async function measurePayToWebhook(ctx: BenchContext, receiver: Verifying
     }
     toWebhook.push((await created).at - submitted);
   });
+  const cpu = meter.stop();
   toWebhook.sort((a, b) => a - b);
   toRedirect.sort((a, b) => a - b);
   return {
@@ -66,5 +73,7 @@ export async function measurePayToWebhook(ctx: BenchContext, receiver: Verifying
     p99Ms: round(quantile(toWebhook, 0.99)),
     redirectP50Ms: round(quantile(toRedirect, 0.5)),
     redirectP99Ms: round(quantile(toRedirect, 0.99)),
+    cpu,
+    cpuMsPerPayment: cpuMsPer(cpu, carts),
   };
 }

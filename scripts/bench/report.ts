@@ -3,6 +3,7 @@ import path from 'node:path';
 import { latencyChart } from './chart.js';
 import type { CurvePoint } from './cost-curve.js';
 import { round, type LoadFigures } from './load.js';
+import type { PageFigures } from './page.js';
 import type { PayFigures } from './pay-to-webhook.js';
 import type { ScaleFigures } from './scale.js';
 
@@ -15,7 +16,9 @@ export interface BenchResults {
   limit?: { startsPerSec: number; p50Ms: number; p99Ms: number; errors: number };
   createCart?: { reqPerSec: number; p50Ms: number; p99Ms: number; errors: number; ratioToLimit: number | null; p99RatioToLimit: number | null };
   baseline?: { reqPerSec: number; p50Ms: number; p99Ms: number; errors: number; createCartRatio: number | null };
-  page?: { reqPerSec: number; p50Ms: number; p99Ms: number; errors: number };
+  page?: PageResult;
+  /** The page once the customer has acted: its step comes from a query of the workflow. */
+  pageAfterFirstAction?: PageResult;
   payToWebhook?: PayFigures;
   /** The same one customer at a time. */
   payToWebhookAlone?: PayFigures;
@@ -23,6 +26,8 @@ export interface BenchResults {
   costCurve?: CurvePoint[];
   targets?: Target[];
 }
+
+type PageResult = { reqPerSec: number; p50Ms: number; p99Ms: number; errors: number; cpuMsPerRequest?: Record<string, number>; machineBusyPct?: number };
 
 interface Target {
   what: string;
@@ -40,7 +45,8 @@ export interface Measured {
   limit?: LoadFigures;
   createCart?: LoadFigures;
   baseline?: LoadFigures;
-  page?: LoadFigures;
+  page?: PageFigures;
+  pageAfterFirstAction?: PageFigures;
   payToWebhook?: PayFigures;
   payToWebhookAlone?: PayFigures;
   scale?: ScaleFigures;
@@ -69,13 +75,18 @@ export function assembleResults(base: Pick<BenchResults, 'generatedAt' | 'machin
       createCartRatio: ratio(m.createCart?.perSec, m.baseline.perSec),
     };
   }
-  if (m.page) r.page = { reqPerSec: m.page.perSec, p50Ms: m.page.p50Ms, p99Ms: m.page.p99Ms, errors: m.page.errors };
+  if (m.page) r.page = pageResult(m.page);
+  if (m.pageAfterFirstAction) r.pageAfterFirstAction = pageResult(m.pageAfterFirstAction);
   if (m.payToWebhook) r.payToWebhook = m.payToWebhook;
   if (m.payToWebhookAlone) r.payToWebhookAlone = m.payToWebhookAlone;
   if (m.scale) r.scale = m.scale;
   if (m.costCurve) r.costCurve = m.costCurve;
   r.targets = targets(r);
   return r;
+}
+
+function pageResult(p: PageFigures): PageResult {
+  return { reqPerSec: p.perSec, p50Ms: p.p50Ms, p99Ms: p.p99Ms, errors: p.errors, cpuMsPerRequest: p.cpuMsPerRequest, machineBusyPct: p.cpu.machineBusyPct };
 }
 
 function atLeast(what: string, target: number, measured: number | null | undefined, unit: string, label: string): Target {
@@ -179,7 +190,20 @@ export function markdown(r: BenchResults, before: BenchResults | undefined, note
       ]),
     );
   }
-  if (r.page) out.push(row(['checkout page `GET /?token=`', `${r.page.reqPerSec} req/s`, `${r.page.p50Ms} ms`, `${r.page.p99Ms} ms`, r.page.errors, '']));
+  if (r.page)
+    out.push(row(['checkout page `GET /?token=`, first load', `${r.page.reqPerSec} req/s`, `${r.page.p50Ms} ms`, `${r.page.p99Ms} ms`, r.page.errors, '']));
+  const later = r.pageAfterFirstAction;
+  if (later)
+    out.push(
+      row([
+        'checkout page after a code was sent (queries the workflow)',
+        `${later.reqPerSec} req/s`,
+        `${later.p50Ms} ms`,
+        `${later.p99Ms} ms`,
+        later.errors,
+        '',
+      ]),
+    );
   for (const p of [r.payToWebhook, r.payToWebhookAlone]) {
     if (!p) continue;
     out.push(row([`pay → verified order_created (${p.carts} carts, ${p.concurrency} at a time)`, '', `${p.p50Ms} ms`, `${p.p99Ms} ms`, p.errors, '']));
@@ -201,6 +225,7 @@ export function markdown(r: BenchResults, before: BenchResults | undefined, note
     );
     out.push('');
   }
+  out.push(...cpuSection(r));
   if (r.costCurve) {
     out.push('## Cost curve', '', '![latency against concurrency](bench-latency.svg)', '');
     out.push(
@@ -256,6 +281,37 @@ export function markdown(r: BenchResults, before: BenchResults | undefined, note
   }
   out.push(notes.trim(), '');
   return out.join('\n');
+}
+
+/** Where the CPU went: each process's CPU milliseconds per operation, and how busy the machine's cores were. */
+function cpuSection(r: BenchResults): string[] {
+  const rows: Array<[string, Record<string, number> | undefined, number | undefined]> = [
+    ['checkout page, first load (per request)', r.page?.cpuMsPerRequest, r.page?.machineBusyPct],
+    ['checkout page after a code was sent (per request)', r.pageAfterFirstAction?.cpuMsPerRequest, r.pageAfterFirstAction?.machineBusyPct],
+    [`pay → order_created, ${r.payToWebhook?.concurrency} at a time (per payment)`, r.payToWebhook?.cpuMsPerPayment, r.payToWebhook?.cpu.machineBusyPct],
+    ['pay → order_created, one at a time (per payment)', r.payToWebhookAlone?.cpuMsPerPayment, r.payToWebhookAlone?.cpu.machineBusyPct],
+    ['scale: expiry → order_abandoned drain (per session)', r.scale?.drainCpuMsPerSession, r.scale?.drainCpu.machineBusyPct],
+  ];
+  const present = rows.filter(([, perOp]) => perOp);
+  if (!present.length) return [];
+  const processes = ['temporal', 'postgres', 'worker', 'api', 'web', 'bench'];
+  const out = [
+    '## Where the CPU went',
+    '',
+    'CPU milliseconds each process spent per operation while it was measured (user + system, from /proc; PostgreSQL with its backends; `bench` is the load generator and receiver), and the share of all cores that was busy.',
+    '',
+    row(['measurement', ...processes.map((p) => `${p} ms`), 'total ms', 'cores busy']),
+    `|---|${processes.map(() => '---|').join('')}---|---|`,
+  ];
+  for (const [what, perOp, busy] of present) {
+    const total = round(
+      processes.reduce((sum, p) => sum + (perOp![p] ?? 0), 0),
+      1,
+    );
+    out.push(row([what, ...processes.map((p) => perOp![p]), total, busy == null ? null : `${busy} %`]));
+  }
+  out.push('');
+  return out;
 }
 
 export function writeReports(dir: string, r: BenchResults, notes: string): void {

@@ -1,8 +1,9 @@
 import { registerMerchant } from '../../core/merchants/merchants.js';
 import { createCart, forEachConcurrently, type BenchContext } from './context.js';
+import { cpuMeter, cpuMsPer, type CpuFigures } from './cpu.js';
 import { quantile, round } from './load.js';
 import { startVerifyingReceiver } from './receiver.js';
-import { rssSampler, startRoles } from './stack.js';
+import { processGroups, rssSampler, startRoles } from './stack.js';
 
 export interface ScaleFigures {
   sessions: number;
@@ -23,6 +24,13 @@ export interface ScaleFigures {
   lost: number;
   duplicatedAtReceiver: number;
   invalidSignatures: number;
+  /** Sessions expiring per second, first to last expiry: the rate the drain must keep up with. */
+  expiryRatePerS: number;
+  /** order_abandoned verified per second, first expiry to last delivery. */
+  drainRatePerS: number;
+  /** What the drain (first expiry until all delivered or given up) cost each process, in all and per session. */
+  drainCpu: CpuFigures;
+  drainCpuMsPerSession: Record<string, number>;
 }
 
 /** How long after the last expiry a missing `order_abandoned` counts as lost. */
@@ -66,6 +74,9 @@ export async function measureScale(ctx: BenchContext, sessions: number, lifetime
       `  ${sessions} sessions created in ${round(createdInS)} s; ${openAtOnce} open at once; the last expires in ${round((lastExpiry - Date.now()) / 1000)} s`,
     );
 
+    const firstExpiry = Math.min(...carts.map((c) => c.expiresAt));
+    await new Promise((r) => setTimeout(r, Math.max(0, firstExpiry - Date.now())));
+    const meter = cpuMeter(processGroups(ctx.stack, roles));
     const missing = () => carts.filter((c) => !receiver.delivered('order_abandoned', c.cartId)).length;
     while (missing() > 0 && Date.now() < lastExpiry + GIVE_UP_AFTER_LAST_EXPIRY_S * 1000) {
       await new Promise((r) => setTimeout(r, 1_000));
@@ -74,6 +85,7 @@ export async function measureScale(ctx: BenchContext, sessions: number, lifetime
         ctx.log(`  ${sessions - missing()} of ${sessions} order_abandoned verified`);
       }
     }
+    const drainCpu = meter.stop();
     // Late duplicates, if any, arrive within a retry or two.
     await new Promise((r) => setTimeout(r, 5_000));
 
@@ -99,6 +111,10 @@ export async function measureScale(ctx: BenchContext, sessions: number, lifetime
       lost,
       duplicatedAtReceiver: receiver.counts.duplicates,
       invalidSignatures: receiver.counts.invalid,
+      expiryRatePerS: round(sessions / Math.max(1, (lastExpiry - firstExpiry) / 1000)),
+      drainRatePerS: round(lags.length / Math.max(1, (lastDelivery - firstExpiry) / 1000)),
+      drainCpu,
+      drainCpuMsPerSession: cpuMsPer(drainCpu, lags.length || 1),
     };
   } finally {
     sampler.stop();

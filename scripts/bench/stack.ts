@@ -8,6 +8,7 @@ import { Connection } from '@temporalio/client';
 import protos from '@temporalio/proto';
 import { freePort } from '../free-port.js';
 import { startInfrastructure, type Infrastructure } from '../infrastructure.js';
+import type { ProcessGroup } from './cpu.js';
 
 const ROOT = fileURLToPath(new URL('../..', import.meta.url));
 
@@ -55,6 +56,8 @@ export interface BenchStack {
   databaseUrl: string;
   temporalAddress: string;
   temporalPid?: number;
+  /** The postmaster of our own PostgreSQL (its backends are its children); undefined on DATABASE_URL. */
+  postgresPid?: number;
   /** What every role gets: the same keys, so the bench process can read what they seal. */
   baseEnv: Record<string, string>;
   startRole: (name: string, entry: string, env: Record<string, string>, ready: ReadyCheck) => Promise<Role>;
@@ -170,6 +173,7 @@ export async function startBenchStack(log: (line: string) => void): Promise<Benc
     databaseUrl: infrastructure.databaseUrl,
     temporalAddress: infrastructure.temporalAddress,
     temporalPid: infrastructure.temporalPid,
+    postgresPid: process.env.DATABASE_URL ? undefined : Number(readFileSync(path.join(dataDir, 'pg', 'postmaster.pid'), 'utf8').split('\n')[0]),
     baseEnv,
     startRole,
     async stop() {
@@ -214,3 +218,14 @@ export async function startRoles(stack: BenchStack, options: { taskQueue: string
 }
 
 export type Roles = Awaited<ReturnType<typeof startRoles>>;
+
+/** The processes whose CPU a measurement accounts for (scripts/bench/cpu.ts). */
+export function processGroups(stack: BenchStack, roles: Pick<Roles, 'worker' | 'api' | 'web'>): Record<string, ProcessGroup> {
+  return {
+    temporal: { pid: stack.temporalPid },
+    postgres: { pid: stack.postgresPid, withChildren: true },
+    worker: { pid: roles.worker.pid },
+    api: { pid: roles.api.pid },
+    ...(roles.web ? { web: { pid: roles.web.pid } } : {}),
+  };
+}
