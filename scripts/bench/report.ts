@@ -5,7 +5,7 @@ import type { CurvePoint } from './cost-curve.js';
 import { round, type LoadFigures } from './load.js';
 import type { PageFigures } from './page.js';
 import type { PayFigures } from './pay-to-webhook.js';
-import type { ScaleFigures } from './scale.js';
+import { GIVE_UP_AFTER_LAST_EXPIRY_S, type ScaleFigures } from './scale.js';
 
 export interface BenchResults {
   generatedAt: string;
@@ -138,7 +138,7 @@ function targets(r: BenchResults): Target[] {
         by: `${lost} still undelivered`,
       });
     }
-    t.push(atMost('order_abandoned lost (not verified within 300 s of the last expiry)', 0, r.scale.lost, ''));
+    t.push(atMost(`order_abandoned lost (not verified within ${GIVE_UP_AFTER_LAST_EXPIRY_S} s of the last expiry)`, 0, r.scale.lost, ''));
   }
   return t;
 }
@@ -219,7 +219,7 @@ export function markdown(r: BenchResults, before: BenchResults | undefined, note
     out.push(row(['last expiry → all delivered', `${s.drainedAfterLastExpiryS ?? 'n/a'} s`]));
     out.push(
       row([
-        'lost (not verified within 300 s of the last expiry) / duplicated at receiver / bad signatures',
+        `lost (not verified within ${GIVE_UP_AFTER_LAST_EXPIRY_S} s of the last expiry) / duplicated at receiver / bad signatures`,
         `${s.lost} / ${s.duplicatedAtReceiver} / ${s.invalidSignatures}`,
       ]),
     );
