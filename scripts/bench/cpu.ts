@@ -86,3 +86,13 @@ export function cpuMeter(groups: Record<string, ProcessGroup>) {
 export function cpuMsPer(figures: CpuFigures, operations: number): Record<string, number> {
   return Object.fromEntries(Object.entries(figures.cpuSeconds).map(([name, s]) => [name, round((s * 1000) / operations, 1)]));
 }
+
+export type MeasuredCpu = { cpu: CpuFigures; cpuMsPerRequest: Record<string, number> };
+
+/** Runs a measurement under a CPU meter and adds what it cost each process, in all and per request. */
+export async function withCpu<F extends { requests: number }>(groups: Record<string, ProcessGroup>, measure: () => Promise<F>): Promise<F & MeasuredCpu> {
+  const meter = cpuMeter(groups);
+  const figures = await measure();
+  const cpu = meter.stop();
+  return { ...figures, cpu, cpuMsPerRequest: cpuMsPer(cpu, figures.requests) };
+}

@@ -1,8 +1,10 @@
 import { cartRequestBody, settle, WARM_UP_S, type BenchContext } from './context.js';
+import { withCpu, type MeasuredCpu } from './cpu.js';
 import { httpLoad, type LoadFigures } from './load.js';
+import { processGroups } from './stack.js';
 
 /** `POST /v2/public/api/cart/` on the API process: rate limits, validation, merchant lookup, ledger row, workflow start. */
-export async function measureCreateCart(ctx: BenchContext, concurrency = ctx.concurrency, apiUrl = ctx.roles.apiUrl): Promise<LoadFigures> {
+export async function measureCreateCart(ctx: BenchContext, concurrency = ctx.concurrency, apiUrl = ctx.roles.apiUrl): Promise<LoadFigures & MeasuredCpu> {
   const load = {
     url: `${apiUrl}/v2/public/api/cart/`,
     method: 'POST' as const,
@@ -12,5 +14,5 @@ export async function measureCreateCart(ctx: BenchContext, concurrency = ctx.con
   };
   await httpLoad({ ...load, durationS: WARM_UP_S });
   await settle(ctx);
-  return httpLoad({ ...load, durationS: ctx.durationS });
+  return withCpu(processGroups(ctx.stack, ctx.roles), () => httpLoad({ ...load, durationS: ctx.durationS }));
 }

@@ -2,13 +2,15 @@ import { newCartId } from '../../core/checkout/cart-id.js';
 import { cartWorkflowId, type CartSessionInput } from '../../workflows/cart-session/messages.js';
 import { cartSession } from '../../workflows/cart-session/workflow.js';
 import { settle, WARM_UP_S, type BenchContext } from './context.js';
+import { withCpu, type MeasuredCpu } from './cpu.js';
 import { closedLoop, type LoadFigures } from './load.js';
+import { processGroups } from './stack.js';
 
 /**
  * Temporal's own limit on this machine: `client.workflow.start` of the cart-session workflow with a
  * minimal valid input, straight from a client (with the codec every client runs), no HTTP, no database.
  */
-export async function measureLimit(ctx: BenchContext, concurrency = ctx.concurrency): Promise<LoadFigures> {
+export async function measureLimit(ctx: BenchContext, concurrency = ctx.concurrency): Promise<LoadFigures & MeasuredCpu> {
   const start = () => {
     const cartId = newCartId();
     const input: CartSessionInput = {
@@ -24,5 +26,5 @@ export async function measureLimit(ctx: BenchContext, concurrency = ctx.concurre
   };
   await closedLoop(concurrency, WARM_UP_S, start);
   await settle(ctx);
-  return closedLoop(concurrency, ctx.durationS, start);
+  return withCpu(processGroups(ctx.stack, ctx.roles), () => closedLoop(concurrency, ctx.durationS, start));
 }

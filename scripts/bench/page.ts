@@ -2,13 +2,13 @@ import { markCustomerStarted } from '../../core/checkout/cart-ledger.js';
 import { cartWorkflowId, sendCodeUpdate } from '../../workflows/cart-session/messages.js';
 import type { cartSession } from '../../workflows/cart-session/workflow.js';
 import { createCart, forEachConcurrently, settle, WARM_UP_S, type BenchContext } from './context.js';
-import { cpuMeter, cpuMsPer, type CpuFigures } from './cpu.js';
+import { withCpu, type MeasuredCpu } from './cpu.js';
 import { httpLoad, type LoadFigures } from './load.js';
 import { processGroups } from './stack.js';
 
 const OPEN_SESSIONS = 64;
 
-export type PageFigures = LoadFigures & { cpu: CpuFigures; cpuMsPerRequest: Record<string, number> };
+export type PageFigures = LoadFigures & MeasuredCpu;
 
 /**
  * `GET /?token=` on the page process, spread over open sessions no customer has acted on yet: the
@@ -49,8 +49,5 @@ async function measureGets(ctx: BenchContext, tokens: string[]): Promise<PageFig
   const load = { url: ctx.roles.webUrl, path: () => `/?token=${tokens[next++ % tokens.length]}`, connections: ctx.concurrency };
   await httpLoad({ ...load, durationS: WARM_UP_S });
   await settle(ctx);
-  const meter = cpuMeter(processGroups(ctx.stack, ctx.roles));
-  const figures = await httpLoad({ ...load, durationS: ctx.durationS });
-  const cpu = meter.stop();
-  return { ...figures, cpu, cpuMsPerRequest: cpuMsPer(cpu, figures.requests) };
+  return withCpu(processGroups(ctx.stack, ctx.roles), () => httpLoad({ ...load, durationS: ctx.durationS }));
 }

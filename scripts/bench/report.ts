@@ -3,6 +3,7 @@ import path from 'node:path';
 import { latencyChart } from './chart.js';
 import type { CurvePoint } from './cost-curve.js';
 import { round, type LoadFigures } from './load.js';
+import type { MeasuredCpu } from './cpu.js';
 import type { PageFigures } from './page.js';
 import type { PayFigures } from './pay-to-webhook.js';
 import { GIVE_UP_AFTER_LAST_EXPIRY_S, type ScaleFigures } from './scale.js';
@@ -13,8 +14,8 @@ export interface BenchResults {
   versions: Record<string, string>;
   concurrency: number;
   durationS: number;
-  limit?: { startsPerSec: number; p50Ms: number; p99Ms: number; errors: number };
-  createCart?: { reqPerSec: number; p50Ms: number; p99Ms: number; errors: number; ratioToLimit: number | null; p99RatioToLimit: number | null };
+  limit?: { startsPerSec: number; p50Ms: number; p99Ms: number; errors: number } & CpuShare;
+  createCart?: { reqPerSec: number; p50Ms: number; p99Ms: number; errors: number; ratioToLimit: number | null; p99RatioToLimit: number | null } & CpuShare;
   baseline?: { reqPerSec: number; p50Ms: number; p99Ms: number; errors: number; createCartRatio: number | null };
   page?: PageResult;
   /** The page once the customer has acted: its step comes from a query of the workflow. */
@@ -27,7 +28,9 @@ export interface BenchResults {
   targets?: Target[];
 }
 
-type PageResult = { reqPerSec: number; p50Ms: number; p99Ms: number; errors: number; cpuMsPerRequest?: Record<string, number>; machineBusyPct?: number };
+/** CPU milliseconds per request by process, and the share of the cores that was busy (scripts/bench/cpu.ts). */
+type CpuShare = { cpuMsPerRequest?: Record<string, number>; machineBusyPct?: number };
+type PageResult = { reqPerSec: number; p50Ms: number; p99Ms: number; errors: number } & CpuShare;
 
 interface Target {
   what: string;
@@ -42,8 +45,8 @@ const ratio = (a: number | undefined, b: number | undefined) => (a && b ? round(
 
 /** What the measurements gave, before the ratios and targets are worked out. */
 export interface Measured {
-  limit?: LoadFigures;
-  createCart?: LoadFigures;
+  limit?: LoadFigures & MeasuredCpu;
+  createCart?: LoadFigures & MeasuredCpu;
   baseline?: LoadFigures;
   page?: PageFigures;
   pageAfterFirstAction?: PageFigures;
@@ -55,7 +58,7 @@ export interface Measured {
 
 export function assembleResults(base: Pick<BenchResults, 'generatedAt' | 'machine' | 'versions' | 'concurrency' | 'durationS'>, m: Measured): BenchResults {
   const r: BenchResults = { ...base };
-  if (m.limit) r.limit = { startsPerSec: m.limit.perSec, p50Ms: m.limit.p50Ms, p99Ms: m.limit.p99Ms, errors: m.limit.errors };
+  if (m.limit) r.limit = { startsPerSec: m.limit.perSec, p50Ms: m.limit.p50Ms, p99Ms: m.limit.p99Ms, errors: m.limit.errors, ...cpuShare(m.limit) };
   if (m.createCart) {
     r.createCart = {
       reqPerSec: m.createCart.perSec,
@@ -64,6 +67,7 @@ export function assembleResults(base: Pick<BenchResults, 'generatedAt' | 'machin
       errors: m.createCart.errors,
       ratioToLimit: ratio(m.createCart.perSec, m.limit?.perSec),
       p99RatioToLimit: ratio(m.createCart.p99Ms, m.limit?.p99Ms),
+      ...cpuShare(m.createCart),
     };
   }
   if (m.baseline) {
@@ -85,8 +89,10 @@ export function assembleResults(base: Pick<BenchResults, 'generatedAt' | 'machin
   return r;
 }
 
+const cpuShare = (m: MeasuredCpu): CpuShare => ({ cpuMsPerRequest: m.cpuMsPerRequest, machineBusyPct: m.cpu.machineBusyPct });
+
 function pageResult(p: PageFigures): PageResult {
-  return { reqPerSec: p.perSec, p50Ms: p.p50Ms, p99Ms: p.p99Ms, errors: p.errors, cpuMsPerRequest: p.cpuMsPerRequest, machineBusyPct: p.cpu.machineBusyPct };
+  return { reqPerSec: p.perSec, p50Ms: p.p50Ms, p99Ms: p.p99Ms, errors: p.errors, ...cpuShare(p) };
 }
 
 function atLeast(what: string, target: number, measured: number | null | undefined, unit: string, label: string): Target {
@@ -286,6 +292,8 @@ export function markdown(r: BenchResults, before: BenchResults | undefined, note
 /** Where the CPU went: each process's CPU milliseconds per operation, and how busy the machine's cores were. */
 function cpuSection(r: BenchResults): string[] {
   const rows: Array<[string, Record<string, number> | undefined, number | undefined]> = [
+    ['limit: raw start (per start; the client is `bench`)', r.limit?.cpuMsPerRequest, r.limit?.machineBusyPct],
+    ['create-cart (per request)', r.createCart?.cpuMsPerRequest, r.createCart?.machineBusyPct],
     ['checkout page, first load (per request)', r.page?.cpuMsPerRequest, r.page?.machineBusyPct],
     ['checkout page after a code was sent (per request)', r.pageAfterFirstAction?.cpuMsPerRequest, r.pageAfterFirstAction?.machineBusyPct],
     [`pay → order_created, ${r.payToWebhook?.concurrency} at a time (per payment)`, r.payToWebhook?.cpuMsPerPayment, r.payToWebhook?.cpu.machineBusyPct],
