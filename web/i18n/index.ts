@@ -2,6 +2,7 @@ import { readdirSync, readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { IntlMessageFormat } from 'intl-messageformat';
 import { escapeToBuffer, raw, type HtmlEscapedString } from 'hono/utils/html';
+import { getOrCreate } from '../../core/maps.js';
 
 /**
  * The hosted page's texts, one ICU MessageFormat catalogue per locale in ./messages/<locale>.json.
@@ -32,15 +33,11 @@ export type Values = Record<string, string | number>;
 
 const compiled = new Map<string, IntlMessageFormat>();
 function formatter(locale: string, key: MessageKey): IntlMessageFormat {
-  const id = `${locale}\u0000${key}`;
-  let format = compiled.get(id);
-  if (!format) {
+  return getOrCreate(compiled, `${locale}\u0000${key}`, () => {
     const source = catalogues.get(locale)?.[key] ?? catalogues.get(DEFAULT_LOCALE)![key];
     if (source === undefined) throw new Error(`no message ${key}`);
-    format = new IntlMessageFormat(source, locale);
-    compiled.set(id, format);
-  }
-  return format;
+    return new IntlMessageFormat(source, locale);
+  });
 }
 
 const plainTags = { b: (chunks: unknown[]) => chunks.join(''), code: (chunks: unknown[]) => chunks.join('') };
@@ -53,15 +50,7 @@ const fixedMessages = new Map<string, string>();
 
 /** A message as plain text (rich-text tags such as <b> keep only their content). */
 export function t(locale: string, key: MessageKey, values?: Values): string {
-  if (values === undefined) {
-    const id = `${locale}\u0000${key}`;
-    let fixed = fixedMessages.get(id);
-    if (fixed === undefined) {
-      fixed = formatPlain(locale, key, {});
-      fixedMessages.set(id, fixed);
-    }
-    return fixed;
-  }
+  if (values === undefined) return getOrCreate(fixedMessages, `${locale}\u0000${key}`, () => formatPlain(locale, key, {}));
   return formatPlain(locale, key, values);
 }
 

@@ -1,5 +1,6 @@
 import { html } from 'hono/html';
 import { dateTimeFormat, numberFormat } from '../../../core/intl-formats.js';
+import { getOrCreate } from '../../../core/maps.js';
 import { languageSwitcher, layout, type Html } from './layout.js';
 import { t } from '../../i18n/index.js';
 import { stepPanel, type StepView } from './steps.js';
@@ -51,14 +52,7 @@ function countdown(expiresOn: string, locale: string): Html {
 
 /** What the clock says that depends only on the page's language: built once per locale, not per render. */
 const countdownTextsByLocale = new Map<string, ReturnType<typeof buildCountdownTexts>>();
-function countdownTexts(locale: string) {
-  let texts = countdownTextsByLocale.get(locale);
-  if (!texts) {
-    texts = buildCountdownTexts(locale);
-    countdownTextsByLocale.set(locale, texts);
-  }
-  return texts;
-}
+const countdownTexts = (locale: string) => getOrCreate(countdownTextsByLocale, locale, () => buildCountdownTexts(locale));
 
 function buildCountdownTexts(locale: string) {
   return {
