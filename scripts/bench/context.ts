@@ -5,6 +5,7 @@ import type { Temporal } from '../../core/temporal.js';
 import { newCartId } from '../../core/checkout/cart-id.js';
 import { withDeadline } from '../../core/temporal.js';
 import { cartWorkflowId, stateQuery, type CartSessionInput } from '../../workflows/cart-session/messages.js';
+import type { CartSessionHandle } from '../../workflows/cart-session/client.js';
 import { cartSession } from '../../workflows/cart-session/workflow.js';
 import type { Roles, BenchStack } from './stack.js';
 
@@ -80,17 +81,28 @@ export async function forEachConcurrently<T>(items: readonly T[], concurrency: n
  * drained queue, so it is not charged for the backlog the one before left behind.
  */
 export async function settle(ctx: Pick<BenchContext, 'temporal' | 'config' | 'merchant'>, taskQueue = ctx.config.temporal.taskQueue): Promise<void> {
+  const handle = await startMinimalSession(ctx, { storeName: 'Bench Probe', lifetimeMs: 60_000, taskQueue });
+  await withDeadline(ctx.temporal, 300_000, () => handle.query(stateQuery));
+  await handle.terminate('benchmark probe');
+}
+
+/**
+ * A cart-session workflow started straight from a client with the smallest valid input: no HTTP, no
+ * ledger row, no search attributes. The raw start the limit measures, and the settle probe.
+ */
+export function startMinimalSession(
+  ctx: Pick<BenchContext, 'temporal' | 'merchant'>,
+  options: { storeName: string; lifetimeMs: number; taskQueue: string },
+): Promise<CartSessionHandle> {
   const cartId = newCartId();
   const input: CartSessionInput = {
     cartId,
     platformUuid: ctx.merchant.platformUuid,
-    storeName: 'Bench Probe',
+    storeName: options.storeName,
     amount: 100,
     currency: 'EUR',
-    expiresOn: new Date(Date.now() + 60_000).toISOString(),
-    lifetimeMs: 60_000,
+    expiresOn: new Date(Date.now() + options.lifetimeMs).toISOString(),
+    lifetimeMs: options.lifetimeMs,
   };
-  const handle = await ctx.temporal.client.workflow.start(cartSession, { workflowId: cartWorkflowId(cartId), taskQueue, args: [input] });
-  await withDeadline(ctx.temporal, 300_000, () => handle.query(stateQuery));
-  await handle.terminate('benchmark probe');
+  return ctx.temporal.client.workflow.start(cartSession, { workflowId: cartWorkflowId(cartId), taskQueue: options.taskQueue, args: [input] });
 }
