@@ -4,10 +4,10 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startDemoStore } from '../../demo-store/server.js';
 import type { CreatedMerchant } from '../../core/merchants/merchants.js';
 import { freePort } from '../../scripts/free-port.js';
 import { launchChromium, openPage, skipWithoutChromium, type WatchedPage } from '../support/chromium.js';
+import { startDemoStoreOnStack } from '../support/demo-store.js';
 import { useTestStack } from '../support/test-stack.js';
 
 /** Text of a locator on a page that refreshes itself: '' while a reload is under way. */
@@ -33,19 +33,7 @@ describe.skipIf(skipWithoutChromium())('the demo store in headless Chromium, on 
     // A .localhost name, which Chromium resolves to loopback, as the customer's address of the store.
     storeUrl = `http://store.localhost:${port}`;
     merchant = await stack.createMerchant({ name: 'Demo Store', webhookUrl: `http://127.0.0.1:${port}/webhooks` });
-    store = await startDemoStore({
-      port,
-      hostname: '127.0.0.1',
-      baseUrl: storeUrl,
-      publicUrl: 'https://store.example',
-      apiBaseUrl: stack.apiUrl,
-      checkoutBaseUrl: stack.checkoutUrl,
-      platformUuid: merchant.platformUuid,
-      apiKey: merchant.apiKey,
-      webhookSecret: merchant.webhookSecret,
-      ordersFile: path.join(dataDir, 'orders.json'),
-      log: () => {},
-    });
+    store = await startDemoStoreOnStack(stack, merchant, { port, baseUrl: storeUrl, ordersFile: path.join(dataDir, 'orders.json'), log: () => {} });
   });
   afterAll(async () => {
     await store?.close();

@@ -3,8 +3,8 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { createWebhookEventActivities } from '../../activities/webhooks/record-event.js';
-import { startDemoStore } from '../../demo-store/server.js';
 import { freePort } from '../../scripts/free-port.js';
+import { startDemoStoreOnStack } from '../support/demo-store.js';
 import { useTestStack } from '../support/test-stack.js';
 import { waitFor } from '../support/wait-for.js';
 
@@ -19,19 +19,7 @@ describe('the demo store npm start runs, against the real API and webhooks', () 
     const merchant = await stack.createMerchant({ name: 'Demo Store', webhookUrl: `${baseUrl}/webhooks` });
     const lines: string[] = [];
     const ordersFile = path.join(dataDir, 'orders.json');
-    const store = await startDemoStore({
-      port,
-      hostname: '127.0.0.1',
-      baseUrl,
-      publicUrl: 'https://store.example',
-      apiBaseUrl: stack.apiUrl,
-      checkoutBaseUrl: stack.checkoutUrl,
-      platformUuid: merchant.platformUuid,
-      apiKey: merchant.apiKey,
-      webhookSecret: merchant.webhookSecret,
-      ordersFile,
-      log: (line) => lines.push(line),
-    });
+    const store = await startDemoStoreOnStack(stack, merchant, { port, baseUrl, ordersFile, log: (line) => lines.push(line) });
     try {
       const bought = await fetch(`${baseUrl}/checkout`, {
         method: 'POST',
