@@ -54,7 +54,7 @@ describe('operator CLI: npm run -s merchant', () => {
     const deliveries = await waitFor(
       async () => {
         const out = await cli('deliveries', '--cart-id', cartId);
-        const events = out.json.events as Array<{ attempts: Array<{ trigger: string }> }>;
+        const events = (out.json.events ?? []) as Array<{ attempts: Array<{ trigger: string }> }>;
         return events[0]?.attempts.length === 2 ? events : undefined;
       },
       { what: 'both attempts listed' },
