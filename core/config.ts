@@ -3,159 +3,498 @@ import { createKeyring, parseKeys } from './crypto.js';
 
 const port = z.coerce.number().int().min(1).max(65535);
 
+/** Who reads a setting: the three roles, and the tooling around them (docs/configuration.md lists each). */
+export type SettingReader = 'api' | 'web' | 'worker' | 'CLI' | 'npm start' | 'tests' | 'bench' | 'verify';
+
+/** What docs/configuration.md says of a setting; `npm run docs:config` renders it, a test keeps the file in step. */
+export interface SettingDoc {
+  readBy: readonly SettingReader[];
+  /** One line: what it is for. */
+  meaning: string;
+  /** Production refuses to start without it. */
+  requiredInProduction?: true;
+  /** What production requires of its value, and why. */
+  production?: string;
+  /** The default in words, when the schema has none of its own (derived from another setting, or absent). */
+  default?: string;
+  /** What `npm start` sets when the environment does not. */
+  npmStart?: string;
+}
+
+/** Every setting's documentation, attached to its schema below with `.register(settingDocs, …)`. */
+export const settingDocs = z.registry<SettingDoc>();
+
+const ROLES = ['api', 'web', 'worker'] as const;
+const EVERY_PROCESS = [...ROLES, 'CLI'] as const;
+
 /** Every variable the service reads from its environment. */
-const environmentSchema = z.object({
-  /** No default: a deployment that forgot it must not start as sandbox and accept the sandbox OTP. npm start and the tests set it. */
-  CHECKOUT_ENV: z.enum(['sandbox', 'production'], { error: 'is required: sandbox or production' }),
-  API_PORT: port.default(3000),
-  WEB_PORT: port.default(3001),
-  /** The worker's `GET /metrics`: the activities' counters and, fetched from the address below, the Temporal SDK's worker metrics. */
-  WORKER_METRICS_PORT: port.default(9464),
-  /** Where the Temporal SDK's own Prometheus exporter listens (Runtime telemetryOptions); keep it on loopback, the worker's /metrics relays it. */
+export const environmentSchema = z.object({
+  // No default: a deployment that forgot it must not start as sandbox and accept the sandbox OTP.
+  CHECKOUT_ENV: z.enum(['sandbox', 'production'], { error: 'is required: sandbox or production' }).register(settingDocs, {
+    readBy: EVERY_PROCESS,
+    meaning:
+      '`sandbox` or `production`; production refuses sandbox OTPs, test cards and the simulator. Every entry point without it stops with one line: a forgotten setting must not run as sandbox',
+    requiredInProduction: true,
+    production:
+      '`production`, so no sandbox code, test cards or simulator; registered domains enforced; webhooks https to public addresses only; Secure cookies and HSTS',
+    npmStart: '`sandbox`; the tests set it too',
+  }),
+  API_PORT: port.default(3000).register(settingDocs, { readBy: ['api', 'npm start'], meaning: 'port of the API' }),
+  WEB_PORT: port.default(3001).register(settingDocs, { readBy: ['web'], meaning: 'port of the checkout page and the dashboard' }),
+  WORKER_METRICS_PORT: port.default(9464).register(settingDocs, {
+    readBy: ['worker'],
+    meaning:
+      "the worker's `GET /metrics` (operator token): its activities' counters and, fetched from `TEMPORAL_SDK_METRICS_ADDRESS`, the Temporal SDK's worker metrics",
+  }),
   TEMPORAL_SDK_METRICS_ADDRESS: z
     .string()
     .regex(/^(\d{1,3}(\.\d{1,3}){3}|\[[0-9a-fA-F:]+\]|localhost):\d{1,5}$/, 'must be host:port, e.g. 127.0.0.1:9465')
-    .default('127.0.0.1:9465'),
-  API_BASE_URL: z.url().optional(),
-  CHECKOUT_BASE_URL: z.url().optional(),
-  DATABASE_URL: z.string().min(1, 'is required (postgres://user:pass@host:port/db)'),
-  TEMPORAL_ADDRESS: z.string().default('localhost:7233'),
-  TEMPORAL_NAMESPACE: z.string().default('default'),
-  TEMPORAL_TASK_QUEUE: z.string().default('hosted-checkout'),
-  /** `true` for TLS with the system's trusted roots (implied by any setting below). */
-  TEMPORAL_TLS: z.enum(['true', 'false']).optional(),
-  /** mTLS: PEM files of this client's certificate and key (both or neither). */
-  TEMPORAL_TLS_CERT_PATH: z.string().min(1).optional(),
-  TEMPORAL_TLS_KEY_PATH: z.string().min(1).optional(),
-  /** PEM file of the server's root CA, when the operating system does not trust it. */
-  TEMPORAL_TLS_CA_PATH: z.string().min(1).optional(),
-  /** Overrides the TLS server name (SNI), e.g. behind a proxy. */
-  TEMPORAL_TLS_SERVER_NAME: z.string().min(1).optional(),
-  /** One-time codes by email: `smtp://user:pass@host:587` or `smtps://user:pass@host:465`. Production needs it. */
-  SMTP_URL: z.url({ protocol: /^smtps?$/, error: 'must be smtp://user:pass@host:port or smtps://…' }).optional(),
-  /** The From of code emails, e.g. `Checkout <codes@pay.example>`. */
-  OTP_EMAIL_FROM: z.string().min(3).optional(),
-  /** One-time codes by SMS through Twilio's Messages API. Production needs all three. */
+    .default('127.0.0.1:9465')
+    .register(settingDocs, {
+      readBy: ['worker'],
+      meaning:
+        "where the Temporal SDK's own Prometheus exporter listens (host:port, Runtime telemetryOptions); the worker's `/metrics` relays it, so keep it on loopback",
+    }),
+  API_BASE_URL: z
+    .url()
+    .optional()
+    .register(settingDocs, {
+      readBy: ['api', 'npm start'],
+      meaning: "the API's public address: OpenAPI `servers`, links given to merchants, the Temporal UI's codec endpoint (`<API_BASE_URL>/codec`)",
+      default: '`http://localhost:<API_PORT>`',
+      requiredInProduction: true,
+      production: '`https://…`, the public address of the API',
+    }),
+  CHECKOUT_BASE_URL: z
+    .url()
+    .optional()
+    .register(settingDocs, {
+      readBy: ['api', 'web', 'CLI'],
+      meaning:
+        "the checkout page's public address: the redirect is `{CHECKOUT_BASE_URL}/?token=<cartId>`; the page's own origin for form posts; the dashboard's sign-in links",
+      default: '`http://localhost:<WEB_PORT>`',
+      requiredInProduction: true,
+      production: '`https://…`, the public address of the page',
+    }),
+  DATABASE_URL: z
+    .string()
+    .min(1, 'is required (postgres://user:pass@host:port/db)')
+    .register(settingDocs, {
+      readBy: [...EVERY_PROCESS, 'npm start', 'bench'],
+      meaning: '`postgres://user:pass@host:port/db`; `npm start` and `npm run bench` run an embedded PostgreSQL when it is unset',
+      requiredInProduction: true,
+      production: "this deployment's own: a production cart must never share storage with sandbox",
+      npmStart: 'its embedded PostgreSQL',
+    }),
+  TEMPORAL_ADDRESS: z
+    .string()
+    .default('localhost:7233')
+    .register(settingDocs, {
+      readBy: [...EVERY_PROCESS, 'npm start', 'bench'],
+      meaning: 'the Temporal frontend; `npm start` and `npm run bench` run a Temporal dev server when it is unset',
+      production: "this deployment's own (with `TEMPORAL_TLS_*` or `TEMPORAL_API_KEY`)",
+      npmStart: 'its Temporal dev server',
+    }),
+  TEMPORAL_NAMESPACE: z
+    .string()
+    .default('default')
+    .register(settingDocs, { readBy: EVERY_PROCESS, meaning: "the Temporal namespace; the dashboard's links into the Temporal UI open it" }),
+  TEMPORAL_TASK_QUEUE: z.string().default('hosted-checkout').register(settingDocs, {
+    readBy: EVERY_PROCESS,
+    meaning: 'the task queue of every workflow; the card vault purge Schedule is `card-vault-purge-<task queue>`',
+  }),
+  TEMPORAL_TLS: z.enum(['true', 'false']).optional().register(settingDocs, {
+    readBy: EVERY_PROCESS,
+    meaning: "`true`: TLS to Temporal with the system's trusted roots (implied by any `TEMPORAL_TLS_*` setting and by `TEMPORAL_API_KEY`)",
+    default: 'off',
+  }),
+  TEMPORAL_TLS_CERT_PATH: z.string().min(1).optional().register(settingDocs, {
+    readBy: EVERY_PROCESS,
+    meaning: "mTLS: PEM file of this client's certificate, with `TEMPORAL_TLS_KEY_PATH` (both or neither); read at start",
+  }),
+  TEMPORAL_TLS_KEY_PATH: z.string().min(1).optional().register(settingDocs, {
+    readBy: EVERY_PROCESS,
+    meaning: "mTLS: PEM file of this client's private key, with `TEMPORAL_TLS_CERT_PATH` (both or neither); read at start",
+  }),
+  TEMPORAL_TLS_CA_PATH: z
+    .string()
+    .min(1)
+    .optional()
+    .register(settingDocs, { readBy: EVERY_PROCESS, meaning: "PEM file of the server's root CA, when the operating system does not trust it" }),
+  TEMPORAL_TLS_SERVER_NAME: z
+    .string()
+    .min(1)
+    .optional()
+    .register(settingDocs, { readBy: EVERY_PROCESS, meaning: 'overrides the TLS server name (SNI) to expect, e.g. behind a proxy' }),
+  SMTP_URL: z
+    .url({ protocol: /^smtps?$/, error: 'must be smtp://user:pass@host:port or smtps://…' })
+    .optional()
+    .register(settingDocs, {
+      readBy: ['worker'],
+      meaning:
+        "one-time codes by email through this SMTP server: `smtp://user:pass@host:587` (STARTTLS when offered) or `smtps://user:pass@host:465`; a plain-text and HTML message in the store's name with the code and how long it works, no link or image. With `OTP_EMAIL_FROM` (both or neither)",
+      default: 'none: sandbox keeps codes in its outbox',
+      requiredInProduction: true,
+      production: 'one-time codes by email',
+    }),
+  OTP_EMAIL_FROM: z
+    .string()
+    .min(3)
+    .optional()
+    .register(settingDocs, {
+      readBy: ['worker'],
+      meaning: 'the From of code emails, e.g. `Checkout <codes@pay.example>`',
+      requiredInProduction: true,
+      production: 'one-time codes by email (its domain needs SPF and DKIM for the SMTP provider)',
+    }),
   TWILIO_ACCOUNT_SID: z
     .string()
     .regex(/^AC[0-9a-fA-F]{32}$/, 'must be the account SID, AC + 32 hex digits')
-    .optional(),
-  TWILIO_AUTH_TOKEN: z.string().min(16).optional(),
-  /** The sending number (E.164) or a Messaging Service SID (MG…). */
+    .optional()
+    .register(settingDocs, {
+      readBy: ['worker'],
+      meaning:
+        "one-time codes by SMS through Twilio's Messages API: the account SID (`AC…`), with `TWILIO_AUTH_TOKEN` and `TWILIO_FROM` (all three or none); a refusal by the provider reaches the page as a code that could not be sent",
+      default: 'none: sandbox keeps codes in its outbox',
+      requiredInProduction: true,
+      production: 'one-time codes by SMS',
+    }),
+  TWILIO_AUTH_TOKEN: z
+    .string()
+    .min(16)
+    .optional()
+    .register(settingDocs, { readBy: ['worker'], meaning: "the Twilio account's auth token", requiredInProduction: true, production: 'one-time codes by SMS' }),
   TWILIO_FROM: z
     .string()
     .regex(/^(\+[1-9]\d{7,14}|MG[0-9a-fA-F]{32})$/, 'must be an E.164 number or a Messaging Service SID')
-    .optional(),
-  TWILIO_API_URL: z.url().default('https://api.twilio.com'),
-  /** Who charges cards: the sandbox simulator (sandbox only) or Stripe. Production needs `stripe`. */
-  PAYMENT_PROCESSOR: z.enum(['sandbox', 'stripe'], { error: 'must be sandbox or stripe' }).optional(),
-  /** Stripe's secret (or restricted) key: sk_live_… in production, sk_test_… against test mode or stripe-mock. */
+    .optional()
+    .register(settingDocs, {
+      readBy: ['worker'],
+      meaning: 'the sending number (E.164) or Messaging Service SID (`MG…`)',
+      requiredInProduction: true,
+      production: "one-time codes by SMS; the number or service must be allowed to send to your customers' countries",
+    }),
+  TWILIO_API_URL: z
+    .url()
+    .default('https://api.twilio.com')
+    .register(settingDocs, {
+      readBy: ['worker'],
+      meaning: "Twilio's API; changed only for a stand-in",
+      production: 'https (the auth token travels with every request)',
+    }),
+  PAYMENT_PROCESSOR: z
+    .enum(['sandbox', 'stripe'], { error: 'must be sandbox or stripe' })
+    .optional()
+    .register(settingDocs, {
+      readBy: ['worker'],
+      meaning: 'who charges cards: the sandbox simulator (its test cards: docs/checkout-page.md; refused in production) or Stripe',
+      default: '`sandbox`',
+      requiredInProduction: true,
+      production: '`stripe`: the only real processor; the simulator never charges a real card',
+    }),
   STRIPE_SECRET_KEY: z
     .string()
     .regex(/^(sk|rk)_(live|test)_[A-Za-z0-9]+$/, 'must be a Stripe secret key (sk_live_… or sk_test_…) or restricted key (rk_…)')
-    .optional(),
-  /** Where Stripe's API is: Stripe's own unless a test points it at stripe-mock. https in production. */
-  STRIPE_API_BASE: z.url().default('https://api.stripe.com'),
-  /** Temporal Cloud API key; implies TLS. */
-  TEMPORAL_API_KEY: z.string().min(1).optional(),
-  /**
-   * The data keys: `id:base64key,…`, newest last. The newest seals the card vault, stored webhook
-   * secrets, the OTP outbox and Temporal payloads, and keys the HMACs (OTP hashes, CSRF); every key opens.
-   */
-  DATA_ENCRYPTION_KEYS: z.string().optional(),
-  /** One data key alone (the keyring `k0:<key>`), as before keyrings; set this or DATA_ENCRYPTION_KEYS. */
-  DATA_ENCRYPTION_KEY: z.string().optional(),
-  /** Origins of the Temporal UI allowed to call the API's codec endpoint (/codec) from a browser. */
-  TEMPORAL_UI_ORIGINS: z.string().default('http://localhost:8233,http://127.0.0.1:8233'),
-  /** Where operators open the Temporal UI: the dashboard links each cart to its workflow there (in TEMPORAL_NAMESPACE). */
-  TEMPORAL_UI_URL: z.url().default('http://localhost:8233'),
-  /** Bearer token of the operator API. */
-  OPERATOR_TOKEN: z.string().min(24, 'must be at least 24 characters').optional(),
-  /**
-   * Lifetime of a cart session. The spec fixes it at 45 minutes; the override exists so tests can
-   * watch a session expire, and is refused in production.
-   */
+    .optional()
+    .register(settingDocs, {
+      readBy: ['worker'],
+      meaning: "with `PAYMENT_PROCESSOR=stripe`: Stripe's secret key (`sk_live_…`; `sk_test_…` against test mode or stripe-mock) or a restricted key (`rk_…`)",
+      requiredInProduction: true,
+      production:
+        "`sk_live_…` (or a restricted `rk_live_…` allowed PaymentMethods, PaymentIntents and Refunds) of the account that takes the money; it needs Stripe's raw card data access, as the page collects the card itself",
+    }),
+  STRIPE_API_BASE: z
+    .url()
+    .default('https://api.stripe.com')
+    .register(settingDocs, {
+      readBy: ['worker'],
+      meaning: "Stripe's API; the tests point it at stripe-mock",
+      production: 'https (the secret key travels with every request)',
+    }),
+  TEMPORAL_API_KEY: z
+    .string()
+    .min(1)
+    .optional()
+    .register(settingDocs, { readBy: EVERY_PROCESS, meaning: 'a Temporal Cloud API key (implies TLS); clients and workers send it on every call' }),
+  DATA_ENCRYPTION_KEYS: z.string().optional().register(settingDocs, {
+    readBy: EVERY_PROCESS,
+    meaning:
+      'the keyring: `id:base64key,…` (ids `[a-z0-9-]{1,32}`, 32-byte keys), newest last. The newest seals the card vault, stored webhook secrets, the OTP outbox and Temporal payloads, and keys the HMACs (OTP hashes, CSRF); every key opens. Set this or `DATA_ENCRYPTION_KEY`, not both; rotation: docs/security.md',
+    requiredInProduction: true,
+    production: "this deployment's own keys (or `DATA_ENCRYPTION_KEY`), never sandbox's: `k1:$(openssl rand -base64 32)`",
+  }),
+  DATA_ENCRYPTION_KEY: z.string().optional().register(settingDocs, {
+    readBy: EVERY_PROCESS,
+    meaning: 'one data key alone (the keyring `k0:<key>`), as before keyrings; set this or `DATA_ENCRYPTION_KEYS`, not both',
+    production: 'or `DATA_ENCRYPTION_KEYS`, as above',
+    npmStart: 'generated into `.data/local-secrets.json`',
+  }),
+  TEMPORAL_UI_ORIGINS: z
+    .string()
+    .default('http://localhost:8233,http://127.0.0.1:8233')
+    .register(settingDocs, {
+      readBy: ['api'],
+      meaning: "origins of the Temporal UI allowed to call the API's codec endpoint (`/codec`) from a browser (CORS)",
+    }),
+  TEMPORAL_UI_URL: z
+    .url()
+    .default('http://localhost:8233')
+    .register(settingDocs, {
+      readBy: ['web'],
+      meaning:
+        "where operators open the Temporal UI: the dashboard links each cart's workflow (`<url>/namespaces/<TEMPORAL_NAMESPACE>/workflows/cart-<cartId>`)",
+      npmStart: 'the UI of the dev server it runs',
+    }),
+  OPERATOR_TOKEN: z.string().min(24, 'must be at least 24 characters').optional().register(settingDocs, {
+    readBy: ROLES,
+    meaning: 'bearer token of the operator API, the codec endpoint and every `/metrics`; also what operators sign in to the dashboard with',
+    requiredInProduction: true,
+    production: '≥ 24 characters: `openssl rand -hex 24`',
+    npmStart: 'generated into `.data/local-secrets.json`',
+  }),
+  // Merchants are promised 45 minutes (the `expiresOn` create-cart answers); the override exists so
+  // tests can watch a session expire, and is refused in production.
   SESSION_LIFETIME_SECONDS: z.coerce
     .number()
     .int()
     .positive()
-    .default(45 * 60),
-  /**
-   * How long a session whose charge went unanswered keeps asking the processor what happened (lookup,
-   * and retries of the charge under the same key) before it fails with processor_error and voids by
-   * key. It may run past the session's lifetime.
-   */
-  PAYMENT_RESOLUTION_SECONDS: z.coerce.number().int().positive().default(600),
-  /**
-   * How long the page keeps the customer on "Confirming your payment…" before saying the outcome will
-   * follow (the merchant still gets the final webhook; the page keeps checking, more slowly).
-   */
-  PAYMENT_CONFIRMATION_WAIT_SECONDS: z.coerce.number().int().positive().default(90),
+    .default(45 * 60)
+    .register(settingDocs, {
+      readBy: ['api', 'worker'],
+      meaning: 'lifetime of a cart session, 45 minutes; only tests shorten it',
+      production: 'cannot be changed',
+    }),
+  PAYMENT_RESOLUTION_SECONDS: z.coerce
+    .number()
+    .int()
+    .positive()
+    .default(600)
+    .register(settingDocs, {
+      readBy: ['api'],
+      meaning:
+        "how long a session whose charge went unanswered keeps asking the processor what happened (lookups, and retries of the charge under the same key) before it fails with `processor_error` and voids by key; it may run past the session's lifetime. Create-cart hands it to the session",
+    }),
+  PAYMENT_CONFIRMATION_WAIT_SECONDS: z.coerce
+    .number()
+    .int()
+    .positive()
+    .default(90)
+    .register(settingDocs, {
+      readBy: ['web'],
+      meaning:
+        'how long the page shows "Confirming your payment…" before it tells the customer the outcome will follow (no double charge, do not pay again), with a link to `failureUrl`; it keeps checking every 10 s and still redirects once the outcome is known, and the merchant gets the final webhook either way',
+    }),
   SANDBOX_OTP: z
     .string()
     .regex(/^\d{6}$/, 'must be 6 digits')
-    .default('123456'),
-  /**
-   * Open sessions whose workflow state the worker keeps in memory (the sticky cache); the others are
-   * replayed from their short history when their next task comes. Each costs about 0.8 MiB: the SDK's
-   * default (60% of the heap limit, 2310 sessions on a 4 GiB heap) took the worker to 1.9 GiB with
-   * 10,000 sessions open, 1000 to 1.1 GiB with 2000 open, 500 to 0.86 GiB (reports/bench-notes.md).
-   */
-  WORKER_MAX_CACHED_WORKFLOWS: z.coerce.number().int().min(2).default(500),
-  LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
-  /**
-   * Create-cart requests allowed per window. platformUuid is public and create-cart needs no
-   * credentials, so no one address may exhaust a merchant's allowance: each client address has its
-   * own count (PER_CLIENT), and its own per merchant (PER_PLATFORM_CLIENT); the merchant-wide ceiling
-   * (PER_PLATFORM) is high enough that only a distributed flood reaches it.
-   */
-  RATE_LIMIT_WINDOW_SECONDS: z.coerce.number().int().positive().default(60),
-  RATE_LIMIT_PER_CLIENT: z.coerce.number().int().positive().default(3000),
-  RATE_LIMIT_PER_PLATFORM_CLIENT: z.coerce.number().int().positive().default(600),
-  RATE_LIMIT_PER_PLATFORM: z.coerce.number().int().positive().default(20_000),
-  /** Dashboard sign-in attempts (API key or operator token, right or wrong) per client address per RATE_LIMIT_WINDOW_SECONDS. */
-  RATE_LIMIT_DASHBOARD_SIGN_INS_PER_CLIENT: z.coerce.number().int().positive().default(10),
-  /** Posts of the checkout page's forms allowed per client address per RATE_LIMIT_WINDOW_SECONDS. */
-  RATE_LIMIT_PAGE_ACTIONS_PER_CLIENT: z.coerce.number().int().positive().default(120),
-  /**
-   * One-time codes sent (send and resend) per window, across carts: to one destination (phone or
-   * email), and at the request of one client address. Against SMS pumping: each cart alone allows 4.
-   */
-  OTP_SENDS_WINDOW_SECONDS: z.coerce.number().int().positive().default(3600),
-  OTP_SENDS_PER_DESTINATION: z.coerce.number().int().positive().default(5),
-  OTP_SENDS_PER_CLIENT: z.coerce.number().int().positive().default(20),
-  /**
-   * How many reverse proxies of ours stand in front of the API. 0: the socket address is the client
-   * and X-Forwarded-For is ignored (anyone can forge it); n: the n-th address from the right is.
-   */
-  TRUST_PROXY: z.coerce.number().int().min(0).max(10).default(0),
-  /**
-   * Delay before each webhook delivery attempt, in ms (docs/decisions/webhooks.md: immediately, 5 s, 5 min, 30 min,
-   * 2 h, 5 h, 10 h, 14 h, 20 h, 24 h). Configurable so tests can run the same logic in seconds.
-   */
+    .default('123456')
+    .register(settingDocs, {
+      readBy: ['web', 'worker'],
+      meaning: 'the fixed one-time code sandbox accepts besides the code really sent; the page shows it in sandbox',
+      production: 'ignored: only the code really sent is accepted',
+    }),
+  WORKER_MAX_CACHED_WORKFLOWS: z.coerce
+    .number()
+    .int()
+    .min(2)
+    .default(500)
+    .register(settingDocs, {
+      readBy: ['worker'],
+      meaning:
+        "open sessions whose workflow state the worker keeps in memory (the sticky cache, about 0.8 MiB each); the others are replayed from their short history when their next task comes. The SDK's default (60% of the heap limit, 2310 sessions on a 4 GiB heap) took the worker to 1.9 GiB with 10,000 sessions open, 1000 to 1.1 GiB with 2000 open, 500 to 0.86 GiB (reports/bench-notes.md)",
+    }),
+  LOG_LEVEL: z
+    .enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'])
+    .default('info')
+    .register(settingDocs, { readBy: ROLES, meaning: 'pino level; logs are JSON lines' }),
+  // platformUuid is public and create-cart needs no credentials, so no one address may exhaust a
+  // merchant's allowance: each client address has its own count, and its own per merchant; the
+  // merchant-wide ceiling is high enough that only a distributed flood reaches it.
+  RATE_LIMIT_WINDOW_SECONDS: z.coerce
+    .number()
+    .int()
+    .positive()
+    .default(60)
+    .register(settingDocs, {
+      readBy: ['api', 'web'],
+      meaning: 'window of the create-cart limits, of `RATE_LIMIT_PAGE_ACTIONS_PER_CLIENT` and of `RATE_LIMIT_DASHBOARD_SIGN_INS_PER_CLIENT`',
+    }),
+  RATE_LIMIT_PER_CLIENT: z.coerce
+    .number()
+    .int()
+    .positive()
+    .default(3000)
+    .register(settingDocs, { readBy: ['api'], meaning: 'create-cart requests per client address per window, counted before the body is read' }),
+  RATE_LIMIT_PER_PLATFORM_CLIENT: z.coerce
+    .number()
+    .int()
+    .positive()
+    .default(600)
+    .register(settingDocs, {
+      readBy: ['api'],
+      meaning: 'create-cart requests per (platformUuid, client address) per window, once the body is valid; raise it for merchants behind one egress address',
+    }),
+  RATE_LIMIT_PER_PLATFORM: z.coerce
+    .number()
+    .int()
+    .positive()
+    .default(20_000)
+    .register(settingDocs, {
+      readBy: ['api'],
+      meaning: 'create-cart requests per platformUuid from everywhere per window: a ceiling against distributed floods',
+    }),
+  RATE_LIMIT_DASHBOARD_SIGN_INS_PER_CLIENT: z.coerce
+    .number()
+    .int()
+    .positive()
+    .default(10)
+    .register(settingDocs, {
+      readBy: ['web'],
+      meaning: 'dashboard sign-in attempts (API key, operator token or link; right or wrong) per client address per `RATE_LIMIT_WINDOW_SECONDS`',
+    }),
+  RATE_LIMIT_PAGE_ACTIONS_PER_CLIENT: z.coerce
+    .number()
+    .int()
+    .positive()
+    .default(120)
+    .register(settingDocs, {
+      readBy: ['web'],
+      meaning: "posts of the checkout page's forms (send code, resend, verify, pay, cancel) per client address per `RATE_LIMIT_WINDOW_SECONDS`",
+    }),
+  // Against SMS pumping: each cart alone allows 4 sends, these count across carts.
+  OTP_SENDS_WINDOW_SECONDS: z.coerce
+    .number()
+    .int()
+    .positive()
+    .default(3600)
+    .register(settingDocs, { readBy: ['web'], meaning: 'window of the one-time-code send limits (send and resend, across carts)' }),
+  OTP_SENDS_PER_DESTINATION: z.coerce
+    .number()
+    .int()
+    .positive()
+    .default(5)
+    .register(settingDocs, { readBy: ['web'], meaning: 'codes sent to one phone number or email per window, across carts' }),
+  OTP_SENDS_PER_CLIENT: z.coerce
+    .number()
+    .int()
+    .positive()
+    .default(20)
+    .register(settingDocs, { readBy: ['web'], meaning: 'codes requested from one client address per window, across carts' }),
+  TRUST_PROXY: z.coerce
+    .number()
+    .int()
+    .min(0)
+    .max(10)
+    .default(0)
+    .register(settingDocs, {
+      readBy: ['api', 'web'],
+      meaning:
+        'how many reverse proxies of ours stand in front of the API and the page. 0: the socket address is the client and `X-Forwarded-For` is ignored (anyone can forge it); n: the n-th address from the right is',
+      production: 'the number of your own proxies in front',
+    }),
   WEBHOOK_RETRY_SCHEDULE_MS: z
     .string()
     .regex(/^\d+(,\d+)*$/, 'must be a comma-separated list of milliseconds')
-    .default([0, 5e3, 5 * 60e3, 30 * 60e3, 2 * 3600e3, 5 * 3600e3, 10 * 3600e3, 14 * 3600e3, 20 * 3600e3, 24 * 3600e3].join(',')),
-  /** One webhook attempt (connect, send, read the answer) must finish within this. */
-  /** How often the card vault purge runs (a Temporal Schedule). */
-  CARD_VAULT_PURGE_EVERY_SECONDS: z.coerce.number().int().positive().default(300),
-  /** A card is purged once it is older than the session lifetime plus this, whatever became of its session. */
-  CARD_VAULT_PURGE_MARGIN_SECONDS: z.coerce.number().int().min(0).default(1800),
-  WEBHOOK_TIMEOUT_MS: z.coerce.number().int().positive().default(15_000),
-  /** After a rotation, the previous secrets keep signing for this long. */
+    .default([0, 5e3, 5 * 60e3, 30 * 60e3, 2 * 3600e3, 5 * 3600e3, 10 * 3600e3, 14 * 3600e3, 20 * 3600e3, 24 * 3600e3].join(','))
+    .register(settingDocs, {
+      readBy: ['worker'],
+      meaning:
+        'delay before each webhook delivery attempt, in ms (docs/decisions/webhooks.md: immediately, 5 s, 5 min, 30 min, 2 h, 5 h, 10 h, 14 h, 20 h, 24 h); configurable so tests run the same logic in seconds (e.g. `0,300,500`)',
+    }),
+  CARD_VAULT_PURGE_EVERY_SECONDS: z.coerce
+    .number()
+    .int()
+    .positive()
+    .default(300)
+    .register(settingDocs, { readBy: ['worker'], meaning: 'how often the Temporal Schedule `card-vault-purge-<task queue>` deletes old cards' }),
+  CARD_VAULT_PURGE_MARGIN_SECONDS: z.coerce
+    .number()
+    .int()
+    .min(0)
+    .default(1800)
+    .register(settingDocs, {
+      readBy: ['worker'],
+      meaning: 'a card is purged once it is older than the session lifetime plus this, whatever became of its session',
+    }),
+  WEBHOOK_TIMEOUT_MS: z.coerce.number().int().positive().default(15_000).register(settingDocs, {
+    readBy: EVERY_PROCESS,
+    meaning: 'one webhook attempt (connect, send, read the answer) must finish within this; also the test event of the dashboard and of `check`',
+  }),
   WEBHOOK_SECRET_OVERLAP_SECONDS: z.coerce
     .number()
     .int()
     .min(0)
-    .default(24 * 3600),
-  /** An endpoint that has failed every attempt for this long is disabled. */
+    .default(24 * 3600)
+    .register(settingDocs, { readBy: ['api', 'web', 'CLI'], meaning: 'after a rotation, the previous webhook secrets keep signing for this long' }),
   WEBHOOK_DISABLE_AFTER_SECONDS: z.coerce
     .number()
     .int()
     .positive()
-    .default(5 * 24 * 3600),
+    .default(5 * 24 * 3600)
+    .register(settingDocs, {
+      readBy: ['worker'],
+      meaning: 'an endpoint that has failed every attempt for this long is disabled; its events are kept as `skipped`',
+    }),
 });
+
+/** `npm start`'s own settings (scripts/start.ts): where the launcher runs what it starts. */
+export const launcherEnvironmentSchema = z.object({
+  HOSTED_CHECKOUT_DATA_DIR: z
+    .string()
+    .min(1)
+    .default('.data')
+    .register(settingDocs, { readBy: ['npm start'], meaning: "where its PostgreSQL, Temporal state, local secrets and the demo store's files live" }),
+  EMBEDDED_POSTGRES_PORT: port
+    .default(5432)
+    .register(settingDocs, { readBy: ['npm start'], meaning: 'port of the embedded PostgreSQL it runs when `DATABASE_URL` is unset' }),
+  TEMPORAL_PORT: port
+    .default(7233)
+    .register(settingDocs, { readBy: ['npm start'], meaning: 'port of the Temporal dev server it runs when `TEMPORAL_ADDRESS` is unset' }),
+  TEMPORAL_UI_PORT: port.default(8233).register(settingDocs, { readBy: ['npm start'], meaning: "port of that dev server's Web UI" }),
+  DEMO_MERCHANT_PORT: port
+    .default(3002)
+    .register(settingDocs, { readBy: ['npm start'], meaning: 'the demo store (shop, orders, return pages and its webhook endpoint `/webhooks`)' }),
+});
+
+/**
+ * Variables the development tooling reads on its own (no schema parses them): documented here so that
+ * docs/configuration.md names every variable the repo reads.
+ */
+export const DEVELOPMENT_VARIABLES: Record<string, SettingDoc & { default: string }> = {
+  TEMPORAL_CLI: {
+    readBy: ['npm start', 'tests', 'bench'],
+    default: '`temporal` on PATH, then the cache',
+    meaning: 'path of a `temporal` binary; without one, it is built once into the cache (docs/operations.md); `npm run temporal:provision` does just that',
+  },
+  STRIPE_MOCK: {
+    readBy: ['tests'],
+    default: '`stripe-mock` on PATH, then the cache',
+    meaning: "path of a `stripe-mock` binary for the Stripe adapter's tests; `npm run stripe-mock:provision` builds it",
+  },
+  XDG_CACHE_HOME: { readBy: ['npm start', 'tests', 'bench'], default: '`~/.cache`', meaning: 'the cache holding the built tools, under `hosted-checkout/`' },
+  CHROMIUM_PATH: { readBy: ['tests'], default: '`/usr/bin/chromium`', meaning: 'the Chromium the browser tests drive' },
+  CI: { readBy: ['tests'], default: 'unset (`.ci/run` sets `true`)', meaning: '`true`: a missing Chromium fails the browser tests instead of skipping them' },
+  RELIABILITY_TRIALS: { readBy: ['tests', 'verify'], default: '2 (`npm run verify`: 20)', meaning: 'trials of each reliability suite' },
+  RELIABILITY_SEED: { readBy: ['tests', 'verify'], default: 'random, printed', meaning: "repeats a reliability run's plan exactly" },
+  FUZZ_RUNS: { readBy: ['tests', 'verify'], default: '2000', meaning: 'runs of the create-cart fuzzer' },
+  FUZZ_SEED: { readBy: ['tests'], default: 'random, printed', meaning: "repeats a fuzzer run exactly (`npm run verify` sets it to the run's seed)" },
+  RECORD_REPLAY_FIXTURE: {
+    readBy: ['tests'],
+    default: 'unset',
+    meaning: 'regenerates the workflow replay fixtures of `test/integration/workflow-replay.test.ts`, deliberately and only with a versioning plan',
+  },
+  BENCH_CPU_PROF: {
+    readBy: ['bench'],
+    default: 'unset',
+    meaning: '`api`, `web` or `worker`: that role writes a V8 CPU profile to the temporary folder when it stops',
+  },
+  TEST_WORKFLOW_BUNDLE: {
+    readBy: ['tests'],
+    default: 'set by the tests',
+    meaning: "the workflow bundle file a test's worker process (`test/support/test-worker.ts`) loads, so a restart takes seconds",
+  },
+  TEST_ACQUIRER_URL: { readBy: ['tests'], default: 'set by the tests', meaning: "the test acquirer a test's worker process charges through" },
+};
 
 export const CONFIG_VARIABLES = Object.keys(environmentSchema.shape);
 

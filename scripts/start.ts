@@ -3,7 +3,7 @@ import path from 'node:path';
 import { DefaultLogger, NativeConnection, Runtime } from '@temporalio/worker';
 import { createApiApp } from '../api/app.js';
 import { CREATE_CART_EXAMPLE } from '../api/docs/openapi.js';
-import { loadConfig } from '../core/config.js';
+import { launcherEnvironmentSchema, loadConfig } from '../core/config.js';
 import { createDb } from '../core/db/client.js';
 import { listen } from '../core/http-service.js';
 import { createLogger } from '../core/logger.js';
@@ -13,24 +13,13 @@ import { bundleWorkflows, createCartWorker } from '../worker/create-worker.js';
 import { serveWorkerMetrics, workerTelemetryOptions } from '../worker/metrics.js';
 import { createActivityMetrics } from '../activities/metrics.js';
 import { ensureCardVaultPurgeSchedule } from '../workflows/card-vault-purge/client.js';
-import { z } from 'zod';
 import { startDemoStore } from '../demo-store/server.js';
 import { ensureDemoMerchant } from './demo-merchant.js';
 import { localDataEncryptionKey, localOperatorToken, startInfrastructure } from './infrastructure.js';
 
 /** `npm start`: the whole stack on this machine, on real PostgreSQL and a real Temporal dev server. */
 
-const port = z.coerce.number().int().min(1).max(65535);
-/** Where the launcher puts what it runs; the services' own settings are core/config.ts's. */
-const launcher = z
-  .object({
-    HOSTED_CHECKOUT_DATA_DIR: z.string().min(1).default('.data'),
-    EMBEDDED_POSTGRES_PORT: port.default(5432),
-    TEMPORAL_PORT: port.default(7233),
-    TEMPORAL_UI_PORT: port.default(8233),
-    DEMO_MERCHANT_PORT: port.default(3002),
-  })
-  .parse(process.env);
+const launcher = launcherEnvironmentSchema.parse(process.env);
 const DATA_DIR = path.resolve(launcher.HOSTED_CHECKOUT_DATA_DIR);
 const say = (line: string) => process.stdout.write(`${line}\n`);
 

@@ -23,7 +23,7 @@ export async function createCartWorker(deps: {
   postWebhook?: ActivityDeps['postWebhook'];
   connection: NativeConnection;
   workflowBundle?: WorkflowBundleWithSourceMap;
-  /** What its activities count; served by worker/metrics-server.ts. A worker nobody scrapes may leave it out. */
+  /** What its activities count; served by worker/metrics.ts. A worker nobody scrapes may leave it out. */
   metrics?: ActivityMetrics;
 }): Promise<Worker> {
   const { config, connection } = deps;
