@@ -86,7 +86,7 @@ describe('every workflow type replays its histories deterministically', () => {
     driver = cartSessionDriver(stack, paidOwner);
   });
 
-  it('replays paid, cancelled, locked-out, declined and unanswered sessions, their webhook deliveries, refunds and a vault purge', async () => {
+  it('replays paid, cancelled, locked-out, declined, unanswered and abandoned sessions, their webhook deliveries, refunds and a vault purge', async () => {
     const paid = await driver.verifiedSession();
     await driver.pay(paid, SANDBOX_CARDS.approved);
     const cancelled = await driver.verifiedSession();
