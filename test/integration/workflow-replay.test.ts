@@ -97,7 +97,7 @@ describe('every workflow type replays its histories deterministically', () => {
     await driver.sendCode(locked);
     for (let i = 0; i < 5; i++) await driver.verify(locked, (await driver.sentCode(locked)) === '999999' ? '999998' : '999999');
 
-    // An unanswered charge: lookups until the bound, then a void (the payment-certainty-v1 path).
+    // An unanswered charge: lookups until the bound, then a void.
     const unanswered = await driver.verifiedSession();
     await driver.pay(unanswered, SANDBOX_CARDS.processorError);
 
