@@ -101,8 +101,9 @@ describe('every workflow type replays its histories deterministically', () => {
     const unanswered = await driver.verifiedSession();
     await driver.pay(unanswered, SANDBOX_CARDS.processorError);
 
-    // A session nobody finishes: the same driver with a five-second session lifetime.
-    const shortLived = cartSessionDriver({ ...stack, config: { ...stack.config, sessionLifetimeMs: 5_000 } }, paidOwner);
+    // A session nobody finishes after its code was sent: the same driver with a ten-second session
+    // lifetime, ample for the send even on a loaded machine (a send after it would be refused).
+    const shortLived = cartSessionDriver({ ...stack, config: { ...stack.config, sessionLifetimeMs: 10_000 } }, paidOwner);
     const abandoned = await shortLived.startSessionWithOtpPolicy({});
     await shortLived.sendCode(abandoned);
 
