@@ -4,7 +4,6 @@ import type { OtpSender } from '../../core/checkout/otp-sender.js';
 import { otpHashDigest } from '../../core/checkout/otp-digest.js';
 import { otpHash } from '../../core/checkout/otp-hash.js';
 import { parseContact } from '../../core/checkout/contact.js';
-import { OTP_POLICY } from '../../core/checkout/session.js';
 import type { ActivityMetrics } from '../metrics.js';
 
 export interface SentCode {
@@ -19,8 +18,8 @@ export interface SentCode {
 export function createOtpActivities(deps: { config: Config; otpSender: OtpSender; metrics: ActivityMetrics }) {
   const { config, otpSender, metrics } = deps;
   return {
-    /** `storeName` and `codeLifetimeMs` are absent from sends scheduled before messages named them, `locale` from those before the page spoke Arabic. */
-    async sendOtp(input: { cartId: string; contact: string; storeName?: string; codeLifetimeMs?: number; locale?: string }): Promise<SentCode> {
+    /** `locale` is the page's language; English when absent. */
+    async sendOtp(input: { cartId: string; contact: string; storeName: string; codeLifetimeMs: number; locale?: string }): Promise<SentCode> {
       const contact = parseContact(input.contact);
       // The workflow validated the contact already; this guards the activity's own contract.
       if (!contact) throw new Error('sendOtp: not an email address or phone number');
@@ -32,8 +31,8 @@ export function createOtpActivities(deps: { config: Config; otpSender: OtpSender
           address: contact.address,
           addressHint: contact.hint,
           code,
-          storeName: input.storeName ?? 'the store',
-          codeLifetimeMs: input.codeLifetimeMs ?? OTP_POLICY.codeLifetimeMs,
+          storeName: input.storeName,
+          codeLifetimeMs: input.codeLifetimeMs,
           ...(input.locale ? { locale: input.locale } : {}),
         });
       } catch (error) {

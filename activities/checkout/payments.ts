@@ -57,9 +57,6 @@ export function createPaymentActivities(deps: { config: Config; db: Db; logger: 
   return {
     chargePayment,
 
-    /** The activity's name before payment-certainty-v1: sessions already running may still schedule it. */
-    authorizePayment: chargePayment,
-
     /** What the processor did for this cart's key, when a charge went unanswered. */
     async lookupPayment(input: { cartId: string }): Promise<PaymentLookup> {
       const found = await unlessUnavailable(input.cartId, () => paymentProcessor.lookup({ idempotencyKey: input.cartId }));

@@ -91,7 +91,7 @@ export async function settle(ctx: Pick<BenchContext, 'temporal' | 'config' | 'me
  * ledger row, no search attributes. The raw start the limit measures, and the settle probe.
  */
 export function startMinimalSession(
-  ctx: Pick<BenchContext, 'temporal' | 'merchant'>,
+  ctx: Pick<BenchContext, 'temporal' | 'merchant' | 'config'>,
   options: { storeName: string; lifetimeMs: number; taskQueue: string },
 ): Promise<CartSessionHandle> {
   const cartId = newCartId();
@@ -103,6 +103,7 @@ export function startMinimalSession(
     currency: 'EUR',
     expiresOn: new Date(Date.now() + options.lifetimeMs).toISOString(),
     lifetimeMs: options.lifetimeMs,
+    paymentResolutionMs: ctx.config.paymentResolutionMs,
   };
   return ctx.temporal.client.workflow.start(cartSession, { workflowId: cartWorkflowId(cartId), taskQueue: options.taskQueue, args: [input] });
 }

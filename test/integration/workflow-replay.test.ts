@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { existsSync, readFileSync, writeFileSync } from 'node:fs';
+import { mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { temporal } from '@temporalio/proto';
 import { DeterminismViolationError } from '@temporalio/workflow';
@@ -19,17 +19,42 @@ import { cartSessionDriver, type Session } from '../support/cart-session-driver.
 import { waitFor } from '../support/wait-for.js';
 
 /**
- * Workflow code changes must keep replaying the histories of sessions already running, or those
- * sessions break mid-checkout. This replays fresh histories and one recorded with an earlier version
- * (regenerate deliberately with RECORD_REPLAY_FIXTURE=1, and only with a versioning plan).
- * The fixture is protobufjs's JSON form of the History message: `historyToJSON` from
+ * Workflow code changes must keep replaying the histories of executions already running, or they
+ * break mid-checkout. This replays fresh histories and the ones each release recorded, in
+ * test/fixtures/histories/<version>/ (docs/decisions/workflow-versioning.md). A release records its
+ * own once, from its code: `npm run record:replay-fixtures` (RECORD_REPLAY_FIXTURES=1) writes this
+ * version's folder; the folders of earlier releases are kept while any of their executions may run.
+ * A fixture is protobufjs's JSON form of the History message: `historyToJSON` from
  * @temporalio/common cannot be used here, as its protobufjs copy differs from @temporalio/proto's
  * in this install ("type must be a Type").
  */
-const FIXTURE = fileURLToPath(new URL('../fixtures/cart-session-paid.history.json', import.meta.url));
-const REFUND_FIXTURE = fileURLToPath(new URL('../fixtures/refund-succeeded.history.json', import.meta.url));
+const HISTORIES = fileURLToPath(new URL('../fixtures/histories/', import.meta.url));
+const VERSION = (JSON.parse(readFileSync(fileURLToPath(new URL('../../package.json', import.meta.url)), 'utf8')) as { version: string }).version;
+const RELEASE_HISTORIES = `${HISTORIES}${VERSION}/`;
+const RECORDING = process.env.RECORD_REPLAY_FIXTURES === '1';
+/** The histories each release records: one per path the fresh replays below take. */
+const RECORDED = [
+  'cart-session-paid',
+  'cart-session-cancelled',
+  'cart-session-declined',
+  'cart-session-locked-out',
+  'cart-session-unanswered',
+  'cart-session-abandoned',
+  'webhook-delivery-retrying',
+  'refund-succeeded',
+  'refund-declined',
+  'card-vault-purge',
+] as const;
 const { History } = temporal.api.history.v1;
-const loadFixture = (path = FIXTURE) => JSON.parse(readFileSync(path, 'utf8')) as Record<string, unknown>;
+type HistoryJson = { events: Array<{ activityTaskScheduledEventAttributes?: { activityType: { name: string } } }> };
+const loadFixture = (path: string) => JSON.parse(readFileSync(path, 'utf8')) as HistoryJson;
+/** Every recorded history of every release, as [release/name, path]. */
+const recordedHistories = () =>
+  readdirSync(HISTORIES).flatMap((release) =>
+    readdirSync(`${HISTORIES}${release}`)
+      .filter((f) => f.endsWith('.history.json'))
+      .map((f) => [`${release}/${f.replace('.history.json', '')}`, `${HISTORIES}${release}/${f}`] as const),
+  );
 
 /**
  * The History's JSON with every encrypted payload decrypted: a fixture must replay under any run's
@@ -47,6 +72,8 @@ describe('every workflow type replays its histories deterministically', () => {
   const stack = useTestStack({ PAYMENT_RESOLUTION_SECONDS: '2' });
   let driver: ReturnType<typeof cartSessionDriver>;
   let paidOwner: string;
+  /** Fresh histories by RECORDED name, written to this release's folder when recording. */
+  const fresh = new Map<string, temporal.api.history.v1.IHistory>();
   // Decoded with the codec every worker runs: fresh histories hold encrypted payloads, the recorded one clear ones.
   const replay = (history: unknown, workflowId: string) =>
     Worker.runReplayHistory(
@@ -59,7 +86,7 @@ describe('every workflow type replays its histories deterministically', () => {
     driver = cartSessionDriver(stack, paidOwner);
   });
 
-  it('replays paid, cancelled, locked-out, declined and unanswered sessions, their webhook deliveries, refunds and a vault purge', async () => {
+  it('replays paid, cancelled, locked-out, declined, unanswered and abandoned sessions, their webhook deliveries, refunds and a vault purge', async () => {
     const paid = await driver.verifiedSession();
     await driver.pay(paid, SANDBOX_CARDS.approved);
     const cancelled = await driver.verifiedSession();
@@ -70,14 +97,24 @@ describe('every workflow type replays its histories deterministically', () => {
     await driver.sendCode(locked);
     for (let i = 0; i < 5; i++) await driver.verify(locked, (await driver.sentCode(locked)) === '999999' ? '999998' : '999999');
 
-    // An unanswered charge: lookups until the bound, then a void (the payment-certainty-v1 path).
+    // An unanswered charge: lookups until the bound, then a void.
     const unanswered = await driver.verifiedSession();
     await driver.pay(unanswered, SANDBOX_CARDS.processorError);
 
-    for (const s of [paid, cancelled, declined, locked, unanswered] as Session[]) {
+    // A session nobody finishes after its code was sent: the same driver with a ten-second session
+    // lifetime, ample for the send even on a loaded machine (a send after it would be refused).
+    const shortLived = cartSessionDriver({ ...stack, config: { ...stack.config, sessionLifetimeMs: 10_000 } }, paidOwner);
+    const abandoned = await shortLived.startSessionWithOtpPolicy({});
+    await shortLived.sendCode(abandoned);
+
+    const sessions = { paid, cancelled, declined, 'locked-out': locked, unanswered, abandoned } satisfies Record<string, Session>;
+    for (const [path, s] of Object.entries(sessions)) {
       await s.handle.result();
-      await replay(await s.handle.fetchHistory(), s.handle.workflowId);
+      const history = await s.handle.fetchHistory();
+      await replay(history, s.handle.workflowId);
+      fresh.set(`cart-session-${path}`, history);
     }
+    expect(await abandoned.handle.result()).toEqual({ status: 'abandoned' });
 
     // The other workflow types, on the same paths: each cart's webhook delivery (still idling, so a
     // partial history, as a worker restart would replay it) and a run of the card vault purge.
@@ -92,6 +129,7 @@ describe('every workflow type replays its histories deterministically', () => {
         { what: `a delivery scheduled for ${s.cartId}` },
       );
       await replay(history, deliveries.workflowId);
+      if (s === paid) fresh.set('webhook-delivery-retrying', history);
     }
     // Refunds of the paid session: one the processor makes, one it declines (the sandbox's failing amount).
     const owner = { platformUuid: paidOwner, environment: stack.config.environment };
@@ -99,7 +137,11 @@ describe('every workflow type replays its histories deterministically', () => {
     const declinedRefund = await refundOrder(stack, { ...owner, cartId: paid.cartId, amount: SANDBOX_REFUND_DECLINED_AMOUNT });
     const refundHandles = [refunded, declinedRefund].map((r) => stack.temporal.client.workflow.getHandle(refundWorkflowId(r.id)));
     expect(await Promise.all(refundHandles.map((h) => h.result()))).toEqual([{ status: 'succeeded' }, { status: 'failed', failureCode: 'refund_declined' }]);
-    for (const handle of refundHandles) await replay(await handle.fetchHistory(), handle.workflowId);
+    for (const [i, handle] of refundHandles.entries()) {
+      const history = await handle.fetchHistory();
+      await replay(history, handle.workflowId);
+      fresh.set(i === 0 ? 'refund-succeeded' : 'refund-declined', history);
+    }
 
     const purge = await stack.temporal.client.workflow.start(purgeCardVault, {
       workflowId: `purge-replay-${paid.cartId}`,
@@ -108,33 +150,37 @@ describe('every workflow type replays its histories deterministically', () => {
       args: [{ olderThanMs: 100 * 365 * 24 * 3600_000 }],
     });
     expect(await purge.result()).toEqual({ purged: 0 });
-    await replay(await purge.fetchHistory(), purge.workflowId);
+    const purgeHistory = await purge.fetchHistory();
+    await replay(purgeHistory, purge.workflowId);
+    fresh.set('card-vault-purge', purgeHistory);
 
-    if (process.env.RECORD_REPLAY_FIXTURE === '1')
-      writeFileSync(FIXTURE, `${JSON.stringify(History.fromObject(await paid.handle.fetchHistory()).toJSON(), null, 1)}\n`);
-    if (process.env.RECORD_REPLAY_FIXTURE === 'refund') {
-      const history = History.fromObject(await refundHandles[0]!.fetchHistory()).toJSON();
-      writeFileSync(REFUND_FIXTURE, `${JSON.stringify(clearPayloads(history, stack.config.keyring), null, 1)}\n`);
+    expect([...fresh.keys()].sort()).toEqual([...RECORDED].sort());
+    if (RECORDING) {
+      mkdirSync(RELEASE_HISTORIES, { recursive: true });
+      for (const [name, history] of fresh) {
+        const json = clearPayloads(History.fromObject(history).toJSON(), stack.config.keyring);
+        writeFileSync(`${RELEASE_HISTORIES}${name}.history.json`, `${JSON.stringify(json, null, 1)}\n`);
+      }
     }
   });
 
-  it('replays the recorded history of a refund that succeeded', async () => {
-    expect(existsSync(REFUND_FIXTURE)).toBe(true);
-    const history = loadFixture(REFUND_FIXTURE);
-    const activities = (history as { events: Array<{ activityTaskScheduledEventAttributes?: { activityType: { name: string } } }> }).events.flatMap(
+  it(`holds this release's (${VERSION}) recorded histories, one per path`, () => {
+    const names = readdirSync(RELEASE_HISTORIES).map((f) => f.replace('.history.json', ''));
+    expect(names.sort()).toEqual([...RECORDED].sort());
+    const activities = loadFixture(`${RELEASE_HISTORIES}refund-succeeded.history.json`).events.flatMap(
       (e) => e.activityTaskScheduledEventAttributes?.activityType.name ?? [],
     );
     expect(activities).toEqual(['confirmRefundReservation', 'refundCharge', 'settleRefund', 'recordCartEvent']);
-    await replay(History.fromObject(history), 'refund-recorded');
   });
 
-  it('replays the recorded history of a paid session', async () => {
-    expect(existsSync(FIXTURE)).toBe(true);
-    await replay(History.fromObject(loadFixture()), 'cart-recorded');
+  it('replays the recorded histories of every release', async () => {
+    const recorded = recordedHistories();
+    expect(recorded.length).toBeGreaterThanOrEqual(RECORDED.length);
+    for (const [name, path] of recorded) await replay(History.fromObject(loadFixture(path)), `recorded-${name}`);
   });
 
   it('notices when the code no longer matches the history', async () => {
-    const history = loadFixture() as { events: Array<{ activityTaskScheduledEventAttributes?: { activityType: { name: string } } }> };
+    const history = loadFixture(`${RELEASE_HISTORIES}cart-session-paid.history.json`);
     const scheduled = history.events.find((e) => e.activityTaskScheduledEventAttributes)!;
     scheduled.activityTaskScheduledEventAttributes!.activityType.name = 'somethingElse';
     await expect(replay(History.fromObject(history), 'cart-tampered')).rejects.toBeInstanceOf(DeterminismViolationError);

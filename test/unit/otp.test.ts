@@ -53,6 +53,7 @@ describe('parseContact', () => {
 
 describe('sendOtp activity', () => {
   const sent: OtpMessage[] = [];
+  const MESSAGE = { storeName: 'Test Store', codeLifetimeMs: 600_000 };
   const otpSender = {
     name: 'recording',
     send: (m: OtpMessage) => {
@@ -66,7 +67,7 @@ describe('sendOtp activity', () => {
     const { sendOtp } = createOtpActivities({ config, otpSender, metrics: createActivityMetrics() });
     const codes = new Set<string>();
     for (let i = 0; i < 20; i++) {
-      const result = await sendOtp({ cartId: 'cart-1', contact: 'jane@example.com' });
+      const result = await sendOtp({ cartId: 'cart-1', contact: 'jane@example.com', ...MESSAGE });
       const message = sent.at(-1)!;
       expect(message).toMatchObject({ cartId: 'cart-1', channel: 'email', address: 'jane@example.com', addressHint: 'j***@example.com' });
       expect(message.code).toMatch(/^\d{6}$/);
@@ -84,10 +85,10 @@ describe('sendOtp activity', () => {
 
   it('counts each send by channel and result, a failed one included', async () => {
     const metrics = createActivityMetrics();
-    await createOtpActivities({ config: configFor('sandbox'), otpSender, metrics }).sendOtp({ cartId: 'cart-4', contact: '+33612345678' });
+    await createOtpActivities({ config: configFor('sandbox'), otpSender, metrics }).sendOtp({ cartId: 'cart-4', contact: '+33612345678', ...MESSAGE });
     const failing = { name: 'down', send: () => Promise.reject(new Error('provider down')) };
     const { sendOtp } = createOtpActivities({ config: configFor('sandbox'), otpSender: failing, metrics });
-    await expect(sendOtp({ cartId: 'cart-4', contact: 'jane@example.com' })).rejects.toThrow('provider down');
+    await expect(sendOtp({ cartId: 'cart-4', contact: 'jane@example.com', ...MESSAGE })).rejects.toThrow('provider down');
     const counted = (await metrics.otpSends.get()).values.map((v) => [v.labels, v.value]);
     expect(counted).toEqual([
       [{ channel: 'sms', result: 'sent' }, 1],
@@ -97,12 +98,12 @@ describe('sendOtp activity', () => {
 
   it('gives no sandbox digest in production', async () => {
     const { sendOtp } = createOtpActivities({ config: configFor('production'), otpSender, metrics: createActivityMetrics() });
-    expect((await sendOtp({ cartId: 'cart-2', contact: '+33612345678' })).acceptedDigests).toHaveLength(1);
+    expect((await sendOtp({ cartId: 'cart-2', contact: '+33612345678', ...MESSAGE })).acceptedDigests).toHaveLength(1);
   });
 
   it('refuses a contact the workflow should not have let through', async () => {
     const { sendOtp } = createOtpActivities({ config: configFor('sandbox'), otpSender, metrics: createActivityMetrics() });
-    await expect(sendOtp({ cartId: 'cart-3', contact: 'nobody' })).rejects.toThrow(/not an email address or phone number/);
+    await expect(sendOtp({ cartId: 'cart-3', contact: 'nobody', ...MESSAGE })).rejects.toThrow(/not an email address or phone number/);
   });
 });
 

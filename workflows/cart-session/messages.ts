@@ -25,9 +25,9 @@ export interface CartSessionInput {
   lifetimeMs: number;
   /**
    * From server config (PAYMENT_RESOLUTION_SECONDS): how long an unanswered charge is resolved by
-   * lookups before it fails. Absent in sessions started before payment-certainty-v1.
+   * lookups before it fails.
    */
-  paymentResolutionMs?: number;
+  paymentResolutionMs: number;
   /**
    * One-time-code timings. The API never sets them, so every real session gets OTP_POLICY; they
    * exist so tests can watch a code expire or a resend window open without waiting minutes.
@@ -43,8 +43,8 @@ export interface CartSessionState {
   /**
    * Send and resend attempts finished so far, sent or failed. The page puts it in the update id, so
    * a double click is one update while a new attempt after a failed send is a new one (Temporal
-   * answers a repeated update id with its recorded outcome, failures included). Absent from states
-   * recorded before it existed.
+   * answers a repeated update id with its recorded outcome, failures included). Absent from a finished
+   * session's state, which the page reads from the ledger (web/checkout/load-session.ts).
    */
   sendAttempts?: number;
   /** The contact the code went to, masked for display ("j***@example.com", "•••• 4567"). */
@@ -64,7 +64,7 @@ export interface CartSessionState {
     codeExpiresAt: string;
   };
   payment?: { brand: string; last4: string; failureCode?: string };
-  /** ISO 8601; when the customer pressed Pay. Absent from states recorded before it existed. */
+  /** ISO 8601; when the customer pressed Pay. Absent until then. */
   paymentSubmittedAt?: string;
   /** Set when status is `failed`: the payment's decline code, or `otp_locked`. */
   failureCode?: string;
@@ -85,7 +85,7 @@ export const stateQuery = defineQuery<CartSessionState>('state');
  */
 /**
  * `contactKey`: the destination's keyed hash, kept and shown back in the state (never the contact in clear there).
- * `locale`: the page's language, for the code message (and its resends); optional, absent from older histories.
+ * `locale`: the page's language, for the code message (and its resends); English when absent.
  */
 export const sendCodeUpdate = defineUpdate<CartSessionState, [{ contact: string; contactKey?: string; locale?: string }]>('sendCode');
 export const resendCodeUpdate = defineUpdate<CartSessionState, []>('resendCode');

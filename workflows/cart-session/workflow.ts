@@ -3,7 +3,6 @@ import {
   allHandlersFinished,
   ApplicationFailure,
   condition,
-  patched,
   proxyActivities,
   proxyLocalActivities,
   setHandler,
@@ -38,19 +37,16 @@ import {
 import { parseContact } from '../../core/checkout/contact.js';
 import { otpHashDigest } from '../../core/checkout/otp-digest.js';
 
-/** Ledger and webhook bookkeeping must not be lost: retried until it succeeds. */
-const LEDGER_RETRY = { initialInterval: '1 second', maximumInterval: '1 minute' } as const;
-const remoteLedger = proxyActivities<CartActivities>({ startToCloseTimeout: '30 seconds', retry: LEDGER_RETRY });
-
 /**
- * Patch id: the ledger writes run as local activities, inside the workflow task that decided them,
- * instead of a server round trip each (three to five per outcome). They are short, idempotent
- * PostgreSQL writes, so a worker crash that re-runs one on replay is harmless. Sessions whose
- * history scheduled them as activities replay as they ran.
+ * Ledger and webhook bookkeeping must not be lost: retried until it succeeds. The writes run as local
+ * activities, inside the workflow task that decided them, instead of a server round trip each (three
+ * to five per outcome). They are short, idempotent PostgreSQL writes, so a worker crash that re-runs
+ * one on replay is harmless.
  */
-const LOCAL_LEDGER_WRITES = 'local-ledger-writes-v1';
-const localLedger = proxyLocalActivities<CartActivities>({ startToCloseTimeout: '30 seconds', retry: LEDGER_RETRY });
-const ledger = (): Pick<CartActivities, 'recordCartStatus' | 'recordCartEvent' | 'discardCards'> => (patched(LOCAL_LEDGER_WRITES) ? localLedger : remoteLedger);
+const { recordCartStatus, recordCartEvent, discardCards } = proxyLocalActivities<CartActivities>({
+  startToCloseTimeout: '30 seconds',
+  retry: { initialInterval: '1 second', maximumInterval: '1 minute' },
+});
 
 /** The customer is waiting on the page: a code that cannot be sent fails the action, not the session. */
 const { sendOtp } = proxyActivities<CartActivities>({
@@ -61,10 +57,9 @@ const { sendOtp } = proxyActivities<CartActivities>({
 /**
  * A processor outage is retried a bounded number of times (the cartId is the idempotency key, so a
  * retry never charges twice). Declines are results. After the last attempt the outcome is unknown,
- * which is never a decline: see resolvePayment. (`authorizePayment` is the same activity under its
- * name before payment-certainty-v1, kept for histories that scheduled it.)
+ * which is never a decline: see resolvePayment.
  */
-const { authorizePayment, chargePayment } = proxyActivities<CartActivities>({
+const { chargePayment } = proxyActivities<CartActivities>({
   startToCloseTimeout: '30 seconds',
   retry: { initialInterval: '1 second', backoffCoefficient: 2, maximumAttempts: 3 },
 });
@@ -81,8 +76,6 @@ const { voidPayment } = proxyActivities<CartActivities>({
   retry: { initialInterval: '1 second', maximumInterval: '1 minute' },
 });
 
-/** PAYMENT_RESOLUTION_SECONDS' default, for sessions started without it in their input. */
-const DEFAULT_PAYMENT_RESOLUTION_MS = 600_000;
 const LOOKUP_BACKOFF = { initialMs: 1_000, maximumMs: 60_000 };
 
 type PaymentResult = { approved: true } | { approved: false; failureCode: string };
@@ -109,17 +102,6 @@ interface Challenge {
   acceptedDigests: string[];
   sentAt: number;
   expiresAt: number;
-}
-
-/**
- * What sendOtp answered. Histories recorded before the digests kept the keyed hashes themselves;
- * their digests are taken here, so those sessions replay and decide exactly as they did.
- */
-type SendOtpResult = { acceptedDigests: string[] } | { codeHash: string; sandboxCodeHash?: string };
-
-function acceptedDigestsOf(sent: SendOtpResult): string[] {
-  if ('acceptedDigests' in sent) return sent.acceptedDigests;
-  return [sent.codeHash, ...(sent.sandboxCodeHash ? [sent.sandboxCodeHash] : [])].map(otpHashDigest);
 }
 
 /** One checkout attempt for one cart, from creation until it is paid, failed, cancelled or abandoned. */
@@ -199,7 +181,7 @@ export async function cartSession(input: CartSessionInput): Promise<{ status: Ca
   const sendCode = async (to: { address: string; hint: string; key?: string; locale?: string }) => {
     sending = true;
     try {
-      const sent: SendOtpResult = await sendOtp({
+      const sent = await sendOtp({
         cartId,
         contact: to.address,
         storeName: input.storeName,
@@ -210,7 +192,7 @@ export async function cartSession(input: CartSessionInput): Promise<{ status: Ca
       contact = to;
       const sentAt = Date.now();
       challenge = {
-        acceptedDigests: acceptedDigestsOf(sent),
+        acceptedDigests: sent.acceptedDigests,
         sentAt,
         expiresAt: sentAt + otpPolicy.codeLifetimeMs,
       };
@@ -317,21 +299,9 @@ export async function cartSession(input: CartSessionInput): Promise<{ status: Ca
     status = next;
     failureCode = outcome.failureCode;
     upsertSearchAttributes([{ key: searchAttributes.cartStatus, value: next }]);
-    const { recordCartStatus, recordCartEvent } = ledger();
     await recordCartStatus({ cartId, status: next, ...(payment ? { payment: { brand: payment.brand, last4: payment.last4 } } : {}), ...outcome });
     const event = EVENT_FOR_STATUS[next];
     if (event) await recordCartEvent({ cartId, event, status: next, ...(payment ? { payment } : {}), ...outcome });
-  };
-
-  /** Before payment-certainty-v1: an unanswered charge failed the payment at once. Kept for old histories. */
-  const takePaymentV0 = async (card: Card): Promise<PaymentResult> => {
-    try {
-      const authorization = await authorizePayment({ cartId, cardToken: card.cardToken, amount: input.amount, currency: input.currency });
-      return authorization.outcome === 'approved' ? { approved: true } : { approved: false, failureCode: authorization.failureCode };
-    } catch (error) {
-      if (!(error instanceof ActivityFailure)) throw error;
-      return { approved: false, failureCode: 'processor_error' };
-    }
   };
 
   const resultOf = (outcome: PaymentOutcome): PaymentResult =>
@@ -358,7 +328,7 @@ export async function cartSession(input: CartSessionInput): Promise<{ status: Ca
     const answered = await answerOf(chargePayment(request));
     if (answered) return answered;
 
-    const giveUpAt = Date.now() + (input.paymentResolutionMs ?? DEFAULT_PAYMENT_RESOLUTION_MS);
+    const giveUpAt = Date.now() + input.paymentResolutionMs;
     let backoffMs = LOOKUP_BACKOFF.initialMs;
     let mayRecharge = true;
     while (Date.now() < giveUpAt) {
@@ -385,7 +355,7 @@ export async function cartSession(input: CartSessionInput): Promise<{ status: Ca
   const takePayment = async (card: Card) => {
     payment = { brand: card.brand, last4: card.last4 };
     await moveTo('processing');
-    const result = patched('payment-certainty-v1') ? await resolvePayment(card) : await takePaymentV0(card);
+    const result = await resolvePayment(card);
     if (result.approved) return moveTo('paid');
     payment = { ...payment, failureCode: result.failureCode };
     return moveTo('failed', { failureCode: result.failureCode });
@@ -398,7 +368,7 @@ export async function cartSession(input: CartSessionInput): Promise<{ status: Ca
   else await moveTo('failed', { failureCode: OTP_LOCKED });
 
   // No card outlives its session, whether it was charged, declined or never used.
-  await ledger().discardCards({ cartId });
+  await discardCards({ cartId });
   settled = true;
   await condition(allHandlersFinished);
   return { status };

@@ -19,7 +19,7 @@ export interface DeliveryRequest {
   /**
    * The cart's last event (core/webhooks/events.ts isLastCartEvent): once it is delivered and nothing
    * waits, the workflow ends at once instead of idling, so thousands of sessions expiring together
-   * do not keep thousands of idle workflows and their timers. Absent in requests recorded before it.
+   * do not keep thousands of idle workflows and their timers. Absent from every other event.
    */
   last?: true;
 }

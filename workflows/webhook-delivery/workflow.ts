@@ -1,9 +1,6 @@
-import { ActivityFailure, condition, continueAsNew, log, patched, proxyActivities, setHandler, workflowInfo } from '@temporalio/workflow';
+import { ActivityFailure, condition, continueAsNew, log, proxyActivities, setHandler, workflowInfo } from '@temporalio/workflow';
 import type { WebhookActivities } from '../../activities/webhooks/deliver.js';
 import { DELIVERY_FAILURE, deliverEventSignal, type DeliveryRequest, type WebhookDeliveryInput } from './messages.js';
-
-/** Patch id: a replay requested while the same event's replay is in flight is queued, not dropped. */
-const REPLAY_WHILE_DELIVERING = 'replay-while-delivering';
 
 /** With nothing left to send for this long, the workflow ends; the next event starts it again. */
 const IDLE_BEFORE_CLOSING = '1 minute';
@@ -20,8 +17,7 @@ export async function webhookDelivery(input: WebhookDeliveryInput): Promise<void
   setHandler(deliverEventSignal, (request) => {
     // A request equal to one still waiting is a repeat of it (requestDelivery is safe to retry). One
     // equal to the request being delivered is a new one: an operator replaying the event again.
-    // Runs recorded before this rule dropped it (a lost replay); the patch keeps them replaying as recorded.
-    const waiting = delivering && patched(REPLAY_WHILE_DELIVERING) ? queue.slice(1) : queue;
+    const waiting = delivering ? queue.slice(1) : queue;
     if (!waiting.some((q) => q.eventId === request.eventId && q.trigger === request.trigger)) queue.push(request);
   });
 

@@ -1,0 +1,196 @@
+import { createHash, randomUUID } from 'node:crypto';
+import { ApplicationFailure } from '@temporalio/common';
+import { describe, expect, it } from 'vitest';
+import type { CartActivities } from '../../activities/index.js';
+import type { PaymentLookup, PaymentOutcome } from '../../activities/checkout/payments.js';
+import type { CartStatusChange } from '../../core/checkout/cart-ledger.js';
+import { otpHashDigest } from '../../core/checkout/otp-digest.js';
+import { ACTION_REFUSED, OTP_LOCKED, OTP_SEND_FAILED } from '../../core/checkout/session.js';
+import type { CartEventInput } from '../../core/webhooks/events.js';
+import { cartSession } from '../../workflows/cart-session/workflow.js';
+import { cancelUpdate, payUpdate, sendCodeUpdate, stateQuery, verifyCodeUpdate, type CartSessionInput } from '../../workflows/cart-session/messages.js';
+import { refusalOf } from '../support/cart-session-driver.js';
+import { useWorkflowEnvironment } from '../support/workflow-environment.js';
+
+/** A keyed code hash as the page would send it: 64 hex characters. */
+const codeHash = (code: string) => createHash('sha256').update(`test-key:${code}`).digest('hex');
+const RIGHT_CODE = codeHash('123456');
+const CARD = { cardToken: 'card_0123456789abcdefXYZ', brand: 'visa', last4: '4242' };
+
+type ActivityCall = { name: string; input: unknown };
+
+/**
+ * The cart session's activities as mocks: each call is recorded, the ledger and the processor answer
+ * as `behaviour` says. Only what the workflow schedules is here, so a call to anything else fails the
+ * workflow task (and the test).
+ */
+function sessionActivities(behaviour: { charge?: () => Promise<PaymentOutcome>; lookup?: () => Promise<PaymentLookup>; sendOtp?: () => Promise<void> } = {}) {
+  const calls: ActivityCall[] = [];
+  const record =
+    <I, O>(name: string, answer: (input: I) => Promise<O> | O) =>
+    async (input: I): Promise<O> => {
+      calls.push({ name, input });
+      return answer(input);
+    };
+  const activities = {
+    recordCartStatus: record<CartStatusChange, void>('recordCartStatus', () => undefined),
+    recordCartEvent: record<CartEventInput, { eventId: string; sequence: number }>('recordCartEvent', () => ({ eventId: 'evt_1', sequence: 1 })),
+    discardCards: record<{ cartId: string }, void>('discardCards', () => undefined),
+    sendOtp: record('sendOtp', async () => {
+      await behaviour.sendOtp?.();
+      return { acceptedDigests: [otpHashDigest(RIGHT_CODE)] };
+    }),
+    chargePayment: record('chargePayment', () => (behaviour.charge ? behaviour.charge() : { outcome: 'approved', chargeId: 'ch_1' })),
+    lookupPayment: record('lookupPayment', () => (behaviour.lookup ? behaviour.lookup() : { found: false })),
+    voidPayment: record('voidPayment', () => undefined),
+  } satisfies Partial<CartActivities>;
+  const named = (name: string) => calls.filter((c) => c.name === name).map((c) => c.input);
+  return { activities, calls, named, events: () => named('recordCartEvent') as CartEventInput[] };
+}
+
+describe('cart session workflow, activities mocked', () => {
+  const environment = useWorkflowEnvironment([
+    'recordCartStatus',
+    'recordCartEvent',
+    'discardCards',
+    'sendOtp',
+    'chargePayment',
+    'lookupPayment',
+    'voidPayment',
+  ]);
+
+  const start = (input: Partial<CartSessionInput> = {}) => {
+    const cartId = `cart_${randomUUID()}`;
+    return environment.env.client.workflow.start(cartSession, {
+      workflowId: `cart-${cartId}`,
+      taskQueue: environment.taskQueue,
+      args: [
+        {
+          cartId,
+          platformUuid: randomUUID(),
+          storeName: 'Test Store',
+          amount: 4498,
+          currency: 'EUR',
+          expiresOn: new Date(Date.now() + 60_000).toISOString(),
+          lifetimeMs: 60_000,
+          paymentResolutionMs: 1_500,
+          ...input,
+        },
+      ],
+    });
+  };
+  type Handle = Awaited<ReturnType<typeof start>>;
+  const verified = async (handle: Handle) => {
+    await handle.executeUpdate(sendCodeUpdate, { args: [{ contact: 'jane.doe@example.com' }] });
+    return handle.executeUpdate(verifyCodeUpdate, { args: [{ codeHash: RIGHT_CODE }] });
+  };
+
+  it('takes a verified customer to paid: one charge, the ledger, order_created, the card discarded', async () => {
+    const mocks = sessionActivities();
+    environment.mockActivities(mocks.activities);
+    const handle = await start();
+    expect((await handle.query(stateQuery)).step).toBe('contact');
+    const sent = await handle.executeUpdate(sendCodeUpdate, { args: [{ contact: 'jane.doe@example.com' }] });
+    expect(sent).toMatchObject({ step: 'code', contactHint: 'j***@example.com', sendAttempts: 1, otp: { attemptsLeft: 5, resendsLeft: 3 } });
+    expect((await handle.executeUpdate(verifyCodeUpdate, { args: [{ codeHash: RIGHT_CODE }] })).step).toBe('card');
+    const paid = await handle.executeUpdate(payUpdate, { args: [CARD] });
+    expect(paid).toMatchObject({ status: 'paid', step: 'done', payment: { brand: 'visa', last4: '4242' } });
+    expect(await handle.result()).toEqual({ status: 'paid' });
+
+    const cartId = paid.cartId;
+    expect(mocks.named('chargePayment')).toEqual([{ cartId, cardToken: CARD.cardToken, amount: 4498, currency: 'EUR' }]);
+    expect(mocks.named('recordCartStatus')).toEqual([
+      { cartId, status: 'processing', payment: { brand: 'visa', last4: '4242' } },
+      { cartId, status: 'paid', payment: { brand: 'visa', last4: '4242' } },
+    ]);
+    expect(mocks.events().map((e) => `${e.event}:${e.status}`)).toEqual(['order_updated:processing', 'order_created:paid']);
+    expect(mocks.calls.at(-1)).toEqual({ name: 'discardCards', input: { cartId } });
+    expect(mocks.named('lookupPayment')).toEqual([]);
+  });
+
+  it('fails the session with otp_locked after the fifth wrong code, and never charges', async () => {
+    const mocks = sessionActivities();
+    environment.mockActivities(mocks.activities);
+    const handle = await start();
+    await handle.executeUpdate(sendCodeUpdate, { args: [{ contact: '+33612345678' }] });
+    for (let left = 4; left >= 1; left--) {
+      const state = await handle.executeUpdate(verifyCodeUpdate, { args: [{ codeHash: codeHash('000000') }] });
+      expect(state).toMatchObject({ status: 'pending', step: 'code', otp: { attemptsLeft: left } });
+    }
+    const locked = await handle.executeUpdate(verifyCodeUpdate, { args: [{ codeHash: codeHash('000000') }] });
+    expect(locked).toMatchObject({ status: 'failed', step: 'done', failureCode: OTP_LOCKED });
+    expect(await handle.result()).toEqual({ status: 'failed' });
+    expect(mocks.events()).toEqual([{ cartId: locked.cartId, event: 'order_updated', status: 'failed', failureCode: OTP_LOCKED }]);
+    expect(mocks.named('chargePayment')).toEqual([]);
+    expect(mocks.named('discardCards')).toHaveLength(1);
+  });
+
+  it('abandons a session nobody finished when its lifetime runs out', async () => {
+    const mocks = sessionActivities();
+    environment.mockActivities(mocks.activities);
+    const handle = await start({ lifetimeMs: 1_000 });
+    expect(await handle.result()).toEqual({ status: 'abandoned' });
+    expect(mocks.events().map((e) => `${e.event}:${e.status}`)).toEqual(['order_abandoned:abandoned']);
+    expect(mocks.named('discardCards')).toHaveLength(1);
+    expect(await handle.query(stateQuery)).toMatchObject({ status: 'abandoned', step: 'done' });
+  });
+
+  it('reports a decline as failed with its code, on the payment too', async () => {
+    const mocks = sessionActivities({ charge: () => Promise.resolve({ outcome: 'declined', failureCode: 'card_declined' }) });
+    environment.mockActivities(mocks.activities);
+    const handle = await start();
+    await verified(handle);
+    const failed = await handle.executeUpdate(payUpdate, { args: [CARD] });
+    expect(failed).toMatchObject({ status: 'failed', failureCode: 'card_declined', payment: { failureCode: 'card_declined' } });
+    expect(mocks.events().at(-1)).toMatchObject({ event: 'order_updated', status: 'failed', failureCode: 'card_declined' });
+    expect(mocks.named('chargePayment')).toHaveLength(1);
+    expect(mocks.named('voidPayment')).toEqual([]);
+  });
+
+  it('resolves an unanswered charge by lookup: the approval the processor reports is a payment, not a failure', async () => {
+    const mocks = sessionActivities({
+      charge: () => Promise.reject(ApplicationFailure.nonRetryable('no answer', 'ProcessorUnavailable')),
+      lookup: () => Promise.resolve({ found: true, outcome: { outcome: 'approved', chargeId: 'ch_late' } }),
+    });
+    environment.mockActivities(mocks.activities);
+    const handle = await start({ paymentResolutionMs: 10_000 });
+    await verified(handle);
+    expect(await handle.executeUpdate(payUpdate, { args: [CARD] })).toMatchObject({ status: 'paid' });
+    expect(mocks.named('lookupPayment')).toHaveLength(1);
+    expect(mocks.named('voidPayment')).toEqual([]);
+  });
+
+  it('voids by key and fails with processor_error when nothing is found before the resolution bound', async () => {
+    const mocks = sessionActivities({ charge: () => Promise.reject(ApplicationFailure.nonRetryable('no answer', 'ProcessorUnavailable')) });
+    environment.mockActivities(mocks.activities);
+    const handle = await start({ paymentResolutionMs: 1_500 });
+    await verified(handle);
+    const failed = await handle.executeUpdate(payUpdate, { args: [CARD] });
+    expect(failed).toMatchObject({ status: 'failed', failureCode: 'processor_error' });
+    expect(mocks.named('lookupPayment').length).toBeGreaterThanOrEqual(1);
+    expect(mocks.named('voidPayment')).toEqual([{ cartId: failed.cartId }]);
+    // The void comes before the final event, so a late approval never contradicts it.
+    const order = mocks.calls.map((c) => c.name);
+    expect(order.lastIndexOf('voidPayment')).toBeLessThan(order.lastIndexOf('recordCartEvent'));
+  });
+
+  it('cancels on the customer’s word, and refuses a payment before the code is verified', async () => {
+    const mocks = sessionActivities();
+    environment.mockActivities(mocks.activities);
+    const handle = await start();
+    expect(await refusalOf(handle.executeUpdate(payUpdate, { args: [CARD] }))).toBe(ACTION_REFUSED.notVerified);
+    expect(await refusalOf(handle.executeUpdate(sendCodeUpdate, { args: [{ contact: 'not a contact' }] }))).toBe(ACTION_REFUSED.invalidContact);
+    expect(await handle.executeUpdate(cancelUpdate)).toMatchObject({ status: 'cancelled', step: 'done' });
+    expect(mocks.events().map((e) => `${e.event}:${e.status}`)).toEqual(['order_cancelled:cancelled']);
+    expect(mocks.named('sendOtp')).toEqual([]);
+  });
+
+  it('fails a send the provider refused without ending the session, and counts the attempt', async () => {
+    const mocks = sessionActivities({ sendOtp: () => Promise.reject(ApplicationFailure.nonRetryable('provider down')) });
+    environment.mockActivities(mocks.activities);
+    const handle = await start();
+    expect(await refusalOf(handle.executeUpdate(sendCodeUpdate, { args: [{ contact: 'jane.doe@example.com' }] }))).toBe(OTP_SEND_FAILED);
+    expect(await handle.query(stateQuery)).toMatchObject({ status: 'pending', step: 'contact', sendAttempts: 1 });
+    expect(mocks.events()).toEqual([]);
+  });
+});
