@@ -478,10 +478,10 @@ export const DEVELOPMENT_VARIABLES: Record<string, SettingDoc & { default: strin
   RELIABILITY_SEED: { readBy: ['tests', 'verify'], default: 'random, printed', meaning: "repeats a reliability run's plan exactly" },
   FUZZ_RUNS: { readBy: ['tests', 'verify'], default: '2000', meaning: 'runs of the create-cart fuzzer' },
   FUZZ_SEED: { readBy: ['tests'], default: 'random, printed', meaning: "repeats a fuzzer run exactly (`npm run verify` sets it to the run's seed)" },
-  RECORD_REPLAY_FIXTURE: {
+  RECORD_REPLAY_FIXTURES: {
     readBy: ['tests'],
-    default: 'unset',
-    meaning: 'regenerates the workflow replay fixtures of `test/integration/workflow-replay.test.ts`, deliberately and only with a versioning plan',
+    default: 'unset (`npm run record:replay-fixtures` sets `1`)',
+    meaning: "records the current release's workflow histories into `test/fixtures/histories/<version>/` for `test/integration/workflow-replay.test.ts`",
   },
   BENCH_CPU_PROF: {
     readBy: ['bench'],
