@@ -1,7 +1,7 @@
 import type { Config } from '../core/config.js';
 import type { Db } from '../core/db/client.js';
 import type { Logger } from '../core/logger.js';
-import { type OtpSender } from '../core/checkout/otp-sender.js';
+import { type OtpSender } from '../core/checkout/otp/sender.js';
 import type { PaymentProcessor } from '../core/checkout/payment-processor.js';
 import { paymentProcessorFromConfig } from '../core/checkout/payment-processors/from-config.js';
 import { createLedgerActivities } from './checkout/ledger.js';
@@ -11,7 +11,7 @@ import { createWebhookEventActivities } from './webhooks/record-event.js';
 import { createWebhookActivities } from './webhooks/deliver.js';
 import { createRefundActivities } from './refunds/refunds.js';
 import type { postWebhook } from '../core/webhooks/http-post.js';
-import { otpSenderFromConfig } from '../core/checkout/otp-delivery/from-config.js';
+import { otpSenderFromConfig } from '../core/checkout/otp/delivery/from-config.js';
 import type { ActivityMetrics } from './metrics.js';
 
 export interface ActivityDeps {

@@ -1,5 +1,5 @@
 import { beforeAll, describe, expect, it } from 'vitest';
-import type { OtpSender } from '../../core/checkout/otp-sender.js';
+import type { OtpSender } from '../../core/checkout/otp/sender.js';
 import type { CreateCartRequest } from '../../core/checkout/cart-schema.js';
 import { registerMerchant } from '../../core/merchants/merchants.js';
 import { answeringProcessor } from '../support/payment-processors.js';

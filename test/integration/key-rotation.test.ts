@@ -5,7 +5,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createWebhookEventActivities } from '../../activities/webhooks/record-event.js';
 import { storeCard } from '../../core/checkout/card-vault.js';
 import { SANDBOX_CARDS } from '../../core/checkout/payment-processor.js';
-import { createOutboxOtpSender, readLatestOutboxCode } from '../../core/checkout/otp-outbox.js';
+import { createOutboxOtpSender, readLatestOutboxCode } from '../../core/checkout/otp/outbox.js';
 import { verifyWebhook } from '../../core/webhooks/verify.js';
 import { cartWorkflowId } from '../../workflows/cart-session/messages.js';
 import { cartSessionDriver } from '../support/cart-session-driver.js';

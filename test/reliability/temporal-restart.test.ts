@@ -8,7 +8,7 @@ import { freePort } from '../../scripts/free-port.js';
 import { ensureTemporalCli } from '../../scripts/temporal-cli.js';
 import { startTemporalDevServer, type TemporalDevServer } from '../../scripts/temporal-server.js';
 import { payUpdate, sendCodeUpdate, verifyCodeUpdate } from '../../workflows/cart-session/messages.js';
-import { otpHash } from '../../core/checkout/otp-hash.js';
+import { otpHash } from '../../core/checkout/otp/hash.js';
 import { cartSessionDriver, ledgerRow, recordedEvents, type DrivenStack, type Session } from '../support/cart-session-driver.js';
 import { stepOf, untilAnswered } from '../support/checkout-flow.js';
 import { findLeaksInDatabase, findLeaksInFiles } from '../support/leak-scan.js';

@@ -7,7 +7,7 @@ import { loadConfig, type Config } from '../../core/config.js';
 import { createDb, type Db } from '../../core/db/client.js';
 import { listen } from '../../core/http-service.js';
 import { createLogger, type Logger } from '../../core/logger.js';
-import type { OtpSender } from '../../core/checkout/otp-sender.js';
+import type { OtpSender } from '../../core/checkout/otp/sender.js';
 import type { PaymentProcessor } from '../../core/checkout/payment-processor.js';
 import type { postWebhook } from '../../core/webhooks/http-post.js';
 import { registerMerchantWithoutUrlCheck, type CreatedMerchant, type NewMerchant } from '../../core/merchants/merchants.js';

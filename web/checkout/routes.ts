@@ -8,7 +8,7 @@ import { checkCard, type CardErrorCode } from '../../core/checkout/cards.js';
 import type { Config } from '../../core/config.js';
 import type { Db } from '../../core/db/client.js';
 import type { Logger } from '../../core/logger.js';
-import { otpHash } from '../../core/checkout/otp-hash.js';
+import { otpHash } from '../../core/checkout/otp/hash.js';
 import type { Temporal } from '../../core/temporal.js';
 import { waitForFirstDeliveryAttempt } from '../../core/webhooks/first-delivery.js';
 import { CSRF_COOKIE, CSRF_FIELD, csrfToken, csrfTokenValid, deriveCsrfKey, newCsrfNonce } from '../csrf.js';

@@ -36,7 +36,7 @@ import {
   type CheckoutStep,
 } from '../../core/checkout/session.js';
 import { parseContact } from '../../core/checkout/contact.js';
-import { otpHashDigest } from '../../core/checkout/otp-digest.js';
+import { otpHashDigest } from '../../core/checkout/otp/digest.js';
 
 /** Ledger and webhook bookkeeping must not be lost: retried until it succeeds. */
 const LEDGER_RETRY = { initialInterval: '1 second', maximumInterval: '1 minute' } as const;
