@@ -149,6 +149,28 @@ export default defineConfig(
     },
   },
 
+  // activities/ is what workflows call: it builds on core/ and is composed by worker/. Reaching back up into a workflow's
+  // client or messages would tie an activity to the code that schedules it; what both need lives in core/, and what
+  // must start a workflow (handing an event to delivery) is passed in as a function by the worker.
+  {
+    files: ['activities/**/*.ts'],
+    rules: {
+      'no-restricted-imports': 'off',
+      '@typescript-eslint/no-restricted-imports': [
+        'error',
+        {
+          patterns: [
+            {
+              group: ['../**/workflows', '../**/workflows/**', '../**/worker', '../**/worker/**', '../**/api', '../**/api/**', '../**/web', '../**/web/**'],
+              message:
+                'activities/ imports only core/ (and other activities/): move a shared type or constant into core/, or take what starts a workflow as a dependency.',
+            },
+          ],
+        },
+      ],
+    },
+  },
+
   // The Demo Store is a merchant: it reaches Hosted Checkout through its public HTTP APIs only, so it can be copied as it is.
   {
     files: ['demo-store/**/*.ts'],

@@ -3,7 +3,7 @@ import { Counter, Histogram, Registry } from 'prom-client';
 /**
  * Prometheus metrics of what the worker's activities do, in a registry of its own (like the API's
  * and the page's, so several workers in one process do not collide). The worker serves them at its
- * `GET /metrics` (worker/metrics-server.ts) with the Temporal SDK's own worker metrics.
+ * `GET /metrics` (worker/metrics.ts) with the Temporal SDK's own worker metrics.
  */
 export function createActivityMetrics() {
   const registry = new Registry();

@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
-import { createActivities } from '../../activities/index.js';
-import { createOtpActivities } from '../../activities/checkout/otp.js';
+import { createActivities } from '../../worker/activities.js';
+import { createOtpActivities } from '../../activities/cart-session/otp.js';
 import { createActivityMetrics } from '../../activities/metrics.js';
 import { loadConfig } from '../../core/config.js';
 import type { Db } from '../../core/db/client.js';

@@ -11,8 +11,8 @@ import {
   upsertSearchAttributes,
   workflowInfo,
 } from '@temporalio/workflow';
-import type { CartActivities } from '../../activities/index.js';
-import type { PaymentLookup, PaymentOutcome } from '../../activities/checkout/payments.js';
+import type { CartSessionActivities } from '../../activities/cart-session/index.js';
+import type { PaymentLookup, PaymentOutcome } from '../../activities/cart-session/payments.js';
 import type { PaymentSummary, WebhookEventName } from '../../core/webhooks/events.js';
 import {
   cancelUpdate,
@@ -40,7 +40,7 @@ import { otpHashDigest } from '../../core/checkout/otp/digest.js';
 
 /** Ledger and webhook bookkeeping must not be lost: retried until it succeeds. */
 const LEDGER_RETRY = { initialInterval: '1 second', maximumInterval: '1 minute' } as const;
-const remoteLedger = proxyActivities<CartActivities>({ startToCloseTimeout: '30 seconds', retry: LEDGER_RETRY });
+const remoteLedger = proxyActivities<CartSessionActivities>({ startToCloseTimeout: '30 seconds', retry: LEDGER_RETRY });
 
 /**
  * Patch id: the ledger writes run as local activities, inside the workflow task that decided them,
@@ -49,11 +49,12 @@ const remoteLedger = proxyActivities<CartActivities>({ startToCloseTimeout: '30 
  * history scheduled them as activities replay as they ran.
  */
 const LOCAL_LEDGER_WRITES = 'local-ledger-writes-v1';
-const localLedger = proxyLocalActivities<CartActivities>({ startToCloseTimeout: '30 seconds', retry: LEDGER_RETRY });
-const ledger = (): Pick<CartActivities, 'recordCartStatus' | 'recordCartEvent' | 'discardCards'> => (patched(LOCAL_LEDGER_WRITES) ? localLedger : remoteLedger);
+const localLedger = proxyLocalActivities<CartSessionActivities>({ startToCloseTimeout: '30 seconds', retry: LEDGER_RETRY });
+const ledger = (): Pick<CartSessionActivities, 'recordCartStatus' | 'recordCartEvent' | 'discardCards'> =>
+  patched(LOCAL_LEDGER_WRITES) ? localLedger : remoteLedger;
 
 /** The customer is waiting on the page: a code that cannot be sent fails the action, not the session. */
-const { sendOtp } = proxyActivities<CartActivities>({
+const { sendOtp } = proxyActivities<CartSessionActivities>({
   startToCloseTimeout: '15 seconds',
   retry: { initialInterval: '1 second', maximumAttempts: 3 },
 });
@@ -64,19 +65,19 @@ const { sendOtp } = proxyActivities<CartActivities>({
  * which is never a decline: see resolvePayment. (`authorizePayment` is the same activity under its
  * name before payment-certainty-v1, kept for histories that scheduled it.)
  */
-const { authorizePayment, chargePayment } = proxyActivities<CartActivities>({
+const { authorizePayment, chargePayment } = proxyActivities<CartSessionActivities>({
   startToCloseTimeout: '30 seconds',
   retry: { initialInterval: '1 second', backoffCoefficient: 2, maximumAttempts: 3 },
 });
 
 /** While an unanswered charge is resolved: one try each, the resolution loop sets the pace. */
-const { lookupPayment, chargePayment: chargePaymentOnce } = proxyActivities<CartActivities>({
+const { lookupPayment, chargePayment: chargePaymentOnce } = proxyActivities<CartSessionActivities>({
   startToCloseTimeout: '30 seconds',
   retry: { maximumAttempts: 1 },
 });
 
 /** A void that guards against a late approval must happen before the final event: retried until it does. */
-const { voidPayment } = proxyActivities<CartActivities>({
+const { voidPayment } = proxyActivities<CartSessionActivities>({
   startToCloseTimeout: '30 seconds',
   retry: { initialInterval: '1 second', maximumInterval: '1 minute' },
 });
