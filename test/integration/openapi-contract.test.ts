@@ -5,7 +5,7 @@ import { ERROR_STATUS, type ErrorCode } from '../../api/errors.js';
 import { insertMerchant } from '../../core/merchants/merchant-store.js';
 import { newWebhookSecret, setRequireApiKey } from '../../core/merchants/merchants.js';
 import { COUNTRY_CODES, PAYABLE_CURRENCIES } from '../../core/checkout/cart-schema.js';
-import { SANDBOX_REFUND_DECLINED_AMOUNT } from '../../core/checkout/payment-processor.js';
+import { SANDBOX_REFUND_DECLINED_AMOUNT } from '../../core/checkout/payment-processors/sandbox.js';
 import { createCartId, postCart, validCartRequest } from '../support/fixtures.js';
 import { merchantApi, paidCarts } from '../support/merchant-api.js';
 import { useTestStack } from '../support/test-stack.js';

@@ -6,7 +6,7 @@ import { DeterminismViolationError } from '@temporalio/workflow';
 import { Connection, WorkflowClient } from '@temporalio/client';
 import { bundleWorkflowCode, NativeConnection, Worker } from '@temporalio/worker';
 import { beforeAll, describe, expect, inject, it } from 'vitest';
-import { SANDBOX_CARDS, SANDBOX_REFUND_DECLINED_AMOUNT } from '../../core/checkout/payment-processor.js';
+import { SANDBOX_CARDS, SANDBOX_REFUND_DECLINED_AMOUNT } from '../../core/checkout/payment-processors/sandbox.js';
 import type { Keyring } from '../../core/crypto.js';
 import { createEncryptionCodec, decodePayload, ENCRYPTED_ENCODING, payloadFromJson, payloadToJson, type JsonPayload } from '../../core/temporal-codec.js';
 import { refundOrder } from '../../workflows/refund/client.js';
