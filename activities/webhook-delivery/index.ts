@@ -3,7 +3,7 @@ import type { Config } from '../../core/config.js';
 import type { Db } from '../../core/db/client.js';
 import type { Logger } from '../../core/logger.js';
 import { disableEndpoint, findDeliveryEndpoint, recordEndpointFailure, recordEndpointSuccess } from '../../core/merchants/merchant-store.js';
-import { liveWebhookSecrets } from '../../core/merchants/merchants.js';
+import { liveWebhookSecrets } from '../../core/merchants/webhook-secrets.js';
 import { DELIVERY_FAILURE, type DeliveryOutcome, type DeliveryRequest } from '../../core/webhooks/delivery.js';
 import { completeAttempt, findEvent, setDeliveryStatus, startAttempt } from '../../core/webhooks/event-store.js';
 import { postWebhook, type PostOutcome } from '../../core/webhooks/http-post.js';

@@ -13,7 +13,7 @@ import { claimKey, requestFingerprint } from './idempotency.js';
 import { releaseIdempotencyKey, storeIdempotentResponse } from '../../core/idempotency-keys.js';
 import { deleteUnstartedCart, insertCart } from '../../core/checkout/cart-ledger.js';
 import { findActiveMerchant } from '../../core/merchants/merchant-store.js';
-import { apiKeyMatches } from '../../core/merchants/merchants.js';
+import { apiKeyMatches } from '../../core/merchants/api-keys.js';
 import { MERCHANT_CHALLENGE } from '../merchant/auth.js';
 import { assertCartUrlsAllowed } from './url-policy.js';
 

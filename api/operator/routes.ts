@@ -2,26 +2,26 @@ import { Hono, type Context } from 'hono';
 import { z } from 'zod';
 import type { Config } from '../../core/config.js';
 import type { Db } from '../../core/db/client.js';
+import { revokeApiKey, rotateApiKey, setRequireApiKey } from '../../core/merchants/api-keys.js';
 import {
   activateMerchant,
-  changeWebhookUrl,
   deactivateMerchant,
-  disableWebhookEndpoint,
   DomainsRejectedError,
   getMerchant,
-  listEndpointDeliveries,
   listMerchants,
   MerchantNotFoundError,
+  setMerchantDomains,
+} from '../../core/merchants/merchants.js';
+import { registerMerchant } from '../../core/merchants/registration.js';
+import {
+  changeWebhookUrl,
+  disableWebhookEndpoint,
+  listEndpointDeliveries,
   OPERATOR_DISABLED_REASON,
   reenableWebhookEndpoint,
-  registerMerchant,
-  revokeApiKey,
-  rotateApiKey,
-  rotateWebhookSecret,
-  setMerchantDomains,
-  setRequireApiKey,
   WebhookUrlRejectedError,
-} from '../../core/merchants/merchants.js';
+} from '../../core/merchants/webhook-endpoints.js';
+import { rotateWebhookSecret } from '../../core/merchants/webhook-secrets.js';
 import { withDeadline, type Temporal } from '../../core/temporal.js';
 import { listCartDeliveries } from '../../core/webhooks/event-store.js';
 import { recoverEndpoint, replayEvent, WebhookEventNotFoundError } from '../../workflows/webhook-delivery/client.js';

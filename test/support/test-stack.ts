@@ -10,7 +10,7 @@ import { createLogger, type Logger } from '../../core/logger.js';
 import type { OtpSender } from '../../core/checkout/otp/sender.js';
 import type { PaymentProcessor } from '../../core/checkout/payment-processor.js';
 import type { postWebhook } from '../../core/webhooks/http-post.js';
-import { registerMerchantWithoutUrlCheck, type CreatedMerchant, type NewMerchant } from '../../core/merchants/merchants.js';
+import { registerMerchantWithoutUrlCheck, type CreatedMerchant, type NewMerchant } from '../../core/merchants/registration.js';
 import { connectTemporal, type Temporal, temporalConnectionOptions } from '../../core/temporal.js';
 import { createWebApp } from '../../web/app.js';
 import { createCartWorker } from '../../worker/create-worker.js';

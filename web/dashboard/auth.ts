@@ -2,7 +2,7 @@ import type { Context } from 'hono';
 import { createMiddleware } from 'hono/factory';
 import type { Config } from '../../core/config.js';
 import type { Db } from '../../core/db/client.js';
-import { authenticateApiKeyId, type KeyedMerchant } from '../../core/merchants/merchants.js';
+import { authenticateApiKeyId, type KeyedMerchant } from '../../core/merchants/api-keys.js';
 import type { DashboardEnv } from './env.js';
 import { DASHBOARD_PATH, type DashboardSessions } from './session.js';
 
