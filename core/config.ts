@@ -72,7 +72,7 @@ const environmentSchema = z.object({
   /** Bearer token of the operator API. */
   OPERATOR_TOKEN: z.string().min(24, 'must be at least 24 characters').optional(),
   /**
-   * Lifetime of a cart session. The spec fixes it at 45 minutes; the override exists so tests can
+   * Lifetime of a cart session, 45 minutes; the override exists so tests can
    * watch a session expire, and is refused in production.
    */
   SESSION_LIFETIME_SECONDS: z.coerce
@@ -137,11 +137,11 @@ const environmentSchema = z.object({
     .string()
     .regex(/^\d+(,\d+)*$/, 'must be a comma-separated list of milliseconds')
     .default([0, 5e3, 5 * 60e3, 30 * 60e3, 2 * 3600e3, 5 * 3600e3, 10 * 3600e3, 14 * 3600e3, 20 * 3600e3, 24 * 3600e3].join(',')),
-  /** One webhook attempt (connect, send, read the answer) must finish within this. */
   /** How often the card vault purge runs (a Temporal Schedule). */
   CARD_VAULT_PURGE_EVERY_SECONDS: z.coerce.number().int().positive().default(300),
   /** A card is purged once it is older than the session lifetime plus this, whatever became of its session. */
   CARD_VAULT_PURGE_MARGIN_SECONDS: z.coerce.number().int().min(0).default(1800),
+  /** One webhook attempt (connect, send, read the answer) must finish within this. */
   WEBHOOK_TIMEOUT_MS: z.coerce.number().int().positive().default(15_000),
   /** After a rotation, the previous secrets keep signing for this long. */
   WEBHOOK_SECRET_OVERLAP_SECONDS: z.coerce
