@@ -6,7 +6,8 @@ import { getMerchant } from '../../core/merchants/merchants.js';
 import { orderListQuerySchema, refundRequestSchema, type OrderList } from '../../core/orders/order-schema.js';
 import { getOrder, listOrders } from '../../core/orders/orders.js';
 import type { Temporal } from '../../core/temporal.js';
-import { requestRefund, RefundRefused } from '../../workflows/refund/client.js';
+import { requestRefund, RefundRefused } from '../../core/orders/request-refund.js';
+import { refundWorkflow } from '../../workflows/refund/client.js';
 import { IDEMPOTENCY_HEADER, readIdempotencyKey } from '../carts/idempotency.js';
 import { REPLAYED_HEADER } from '../carts/routes.js';
 import { ApiError, methodNotAllowed, validationError } from '../errors.js';
@@ -45,7 +46,8 @@ function refundRefusal(cartId: string, refusal: RefundRefused): ApiError {
 
 /** `/v2/merchant/…`: what a merchant does with its own API key. */
 export function merchantRoutes(deps: { config: Config; db: Db; temporal: Temporal }) {
-  const { config, db } = deps;
+  const { config, db, temporal } = deps;
+  const refunds = { db, temporal, refundWorkflow: refundWorkflow(temporal.client, config) };
   const app = new Hono();
   app.use(merchantAuth({ db, environment: config.environment }));
 
@@ -92,7 +94,7 @@ export function merchantRoutes(deps: { config: Config; db: Db; temporal: Tempora
     const body = await readValidJson(c, refundRequestSchema);
     const merchant = c.get('merchant');
     try {
-      const { refund, replayed } = await requestRefund(deps, {
+      const { refund, replayed } = await requestRefund(refunds, {
         platformUuid: merchant.platformUuid,
         environment: merchant.environment,
         cartId,

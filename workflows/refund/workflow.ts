@@ -3,7 +3,7 @@ import type { RefundActivities } from '../../activities/refund/index.js';
 import { REFUND_NOT_RESERVED, type RefundInput, type RefundOutcome } from './messages.js';
 
 /**
- * The reservation is committed right after the workflow starts (workflows/refund/client.ts); a few
+ * The reservation is committed right after the workflow starts (core/orders/request-refund.ts); a few
  * tries over about half a minute tell a slow commit from a rollback.
  */
 const { confirmRefundReservation } = proxyActivities<RefundActivities>({
