@@ -103,7 +103,7 @@ export default defineConfig(
             { group: ['node:*', '!node:assert', '!node:assert/strict'], message: WORKFLOW_SANDBOX_MESSAGE },
             { group: ['@temporalio/client/*', '@temporalio/worker/*', '@temporalio/activity/*', 'hono/*', 'pino/*'], message: WORKFLOW_SANDBOX_MESSAGE },
             {
-              // `import type { CartActivities } from '../activities/index.js'` is how proxyActivities<T>() gets its type.
+              // `import type { RefundActivities } from '../../activities/refund/index.js'` is how proxyActivities<T>() gets its type.
               group: ['**/activities', '**/activities/**'],
               allowTypeImports: true,
               message: 'Workflows may import only types from activities; call them through proxyActivities<typeof ...>().',
