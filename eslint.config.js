@@ -103,7 +103,7 @@ export default defineConfig(
             { group: ['node:*', '!node:assert', '!node:assert/strict'], message: WORKFLOW_SANDBOX_MESSAGE },
             { group: ['@temporalio/client/*', '@temporalio/worker/*', '@temporalio/activity/*', 'hono/*', 'pino/*'], message: WORKFLOW_SANDBOX_MESSAGE },
             {
-              // `import type { CartActivities } from '../activities/index.js'` is how proxyActivities<T>() gets its type.
+              // `import type { RefundActivities } from '../../activities/refund/index.js'` is how proxyActivities<T>() gets its type.
               group: ['**/activities', '**/activities/**'],
               allowTypeImports: true,
               message: 'Workflows may import only types from activities; call them through proxyActivities<typeof ...>().',
@@ -143,6 +143,28 @@ export default defineConfig(
               message: 'core/ must not depend on workflows/, activities/, api/ or web/: move the shared piece into core/.',
             },
             { group: ['@temporalio/workflow/*'], message: 'core/ must not depend on workflow-only APIs.' },
+          ],
+        },
+      ],
+    },
+  },
+
+  // activities/ is what workflows call: it builds on core/ and is composed by worker/. Reaching back up into a workflow's
+  // client or messages would tie an activity to the code that schedules it; what both need lives in core/, and what
+  // must start a workflow (handing an event to delivery) is passed in as a function by the worker.
+  {
+    files: ['activities/**/*.ts'],
+    rules: {
+      'no-restricted-imports': 'off',
+      '@typescript-eslint/no-restricted-imports': [
+        'error',
+        {
+          patterns: [
+            {
+              group: ['../**/workflows', '../**/workflows/**', '../**/worker', '../**/worker/**', '../**/api', '../**/api/**', '../**/web', '../**/web/**'],
+              message:
+                'activities/ imports only core/ (and other activities/): move a shared type or constant into core/, or take what starts a workflow as a dependency.',
+            },
           ],
         },
       ],

@@ -1,5 +1,4 @@
 import { isGrpcServiceError, ServiceError } from '@temporalio/client';
-import { ApiError } from './errors.js';
 
 const NETWORK_CODES = new Set([
   'ECONNREFUSED',
@@ -30,10 +29,4 @@ export function isDependencyUnavailable(err: unknown): boolean {
   if (typeof code === 'string' && (NETWORK_CODES.has(code) || PG_UNAVAILABLE.test(code))) return true;
   const cause = (err as { cause?: unknown }).cause;
   return cause !== undefined && cause !== err && isDependencyUnavailable(cause);
-}
-
-export function serviceUnavailable(retryAfterSeconds = 5): ApiError {
-  return new ApiError('SERVICE_UNAVAILABLE', 'A service we depend on is unavailable. Nothing was created; retry after the delay in Retry-After.', [], {
-    'Retry-After': String(retryAfterSeconds),
-  });
 }

@@ -1,6 +1,7 @@
 import type { Context, ErrorHandler, Handler, NotFoundHandler } from 'hono';
 import type { ContentfulStatusCode } from 'hono/utils/http-status';
 import { z } from 'zod';
+import { isDependencyUnavailable } from './dependency-errors.js';
 
 /** The codes of docs/decisions/error-model.md, with the HTTP status each always carries. */
 export const ERROR_STATUS = {
@@ -101,8 +102,17 @@ export function errorResponse(c: Context, error: ApiError): Response {
   return c.json(body, ERROR_STATUS[error.code]);
 }
 
+/** 503 with Retry-After: a dependency we cannot do without is down, and nothing was done. */
+export function serviceUnavailable(retryAfterSeconds = 5): ApiError {
+  return new ApiError('SERVICE_UNAVAILABLE', 'A service we depend on is unavailable. Nothing was created; retry after the delay in Retry-After.', [], {
+    'Retry-After': String(retryAfterSeconds),
+  });
+}
+
+/** Every route's errors end here: ours as they are, an unreachable Temporal or PostgreSQL as 503, anything else as 500. */
 export const onError: ErrorHandler = (err, c) => {
   if (err instanceof ApiError) return errorResponse(c, err);
+  if (isDependencyUnavailable(err)) return errorResponse(c, serviceUnavailable());
   c.get('logger')?.error({ err, requestId: c.get('requestId') }, 'unhandled error');
   return errorResponse(c, new ApiError('INTERNAL_ERROR', 'Something went wrong on our side. Retry later; if it persists, contact support with the requestId.'));
 };

@@ -1,4 +1,5 @@
-import type { Context } from 'hono';
+import type { Context, MiddlewareHandler } from 'hono';
+import { bodyLimit } from 'hono/body-limit';
 import type { z } from 'zod';
 import { ApiError, jsonPath, validationError, type FieldError } from './errors.js';
 
@@ -33,6 +34,27 @@ export async function readJsonBody(c: Context): Promise<unknown> {
     throw new ApiError('VALIDATION_ERROR', `The request has ${problems.length} invalid field${problems.length === 1 ? '' : 's'}.`, problems);
   }
   return body;
+}
+
+/**
+ * Before a JSON body is read: it must say it is JSON, and it is counted while it streams in, so a huge
+ * body is cut off at `maxBytes` instead of buffered.
+ */
+export function jsonBody(maxBytes: number): MiddlewareHandler {
+  const limit = bodyLimit({
+    maxSize: maxBytes,
+    // The rest of the body is never read, so the connection cannot carry another request: say so,
+    // or a keep-alive client reuses it and fails.
+    onError: () => {
+      throw new ApiError('PAYLOAD_TOO_LARGE', `The body must be at most ${maxBytes} bytes.`, [], { Connection: 'close' });
+    },
+  });
+  return async (c, next) => {
+    if (!/^application\/json\s*(;|$)/i.test(c.req.header('content-type') ?? '')) {
+      throw new ApiError('UNSUPPORTED_MEDIA_TYPE', 'Send the body as JSON with the header Content-Type: application/json.');
+    }
+    return limit(c, next);
+  };
 }
 
 /** A JSON body read as readJsonBody does, then validated by `schema`: every bad field by its path. */

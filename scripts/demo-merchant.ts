@@ -2,7 +2,9 @@ import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import type { Config } from '../core/config.js';
 import type { Db } from '../core/db/client.js';
 import { findActiveMerchant } from '../core/merchants/merchant-store.js';
-import { changeWebhookUrl, registerMerchant, rotateApiKey, type CreatedMerchant } from '../core/merchants/merchants.js';
+import { rotateApiKey } from '../core/merchants/api-keys.js';
+import { registerMerchant, type CreatedMerchant } from '../core/merchants/registration.js';
+import { changeWebhookUrl } from '../core/merchants/webhook-endpoints.js';
 
 /**
  * The sandbox merchant "Demo Store", created on the first `npm start` and reused after; its

@@ -3,24 +3,17 @@ import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
 import { loadConfig, type Config } from '../core/config.js';
 import { createDb, type Db } from '../core/db/client.js';
+import { activeApiKeyId, revokeApiKey, rotateApiKey, setRequireApiKey } from '../core/merchants/api-keys.js';
+import { activateMerchant, deactivateMerchant, getMerchant, listMerchants, setMerchantDomains } from '../core/merchants/merchants.js';
+import { registerMerchant } from '../core/merchants/registration.js';
 import {
-  activateMerchant,
-  activeApiKeyId,
   changeWebhookUrl,
-  deactivateMerchant,
   disableWebhookEndpoint,
-  getMerchant,
   listEndpointDeliveries,
-  listMerchants,
   OPERATOR_DISABLED_REASON,
   reenableWebhookEndpoint,
-  registerMerchant,
-  revokeApiKey,
-  rotateApiKey,
-  rotateWebhookSecret,
-  setMerchantDomains,
-  setRequireApiKey,
-} from '../core/merchants/merchants.js';
+} from '../core/merchants/webhook-endpoints.js';
+import { rotateWebhookSecret } from '../core/merchants/webhook-secrets.js';
 import { checkMerchantReadiness, type MerchantReadiness } from '../core/merchants/readiness.js';
 import { connectTemporal, withDeadline } from '../core/temporal.js';
 import { listCartDeliveries } from '../core/webhooks/event-store.js';

@@ -2,7 +2,7 @@ import { existsSync, readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { loadConfig } from '../core/config.js';
 import { resealCards } from '../core/checkout/card-vault.js';
-import { resealOutbox } from '../core/checkout/otp-outbox.js';
+import { resealOutbox } from '../core/checkout/otp/outbox.js';
 import { createDb } from '../core/db/client.js';
 import { resealWebhookSecrets } from '../core/merchants/merchant-store.js';
 

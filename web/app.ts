@@ -11,6 +11,7 @@ import type { Temporal } from '../core/temporal.js';
 import { checkoutRoutes } from './checkout/routes.js';
 import { dashboardRoutes } from './dashboard/routes.js';
 import { messagePage } from './checkout/views/layout.js';
+import { isHtmx } from './htmx.js';
 import { createWebMetrics } from './metrics.js';
 import { securityHeaders, type WebEnv } from './security-headers.js';
 import { t } from './i18n/index.js';
@@ -66,7 +67,7 @@ export function createWebApp(deps: WebDeps) {
     }
     deps.logger.error({ err }, 'checkout page error');
     const message = t(lang, 'unavailable.message');
-    if (c.req.header('HX-Request') === 'true') {
+    if (isHtmx(c)) {
       return c.html(html`<section id="step" class="panel step"><p class="alert" role="alert">${message}</p></section>`, 503);
     }
     return c.html(messagePage({ locale: lang, title: t(lang, 'unavailable.title'), message }), 503);

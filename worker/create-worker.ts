@@ -4,7 +4,7 @@ import type { Config } from '../core/config.js';
 import type { Db } from '../core/db/client.js';
 import type { Logger } from '../core/logger.js';
 import { createEncryptionCodec } from '../core/temporal-codec.js';
-import { createActivities, type ActivityDeps } from '../activities/index.js';
+import { createActivities, type ActivityDeps } from './activities.js';
 import { createActivityMetrics, type ActivityMetrics } from '../activities/metrics.js';
 
 export const WORKFLOWS_PATH = fileURLToPath(new URL('../workflows/index.ts', import.meta.url));

@@ -1,19 +1,20 @@
-import { WorkflowExecutionAlreadyStartedError, WorkflowNotFoundError } from '@temporalio/common';
+import { WorkflowExecutionAlreadyStartedError } from '@temporalio/common';
 import type { Config } from '../../core/config.js';
 import type { Db } from '../../core/db/client.js';
 import { newCartId } from '../../core/checkout/cart-id.js';
 import type { Logger } from '../../core/logger.js';
 import { cartTotal } from '../../core/money.js';
 import type { CreateCartRequest, CreateCartResponse } from '../../core/checkout/cart-schema.js';
-import { withDeadline, type Temporal } from '../../core/temporal.js';
-import type { CartSessionInput } from '../../workflows/cart-session/messages.js';
-import { cartSessionHandle, startCartSession } from '../../workflows/cart-session/client.js';
+import type { Temporal } from '../../core/temporal.js';
+import { startOrTerminateOrphan } from '../../core/workflow-start.js';
+import { cartWorkflowId, type CartSessionInput } from '../../workflows/cart-session/messages.js';
+import { startCartSession } from '../../workflows/cart-session/client.js';
 import { ApiError } from '../errors.js';
 import { claimKey, requestFingerprint } from './idempotency.js';
 import { releaseIdempotencyKey, storeIdempotentResponse } from '../../core/idempotency-keys.js';
 import { deleteUnstartedCart, insertCart } from '../../core/checkout/cart-ledger.js';
 import { findActiveMerchant } from '../../core/merchants/merchant-store.js';
-import { apiKeyMatches } from '../../core/merchants/merchants.js';
+import { apiKeyMatches } from '../../core/merchants/api-keys.js';
 import { MERCHANT_CHALLENGE } from '../merchant/auth.js';
 import { assertCartUrlsAllowed } from './url-policy.js';
 
@@ -29,14 +30,6 @@ export interface CreateCartOutcome {
   /** True when an earlier request with the same Idempotency-Key made this response. */
   replayed: boolean;
 }
-
-// Bounds the whole start call, connection included: a Temporal that is down must fail the request in
-// seconds, not hold it open.
-const TEMPORAL_START_DEADLINE_MS = 3_000;
-const TERMINATE_DEADLINE_MS = 2_000;
-/** A start cancelled by its deadline may still land: its session is looked for this many times, a second apart. */
-const ORPHAN_LOOKUPS = 10;
-const ORPHAN_LOOKUP_INTERVAL_MS = 1_000;
 
 /**
  * Writes the ledger row, then starts the workflow, with no transaction held across the start
@@ -117,23 +110,23 @@ export async function createCartSession(
     throw err;
   }
 
-  try {
-    await withDeadline(temporal, TEMPORAL_START_DEADLINE_MS, () =>
-      startCartSession(temporal.client, { taskQueue: config.temporal.taskQueue, input, storeName: store.name }),
-    ).catch((err: unknown) => {
-      // A start whose answer was lost is retried by the client's gRPC retries and then finds its own
-      // workflow: the cartId is new, so nobody else started it.
-      if (!(err instanceof WorkflowExecutionAlreadyStartedError)) throw err;
-    });
-  } catch (err) {
-    // The start may still reach Temporal after it reported a failure (its deadline hit after the
-    // server accepted it). The row and the key go first, so a retry starts afresh; the session, if
-    // any, is terminated in the background, since a Temporal that is down would only add its own
-    // wait to the merchant's. Both report their outcome in the log.
-    await discardCart(deps, cartId, release);
-    void terminateOrphan(deps, cartId, err);
-    throw err;
-  }
+  const orphan = { workflowId: cartWorkflowId(cartId), reason: 'cart creation failed: the start was not confirmed and the ledger row was removed' };
+  await startOrTerminateOrphan(deps, orphan, async (start) => {
+    try {
+      await start(() => startCartSession(temporal.client, { taskQueue: config.temporal.taskQueue, input, storeName: store.name })).catch((err: unknown) => {
+        // A start whose answer was lost is retried by the client's gRPC retries and then finds its own
+        // workflow: the cartId is new, so nobody else started it.
+        if (!(err instanceof WorkflowExecutionAlreadyStartedError)) throw err;
+      });
+    } catch (err) {
+      // The start may still reach Temporal after it reported a failure (its deadline hit after the
+      // server accepted it). The row and the key go first, so a retry starts afresh; the session, if
+      // any, is then terminated in the background, since a Temporal that is down would only add its
+      // own wait to the merchant's. Both report their outcome in the log.
+      await discardCart(deps, cartId, release);
+      throw err;
+    }
+  });
   if (idempotencyKey) {
     // The session is live and its row written: the cart exists whatever happens to this write, so a
     // failure here is logged, not turned into an error that would leave the merchant without its cart
@@ -152,28 +145,5 @@ async function discardCart(deps: CartSessionDeps, cartId: string, release: () =>
     await release();
   } catch (err) {
     deps.logger.error({ cartId, err }, 'could not remove the ledger row of a cart whose session did not start');
-  }
-}
-
-/**
- * Terminates the session of a cart whose creation failed, if the start landed after all: a start
- * cancelled by its deadline can still land, so a session not found yet is looked for again
- * (test/reliability/postgres-restart.test.ts found sessions left without a row otherwise).
- */
-async function terminateOrphan(deps: CartSessionDeps, cartId: string, cause: unknown): Promise<void> {
-  for (let attempt = 1; attempt <= ORPHAN_LOOKUPS; attempt++) {
-    try {
-      await withDeadline(deps.temporal, TERMINATE_DEADLINE_MS, () =>
-        cartSessionHandle(deps.temporal.client, cartId).terminate('cart creation failed: the start was not confirmed and the ledger row was removed'),
-      );
-      deps.logger.warn({ cartId, err: cause }, 'terminated the session of a cart whose creation failed');
-      return;
-    } catch (err) {
-      if (!(err instanceof WorkflowNotFoundError) && attempt === ORPHAN_LOOKUPS) {
-        deps.logger.error({ cartId, err, cause }, 'could not terminate the session of a cart whose creation failed; it has no ledger row');
-        return;
-      }
-    }
-    await new Promise((resolve) => setTimeout(resolve, ORPHAN_LOOKUP_INTERVAL_MS));
   }
 }

@@ -2,7 +2,7 @@ import { createHash } from 'node:crypto';
 import type { CreateCartResponse } from '../../core/checkout/cart-schema.js';
 import type { Sql } from '../../core/db/client.js';
 import { claimIdempotencyKey } from '../../core/idempotency-keys.js';
-import { serviceUnavailable } from '../dependency-errors.js';
+import { serviceUnavailable } from '../errors.js';
 import { ApiError } from '../errors.js';
 
 export const IDEMPOTENCY_HEADER = 'Idempotency-Key';

@@ -7,7 +7,7 @@ import { IDEMPOTENCY_HEADER, IDEMPOTENCY_KEY_PATTERN } from '../carts/idempotenc
 import { REPLAYED_HEADER } from '../carts/routes.js';
 import { merchantProfileSchema } from '../../core/merchants/merchant-schema.js';
 import { ORDER_LIMITS, orderListQuerySchema, orderListSchema, orderSchema, refundRequestSchema, refundSchema } from '../../core/orders/order-schema.js';
-import { SANDBOX_REFUND_DECLINED_AMOUNT } from '../../core/checkout/payment-processor.js';
+import { SANDBOX_REFUND_DECLINED_AMOUNT } from '../../core/checkout/payment-processors/sandbox.js';
 import { REFUND_BODY_BYTES } from '../merchant/routes.js';
 
 const requestIdHeader = { 'X-Request-Id': { description: 'Identifies this request in our logs; quote it to support.', schema: { type: 'string' as const } } };

@@ -2,7 +2,7 @@ import { createMiddleware } from 'hono/factory';
 import { presentedBearerToken } from '../../core/bearer-token.js';
 import type { Environment } from '../../core/config.js';
 import type { Db } from '../../core/db/client.js';
-import { authenticateApiKey } from '../../core/merchants/merchants.js';
+import { authenticateApiKey } from '../../core/merchants/api-keys.js';
 import { ApiError } from '../errors.js';
 
 /** Who called, once `merchantAuth` has checked the key. */

@@ -1,5 +1,4 @@
 import { Hono } from 'hono';
-import { bodyLimit } from 'hono/body-limit';
 import type { Config } from '../../core/config.js';
 import type { Db } from '../../core/db/client.js';
 import type { MerchantProfile } from '../../core/merchants/merchant-schema.js';
@@ -7,12 +6,12 @@ import { getMerchant } from '../../core/merchants/merchants.js';
 import { orderListQuerySchema, refundRequestSchema, type OrderList } from '../../core/orders/order-schema.js';
 import { getOrder, listOrders } from '../../core/orders/orders.js';
 import type { Temporal } from '../../core/temporal.js';
-import { requestRefund, RefundRefused } from '../../workflows/refund/client.js';
+import { requestRefund, RefundRefused } from '../../core/orders/request-refund.js';
+import { refundWorkflow } from '../../workflows/refund/client.js';
 import { IDEMPOTENCY_HEADER, readIdempotencyKey } from '../carts/idempotency.js';
 import { REPLAYED_HEADER } from '../carts/routes.js';
-import { isDependencyUnavailable, serviceUnavailable } from '../dependency-errors.js';
 import { ApiError, methodNotAllowed, validationError } from '../errors.js';
-import { readValidJson } from '../json-body.js';
+import { jsonBody, readValidJson } from '../json-body.js';
 import { merchantAuth } from './auth.js';
 
 /** A refund body is two fields: anything near this size is not one. */
@@ -47,16 +46,9 @@ function refundRefusal(cartId: string, refusal: RefundRefused): ApiError {
 
 /** `/v2/merchant/…`: what a merchant does with its own API key. */
 export function merchantRoutes(deps: { config: Config; db: Db; temporal: Temporal }) {
-  const { config, db } = deps;
+  const { config, db, temporal } = deps;
+  const refunds = { db, temporal, refundWorkflow: refundWorkflow(temporal.client, config) };
   const app = new Hono();
-  app.use(async (_c, next) => {
-    try {
-      await next();
-    } catch (err) {
-      if (!(err instanceof ApiError) && isDependencyUnavailable(err)) throw serviceUnavailable();
-      throw err;
-    }
-  });
   app.use(merchantAuth({ db, environment: config.environment }));
 
   app.get('/me', async (c) => {
@@ -96,42 +88,27 @@ export function merchantRoutes(deps: { config: Config; db: Db; temporal: Tempora
   });
   app.all('/orders/:cartId', methodNotAllowed(['GET']));
 
-  app.post(
-    '/orders/:cartId/refunds',
-    async (c, next) => {
-      if (!/^application\/json\s*(;|$)/i.test(c.req.header('content-type') ?? '')) {
-        throw new ApiError('UNSUPPORTED_MEDIA_TYPE', 'Send the body as JSON with the header Content-Type: application/json.');
-      }
-      await next();
-    },
-    bodyLimit({
-      maxSize: REFUND_BODY_BYTES,
-      onError: () => {
-        throw new ApiError('PAYLOAD_TOO_LARGE', `The body must be at most ${REFUND_BODY_BYTES} bytes.`, [], { Connection: 'close' });
-      },
-    }),
-    async (c) => {
-      const cartId = c.req.param('cartId');
-      const idempotencyKey = readIdempotencyKey(c.req.header(IDEMPOTENCY_HEADER));
-      const body = await readValidJson(c, refundRequestSchema);
-      const merchant = c.get('merchant');
-      try {
-        const { refund, replayed } = await requestRefund(deps, {
-          platformUuid: merchant.platformUuid,
-          environment: merchant.environment,
-          cartId,
-          amount: body.amount,
-          ...(body.reason === undefined ? {} : { reason: body.reason }),
-          ...(idempotencyKey === undefined ? {} : { idempotencyKey }),
-        });
-        if (replayed) c.header(REPLAYED_HEADER, 'true');
-        return c.json(refund, 201);
-      } catch (err) {
-        if (err instanceof RefundRefused) throw refundRefusal(cartId, err);
-        throw err;
-      }
-    },
-  );
+  app.post('/orders/:cartId/refunds', jsonBody(REFUND_BODY_BYTES), async (c) => {
+    const cartId = c.req.param('cartId');
+    const idempotencyKey = readIdempotencyKey(c.req.header(IDEMPOTENCY_HEADER));
+    const body = await readValidJson(c, refundRequestSchema);
+    const merchant = c.get('merchant');
+    try {
+      const { refund, replayed } = await requestRefund(refunds, {
+        platformUuid: merchant.platformUuid,
+        environment: merchant.environment,
+        cartId,
+        amount: body.amount,
+        ...(body.reason === undefined ? {} : { reason: body.reason }),
+        ...(idempotencyKey === undefined ? {} : { idempotencyKey }),
+      });
+      if (replayed) c.header(REPLAYED_HEADER, 'true');
+      return c.json(refund, 201);
+    } catch (err) {
+      if (err instanceof RefundRefused) throw refundRefusal(cartId, err);
+      throw err;
+    }
+  });
   app.all('/orders/:cartId/refunds', methodNotAllowed(['POST']));
   return app;
 }

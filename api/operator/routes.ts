@@ -2,30 +2,29 @@ import { Hono, type Context } from 'hono';
 import { z } from 'zod';
 import type { Config } from '../../core/config.js';
 import type { Db } from '../../core/db/client.js';
+import { revokeApiKey, rotateApiKey, setRequireApiKey } from '../../core/merchants/api-keys.js';
 import {
   activateMerchant,
-  changeWebhookUrl,
   deactivateMerchant,
-  disableWebhookEndpoint,
   DomainsRejectedError,
   getMerchant,
-  listEndpointDeliveries,
   listMerchants,
   MerchantNotFoundError,
+  setMerchantDomains,
+} from '../../core/merchants/merchants.js';
+import { registerMerchant } from '../../core/merchants/registration.js';
+import {
+  changeWebhookUrl,
+  disableWebhookEndpoint,
+  listEndpointDeliveries,
   OPERATOR_DISABLED_REASON,
   reenableWebhookEndpoint,
-  registerMerchant,
-  revokeApiKey,
-  rotateApiKey,
-  rotateWebhookSecret,
-  setMerchantDomains,
-  setRequireApiKey,
   WebhookUrlRejectedError,
-} from '../../core/merchants/merchants.js';
+} from '../../core/merchants/webhook-endpoints.js';
+import { rotateWebhookSecret } from '../../core/merchants/webhook-secrets.js';
 import { withDeadline, type Temporal } from '../../core/temporal.js';
 import { listCartDeliveries } from '../../core/webhooks/event-store.js';
 import { recoverEndpoint, replayEvent, WebhookEventNotFoundError } from '../../workflows/webhook-delivery/client.js';
-import { isDependencyUnavailable, serviceUnavailable } from '../dependency-errors.js';
 import { ApiError, validationError } from '../errors.js';
 import { readValidJson } from '../json-body.js';
 import { operatorAuth } from './auth.js';
@@ -50,7 +49,7 @@ const deliveriesQuery = z.strictObject({
   limit: z.coerce.number().int().min(1).max(1000).optional(),
 });
 
-/** Turns the domain's "not found" and "bad URL" into the API's envelope; Temporal or PostgreSQL down → 503. */
+/** Turns the domain's "not found" and "bad URL" into the API's envelope; anything else goes on to the app's onError. */
 function translate(err: unknown): never {
   if (err instanceof MerchantNotFoundError) throw new ApiError('NOT_FOUND', `No merchant has platformUuid ${err.platformUuid}.`);
   if (err instanceof WebhookEventNotFoundError) throw new ApiError('NOT_FOUND', `No webhook event has id ${err.eventId}.`);
@@ -66,7 +65,6 @@ function translate(err: unknown): never {
       'Each domain must be a plain host name such as shop.example (it also allows its subdomains).',
       err.problems.map((p) => ({ path: p.index === undefined ? 'domains' : `domains[${p.index}]`, message: p.message })),
     );
-  if (isDependencyUnavailable(err)) throw serviceUnavailable();
   throw err;
 }
 

@@ -5,7 +5,7 @@ import type { Db } from '../db/client.js';
 /**
  * The one owner of the `merchants`, `merchant_domains`, `merchant_api_keys`, `webhook_endpoints` and
  * `webhook_secrets` tables: a merchant, its registered domains, its API key and its endpoint form one aggregate. Every change of an endpoint's state (enabled, failing, disabled)
- * is made here. Callers go through core/merchants/merchants.ts, which checks what it is given.
+ * is made here. Callers go through the other modules of core/merchants/, which check what they are given.
  */
 
 export type EndpointStatus = 'enabled' | 'disabled';

@@ -3,7 +3,7 @@ import type { Keyring } from '../crypto.js';
 import type { Db } from '../db/client.js';
 import { postWebhook } from '../webhooks/http-post.js';
 import { sendTestWebhook } from '../webhooks/test-event.js';
-import { liveWebhookSecrets } from './merchants.js';
+import { liveWebhookSecrets } from './webhook-secrets.js';
 import { findDeliveryEndpoint, selectMerchants } from './merchant-store.js';
 
 export type ReadinessCheckName = 'active' | 'environment' | 'domains' | 'webhookSecret' | 'apiKey' | 'endpoint';

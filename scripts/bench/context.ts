@@ -1,6 +1,6 @@
 import type { Config } from '../../core/config.js';
 import type { Db } from '../../core/db/client.js';
-import type { CreatedMerchant } from '../../core/merchants/merchants.js';
+import type { CreatedMerchant } from '../../core/merchants/registration.js';
 import type { Temporal } from '../../core/temporal.js';
 import { newCartId } from '../../core/checkout/cart-id.js';
 import { withDeadline } from '../../core/temporal.js';

@@ -1,7 +1,7 @@
 import { storeCard } from '../../core/checkout/card-vault.js';
 import { markCustomerStarted } from '../../core/checkout/cart-ledger.js';
 import { checkCard } from '../../core/checkout/cards.js';
-import { otpHash } from '../../core/checkout/otp-hash.js';
+import { otpHash } from '../../core/checkout/otp/hash.js';
 import { cartWorkflowId, payUpdate, sendCodeUpdate, verifyCodeUpdate } from '../../workflows/cart-session/messages.js';
 import type { cartSession } from '../../workflows/cart-session/workflow.js';
 import { createCart, forEachConcurrently, settle, type BenchContext } from './context.js';

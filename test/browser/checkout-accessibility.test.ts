@@ -7,7 +7,7 @@ import { waitFor } from '../support/wait-for.js';
 import { horizontalOverflow, launchChromium, openPage, skipWithoutChromium, type WatchedPage } from '../support/chromium.js';
 import { startMerchantSite, type MerchantSite } from '../support/merchant-site.js';
 import { axeViolations, BEST_PRACTICE_TAG, describeViolations, WCAG_22_AA_TAGS } from '../support/axe.js';
-import { SANDBOX_CARDS } from '../../core/checkout/payment-processor.js';
+import { SANDBOX_CARDS } from '../../core/checkout/payment-processors/sandbox.js';
 
 /**
  * axe-core's WCAG 2.2 AA rules and its best practices (one h1, landmarks) must find nothing: a failure

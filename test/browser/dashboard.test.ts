@@ -1,8 +1,8 @@
 /// <reference lib="dom" />
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { SANDBOX_CARDS } from '../../core/checkout/payment-processor.js';
-import type { CreatedMerchant } from '../../core/merchants/merchants.js';
+import { SANDBOX_CARDS } from '../../core/checkout/payment-processors/sandbox.js';
+import type { CreatedMerchant } from '../../core/merchants/registration.js';
 import { verifyWebhook } from '../../core/webhooks/verify.js';
 import { axeViolations, BEST_PRACTICE_TAG, describeViolations, WCAG_22_AA_TAGS } from '../support/axe.js';
 import { cartSessionDriver } from '../support/cart-session-driver.js';

@@ -1,5 +1,5 @@
 import { beforeAll, describe, expect, it } from 'vitest';
-import { SANDBOX_CARDS } from '../../core/checkout/payment-processor.js';
+import { SANDBOX_CARDS } from '../../core/checkout/payment-processors/sandbox.js';
 import { searchAttributes } from '../../workflows/cart-session/messages.js';
 import { useTestStack } from '../support/test-stack.js';
 import { cartSessionDriver, historyEvents, ledgerRow, recordedEvents } from '../support/cart-session-driver.js';

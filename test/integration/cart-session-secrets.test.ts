@@ -1,8 +1,8 @@
 import { beforeAll, describe, expect, it } from 'vitest';
-import { SANDBOX_CARDS } from '../../core/checkout/payment-processor.js';
+import { SANDBOX_CARDS } from '../../core/checkout/payment-processors/sandbox.js';
 import type { Keyring } from '../../core/crypto.js';
-import { otpHash } from '../../core/checkout/otp-hash.js';
-import type { CreatedMerchant } from '../../core/merchants/merchants.js';
+import { otpHash } from '../../core/checkout/otp/hash.js';
+import type { CreatedMerchant } from '../../core/merchants/registration.js';
 import { decodePayload, payloadFromJson, payloadToJson, type JsonPayload } from '../../core/temporal-codec.js';
 import { useTestStack } from '../support/test-stack.js';
 import { cartSessionDriver, type Session } from '../support/cart-session-driver.js';

@@ -1,6 +1,6 @@
 import { WorkflowNotFoundError } from '@temporalio/client';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { SANDBOX_CARDS } from '../../core/checkout/payment-processor.js';
+import { SANDBOX_CARDS } from '../../core/checkout/payment-processors/sandbox.js';
 import { payUpdate, searchAttributes } from '../../workflows/cart-session/messages.js';
 import { useTestStack } from '../support/test-stack.js';
 import { waitFor } from '../support/wait-for.js';

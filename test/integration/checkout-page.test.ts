@@ -2,7 +2,7 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { createApiApp } from '../../api/app.js';
 import { markCustomerStarted } from '../../core/checkout/cart-ledger.js';
 import { listen } from '../../core/http-service.js';
-import type { OtpSender } from '../../core/checkout/otp-sender.js';
+import type { OtpSender } from '../../core/checkout/otp/sender.js';
 import type { ChargeRequest, PaymentProcessor } from '../../core/checkout/payment-processor.js';
 import { answeringProcessor } from '../support/payment-processors.js';
 import { connectTemporal } from '../../core/temporal.js';

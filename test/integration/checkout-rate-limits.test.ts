@@ -1,6 +1,6 @@
 import { beforeAll, describe, expect, it } from 'vitest';
-import { otpDestinationKey } from '../../core/checkout/otp-destination.js';
-import type { OtpMessage, OtpSender } from '../../core/checkout/otp-sender.js';
+import { otpDestinationKey } from '../../core/checkout/otp/destination.js';
+import type { OtpMessage, OtpSender } from '../../core/checkout/otp/sender.js';
 import { postCheckoutForm, visitCheckout } from '../support/checkout-forms.js';
 import { createCartId, validCartRequest } from '../support/fixtures.js';
 import { useTestStack } from '../support/test-stack.js';

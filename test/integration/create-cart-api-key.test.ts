@@ -1,5 +1,5 @@
 import { beforeAll, describe, expect, it } from 'vitest';
-import type { OtpSender } from '../../core/checkout/otp-sender.js';
+import type { OtpSender } from '../../core/checkout/otp/sender.js';
 import { answeringProcessor } from '../support/payment-processors.js';
 import { postCart, validCartRequest } from '../support/fixtures.js';
 import { useTestStack } from '../support/test-stack.js';

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { deactivateMerchant, revokeApiKey, rotateApiKey } from '../../core/merchants/merchants.js';
+import { revokeApiKey, rotateApiKey } from '../../core/merchants/api-keys.js';
+import { deactivateMerchant } from '../../core/merchants/merchants.js';
 import { cartSessionDriver } from '../support/cart-session-driver.js';
 import { dashboardClient } from '../support/dashboard-client.js';
 import { createCartId, validCartRequest } from '../support/fixtures.js';

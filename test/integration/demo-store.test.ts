@@ -2,8 +2,8 @@ import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { createWebhookEventActivities } from '../../activities/webhooks/record-event.js';
 import { freePort } from '../../scripts/free-port.js';
+import { cartEvents } from '../support/cart-events.js';
 import { startDemoStoreOnStack } from '../support/demo-store.js';
 import { useTestStack } from '../support/test-stack.js';
 import { waitFor } from '../support/wait-for.js';
@@ -55,11 +55,7 @@ describe('the demo store npm start runs, against the real API and webhooks', () 
       });
       expect(forgedForm.status).toBe(403);
 
-      const { eventId } = await createWebhookEventActivities({
-        config: stack.config,
-        db: stack.db,
-        temporalClient: () => stack.temporal.client,
-      }).recordCartEvent({ cartId, event: 'order_cancelled', status: 'cancelled' });
+      const { eventId } = await cartEvents(stack).recordCartEvent({ cartId, event: 'order_cancelled', status: 'cancelled' });
       await waitFor(() => lines.find((l) => l.includes(`order_cancelled #1 for cart ${cartId}: cancelled (applied)`)), {
         what: 'the store to apply the webhook',
       });

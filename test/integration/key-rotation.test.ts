@@ -2,12 +2,12 @@ import { execFile } from 'node:child_process';
 import { randomBytes, randomUUID } from 'node:crypto';
 import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createWebhookEventActivities } from '../../activities/webhooks/record-event.js';
 import { storeCard } from '../../core/checkout/card-vault.js';
-import { SANDBOX_CARDS } from '../../core/checkout/payment-processor.js';
-import { createOutboxOtpSender, readLatestOutboxCode } from '../../core/checkout/otp-outbox.js';
+import { SANDBOX_CARDS } from '../../core/checkout/payment-processors/sandbox.js';
+import { createOutboxOtpSender, readLatestOutboxCode } from '../../core/checkout/otp/outbox.js';
 import { verifyWebhook } from '../../core/webhooks/verify.js';
 import { cartWorkflowId } from '../../workflows/cart-session/messages.js';
+import { cartEvents } from '../support/cart-events.js';
 import { cartSessionDriver } from '../support/cart-session-driver.js';
 import { createCartId, validCartRequest } from '../support/fixtures.js';
 import { useOwnDatabase } from '../support/own-database.js';
@@ -63,7 +63,7 @@ describe('data key rotation under a live stack', () => {
   const deliverOne = async (stack: TestStack, platformUuid: string) => {
     const cartId = await createCartId(stack.apiUrl, validCartRequest(platformUuid));
     await stack.temporal.client.workflow.getHandle(cartWorkflowId(cartId)).terminate('only its webhook matters here');
-    const events = createWebhookEventActivities({ config: stack.config, db: stack.db, temporalClient: () => stack.temporal.client });
+    const events = cartEvents(stack);
     const { eventId } = await events.recordCartEvent({ cartId, event: 'order_cancelled', status: 'cancelled' });
     return waitFor(() => receiver.requests.find((r) => r.headers['webhook-id'] === eventId), { what: `delivery of ${eventId}` });
   };

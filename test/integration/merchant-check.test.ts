@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { revokeApiKey } from '../../core/merchants/merchants.js';
+import { revokeApiKey } from '../../core/merchants/api-keys.js';
 import { verifyWebhook } from '../../core/webhooks/verify.js';
 import { merchantCli } from '../support/operator.js';
 import { useTestStack } from '../support/test-stack.js';

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createWebhookEventActivities } from '../../activities/webhooks/record-event.js';
 import { verifyWebhook } from '../../core/webhooks/verify.js';
+import { cartEvents } from '../support/cart-events.js';
 import { createCartId, validCartRequest } from '../support/fixtures.js';
 import { merchantCli } from '../support/operator.js';
 import { useTestStack } from '../support/test-stack.js';
@@ -30,13 +30,11 @@ describe('operator CLI: npm run -s merchant', () => {
     const { platformUuid, webhookSecret } = created.json as { platformUuid: string; webhookSecret: string };
 
     const cartId = await createCartId(stack.apiUrl, validCartRequest(platformUuid));
-    const { eventId } = await createWebhookEventActivities({ config: stack.config, db: stack.db, temporalClient: () => stack.temporal.client }).recordCartEvent(
-      {
-        cartId,
-        event: 'order_abandoned',
-        status: 'abandoned',
-      },
-    );
+    const { eventId } = await cartEvents(stack).recordCartEvent({
+      cartId,
+      event: 'order_abandoned',
+      status: 'abandoned',
+    });
     await waitFor(() => (receiver.requests.length === 1 ? true : undefined), { what: 'the delivery' });
     const delivery = receiver.requests[0]!;
     expect(verifyWebhook(delivery.rawBody, delivery.headers as Record<string, string>, webhookSecret)).toMatchObject({

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { CreatedMerchant } from '../../core/merchants/merchants.js';
+import type { CreatedMerchant } from '../../core/merchants/registration.js';
 import type { Order, OrderList, OrderSummary } from '../../core/orders/order-schema.js';
 import { getOrder, listOrders } from '../../core/orders/orders.js';
 import { createCartId, validCartRequest } from '../support/fixtures.js';

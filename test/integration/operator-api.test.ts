@@ -1,7 +1,7 @@
 import { afterEach, describe, expect, it } from 'vitest';
-import { createWebhookEventActivities } from '../../activities/webhooks/record-event.js';
 import type { EventDeliveries } from '../../core/webhooks/event-store.js';
 import { verifyWebhook } from '../../core/webhooks/verify.js';
+import { cartEvents } from '../support/cart-events.js';
 import { createCartId, postCart, validCartRequest } from '../support/fixtures.js';
 import { operatorApi } from '../support/operator.js';
 import { useTestStack } from '../support/test-stack.js';
@@ -28,7 +28,7 @@ describe('operator API: register, rotate, inspect, replay, recover', () => {
   };
   const newCart = (platformUuid: string) => createCartId(stack.apiUrl, validCartRequest(platformUuid));
   const record = (cartId: string) =>
-    createWebhookEventActivities({ config: stack.config, db: stack.db, temporalClient: () => stack.temporal.client }).recordCartEvent({
+    cartEvents(stack).recordCartEvent({
       cartId,
       event: 'order_cancelled',
       status: 'cancelled',

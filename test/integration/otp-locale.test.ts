@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import type { OtpMessage, OtpSender } from '../../core/checkout/otp-sender.js';
-import { otpMessageText } from '../../core/checkout/otp-delivery/message.js';
+import type { OtpMessage, OtpSender } from '../../core/checkout/otp/sender.js';
+import { otpMessageText } from '../../core/checkout/otp/delivery/message.js';
 import { customerActions } from '../../web/checkout/customer-actions.js';
 import { queryState } from '../../web/checkout/load-session.js';
 import { createCartId, validCartRequest } from '../support/fixtures.js';

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import type { OtpMessage, OtpSender } from '../../core/checkout/otp-sender.js';
+import type { OtpMessage, OtpSender } from '../../core/checkout/otp/sender.js';
 import { customerActions } from '../../web/checkout/customer-actions.js';
 import { queryState } from '../../web/checkout/load-session.js';
 import { createCartId, validCartRequest } from '../support/fixtures.js';

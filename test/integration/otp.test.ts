@@ -1,5 +1,5 @@
 import { beforeAll, describe, expect, it } from 'vitest';
-import type { OtpMessage, OtpSender } from '../../core/checkout/otp-sender.js';
+import type { OtpMessage, OtpSender } from '../../core/checkout/otp/sender.js';
 import type { ChargeRequest, PaymentProcessor } from '../../core/checkout/payment-processor.js';
 import { answeringProcessor } from '../support/payment-processors.js';
 import { useTestStack } from '../support/test-stack.js';

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { createSandboxPaymentProcessor, SANDBOX_CARDS, sandboxRecord } from '../../core/checkout/payment-processor.js';
+import { createSandboxPaymentProcessor, SANDBOX_CARDS, sandboxRecord } from '../../core/checkout/payment-processors/sandbox.js';
 import { useTestStack, type TestStack } from '../support/test-stack.js';
 import { cartSessionDriver, historyEvents, ledgerRow, recordedEvents, scheduledCount, vaultCount, type Session } from '../support/cart-session-driver.js';
 import { waitFor } from '../support/wait-for.js';

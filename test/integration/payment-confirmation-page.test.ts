@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { SANDBOX_CARDS } from '../../core/checkout/payment-processor.js';
+import { SANDBOX_CARDS } from '../../core/checkout/payment-processors/sandbox.js';
 import { postCheckoutForm, visitCheckout } from '../support/checkout-forms.js';
 import { recordedEvents } from '../support/cart-session-driver.js';
 import { createCartId, validCartRequest } from '../support/fixtures.js';

@@ -1,8 +1,8 @@
 import { Client } from '@temporalio/client';
 import { temporal } from '@temporalio/proto';
 import { describe, expect, it } from 'vitest';
-import { otpHash } from '../../core/checkout/otp-hash.js';
-import { SANDBOX_CARDS } from '../../core/checkout/payment-processor.js';
+import { otpHash } from '../../core/checkout/otp/hash.js';
+import { SANDBOX_CARDS } from '../../core/checkout/payment-processors/sandbox.js';
 import { cartSessionDriver } from '../support/cart-session-driver.js';
 import { useTestStack } from '../support/test-stack.js';
 

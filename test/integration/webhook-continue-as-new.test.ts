@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, expect, it } from 'vitest';
-import { createWebhookEventActivities } from '../../activities/webhooks/record-event.js';
 import { replayEvent } from '../../workflows/webhook-delivery/client.js';
 import { webhookDeliveryWorkflowId } from '../../workflows/webhook-delivery/messages.js';
+import { cartEvents } from '../support/cart-events.js';
 import { createCartId, validCartRequest } from '../support/fixtures.js';
 import { CONTINUE_AS_NEW_AFTER_EVENTS } from '../support/test-temporal-settings.js';
 import { useTestStack } from '../support/test-stack.js';
@@ -20,7 +20,7 @@ afterAll(async () => {
 it(`continues as new past ${CONTINUE_AS_NEW_AFTER_EVENTS} history events, carrying queued events over in order`, async () => {
   const merchant = await stack.createMerchant({ webhookUrl: receiver.url });
   const cartId = await createCartId(stack.apiUrl, validCartRequest(merchant.platformUuid));
-  const events = createWebhookEventActivities({ config: stack.config, db: stack.db, temporalClient: () => stack.temporal.client });
+  const events = cartEvents(stack);
   const ids = [
     (await events.recordCartEvent({ cartId, event: 'order_updated', status: 'processing', payment: { brand: 'visa', last4: '1111' } })).eventId,
     (await events.recordCartEvent({ cartId, event: 'order_created', status: 'paid', payment: { brand: 'visa', last4: '1111' } })).eventId,

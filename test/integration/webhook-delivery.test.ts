@@ -1,10 +1,10 @@
 import { Webhook } from 'standardwebhooks';
 import { afterEach, describe, expect, it } from 'vitest';
-import { createWebhookEventActivities } from '../../activities/webhooks/record-event.js';
 import type { CartEventInput, WebhookEventBody } from '../../core/webhooks/events.js';
 import { waitForFirstDeliveryAttempt } from '../../core/webhooks/first-delivery.js';
 import { RESPONSE_EXCERPT_BYTES } from '../../core/webhooks/http-post.js';
 import { verifyWebhook } from '../../core/webhooks/verify.js';
+import { cartEvents } from '../support/cart-events.js';
 import { createCartId, validCartRequest } from '../support/fixtures.js';
 import { useTestStack } from '../support/test-stack.js';
 import { waitFor } from '../support/wait-for.js';
@@ -32,7 +32,7 @@ describe('webhook delivery against a real HTTP receiver', () => {
     await Promise.all(receivers.splice(0).map((r) => r.close()));
   });
 
-  const events = () => createWebhookEventActivities({ config: stack.config, db: stack.db, temporalClient: () => stack.temporal.client });
+  const events = () => cartEvents(stack);
 
   async function merchantWithReceiver(reply?: (request: ReceivedRequest, nth: number) => Reply) {
     const receiver = await startWebhookReceiver(reply);

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createWebhookEventActivities } from '../../activities/webhooks/record-event.js';
+import { cartEvents } from '../support/cart-events.js';
 import { createCartId, validCartRequest } from '../support/fixtures.js';
 import { useTestStack } from '../support/test-stack.js';
 import { waitFor } from '../support/wait-for.js';
@@ -47,11 +47,7 @@ describe('production refuses webhooks aimed at our own network (SSRF)', () => {
     for (const webhookUrl of cases) {
       const merchant = await stack.createMerchant({ webhookUrl });
       const cartId = await createCartId(stack.apiUrl, validCartRequest(merchant.platformUuid));
-      const { eventId } = await createWebhookEventActivities({
-        config: stack.config,
-        db: stack.db,
-        temporalClient: () => stack.temporal.client,
-      }).recordCartEvent({
+      const { eventId } = await cartEvents(stack).recordCartEvent({
         cartId,
         event: 'order_cancelled',
         status: 'cancelled',

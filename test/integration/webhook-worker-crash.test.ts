@@ -1,8 +1,8 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
-import { createWebhookEventActivities } from '../../activities/webhooks/record-event.js';
 import { verifyWebhook } from '../../core/webhooks/verify.js';
+import { cartEvents } from '../support/cart-events.js';
 import { createCartId, validCartRequest } from '../support/fixtures.js';
 import { useTestStack } from '../support/test-stack.js';
 import { waitFor } from '../support/wait-for.js';
@@ -52,7 +52,7 @@ describe('a worker killed in the middle of a delivery', () => {
 
     const first = await startWorkerProcess();
     const config = { ...stack.config, temporal: { ...stack.config.temporal, taskQueue: deliveryQueue } };
-    const { eventId } = await createWebhookEventActivities({ config, db: stack.db, temporalClient: () => stack.temporal.client }).recordCartEvent({
+    const { eventId } = await cartEvents({ ...stack, config }).recordCartEvent({
       cartId,
       event: 'order_created',
       status: 'paid',

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { SANDBOX_CARDS } from '../../core/checkout/payment-processor.js';
+import { SANDBOX_CARDS } from '../../core/checkout/payment-processors/sandbox.js';
 import { freePort } from '../../scripts/free-port.js';
 import { merchantApi, paidCarts } from '../support/merchant-api.js';
 import { useTestStack } from '../support/test-stack.js';

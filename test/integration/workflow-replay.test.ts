@@ -6,10 +6,11 @@ import { DeterminismViolationError } from '@temporalio/workflow';
 import { Connection, WorkflowClient } from '@temporalio/client';
 import { bundleWorkflowCode, NativeConnection, Worker } from '@temporalio/worker';
 import { beforeAll, describe, expect, inject, it } from 'vitest';
-import { SANDBOX_CARDS, SANDBOX_REFUND_DECLINED_AMOUNT } from '../../core/checkout/payment-processor.js';
+import { SANDBOX_CARDS, SANDBOX_REFUND_DECLINED_AMOUNT } from '../../core/checkout/payment-processors/sandbox.js';
 import type { Keyring } from '../../core/crypto.js';
 import { createEncryptionCodec, decodePayload, ENCRYPTED_ENCODING, payloadFromJson, payloadToJson, type JsonPayload } from '../../core/temporal-codec.js';
-import { refundOrder } from '../../workflows/refund/client.js';
+import { refundOrder } from '../../core/orders/request-refund.js';
+import { refundWorkflow } from '../../workflows/refund/client.js';
 import { refundWorkflowId } from '../../workflows/refund/messages.js';
 import { reportFigures } from '../support/reliability.js';
 import { useTestStack } from '../support/test-stack.js';
@@ -133,8 +134,9 @@ describe('every workflow type replays its histories deterministically', () => {
     }
     // Refunds of the paid session: one the processor makes, one it declines (the sandbox's failing amount).
     const owner = { platformUuid: paidOwner, environment: stack.config.environment };
-    const refunded = await refundOrder(stack, { ...owner, cartId: paid.cartId, amount: 1000, reason: 'Damaged in transit' });
-    const declinedRefund = await refundOrder(stack, { ...owner, cartId: paid.cartId, amount: SANDBOX_REFUND_DECLINED_AMOUNT });
+    const refunds = { db: stack.db, temporal: stack.temporal, refundWorkflow: refundWorkflow(stack.temporal.client, stack.config) };
+    const refunded = await refundOrder(refunds, { ...owner, cartId: paid.cartId, amount: 1000, reason: 'Damaged in transit' });
+    const declinedRefund = await refundOrder(refunds, { ...owner, cartId: paid.cartId, amount: SANDBOX_REFUND_DECLINED_AMOUNT });
     const refundHandles = [refunded, declinedRefund].map((r) => stack.temporal.client.workflow.getHandle(refundWorkflowId(r.id)));
     expect(await Promise.all(refundHandles.map((h) => h.result()))).toEqual([{ status: 'succeeded' }, { status: 'failed', failureCode: 'refund_declined' }]);
     for (const [i, handle] of refundHandles.entries()) {

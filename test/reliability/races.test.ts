@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { SANDBOX_CARDS } from '../../core/checkout/payment-processor.js';
+import { SANDBOX_CARDS } from '../../core/checkout/payment-processors/sandbox.js';
 import { cartWorkflowId, payUpdate } from '../../workflows/cart-session/messages.js';
 import { cartSessionDriver, ledgerRow, recordedEvents, vaultCount } from '../support/cart-session-driver.js';
 import { postCheckoutForm, visitCheckout } from '../support/checkout-forms.js';

@@ -1,6 +1,6 @@
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { SANDBOX_CARDS } from '../../core/checkout/payment-processor.js';
+import { SANDBOX_CARDS } from '../../core/checkout/payment-processors/sandbox.js';
 import { cartSessionDriver } from '../support/cart-session-driver.js';
 import { deliveryFigures } from '../support/delivery-check.js';
 import { planOf, reliabilitySettings, reportFigures } from '../support/reliability.js';

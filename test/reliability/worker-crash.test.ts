@@ -1,6 +1,6 @@
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
-import { SANDBOX_CARDS } from '../../core/checkout/payment-processor.js';
+import { SANDBOX_CARDS } from '../../core/checkout/payment-processors/sandbox.js';
 import { ledgerRow, recordedEvents, type DrivenStack } from '../support/cart-session-driver.js';
 import { checkoutThroughCrashes } from '../support/checkout-flow.js';
 import { startTestAcquirer, type TestAcquirer } from '../support/http-processor.js';

@@ -5,7 +5,7 @@ import { expect } from 'vitest';
 import { storeCard } from '../../core/checkout/card-vault.js';
 import { markCustomerStarted } from '../../core/checkout/cart-ledger.js';
 import { checkCard } from '../../core/checkout/cards.js';
-import { otpHash } from '../../core/checkout/otp-hash.js';
+import { otpHash } from '../../core/checkout/otp/hash.js';
 import { startCartSession, type CartSessionHandle } from '../../workflows/cart-session/client.js';
 import {
   cancelUpdate,
@@ -21,7 +21,7 @@ import { createCartId, validCartRequest } from './fixtures.js';
 import type { TestStack } from './test-stack.js';
 import { cartWorkflowId } from '../../workflows/cart-session/messages.js';
 import type { OtpPolicy } from '../../core/checkout/session.js';
-import { readLatestOutboxCode } from '../../core/checkout/otp-outbox.js';
+import { readLatestOutboxCode } from '../../core/checkout/otp/outbox.js';
 
 export type SessionHandle = CartSessionHandle;
 

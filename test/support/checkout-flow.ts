@@ -1,6 +1,6 @@
 import { WorkflowUpdateFailedError } from '@temporalio/client';
 import { payUpdate, sendCodeUpdate, stateQuery, verifyCodeUpdate } from '../../workflows/cart-session/messages.js';
-import { otpHash } from '../../core/checkout/otp-hash.js';
+import { otpHash } from '../../core/checkout/otp/hash.js';
 import { OTP_SEND_FAILED } from '../../core/checkout/session.js';
 import { cartSessionDriver, refusalIn, type DrivenStack, type Session } from './cart-session-driver.js';
 

@@ -1,4 +1,4 @@
-import type { CreatedMerchant } from '../../core/merchants/merchants.js';
+import type { CreatedMerchant } from '../../core/merchants/registration.js';
 import { startDemoStore } from '../../demo-store/server.js';
 import type { TestStack } from './test-stack.js';
 

@@ -2,12 +2,12 @@ import { createServer, type Server } from 'node:http';
 import type { AddressInfo, Socket } from 'node:net';
 import {
   ProcessorUnavailableError,
-  SANDBOX_CARDS,
   type ChargeResult,
   type LookupResult,
   type PaymentProcessor,
   type RefundResult,
 } from '../../core/checkout/payment-processor.js';
+import { SANDBOX_CARDS } from '../../core/checkout/payment-processors/sandbox.js';
 
 /** What the test acquirer did for one idempotency key (one cart: the cartId is the key). */
 export interface AcquirerRecord {

@@ -1,5 +1,7 @@
+import { Hono } from 'hono';
 import { describe, expect, it } from 'vitest';
-import { MAX_JSON_DEPTH, structureProblems } from '../../api/json-body.js';
+import { onError } from '../../api/errors.js';
+import { jsonBody, MAX_JSON_DEPTH, readJsonBody, structureProblems } from '../../api/json-body.js';
 
 const problems = (text: string, depth = MAX_JSON_DEPTH) => structureProblems(text, depth);
 
@@ -29,5 +31,31 @@ describe('the structure check of a JSON body', () => {
       { path: '["c\\"d"]', message: 'appears more than once in the same object' },
     ]);
     expect(problems('{"k":"\\\\","k2":"\\u0022"}')).toEqual([]);
+  });
+});
+
+describe('jsonBody(maxBytes), before a JSON body is read', () => {
+  const app = new Hono();
+  app.post('/', jsonBody(32), async (c) => c.json(await readJsonBody(c)));
+  app.onError(onError);
+  const post = (body: string, contentType = 'application/json') => app.request('/', { method: 'POST', body, headers: { 'Content-Type': contentType } });
+
+  it('lets a JSON body within the limit through, a charset parameter included', async () => {
+    const res = await post('{"a":1}', 'application/json; charset=utf-8');
+    expect(res.status).toBe(200);
+    expect(await res.json()).toEqual({ a: 1 });
+  });
+
+  it('refuses a body that does not say it is JSON with 415, before reading it', async () => {
+    const res = await post('{"a":1}', 'text/plain');
+    expect(res.status).toBe(415);
+    expect(await res.json()).toMatchObject({ code: 'UNSUPPORTED_MEDIA_TYPE', message: expect.stringContaining('Content-Type: application/json') });
+  });
+
+  it('cuts a body over the limit off with 413 and closes the connection', async () => {
+    const res = await post(JSON.stringify({ a: 'x'.repeat(64) }));
+    expect(res.status).toBe(413);
+    expect(res.headers.get('Connection')).toBe('close');
+    expect(await res.json()).toMatchObject({ code: 'PAYLOAD_TOO_LARGE', message: 'The body must be at most 32 bytes.' });
   });
 });

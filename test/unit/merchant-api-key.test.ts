@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { apiKeyPrefix, newApiKey } from '../../core/merchants/merchants.js';
+import { apiKeyPrefix, newApiKey } from '../../core/merchants/api-keys.js';
 
 describe('a merchant API key’s display prefix', () => {
   it('is the environment and 4 random characters, however many underscores the random part holds', () => {

@@ -1,20 +1,20 @@
 import { randomBytes } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
-import { createActivities } from '../../activities/index.js';
-import { createOtpActivities } from '../../activities/checkout/otp.js';
+import { createActivities } from '../../worker/activities.js';
+import { createOtpActivities } from '../../activities/cart-session/otp.js';
 import { createActivityMetrics } from '../../activities/metrics.js';
 import { loadConfig } from '../../core/config.js';
 import type { Db } from '../../core/db/client.js';
 import { createLogger } from '../../core/logger.js';
-import { type OtpMessage } from '../../core/checkout/otp-sender.js';
-import { otpHashDigest } from '../../core/checkout/otp-digest.js';
-import { otpHash } from '../../core/checkout/otp-hash.js';
+import { type OtpMessage } from '../../core/checkout/otp/sender.js';
+import { otpHashDigest } from '../../core/checkout/otp/digest.js';
+import { otpHash } from '../../core/checkout/otp/hash.js';
 import { parseContact } from '../../core/checkout/contact.js';
-import { createOutboxOtpSender } from '../../core/checkout/otp-outbox.js';
+import { createOutboxOtpSender } from '../../core/checkout/otp/outbox.js';
 import { answeringProcessor } from '../support/payment-processors.js';
 import { PRODUCTION_SETTINGS } from '../support/production-settings.js';
 import { paymentProcessorFromConfig } from '../../core/checkout/payment-processors/from-config.js';
-import { otpSenderFromConfig } from '../../core/checkout/otp-delivery/from-config.js';
+import { otpSenderFromConfig } from '../../core/checkout/otp/delivery/from-config.js';
 
 const KEY = randomBytes(32).toString('base64');
 const configFor = (CHECKOUT_ENV: 'sandbox' | 'production') =>

@@ -1,14 +1,8 @@
 import { randomUUID } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
 import { checkCard, luhnValid, type Card } from '../../core/checkout/cards.js';
-import {
-  createSandboxPaymentProcessor,
-  ProcessorUnavailableError,
-  SANDBOX_CARDS,
-  SANDBOX_REFUND_DECLINED_AMOUNT,
-  sandboxRecord,
-  type PaymentProcessor,
-} from '../../core/checkout/payment-processor.js';
+import { ProcessorUnavailableError, type PaymentProcessor } from '../../core/checkout/payment-processor.js';
+import { createSandboxPaymentProcessor, SANDBOX_CARDS, SANDBOX_REFUND_DECLINED_AMOUNT, sandboxRecord } from '../../core/checkout/payment-processors/sandbox.js';
 
 const card = (number: string, expiry = '12/30', cvv = '123'): Card => {
   const checked = checkCard({ number, expiry, cvv }, new Date('2026-01-01T00:00:00Z'));

@@ -1,10 +1,10 @@
 import { createHash, randomUUID } from 'node:crypto';
 import { ApplicationFailure } from '@temporalio/common';
 import { describe, expect, it } from 'vitest';
-import type { CartActivities } from '../../activities/index.js';
-import type { PaymentLookup, PaymentOutcome } from '../../activities/checkout/payments.js';
+import type { CartSessionActivities } from '../../activities/cart-session/index.js';
+import type { PaymentLookup, PaymentOutcome } from '../../activities/cart-session/payments.js';
 import type { CartStatusChange } from '../../core/checkout/cart-ledger.js';
-import { otpHashDigest } from '../../core/checkout/otp-digest.js';
+import { otpHashDigest } from '../../core/checkout/otp/digest.js';
 import { ACTION_REFUSED, OTP_LOCKED, OTP_SEND_FAILED } from '../../core/checkout/session.js';
 import type { CartEventInput } from '../../core/webhooks/events.js';
 import { cartSession } from '../../workflows/cart-session/workflow.js';
@@ -43,7 +43,7 @@ function sessionActivities(behaviour: { charge?: () => Promise<PaymentOutcome>; 
     chargePayment: record('chargePayment', () => (behaviour.charge ? behaviour.charge() : { outcome: 'approved', chargeId: 'ch_1' })),
     lookupPayment: record('lookupPayment', () => (behaviour.lookup ? behaviour.lookup() : { found: false })),
     voidPayment: record('voidPayment', () => undefined),
-  } satisfies Partial<CartActivities>;
+  } satisfies Partial<CartSessionActivities>;
   const named = (name: string) => calls.filter((c) => c.name === name).map((c) => c.input);
   return { activities, calls, named, events: () => named('recordCartEvent') as CartEventInput[] };
 }

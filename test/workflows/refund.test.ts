@@ -1,8 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { ApplicationFailure } from '@temporalio/common';
 import { describe, expect, it } from 'vitest';
-import type { CartActivities } from '../../activities/index.js';
-import type { RefundAnswer, SettledRefund } from '../../activities/refunds/refunds.js';
+import type { RefundActivities, RefundAnswer, SettledRefund } from '../../activities/refund/index.js';
 import type { CartEventInput } from '../../core/webhooks/events.js';
 import { REFUND_NOT_RESERVED, refundWorkflowId, type RefundInput } from '../../workflows/refund/messages.js';
 import { refundPayment } from '../../workflows/refund/workflow.js';
@@ -40,7 +39,7 @@ function refundActivities(answer: RefundAnswer, options: { reserved?: boolean } 
       calls.push({ name: 'recordCartEvent', input });
       return Promise.resolve({ eventId: 'evt_1', sequence: 3 });
     },
-  } satisfies Partial<CartActivities>;
+  } satisfies Partial<RefundActivities>;
   return { activities, calls, settled };
 }
 

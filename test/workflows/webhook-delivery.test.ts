@@ -1,14 +1,9 @@
 import { randomUUID } from 'node:crypto';
 import { ApplicationFailure } from '@temporalio/common';
 import { describe, expect, it } from 'vitest';
-import type { WebhookActivities } from '../../activities/webhooks/deliver.js';
-import {
-  DELIVERY_FAILURE,
-  deliverEventSignal,
-  webhookDeliveryWorkflowId,
-  type DeliveryOutcome,
-  type DeliveryRequest,
-} from '../../workflows/webhook-delivery/messages.js';
+import type { WebhookDeliveryActivities } from '../../activities/webhook-delivery/index.js';
+import { DELIVERY_FAILURE, type DeliveryOutcome, type DeliveryRequest } from '../../core/webhooks/delivery.js';
+import { deliverEventSignal, webhookDeliveryWorkflowId } from '../../workflows/webhook-delivery/messages.js';
 import { webhookDelivery } from '../../workflows/webhook-delivery/workflow.js';
 import { waitFor } from '../support/wait-for.js';
 import { useWorkflowEnvironment } from '../support/workflow-environment.js';
@@ -30,7 +25,7 @@ function deliveryActivities(answer: (request: DeliveryRequest, attempt: number) 
       attempts.push(`${key}#${attempt}`);
       return answer(request, attempt);
     },
-  } satisfies Partial<WebhookActivities>;
+  } satisfies Partial<WebhookDeliveryActivities>;
   return { activities, attempts };
 }
 

@@ -44,7 +44,7 @@ export function customerActions(temporal: Temporal) {
   }
 
   return {
-    /** `contactKey`: the destination's keyed hash (core/checkout/otp-destination.ts), kept by the session for resends' limit; `locale`: the page's language, for the code message. */
+    /** `contactKey`: the destination's keyed hash (core/checkout/otp/destination.ts), kept by the session for resends' limit; `locale`: the page's language, for the code message. */
     sendCode: (cartId: string, contact: string, state: CartSessionState, contactKey?: string, locale?: string) =>
       run(cartId, (h) =>
         h.executeUpdate(sendCodeUpdate, { args: [{ contact, contactKey, locale }], updateId: `send-code-${cartId}-${state.sendAttempts ?? 0}` }),

@@ -1,6 +1,6 @@
 import type { Context } from 'hono';
 import { clientAddress } from '../../core/client-address.js';
-import { otpDestinationKey } from '../../core/checkout/otp-destination.js';
+import { otpDestinationKey } from '../../core/checkout/otp/destination.js';
 import type { Config } from '../../core/config.js';
 import type { Db } from '../../core/db/client.js';
 import type { Logger } from '../../core/logger.js';

@@ -8,9 +8,10 @@ import { checkCard, type CardErrorCode } from '../../core/checkout/cards.js';
 import type { Config } from '../../core/config.js';
 import type { Db } from '../../core/db/client.js';
 import type { Logger } from '../../core/logger.js';
-import { otpHash } from '../../core/checkout/otp-hash.js';
+import { otpHash } from '../../core/checkout/otp/hash.js';
 import type { Temporal } from '../../core/temporal.js';
 import { waitForFirstDeliveryAttempt } from '../../core/webhooks/first-delivery.js';
+import { isHtmx } from '../htmx.js';
 import { CSRF_COOKIE, CSRF_FIELD, csrfToken, csrfTokenValid, deriveCsrfKey, newCsrfNonce } from '../csrf.js';
 import type { WebEnv } from '../security-headers.js';
 import type { WebMetrics } from '../metrics.js';
@@ -56,8 +57,6 @@ export function checkoutRoutes(deps: CheckoutDeps) {
   const limits = checkoutLimits(deps);
   const ownOrigin = new URL(config.checkoutBaseUrl).origin;
   const app = new Hono<WebEnv>();
-
-  const isHtmx = (c: C) => c.req.header('HX-Request') === 'true' && c.req.header('HX-History-Restore-Request') !== 'true';
 
   /** The browser's half of the double-submit pair: kept while it lasts, issued when missing. */
   function csrfNonce(c: C): string {

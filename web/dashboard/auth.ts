@@ -2,7 +2,8 @@ import type { Context } from 'hono';
 import { createMiddleware } from 'hono/factory';
 import type { Config } from '../../core/config.js';
 import type { Db } from '../../core/db/client.js';
-import { authenticateApiKeyId, type KeyedMerchant } from '../../core/merchants/merchants.js';
+import { authenticateApiKeyId, type KeyedMerchant } from '../../core/merchants/api-keys.js';
+import { isHtmx } from '../htmx.js';
 import type { DashboardEnv } from './env.js';
 import { DASHBOARD_PATH, type DashboardSessions } from './session.js';
 
@@ -11,7 +12,7 @@ const OPERATOR_SIGN_IN = `${DASHBOARD_PATH}/sign-in/operator`;
 
 /** To the sign-in page: a redirect for a page, HX-Redirect for htmx (a swap would put the sign-in form inside the page). */
 function toSignIn(c: Context, to: string) {
-  if (c.req.header('HX-Request') === 'true') {
+  if (isHtmx(c)) {
     c.header('HX-Redirect', to);
     return c.body(null, 401);
   }

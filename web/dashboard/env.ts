@@ -1,4 +1,4 @@
-import type { KeyedMerchant } from '../../core/merchants/merchants.js';
+import type { KeyedMerchant } from '../../core/merchants/api-keys.js';
 import type { WebEnv } from '../security-headers.js';
 
 /** What the dashboard's middleware sets on a request: the CSRF token its forms carry, and who signed in. */

@@ -6,14 +6,12 @@ import { InvalidOrderCursorError, listOrders } from '../../core/orders/orders.js
 import {
   activateMerchant,
   deactivateMerchant,
-  disableWebhookEndpoint,
   getMerchant,
   listMerchants,
   MerchantNotFoundError,
-  OPERATOR_DISABLED_REASON,
-  reenableWebhookEndpoint,
   type MerchantSummary,
 } from '../../core/merchants/merchants.js';
+import { disableWebhookEndpoint, OPERATOR_DISABLED_REASON, reenableWebhookEndpoint } from '../../core/merchants/webhook-endpoints.js';
 import type { DashboardEnv } from './env.js';
 import { partOrPage } from './respond.js';
 import { notFoundPage } from './views/layout.js';

@@ -6,7 +6,8 @@ import { getMerchant } from '../../core/merchants/merchants.js';
 import { orderListQuerySchema } from '../../core/orders/order-schema.js';
 import { getOrder, listOrders } from '../../core/orders/orders.js';
 import { withDeadline, type Temporal } from '../../core/temporal.js';
-import { refundOrder, RefundRefused } from '../../workflows/refund/client.js';
+import { refundOrder, RefundRefused } from '../../core/orders/request-refund.js';
+import { refundWorkflow } from '../../workflows/refund/client.js';
 import { replayEvent } from '../../workflows/webhook-delivery/client.js';
 import type { DashboardEnv } from './env.js';
 import { parseRefundAmount } from './refund-amount.js';
@@ -43,10 +44,11 @@ function dayStart(value: string, plusDays = 0): string | undefined | null {
 /**
  * A merchant's orders: the list with its filters (status, creation dates, one `extra` key and value)
  * a page at a time by cursor, each order with its timeline, and the refund form. Reads through
- * core/orders/orders.ts and refunds through workflows/refund/client.ts, as the merchant API does.
+ * core/orders/orders.ts and refunds through core/orders/request-refund.ts, as the merchant API does.
  */
 export function orderRoutes(deps: { config: Config; db: Db; temporal: Temporal }) {
   const { db, temporal } = deps;
+  const refunds = { db, temporal, refundWorkflow: refundWorkflow(temporal.client, deps.config) };
   const app = new Hono<DashboardEnv>();
   const owner = (c: C) => {
     const merchant = c.get('merchant')!;
@@ -144,7 +146,7 @@ export function orderRoutes(deps: { config: Config; db: Db; temporal: Temporal }
     const amount = parseRefundAmount(typed.amount, order.currency);
     if ('problem' in amount) return refused({ amount: amount.problem });
     try {
-      const refund = await refundOrder(deps, {
+      const refund = await refundOrder(refunds, {
         ...owner(c),
         cartId: order.cartId,
         amount: amount.minor,

@@ -1,12 +1,8 @@
 import type { Context } from 'hono';
 import type { HtmlEscapedString } from 'hono/utils/html';
+import { isHtmx } from '../htmx.js';
 
 type Html = HtmlEscapedString | Promise<HtmlEscapedString>;
-
-/** htmx asking for the part it swaps (a history restore wants the whole page). */
-export function isHtmx(c: Context): boolean {
-  return c.req.header('HX-Request') === 'true' && c.req.header('HX-History-Restore-Request') !== 'true';
-}
 
 /**
  * The part htmx swaps, or the whole page for a page load or a plain form post; `Vary` keeps a cache

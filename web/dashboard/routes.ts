@@ -12,7 +12,7 @@ import { dashboardCsrf } from './csrf.js';
 import type { DashboardEnv } from './env.js';
 import { operatorRoutes } from './operator.js';
 import { orderRoutes } from './orders.js';
-import { isHtmx } from './respond.js';
+import { isHtmx } from '../htmx.js';
 import { dashboardSessions } from './session.js';
 import { signInLimit } from './sign-in-limit.js';
 import { signInRoutes } from './sign-in.js';

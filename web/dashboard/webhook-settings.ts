@@ -1,15 +1,9 @@
 import { Hono, type Context } from 'hono';
 import type { Config } from '../../core/config.js';
 import type { Db } from '../../core/db/client.js';
-import {
-  changeWebhookUrl,
-  DomainsRejectedError,
-  getMerchant,
-  listEndpointDeliveries,
-  rotateWebhookSecret,
-  setMerchantDomains,
-  WebhookUrlRejectedError,
-} from '../../core/merchants/merchants.js';
+import { DomainsRejectedError, getMerchant, setMerchantDomains } from '../../core/merchants/merchants.js';
+import { changeWebhookUrl, listEndpointDeliveries, WebhookUrlRejectedError } from '../../core/merchants/webhook-endpoints.js';
+import { rotateWebhookSecret } from '../../core/merchants/webhook-secrets.js';
 import { withDeadline, type Temporal } from '../../core/temporal.js';
 import { sendTestWebhook } from '../../core/webhooks/test-event.js';
 import { replayEvent, WebhookEventNotFoundError } from '../../workflows/webhook-delivery/client.js';
@@ -39,8 +33,8 @@ const field = async (c: C, name: string) => {
 /**
  * A merchant's webhook settings: the endpoint URL (checked as the operator path checks it), a signed
  * test event, secret rotation, allowed domains, recent deliveries and their replay. Every change goes
- * through the functions the operator API and CLI use (core/merchants/merchants.ts,
- * workflows/webhook-delivery/client.ts), for the signed-in merchant only.
+ * through the functions the operator API and CLI use (core/merchants/webhook-endpoints.ts,
+ * webhook-secrets.ts and merchants.ts, workflows/webhook-delivery/client.ts), for the signed-in merchant only.
  */
 export function webhookSettingsRoutes(deps: { config: Config; db: Db; temporal: Temporal }) {
   const { config, db, temporal } = deps;

@@ -1,8 +1,8 @@
 import { proxyActivities } from '@temporalio/workflow';
-import type { CartActivities } from '../../activities/index.js';
+import type { CardVaultPurgeActivities } from '../../activities/card-vault-purge/index.js';
 import type { CardVaultPurgeInput } from './messages.js';
 
-const { purgeCardVault: purge } = proxyActivities<CartActivities>({
+const { purgeCardVault: purge } = proxyActivities<CardVaultPurgeActivities>({
   startToCloseTimeout: '1 minute',
   retry: { initialInterval: '5 seconds', maximumAttempts: 5 },
 });

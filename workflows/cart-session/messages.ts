@@ -50,7 +50,7 @@ export interface CartSessionState {
   /** The contact the code went to, masked for display ("j***@example.com", "•••• 4567"). */
   contactHint?: string;
   /**
-   * The keyed hash of that contact the page sent with it (core/checkout/otp-destination.ts), so a
+   * The keyed hash of that contact the page sent with it (core/checkout/otp/destination.ts), so a
    * resend is counted against the same destination's limit. Absent if the page sent none.
    */
   contactKey?: string;
@@ -74,7 +74,7 @@ export const stateQuery = defineQuery<CartSessionState>('state');
 
 /**
  * Customer actions. None carries a secret in clear: the OTP arrives as a keyed hash computed by the
- * web tier (core/checkout/otp-hash.ts), the card as a vault token
+ * web tier (core/checkout/otp/hash.ts), the card as a vault token
  * (core/checkout/card-vault.ts). Each returns the new state; an action that does not fit the current state is
  * rejected by its validator with an ApplicationFailure whose type is one of ACTION_REFUSED.
  * A wrong code is not a refusal: verifyCode returns the state with one attempt fewer (step stays

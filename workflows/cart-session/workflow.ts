@@ -10,8 +10,8 @@ import {
   upsertSearchAttributes,
   workflowInfo,
 } from '@temporalio/workflow';
-import type { CartActivities } from '../../activities/index.js';
-import type { PaymentLookup, PaymentOutcome } from '../../activities/checkout/payments.js';
+import type { CartSessionActivities } from '../../activities/cart-session/index.js';
+import type { PaymentLookup, PaymentOutcome } from '../../activities/cart-session/payments.js';
 import type { PaymentSummary, WebhookEventName } from '../../core/webhooks/events.js';
 import {
   cancelUpdate,
@@ -35,7 +35,7 @@ import {
   type CheckoutStep,
 } from '../../core/checkout/session.js';
 import { parseContact } from '../../core/checkout/contact.js';
-import { otpHashDigest } from '../../core/checkout/otp-digest.js';
+import { otpHashDigest } from '../../core/checkout/otp/digest.js';
 
 /**
  * Ledger and webhook bookkeeping must not be lost: retried until it succeeds. The writes run as local
@@ -43,13 +43,13 @@ import { otpHashDigest } from '../../core/checkout/otp-digest.js';
  * to five per outcome). They are short, idempotent PostgreSQL writes, so a worker crash that re-runs
  * one on replay is harmless.
  */
-const { recordCartStatus, recordCartEvent, discardCards } = proxyLocalActivities<CartActivities>({
+const { recordCartStatus, recordCartEvent, discardCards } = proxyLocalActivities<CartSessionActivities>({
   startToCloseTimeout: '30 seconds',
   retry: { initialInterval: '1 second', maximumInterval: '1 minute' },
 });
 
 /** The customer is waiting on the page: a code that cannot be sent fails the action, not the session. */
-const { sendOtp } = proxyActivities<CartActivities>({
+const { sendOtp } = proxyActivities<CartSessionActivities>({
   startToCloseTimeout: '15 seconds',
   retry: { initialInterval: '1 second', maximumAttempts: 3 },
 });
@@ -59,19 +59,19 @@ const { sendOtp } = proxyActivities<CartActivities>({
  * retry never charges twice). Declines are results. After the last attempt the outcome is unknown,
  * which is never a decline: see resolvePayment.
  */
-const { chargePayment } = proxyActivities<CartActivities>({
+const { chargePayment } = proxyActivities<CartSessionActivities>({
   startToCloseTimeout: '30 seconds',
   retry: { initialInterval: '1 second', backoffCoefficient: 2, maximumAttempts: 3 },
 });
 
 /** While an unanswered charge is resolved: one try each, the resolution loop sets the pace. */
-const { lookupPayment, chargePayment: chargePaymentOnce } = proxyActivities<CartActivities>({
+const { lookupPayment, chargePayment: chargePaymentOnce } = proxyActivities<CartSessionActivities>({
   startToCloseTimeout: '30 seconds',
   retry: { maximumAttempts: 1 },
 });
 
 /** A void that guards against a late approval must happen before the final event: retried until it does. */
-const { voidPayment } = proxyActivities<CartActivities>({
+const { voidPayment } = proxyActivities<CartSessionActivities>({
   startToCloseTimeout: '30 seconds',
   retry: { initialInterval: '1 second', maximumInterval: '1 minute' },
 });

@@ -1,6 +1,6 @@
 /**
- * The contract between the refund workflow and what starts it (workflows/refund/client.ts, called by
- * the merchant API and the dashboard). Workflow-safe: types and constants only.
+ * The contract between the refund workflow and what starts it (core/orders/request-refund.ts through
+ * ./client.ts, called by the merchant API and the dashboard). Workflow-safe: types and constants only.
  */
 
 export function refundWorkflowId(refundId: string): string {

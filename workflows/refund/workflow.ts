@@ -1,12 +1,12 @@
 import { ActivityFailure, proxyActivities } from '@temporalio/workflow';
-import type { CartActivities } from '../../activities/index.js';
+import type { RefundActivities } from '../../activities/refund/index.js';
 import { REFUND_NOT_RESERVED, type RefundInput, type RefundOutcome } from './messages.js';
 
 /**
- * The reservation is committed right after the workflow starts (workflows/refund/client.ts); a few
+ * The reservation is committed right after the workflow starts (core/orders/request-refund.ts); a few
  * tries over about half a minute tell a slow commit from a rollback.
  */
-const { confirmRefundReservation } = proxyActivities<CartActivities>({
+const { confirmRefundReservation } = proxyActivities<RefundActivities>({
   startToCloseTimeout: '10 seconds',
   retry: { initialInterval: '1 second', backoffCoefficient: 2, maximumAttempts: 6 },
 });
@@ -15,13 +15,13 @@ const { confirmRefundReservation } = proxyActivities<CartActivities>({
  * An unanswered refund has an unknown outcome: it is asked again under the same key (the refund's id)
  * until the processor answers, which refunds at most once. A refusal is a result, not an error.
  */
-const { refundCharge } = proxyActivities<CartActivities>({
+const { refundCharge } = proxyActivities<RefundActivities>({
   startToCloseTimeout: '30 seconds',
   retry: { initialInterval: '1 second', maximumInterval: '5 minutes' },
 });
 
 /** Ledger and webhook bookkeeping must not be lost: retried until it succeeds. */
-const { settleRefund, failRefund, recordCartEvent } = proxyActivities<CartActivities>({
+const { settleRefund, failRefund, recordCartEvent } = proxyActivities<RefundActivities>({
   startToCloseTimeout: '30 seconds',
   retry: { initialInterval: '1 second', maximumInterval: '1 minute' },
 });

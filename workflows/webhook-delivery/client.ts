@@ -1,9 +1,10 @@
 import type { Client } from '@temporalio/client';
 import type { Config } from '../../core/config.js';
 import type { Db } from '../../core/db/client.js';
-import { reenableWebhookEndpoint } from '../../core/merchants/merchants.js';
+import { reenableWebhookEndpoint } from '../../core/merchants/webhook-endpoints.js';
 import { findEvent, undeliveredEventsSince } from '../../core/webhooks/event-store.js';
-import { deliverEventSignal, webhookDeliveryWorkflowId, type DeliveryRequest, type WebhookDeliveryInput } from './messages.js';
+import type { DeliveryRequest } from '../../core/webhooks/delivery.js';
+import { deliverEventSignal, webhookDeliveryWorkflowId, type WebhookDeliveryInput } from './messages.js';
 import { webhookDelivery } from './workflow.js';
 
 /**

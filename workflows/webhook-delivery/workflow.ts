@@ -1,6 +1,7 @@
 import { ActivityFailure, condition, continueAsNew, log, proxyActivities, setHandler, workflowInfo } from '@temporalio/workflow';
-import type { WebhookActivities } from '../../activities/webhooks/deliver.js';
-import { DELIVERY_FAILURE, deliverEventSignal, type DeliveryRequest, type WebhookDeliveryInput } from './messages.js';
+import type { WebhookDeliveryActivities } from '../../activities/webhook-delivery/index.js';
+import { DELIVERY_FAILURE, type DeliveryRequest } from '../../core/webhooks/delivery.js';
+import { deliverEventSignal, type WebhookDeliveryInput } from './messages.js';
 
 /** With nothing left to send for this long, the workflow ends; the next event starts it again. */
 const IDLE_BEFORE_CLOSING = '1 minute';
@@ -25,7 +26,7 @@ export async function webhookDelivery(input: WebhookDeliveryInput): Promise<void
   // honouring Retry-After, and reports a spent schedule as a result rather than an error. This policy
   // only paces retries after crashes and timeouts, which never stop: an event is not given up because
   // our own worker died.
-  const { deliverWebhook } = proxyActivities<WebhookActivities>({
+  const { deliverWebhook } = proxyActivities<WebhookDeliveryActivities>({
     // The HTTP exchange is bounded by attemptTimeoutMs; the margin covers reading and recording.
     startToCloseTimeout: input.attemptTimeoutMs + 5_000,
     retry: { initialInterval: '1 second', backoffCoefficient: 2, maximumInterval: '10 minutes', nonRetryableErrorTypes: [DELIVERY_FAILURE.eventMissing] },

@@ -1,5 +1,6 @@
 import type { Config } from '../../config.js';
-import { createSandboxPaymentProcessor, type PaymentProcessor } from '../payment-processor.js';
+import { type PaymentProcessor } from '../payment-processor.js';
+import { createSandboxPaymentProcessor } from './sandbox.js';
 import { createStripePaymentProcessor } from './stripe.js';
 
 /** The processor PAYMENT_PROCESSOR names. The simulator refuses production, whatever the configuration says. */

@@ -1,18 +1,14 @@
-import { Context } from '@temporalio/activity';
-import type { Client } from '@temporalio/client';
-import type { Config } from '../../core/config.js';
 import { randomToken } from '../../core/crypto.js';
 import type { Db } from '../../core/db/client.js';
 import { lockCart } from '../../core/checkout/cart-ledger.js';
 import { findCartEvent, insertEvent, nextEventSequence } from '../../core/webhooks/event-store.js';
 import { isLastCartEvent, type CartEventInput, type WebhookEventBody } from '../../core/webhooks/events.js';
-import { requestDelivery } from '../../workflows/webhook-delivery/client.js';
+import type { RequestDelivery } from '../../core/webhooks/delivery.js';
 
-export interface WebhookEventDeps {
-  config: Config;
+export interface CartEventDeps {
   db: Db;
-  /** The client that starts delivery; inside a worker, the worker's own (the default). */
-  temporalClient?: () => Client;
+  /** Hands the recorded event to the cart's delivery workflow (the worker passes workflows/webhook-delivery/client.ts requestDelivery). */
+  requestDelivery: RequestDelivery;
 }
 
 /**
@@ -20,9 +16,8 @@ export interface WebhookEventDeps {
  * delivery workflow. Idempotent on (cart, event, status), and for `order_refunded` on the refund too: an activity retry after a lost response
  * returns the event already recorded and hands it over again, which the delivery side ignores.
  */
-export function createWebhookEventActivities(deps: WebhookEventDeps) {
-  const { db } = deps;
-  const temporalClient = deps.temporalClient ?? (() => Context.current().client);
+export function createCartEventActivities(deps: CartEventDeps) {
+  const { db, requestDelivery } = deps;
 
   async function record(input: CartEventInput): Promise<{ eventId: string; sequence: number }> {
     return db.begin(async (tx) => {
@@ -65,7 +60,7 @@ export function createWebhookEventActivities(deps: WebhookEventDeps) {
   return {
     async recordCartEvent(input: CartEventInput): Promise<{ eventId: string; sequence: number }> {
       const recorded = await record(input);
-      await requestDelivery(temporalClient(), deps.config, input.cartId, {
+      await requestDelivery(input.cartId, {
         eventId: recorded.eventId,
         trigger: 'scheduled',
         ...(isLastCartEvent(input) ? { last: true as const } : {}),

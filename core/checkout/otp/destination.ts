@@ -1,4 +1,4 @@
-import { keyedHash, type Keyring } from '../crypto.js';
+import { keyedHash, type Keyring } from '../../crypto.js';
 
 /**
  * Where one-time codes go, in the only form the database sees it: an HMAC of the normalized contact

@@ -1,4 +1,4 @@
-import type { OtpSender } from '../otp-sender.js';
+import type { OtpSender } from '../sender.js';
 import { otpMessageText } from './message.js';
 
 export interface TwilioSettings {

@@ -1,4 +1,4 @@
-import { keyedHash, type Keyring } from '../crypto.js';
+import { keyedHash, type Keyring } from '../../crypto.js';
 
 /**
  * The only form in which a one-time code travels past the activity that sent it: an HMAC bound to

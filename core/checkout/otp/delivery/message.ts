@@ -1,7 +1,7 @@
 import { readdirSync, readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { IntlMessageFormat } from 'intl-messageformat';
-import type { OtpMessage } from '../otp-sender.js';
+import type { OtpMessage } from '../sender.js';
 
 /**
  * The code message's texts, one ICU MessageFormat catalogue per locale in ./messages/<locale>.json

@@ -1,8 +1,8 @@
-import type { Config } from '../../config.js';
-import type { Db } from '../../db/client.js';
-import type { Logger } from '../../logger.js';
-import { createOutboxOtpSender } from '../otp-outbox.js';
-import type { OtpSender } from '../otp-sender.js';
+import type { Config } from '../../../config.js';
+import type { Db } from '../../../db/client.js';
+import type { Logger } from '../../../logger.js';
+import { createOutboxOtpSender } from '../outbox.js';
+import type { OtpSender } from '../sender.js';
 import { createChannelOtpSender } from './by-channel.js';
 import { createEmailOtpSender } from './email.js';
 import { createTwilioOtpSender } from './sms.js';

@@ -1,4 +1,4 @@
-import type { OtpSender } from '../otp-sender.js';
+import type { OtpSender } from '../sender.js';
 
 /** Sends each code through the sender of its channel: email addresses by email, phone numbers by SMS. */
 export function createChannelOtpSender(senders: { email: OtpSender; sms: OtpSender }): OtpSender {

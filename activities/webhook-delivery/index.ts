@@ -3,12 +3,12 @@ import type { Config } from '../../core/config.js';
 import type { Db } from '../../core/db/client.js';
 import type { Logger } from '../../core/logger.js';
 import { disableEndpoint, findDeliveryEndpoint, recordEndpointFailure, recordEndpointSuccess } from '../../core/merchants/merchant-store.js';
-import { liveWebhookSecrets } from '../../core/merchants/merchants.js';
+import { liveWebhookSecrets } from '../../core/merchants/webhook-secrets.js';
+import { DELIVERY_FAILURE, type DeliveryOutcome, type DeliveryRequest } from '../../core/webhooks/delivery.js';
 import { completeAttempt, findEvent, setDeliveryStatus, startAttempt } from '../../core/webhooks/event-store.js';
 import { postWebhook, type PostOutcome } from '../../core/webhooks/http-post.js';
 import { nextAttemptDelayMs, parseRetryAfter } from '../../core/webhooks/retry-schedule.js';
 import { webhookHeaders } from '../../core/webhooks/signing.js';
-import { DELIVERY_FAILURE, type DeliveryOutcome, type DeliveryRequest } from '../../workflows/webhook-delivery/messages.js';
 import type { ActivityMetrics } from '../metrics.js';
 
 const isSuccess = (status: number | undefined) => status !== undefined && status >= 200 && status <= 299;
@@ -18,7 +18,7 @@ const isSuccess = (status: number | undefined) => status !== undefined && status
  * is thrown with the delay of the schedule (docs/decisions/webhooks.md) as `nextRetryDelay`; an outcome that ends the
  * delivery (2xx, spent schedule, 410, disabled endpoint) is returned, so the workflow moves to the next event.
  */
-export function createWebhookActivities(deps: { config: Config; db: Db; logger: Logger; metrics: ActivityMetrics; postWebhook?: typeof postWebhook }) {
+export function createWebhookDeliveryActivities(deps: { config: Config; db: Db; logger: Logger; metrics: ActivityMetrics; postWebhook?: typeof postWebhook }) {
   const { config, db, logger, metrics } = deps;
   const post = deps.postWebhook ?? postWebhook;
 
@@ -143,4 +143,4 @@ export function createWebhookActivities(deps: { config: Config; db: Db; logger: 
   };
 }
 
-export type WebhookActivities = ReturnType<typeof createWebhookActivities>;
+export type WebhookDeliveryActivities = ReturnType<typeof createWebhookDeliveryActivities>;

@@ -1,5 +1,5 @@
 import nodemailer from 'nodemailer';
-import type { OtpSender } from '../otp-sender.js';
+import type { OtpSender } from '../sender.js';
 import { otpMessageText } from './message.js';
 
 /**

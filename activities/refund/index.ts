@@ -1,13 +1,15 @@
 import { ApplicationFailure } from '@temporalio/activity';
 import { lockCart, lockOwnerCart, recordRefundedAmount, type LedgerCart } from '../../core/checkout/cart-ledger.js';
-import { ProcessorUnavailableError, type PaymentProcessor } from '../../core/checkout/payment-processor.js';
+import type { PaymentProcessor } from '../../core/checkout/payment-processor.js';
 import type { CartStatus } from '../../core/checkout/session.js';
 import type { Db, Sql } from '../../core/db/client.js';
 import type { Logger } from '../../core/logger.js';
 import { findRefund, markRefundFailed, markRefundSucceeded, succeededRefundAmount } from '../../core/orders/refund-ledger.js';
+import type { RequestDelivery } from '../../core/webhooks/delivery.js';
 import type { PaymentSummary, RefundSummary } from '../../core/webhooks/events.js';
-import { PROCESSOR_UNAVAILABLE } from '../checkout/payments.js';
 import type { ActivityMetrics } from '../metrics.js';
+import { createCartEventActivities } from '../shared/cart-events.js';
+import { processorCalls } from '../shared/processor-call.js';
 
 export type RefundAnswer = { outcome: 'refunded'; processorRefundId: string } | { outcome: 'declined'; failureCode: string };
 
@@ -20,22 +22,20 @@ export interface SettledRefund {
 /** ApplicationFailure type while a refund's reservation is not visible yet (its transaction has not committed). */
 const REFUND_NOT_VISIBLE = 'RefundNotVisible';
 
-/** What the refund workflow does with the processor and the ledger; every step is safe to retry. */
-export function createRefundActivities(deps: { db: Db; logger: Logger; paymentProcessor: PaymentProcessor; metrics: ActivityMetrics }) {
+/**
+ * What the refund workflow (workflows/refund/) does with the processor and the ledger, and the
+ * `order_refunded` event it records; every step is safe to retry.
+ */
+export function createRefundActivities(deps: {
+  db: Db;
+  logger: Logger;
+  paymentProcessor: PaymentProcessor;
+  requestDelivery: RequestDelivery;
+  metrics: ActivityMetrics;
+}) {
   const { db, logger, paymentProcessor, metrics } = deps;
   const processor = paymentProcessor.name;
-
-  const answered = async <T>(refundId: string, call: () => Promise<T>): Promise<T> => {
-    try {
-      return await call();
-    } catch (error) {
-      if (error instanceof ProcessorUnavailableError) {
-        logger.warn({ refundId, processor, error: error.message }, 'payment processor unavailable for a refund');
-        throw ApplicationFailure.retryable(error.message, PROCESSOR_UNAVAILABLE);
-      }
-      throw error;
-    }
-  };
+  const answered = processorCalls({ logger, processor });
 
   /** The cart's row stays locked until the transaction ends, as for a reservation: one settlement at a time per cart. */
   const withLockedCart = <T>(refundId: string, work: (tx: Sql, cartId: string, cart: LedgerCart) => Promise<T>) =>
@@ -48,6 +48,8 @@ export function createRefundActivities(deps: { db: Db; logger: Logger; paymentPr
     });
 
   return {
+    ...createCartEventActivities(deps),
+
     /** Succeeds once the refund's reserving transaction has committed; never touches the processor. */
     async confirmRefundReservation(input: { refundId: string }): Promise<void> {
       if (!(await findRefund(db, input.refundId))) {
@@ -56,19 +58,19 @@ export function createRefundActivities(deps: { db: Db; logger: Logger; paymentPr
     },
 
     /**
-     * The cart's charge is found by its own idempotency key (the cartId, see activities/checkout/payments.ts),
+     * The cart's charge is found by its own idempotency key (the cartId, see activities/cart-session/payments.ts),
      * then refunded under the refund's id: a retry after a lost answer gets the same refund back.
      */
     async refundCharge(input: { refundId: string; cartId: string; amount: number }): Promise<RefundAnswer> {
       const { refundId, cartId, amount } = input;
-      const found = await answered(refundId, () => paymentProcessor.lookup({ idempotencyKey: cartId }));
+      const found = await answered({ refundId }, () => paymentProcessor.lookup({ idempotencyKey: cartId }));
       if (!found.found || found.result.outcome !== 'approved') {
         logger.warn({ refundId, cartId, processor }, 'refund: the processor knows no approved charge for this cart');
         metrics.refunds.inc({ outcome: 'declined' });
         return { outcome: 'declined', failureCode: 'charge_not_found' };
       }
       const chargeId = found.result.chargeId;
-      const result = await answered(refundId, () => paymentProcessor.refund({ idempotencyKey: refundId, chargeId, amount }));
+      const result = await answered({ refundId }, () => paymentProcessor.refund({ idempotencyKey: refundId, chargeId, amount }));
       logger.info({ refundId, cartId, processor, amount, outcome: result.outcome }, 'refund');
       metrics.refunds.inc({ outcome: result.outcome });
       return result.outcome === 'refunded'
@@ -107,3 +109,5 @@ export function createRefundActivities(deps: { db: Db; logger: Logger; paymentPr
     },
   };
 }
+
+export type RefundActivities = ReturnType<typeof createRefundActivities>;

@@ -1,16 +1,14 @@
 import { ApplicationFailure } from '@temporalio/activity';
-import { discardCartCards, purgeCardsOlderThan, readCard } from '../../core/checkout/card-vault.js';
+import { readCard } from '../../core/checkout/card-vault.js';
 import type { Config } from '../../core/config.js';
 import type { Db } from '../../core/db/client.js';
 import type { Logger } from '../../core/logger.js';
 import type { ActivityMetrics } from '../metrics.js';
-import { ProcessorUnavailableError, type ChargeResult, type PaymentProcessor } from '../../core/checkout/payment-processor.js';
+import type { ChargeResult, PaymentProcessor } from '../../core/checkout/payment-processor.js';
+import { PROCESSOR_UNAVAILABLE, processorCalls } from '../shared/processor-call.js';
 
 export type PaymentOutcome = { outcome: 'approved'; chargeId: string } | { outcome: 'declined'; failureCode: string };
 export type PaymentLookup = { found: false } | { found: true; outcome: PaymentOutcome };
-
-/** ApplicationFailure type of a retryable processor outage: the outcome is unknown, never a decline. */
-export const PROCESSOR_UNAVAILABLE = 'ProcessorUnavailable';
 
 const toOutcome = (result: ChargeResult): PaymentOutcome =>
   result.outcome === 'approved' ? { outcome: 'approved', chargeId: result.chargeId } : { outcome: 'declined', failureCode: result.declineCode };
@@ -18,19 +16,7 @@ const toOutcome = (result: ChargeResult): PaymentOutcome =>
 export function createPaymentActivities(deps: { config: Config; db: Db; logger: Logger; paymentProcessor: PaymentProcessor; metrics: ActivityMetrics }) {
   const { config, db, logger, paymentProcessor, metrics } = deps;
   const processor = paymentProcessor.name;
-
-  /** Runs one processor call; no answer becomes a retryable ApplicationFailure, never a result. */
-  const unlessUnavailable = async <T>(cartId: string, call: () => Promise<T>): Promise<T> => {
-    try {
-      return await call();
-    } catch (error) {
-      if (error instanceof ProcessorUnavailableError) {
-        logger.warn({ cartId, processor, error: error.message }, 'payment processor unavailable');
-        throw ApplicationFailure.retryable(error.message, PROCESSOR_UNAVAILABLE);
-      }
-      throw error;
-    }
-  };
+  const answered = processorCalls({ logger, processor });
 
   /**
    * One charge per cart: the cartId is the processor's idempotency key, so a retried activity (lost
@@ -42,7 +28,7 @@ export function createPaymentActivities(deps: { config: Config; db: Db; logger: 
     if (!card) return { outcome: 'declined', failureCode: 'card_unavailable' };
     let result: ChargeResult;
     try {
-      result = await unlessUnavailable(input.cartId, () =>
+      result = await answered({ cartId: input.cartId }, () =>
         paymentProcessor.charge({ idempotencyKey: input.cartId, amount: input.amount, currency: input.currency, card }),
       );
     } catch (error) {
@@ -59,27 +45,17 @@ export function createPaymentActivities(deps: { config: Config; db: Db; logger: 
 
     /** What the processor did for this cart's key, when a charge went unanswered. */
     async lookupPayment(input: { cartId: string }): Promise<PaymentLookup> {
-      const found = await unlessUnavailable(input.cartId, () => paymentProcessor.lookup({ idempotencyKey: input.cartId }));
+      const found = await answered({ cartId: input.cartId }, () => paymentProcessor.lookup({ idempotencyKey: input.cartId }));
       logger.info({ cartId: input.cartId, processor, found: found.found, ...(found.found ? { outcome: found.result.outcome } : {}) }, 'payment lookup');
       return found.found ? { found: true, outcome: toOutcome(found.result) } : { found: false };
     },
 
     /** Voids the cart's charge, or by key alone a charge that may still land. */
     async voidPayment(input: { cartId: string; chargeId?: string }): Promise<void> {
-      await unlessUnavailable(input.cartId, () =>
+      await answered({ cartId: input.cartId }, () =>
         paymentProcessor.void({ idempotencyKey: input.cartId, ...(input.chargeId ? { chargeId: input.chargeId } : {}) }),
       );
       logger.info({ cartId: input.cartId, processor, chargeId: input.chargeId }, 'payment voided');
-    },
-
-    /** Removes every card the cart left in the vault: after the charge, or when it never paid. */
-    discardCards: (input: { cartId: string }): Promise<void> => discardCartCards(db, input.cartId),
-
-    /** The scheduled purge: cards older than any session can need, whatever became of their workflow. */
-    async purgeCardVault(input: { olderThanMs: number }): Promise<number> {
-      const purged = await purgeCardsOlderThan(db, input.olderThanMs);
-      if (purged > 0) logger.info({ purged }, 'card vault purged of cards no session can need');
-      return purged;
     },
   };
 }

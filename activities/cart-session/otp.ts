@@ -1,8 +1,8 @@
 import { randomInt } from 'node:crypto';
 import type { Config } from '../../core/config.js';
-import type { OtpSender } from '../../core/checkout/otp-sender.js';
-import { otpHashDigest } from '../../core/checkout/otp-digest.js';
-import { otpHash } from '../../core/checkout/otp-hash.js';
+import type { OtpSender } from '../../core/checkout/otp/sender.js';
+import { otpHashDigest } from '../../core/checkout/otp/digest.js';
+import { otpHash } from '../../core/checkout/otp/hash.js';
 import { parseContact } from '../../core/checkout/contact.js';
 import type { ActivityMetrics } from '../metrics.js';
 

@@ -1,8 +1,8 @@
-import type { Environment } from '../config.js';
-import type { Keyring } from '../crypto.js';
-import type { Db } from '../db/client.js';
-import type { Logger } from '../logger.js';
-import type { OtpSender } from './otp-sender.js';
+import type { Environment } from '../../config.js';
+import type { Keyring } from '../../crypto.js';
+import type { Db } from '../../db/client.js';
+import type { Logger } from '../../logger.js';
+import type { OtpSender } from './sender.js';
 
 /** The one owner of the `otp_outbox` table: sandbox's stand-in for an SMS or email provider. */
 

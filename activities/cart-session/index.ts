@@ -1,0 +1,31 @@
+import type { OtpSender } from '../../core/checkout/otp/sender.js';
+import type { PaymentProcessor } from '../../core/checkout/payment-processor.js';
+import type { Config } from '../../core/config.js';
+import type { Db } from '../../core/db/client.js';
+import type { Logger } from '../../core/logger.js';
+import type { RequestDelivery } from '../../core/webhooks/delivery.js';
+import type { ActivityMetrics } from '../metrics.js';
+import { createLedgerActivities } from './ledger.js';
+import { createOtpActivities } from './otp.js';
+import { createPaymentActivities } from './payments.js';
+
+export interface CartSessionActivityDeps {
+  config: Config;
+  db: Db;
+  logger: Logger;
+  otpSender: OtpSender;
+  paymentProcessor: PaymentProcessor;
+  requestDelivery: RequestDelivery;
+  metrics: ActivityMetrics;
+}
+
+/** What the cart session (workflows/cart-session/) does outside its sandbox: the ledger, one-time codes, the payment. */
+export function createCartSessionActivities(deps: CartSessionActivityDeps) {
+  return {
+    ...createLedgerActivities(deps),
+    ...createOtpActivities(deps),
+    ...createPaymentActivities(deps),
+  };
+}
+
+export type CartSessionActivities = ReturnType<typeof createCartSessionActivities>;

@@ -1,0 +1,153 @@
+import { createHash } from 'node:crypto';
+import type { Environment } from '../../config.js';
+import type { Card } from '../cards.js';
+import { ProcessorUnavailableError, type ChargeResult, type PaymentProcessor, type RefundResult } from '../payment-processor.js';
+
+/** The sandbox test cards (docs/decisions/otp-and-cards.md), by number. */
+export const SANDBOX_CARDS = {
+  approved: '4111111111111111',
+  declined: '4000000000000002',
+  insufficientFunds: '4000000000009995',
+  /** Never answers, and nothing reaches the acquirer: lookup says not found. */
+  processorError: '4000000000000119',
+  /** Approved, but the first answer is lost on the way back. */
+  answerLostOnce: '4000000000000259',
+  /** The first two requests time out without reaching the acquirer; the third is approved. */
+  timesOutTwice: '4000000000000267',
+  /** Never answers; the acquirer approves the first request late (SandboxOptions.lateApprovalMs). */
+  neverAnswers: '4000000000000275',
+} as const;
+
+/**
+ * The sandbox's failing refund: a refund of exactly this amount (13.13 in a two-decimal currency) is
+ * declined with `refund_declined`, whatever the card (docs/decisions/otp-and-cards.md).
+ */
+export const SANDBOX_REFUND_DECLINED_AMOUNT = 1313;
+
+/** The approved sandbox card must also carry expiry 12/30 and CVV 123. */
+export const SANDBOX_TEST_CARD = { expMonth: 12, expYear: 2030, cvv: '123' } as const;
+
+export interface SandboxOptions {
+  /** How long after its first request the never-answers card's approval lands at the acquirer. */
+  lateApprovalMs?: number;
+}
+
+/** What the sandbox acquirer holds for one idempotency key. */
+export interface SandboxRecord {
+  /** charge() calls received, answered or not. */
+  requests: number;
+  /** Charges actually made (approved) for this key: never more than one. */
+  charges: number;
+  result?: ChargeResult;
+  /** A void by key arrived: any approval for this key, now or later, is voided. */
+  voided: boolean;
+  refunds: Map<string, RefundResult>;
+}
+
+/**
+ * The sandbox acquirer's memory, per idempotency key. Module-level and per process: acceptable for
+ * the sandbox only (a real processor keeps this on its side). It lets lookup answer across activity
+ * retries within one worker process; a restarted worker forgets it, and a lookup then says not found.
+ */
+const sandboxStore = new Map<string, SandboxRecord>();
+
+/** For tests: what the sandbox acquirer did for this key. */
+export function sandboxRecord(idempotencyKey: string): Readonly<SandboxRecord> | undefined {
+  return sandboxStore.get(idempotencyKey);
+}
+
+const unavailable = () => new ProcessorUnavailableError('sandbox: simulated processor outage (no answer)');
+const sandboxId = (prefix: string, key: string) => `${prefix}_sbx_${createHash('sha256').update(key).digest('base64url').slice(0, 24)}`;
+
+/**
+ * The sandbox processor. Its answer depends only on the card; what it did is remembered per
+ * idempotency key, so a repeated request gets the same charge and `lookup` tells what happened.
+ */
+export function createSandboxPaymentProcessor(environment: Environment, options: SandboxOptions = {}): PaymentProcessor {
+  if (environment === 'production') {
+    throw new Error('The sandbox payment simulator never runs in production: give the production worker a real PaymentProcessor.');
+  }
+  const lateApprovalMs = options.lateApprovalMs ?? 20_000;
+
+  const recordOf = (key: string): SandboxRecord => {
+    let record = sandboxStore.get(key);
+    if (!record) sandboxStore.set(key, (record = { requests: 0, charges: 0, voided: false, refunds: new Map() }));
+    return record;
+  };
+  /** The acquirer decides: an approval is one charge, voided at once if the key was voided. */
+  const decide = (key: string, record: SandboxRecord, card: Card): ChargeResult => {
+    record.result ??= sandboxDecision(key, card);
+    if (record.result.outcome === 'approved' && record.charges === 0) record.charges = 1;
+    return record.result;
+  };
+
+  return {
+    name: 'sandbox',
+    // Each method settles as an async function would: a simulated outage's throw becomes a rejection.
+    charge: ({ idempotencyKey, card }) =>
+      new Promise<ChargeResult>((resolve) => {
+        const record = recordOf(idempotencyKey);
+        record.requests++;
+        if (record.result) return resolve(record.result);
+        switch (card.pan) {
+          case SANDBOX_CARDS.processorError:
+            throw unavailable();
+          case SANDBOX_CARDS.answerLostOnce:
+            decide(idempotencyKey, record, card);
+            if (record.requests === 1) throw unavailable();
+            return resolve(record.result!);
+          case SANDBOX_CARDS.timesOutTwice:
+            if (record.requests <= 2) throw unavailable();
+            return resolve(decide(idempotencyKey, record, card));
+          case SANDBOX_CARDS.neverAnswers:
+            if (record.requests === 1) setTimeout(() => decide(idempotencyKey, record, card), lateApprovalMs).unref();
+            throw unavailable();
+          default:
+            return resolve(decide(idempotencyKey, record, card));
+        }
+      }),
+    lookup: ({ idempotencyKey }) => {
+      const result = sandboxStore.get(idempotencyKey)?.result;
+      return Promise.resolve(result ? { found: true, result } : { found: false });
+    },
+    void: ({ idempotencyKey }) => {
+      recordOf(idempotencyKey).voided = true;
+      return Promise.resolve();
+    },
+    refund: ({ idempotencyKey, chargeId, amount }) => {
+      const record = [...sandboxStore.values()].find((r) => r.result?.outcome === 'approved' && r.result.chargeId === chargeId);
+      // A charge this process never made (or forgot at a restart: see sandboxStore) cannot be refunded here.
+      if (!record) return Promise.resolve({ outcome: 'declined', declineCode: 'charge_not_found' });
+      let refund = record.refunds.get(idempotencyKey);
+      if (!refund) {
+        refund =
+          amount === SANDBOX_REFUND_DECLINED_AMOUNT
+            ? { outcome: 'declined', declineCode: 'refund_declined' }
+            : { outcome: 'refunded', refundId: sandboxId('re', idempotencyKey) };
+        record.refunds.set(idempotencyKey, refund);
+      }
+      return Promise.resolve(refund);
+    },
+  };
+}
+
+function sandboxDecision(idempotencyKey: string, card: Card): ChargeResult {
+  const testCard = SANDBOX_TEST_CARD;
+  const approved: ChargeResult = { outcome: 'approved', chargeId: sandboxId('ch', idempotencyKey) };
+  switch (card.pan) {
+    case SANDBOX_CARDS.approved: {
+      const matches = card.expMonth === testCard.expMonth && card.expYear === testCard.expYear && card.cvv === testCard.cvv;
+      return matches ? approved : { outcome: 'declined', declineCode: 'card_declined' };
+    }
+    case SANDBOX_CARDS.answerLostOnce:
+    case SANDBOX_CARDS.timesOutTwice:
+    case SANDBOX_CARDS.neverAnswers:
+      return approved;
+    case SANDBOX_CARDS.declined:
+      return { outcome: 'declined', declineCode: 'card_declined' };
+    case SANDBOX_CARDS.insufficientFunds:
+      return { outcome: 'declined', declineCode: 'insufficient_funds' };
+    default:
+      return { outcome: 'declined', declineCode: 'not_a_test_card' };
+  }
+}

@@ -1,0 +1,33 @@
+import { randomBytes } from 'node:crypto';
+import type { Keyring } from '../crypto.js';
+import type { Db } from '../db/client.js';
+import { addSecret, liveSealedSecrets } from './merchant-store.js';
+import { MerchantNotFoundError } from './merchants.js';
+
+/** The secrets a merchant's webhooks are signed with: sealed at rest, rotated with an overlap. */
+
+/** A Standard Webhooks secret: `whsec_` + base64 of 32 random bytes. */
+export function newWebhookSecret(): string {
+  return `whsec_${randomBytes(32).toString('base64')}`;
+}
+
+/**
+ * Adds a new secret; the ones live until now keep signing for `overlapMs` (never longer than they
+ * already would), so the merchant can deploy the new one without rejecting a single delivery.
+ */
+export async function rotateWebhookSecret(
+  db: Db,
+  keyring: Keyring,
+  platformUuid: string,
+  overlapMs: number,
+): Promise<{ platformUuid: string; webhookSecret: string; previousSecretsExpireAt: string }> {
+  const webhookSecret = newWebhookSecret();
+  const expireAt = new Date(Date.now() + overlapMs);
+  if (!(await addSecret(db, platformUuid, keyring.seal(webhookSecret), expireAt))) throw new MerchantNotFoundError(platformUuid);
+  return { platformUuid, webhookSecret, previousSecretsExpireAt: expireAt.toISOString() };
+}
+
+/** The secrets that sign right now, newest first. */
+export async function liveWebhookSecrets(db: Db, keyring: Keyring, endpointId: string): Promise<string[]> {
+  return (await liveSealedSecrets(db, endpointId)).map((sealed) => keyring.open(sealed));
+}

@@ -1,0 +1,187 @@
+import { createHash } from 'node:crypto';
+import { lockOwnerCart } from '../checkout/cart-ledger.js';
+import type { Environment } from '../config.js';
+import { randomToken } from '../crypto.js';
+import type { Db } from '../db/client.js';
+import type { Temporal } from '../temporal.js';
+import { findCartEvent } from '../webhooks/event-store.js';
+import { startOrTerminateOrphan } from '../workflow-start.js';
+import { refundRequestSchema, type Refund } from './order-schema.js';
+import { findRefund, findRefundByIdempotencyKey, insertRefund, publicRefund, reservedRefundAmount, type StoredRefund } from './refund-ledger.js';
+
+/** What the refund's workflow is started with (workflows/refund/messages.ts RefundInput). */
+export interface RefundStart {
+  refundId: string;
+  cartId: string;
+  platformUuid: string;
+  /** Minor units, reserved by then. */
+  amount: number;
+}
+
+export interface RefundDeps {
+  db: Db;
+  temporal: Temporal;
+  /**
+   * The refund's workflow: how it is started and its id, to end it when its reservation did not
+   * commit. workflows/refund/client.ts refundWorkflow(client, config) is the one the roles pass.
+   */
+  refundWorkflow: { start(input: RefundStart): Promise<unknown>; workflowId(refundId: string): string };
+}
+
+export interface RefundOrderInput {
+  platformUuid: string;
+  environment: Environment;
+  cartId: string;
+  /** Minor units. */
+  amount: number;
+  reason?: string;
+  /** The merchant's key: the same key with the same request returns the same refund; with another request it is refused. */
+  idempotencyKey?: string;
+}
+
+export type RefundRefusal = 'order_not_found' | 'order_not_paid' | 'amount_exceeds_refundable' | 'invalid_amount' | 'invalid_reason' | 'idempotency_conflict';
+
+/** Why a refund was not even reserved; `message` is written for people and says the fix. Nothing was written. */
+export class RefundRefused extends Error {
+  override name = 'RefundRefused';
+  constructor(
+    readonly code: RefundRefusal,
+    message: string,
+    /** The request field at fault: `amount`, `reason`, `cartId` or `Idempotency-Key`. */
+    readonly field?: string,
+    /** For amount_exceeds_refundable: what may still be refunded, in minor units. */
+    readonly refundable?: number,
+  ) {
+    super(message);
+  }
+}
+
+/** Statuses whose captured amount may (still) be refunded. */
+const REFUNDABLE_STATUSES = new Set(['paid', 'partially_refunded', 'refunded']);
+
+/** How long refundOrder waits for the processor's answer before answering with a pending refund. */
+const OUTCOME_WAIT_MS = 3_000;
+const OUTCOME_POLL_MS = 100;
+const UNIQUE_VIOLATION = '23505';
+
+/** SHA-256 of what makes two refund requests the same: the order, the amount and the reason. */
+function fingerprintOf(input: { cartId: string; amount: number; reason: string | null }): string {
+  return createHash('sha256')
+    .update(JSON.stringify([input.cartId, input.amount, input.reason]))
+    .digest('hex');
+}
+
+function refusedInput(input: RefundOrderInput): RefundRefused | undefined {
+  const parsed = refundRequestSchema.safeParse({ amount: input.amount, ...(input.reason === undefined ? {} : { reason: input.reason }) });
+  const issue = parsed.error?.issues[0];
+  if (!issue) return undefined;
+  return issue.path[0] === 'reason'
+    ? new RefundRefused('invalid_reason', `The reason ${issue.message}. Shorten it or leave it out.`, 'reason')
+    : new RefundRefused('invalid_amount', `The amount ${issue.message}.`, 'amount');
+}
+
+const replayOrConflict = (existing: StoredRefund, fingerprint: string): StoredRefund => {
+  if (existing.requestFingerprint === fingerprint) return existing;
+  throw new RefundRefused(
+    'idempotency_conflict',
+    'This Idempotency-Key was already used for another refund request (another order, amount or reason). Use a new key for a new refund.',
+    'Idempotency-Key',
+  );
+};
+
+/**
+ * Reserves the amount and starts the refund's workflow, as one unit: the cart's row is locked, what
+ * pending and succeeded refunds already take is summed, and the pending refund is inserted in a
+ * transaction that commits only once Temporal has accepted the workflow. Two concurrent refunds of
+ * one order queue on the lock, so together they never exceed the captured amount.
+ * `replayed` is true when the Idempotency-Key found an earlier refund (returned as it stands now).
+ */
+export async function requestRefund(deps: RefundDeps, input: RefundOrderInput): Promise<{ refund: Refund; replayed: boolean }> {
+  const invalid = refusedInput(input);
+  if (invalid) throw invalid;
+  const reason = input.reason ?? null;
+  const fingerprint = fingerprintOf({ cartId: input.cartId, amount: input.amount, reason });
+  const owner = { platformUuid: input.platformUuid, environment: input.environment };
+  const refundId = `re_${randomToken(18)}`;
+
+  // Started under a deadline like create-cart's, so a Temporal that is down fails the request in
+  // seconds, not holding the cart's lock. If the transaction then fails, the workflow would wait for a
+  // reservation that never came and end without asking the processor; terminating it says so sooner.
+  const orphan = { workflowId: deps.refundWorkflow.workflowId(refundId), reason: 'refund not reserved: its transaction did not commit' };
+  let outcome: { refund: StoredRefund; replayed: boolean };
+  try {
+    outcome = await startOrTerminateOrphan(deps, orphan, (start) =>
+      deps.db.begin(async (tx) => {
+        const cart = await lockOwnerCart(tx, owner, input.cartId);
+        if (!cart) {
+          throw new RefundRefused(
+            'order_not_found',
+            `No ${input.environment} order of yours has this cartId. Check the cartId and the API key's environment.`,
+            'cartId',
+          );
+        }
+        if (input.idempotencyKey !== undefined) {
+          const existing = await findRefundByIdempotencyKey(tx, input.platformUuid, input.idempotencyKey);
+          if (existing) return { refund: replayOrConflict(existing, fingerprint), replayed: true };
+        }
+        if (!REFUNDABLE_STATUSES.has(cart.status)) {
+          throw new RefundRefused(
+            'order_not_paid',
+            `This order is ${cart.status}, not paid: only a paid order can be refunded. Wait for its order_created webhook before refunding.`,
+            'cartId',
+          );
+        }
+        // The session records `paid`, then order_created: until both are in, a refund's event could overtake the order's creation.
+        if (cart.status === 'paid' && !(await findCartEvent(tx, input.cartId, 'order_created', 'paid'))) {
+          throw new RefundRefused('order_not_paid', 'This order’s payment is still being recorded. Retry in a few seconds.', 'cartId');
+        }
+        const refundable = cart.amount - (await reservedRefundAmount(tx, input.cartId));
+        if (input.amount > refundable) {
+          throw new RefundRefused(
+            'amount_exceeds_refundable',
+            refundable === 0
+              ? `Nothing remains refundable on this order: its ${cart.amount} (minor units of ${cart.currency}) are refunded or being refunded.`
+              : `At most ${refundable} (minor units of ${cart.currency}) remains refundable on this order of ${cart.amount}; ask for ${refundable} or less.`,
+            'amount',
+            refundable,
+          );
+        }
+        const refund = await insertRefund(tx, {
+          id: refundId,
+          cartId: input.cartId,
+          platformUuid: input.platformUuid,
+          amount: input.amount,
+          reason,
+          idempotencyKey: input.idempotencyKey ?? null,
+          requestFingerprint: fingerprint,
+        });
+        await start(() => deps.refundWorkflow.start({ refundId, cartId: input.cartId, platformUuid: input.platformUuid, amount: input.amount }));
+        return { refund, replayed: false };
+      }),
+    );
+  } catch (err) {
+    // The same key used at the same moment for another order: that request's refund holds the key now.
+    if (input.idempotencyKey !== undefined && (err as { code?: unknown }).code === UNIQUE_VIOLATION) {
+      const existing = await findRefundByIdempotencyKey(deps.db, input.platformUuid, input.idempotencyKey);
+      if (existing) return { refund: publicRefund(replayOrConflict(existing, fingerprint)), replayed: true };
+    }
+    throw err;
+  }
+  if (outcome.replayed) return { refund: publicRefund(outcome.refund), replayed: true };
+  return { refund: publicRefund(await awaitOutcome(deps.db, outcome.refund)), replayed: false };
+}
+
+/** The contract's entry point (merchant API, dashboard): the refund, settled if the processor answered within a few seconds. */
+export async function refundOrder(deps: RefundDeps, input: RefundOrderInput): Promise<Refund> {
+  return (await requestRefund(deps, input)).refund;
+}
+
+async function awaitOutcome(db: Db, refund: StoredRefund): Promise<StoredRefund> {
+  const giveUpAt = Date.now() + OUTCOME_WAIT_MS;
+  let current = refund;
+  while (current.status === 'pending' && Date.now() < giveUpAt) {
+    await new Promise((resolve) => setTimeout(resolve, OUTCOME_POLL_MS));
+    current = (await findRefund(db, refund.id)) ?? current;
+  }
+  return current;
+}

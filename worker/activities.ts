@@ -1,0 +1,53 @@
+import { Context } from '@temporalio/activity';
+import { createCardVaultPurgeActivities } from '../activities/card-vault-purge/index.js';
+import { createCartSessionActivities } from '../activities/cart-session/index.js';
+import type { ActivityMetrics } from '../activities/metrics.js';
+import { createRefundActivities } from '../activities/refund/index.js';
+import { createWebhookDeliveryActivities } from '../activities/webhook-delivery/index.js';
+import { otpSenderFromConfig } from '../core/checkout/otp/delivery/from-config.js';
+import type { OtpSender } from '../core/checkout/otp/sender.js';
+import type { PaymentProcessor } from '../core/checkout/payment-processor.js';
+import { paymentProcessorFromConfig } from '../core/checkout/payment-processors/from-config.js';
+import type { Config } from '../core/config.js';
+import type { Db } from '../core/db/client.js';
+import type { Logger } from '../core/logger.js';
+import type { RequestDelivery } from '../core/webhooks/delivery.js';
+import type { postWebhook } from '../core/webhooks/http-post.js';
+import { requestDelivery } from '../workflows/webhook-delivery/client.js';
+
+export interface ActivityDeps {
+  config: Config;
+  db: Db;
+  logger: Logger;
+  /** Defaults to the providers configured (SMTP, Twilio); sandbox falls back to the outbox for a channel without one. */
+  otpSender?: OtpSender;
+  /**
+   * How a webhook is sent; the real one (core/webhooks/http-post.ts) unless a production test must
+   * reach a receiver on this machine, which production's address rules rightly refuse.
+   */
+  postWebhook?: typeof postWebhook;
+  /** Defaults to the one PAYMENT_PROCESSOR names: Stripe, or the simulator (which refuses production). */
+  paymentProcessor?: PaymentProcessor;
+  /** What the activities count (payments, refunds, webhook attempts, code sends), served by the worker's /metrics. */
+  metrics: ActivityMetrics;
+}
+
+/**
+ * Every activity the worker registers: each workflow's own, built from explicit dependencies. The cart
+ * session and the refund both record cart events; both build `recordCartEvent` from the same module
+ * (activities/shared/cart-events.ts) and the same dependencies, so either copy is the same activity.
+ */
+export function createActivities(deps: ActivityDeps) {
+  // Code delivery first: a production worker missing both is told about its code providers first.
+  const otpSender = deps.otpSender ?? otpSenderFromConfig(deps);
+  const paymentProcessor = deps.paymentProcessor ?? paymentProcessorFromConfig(deps.config);
+  // Inside an activity, the worker's own client starts or signals the delivery workflow.
+  const handOver: RequestDelivery = (cartId, request) => requestDelivery(Context.current().client, deps.config, cartId, request);
+  const shared = { ...deps, otpSender, paymentProcessor, requestDelivery: handOver };
+  return {
+    ...createCartSessionActivities(shared),
+    ...createRefundActivities(shared),
+    ...createWebhookDeliveryActivities(shared),
+    ...createCardVaultPurgeActivities(shared),
+  };
+}
