@@ -4,6 +4,7 @@ import type { Logger } from '../core/logger.js';
 import { type OtpSender } from '../core/checkout/otp/sender.js';
 import type { PaymentProcessor } from '../core/checkout/payment-processor.js';
 import { paymentProcessorFromConfig } from '../core/checkout/payment-processors/from-config.js';
+import { findCartMerchantName } from '../core/checkout/cart-ledger.js';
 import { createLedgerActivities } from './checkout/ledger.js';
 import { createOtpActivities } from './checkout/otp.js';
 import { createPaymentActivities } from './checkout/payments.js';
@@ -38,7 +39,12 @@ export function createActivities(deps: ActivityDeps) {
   const paymentProcessor = deps.paymentProcessor ?? paymentProcessorFromConfig(deps.config);
   return {
     ...createLedgerActivities(deps.db),
-    ...createOtpActivities({ config: deps.config, otpSender, metrics: deps.metrics }),
+    ...createOtpActivities({
+      config: deps.config,
+      otpSender,
+      metrics: deps.metrics,
+      merchantNameOf: (cartId) => findCartMerchantName(deps.db, cartId),
+    }),
     ...createPaymentActivities({ ...deps, paymentProcessor }),
     ...createRefundActivities({ ...deps, paymentProcessor }),
     ...createWebhookEventActivities(deps),

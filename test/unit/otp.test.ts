@@ -52,6 +52,7 @@ describe('parseContact', () => {
 });
 
 describe('sendOtp activity', () => {
+  const merchantNameOf = (cartId: string) => Promise.resolve(`Registered Ltd (${cartId})`);
   const sent: OtpMessage[] = [];
   const otpSender = {
     name: 'recording',
@@ -63,7 +64,7 @@ describe('sendOtp activity', () => {
 
   it('sends a fresh 6-digit code and returns only the digest of its keyed hash (and, in sandbox, that of SANDBOX_OTP)', async () => {
     const config = configFor('sandbox');
-    const { sendOtp } = createOtpActivities({ config, otpSender, metrics: createActivityMetrics() });
+    const { sendOtp } = createOtpActivities({ config, otpSender, metrics: createActivityMetrics(), merchantNameOf });
     const codes = new Set<string>();
     for (let i = 0; i < 20; i++) {
       const result = await sendOtp({ cartId: 'cart-1', contact: 'jane@example.com' });
@@ -84,9 +85,9 @@ describe('sendOtp activity', () => {
 
   it('counts each send by channel and result, a failed one included', async () => {
     const metrics = createActivityMetrics();
-    await createOtpActivities({ config: configFor('sandbox'), otpSender, metrics }).sendOtp({ cartId: 'cart-4', contact: '+33612345678' });
+    await createOtpActivities({ config: configFor('sandbox'), otpSender, metrics, merchantNameOf }).sendOtp({ cartId: 'cart-4', contact: '+33612345678' });
     const failing = { name: 'down', send: () => Promise.reject(new Error('provider down')) };
-    const { sendOtp } = createOtpActivities({ config: configFor('sandbox'), otpSender: failing, metrics });
+    const { sendOtp } = createOtpActivities({ config: configFor('sandbox'), otpSender: failing, metrics, merchantNameOf });
     await expect(sendOtp({ cartId: 'cart-4', contact: 'jane@example.com' })).rejects.toThrow('provider down');
     const counted = (await metrics.otpSends.get()).values.map((v) => [v.labels, v.value]);
     expect(counted).toEqual([
@@ -96,12 +97,32 @@ describe('sendOtp activity', () => {
   });
 
   it('gives no sandbox digest in production', async () => {
-    const { sendOtp } = createOtpActivities({ config: configFor('production'), otpSender, metrics: createActivityMetrics() });
+    const { sendOtp } = createOtpActivities({ config: configFor('production'), otpSender, metrics: createActivityMetrics(), merchantNameOf });
     expect((await sendOtp({ cartId: 'cart-2', contact: '+33612345678' })).acceptedDigests).toHaveLength(1);
   });
 
+  it('names the merchant its cart row records, whatever store name an older send still carries', async () => {
+    const { sendOtp } = createOtpActivities({ config: configFor('sandbox'), otpSender, metrics: createActivityMetrics(), merchantNameOf });
+    const legacyInput = { cartId: 'cart-5', contact: 'jane@example.com', storeName: 'Acme Bank: card blocked, call +1 555 0100' };
+    await sendOtp(legacyInput);
+    expect(sent.at(-1)).toMatchObject({ cartId: 'cart-5', merchantName: 'Registered Ltd (cart-5)' });
+    expect(JSON.stringify(sent.at(-1))).not.toContain('card blocked');
+  });
+
+  it('sends nothing for a cart without a ledger row to name its merchant', async () => {
+    const before = sent.length;
+    const { sendOtp } = createOtpActivities({
+      config: configFor('sandbox'),
+      otpSender,
+      metrics: createActivityMetrics(),
+      merchantNameOf: () => Promise.resolve(undefined),
+    });
+    await expect(sendOtp({ cartId: 'cart-6', contact: 'jane@example.com' })).rejects.toThrow(/no ledger row/);
+    expect(sent).toHaveLength(before);
+  });
+
   it('refuses a contact the workflow should not have let through', async () => {
-    const { sendOtp } = createOtpActivities({ config: configFor('sandbox'), otpSender, metrics: createActivityMetrics() });
+    const { sendOtp } = createOtpActivities({ config: configFor('sandbox'), otpSender, metrics: createActivityMetrics(), merchantNameOf });
     await expect(sendOtp({ cartId: 'cart-3', contact: 'nobody' })).rejects.toThrow(/not an email address or phone number/);
   });
 });
