@@ -125,6 +125,12 @@ const environmentSchema = z.object({
   OTP_SENDS_PER_DESTINATION: z.coerce.number().int().positive().default(5),
   OTP_SENDS_PER_CLIENT: z.coerce.number().int().positive().default(20),
   /**
+   * Codes sent by SMS per hour, whoever asks: for one merchant's carts, and for the whole deployment.
+   * Against SMS pumping from many addresses and contacts, which the limits above count apart.
+   */
+  SMS_PER_MERCHANT_PER_HOUR: z.coerce.number().int().positive().default(300),
+  SMS_PER_DEPLOYMENT_PER_HOUR: z.coerce.number().int().positive().default(3000),
+  /**
    * How many reverse proxies of ours stand in front of the API. 0: the socket address is the client
    * and X-Forwarded-For is ignored (anyone can forge it); n: the n-th address from the right is.
    */
@@ -265,7 +271,13 @@ export const configSchema = environmentSchema
       pageActionsPerClient: c.RATE_LIMIT_PAGE_ACTIONS_PER_CLIENT,
       dashboardSignInsPerClient: c.RATE_LIMIT_DASHBOARD_SIGN_INS_PER_CLIENT,
     },
-    otpSends: { windowSeconds: c.OTP_SENDS_WINDOW_SECONDS, perDestination: c.OTP_SENDS_PER_DESTINATION, perClient: c.OTP_SENDS_PER_CLIENT },
+    otpSends: {
+      windowSeconds: c.OTP_SENDS_WINDOW_SECONDS,
+      perDestination: c.OTP_SENDS_PER_DESTINATION,
+      perClient: c.OTP_SENDS_PER_CLIENT,
+      smsPerMerchantPerHour: c.SMS_PER_MERCHANT_PER_HOUR,
+      smsPerDeploymentPerHour: c.SMS_PER_DEPLOYMENT_PER_HOUR,
+    },
     trustedProxyHops: c.TRUST_PROXY,
     payments:
       c.PAYMENT_PROCESSOR === 'stripe' && c.STRIPE_SECRET_KEY

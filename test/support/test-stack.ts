@@ -75,6 +75,8 @@ export async function startTestStack(env: Record<string, string> = {}, options: 
     RATE_LIMIT_PAGE_ACTIONS_PER_CLIENT: '1000000',
     OTP_SENDS_PER_DESTINATION: '1000000',
     OTP_SENDS_PER_CLIENT: '1000000',
+    SMS_PER_MERCHANT_PER_HOUR: '1000000',
+    SMS_PER_DEPLOYMENT_PER_HOUR: '1000000',
     ...env,
   });
   const logger = createLogger({ level: config.logLevel, name: 'test', ...(options.logDestination ? { destination: options.logDestination } : {}) });

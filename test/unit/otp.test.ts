@@ -10,6 +10,7 @@ import { type OtpMessage } from '../../core/checkout/otp/sender.js';
 import { otpHashDigest } from '../../core/checkout/otp/digest.js';
 import { otpHash } from '../../core/checkout/otp/hash.js';
 import { parseContact } from '../../core/checkout/contact.js';
+import { readContact } from '../../core/checkout/contact-input.js';
 import { createOutboxOtpSender } from '../../core/checkout/otp/outbox.js';
 import { answeringProcessor } from '../support/payment-processors.js';
 import { PRODUCTION_SETTINGS } from '../support/production-settings.js';
@@ -46,8 +47,53 @@ describe('parseContact', () => {
     '+1234567',
     '+1234567890123456',
     `${'a'.repeat(65)}@example.com`,
+    // What mail software reads as another recipient than the one counted.
+    'x<victim@example.com>',
+    'Jane <jane@example.com>',
+    '"a b"@x.com',
+    '"victim@example.com"@x.com',
+    'a@x.com, b@y.com',
+    'a@x.com;b@y.com',
+    '(c)a@x.com',
+    'a@x.com(c)',
+    'group: a@x.com;',
+    'jane@bücher.example',
+    'jane..doe@example.com',
+    'jane@-example.com',
   ])('refuses %j', (raw) => {
     expect(parseContact(raw)).toBeUndefined();
+  });
+});
+
+describe('readContact', () => {
+  it.each([
+    ['Jane.Doe@Example.com', undefined, 'jane.doe@example.com', 'jane.doe@example.com'],
+    ['jane+shop@Example.com', undefined, 'jane+shop@example.com', 'jane@example.com'],
+    ['jane@Bücher.Example', undefined, 'jane@xn--bcher-kva.example', 'jane@xn--bcher-kva.example'],
+    ['+33 6 12 34 56 78', 'DE', '+33612345678', '+33612345678'],
+    ['06 12 34 56 78', 'FR', '+33612345678', '+33612345678'],
+    ['06 12 34 56 78', 'FRA', '+33612345678', '+33612345678'],
+    ['0049 (151) 123-456.78', 'US', '+4915112345678', '+4915112345678'],
+    ['(415) 555-2671', 'US', '+14155552671', '+14155552671'],
+  ])('reads %j (cart country %s) as %s, counted as %s', (raw, country, address, destination) => {
+    expect(readContact(raw, country)).toMatchObject({ contact: { address }, destination });
+  });
+
+  it.each([
+    ['x<victim@example.com>', 'FR'],
+    ['"a b"@x.com', 'FR'],
+    ['a@x.com, b@y.com', 'FR'],
+    ['(c)a@x.com', 'FR'],
+    ['jane@exa mple.com', 'FR'],
+    ['jane@', 'FR'],
+    // A national number without a cart country to read it in, and numbers no region issues.
+    ['06 12 34 56 78', undefined],
+    ['+33 1', 'FR'],
+    ['+1234567', undefined],
+    ['+999 123 456 789', undefined],
+    ['call +1 555 0100', 'US'],
+  ])('refuses %j (cart country %s)', (raw, country) => {
+    expect(readContact(raw, country)).toBeUndefined();
   });
 });
 
