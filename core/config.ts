@@ -132,7 +132,7 @@ export const environmentSchema = z.object({
     .register(settingDocs, {
       readBy: ['worker'],
       meaning:
-        "one-time codes by email through this SMTP server: `smtp://user:pass@host:587` (STARTTLS when offered) or `smtps://user:pass@host:465`; a plain-text and HTML message in the store's name with the code and how long it works, no link or image. With `OTP_EMAIL_FROM` (both or neither)",
+        "one-time codes by email through this SMTP server: `smtp://user:pass@host:587` (STARTTLS when offered) or `smtps://user:pass@host:465`; a plain-text and HTML message in the merchant's registered name (never the cart's `store.name`) with the code and how long it works, no link or image. With `OTP_EMAIL_FROM` (both or neither)",
       default: 'none: sandbox keeps codes in its outbox',
       requiredInProduction: true,
       production: 'one-time codes by email',
@@ -380,6 +380,17 @@ export const environmentSchema = z.object({
     .positive()
     .default(20)
     .register(settingDocs, { readBy: ['web'], meaning: 'codes requested from one client address per window, across carts' }),
+  SMS_PER_MERCHANT_PER_HOUR: z.coerce.number().int().positive().default(300).register(settingDocs, {
+    readBy: ['web'],
+    meaning:
+      "codes sent by SMS per hour for one merchant's carts, whoever asks: against SMS pumping from many addresses and contacts, which the limits above count apart; past it codes go by email only",
+  }),
+  SMS_PER_DEPLOYMENT_PER_HOUR: z.coerce
+    .number()
+    .int()
+    .positive()
+    .default(3000)
+    .register(settingDocs, { readBy: ['web'], meaning: 'codes sent by SMS per hour by the whole deployment, whichever merchant' }),
   TRUST_PROXY: z.coerce
     .number()
     .int()
@@ -604,7 +615,13 @@ export const configSchema = environmentSchema
       pageActionsPerClient: c.RATE_LIMIT_PAGE_ACTIONS_PER_CLIENT,
       dashboardSignInsPerClient: c.RATE_LIMIT_DASHBOARD_SIGN_INS_PER_CLIENT,
     },
-    otpSends: { windowSeconds: c.OTP_SENDS_WINDOW_SECONDS, perDestination: c.OTP_SENDS_PER_DESTINATION, perClient: c.OTP_SENDS_PER_CLIENT },
+    otpSends: {
+      windowSeconds: c.OTP_SENDS_WINDOW_SECONDS,
+      perDestination: c.OTP_SENDS_PER_DESTINATION,
+      perClient: c.OTP_SENDS_PER_CLIENT,
+      smsPerMerchantPerHour: c.SMS_PER_MERCHANT_PER_HOUR,
+      smsPerDeploymentPerHour: c.SMS_PER_DEPLOYMENT_PER_HOUR,
+    },
     trustedProxyHops: c.TRUST_PROXY,
     payments:
       c.PAYMENT_PROCESSOR === 'stripe' && c.STRIPE_SECRET_KEY

@@ -1,13 +1,14 @@
-import type { Payload, PayloadCodec } from '@temporalio/common';
+import { fileURLToPath } from 'node:url';
+import type { DataConverter, Payload, PayloadCodec } from '@temporalio/common';
 // A CommonJS package whose named exports Node's ESM loader cannot see: the default import works in both Node and vitest.
 import proto from '@temporalio/proto';
 import type { Keyring } from './crypto.js';
 
 /**
  * Workflow and activity payloads (inputs, results, queries, updates, signals, memos, failures'
- * details) are encrypted before they reach Temporal: its history holds contacts, `extra` and card
- * tokens, and whoever reads the history (the UI, a backup, the cluster's operators) must not read
- * them. Each payload becomes one `binary/encrypted` payload whose data is the whole original payload
+ * details, and failures' messages and stacks: see temporalDataConverter) are encrypted before they
+ * reach Temporal: its history holds contacts, `extra` and card tokens, and whoever reads the history
+ * (the UI, a backup, the cluster's operators) must not read them. Each payload becomes one `binary/encrypted` payload whose data is the whole original payload
  * (protobuf), AES-256-GCM under the keyring's newest key, that key's id in the metadata. Search
  * attributes do not go through codecs: they stay clear, and hold nothing personal.
  */
@@ -41,6 +42,17 @@ export function createEncryptionCodec(keyring: Keyring): PayloadCodec {
       return Promise.resolve(payloads.map((payload) => decodePayload(keyring, payload)));
     },
   };
+}
+
+/**
+ * The one data converter of every client and worker: payloads encrypted by the codec, and failures'
+ * messages and stack traces moved into an encoded attribute the codec encrypts too (the converter's
+ * module says why it is loaded by path). Operators' decoding (api/codec/) reads both alike.
+ */
+export const FAILURE_CONVERTER_PATH = fileURLToPath(new URL('./temporal-failure-converter.cjs', import.meta.url));
+
+export function temporalDataConverter(keyring: Keyring): DataConverter {
+  return { payloadCodecs: [createEncryptionCodec(keyring)], failureConverterPath: FAILURE_CONVERTER_PATH };
 }
 
 /** A payload in the remote codec protocol's JSON (proto3 JSON: bytes as base64). */

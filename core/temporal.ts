@@ -2,7 +2,7 @@ import { InterceptingCall, type Interceptor } from '@grpc/grpc-js';
 import { Client, Connection, defaultGrpcRetryOptions, makeGrpcRetryInterceptor, type TLSConfig } from '@temporalio/client';
 import { readFileSync } from 'node:fs';
 import type { Config } from './config.js';
-import { createEncryptionCodec } from './temporal-codec.js';
+import { temporalDataConverter } from './temporal-codec.js';
 
 export interface Temporal {
   connection: Connection;
@@ -76,7 +76,7 @@ export function temporalConnectionOptions(config: Pick<Config, 'temporal'>): { a
 
 /**
  * Connects lazily: the API can start (and answer /readyz with 503) before Temporal is up. Every
- * payload the client sends is encrypted with the keyring, and every one it reads decrypted.
+ * payload and failure message the client sends is encrypted with the keyring, and every one it reads decrypted.
  */
 export function connectTemporal(config: Pick<Config, 'temporal' | 'keyring'>): Temporal {
   const calls = inFlightCounter();
@@ -84,7 +84,7 @@ export function connectTemporal(config: Pick<Config, 'temporal' | 'keyring'>): T
     ...temporalConnectionOptions(config),
     interceptors: [calls.interceptor, makeGrpcRetryInterceptor(defaultGrpcRetryOptions())],
   });
-  const client = new Client({ connection, namespace: config.temporal.namespace, dataConverter: { payloadCodecs: [createEncryptionCodec(config.keyring)] } });
+  const client = new Client({ connection, namespace: config.temporal.namespace, dataConverter: temporalDataConverter(config.keyring) });
   return {
     connection,
     client,

@@ -1,6 +1,6 @@
 import { writeFileSync } from 'node:fs';
 import path from 'node:path';
-import { DefaultLogger, NativeConnection, Runtime } from '@temporalio/worker';
+import { NativeConnection, Runtime } from '@temporalio/worker';
 import { createApiApp } from '../api/app.js';
 import { CREATE_CART_EXAMPLE } from '../api/docs/openapi.js';
 import { launcherEnvironmentSchema, loadConfig } from '../core/config.js';
@@ -11,6 +11,7 @@ import { connectTemporal, temporalConnectionOptions } from '../core/temporal.js'
 import { createWebApp } from '../web/app.js';
 import { bundleWorkflows, createCartWorker } from '../worker/create-worker.js';
 import { serveWorkerMetrics, workerTelemetryOptions } from '../worker/metrics.js';
+import { sdkLoggerFrom } from '../worker/sdk-logger.js';
 import { createActivityMetrics } from '../activities/metrics.js';
 import { ensureCardVaultPurgeSchedule } from '../workflows/card-vault-purge/client.js';
 import { startDemoStore } from '../demo-store/server.js';
@@ -67,11 +68,13 @@ try {
     // The dashboard links carts to the UI this launcher runs, on whatever port it got.
     ...(process.env.TEMPORAL_UI_URL || !infrastructure.temporalUiUrl ? {} : { TEMPORAL_UI_URL: infrastructure.temporalUiUrl }),
   });
-  // We stop the worker ourselves, in order, before the servers it depends on. The SDK's own chatter
-  // (worker state changes, bundler stats) would bury the URLs a newcomer needs. Its metrics exporter
-  // is part of the runtime, so this comes once the configuration is known, before any connection.
-  Runtime.install({ shutdownSignals: [], logger: new DefaultLogger('WARN'), telemetryOptions: workerTelemetryOptions(config) });
   const logger = createLogger({ level: config.logLevel, name: 'hosted-checkout' });
+  // We stop the worker ourselves, in order, before the servers it depends on. The SDK's own chatter
+  // (worker state changes, bundler stats) would bury the URLs a newcomer needs: it goes through our
+  // redacting logger from WARN up. Its metrics exporter is part of the runtime, so this comes once the
+  // configuration is known, before any connection.
+  const sdkLogger = sdkLoggerFrom(logger.child({ component: 'temporal-sdk' }, { level: logger.isLevelEnabled('warn') ? 'warn' : logger.level }));
+  Runtime.install({ shutdownSignals: [], logger: sdkLogger, telemetryOptions: workerTelemetryOptions(config) });
   const db = createDb(config.databaseUrl);
   closers.push(() => db.end());
   const temporal = connectTemporal(config);

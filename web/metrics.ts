@@ -9,7 +9,7 @@ export function createWebMetrics() {
   const registry = new Registry();
   const otpSendsRefused = new Counter({
     name: 'checkout_otp_sends_refused_total',
-    help: 'One-time-code sends and resends refused by a rate limit, by limit: destination (OTP_SENDS_PER_DESTINATION) or client (OTP_SENDS_PER_CLIENT).',
+    help: 'One-time-code sends and resends refused by a rate limit, by limit: destination (OTP_SENDS_PER_DESTINATION), client (OTP_SENDS_PER_CLIENT), sms_merchant (SMS_PER_MERCHANT_PER_HOUR) or sms_deployment (SMS_PER_DEPLOYMENT_PER_HOUR).',
     labelNames: ['limit'] as const,
     registers: [registry],
   });

@@ -3,7 +3,7 @@ import { bundleWorkflowCode, NativeConnection, Worker, type WorkflowBundleWithSo
 import type { Config } from '../core/config.js';
 import type { Db } from '../core/db/client.js';
 import type { Logger } from '../core/logger.js';
-import { createEncryptionCodec } from '../core/temporal-codec.js';
+import { FAILURE_CONVERTER_PATH, temporalDataConverter } from '../core/temporal-codec.js';
 import { createActivities, type ActivityDeps } from './activities.js';
 import { createActivityMetrics, type ActivityMetrics } from '../activities/metrics.js';
 
@@ -11,7 +11,12 @@ export const WORKFLOWS_PATH = fileURLToPath(new URL('../workflows/index.ts', imp
 
 /** Bundling takes seconds; tests build it once and hand it to every worker they start. */
 export function bundleWorkflows(): Promise<WorkflowBundleWithSourceMap> {
-  return bundleWorkflowCode({ workflowsPath: WORKFLOWS_PATH, logger: { info() {}, warn() {}, error: console.error, debug() {}, trace() {}, log() {} } });
+  // The failure converter runs inside the workflow sandbox too: it is part of the bundle.
+  return bundleWorkflowCode({
+    workflowsPath: WORKFLOWS_PATH,
+    failureConverterPath: FAILURE_CONVERTER_PATH,
+    logger: { info() {}, warn() {}, error: console.error, debug() {}, trace() {}, log() {} },
+  });
 }
 
 export async function createCartWorker(deps: {
@@ -31,8 +36,8 @@ export async function createCartWorker(deps: {
     connection,
     namespace: config.temporal.namespace,
     taskQueue: config.temporal.taskQueue,
-    // Same codec as every client: payloads are encrypted in history (core/temporal-codec.ts).
-    dataConverter: { payloadCodecs: [createEncryptionCodec(config.keyring)] },
+    // Same converter as every client: payloads and failure messages are encrypted in history (core/temporal-codec.ts).
+    dataConverter: temporalDataConverter(config.keyring),
     ...(deps.workflowBundle ? { workflowBundle: deps.workflowBundle } : { workflowsPath: WORKFLOWS_PATH }),
     maxCachedWorkflows: config.worker.maxCachedWorkflows,
     // A worker killed without a goodbye keeps its sessions on its sticky queue: Temporal moves their

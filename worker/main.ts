@@ -8,12 +8,14 @@ import { connectTemporal, temporalConnectionOptions } from '../core/temporal.js'
 import { ensureCardVaultPurgeSchedule } from '../workflows/card-vault-purge/client.js';
 import { createCartWorker } from './create-worker.js';
 import { serveWorkerMetrics, workerTelemetryOptions } from './metrics.js';
+import { sdkLoggerFrom } from './sdk-logger.js';
 
 const config = loadConfigOrExit();
 const logger = createLogger({ level: config.logLevel, name: 'worker' });
 surviveOrphanedConnectionErrors(logger);
-// Before any connection: the SDK's metrics exporter is part of the runtime.
-Runtime.install({ telemetryOptions: workerTelemetryOptions(config) });
+// Before any connection: the SDK's metrics exporter is part of the runtime. Its log lines go through
+// our redacting logger, not the SDK's console one.
+Runtime.install({ logger: sdkLoggerFrom(logger.child({ component: 'temporal-sdk' })), telemetryOptions: workerTelemetryOptions(config) });
 const db = createDb(config.databaseUrl);
 const connection = await NativeConnection.connect(temporalConnectionOptions(config));
 const metrics = createActivityMetrics();

@@ -1,5 +1,6 @@
 import type { OtpSender } from '../../core/checkout/otp/sender.js';
 import type { PaymentProcessor } from '../../core/checkout/payment-processor.js';
+import { findCartMerchantName } from '../../core/checkout/cart-ledger.js';
 import type { Config } from '../../core/config.js';
 import type { Db } from '../../core/db/client.js';
 import type { Logger } from '../../core/logger.js';
@@ -23,7 +24,7 @@ export interface CartSessionActivityDeps {
 export function createCartSessionActivities(deps: CartSessionActivityDeps) {
   return {
     ...createLedgerActivities(deps),
-    ...createOtpActivities(deps),
+    ...createOtpActivities({ ...deps, merchantNameOf: (cartId) => findCartMerchantName(deps.db, cartId) }),
     ...createPaymentActivities(deps),
   };
 }

@@ -15,14 +15,26 @@ export interface SentCode {
 }
 
 /** One-time codes: generated here, where randomness and I/O belong, and gone once sent. */
-export function createOtpActivities(deps: { config: Config; otpSender: OtpSender; metrics: ActivityMetrics }) {
-  const { config, otpSender, metrics } = deps;
+export function createOtpActivities(deps: {
+  config: Config;
+  otpSender: OtpSender;
+  metrics: ActivityMetrics;
+  /** The merchant's registered name for a cart (its ledger row), the only name a code message carries. */
+  merchantNameOf: (cartId: string) => Promise<string | undefined>;
+}) {
+  const { config, otpSender, metrics, merchantNameOf } = deps;
   return {
-    /** `locale` is the page's language; English when absent. */
-    async sendOtp(input: { cartId: string; contact: string; storeName: string; codeLifetimeMs: number; locale?: string }): Promise<SentCode> {
+    /**
+     * `locale` is the page's language; English when absent. The message names the merchant the cart
+     * row records, never text from the create-cart request.
+     */
+    async sendOtp(input: { cartId: string; contact: string; codeLifetimeMs: number; locale?: string }): Promise<SentCode> {
       const contact = parseContact(input.contact);
       // The workflow validated the contact already; this guards the activity's own contract.
       if (!contact) throw new Error('sendOtp: not an email address or phone number');
+      // create-cart writes the row before it starts the session, so a cart without one is a bug, not a case to word around.
+      const merchantName = await merchantNameOf(input.cartId);
+      if (merchantName === undefined) throw new Error('sendOtp: this cart has no ledger row to name its merchant');
       const code = randomInt(0, 1_000_000).toString().padStart(6, '0');
       try {
         await otpSender.send({
@@ -31,7 +43,7 @@ export function createOtpActivities(deps: { config: Config; otpSender: OtpSender
           address: contact.address,
           addressHint: contact.hint,
           code,
-          storeName: input.storeName,
+          merchantName,
           codeLifetimeMs: input.codeLifetimeMs,
           ...(input.locale ? { locale: input.locale } : {}),
         });

@@ -120,6 +120,12 @@ export async function findCart(db: Db, cartId: string): Promise<LedgerCart | und
   return row && toLedgerCart(row);
 }
 
+/** The merchant's registered name as the cart recorded it at creation: what code messages name, never the request's store name. */
+export async function findCartMerchantName(db: Db, cartId: string): Promise<string | undefined> {
+  const [row] = await db<{ merchant_name: string }[]>`select merchant_name from carts where cart_id = ${cartId}`;
+  return row?.merchant_name;
+}
+
 /** The cart, locked until the transaction ends: one event at a time per cart, so sequences never collide. */
 export async function lockCart(tx: Sql, cartId: string): Promise<LedgerCart | undefined> {
   const [row] = await tx<CartRow[]>`

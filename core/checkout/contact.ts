@@ -8,12 +8,24 @@ export interface ParsedContact {
   hint: string;
 }
 
-/** Email, or a phone number with its country code (`+` or `00`); spaces, dots, dashes, brackets allowed. */
+// A bare mailbox: a dot-atom local part (RFC 5322 atext) and an ASCII host name (IDNA already applied,
+// core/checkout/contact-input.ts). What mail software reads as a display name, comment, group, quoted
+// local part or second recipient (`<>`, `()`, `""`, `,`, `;`, `:`, spaces) is refused, so the address
+// counted is the one the mail server delivers to.
+const LOCAL_PART = /^[a-z0-9!#$%&'*+/=?^_`{|}~-]+(?:\.[a-z0-9!#$%&'*+/=?^_`{|}~-]+)*$/;
+const HOST_NAME = /^(?:[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?\.)+[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?$/;
+
+/**
+ * A bare email address with an ASCII domain, or a phone number with its country code (`+` or `00`);
+ * spaces, dots, dashes, brackets allowed. The page reads what the customer typed with
+ * readContact (core/checkout/contact-input.ts), which also takes national numbers and IDN domains.
+ */
 export function parseContact(raw: string): ParsedContact | undefined {
   const value = raw.trim();
   if (value.includes('@')) {
-    if (value.length > 254 || !/^[^\s@]{1,64}@[^\s@.]+(\.[^\s@.]+)+$/.test(value)) return undefined;
-    const [local = '', domain = ''] = value.toLowerCase().split('@');
+    const [local = '', domain = '', ...more] = value.toLowerCase().split('@');
+    if (more.length || value.length > 254 || local.length > 64 || domain.length > 253) return undefined;
+    if (!LOCAL_PART.test(local) || !HOST_NAME.test(domain)) return undefined;
     return { channel: 'email', address: `${local}@${domain}`, hint: `${local[0]}***@${domain}` };
   }
   const phone = value.replace(/[\s().-]/g, '').replace(/^00/, '+');

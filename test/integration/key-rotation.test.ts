@@ -87,7 +87,7 @@ describe('data key rotation under a live stack', () => {
       address: 'ada@example.com',
       addressHint: 'a…@example.com',
       code: '424242',
-      storeName: 'Test Store',
+      merchantName: 'Test Store',
       codeLifetimeMs: 300_000,
     });
     expect(await sealedKeyIds(first)).toEqual({ webhookSecrets: ['k1'], cardVault: ['k1'], otpOutbox: ['k1', 'k1'] });

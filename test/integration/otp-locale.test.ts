@@ -43,10 +43,10 @@ describe('otpMessageText', () => {
     address: '+33612345678',
     addressHint: '•••• 5678',
     code: '123456',
-    storeName: 'A & B',
+    merchantName: 'A & B',
     codeLifetimeMs: 600_000,
   };
-  it('is English by default and for an unknown locale, escaping the store name in HTML', () => {
+  it('is English by default and for an unknown locale, escaping the merchant name in HTML', () => {
     for (const locale of [undefined, 'xx']) {
       const text = otpMessageText({ ...message, ...(locale ? { locale } : {}) });
       expect(text.subject).toBe('123456 is your A & B checkout code');

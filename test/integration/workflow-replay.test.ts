@@ -8,7 +8,7 @@ import { bundleWorkflowCode, NativeConnection, Worker } from '@temporalio/worker
 import { beforeAll, describe, expect, inject, it } from 'vitest';
 import { SANDBOX_CARDS, SANDBOX_REFUND_DECLINED_AMOUNT } from '../../core/checkout/payment-processors/sandbox.js';
 import type { Keyring } from '../../core/crypto.js';
-import { createEncryptionCodec, decodePayload, ENCRYPTED_ENCODING, payloadFromJson, payloadToJson, type JsonPayload } from '../../core/temporal-codec.js';
+import { temporalDataConverter, decodePayload, ENCRYPTED_ENCODING, payloadFromJson, payloadToJson, type JsonPayload } from '../../core/temporal-codec.js';
 import { refundOrder } from '../../core/orders/request-refund.js';
 import { refundWorkflow } from '../../workflows/refund/client.js';
 import { refundWorkflowId } from '../../workflows/refund/messages.js';
@@ -77,11 +77,7 @@ describe('every workflow type replays its histories deterministically', () => {
   const fresh = new Map<string, temporal.api.history.v1.IHistory>();
   // Decoded with the codec every worker runs: fresh histories hold encrypted payloads, the recorded one clear ones.
   const replay = (history: unknown, workflowId: string) =>
-    Worker.runReplayHistory(
-      { workflowBundle: inject('workflowBundle'), dataConverter: { payloadCodecs: [createEncryptionCodec(stack.config.keyring)] } },
-      history,
-      workflowId,
-    );
+    Worker.runReplayHistory({ workflowBundle: inject('workflowBundle'), dataConverter: temporalDataConverter(stack.config.keyring) }, history, workflowId);
   beforeAll(async () => {
     paidOwner = (await stack.createMerchant()).platformUuid;
     driver = cartSessionDriver(stack, paidOwner);

@@ -3,13 +3,20 @@ import type { AddressInfo } from 'node:net';
 import { simpleParser, type ParsedMail } from 'mailparser';
 import { SMTPServer } from 'smtp-server';
 
-/** A real SMTP server on a free loopback port, keeping every message it is given, parsed. */
-export async function startSmtpCatcher(): Promise<{ url: string; messages: ParsedMail[]; close: () => Promise<void> }> {
+/**
+ * A real SMTP server on a free loopback port, keeping every message it is given, parsed. A recipient
+ * in `reject` is refused as a real server does, naming it: `550 5.1.1 <address>: user unknown`.
+ */
+export async function startSmtpCatcher(reject: readonly string[] = []): Promise<{ url: string; messages: ParsedMail[]; close: () => Promise<void> }> {
   const messages: ParsedMail[] = [];
   const server = new SMTPServer({
     authOptional: true,
     disabledCommands: ['STARTTLS'],
     logger: false,
+    onRcptTo(address, _session, callback) {
+      if (!reject.includes(address.address)) return callback();
+      callback(Object.assign(new Error(`5.1.1 <${address.address}>: Recipient address rejected: user unknown`), { responseCode: 550 }));
+    },
     onData(stream, _session, callback) {
       simpleParser(stream).then(
         (mail) => {

@@ -16,6 +16,7 @@ import { createWebApp } from '../../web/app.js';
 import { createCartWorker } from '../../worker/create-worker.js';
 import { PRODUCTION_SETTINGS } from './production-settings.js';
 import { serveWorkerMetrics, workerTelemetryOptions } from '../../worker/metrics.js';
+import { sdkLoggerFrom } from '../../worker/sdk-logger.js';
 import { createActivityMetrics, type ActivityMetrics } from '../../activities/metrics.js';
 
 export interface TestStack {
@@ -74,19 +75,22 @@ export async function startTestStack(env: Record<string, string> = {}, options: 
     RATE_LIMIT_PAGE_ACTIONS_PER_CLIENT: '1000000',
     OTP_SENDS_PER_DESTINATION: '1000000',
     OTP_SENDS_PER_CLIENT: '1000000',
+    SMS_PER_MERCHANT_PER_HOUR: '1000000',
+    SMS_PER_DEPLOYMENT_PER_HOUR: '1000000',
     ...env,
   });
+  const logger = createLogger({ level: config.logLevel, name: 'test', ...(options.logDestination ? { destination: options.logDestination } : {}) });
   if (!runtimeInstalled) {
     Runtime.install({
       shutdownSignals: [],
-      logger: { log() {}, trace() {}, debug() {}, info() {}, warn() {}, error: console.error },
+      // As worker/main.ts: the SDK logs through the first stack's logger, so its lines are scanned with the stack's.
+      logger: sdkLoggerFrom(logger.child({ component: 'temporal-sdk' })),
       ...(options.serveWorkerMetrics ? { telemetryOptions: workerTelemetryOptions(config) } : {}),
     });
     runtimeInstalled = true;
   } else if (options.serveWorkerMetrics) {
     throw new Error('serveWorkerMetrics needs the first stack of its test file: the Temporal runtime is already installed');
   }
-  const logger = createLogger({ level: config.logLevel, name: 'test', ...(options.logDestination ? { destination: options.logDestination } : {}) });
   const db = createDb(config.databaseUrl);
   const temporal = connectTemporal(config);
   const workerConnection = await NativeConnection.connect(temporalConnectionOptions(config));

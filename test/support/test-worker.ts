@@ -1,11 +1,12 @@
 import { readFileSync } from 'node:fs';
-import { NativeConnection } from '@temporalio/worker';
+import { NativeConnection, Runtime } from '@temporalio/worker';
 import { loadConfigOrExit } from '../../core/config.js';
 import { createDb } from '../../core/db/client.js';
 import { surviveOrphanedConnectionErrors } from '../../core/db/connection-loss.js';
 import { createLogger } from '../../core/logger.js';
 import { temporalConnectionOptions } from '../../core/temporal.js';
 import { createCartWorker } from '../../worker/create-worker.js';
+import { sdkLoggerFrom } from '../../worker/sdk-logger.js';
 import { testAcquirerProcessor } from './http-processor.js';
 
 /**
@@ -17,6 +18,8 @@ import { testAcquirerProcessor } from './http-processor.js';
 const config = loadConfigOrExit();
 const logger = createLogger({ level: config.logLevel, name: 'worker' });
 surviveOrphanedConnectionErrors(logger);
+// As worker/main.ts: the SDK's lines go through our logger, into the output the suites scan.
+Runtime.install({ logger: sdkLoggerFrom(logger.child({ component: 'temporal-sdk' })) });
 const db = createDb(config.databaseUrl);
 const connection = await NativeConnection.connect(temporalConnectionOptions(config));
 const worker = await createCartWorker({

@@ -10,6 +10,7 @@ import { type OtpMessage } from '../../core/checkout/otp/sender.js';
 import { otpHashDigest } from '../../core/checkout/otp/digest.js';
 import { otpHash } from '../../core/checkout/otp/hash.js';
 import { parseContact } from '../../core/checkout/contact.js';
+import { readContact } from '../../core/checkout/contact-input.js';
 import { createOutboxOtpSender } from '../../core/checkout/otp/outbox.js';
 import { answeringProcessor } from '../support/payment-processors.js';
 import { PRODUCTION_SETTINGS } from '../support/production-settings.js';
@@ -46,14 +47,60 @@ describe('parseContact', () => {
     '+1234567',
     '+1234567890123456',
     `${'a'.repeat(65)}@example.com`,
+    // What mail software reads as another recipient than the one counted.
+    'x<victim@example.com>',
+    'Jane <jane@example.com>',
+    '"a b"@x.com',
+    '"victim@example.com"@x.com',
+    'a@x.com, b@y.com',
+    'a@x.com;b@y.com',
+    '(c)a@x.com',
+    'a@x.com(c)',
+    'group: a@x.com;',
+    'jane@bücher.example',
+    'jane..doe@example.com',
+    'jane@-example.com',
   ])('refuses %j', (raw) => {
     expect(parseContact(raw)).toBeUndefined();
   });
 });
 
+describe('readContact', () => {
+  it.each([
+    ['Jane.Doe@Example.com', undefined, 'jane.doe@example.com', 'jane.doe@example.com'],
+    ['jane+shop@Example.com', undefined, 'jane+shop@example.com', 'jane@example.com'],
+    ['jane@Bücher.Example', undefined, 'jane@xn--bcher-kva.example', 'jane@xn--bcher-kva.example'],
+    ['+33 6 12 34 56 78', 'DE', '+33612345678', '+33612345678'],
+    ['06 12 34 56 78', 'FR', '+33612345678', '+33612345678'],
+    ['06 12 34 56 78', 'FRA', '+33612345678', '+33612345678'],
+    ['0049 (151) 123-456.78', 'US', '+4915112345678', '+4915112345678'],
+    ['(415) 555-2671', 'US', '+14155552671', '+14155552671'],
+  ])('reads %j (cart country %s) as %s, counted as %s', (raw, country, address, destination) => {
+    expect(readContact(raw, country)).toMatchObject({ contact: { address }, destination });
+  });
+
+  it.each([
+    ['x<victim@example.com>', 'FR'],
+    ['"a b"@x.com', 'FR'],
+    ['a@x.com, b@y.com', 'FR'],
+    ['(c)a@x.com', 'FR'],
+    ['jane@exa mple.com', 'FR'],
+    ['jane@', 'FR'],
+    // A national number without a cart country to read it in, and numbers no region issues.
+    ['06 12 34 56 78', undefined],
+    ['+33 1', 'FR'],
+    ['+1234567', undefined],
+    ['+999 123 456 789', undefined],
+    ['call +1 555 0100', 'US'],
+  ])('refuses %j (cart country %s)', (raw, country) => {
+    expect(readContact(raw, country)).toBeUndefined();
+  });
+});
+
 describe('sendOtp activity', () => {
+  const merchantNameOf = (cartId: string) => Promise.resolve(`Registered Ltd (${cartId})`);
   const sent: OtpMessage[] = [];
-  const MESSAGE = { storeName: 'Test Store', codeLifetimeMs: 600_000 };
+  const MESSAGE = { codeLifetimeMs: 600_000 };
   const otpSender = {
     name: 'recording',
     send: (m: OtpMessage) => {
@@ -64,7 +111,7 @@ describe('sendOtp activity', () => {
 
   it('sends a fresh 6-digit code and returns only the digest of its keyed hash (and, in sandbox, that of SANDBOX_OTP)', async () => {
     const config = configFor('sandbox');
-    const { sendOtp } = createOtpActivities({ config, otpSender, metrics: createActivityMetrics() });
+    const { sendOtp } = createOtpActivities({ config, otpSender, metrics: createActivityMetrics(), merchantNameOf });
     const codes = new Set<string>();
     for (let i = 0; i < 20; i++) {
       const result = await sendOtp({ cartId: 'cart-1', contact: 'jane@example.com', ...MESSAGE });
@@ -85,9 +132,9 @@ describe('sendOtp activity', () => {
 
   it('counts each send by channel and result, a failed one included', async () => {
     const metrics = createActivityMetrics();
-    await createOtpActivities({ config: configFor('sandbox'), otpSender, metrics }).sendOtp({ cartId: 'cart-4', contact: '+33612345678', ...MESSAGE });
+    await createOtpActivities({ config: configFor('sandbox'), otpSender, metrics, merchantNameOf }).sendOtp({ cartId: 'cart-4', contact: '+33612345678', ...MESSAGE });
     const failing = { name: 'down', send: () => Promise.reject(new Error('provider down')) };
-    const { sendOtp } = createOtpActivities({ config: configFor('sandbox'), otpSender: failing, metrics });
+    const { sendOtp } = createOtpActivities({ config: configFor('sandbox'), otpSender: failing, metrics, merchantNameOf });
     await expect(sendOtp({ cartId: 'cart-4', contact: 'jane@example.com', ...MESSAGE })).rejects.toThrow('provider down');
     const counted = (await metrics.otpSends.get()).values.map((v) => [v.labels, v.value]);
     expect(counted).toEqual([
@@ -97,12 +144,30 @@ describe('sendOtp activity', () => {
   });
 
   it('gives no sandbox digest in production', async () => {
-    const { sendOtp } = createOtpActivities({ config: configFor('production'), otpSender, metrics: createActivityMetrics() });
+    const { sendOtp } = createOtpActivities({ config: configFor('production'), otpSender, metrics: createActivityMetrics(), merchantNameOf });
     expect((await sendOtp({ cartId: 'cart-2', contact: '+33612345678', ...MESSAGE })).acceptedDigests).toHaveLength(1);
   });
 
+  it('names the merchant its cart row records, never the store name of the request', async () => {
+    const { sendOtp } = createOtpActivities({ config: configFor('sandbox'), otpSender, metrics: createActivityMetrics(), merchantNameOf });
+    await sendOtp({ cartId: 'cart-5', contact: 'jane@example.com', ...MESSAGE });
+    expect(sent.at(-1)).toMatchObject({ cartId: 'cart-5', merchantName: 'Registered Ltd (cart-5)' });
+  });
+
+  it('sends nothing for a cart without a ledger row to name its merchant', async () => {
+    const before = sent.length;
+    const { sendOtp } = createOtpActivities({
+      config: configFor('sandbox'),
+      otpSender,
+      metrics: createActivityMetrics(),
+      merchantNameOf: () => Promise.resolve(undefined),
+    });
+    await expect(sendOtp({ cartId: 'cart-6', contact: 'jane@example.com', ...MESSAGE })).rejects.toThrow(/no ledger row/);
+    expect(sent).toHaveLength(before);
+  });
+
   it('refuses a contact the workflow should not have let through', async () => {
-    const { sendOtp } = createOtpActivities({ config: configFor('sandbox'), otpSender, metrics: createActivityMetrics() });
+    const { sendOtp } = createOtpActivities({ config: configFor('sandbox'), otpSender, metrics: createActivityMetrics(), merchantNameOf });
     await expect(sendOtp({ cartId: 'cart-3', contact: 'nobody', ...MESSAGE })).rejects.toThrow(/not an email address or phone number/);
   });
 });

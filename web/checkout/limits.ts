@@ -7,7 +7,16 @@ import type { Logger } from '../../core/logger.js';
 import { countHitsAllOrNone, pruneEndedWindows, type Limit } from '../../core/rate-limits.js';
 import type { WebMetrics } from '../metrics.js';
 
-export type OtpSendLimit = { allowed: true; refund(): Promise<void> } | { allowed: false; refusedBy: 'destination' | 'client'; retryAfterSeconds: number };
+export type OtpSendLimit =
+  | { allowed: true; refund(): Promise<void> }
+  | { allowed: false; refusedBy: 'destination' | 'client' | 'sms_merchant' | 'sms_deployment'; retryAfterSeconds: number };
+
+/** A code about to be sent: to which destination (a keyed hash), by which channel, for which merchant's cart. */
+export interface OtpSendRequest {
+  contactKey: string | undefined;
+  channel: 'email' | 'sms';
+  platformUuid: string;
+}
 
 /**
  * The checkout page's abuse limits, counted in PostgreSQL (core/rate-limits.ts) per client address
@@ -39,21 +48,29 @@ export function checkoutLimits(deps: { config: Config; db: Db; logger: Logger; m
 
     /**
      * Counts one code about to be sent, against its destination (a keyed hash, `contactKey`) and the
-     * client's address, both or neither. A refused send counts nowhere; the caller refunds a send the
-     * workflow then refused, so only codes that reach the sender are counted.
+     * client's address, and an SMS also against its merchant's and the deployment's hourly SMS caps:
+     * all or none. A refused send counts nowhere; the caller refunds a send the workflow then
+     * refused, so only codes that reach the sender are counted.
      */
-    async otpSend(c: Context, contactKey: string | undefined): Promise<OtpSendLimit> {
-      const { windowSeconds, perDestination, perClient } = config.otpSends;
-      const client: Limit = { bucket: `otp-client:${address(c)}`, max: perClient, windowSeconds };
-      const limits = contactKey ? [{ bucket: `otp-destination:${contactKey}`, max: perDestination, windowSeconds }, client] : [client];
-      const hits = await count(limits);
+    async otpSend(c: Context, send: OtpSendRequest): Promise<OtpSendLimit> {
+      const { windowSeconds, perDestination, perClient, smsPerMerchantPerHour, smsPerDeploymentPerHour } = config.otpSends;
+      const named = new Map<Limit, Exclude<OtpSendLimit, { allowed: true }>['refusedBy']>([
+        [{ bucket: `otp-client:${address(c)}`, max: perClient, windowSeconds }, 'client'],
+      ]);
+      if (send.contactKey) named.set({ bucket: `otp-destination:${send.contactKey}`, max: perDestination, windowSeconds }, 'destination');
+      if (send.channel === 'sms') {
+        named.set({ bucket: `otp-sms-merchant:${send.platformUuid}`, max: smsPerMerchantPerHour, windowSeconds: 3600 }, 'sms_merchant');
+        named.set({ bucket: 'otp-sms-deployment', max: smsPerDeploymentPerHour, windowSeconds: 3600 }, 'sms_deployment');
+      }
+      const hits = await count([...named.keys()]);
       if (hits.allowed) return hits;
-      const refusedBy = hits.refusedBy === client ? 'client' : 'destination';
+      const refusedBy = named.get(hits.refusedBy)!;
       metrics.otpSendsRefused.inc({ limit: refusedBy });
       return { allowed: false, refusedBy, retryAfterSeconds: hits.retryAfterSeconds };
     },
 
-    contactKey: (normalizedContact: string) => otpDestinationKey(config.keyring, normalizedContact),
+    /** The keyed hash the per-destination count uses, of readContact's `destination` (sub-addresses folded). */
+    contactKey: (destination: string) => otpDestinationKey(config.keyring, destination),
   };
 }
 

@@ -23,7 +23,7 @@ import { checkoutPage } from './views/checkout-page.js';
 import { messagePage } from './views/layout.js';
 import { html } from 'hono/html';
 import { stepPanel, type FieldName, type StepView } from './views/steps.js';
-import { parseContact } from '../../core/checkout/contact.js';
+import { readContact } from '../../core/checkout/contact-input.js';
 import { requestLocale } from '../i18n/request.js';
 import { LOCALE_COOKIE, isMessageKey, negotiateLocale, supportedLocale, t, type MessageKey } from '../i18n/index.js';
 
@@ -195,10 +195,15 @@ export function checkoutRoutes(deps: CheckoutDeps) {
     return c.html(messagePage({ locale: lang, title: t(lang, 'tooMany.title'), message }), 429);
   }
 
-  /** A one-time code refused by OTP_SENDS_PER_DESTINATION or OTP_SENDS_PER_CLIENT, said at the field. */
+  /**
+   * A one-time code refused by OTP_SENDS_PER_DESTINATION, OTP_SENDS_PER_CLIENT or an hourly SMS cap,
+   * said at the field. An SMS cap is told as the number's limit: its message already suggests another
+   * contact, and an email still goes out.
+   */
   function tooManyCodes(c: C, session: CheckoutSession, refused: Extract<OtpSendLimit, { allowed: false }>, field: 'contact' | 'code', extras: Extras) {
     const to = (field === 'contact' ? extras.values?.contact : session.state.contactHint)?.includes('@') ? 'email' : 'phone';
-    const key = refused.refusedBy === 'destination' ? (`tooManyCodes.${to}` as const) : 'tooManyCodes.client';
+    const key =
+      refused.refusedBy === 'destination' ? (`tooManyCodes.${to}` as const) : refused.refusedBy === 'client' ? 'tooManyCodes.client' : 'tooManyCodes.phone';
     const message = t(locale(c), key, { minutes: waitMinutes(refused.retryAfterSeconds) });
     logger.warn({ cartId: session.cartId, limit: refused.refusedBy }, 'one-time code refused: send limit reached');
     c.header('Retry-After', String(refused.retryAfterSeconds));
@@ -267,22 +272,25 @@ export function checkoutRoutes(deps: CheckoutDeps) {
 
   action('/contact', 'sendCode', async (c, session, form) => {
     const contact = form('contact').trim();
-    const parsed = parseContact(contact);
-    if (!parsed) {
+    const read = readContact(contact, session.cart.country);
+    if (!read) {
       return render(c, session, { values: { contact }, errors: { contact: t(locale(c), 'error.contactInvalid') } }, 422);
     }
     if (session.state.step !== 'contact') return moveOn(c, session);
-    const contactKey = limits.contactKey(parsed.address);
-    const counted = await limits.otpSend(c, contactKey);
+    const contactKey = limits.contactKey(read.destination);
+    const counted = await limits.otpSend(c, { contactKey, channel: read.contact.channel, platformUuid: session.store.platformUuid });
     if (!counted.allowed) return tooManyCodes(c, session, counted, 'contact', { values: { contact } });
-    const result = await actions.sendCode(session.cartId, contact, session.state, contactKey, locale(c));
+    // The workflow is given the address as it was read, so the code goes where it was counted.
+    const result = await actions.sendCode(session.cartId, read.contact.address, session.state, contactKey, locale(c));
     await refundUnlessSent(session, result, counted);
     return outcome(c, session, result, 'contact', { values: { contact } });
   });
 
   action('/resend-code', 'resendCode', async (c, session) => {
     if (session.state.step !== 'code') return moveOn(c, session);
-    const counted = await limits.otpSend(c, session.state.contactKey);
+    // The hint is what the state keeps of the contact: an email's has its domain, a phone's is its last digits.
+    const channel = session.state.contactHint?.includes('@') ? 'email' : 'sms';
+    const counted = await limits.otpSend(c, { contactKey: session.state.contactKey, channel, platformUuid: session.store.platformUuid });
     if (!counted.allowed) return tooManyCodes(c, session, counted, 'code', {});
     const result = await actions.resendCode(session.cartId, session.state);
     await refundUnlessSent(session, result, counted);

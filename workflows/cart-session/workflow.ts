@@ -184,7 +184,6 @@ export async function cartSession(input: CartSessionInput): Promise<{ status: Ca
       const sent = await sendOtp({
         cartId,
         contact: to.address,
-        storeName: input.storeName,
         codeLifetimeMs: otpPolicy.codeLifetimeMs,
         ...(to.locale ? { locale: to.locale } : {}),
       });

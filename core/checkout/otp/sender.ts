@@ -6,8 +6,11 @@ export interface OtpMessage {
   /** Masked form of the address, the only one that may be logged. */
   addressHint: string;
   code: string;
-  /** The store the customer is paying, as the page shows it: messages speak in its name. */
-  storeName: string;
+  /**
+   * The merchant's registered name (the merchants table's, kept on the cart row): messages speak in its
+   * name. Never the request's `store.name`, which anyone creating a cart may fill with any text.
+   */
+  merchantName: string;
   /** How long the code works, for the message to say. */
   codeLifetimeMs: number;
   /** The language of the page that asked for the code (web/i18n), for the message to speak; English when absent or unknown. */

@@ -18,7 +18,23 @@ export function createEmailOtpSender(options: { smtpUrl: string; from: string; t
     name: 'smtp',
     async send(message) {
       const { subject, text, html } = otpMessageText(message);
-      await transport.sendMail({ from: options.from, to: message.address, subject, text, html });
+      await transport.sendMail({ from: options.from, to: message.address, subject, text, html }).catch((err: unknown) => {
+        throw smtpFailure(err);
+      });
     },
   };
+}
+
+/**
+ * What a failed send throws: nodemailer's kind of failure and the server's status codes, never its
+ * text, which names the recipient (`550 5.1.1 <jane@example.com>: user unknown`) and would carry the
+ * contact into the activity's failure and the worker's log.
+ */
+export function smtpFailure(err: unknown): Error {
+  const { code, responseCode, response } = (err ?? {}) as { code?: unknown; responseCode?: unknown; response?: unknown };
+  const enhanced = typeof response === 'string' ? /^\d{3}[ -](\d\.\d{1,3}\.\d{1,3})\b/.exec(response)?.[1] : undefined;
+  const status = [typeof responseCode === 'number' ? String(responseCode) : undefined, enhanced].filter(Boolean).join(' ');
+  return new Error(
+    `SMTP send failed${typeof code === 'string' && /^E[A-Z]+$/.test(code) ? ` (${code})` : ''}${status ? `: the server answered ${status}` : ''}`,
+  );
 }

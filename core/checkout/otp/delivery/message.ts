@@ -24,13 +24,13 @@ export function otpMessageLocale(locale: string | undefined): string {
   return CATALOGUES.has(base) ? base : 'en';
 }
 
-/** What a one-time-code message says, in the store's name and the customer's language; the same facts in every channel, no link, no tracking. */
+/** What a one-time-code message says, in the merchant's registered name and the customer's language: a fixed template with no request text; the same facts in every channel, no link, no tracking. */
 export function otpMessageText(message: OtpMessage): { subject: string; text: string; html: string; sms: string } {
   const locale = otpMessageLocale(message.locale);
   const say = (key: Key, values: Record<string, string | number> = {}) =>
     new IntlMessageFormat(CATALOGUES.get(locale)![key], locale).format<string>(values) as string;
   const minutes = Math.max(1, Math.round(message.codeLifetimeMs / 60_000));
-  const store = message.storeName;
+  const store = message.merchantName;
   const subject = say('subject', { code: message.code, store });
   const text = [`${say('intro', { store })} ${message.code}`, '', say('lasts', { minutes }), say('ignore')].join('\n');
   const escape = (s: string) => s.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
