@@ -380,11 +380,16 @@ export const environmentSchema = z.object({
     .positive()
     .default(20)
     .register(settingDocs, { readBy: ['web'], meaning: 'codes requested from one client address per window, across carts' }),
-  SMS_PER_MERCHANT_PER_HOUR: z.coerce.number().int().positive().default(300).register(settingDocs, {
-    readBy: ['web'],
-    meaning:
-      "codes sent by SMS per hour for one merchant's carts, whoever asks: against SMS pumping from many addresses and contacts, which the limits above count apart; past it codes go by email only",
-  }),
+  SMS_PER_MERCHANT_PER_HOUR: z.coerce
+    .number()
+    .int()
+    .positive()
+    .default(300)
+    .register(settingDocs, {
+      readBy: ['web'],
+      meaning:
+        "codes sent by SMS per hour for one merchant's carts, whoever asks: against SMS pumping from many addresses and contacts, which the limits above count apart; past it codes go by email only",
+    }),
   SMS_PER_DEPLOYMENT_PER_HOUR: z.coerce
     .number()
     .int()

@@ -132,7 +132,11 @@ describe('sendOtp activity', () => {
 
   it('counts each send by channel and result, a failed one included', async () => {
     const metrics = createActivityMetrics();
-    await createOtpActivities({ config: configFor('sandbox'), otpSender, metrics, merchantNameOf }).sendOtp({ cartId: 'cart-4', contact: '+33612345678', ...MESSAGE });
+    await createOtpActivities({ config: configFor('sandbox'), otpSender, metrics, merchantNameOf }).sendOtp({
+      cartId: 'cart-4',
+      contact: '+33612345678',
+      ...MESSAGE,
+    });
     const failing = { name: 'down', send: () => Promise.reject(new Error('provider down')) };
     const { sendOtp } = createOtpActivities({ config: configFor('sandbox'), otpSender: failing, metrics, merchantNameOf });
     await expect(sendOtp({ cartId: 'cart-4', contact: 'jane@example.com', ...MESSAGE })).rejects.toThrow('provider down');
