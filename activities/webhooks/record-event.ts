@@ -44,6 +44,7 @@ export function createWebhookEventActivities(deps: WebhookEventDeps) {
           currency: cart.currency,
           items: cart.cart.items,
           extra: cart.cart.extra,
+          createdWith: cart.createdWith,
           ...(input.payment
             ? {
                 payment: {

@@ -64,8 +64,9 @@ export async function createCartSession(
       [{ path: 'cartObject.store.platformUuid', message: 'does not name an active merchant' }],
     );
   }
+  const keyed = apiKeyMatches(presentedApiKey, merchant.apiKeyHash);
   // Before anything is written (an idempotent replay included): a merchant that requires its key gets no cart without it.
-  if (merchant.requireApiKeyForCarts && !apiKeyMatches(presentedApiKey, merchant.apiKeyHash)) {
+  if (merchant.requireApiKeyForCarts && !keyed) {
     throw new ApiError(
       'UNAUTHORIZED',
       'This merchant requires its API key on create-cart: send Authorization: Bearer <its API key>.',
@@ -111,6 +112,7 @@ export async function createCartSession(
       cart,
       expiresOn,
       createdAt,
+      createdWith: keyed ? 'api_key' : 'public',
     });
   } catch (err) {
     await release().catch((releaseErr: unknown) => deps.logger.error({ err: releaseErr }, 'could not release the idempotency key of a cart not created'));
