@@ -274,7 +274,7 @@ export function checkoutRoutes(deps: CheckoutDeps) {
     }
     if (session.state.step !== 'contact') return moveOn(c, session);
     const contactKey = limits.contactKey(parsed.address);
-    const counted = await limits.otpSend(c, contactKey);
+    const counted = await limits.otpSend(c, contactKey, parsed.channel);
     if (!counted.allowed) return tooManyCodes(c, session, counted, 'contact', { values: { contact } });
     const result = await actions.sendCode(session.cartId, contact, session.state, contactKey, locale(c));
     await refundUnlessSent(session, result, counted);
@@ -283,7 +283,7 @@ export function checkoutRoutes(deps: CheckoutDeps) {
 
   action('/resend-code', 'resendCode', async (c, session) => {
     if (session.state.step !== 'code') return moveOn(c, session);
-    const counted = await limits.otpSend(c, session.state.contactKey);
+    const counted = await limits.otpSend(c, session.state.contactKey, channelOfHint(session.state.contactHint));
     if (!counted.allowed) return tooManyCodes(c, session, counted, 'code', {});
     const result = await actions.resendCode(session.cartId, session.state);
     await refundUnlessSent(session, result, counted);
@@ -329,6 +329,12 @@ export function checkoutRoutes(deps: CheckoutDeps) {
 }
 
 /** How many minutes until a limit's window ends, rounded up (the catalogue says "1 minute", "12 minutes"). */
+/** The channel of the contact a resend goes to, from its masked hint (an email's keeps its `@`); unknown without one. */
+function channelOfHint(hint: string | undefined): 'email' | 'sms' | undefined {
+  if (hint === undefined) return undefined;
+  return hint.includes('@') ? 'email' : 'sms';
+}
+
 function waitMinutes(seconds: number): number {
   return Math.max(1, Math.ceil(seconds / 60));
 }
