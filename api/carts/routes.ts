@@ -4,6 +4,7 @@ import { createCartRequestSchema, LIMITS } from '../../core/checkout/cart-schema
 import { createCartSession, type CartSessionDeps } from './create-cart-session.js';
 import { presentedBearerToken } from '../../core/bearer-token.js';
 import { clientAddress } from '../../core/client-address.js';
+import { identifyCartCaller } from './cart-caller.js';
 import { isDependencyUnavailable, serviceUnavailable } from '../dependency-errors.js';
 import { ApiError, methodNotAllowed } from '../errors.js';
 import { readValidJson } from '../json-body.js';
@@ -73,7 +74,8 @@ export function cartRoutes(deps: CartSessionDeps & { cartsCreated: Pick<ApiMetri
           max: rateLimit.perPlatform,
           windowSeconds: rateLimit.windowSeconds,
         });
-        return createCartSession({ ...deps, logger: c.get('logger') ?? logger }, request, idempotencyKey, presentedBearerToken(c.req.header('authorization')));
+        const caller = await identifyCartCaller(deps, request.cartObject.store.platformUuid, address, presentedBearerToken(c.req.header('authorization')));
+        return createCartSession({ ...deps, logger: c.get('logger') ?? logger }, request, caller, idempotencyKey);
       });
       if (outcome.replayed) c.header(REPLAYED_HEADER, 'true');
       else deps.cartsCreated.inc({ environment: config.environment });

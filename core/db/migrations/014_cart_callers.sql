@@ -4,3 +4,13 @@
 -- column are marked `public`: nothing proves a key was sent for them. An older API still inserting
 -- during a rollout writes the same default, the safe answer.
 alter table carts add column created_with text not null default 'public' check (created_with in ('api_key', 'public'));
+
+-- Idempotency keys scoped to the caller, not only the merchant: `api_key` for requests that carried the
+-- merchant's API key, `public:<client address>` for the others. Scoped by the public platformUuid alone,
+-- a stranger could claim the merchant's keys first (its real request then answered 409) or, guessing the
+-- body, be replayed the merchant's cartId. Keys claimed before this live out their 24 hours under the
+-- caller `unscoped`, which no request uses: a retry across the upgrade makes a new cart. An API of the
+-- previous version must not run beside this one (its claims name the old primary key).
+alter table idempotency_keys add column caller text not null default 'unscoped';
+alter table idempotency_keys alter column caller drop default;
+alter table idempotency_keys drop constraint idempotency_keys_pkey, add primary key (platform_uuid, caller, key);
