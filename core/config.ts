@@ -113,6 +113,8 @@ const environmentSchema = z.object({
   RATE_LIMIT_PER_CLIENT: z.coerce.number().int().positive().default(3000),
   RATE_LIMIT_PER_PLATFORM_CLIENT: z.coerce.number().int().positive().default(600),
   RATE_LIMIT_PER_PLATFORM: z.coerce.number().int().positive().default(20_000),
+  /** How many clients' allowance all the /64s of one IPv6 /48 share, for every per-client limit of create-cart. */
+  RATE_LIMIT_IPV6_48_CLIENTS: z.coerce.number().int().positive().default(4),
   /** Dashboard sign-in attempts (API key or operator token, right or wrong) per client address per RATE_LIMIT_WINDOW_SECONDS. */
   RATE_LIMIT_DASHBOARD_SIGN_INS_PER_CLIENT: z.coerce.number().int().positive().default(10),
   /** Posts of the checkout page's forms allowed per client address per RATE_LIMIT_WINDOW_SECONDS. */
@@ -262,6 +264,7 @@ export const configSchema = environmentSchema
       perClient: c.RATE_LIMIT_PER_CLIENT,
       perPlatformClient: c.RATE_LIMIT_PER_PLATFORM_CLIENT,
       perPlatform: c.RATE_LIMIT_PER_PLATFORM,
+      ipv6Clients48: c.RATE_LIMIT_IPV6_48_CLIENTS,
       pageActionsPerClient: c.RATE_LIMIT_PAGE_ACTIONS_PER_CLIENT,
       dashboardSignInsPerClient: c.RATE_LIMIT_DASHBOARD_SIGN_INS_PER_CLIENT,
     },
