@@ -151,6 +151,8 @@ const environmentSchema = z.object({
     .int()
     .min(0)
     .default(24 * 3600),
+  /** Test events and replays a merchant may send from the dashboard per hour: each makes us POST to its URL. */
+  WEBHOOK_MANUAL_SENDS_PER_HOUR: z.coerce.number().int().positive().default(30),
   /** An endpoint that has failed every attempt for this long is disabled. */
   WEBHOOK_DISABLE_AFTER_SECONDS: z.coerce
     .number()
@@ -299,6 +301,7 @@ export class ConfigError extends Error {
 
 /** Parses the environment, failing fast with one line per bad variable. */
 export function loadConfig(env: Record<string, string | undefined> = process.env): Config {
+      manualSendsPerHour: c.WEBHOOK_MANUAL_SENDS_PER_HOUR,
   const parsed = configSchema.safeParse(env);
   if (parsed.success) return parsed.data;
   const lines = parsed.error.issues.map((i) => `  ${i.path.join('.') || '(root)'}: ${i.message}`);

@@ -135,7 +135,7 @@ async function run(command: string | undefined, values: Values, config: Config, 
       if (!values.domain?.length) throw new UsageError('--domain is required (repeat it for each domain)');
       return setMerchantDomains(db, required(values, 'platform-uuid'), values.domain);
     case 'set-webhook-url':
-      return changeWebhookUrl(db, required(values, 'platform-uuid'), required(values, 'webhook-url'));
+      return changeWebhookUrl(db, required(values, 'platform-uuid'), required(values, 'webhook-url'), 'operator');
     case 'rotate-secret':
       return rotateWebhookSecret(db, config.keyring, required(values, 'platform-uuid'), config.webhooks.secretOverlapMs);
     case 'rotate-api-key':

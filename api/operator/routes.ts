@@ -104,7 +104,7 @@ export function operatorRoutes(deps: { config: Config; db: Db; temporal: Tempora
 
   app.put('/merchants/:platformUuid/webhook-url', async (c) => {
     const body = await readValidJson(c, webhookUrlBody);
-    return c.json(await changeWebhookUrl(db, uuid(c), body.webhookUrl).catch(translate));
+    return c.json(await changeWebhookUrl(db, uuid(c), body.webhookUrl, 'operator').catch(translate));
   });
 
   app.put('/merchants/:platformUuid/domains', async (c) => {

@@ -20,6 +20,7 @@ import {
   selectMerchants,
   setMerchantStatus,
   setRequireApiKeyForCarts,
+  type EndpointActor,
   type EndpointStatus,
   type MerchantRow,
   type StoredApiKey,
@@ -59,6 +60,8 @@ export interface MerchantSummary {
   webhookUrl: string;
   endpointStatus: EndpointStatus;
   endpointDisabledReason: string | null;
+  /** Disabled by an operator: only an operator enables it again; the merchant's saves and replays do not. */
+  endpointDisabledByOperator: boolean;
   domains: string[];
   /** When true, create-cart for this merchant needs Authorization: Bearer <its API key>. */
   requireApiKeyForCarts: boolean;
@@ -191,6 +194,7 @@ const toSummary = (r: MerchantRow): MerchantSummary => ({
   webhookUrl: r.url,
   endpointStatus: r.endpoint_status,
   endpointDisabledReason: r.disabled_reason,
+  endpointDisabledByOperator: r.disabled_by_operator,
   domains: r.domains,
   requireApiKeyForCarts: r.require_api_key_for_carts,
   apiKeyPrefix: r.api_key_prefix,
@@ -232,11 +236,14 @@ export async function getMerchant(db: Db, platformUuid: string): Promise<Merchan
   return toSummary(row);
 }
 
-/** Checked for the merchant's environment; a new URL also re-enables the endpoint. */
-export async function changeWebhookUrl(db: Db, platformUuid: string, webhookUrl: string): Promise<MerchantSummary> {
+/**
+ * Checked for the merchant's environment; a new URL also re-enables the endpoint, except one an
+ * operator disabled when the merchant (`by`) saves it.
+ */
+export async function changeWebhookUrl(db: Db, platformUuid: string, webhookUrl: string, by: EndpointActor): Promise<MerchantSummary> {
   const merchant = await getMerchant(db, platformUuid);
   await assertWebhookUrl(webhookUrl, merchant.environment);
-  if (!(await enableEndpoint(db, platformUuid, webhookUrl))) throw new MerchantNotFoundError(platformUuid);
+  if (!(await enableEndpoint(db, platformUuid, by, webhookUrl))) throw new MerchantNotFoundError(platformUuid);
   return getMerchant(db, platformUuid);
 }
 
@@ -308,13 +315,13 @@ export const OPERATOR_DISABLED_REASON = 'disabled by an operator';
 export async function disableWebhookEndpoint(db: Db, platformUuid: string, reason: string): Promise<MerchantSummary> {
   const endpoint = await findDeliveryEndpoint(db, platformUuid);
   if (!endpoint) throw new MerchantNotFoundError(platformUuid);
-  await disableEndpoint(db, endpoint.endpointId, reason);
+  await disableEndpoint(db, endpoint.endpointId, reason, true);
   return getMerchant(db, platformUuid);
 }
 
 /** After an outage on the merchant's side: the endpoint takes deliveries again. */
 export async function reenableWebhookEndpoint(db: Db, platformUuid: string): Promise<void> {
-  if (!(await enableEndpoint(db, platformUuid))) throw new MerchantNotFoundError(platformUuid);
+  if (!(await enableEndpoint(db, platformUuid, 'operator'))) throw new MerchantNotFoundError(platformUuid);
 }
 
 /** The secrets that sign right now, newest first. */

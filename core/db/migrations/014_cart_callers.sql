@@ -14,3 +14,10 @@ alter table carts add column created_with text not null default 'public' check (
 alter table idempotency_keys add column caller text not null default 'unscoped';
 alter table idempotency_keys alter column caller drop default;
 alter table idempotency_keys drop constraint idempotency_keys_pkey, add primary key (platform_uuid, caller, key);
+
+-- An endpoint an operator disabled stays disabled until an operator enables it: the merchant saving a
+-- URL (even the same one) no longer re-enables it, and replays are not sent to it. Endpoints disabled by
+-- delivery failures (410, days of errors) stay the merchant's to re-enable. Existing operator disables
+-- are recognised by the reason the operator paths wrote (core/merchants/merchants.ts).
+alter table webhook_endpoints add column disabled_by_operator boolean not null default false;
+update webhook_endpoints set disabled_by_operator = true where status = 'disabled' and disabled_reason = 'disabled by an operator';
