@@ -4,6 +4,7 @@ import type { CreatedMerchant } from '../../core/merchants/merchants.js';
 import type { Order, OrderList } from '../../core/orders/order-schema.js';
 import { verifyWebhook } from '../../core/webhooks/verify.js';
 import { cartSessionDriver } from '../support/cart-session-driver.js';
+import { dashboardClient } from '../support/dashboard-client.js';
 import { postCart, validCartRequest } from '../support/fixtures.js';
 import { merchantApi } from '../support/merchant-api.js';
 import { useTestStack } from '../support/test-stack.js';
@@ -17,7 +18,7 @@ type Received = { event: string; data: { cartId: string; amount: number; status:
  * it. The merchant's signed webhooks and its orders say which carts it made with its API key.
  */
 describe('cart provenance: createdWith on every webhook event and order', () => {
-  const stack = useTestStack({ WEBHOOK_RETRY_SCHEDULE_MS: '0,300,500' });
+  const stack = useTestStack({ TRUST_PROXY: '1', WEBHOOK_RETRY_SCHEDULE_MS: '0,300,500' });
   let receiver: WebhookReceiver;
   let merchant: CreatedMerchant;
   beforeAll(async () => {
@@ -67,6 +68,14 @@ describe('cart provenance: createdWith on every webhook event and order', () => 
     expect(((await (await api.get(`/orders/${cartId}`)).json()) as Order).createdWith).toBe('public');
     const list = (await (await api.get('/orders')).json()) as OrderList;
     expect(list.data.find((o) => o.cartId === cartId)?.createdWith).toBe('public');
+
+    // The dashboard says it on the order and in the list, with what to do about it.
+    const browser = dashboardClient(stack.checkoutUrl);
+    expect((await browser.signIn(merchant.apiKey)).status).toBe(303);
+    const page = await browser.get(`/dashboard/orders/${cartId}`);
+    expect(page.body).toContain('data-created-with="public"');
+    expect(page.body).toContain('fulfil it only if you created this cart yourself');
+    expect((await browser.get('/dashboard/orders')).body).toMatch(new RegExp(`${cartId}[\\s\\S]*?data-created-with="public"`));
   });
 
   it('marks a cart made with the merchant’s API key "api_key"; another merchant’s key does not count', async () => {
