@@ -65,8 +65,12 @@ const environmentSchema = z.object({
   DATA_ENCRYPTION_KEYS: z.string().optional(),
   /** One data key alone (the keyring `k0:<key>`), as before keyrings; set this or DATA_ENCRYPTION_KEYS. */
   DATA_ENCRYPTION_KEY: z.string().optional(),
-  /** Origins of the Temporal UI allowed to call the API's codec endpoint (/codec) from a browser. */
-  TEMPORAL_UI_ORIGINS: z.string().default('http://localhost:8233,http://127.0.0.1:8233'),
+  /**
+   * Origins of the Temporal UI allowed to call the API's codec endpoint (/codec) from a browser. Sandbox
+   * defaults to the local UI's; production has no default (a localhost origin there would let any page
+   * served on an operator's machine call the codec with their cookie).
+   */
+  TEMPORAL_UI_ORIGINS: z.string().optional(),
   /** Where operators open the Temporal UI: the dashboard links each cart to its workflow there (in TEMPORAL_NAMESPACE). */
   TEMPORAL_UI_URL: z.url().default('http://localhost:8233'),
   /** Bearer token of the operator API. */
@@ -117,6 +121,8 @@ const environmentSchema = z.object({
   RATE_LIMIT_IPV6_48_CLIENTS: z.coerce.number().int().positive().default(4),
   /** Dashboard sign-in attempts (API key or operator token, right or wrong) per client address per RATE_LIMIT_WINDOW_SECONDS. */
   RATE_LIMIT_DASHBOARD_SIGN_INS_PER_CLIENT: z.coerce.number().int().positive().default(10),
+  /** Wrong operator tokens (on /operator, /metrics and /codec of the API) per client address per RATE_LIMIT_WINDOW_SECONDS. */
+  RATE_LIMIT_OPERATOR_AUTH_FAILURES_PER_CLIENT: z.coerce.number().int().positive().default(10),
   /** Posts of the checkout page's forms allowed per client address per RATE_LIMIT_WINDOW_SECONDS. */
   RATE_LIMIT_PAGE_ACTIONS_PER_CLIENT: z.coerce.number().int().positive().default(120),
   /**
@@ -145,14 +151,14 @@ const environmentSchema = z.object({
   /** A card is purged once it is older than the session lifetime plus this, whatever became of its session. */
   CARD_VAULT_PURGE_MARGIN_SECONDS: z.coerce.number().int().min(0).default(1800),
   WEBHOOK_TIMEOUT_MS: z.coerce.number().int().positive().default(15_000),
+  /** Test events and replays a merchant may send from the dashboard per hour: each makes us POST to its URL. */
+  WEBHOOK_MANUAL_SENDS_PER_HOUR: z.coerce.number().int().positive().default(30),
   /** After a rotation, the previous secrets keep signing for this long. */
   WEBHOOK_SECRET_OVERLAP_SECONDS: z.coerce
     .number()
     .int()
     .min(0)
     .default(24 * 3600),
-  /** Test events and replays a merchant may send from the dashboard per hour: each makes us POST to its URL. */
-  WEBHOOK_MANUAL_SENDS_PER_HOUR: z.coerce.number().int().positive().default(30),
   /** An endpoint that has failed every attempt for this long is disabled. */
   WEBHOOK_DISABLE_AFTER_SECONDS: z.coerce
     .number()
@@ -166,6 +172,9 @@ export const CONFIG_VARIABLES = Object.keys(environmentSchema.shape);
 type RawEnvironment = z.output<typeof environmentSchema>;
 
 const isHttps = (url: string) => new URL(url).protocol === 'https:';
+
+/** The local Temporal UI (`npm start`, the dev server), the sandbox's default for TEMPORAL_UI_ORIGINS. */
+const SANDBOX_TEMPORAL_UI_ORIGINS = 'http://localhost:8233,http://127.0.0.1:8233';
 
 /**
  * What a production deployment must have, as [variable, problem] pairs: real adapters (Stripe, SMTP,
@@ -197,6 +206,7 @@ function productionProblems(c: RawEnvironment): Array<[string, string]> {
     else if (!isHttps(url)) problems.push([variable, `must be https in production (it is ${new URL(url).protocol.slice(0, -1)})`]);
   }
   required('OPERATOR_TOKEN', 'the bearer token of /operator and /metrics: openssl rand -hex 24');
+  required('TEMPORAL_UI_ORIGINS', 'the origins of your Temporal UI allowed to call /codec, e.g. https://temporal.pay.example');
   if (c.DATA_ENCRYPTION_KEYS === undefined && c.DATA_ENCRYPTION_KEY === undefined) {
     problems.push(['DATA_ENCRYPTION_KEYS', "is required in production (this deployment's own keys: k1:$(openssl rand -base64 32))"]);
   }
@@ -250,7 +260,8 @@ export const configSchema = environmentSchema
       apiKey: c.TEMPORAL_API_KEY,
     },
     keyring: createKeyring(parseKeys({ keys: c.DATA_ENCRYPTION_KEYS, key: c.DATA_ENCRYPTION_KEY }).keys),
-    temporalUiOrigins: c.TEMPORAL_UI_ORIGINS.split(',')
+    temporalUiOrigins: (c.TEMPORAL_UI_ORIGINS ?? SANDBOX_TEMPORAL_UI_ORIGINS)
+      .split(',')
       .map((o) => o.trim().replace(/\/+$/, ''))
       .filter(Boolean),
     temporalUiUrl: c.TEMPORAL_UI_URL.replace(/\/+$/, ''),
@@ -269,6 +280,7 @@ export const configSchema = environmentSchema
       ipv6Clients48: c.RATE_LIMIT_IPV6_48_CLIENTS,
       pageActionsPerClient: c.RATE_LIMIT_PAGE_ACTIONS_PER_CLIENT,
       dashboardSignInsPerClient: c.RATE_LIMIT_DASHBOARD_SIGN_INS_PER_CLIENT,
+      operatorAuthFailuresPerClient: c.RATE_LIMIT_OPERATOR_AUTH_FAILURES_PER_CLIENT,
     },
     otpSends: { windowSeconds: c.OTP_SENDS_WINDOW_SECONDS, perDestination: c.OTP_SENDS_PER_DESTINATION, perClient: c.OTP_SENDS_PER_CLIENT },
     trustedProxyHops: c.TRUST_PROXY,
@@ -289,6 +301,7 @@ export const configSchema = environmentSchema
       timeoutMs: c.WEBHOOK_TIMEOUT_MS,
       secretOverlapMs: c.WEBHOOK_SECRET_OVERLAP_SECONDS * 1000,
       disableAfterMs: c.WEBHOOK_DISABLE_AFTER_SECONDS * 1000,
+      manualSendsPerHour: c.WEBHOOK_MANUAL_SENDS_PER_HOUR,
     },
   }));
 
@@ -301,7 +314,6 @@ export class ConfigError extends Error {
 
 /** Parses the environment, failing fast with one line per bad variable. */
 export function loadConfig(env: Record<string, string | undefined> = process.env): Config {
-      manualSendsPerHour: c.WEBHOOK_MANUAL_SENDS_PER_HOUR,
   const parsed = configSchema.safeParse(env);
   if (parsed.success) return parsed.data;
   const lines = parsed.error.issues.map((i) => `  ${i.path.join('.') || '(root)'}: ${i.message}`);

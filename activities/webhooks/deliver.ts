@@ -94,6 +94,7 @@ export function createWebhookActivities(deps: { config: Config; db: Db; logger: 
         trigger: request.trigger,
         status: outcome.status,
         errorClass: outcome.errorClass,
+        ...(outcome.errorDetail ? { errorDetail: outcome.errorDetail } : {}),
         latencyMs: outcome.latencyMs,
       };
 

@@ -28,7 +28,7 @@ import { recoverEndpoint, replayEvent, WebhookEventNotFoundError } from '../../w
 import { isDependencyUnavailable, serviceUnavailable } from '../dependency-errors.js';
 import { ApiError, validationError } from '../errors.js';
 import { readValidJson } from '../json-body.js';
-import { operatorAuth } from './auth.js';
+import { operatorAttempts, operatorAuth } from './auth.js';
 
 const TEMPORAL_DEADLINE_MS = 5_000;
 
@@ -83,7 +83,7 @@ export function operatorRoutes(deps: { config: Config; db: Db; temporal: Tempora
     return value;
   };
   const app = new Hono();
-  app.use(operatorAuth(config.operatorToken));
+  app.use(operatorAuth(config.operatorToken, { attempts: operatorAttempts(config, db) }));
 
   app.post('/merchants', async (c) => {
     const body = await readValidJson(c, createMerchantBody);

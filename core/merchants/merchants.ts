@@ -3,7 +3,7 @@ import type { Environment } from '../config.js';
 import type { Keyring } from '../crypto.js';
 import type { Db } from '../db/client.js';
 import { listMerchantDeliveries, type EventDeliveries } from '../webhooks/event-store.js';
-import { webhookUrlProblems } from '../webhooks/url-safety.js';
+import { checkWebhookUrl } from '../webhooks/url-safety.js';
 import { MAX_DOMAINS, normalizeDomain } from './domains.js';
 import {
   addSecret,
@@ -79,7 +79,12 @@ export class MerchantNotFoundError extends Error {
 
 export class WebhookUrlRejectedError extends Error {
   override name = 'WebhookUrlRejectedError';
-  constructor(readonly problems: string[]) {
+  constructor(
+    /** In full, for operators (their API and CLI) and logs. */
+    readonly problems: string[],
+    /** What a merchant is shown: never what our resolver answered (core/webhooks/url-safety.ts checkWebhookUrl). */
+    readonly merchantProblems: string[] = problems,
+  ) {
     super(`webhook URL ${problems.join('; ')}`);
   }
 }
@@ -202,8 +207,8 @@ const toSummary = (r: MerchantRow): MerchantSummary => ({
 });
 
 async function assertWebhookUrl(url: string, environment: Environment): Promise<void> {
-  const problems = await webhookUrlProblems(url, environment);
-  if (problems.length) throw new WebhookUrlRejectedError(problems);
+  const { problems, merchantProblems } = await checkWebhookUrl(url, environment);
+  if (problems.length) throw new WebhookUrlRejectedError(problems, merchantProblems);
 }
 
 /** Creates a merchant with its webhook endpoint and a first signing secret, once the URL passes its checks. */

@@ -88,6 +88,22 @@ describe('operator decisions bind the merchant; test events and replays are limi
     expect(await endpointRow(merchant.platformUuid)).toEqual({ status: 'enabled', disabled_by_operator: false });
   });
 
+  it('tells the merchant a refused webhook URL is refused without saying what our resolver answered; operators get the detail', async () => {
+    const merchant = await stack.createMerchant({ name: 'Probing Store', webhookUrl: receiver.url });
+    const browser = dashboardClient(stack.checkoutUrl);
+    await browser.signIn(merchant.apiKey);
+    await browser.get('/dashboard/webhooks');
+    const refused = await browser.post('/dashboard/webhooks/url', { webhookUrl: 'http://10.1.2.3/hook' });
+    expect(refused.status).toBe(422);
+    const error = /<div class="field-error" id="webhookUrl-error">([\s\S]*?)<\/div>/.exec(refused.body)?.[1] ?? '';
+    expect(error).toContain('The URL must resolve to public internet addresses or this machine');
+    expect(error).not.toContain('10.1.2.3');
+
+    const byOperator = await operator('PUT', `/merchants/${merchant.platformUuid}/webhook-url`, { webhookUrl: 'http://10.1.2.3/hook' });
+    expect(byOperator.status).toBe(400);
+    expect(JSON.stringify(await byOperator.json())).toContain('10.1.2.3');
+  });
+
   it('limits test events and replays together per merchant, and not another merchant', async () => {
     const merchant = await stack.createMerchant({ name: 'Busy Store', webhookUrl: receiver.url });
     const [, created] = await deliveredEvents(merchant);

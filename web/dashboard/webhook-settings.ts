@@ -77,7 +77,9 @@ export function webhookSettingsRoutes(deps: { config: Config; db: Db; temporal: 
       return await respond(c, { form: 'url', saved: true });
     } catch (err) {
       if (!(err instanceof WebhookUrlRejectedError)) throw err;
-      return respond(c, { form: 'url', value, error: err.problems.map((p) => `The URL ${p}.`) }, 422);
+      // The detail (what our resolver answered) is for operators: the merchant gets the generic problems.
+      deps.logger.warn({ platformUuid: me(c), problems: err.problems }, 'a merchant’s webhook URL was refused');
+      return respond(c, { form: 'url', value, error: err.merchantProblems.map((p) => `The URL ${p}.`) }, 422);
     }
   });
 
