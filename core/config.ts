@@ -121,7 +121,7 @@ const environmentSchema = z.object({
   RATE_LIMIT_IPV6_48_CLIENTS: z.coerce.number().int().positive().default(4),
   /** Dashboard sign-in attempts (API key or operator token, right or wrong) per client address per RATE_LIMIT_WINDOW_SECONDS. */
   RATE_LIMIT_DASHBOARD_SIGN_INS_PER_CLIENT: z.coerce.number().int().positive().default(10),
-  /** Wrong operator tokens (on /operator, /metrics and /codec of the API) per client address per RATE_LIMIT_WINDOW_SECONDS. */
+  /** Wrong operator tokens (on /operator, /metrics and /codec of the API, /metrics of the page) per client address per RATE_LIMIT_WINDOW_SECONDS. */
   RATE_LIMIT_OPERATOR_AUTH_FAILURES_PER_CLIENT: z.coerce.number().int().positive().default(10),
   /** Posts of the checkout page's forms allowed per client address per RATE_LIMIT_WINDOW_SECONDS. */
   RATE_LIMIT_PAGE_ACTIONS_PER_CLIENT: z.coerce.number().int().positive().default(120),

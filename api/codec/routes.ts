@@ -9,7 +9,8 @@ import { signedTokens } from '../../core/signed-token.js';
 import { createEncryptionCodec, payloadFromJson, payloadToJson } from '../../core/temporal-codec.js';
 import { ApiError } from '../errors.js';
 import { readValidJson } from '../json-body.js';
-import { operatorAttempts, operatorAuth } from '../operator/auth.js';
+import { operatorAuth } from '../operator/auth.js';
+import { operatorAttempts } from '../../core/operator-attempts.js';
 
 /** The cookie a browser (the Temporal UI) may present instead of the bearer token. */
 export const OPERATOR_COOKIE = 'checkout_operator';

@@ -28,7 +28,8 @@ import { recoverEndpoint, replayEvent, WebhookEventNotFoundError } from '../../w
 import { isDependencyUnavailable, serviceUnavailable } from '../dependency-errors.js';
 import { ApiError, validationError } from '../errors.js';
 import { readValidJson } from '../json-body.js';
-import { operatorAttempts, operatorAuth } from './auth.js';
+import { operatorAuth } from './auth.js';
+import { operatorAttempts } from '../../core/operator-attempts.js';
 
 const TEMPORAL_DEADLINE_MS = 5_000;
 

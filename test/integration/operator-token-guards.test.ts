@@ -21,11 +21,16 @@ describe('the operator token: sessions bound to it, guesses limited per address'
     const decode = async (app: ReturnType<typeof codecWith>, cookie: string) =>
       app.request(
         '/codec/decode',
-        { method: 'POST', headers: { 'content-type': 'application/json', cookie }, body: '{"payloads":[]}' },
+        { method: 'POST', headers: { 'content-type': 'application/json', cookie, 'x-forwarded-for': address }, body: '{"payloads":[]}' },
         { incoming: { socket: { remoteAddress: '127.0.0.1' } } },
       );
 
-    const issued = await fetch(`${stack.apiUrl}/codec/session`, { method: 'POST', headers: { authorization: `Bearer ${token()}` } });
+    // Each from an address of its own: wrong tokens from other test files count against 127.0.0.1.
+    const address = fresh();
+    const issued = await fetch(`${stack.apiUrl}/codec/session`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${token()}`, 'x-forwarded-for': address },
+    });
     expect(issued.status).toBe(204);
     const cookie = issued.headers.get('set-cookie')!.split(';')[0]!;
     expect(cookie.startsWith(`${OPERATOR_COOKIE}=`)).toBe(true);
@@ -47,6 +52,9 @@ describe('the operator token: sessions bound to it, guesses limited per address'
     expect(Number(refused.headers.get('retry-after'))).toBeGreaterThan(0);
     expect(await refused.json()).toMatchObject({ code: 'RATE_LIMITED' });
     expect((await call('/metrics', guesser, 'Bearer wrong-guess-4-0123456789')).status).toBe(429);
+    // The page's /metrics shares the count.
+    const pageMetrics = await fetch(`${stack.checkoutUrl}/metrics`, { headers: { authorization: `Bearer ${token()}`, 'x-forwarded-for': guesser } });
+    expect(pageMetrics.status).toBe(429);
 
     // The operator's own address, right token: never counted, never refused.
     const operator = fresh();

@@ -74,6 +74,8 @@ export async function startTestStack(env: Record<string, string> = {}, options: 
     RATE_LIMIT_PAGE_ACTIONS_PER_CLIENT: '1000000',
     OTP_SENDS_PER_DESTINATION: '1000000',
     OTP_SENDS_PER_CLIENT: '1000000',
+    // Many files check that a wrong or missing operator token is refused, all from 127.0.0.1.
+    RATE_LIMIT_OPERATOR_AUTH_FAILURES_PER_CLIENT: '1000000',
     ...env,
   });
   if (!runtimeInstalled) {
