@@ -1,3 +1,6 @@
+-- Who calls, and who decides: the provenance of each cart, idempotency keys scoped to their caller, and
+-- an operator's hold on a webhook endpoint (issue 21).
+
 -- Who made each cart: `api_key` when the create-cart request carried the merchant's valid API key,
 -- `public` otherwise (the create-cart route is public: anyone who knows a platformUuid can make a cart
 -- for that merchant). Webhook events and the orders API carry it as `createdWith`. Rows made before this
