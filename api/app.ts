@@ -6,6 +6,7 @@ import type { Temporal } from '../core/temporal.js';
 import { onError, onNotFound } from './errors.js';
 import { createApiMetrics } from './metrics.js';
 import { operatorAuth } from './operator/auth.js';
+import { operatorAttempts } from '../core/operator-attempts.js';
 import { requestContext } from './middleware/request-context.js';
 import { cartRoutes } from './carts/routes.js';
 import { codecRoutes } from './codec/routes.js';
@@ -29,7 +30,7 @@ export function createApiApp(deps: ApiDeps) {
   app.use(metrics.middleware);
   app.route('/', healthRoutes(deps));
   // For the operators' Prometheus, with their token: this API faces the internet.
-  app.get('/metrics', operatorAuth(deps.config.operatorToken), async (c) =>
+  app.get('/metrics', operatorAuth(deps.config.operatorToken, { attempts: operatorAttempts(deps.config, deps.db) }), async (c) =>
     c.body(await metrics.registry.metrics(), 200, { 'Content-Type': metrics.registry.contentType }),
   );
   app.route('/v2/public/api/cart', cartRoutes({ ...deps, cartsCreated: metrics.cartsCreated }));

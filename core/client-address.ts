@@ -6,7 +6,8 @@ import { getConnInfo } from '@hono/node-server/conninfo';
  * The address to rate-limit by, for the API (create-cart) and the checkout page alike: both pass
  * `TRUST_PROXY` as `trustedProxyHops`. X-Forwarded-For is believed only for the hops our own proxies added
  * (`trustedProxyHops` from the right), because a client can put anything in the header itself.
- * IPv6 clients are grouped by /64: one customer line usually owns a whole /64.
+ * IPv6 clients are grouped by /64: one customer line usually owns a whole /64 (and the /48 it is in
+ * shares a ceiling too: ipv6Network48).
  */
 export function clientAddress(c: Context, trustedProxyHops: number): string {
   const socket = getConnInfo(c).remote.address ?? 'unknown';
@@ -28,4 +29,17 @@ function normalize(address: string): string {
   if (parsed.kind() === 'ipv4') return parsed.toString();
   const bytes = parsed.toByteArray().slice(0, 8).concat(Array(8).fill(0));
   return `${ipaddr.fromByteArray(bytes).toString()}/64`;
+}
+
+/**
+ * The /48 an IPv6 client (a `…/64` from clientAddress) belongs to, or undefined for IPv4 and unknown
+ * addresses. A /48 is one site's usual allocation: its 65 536 /64s would otherwise each get a
+ * client's allowance, so the limits also count them together, under a ceiling of a few clients'.
+ */
+export function ipv6Network48(client: string): string | undefined {
+  if (!client.endsWith('/64')) return undefined;
+  const prefix = client.slice(0, -3);
+  if (!ipaddr.IPv6.isValid(prefix)) return undefined;
+  const bytes = ipaddr.IPv6.parse(prefix).toByteArray().slice(0, 6).concat(Array(10).fill(0));
+  return `${ipaddr.fromByteArray(bytes).toString()}/48`;
 }

@@ -231,10 +231,14 @@ export const environmentSchema = z.object({
   }),
   TEMPORAL_UI_ORIGINS: z
     .string()
-    .default('http://localhost:8233,http://127.0.0.1:8233')
+    .optional()
     .register(settingDocs, {
       readBy: ['api'],
       meaning: "origins of the Temporal UI allowed to call the API's codec endpoint (`/codec`) from a browser (CORS)",
+      default: 'sandbox: `http://localhost:8233,http://127.0.0.1:8233` (the local UI); production: none',
+      requiredInProduction: true,
+      production:
+        "your Temporal UI's own origins: a localhost origin there would let any page served on an operator's machine call the codec with their cookie",
     }),
   TEMPORAL_UI_URL: z
     .url()
@@ -352,6 +356,25 @@ export const environmentSchema = z.object({
       readBy: ['web'],
       meaning: 'dashboard sign-in attempts (API key, operator token or link; right or wrong) per client address per `RATE_LIMIT_WINDOW_SECONDS`',
     }),
+  RATE_LIMIT_OPERATOR_AUTH_FAILURES_PER_CLIENT: z.coerce
+    .number()
+    .int()
+    .positive()
+    .default(10)
+    .register(settingDocs, {
+      readBy: ['api', 'web'],
+      meaning:
+        "wrong operator tokens on the API's `/operator`, `/metrics` and `/codec` and the page's `/metrics` per client address per `RATE_LIMIT_WINDOW_SECONDS`; past it, 429 even for the right one",
+    }),
+  RATE_LIMIT_IPV6_48_CLIENTS: z.coerce
+    .number()
+    .int()
+    .positive()
+    .default(4)
+    .register(settingDocs, {
+      readBy: ['api'],
+      meaning: "how many clients' allowance all the /64s of one IPv6 /48 share, for create-cart's per-address limits",
+    }),
   RATE_LIMIT_PAGE_ACTIONS_PER_CLIENT: z.coerce
     .number()
     .int()
@@ -431,6 +454,15 @@ export const environmentSchema = z.object({
     .register(settingDocs, {
       readBy: ['worker'],
       meaning: 'a card is purged once it is older than the session lifetime plus this, whatever became of its session',
+    }),
+  WEBHOOK_MANUAL_SENDS_PER_HOUR: z.coerce
+    .number()
+    .int()
+    .positive()
+    .default(30)
+    .register(settingDocs, {
+      readBy: ['web'],
+      meaning: 'test events and replays a merchant may send from the dashboard per hour: each makes us POST to its URL',
     }),
   WEBHOOK_TIMEOUT_MS: z.coerce.number().int().positive().default(15_000).register(settingDocs, {
     readBy: EVERY_PROCESS,
@@ -518,6 +550,9 @@ type RawEnvironment = z.output<typeof environmentSchema>;
 
 const isHttps = (url: string) => new URL(url).protocol === 'https:';
 
+/** The local Temporal UI (`npm start`, the dev server), the sandbox's default for TEMPORAL_UI_ORIGINS. */
+const SANDBOX_TEMPORAL_UI_ORIGINS = 'http://localhost:8233,http://127.0.0.1:8233';
+
 /**
  * What a production deployment must have, as [variable, problem] pairs: real adapters (Stripe, SMTP,
  * Twilio), its public https addresses, an operator token and its own data keys. Nothing here has a
@@ -548,6 +583,7 @@ function productionProblems(c: RawEnvironment): Array<[string, string]> {
     else if (!isHttps(url)) problems.push([variable, `must be https in production (it is ${new URL(url).protocol.slice(0, -1)})`]);
   }
   required('OPERATOR_TOKEN', 'the bearer token of /operator and /metrics: openssl rand -hex 24');
+  required('TEMPORAL_UI_ORIGINS', 'the origins of your Temporal UI allowed to call /codec, e.g. https://temporal.pay.example');
   if (c.DATA_ENCRYPTION_KEYS === undefined && c.DATA_ENCRYPTION_KEY === undefined) {
     problems.push(['DATA_ENCRYPTION_KEYS', "is required in production (this deployment's own keys: k1:$(openssl rand -base64 32))"]);
   }
@@ -601,7 +637,8 @@ export const configSchema = environmentSchema
       apiKey: c.TEMPORAL_API_KEY,
     },
     keyring: createKeyring(parseKeys({ keys: c.DATA_ENCRYPTION_KEYS, key: c.DATA_ENCRYPTION_KEY }).keys),
-    temporalUiOrigins: c.TEMPORAL_UI_ORIGINS.split(',')
+    temporalUiOrigins: (c.TEMPORAL_UI_ORIGINS ?? SANDBOX_TEMPORAL_UI_ORIGINS)
+      .split(',')
       .map((o) => o.trim().replace(/\/+$/, ''))
       .filter(Boolean),
     temporalUiUrl: c.TEMPORAL_UI_URL.replace(/\/+$/, ''),
@@ -619,6 +656,8 @@ export const configSchema = environmentSchema
       perPlatform: c.RATE_LIMIT_PER_PLATFORM,
       pageActionsPerClient: c.RATE_LIMIT_PAGE_ACTIONS_PER_CLIENT,
       dashboardSignInsPerClient: c.RATE_LIMIT_DASHBOARD_SIGN_INS_PER_CLIENT,
+      ipv6Clients48: c.RATE_LIMIT_IPV6_48_CLIENTS,
+      operatorAuthFailuresPerClient: c.RATE_LIMIT_OPERATOR_AUTH_FAILURES_PER_CLIENT,
     },
     otpSends: {
       windowSeconds: c.OTP_SENDS_WINDOW_SECONDS,
@@ -645,6 +684,7 @@ export const configSchema = environmentSchema
       timeoutMs: c.WEBHOOK_TIMEOUT_MS,
       secretOverlapMs: c.WEBHOOK_SECRET_OVERLAP_SECONDS * 1000,
       disableAfterMs: c.WEBHOOK_DISABLE_AFTER_SECONDS * 1000,
+      manualSendsPerHour: c.WEBHOOK_MANUAL_SENDS_PER_HOUR,
     },
   }));
 

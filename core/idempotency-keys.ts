@@ -15,21 +15,31 @@ const RETENTION = '24 hours';
  */
 const ABANDONED_AFTER = '30 seconds';
 
+/**
+ * Whose keys: the merchant, and who called for it. `caller` is `api_key` for requests that carried
+ * the merchant's API key, and `public:<client address>` for the others, so a stranger's key never
+ * collides with the merchant's nor replays its response.
+ */
+export interface KeyScope {
+  platformUuid: string;
+  caller: string;
+}
+
 export type Claim<Response> = { outcome: 'claimed' } | { outcome: 'replay'; response: Response } | { outcome: 'pending' } | { outcome: 'conflict' };
 
 /** Claims `key` for a request with this fingerprint; a key past its 24 h, or abandoned unanswered, is taken over as if it were new. */
-export async function claimIdempotencyKey<Response>(sql: Sql, scope: string, key: string, fingerprint: string): Promise<Claim<Response>> {
+export async function claimIdempotencyKey<Response>(sql: Sql, scope: KeyScope, key: string, fingerprint: string): Promise<Claim<Response>> {
   const claimed = await sql`
-    insert into idempotency_keys (platform_uuid, key, fingerprint, expires_at)
-    values (${scope}, ${key}, ${fingerprint}, now() + ${RETENTION}::interval)
-    on conflict (platform_uuid, key) do update
+    insert into idempotency_keys (platform_uuid, caller, key, fingerprint, expires_at)
+    values (${scope.platformUuid}, ${scope.caller}, ${key}, ${fingerprint}, now() + ${RETENTION}::interval)
+    on conflict (platform_uuid, caller, key) do update
       set fingerprint = excluded.fingerprint, cart_id = null, response = null, created_at = now(), expires_at = excluded.expires_at
       where idempotency_keys.expires_at <= now()
         or (idempotency_keys.response is null and idempotency_keys.created_at < now() - ${ABANDONED_AFTER}::interval)
     returning 1`;
   if (claimed.length > 0) return { outcome: 'claimed' };
   const [stored] = await sql<{ fingerprint: string; response: Response | null }[]>`
-    select fingerprint, response from idempotency_keys where platform_uuid = ${scope} and key = ${key}`;
+    select fingerprint, response from idempotency_keys where platform_uuid = ${scope.platformUuid} and caller = ${scope.caller} and key = ${key}`;
   // Released between our insert and this read: the next claim may well be ours.
   if (!stored) return { outcome: 'pending' };
   if (stored.fingerprint !== fingerprint) return { outcome: 'conflict' };
@@ -37,15 +47,15 @@ export async function claimIdempotencyKey<Response>(sql: Sql, scope: string, key
 }
 
 /** Gives back a claim whose request failed, so a retry with the same key is a new request. */
-export async function releaseIdempotencyKey(sql: Sql, scope: string, key: string): Promise<void> {
-  await sql`delete from idempotency_keys where platform_uuid = ${scope} and key = ${key} and response is null`;
+export async function releaseIdempotencyKey(sql: Sql, scope: KeyScope, key: string): Promise<void> {
+  await sql`delete from idempotency_keys where platform_uuid = ${scope.platformUuid} and caller = ${scope.caller} and key = ${key} and response is null`;
 }
 
 /** Stored as json text, not jsonb: a replay must be byte for byte the first response, key order included. */
-export async function storeIdempotentResponse(tx: Sql, scope: string, key: string, cartId: string, response: unknown): Promise<void> {
+export async function storeIdempotentResponse(tx: Sql, scope: KeyScope, key: string, cartId: string, response: unknown): Promise<void> {
   await tx`
     update idempotency_keys set cart_id = ${cartId}, response = ${JSON.stringify(response)}::text::json
-    where platform_uuid = ${scope} and key = ${key}`;
+    where platform_uuid = ${scope.platformUuid} and caller = ${scope.caller} and key = ${key}`;
 }
 
 export async function pruneExpiredIdempotencyKeys(db: Db): Promise<void> {

@@ -41,6 +41,15 @@ async function hit(sql: Sql, limit: Limit): Promise<Hit> {
   return row!;
 }
 
+/** Whether `limit` is already used up in the current window, counting nothing: for checks that only count failures. */
+export async function isExhausted(db: Db, limit: Limit): Promise<{ exhausted: boolean; retryAfterSeconds: number }> {
+  const w = limit.windowSeconds;
+  const [row] = await db<{ hits: number; retryAfter: number }[]>`
+    select hits, greatest(1, ceil(extract(epoch from window_end - now())))::int as "retryAfter" from rate_limit_windows
+    where bucket = ${limit.bucket} and window_start = to_timestamp(floor(extract(epoch from now()) / ${w}) * ${w})`;
+  return { exhausted: row !== undefined && row.hits >= limit.max, retryAfterSeconds: row?.retryAfter ?? 0 };
+}
+
 /** Counts one hit against `limit` in the current window. */
 export async function countHit(db: Db, limit: Limit): Promise<Count> {
   const row = await hit(db, limit);

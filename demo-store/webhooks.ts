@@ -7,7 +7,10 @@ import { KEPT_REJECTIONS, type OrderStore, type StoreOrder, type WebhookRecord }
  * 1. verify the Standard Webhooks signature over the raw bytes received, before reading anything;
  * 2. deduplicate by event id (retries and replays repeat it);
  * 3. order by `sequence` per cart: a late, older event is recorded but never rolls the order back;
- * 4. fulfil only on `order_created`, the payment's confirmation;
+ * 4. fulfil only on `order_created`, the payment's confirmation, of a cartId this store created itself for
+ *    that order's total: create-cart is public, so a stranger can make and pay a cart for this store and
+ *    send it a genuine, signed `order_created` (`data.createdWith: "public"`) with any amount and `extra`;
+ *    the specification's "keep a mapping from merchant order to cart" is what stops it;
  * 5. persist, then answer 2xx quickly (anything slow, like shipping, would run after the answer).
  */
 
@@ -77,7 +80,7 @@ export function createWebhookReceiver(deps: { secret: string; store: OrderStore;
       if (event.id !== lowerCased(headers)['webhook-id']) return reject(rawBody, headers, 'the body is not the event named by webhook-id');
 
       const order = deps.store.findByCartId(event.data.cartId);
-      if (!order || order.id !== event.data.extra.orderId) {
+      if (!order || order.id !== event.data.extra.orderId || order.total !== event.data.amount || order.currency !== event.data.currency) {
         const unmatched = deps.store.unmatched();
         if (!unmatched.some((w) => w.eventId === event.id)) {
           await deps.store.update((file) => {

@@ -21,7 +21,8 @@ export async function ensureDemoMerchant(deps: { db: Db; config: Config }, file:
     if (await findActiveMerchant(deps.db, saved.platformUuid, 'sandbox')) {
       // A data folder from before API keys, or a store moved to another port.
       if (!saved.apiKey) saved = save({ ...saved, apiKey: (await rotateApiKey(deps.db, saved.platformUuid)).apiKey });
-      if (saved.webhookUrl !== webhookUrl) saved = save({ ...saved, webhookUrl: (await changeWebhookUrl(deps.db, saved.platformUuid, webhookUrl)).webhookUrl });
+      if (saved.webhookUrl !== webhookUrl)
+        saved = save({ ...saved, webhookUrl: (await changeWebhookUrl(deps.db, saved.platformUuid, webhookUrl, 'operator')).webhookUrl });
       return saved;
     }
   }

@@ -58,6 +58,8 @@ const HELP = `Operator CLI for merchants and their webhooks. Every command print
       What the merchant still lacks to take payments here: active, registered on this deployment's
       environment, domains set (production), a webhook secret, an API key, and an endpoint answering
       2xx to a signed test event (sent now). Exits 1 and lists them in "missing" when any is lacking.
+      "warnings" lists what does not block payments but should change: publicCarts, a production
+      merchant that takes carts without its API key (anyone who knows its platformUuid can make them).
 
 Connection: DATABASE_URL, DATA_ENCRYPTION_KEY and TEMPORAL_ADDRESS from the environment; when unset,
 those of the stack \`npm start\` runs (.data/stack.json, .data/local-secrets.json).`;
@@ -126,7 +128,7 @@ async function run(command: string | undefined, values: Values, config: Config, 
       if (!values.domain?.length) throw new UsageError('--domain is required (repeat it for each domain)');
       return setMerchantDomains(db, required(values, 'platform-uuid'), values.domain);
     case 'set-webhook-url':
-      return changeWebhookUrl(db, required(values, 'platform-uuid'), required(values, 'webhook-url'));
+      return changeWebhookUrl(db, required(values, 'platform-uuid'), required(values, 'webhook-url'), 'operator');
     case 'rotate-secret':
       return rotateWebhookSecret(db, config.keyring, required(values, 'platform-uuid'), config.webhooks.secretOverlapMs);
     case 'rotate-api-key':

@@ -5,6 +5,7 @@ import type { CartStatus } from '../../core/checkout/session.js';
 import type { Db, Sql } from '../../core/db/client.js';
 import type { Logger } from '../../core/logger.js';
 import { findRefund, markRefundFailed, markRefundSucceeded, succeededRefundAmount } from '../../core/orders/refund-ledger.js';
+import { recordLockedCartEvent } from '../../core/webhooks/cart-events.js';
 import type { RequestDelivery } from '../../core/webhooks/delivery.js';
 import type { PaymentSummary, RefundSummary } from '../../core/webhooks/events.js';
 import type { ActivityMetrics } from '../metrics.js';
@@ -95,12 +96,22 @@ export function createRefundActivities(deps: {
           throw ApplicationFailure.nonRetryable(`refund ${input.refundId} cannot succeed: it is ${refund?.status ?? 'missing'}`);
         }
         const payment = (await lockOwnerCart(tx, cart, cartId))?.payment;
-        return {
+        const settled: SettledRefund = {
           // From this refund's own total, not the ledger's current status: a retry after a later refund says the same.
           orderStatus: refund.refundedTotalAfter >= cart.amount ? 'refunded' : 'partially_refunded',
           refund: { id: refund.id, amount: refund.amount, refundedTotal: refund.refundedTotalAfter, reason: refund.reason },
           ...(payment ? { payment } : {}),
         };
+        // Its order_refunded is recorded here, under the cart's lock with the settlement, so sequences follow
+        // settlement order and refundedTotal never goes backwards; the workflow's recordCartEvent then finds it.
+        await recordLockedCartEvent(tx, cart, {
+          cartId,
+          event: 'order_refunded',
+          status: settled.orderStatus,
+          ...(payment ? { payment } : {}),
+          refund: settled.refund,
+        });
+        return settled;
       }),
 
     /** The processor refused: the refund fails with its code and its amount is no longer reserved. */

@@ -1,8 +1,8 @@
-import { randomToken } from '../../core/crypto.js';
 import type { Db } from '../../core/db/client.js';
 import { lockCart } from '../../core/checkout/cart-ledger.js';
-import { findCartEvent, insertEvent, nextEventSequence } from '../../core/webhooks/event-store.js';
-import { isLastCartEvent, type CartEventInput, type WebhookEventBody } from '../../core/webhooks/events.js';
+import { pendingRefundEventsBefore } from '../../core/webhooks/event-store.js';
+import { recordLockedCartEvent } from '../../core/webhooks/cart-events.js';
+import { isLastCartEvent, type CartEventInput } from '../../core/webhooks/events.js';
 import type { RequestDelivery } from '../../core/webhooks/delivery.js';
 
 export interface CartEventDeps {
@@ -23,43 +23,21 @@ export function createCartEventActivities(deps: CartEventDeps) {
     return db.begin(async (tx) => {
       const cart = await lockCart(tx, input.cartId);
       if (!cart) throw new Error(`cart ${input.cartId} is not in the ledger`);
-      const existing = await findCartEvent(tx, input.cartId, input.event, input.status, input.refund?.id);
-      if (existing) return { eventId: existing.id, sequence: existing.sequence };
-      const next = await nextEventSequence(tx, input.cartId);
-      const body: WebhookEventBody = {
-        id: `evt_${randomToken(18)}`,
-        event: input.event,
-        createdAt: new Date().toISOString(),
-        environment: cart.environment,
-        sequence: next,
-        data: {
-          cartId: input.cartId,
-          status: input.status,
-          amount: cart.amount,
-          currency: cart.currency,
-          items: cart.cart.items,
-          extra: cart.cart.extra,
-          ...(input.payment
-            ? {
-                payment: {
-                  brand: input.payment.brand,
-                  last4: input.payment.last4,
-                  ...(input.payment.failureCode ? { failureCode: input.payment.failureCode } : {}),
-                },
-              }
-            : {}),
-          ...(input.failureCode ? { failureCode: input.failureCode } : {}),
-          ...(input.refund ? { refund: input.refund } : {}),
-        },
-      };
-      await insertEvent(tx, cart.platformUuid, body);
-      return { eventId: body.id, sequence: next };
+      return recordLockedCartEvent(tx, cart, input);
     });
   }
 
   return {
     async recordCartEvent(input: CartEventInput): Promise<{ eventId: string; sequence: number }> {
       const recorded = await record(input);
+      // Refunds settle concurrently and record their events as they settle (activities/refund/index.ts),
+      // but their workflows may get here in another order: the earlier ones still waiting go first, so the
+      // merchant receives order_refunded in sequence order (a repeated request is ignored by delivery).
+      if (input.event === 'order_refunded') {
+        for (const earlier of await pendingRefundEventsBefore(db, input.cartId, recorded.sequence)) {
+          await requestDelivery(input.cartId, { eventId: earlier, trigger: 'scheduled' });
+        }
+      }
       await requestDelivery(input.cartId, {
         eventId: recorded.eventId,
         trigger: 'scheduled',

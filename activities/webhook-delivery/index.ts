@@ -54,8 +54,9 @@ export function createWebhookDeliveryActivities(deps: { config: Config; db: Db; 
 
       // A scheduled delivery happens once; only an operator sends an event again.
       if (request.trigger === 'scheduled' && event.delivery_status !== 'pending') return 'already_delivered';
-      // An operator's replay goes through even to a disabled endpoint: asking is the operator's call.
-      if (endpoint.status === 'disabled' && request.trigger === 'scheduled') {
+      // A replay goes through to an endpoint disabled by its failures (asking is the replayer's call),
+      // never to one an operator disabled: that decision binds until an operator enables it again.
+      if (endpoint.status === 'disabled' && (request.trigger === 'scheduled' || endpoint.disabledByOperator)) {
         await setDeliveryStatus(db, event.id, 'skipped');
         return 'skipped';
       }
@@ -93,6 +94,7 @@ export function createWebhookDeliveryActivities(deps: { config: Config; db: Db; 
         trigger: request.trigger,
         status: outcome.status,
         errorClass: outcome.errorClass,
+        ...(outcome.errorDetail ? { errorDetail: outcome.errorDetail } : {}),
         latencyMs: outcome.latencyMs,
       };
 

@@ -9,13 +9,10 @@ import type { Temporal } from '../../core/temporal.js';
 import { startOrTerminateOrphan } from '../../core/workflow-start.js';
 import { cartWorkflowId, type CartSessionInput } from '../../workflows/cart-session/messages.js';
 import { startCartSession } from '../../workflows/cart-session/client.js';
-import { ApiError } from '../errors.js';
 import { claimKey, requestFingerprint } from './idempotency.js';
 import { releaseIdempotencyKey, storeIdempotentResponse } from '../../core/idempotency-keys.js';
 import { deleteUnstartedCart, insertCart } from '../../core/checkout/cart-ledger.js';
-import { findActiveMerchant } from '../../core/merchants/merchant-store.js';
-import { apiKeyMatches } from '../../core/merchants/api-keys.js';
-import { MERCHANT_CHALLENGE } from '../merchant/auth.js';
+import { idempotencyScope, type CartCaller } from './cart-caller.js';
 import { assertCartUrlsAllowed } from './url-policy.js';
 
 export interface CartSessionDeps {
@@ -42,32 +39,17 @@ export interface CreateCartOutcome {
 export async function createCartSession(
   deps: CartSessionDeps,
   request: CreateCartRequest,
+  /** Identified, and let through, by identifyCartCaller. */
+  caller: CartCaller,
   idempotencyKey?: string,
-  /** The token of the request's `Authorization: Bearer` header, if any. */
-  presentedApiKey?: string,
 ): Promise<CreateCartOutcome> {
   const { config, db, temporal } = deps;
   const { store, cart } = request.cartObject;
 
-  const merchant = await findActiveMerchant(db, store.platformUuid, config.environment);
-  if (!merchant) {
-    throw new ApiError(
-      'UNKNOWN_PLATFORM',
-      `No active ${config.environment} merchant has this platformUuid. Check the value you were given for this environment.`,
-      [{ path: 'cartObject.store.platformUuid', message: 'does not name an active merchant' }],
-    );
-  }
-  // Before anything is written (an idempotent replay included): a merchant that requires its key gets no cart without it.
-  if (merchant.requireApiKeyForCarts && !apiKeyMatches(presentedApiKey, merchant.apiKeyHash)) {
-    throw new ApiError(
-      'UNAUTHORIZED',
-      'This merchant requires its API key on create-cart: send Authorization: Bearer <its API key>.',
-      [{ path: 'Authorization', message: 'this merchant requires its API key on create-cart' }],
-      MERCHANT_CHALLENGE,
-    );
-  }
+  const { merchant } = caller;
   // Before anything is written: in production every URL the customer sees or is sent to must be the merchant's.
   assertCartUrlsAllowed(request, config.environment, merchant.domains);
+  const scope = idempotencyScope(caller);
 
   const cartId = newCartId();
   const createdAt = new Date();
@@ -86,11 +68,11 @@ export async function createCartSession(
   const response: CreateCartResponse = { code: 'SUCCESS', message: 'Cart created', data: { cartId, cartData: request.cartObject, expiresOn } };
 
   if (idempotencyKey) {
-    const { replay } = await claimKey(db, store.platformUuid, idempotencyKey, requestFingerprint(request));
+    const { replay } = await claimKey(db, scope, idempotencyKey, requestFingerprint(request));
     if (replay) return { response: replay, replayed: true };
   }
   const release = async () => {
-    if (idempotencyKey) await releaseIdempotencyKey(db, store.platformUuid, idempotencyKey);
+    if (idempotencyKey) await releaseIdempotencyKey(db, scope, idempotencyKey);
   };
   try {
     await insertCart(db, {
@@ -104,6 +86,7 @@ export async function createCartSession(
       cart,
       expiresOn,
       createdAt,
+      createdWith: caller.createdWith,
     });
   } catch (err) {
     await release().catch((releaseErr: unknown) => deps.logger.error({ err: releaseErr }, 'could not release the idempotency key of a cart not created'));
@@ -131,7 +114,7 @@ export async function createCartSession(
     // The session is live and its row written: the cart exists whatever happens to this write, so a
     // failure here is logged, not turned into an error that would leave the merchant without its cart
     // (a retry with the key would otherwise be answered with a session terminated behind it).
-    await storeIdempotentResponse(db, store.platformUuid, idempotencyKey, cartId, response).catch((err: unknown) =>
+    await storeIdempotentResponse(db, scope, idempotencyKey, cartId, response).catch((err: unknown) =>
       deps.logger.error({ cartId, err }, 'could not store the Idempotency-Key response of a created cart; a retry with the key waits, then creates anew'),
     );
   }

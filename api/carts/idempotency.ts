@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto';
 import type { CreateCartResponse } from '../../core/checkout/cart-schema.js';
 import type { Sql } from '../../core/db/client.js';
-import { claimIdempotencyKey } from '../../core/idempotency-keys.js';
+import { claimIdempotencyKey, type KeyScope } from '../../core/idempotency-keys.js';
 import { serviceUnavailable } from '../errors.js';
 import { ApiError } from '../errors.js';
 
@@ -44,10 +44,10 @@ const PENDING_POLL_MS = 25;
  * first is still creating its cart waits for that one's answer (or its failure, then claims the key
  * itself), as it did when it blocked on the first one's transaction.
  */
-export async function claimKey(sql: Sql, platformUuid: string, key: string, fingerprint: string): Promise<{ replay?: CreateCartResponse }> {
+export async function claimKey(sql: Sql, scope: KeyScope, key: string, fingerprint: string): Promise<{ replay?: CreateCartResponse }> {
   const giveUpAt = Date.now() + PENDING_WAIT_MS;
   for (;;) {
-    const claim = await claimIdempotencyKey<CreateCartResponse>(sql, platformUuid, key, fingerprint);
+    const claim = await claimIdempotencyKey<CreateCartResponse>(sql, scope, key, fingerprint);
     if (claim.outcome === 'conflict') {
       throw new ApiError('IDEMPOTENCY_CONFLICT', 'This Idempotency-Key was already used with a different request body. Use a new key for a new cart.', [
         { path: IDEMPOTENCY_HEADER, message: 'was used with a different body in the last 24 hours' },

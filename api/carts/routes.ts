@@ -2,7 +2,9 @@ import { Hono } from 'hono';
 import { createCartRequestSchema, LIMITS } from '../../core/checkout/cart-schema.js';
 import { createCartSession, type CartSessionDeps } from './create-cart-session.js';
 import { presentedBearerToken } from '../../core/bearer-token.js';
-import { clientAddress } from '../../core/client-address.js';
+import { clientAddress, ipv6Network48 } from '../../core/client-address.js';
+import type { Logger } from '../../core/logger.js';
+import { identifyCartCaller } from './cart-caller.js';
 import { methodNotAllowed } from '../errors.js';
 import { jsonBody, readValidJson } from '../json-body.js';
 import { IDEMPOTENCY_HEADER, readIdempotencyKey } from './idempotency.js';
@@ -17,42 +19,42 @@ export function cartRoutes(deps: CartSessionDeps & { cartsCreated: Pick<ApiMetri
   const { rateLimit } = config;
   const app = new Hono();
 
+  /** One limit per client address, and for an IPv6 client its /48's, a few clients' worth. */
+  const perAddress = async (log: Logger, bucket: string, address: string, max: number) => {
+    await enforceRateLimit(db, log, { bucket: `${bucket}:${address}`, max, windowSeconds: rateLimit.windowSeconds });
+    const network = ipv6Network48(address);
+    if (network)
+      await enforceRateLimit(db, log, { bucket: `${bucket}:${network}`, max: max * rateLimit.ipv6Clients48, windowSeconds: rateLimit.windowSeconds });
+  };
+
   app.post(
     '/',
     // Cheap checks first, before the body is read: a flood of junk costs one counter update each.
     async (c, next) => {
-      await enforceRateLimit(db, c.get('logger') ?? logger, {
-        bucket: `client:${clientAddress(c, config.trustedProxyHops)}`,
-        max: rateLimit.perClient,
-        windowSeconds: rateLimit.windowSeconds,
-      });
+      await perAddress(c.get('logger') ?? logger, 'client', clientAddress(c, config.trustedProxyHops), rateLimit.perClient);
       await next();
     },
     jsonBody(LIMITS.bodyBytes),
     async (c) => {
+      const log = c.get('logger') ?? logger;
       const address = clientAddress(c, config.trustedProxyHops);
       const idempotencyKey = readIdempotencyKey(c.req.header(IDEMPOTENCY_HEADER));
       const request = await readValidJson(c, createCartRequestSchema);
 
       const platform = request.cartObject.store.platformUuid.toLowerCase();
-      // This address's share of the merchant first: a stranger who knows the public platformUuid
-      // runs out here, long before the merchant-wide ceiling that would refuse the merchant too.
-      await enforceRateLimit(db, c.get('logger') ?? logger, {
-        bucket: `platform-client:${platform}:${address}`,
-        max: rateLimit.perPlatformClient,
-        windowSeconds: rateLimit.windowSeconds,
-      });
-      await enforceRateLimit(db, c.get('logger') ?? logger, {
-        bucket: `platform:${platform}`,
-        max: rateLimit.perPlatform,
-        windowSeconds: rateLimit.windowSeconds,
-      });
-      const outcome = await createCartSession(
-        { ...deps, logger: c.get('logger') ?? logger },
-        request,
-        idempotencyKey,
-        presentedBearerToken(c.req.header('authorization')),
-      );
+      // Who asks comes before the merchant's counters: a request refused for lacking the key a merchant
+      // requires never touches them, so strangers cannot spend the merchant's allowance.
+      const caller = await identifyCartCaller(deps, request.cartObject.store.platformUuid, address, presentedBearerToken(c.req.header('authorization')));
+      if (caller.createdWith === 'api_key') {
+        // The merchant's own requests have a merchant-wide counter of their own, which no public request reaches.
+        await enforceRateLimit(db, log, { bucket: `platform-key:${platform}`, max: rateLimit.perPlatform, windowSeconds: rateLimit.windowSeconds });
+      } else {
+        // This address's share of the merchant first: a stranger who knows the public platformUuid
+        // runs out here, long before the merchant-wide ceiling of public requests.
+        await perAddress(log, `platform-client:${platform}`, address, rateLimit.perPlatformClient);
+        await enforceRateLimit(db, log, { bucket: `platform:${platform}`, max: rateLimit.perPlatform, windowSeconds: rateLimit.windowSeconds });
+      }
+      const outcome = await createCartSession({ ...deps, logger: log }, request, caller, idempotencyKey);
       if (outcome.replayed) c.header(REPLAYED_HEADER, 'true');
       else deps.cartsCreated.inc({ environment: config.environment });
       return c.json(outcome.response);

@@ -3,12 +3,14 @@ import { setCookie } from 'hono/cookie';
 import { cors } from 'hono/cors';
 import { z } from 'zod';
 import type { Config } from '../../core/config.js';
-import type { Keyring } from '../../core/crypto.js';
+import type { Db } from '../../core/db/client.js';
+import { keyedHash, type Keyring } from '../../core/crypto.js';
 import { signedTokens } from '../../core/signed-token.js';
 import { createEncryptionCodec, payloadFromJson, payloadToJson } from '../../core/temporal-codec.js';
 import { ApiError } from '../errors.js';
 import { readValidJson } from '../json-body.js';
 import { operatorAuth } from '../operator/auth.js';
+import { operatorAttempts } from '../../core/operator-attempts.js';
 
 /** The cookie a browser (the Temporal UI) may present instead of the bearer token. */
 export const OPERATOR_COOKIE = 'checkout_operator';
@@ -16,9 +18,12 @@ const COOKIE_MAX_AGE_SECONDS = 8 * 3600;
 
 /**
  * The cookie holds `<expiry in ms>.<HMAC of it>`, never the operator token: a cookie read off a disk
- * or a proxy log is worth eight hours of decoding, not the whole operator API.
+ * or a proxy log is worth eight hours of decoding, not the whole operator API. The HMAC key is derived
+ * from the data key and the operator token, so changing OPERATOR_TOKEN (after a leak, say) ends every
+ * session issued under the old one.
  */
-const codecSessions = (keyring: Keyring) => signedTokens(keyring.deriveKey('codec-session/v1'), COOKIE_MAX_AGE_SECONDS * 1000);
+const codecSessions = (keyring: Keyring, operatorToken: string) =>
+  signedTokens(Buffer.from(keyedHash(keyring.deriveKey('codec-session/v1'), operatorToken), 'hex'), COOKIE_MAX_AGE_SECONDS * 1000);
 
 const base64 = z.string().regex(/^[A-Za-z0-9+/]*={0,2}$/, 'must be base64');
 const payloadsBody = z.object({
@@ -31,7 +36,7 @@ const payloadsBody = z.object({
  * POST `{"payloads":[…]}` to /codec/decode to show histories in clear, and to /codec/encode to send
  * input. Operators only: the bearer token, or the session cookie POST /codec/session trades it for.
  */
-export function codecRoutes(deps: { config: Config }) {
+export function codecRoutes(deps: { config: Config; db: Db }) {
   const codec = createEncryptionCodec(deps.config.keyring);
   const app = new Hono();
   app.use(
@@ -43,8 +48,14 @@ export function codecRoutes(deps: { config: Config }) {
       maxAge: 600,
     }),
   );
-  const sessions = codecSessions(deps.config.keyring);
-  app.use(operatorAuth(deps.config.operatorToken, { cookie: { name: OPERATOR_COOKIE, valid: (value) => sessions.verify(value) !== undefined } }));
+  // Without a token the operator API stays shut (operatorAuth), and no cookie is valid either.
+  const sessions = codecSessions(deps.config.keyring, deps.config.operatorToken ?? '');
+  app.use(
+    operatorAuth(deps.config.operatorToken, {
+      cookie: { name: OPERATOR_COOKIE, valid: (value) => sessions.verify(value) !== undefined },
+      attempts: operatorAttempts(deps.config, deps.db),
+    }),
+  );
 
   const parse = async (c: Context) => (await readValidJson(c, payloadsBody)).payloads.map(payloadFromJson);
 

@@ -284,7 +284,7 @@ export function buildOpenApiDocument(config: Pick<Config, 'apiBaseUrl' | 'checko
       headers: z.object({
         [IDEMPOTENCY_HEADER]: z.string().regex(new RegExp(IDEMPOTENCY_KEY_PATTERN)).optional().meta({
           description:
-            'Retry safely: the same key with the same body within 24 hours returns the first response (same cartId) with `Idempotent-Replayed: true`; with another body, 409.',
+            'Retry safely: the same key with the same body within 24 hours, from the same caller, returns the first response (same cartId) with `Idempotent-Replayed: true`; with another body, 409. Keys are scoped to the caller: with your API key, to you (from any address); without it, to (platformUuid, client address), so a retry from another address makes a new cart. Nobody else’s key collides with yours.',
           example: '5f0c2a8e-3b9d-4c7a-9e1f-2d3b4c5a6e7f',
         }),
       }),

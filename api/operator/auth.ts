@@ -1,6 +1,7 @@
 import { getCookie } from 'hono/cookie';
 import { createMiddleware } from 'hono/factory';
 import { bearerTokenMatches } from '../../core/bearer-token.js';
+import type { OperatorAttempts } from '../../core/operator-attempts.js';
 import { ApiError } from '../errors.js';
 
 /** A browser's stand-in for the bearer token: a cookie and how to check it. */
@@ -12,13 +13,25 @@ export interface OperatorCookie {
 /**
  * `Authorization: Bearer <OPERATOR_TOKEN>`. Without a configured token the operator API stays shut.
  * With `cookie`, a valid session cookie is accepted instead (for a browser, e.g. the Temporal UI
- * calling /codec).
+ * calling /codec). With `attempts`, wrong tokens are counted per client address and an address past
+ * the limit is refused (429) before its token is compared (core/operator-attempts.ts).
  */
-export function operatorAuth(token: string | undefined, options: { cookie?: OperatorCookie } = {}) {
+export function operatorAuth(token: string | undefined, options: { cookie?: OperatorCookie; attempts?: OperatorAttempts } = {}) {
+  const { attempts } = options;
   return createMiddleware(async (c, next) => {
+    const refused = await attempts?.refusedFor(c);
+    if (refused) {
+      throw new ApiError(
+        'RATE_LIMITED',
+        `Too many wrong operator tokens from this address: at most ${refused.limit.max} per ${refused.limit.windowSeconds} s. Retry after the delay in Retry-After.`,
+        [],
+        { 'Retry-After': String(refused.retryAfterSeconds) },
+      );
+    }
     const cookie = options.cookie && getCookie(c, options.cookie.name);
     const cookieValid = token !== undefined && cookie !== undefined && options.cookie!.valid(cookie);
     if (!bearerTokenMatches(c.req.header('authorization'), token) && !cookieValid) {
+      await attempts?.failed(c);
       throw new ApiError('UNAUTHORIZED', 'The operator API needs Authorization: Bearer <OPERATOR_TOKEN>.', [], {
         'WWW-Authenticate': 'Bearer realm="operator"',
       });

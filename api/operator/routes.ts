@@ -28,6 +28,7 @@ import { recoverEndpoint, replayEvent, WebhookEventNotFoundError } from '../../w
 import { ApiError, validationError } from '../errors.js';
 import { readValidJson } from '../json-body.js';
 import { operatorAuth } from './auth.js';
+import { operatorAttempts } from '../../core/operator-attempts.js';
 
 const TEMPORAL_DEADLINE_MS = 5_000;
 
@@ -81,7 +82,7 @@ export function operatorRoutes(deps: { config: Config; db: Db; temporal: Tempora
     return value;
   };
   const app = new Hono();
-  app.use(operatorAuth(config.operatorToken));
+  app.use(operatorAuth(config.operatorToken, { attempts: operatorAttempts(config, db) }));
 
   app.post('/merchants', async (c) => {
     const body = await readValidJson(c, createMerchantBody);
@@ -102,7 +103,7 @@ export function operatorRoutes(deps: { config: Config; db: Db; temporal: Tempora
 
   app.put('/merchants/:platformUuid/webhook-url', async (c) => {
     const body = await readValidJson(c, webhookUrlBody);
-    return c.json(await changeWebhookUrl(db, uuid(c), body.webhookUrl).catch(translate));
+    return c.json(await changeWebhookUrl(db, uuid(c), body.webhookUrl, 'operator').catch(translate));
   });
 
   app.put('/merchants/:platformUuid/domains', async (c) => {

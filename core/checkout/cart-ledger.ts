@@ -1,6 +1,7 @@
 import type { Environment } from '../config.js';
 import type { Db, Sql } from '../db/client.js';
 import type { Cart, Store } from './cart-schema.js';
+import type { CartProvenance } from './cart-provenance.js';
 import type { CartStatus } from './session.js';
 
 /**
@@ -21,13 +22,14 @@ export interface NewCart {
   cart: Cart;
   expiresOn: string;
   createdAt: Date;
+  createdWith: CartProvenance;
 }
 
 export async function insertCart(sql: Sql, row: NewCart): Promise<void> {
   await sql`
-    insert into carts (cart_id, platform_uuid, environment, merchant_name, status, currency, amount, store, cart, expires_on, created_at, customer_started_at)
+    insert into carts (cart_id, platform_uuid, environment, merchant_name, status, currency, amount, store, cart, expires_on, created_at, customer_started_at, created_with)
     values (${row.cartId}, ${row.platformUuid}, ${row.environment}, ${row.merchantName}, 'pending', ${row.currency}, ${row.amount},
-            ${sql.json(row.store)}, ${sql.json(row.cart)}, ${row.expiresOn}, ${row.createdAt}, null)`;
+            ${sql.json(row.store)}, ${sql.json(row.cart)}, ${row.expiresOn}, ${row.createdAt}, null, ${row.createdWith})`;
 }
 
 /**
@@ -83,6 +85,7 @@ export interface LedgerCart {
   expiresOn: Date;
   /** When the page first acted for the customer (markCustomerStarted); null: no update has reached the workflow. */
   customerStartedAt: Date | null;
+  createdWith: CartProvenance;
 }
 
 interface CartRow {
@@ -96,6 +99,7 @@ interface CartRow {
   cart: Cart;
   expires_on: Date;
   customer_started_at: Date | null;
+  created_with: CartProvenance;
 }
 
 const toLedgerCart = (r: CartRow): LedgerCart => ({
@@ -109,10 +113,11 @@ const toLedgerCart = (r: CartRow): LedgerCart => ({
   cart: r.cart,
   expiresOn: r.expires_on,
   customerStartedAt: r.customer_started_at,
+  createdWith: r.created_with,
 });
 
 const LEDGER_CART_COLUMNS = (sql: Sql) =>
-  sql`platform_uuid, environment, merchant_name, amount, currency, status, store, cart, expires_on, customer_started_at`;
+  sql`platform_uuid, environment, merchant_name, amount, currency, status, store, cart, expires_on, customer_started_at, created_with`;
 
 export async function findCart(db: Db, cartId: string): Promise<LedgerCart | undefined> {
   const [row] = await db<CartRow[]>`
@@ -153,6 +158,7 @@ export interface OrderRow {
   createdAt: Date;
   /** createdAt in microseconds since the epoch (decimal digits), PostgreSQL's precision, for list cursors. */
   createdAtMicros: string;
+  createdWith: CartProvenance;
 }
 
 interface OrderDbRow {
@@ -168,6 +174,7 @@ interface OrderDbRow {
   expires_on: Date;
   created_at: Date;
   created_at_micros: string;
+  created_with: CartProvenance;
 }
 
 const toOrderRow = (r: OrderDbRow): OrderRow => ({
@@ -182,6 +189,7 @@ const toOrderRow = (r: OrderDbRow): OrderRow => ({
   expiresOn: r.expires_on,
   createdAt: r.created_at,
   createdAtMicros: r.created_at_micros,
+  createdWith: r.created_with,
 });
 
 export interface CartListFilter {
@@ -197,7 +205,7 @@ export interface CartListFilter {
 }
 
 const ORDER_COLUMNS = (sql: Sql) => sql`
-  cart_id, status, amount, currency, refunded_amount, payment_brand, payment_last4, failure_code, cart, expires_on, created_at,
+  cart_id, status, amount, currency, refunded_amount, payment_brand, payment_last4, failure_code, cart, expires_on, created_at, created_with,
   (extract(epoch from created_at) * 1000000)::bigint::text as created_at_micros`;
 
 /** One owner's carts, newest first (ties by cartId), filtered; the index carts_merchant_env_created serves it. */

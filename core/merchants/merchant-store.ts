@@ -18,6 +18,7 @@ export interface MerchantRow {
   url: string;
   endpoint_status: EndpointStatus;
   disabled_reason: string | null;
+  disabled_by_operator: boolean;
   domains: string[];
   require_api_key_for_carts: boolean;
   /** The active API key's display prefix; null when it has none (revoked, or registered before keys existed). */
@@ -57,7 +58,7 @@ export async function insertMerchant(
 
 export function selectMerchants(db: Db, filter: { environment?: Environment; platformUuid?: string } = {}): Promise<MerchantRow[]> {
   return db<MerchantRow[]>`
-    select m.platform_uuid, m.name, m.environment, m.status, e.url, e.status as endpoint_status, e.disabled_reason, m.created_at,
+    select m.platform_uuid, m.name, m.environment, m.status, e.url, e.status as endpoint_status, e.disabled_reason, e.disabled_by_operator, m.created_at,
       array(select d.domain from merchant_domains d where d.platform_uuid = m.platform_uuid order by d.domain) as domains,
       m.require_api_key_for_carts,
       (select k.key_prefix from merchant_api_keys k where k.platform_uuid = m.platform_uuid and k.revoked_at is null) as api_key_prefix
@@ -156,14 +157,21 @@ export async function setMerchantStatus(db: Db, platformUuid: string, status: 'a
   return updated.count > 0;
 }
 
+/** Who changes an endpoint: an operator's decisions bind the merchant, not the other way round. */
+export type EndpointActor = 'operator' | 'merchant';
+
 /**
  * Enables the endpoint and forgets its failure streak: on a new URL (a fresh start) or an operator's
- * recovery after the merchant's outage. False when no merchant has this platformUuid.
+ * recovery after the merchant's outage. A merchant's change never enables an endpoint an operator
+ * disabled (its URL is still saved). False when no merchant has this platformUuid.
  */
-export async function enableEndpoint(db: Db, platformUuid: string, newUrl?: string): Promise<boolean> {
+export async function enableEndpoint(db: Db, platformUuid: string, by: EndpointActor, newUrl?: string): Promise<boolean> {
   const updated = await db`
-    update webhook_endpoints set url = coalesce(${newUrl ?? null}, url), status = 'enabled', disabled_reason = null, failing_since = null, updated_at = now()
+    update webhook_endpoints set url = coalesce(${newUrl ?? null}, url), updated_at = now()
     where platform_uuid = ${platformUuid}`;
+  await db`
+    update webhook_endpoints set status = 'enabled', disabled_reason = null, disabled_by_operator = false, failing_since = null
+    where platform_uuid = ${platformUuid} ${by === 'merchant' ? db`and not disabled_by_operator` : db``}`;
   return updated.count > 0;
 }
 
@@ -179,8 +187,11 @@ export async function recordEndpointFailure(db: Db, endpointId: string, at: Date
   return row?.failing_since ?? at;
 }
 
-export async function disableEndpoint(db: Db, endpointId: string, reason: string): Promise<void> {
-  await db`update webhook_endpoints set status = 'disabled', disabled_reason = ${reason}, updated_at = now() where id = ${endpointId}`;
+/** `byOperator`: only an operator enables it again (enableEndpoint). */
+export async function disableEndpoint(db: Db, endpointId: string, reason: string, byOperator = false): Promise<void> {
+  await db`
+    update webhook_endpoints set status = 'disabled', disabled_reason = ${reason}, disabled_by_operator = disabled_by_operator or ${byOperator}, updated_at = now()
+    where id = ${endpointId}`;
 }
 
 /**
@@ -227,12 +238,14 @@ export interface DeliveryEndpoint {
   endpointId: string;
   url: string;
   status: EndpointStatus;
+  /** Disabled by an operator: nothing is sent to it, replays included, until an operator enables it. */
+  disabledByOperator: boolean;
 }
 
 /** Where a merchant's events go right now, and in which environment's rules. */
 export async function findDeliveryEndpoint(db: Db, platformUuid: string): Promise<DeliveryEndpoint | undefined> {
   const [row] = await db<DeliveryEndpoint[]>`
-    select m.environment, e.id as "endpointId", e.url, e.status
+    select m.environment, e.id as "endpointId", e.url, e.status, e.disabled_by_operator as "disabledByOperator"
     from merchants m join webhook_endpoints e using (platform_uuid)
     where m.platform_uuid = ${platformUuid}`;
   return row;

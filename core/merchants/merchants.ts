@@ -18,6 +18,8 @@ export interface MerchantSummary {
   webhookUrl: string;
   endpointStatus: EndpointStatus;
   endpointDisabledReason: string | null;
+  /** Disabled by an operator: only an operator enables it again; the merchant's saves and replays do not. */
+  endpointDisabledByOperator: boolean;
   domains: string[];
   /** When true, create-cart for this merchant needs Authorization: Bearer <its API key>. */
   requireApiKeyForCarts: boolean;
@@ -63,6 +65,7 @@ const toSummary = (r: MerchantRow): MerchantSummary => ({
   webhookUrl: r.url,
   endpointStatus: r.endpoint_status,
   endpointDisabledReason: r.disabled_reason,
+  endpointDisabledByOperator: r.disabled_by_operator,
   domains: r.domains,
   requireApiKeyForCarts: r.require_api_key_for_carts,
   apiKeyPrefix: r.api_key_prefix,

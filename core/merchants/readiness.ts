@@ -23,6 +23,13 @@ export interface MerchantReadiness {
   /** The names of the checks that failed, in order. */
   missing: ReadinessCheckName[];
   checks: ReadinessCheck[];
+  /** What does not stop payments but the merchant should change; never counted in `missing`. */
+  warnings: ReadinessWarning[];
+}
+
+export interface ReadinessWarning {
+  warning: 'publicCarts';
+  detail: string;
 }
 
 export class UnknownMerchantError extends Error {
@@ -103,6 +110,16 @@ export async function checkMerchantReadiness(
     );
   }
 
+  const warnings: ReadinessWarning[] = [];
+  // Create-cart is public: without the key rule, a stranger who knows the platformUuid can put carts (and
+  // their signed webhooks, marked createdWith "public") into this merchant's books.
+  if (production && !merchant.require_api_key_for_carts)
+    warnings.push({
+      warning: 'publicCarts',
+      detail:
+        'takes public carts: anyone who knows its platformUuid can create carts (webhooks say createdWith "public"); have its server send its API key on create-cart, then merchant set-require-api-key --platform-uuid P --on',
+    });
+
   const missing = checks.filter((c) => !c.ok).map((c) => c.check);
-  return { platformUuid, name: merchant.name, environment: merchant.environment, ready: missing.length === 0, missing, checks };
+  return { platformUuid, name: merchant.name, environment: merchant.environment, ready: missing.length === 0, missing, checks, warnings };
 }

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { itemSchema, plainText } from '../checkout/cart-schema.js';
+import { CART_PROVENANCES } from '../checkout/cart-provenance.js';
 import { CART_STATUSES } from '../checkout/session.js';
 import { DELIVERY_STATUSES, WEBHOOK_EVENT_NAMES } from '../webhooks/events.js';
 import { decodeOrderCursor } from './order-cursor.js';
@@ -60,6 +61,12 @@ export const orderSummarySchema = z
     refundedTotal: z.int().meta({ description: 'Sum of the succeeded refunds, minor units', example: 1000 }),
     payment: paymentSummarySchema.nullable().meta({ description: 'The card used, once the customer paid or tried to; null before' }),
     extra: z.record(z.string(), z.string()).meta({ description: 'Your metadata, as given at cart creation', example: { orderRef: 'order-42' } }),
+    createdWith: z.enum(CART_PROVENANCES).meta({
+      id: 'CartProvenance',
+      description:
+        'api_key: the create-cart request carried your API key. public: it did not, so anyone who knows your platformUuid may have made this cart; fulfil only a cartId you created yourself, for the amount you expect. Webhook events carry the same value as data.createdWith.',
+      example: 'api_key',
+    }),
     createdAt: isoTime('When the cart was created'),
   })
   .meta({ id: 'OrderSummary', description: 'An order (a cart session) as listed.' });

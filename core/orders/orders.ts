@@ -47,6 +47,7 @@ function summaryOf(row: OrderRow): OrderSummary {
     refundedTotal: row.refundedAmount,
     payment: row.payment,
     extra: row.cart.extra,
+    createdWith: row.createdWith,
     createdAt: row.createdAt.toISOString(),
   };
 }

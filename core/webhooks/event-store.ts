@@ -32,6 +32,15 @@ export async function nextEventSequence(sql: Sql, cartId: string): Promise<numbe
   return row?.next ?? 1;
 }
 
+/** The cart's `order_refunded` events before `sequence` not delivered yet, in sequence order. */
+export async function pendingRefundEventsBefore(db: Db, cartId: string, sequence: number): Promise<string[]> {
+  const rows = await db<{ id: string }[]>`
+    select id from webhook_events
+    where cart_id = ${cartId} and event = 'order_refunded' and sequence < ${sequence} and delivery_status = 'pending'
+    order by sequence`;
+  return rows.map((r) => r.id);
+}
+
 export async function insertEvent(sql: Sql, platformUuid: string, body: WebhookEventBody): Promise<void> {
   await sql`
     insert into webhook_events (id, cart_id, platform_uuid, sequence, event, payload)

@@ -1,3 +1,4 @@
+import type { CartProvenance } from '../checkout/cart-provenance.js';
 import type { CartStatus } from '../checkout/session.js';
 
 /** The five event names merchants code against (docs/decisions/webhooks.md). */
@@ -58,6 +59,8 @@ export interface WebhookEventBody {
     currency: string;
     items: unknown[];
     extra: Record<string, string>;
+    /** `api_key`: the merchant made the cart with its API key; `public`: anyone may have (create-cart is public). */
+    createdWith: CartProvenance;
     payment?: PaymentSummary;
     failureCode?: string;
     refund?: RefundSummary;

@@ -1,7 +1,7 @@
 import http from 'node:http';
 import https from 'node:https';
 import type { Environment } from '../config.js';
-import { assertConnectable, guardedLookup } from './url-safety.js';
+import { assertConnectable, BlockedAddressError, guardedLookup } from './url-safety.js';
 
 /** At most this much of a merchant's answer is read and kept. */
 export const RESPONSE_EXCERPT_BYTES = 20 * 1024;
@@ -10,7 +10,10 @@ export interface PostOutcome {
   /** Undefined when no HTTP answer came back; `errorClass` says why. */
   status?: number;
   errorClass?: 'timeout' | 'connection_refused' | 'dns' | 'tls' | 'blocked_address' | 'network' | 'cancelled';
+  /** What the merchant may see of the failure (a refused address is not named: BlockedAddressError). */
   errorMessage?: string;
+  /** For operators' logs only: the refused address, when there is one. */
+  errorDetail?: string;
   retryAfter?: string;
   excerpt?: string;
   latencyMs: number;
@@ -25,6 +28,8 @@ function classify(err: NodeJS.ErrnoException): NonNullable<PostOutcome['errorCla
   if (err.code?.startsWith('ERR_TLS') || err.code?.includes('CERT') || err.code === 'EPROTO') return 'tls';
   return 'network';
 }
+
+const blockedDetail = (err: unknown) => (err instanceof BlockedAddressError ? { errorDetail: err.detail } : {});
 
 /**
  * One POST with node:http rather than fetch, because only node:http lets us validate the address we
@@ -51,7 +56,7 @@ export function postWebhook(input: {
       input.signal?.removeEventListener('abort', onAbort);
       resolve({ ...outcome, latencyMs: elapsed() });
     };
-    const fail = (err: NodeJS.ErrnoException) => finish({ errorClass: classify(err), errorMessage: err.message.slice(0, 500) });
+    const fail = (err: NodeJS.ErrnoException) => finish({ errorClass: classify(err), errorMessage: err.message.slice(0, 500), ...blockedDetail(err) });
 
     let url: URL;
     try {
@@ -60,7 +65,7 @@ export function postWebhook(input: {
     } catch (err) {
       // No timer or request exists yet.
       settled = true;
-      resolve({ errorClass: classify(err as NodeJS.ErrnoException), errorMessage: (err as Error).message, latencyMs: elapsed() });
+      resolve({ errorClass: classify(err as NodeJS.ErrnoException), errorMessage: (err as Error).message, ...blockedDetail(err), latencyMs: elapsed() });
       return;
     }
 

@@ -17,8 +17,9 @@ export interface TestEventResult {
 /**
  * One signed `webhook_test` POST to the merchant's endpoint, now, with every live secret, through the
  * same address checks as a delivery: what a merchant uses to check its verification code before real
- * orders arrive. Sent even to a disabled endpoint (the merchant asked), tied to no cart, so it is
- * neither recorded nor retried; the answer is shown to the merchant instead.
+ * orders arrive. Sent even to a disabled endpoint (the merchant asked; the dashboard refuses it for
+ * one an operator disabled, web/dashboard/manual-sends.ts), tied to no cart, so it is neither
+ * recorded nor retried; the answer is shown to the merchant instead.
  */
 export async function sendTestWebhook(
   db: Db,

@@ -11,9 +11,27 @@ import type { Environment } from '../config.js';
  * a sandbox endpoint must not reach our private network or the cloud metadata service either.
  */
 
+/**
+ * Its message is what a merchant may see (a delivery attempt's error, a test event's answer): it never
+ * says what our resolver answered, which would map our network for whoever registers a URL. `detail`,
+ * with the addresses, is for operators' logs only.
+ */
 export class BlockedAddressError extends Error {
   override name = 'BlockedAddressError';
   readonly code = 'EBLOCKEDADDRESS';
+  constructor(
+    message: string,
+    readonly detail: string = message,
+  ) {
+    super(message);
+  }
+}
+
+/** The one thing a merchant is told about an address we refuse, whatever our resolver answered. */
+export function blockedAddressMessage(environment: Environment): string {
+  return environment === 'production'
+    ? 'must resolve to public internet addresses only (production webhooks must reach the public internet)'
+    : "must resolve to public internet addresses or this machine's loopback (sandbox webhooks may reach nothing else)";
 }
 
 /**
@@ -41,7 +59,24 @@ export const resolveAll: Resolve = (hostname) =>
 
 const MAX_URL_LENGTH = 2048;
 
-/** Problems with a webhook URL for this environment; empty when it may be registered. */
+/**
+ * Problems with a webhook URL for this environment, empty when it may be registered: `problems` in
+ * full, for operators and logs; `merchantProblems` the same but never what our resolver answered (the
+ * addresses a host resolves to, or whether it resolves at all), which would let anyone who registers a
+ * URL probe our internal names.
+ */
+export async function checkWebhookUrl(
+  rawUrl: string,
+  environment: Environment,
+  resolve: Resolve = resolveAll,
+): Promise<{ problems: string[]; merchantProblems: string[] }> {
+  const problems = await webhookUrlProblems(rawUrl, environment, resolve);
+  const fromResolver = (p: string) => p.startsWith('resolves to ') || (p.startsWith('host ') && p.endsWith(' does not resolve'));
+  const merchantProblems = [...new Set(problems.map((p) => (fromResolver(p) ? blockedAddressMessage(environment) : p)))];
+  return { problems, merchantProblems };
+}
+
+/** Problems with a webhook URL for this environment, in full (see checkWebhookUrl); empty when it may be registered. */
 export async function webhookUrlProblems(rawUrl: string, environment: Environment, resolve: Resolve = resolveAll): Promise<string[]> {
   if (rawUrl.length > MAX_URL_LENGTH) return [`must be at most ${MAX_URL_LENGTH} characters`];
   let url: URL;
@@ -87,7 +122,10 @@ export function guardedLookup(environment: Environment, lookup: LookupFunction =
       const blocked = list.find((a) => !isAllowedAddress(a.address, environment));
       if (blocked || list.length === 0) {
         return callback(
-          new BlockedAddressError(`${hostname} resolves to ${blocked?.address ?? 'no address'}, which ${environment} webhooks may not reach`),
+          new BlockedAddressError(
+            `the endpoint's host ${blockedAddressMessage(environment)}`,
+            `${hostname} resolves to ${blocked?.address ?? 'no address'}, which ${environment} webhooks may not reach`,
+          ),
           '',
         );
       }
@@ -101,5 +139,6 @@ export function guardedLookup(environment: Environment, lookup: LookupFunction =
 export function assertConnectable(url: URL, environment: Environment): void {
   if (environment === 'production' && url.protocol !== 'https:') throw new BlockedAddressError('production webhooks must be https');
   const host = url.hostname.replace(/^\[(.*)\]$/, '$1');
-  if (isIP(host) && !isAllowedAddress(host, environment)) throw new BlockedAddressError(`${host} is not an address ${environment} webhooks may reach`);
+  if (isIP(host) && !isAllowedAddress(host, environment))
+    throw new BlockedAddressError(`the endpoint's host ${blockedAddressMessage(environment)}`, `${host} is not an address ${environment} webhooks may reach`);
 }

@@ -34,6 +34,7 @@ function createBaselineApp({ config, db }: HttpServiceDeps) {
       cart,
       expiresOn,
       createdAt,
+      createdWith: 'public',
     });
     const response: CreateCartResponse = { code: 'SUCCESS', message: 'Cart created', data: { cartId, cartData: request.cartObject, expiresOn } };
     return c.json(response);

@@ -3,7 +3,9 @@ import { otpDestinationKey } from '../../core/checkout/otp/destination.js';
 import type { OtpMessage, OtpSender } from '../../core/checkout/otp/sender.js';
 import { postCheckoutForm, visitCheckout } from '../support/checkout-forms.js';
 import { createCartId, validCartRequest } from '../support/fixtures.js';
+import { PRODUCTION_SETTINGS } from '../support/production-settings.js';
 import { useTestStack } from '../support/test-stack.js';
+import { readLatestOutboxCode } from '../../core/checkout/otp/outbox.js';
 
 // With TRUST_PROXY=1 the client is the right-most X-Forwarded-For entry (what our proxy appended).
 // Fresh per test from a documentation range, so no other test's traffic counts against it.
@@ -18,6 +20,16 @@ function expect429(res: Response) {
   expect(retryAfter).toBeGreaterThanOrEqual(1);
   expect(retryAfter).toBeLessThanOrEqual(3600);
 }
+
+// Sandbox with real providers configured (SMTP and Twilio; the worker is given a recording sender in
+// their place): codes leave as real messages, so they are counted.
+const REAL_PROVIDERS = {
+  SMTP_URL: PRODUCTION_SETTINGS.SMTP_URL,
+  OTP_EMAIL_FROM: PRODUCTION_SETTINGS.OTP_EMAIL_FROM,
+  TWILIO_ACCOUNT_SID: PRODUCTION_SETTINGS.TWILIO_ACCOUNT_SID,
+  TWILIO_AUTH_TOKEN: PRODUCTION_SETTINGS.TWILIO_AUTH_TOKEN,
+  TWILIO_FROM: PRODUCTION_SETTINGS.TWILIO_FROM,
+};
 
 describe('abuse limits of the checkout page', () => {
   const sent: OtpMessage[] = [];
@@ -35,6 +47,7 @@ describe('abuse limits of the checkout page', () => {
       RATE_LIMIT_PAGE_ACTIONS_PER_CLIENT: '8',
       OTP_SENDS_PER_DESTINATION: '3',
       OTP_SENDS_PER_CLIENT: '5',
+      ...REAL_PROVIDERS,
     },
     { otpSender },
   );
@@ -153,5 +166,27 @@ describe('abuse limits of the checkout page', () => {
 
     // Others are not affected: their post is read and judged (here, refused for its CSRF token).
     expect((await cancel(freshClient())).status).toBe(403);
+  });
+});
+
+describe('the code limits in sandbox with the outbox (no message leaves)', () => {
+  const stack = useTestStack({ TRUST_PROXY: '1', RATE_LIMIT_WINDOW_SECONDS: '3600', OTP_SENDS_PER_DESTINATION: '2', OTP_SENDS_PER_CLIENT: '3' });
+
+  it('never refuses a developer a code: the same email from the same machine, past both limits', async () => {
+    const { platformUuid } = await stack.createMerchant({ name: 'Developer Store' });
+    const client = freshClient();
+    const email = `dev-${Math.random().toString(36).slice(2)}@example.com`;
+    for (let i = 0; i < 5; i++) {
+      const cartId = await createCartId(stack.apiUrl, validCartRequest(platformUuid));
+      const visit = await visitCheckout(stack.checkoutUrl, cartId);
+      const res = await postCheckoutForm(stack.checkoutUrl, '/contact', cartId, visit, { contact: email }, { 'x-forwarded-for': client });
+      expect(res.status, `code ${i + 1}`).toBe(303);
+      expect(await readLatestOutboxCode(stack.db, stack.config.keyring, cartId)).toBeDefined();
+    }
+    // Nothing was counted for the outbox's sends.
+    expect(await stack.db`select bucket from rate_limit_windows where bucket = ${`otp-client:${clientOf(client)}`}`).toEqual([]);
+    expect(await stack.db`select bucket from rate_limit_windows where bucket = ${`otp-destination:${otpDestinationKey(stack.config.keyring, email)}`}`).toEqual(
+      [],
+    );
   });
 });

@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
+import { createApiApp } from '../../api/app.js';
 import { postCart, validCartRequest } from '../support/fixtures.js';
 import { useTestStack } from '../support/test-stack.js';
 
@@ -98,5 +99,55 @@ describe('Idempotency-Key on POST /v2/public/api/cart/', () => {
     const ok = await postCart(stack.apiUrl, validCartRequest(platformUuid), { 'idempotency-key': key });
     expect(ok.status).toBe(200);
     expect(ok.headers.get('idempotent-replayed')).toBeNull();
+  });
+
+  describe('scoped to the caller: the merchant’s API key, or (platformUuid, client address)', () => {
+    // In process, so each request can come from an address of our choosing (no proxy is trusted here).
+    let app: ReturnType<typeof createApiApp> | undefined;
+    const from = (address: string, body: unknown, headers: Record<string, string>) =>
+      (app ??= createApiApp({ config: stack.config, db: stack.db, temporal: stack.temporal, logger: stack.logger })).request(
+        '/v2/public/api/cart/',
+        { method: 'POST', headers: { 'content-type': 'application/json', ...headers }, body: JSON.stringify(body) },
+        { incoming: { socket: { remoteAddress: address } } },
+      );
+    const cartIdOf = async (res: Response) => {
+      const text = await res.text();
+      expect(res.status, text).toBe(200);
+      return (JSON.parse(text) as Success).data.cartId;
+    };
+
+    it('lets no stranger squat the merchant’s key: a public request never blocks nor replays the keyed one', async () => {
+      const merchant = await stack.createMerchant();
+      const key = 'order-1001';
+      const keyed = { 'idempotency-key': key, authorization: `Bearer ${merchant.apiKey}` };
+      const squatter = validCartRequest(merchant.platformUuid);
+      squatter.cartObject.cart.items[0]!.quantity = 9;
+      // The stranger uses the key first, with another body, and again with the merchant's exact body.
+      const squatted = await cartIdOf(await from('192.0.2.66', squatter, { 'idempotency-key': key }));
+
+      const first = await from('192.0.2.10', validCartRequest(merchant.platformUuid), keyed);
+      expect(first.headers.get('idempotent-replayed')).toBeNull();
+      const mine = await cartIdOf(first);
+      expect(mine).not.toBe(squatted);
+
+      const guessed = await from('192.0.2.67', validCartRequest(merchant.platformUuid), { 'idempotency-key': key });
+      expect(guessed.headers.get('idempotent-replayed')).toBeNull();
+      expect(await cartIdOf(guessed)).not.toBe(mine);
+
+      // The merchant's retry, from any of its addresses, is its own replay.
+      const retry = await from('198.51.100.20', validCartRequest(merchant.platformUuid), keyed);
+      expect(retry.headers.get('idempotent-replayed')).toBe('true');
+      expect(await cartIdOf(retry)).toBe(mine);
+    });
+
+    it('scopes public keys by client address: a public retry from another address is a new cart (the documented trade-off)', async () => {
+      const { platformUuid } = await stack.createMerchant();
+      const key = randomUUID();
+      const first = await cartIdOf(await from('192.0.2.30', validCartRequest(platformUuid), { 'idempotency-key': key }));
+      const sameAddress = await from('192.0.2.30', validCartRequest(platformUuid), { 'idempotency-key': key });
+      expect(sameAddress.headers.get('idempotent-replayed')).toBe('true');
+      expect(await cartIdOf(sameAddress)).toBe(first);
+      expect(await cartIdOf(await from('192.0.2.31', validCartRequest(platformUuid), { 'idempotency-key': key }))).not.toBe(first);
+    });
   });
 });

@@ -58,6 +58,16 @@ describe('operator CLI: merchant check, what a merchant still lacks', () => {
     const report = await cli('check', '--platform-uuid', platformUuid);
     expect(report.code).toBe(1);
     expect(report.json).toMatchObject({ environment: 'production', ready: false, missing: ['environment', 'domains', 'endpoint'] });
+    // Taking public carts is a warning, not a missing check: it does not stop payments.
+    expect(report.json.warnings).toEqual([{ warning: 'publicCarts', detail: expect.stringContaining('set-require-api-key') as string }]);
+
+    await cli('set-require-api-key', '--platform-uuid', platformUuid, '--on');
+    expect((await cli('check', '--platform-uuid', platformUuid)).json.warnings).toEqual([]);
+  });
+
+  it('does not warn a sandbox merchant about public carts', async () => {
+    const { platformUuid } = await stack.createMerchant({ name: 'Sandbox Store', webhookUrl: receiver.url });
+    expect((await cli('check', '--platform-uuid', platformUuid)).json).toMatchObject({ ready: true, warnings: [] });
   });
 
   it('refuses an unknown merchant with an error, not a report', async () => {

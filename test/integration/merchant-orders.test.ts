@@ -110,6 +110,7 @@ describe('the merchant’s orders: one order in full, and the list with filters 
       refundedTotal: 0,
       payment: { brand: 'visa', last4: '1111' },
       extra: { orderRef: 'order-42' },
+      createdWith: 'public',
       createdAt: expect.any(String) as string,
     } satisfies OrderSummary);
 

@@ -134,6 +134,57 @@ describe('refunds through the merchant API: reserved in PostgreSQL, run in Tempo
     expect(Number(ledger!.refunded_amount)).toBeLessThanOrEqual(CAPTURED);
   });
 
+  it('sends order_refunded in settlement order: sequence, refundedTotal and status never go backwards, whichever refund records first', async () => {
+    const cartId = await carts.paidCart();
+    const before = receiver.requests.length;
+    // The 1000 refund settles first; its event cannot be recorded until the other refund's is, as when its
+    // workflow is slower to get there. Before, it then took a later sequence with a smaller refundedTotal.
+    const seq = `refund_order_${cartId.toLowerCase().replace(/[^a-z0-9]/g, '')}`;
+    await stack.db.unsafe(`
+      create sequence ${seq};
+      create function ${seq}() returns trigger language plpgsql as $$
+      begin
+        if new.cart_id = '${cartId}' and new.event = 'order_refunded' and new.payload->'data'->'refund'->>'amount' = '1000'
+           and not exists (select 1 from webhook_events e where e.cart_id = new.cart_id and e.event = 'order_refunded') then
+          perform nextval('${seq}');
+          raise exception 'test: the 1000 refund records after the other one';
+        end if;
+        return new;
+      end $$;
+      create trigger ${seq} before insert on webhook_events for each row execute function ${seq}();`);
+    try {
+      const first = api.refund(cartId, { amount: 1000 });
+      await waitFor(async () => ((await stack.db.unsafe(`select is_called from ${seq}`))[0]?.is_called ? true : undefined), {
+        what: 'the 1000 refund held back',
+      });
+      expect((await api.refund(cartId, { amount: CAPTURED - 1000 })).status).toBe(201);
+      expect((await first).status).toBe(201);
+    } finally {
+      await stack.db.unsafe(`drop trigger ${seq} on webhook_events; drop function ${seq}(); drop sequence ${seq};`);
+    }
+
+    const arrived = await waitFor(
+      () => {
+        const received = refundEvents(cartId);
+        return received.length === 2 ? received : undefined;
+      },
+      { what: 'both order_refunded deliveries' },
+    );
+    // Every order a receiver can see: as they arrived, and as applied by sequence.
+    const inArrivalOrder = receiver.requests
+      .slice(before)
+      .flatMap((r) => arrived.filter((e) => e.id === r.headers['webhook-id']))
+      .filter((e, i, all) => all.findIndex((x) => x.id === e.id) === i);
+    for (const events of [inArrivalOrder, [...arrived].sort((a, b) => a.sequence - b.sequence)]) {
+      expect(events.map((e) => [e.data.status, e.data.refund?.refundedTotal])).toEqual([
+        ['partially_refunded', CAPTURED - 1000],
+        ['refunded', CAPTURED],
+      ]);
+      expect(events[1]!.sequence).toBeGreaterThan(events[0]!.sequence);
+    }
+    expect(await order(cartId)).toMatchObject({ status: 'refunded', refundedTotal: CAPTURED });
+  });
+
   it('returns the same refund for a retried Idempotency-Key, even concurrently, and refuses the key with another request', async () => {
     const cartId = await carts.paidCart();
     const key = `refund-${cartId}`;

@@ -42,6 +42,7 @@ export function createProcessStack(options: { databaseUrl: string; temporalAddre
     RATE_LIMIT_PAGE_ACTIONS_PER_CLIENT: '1000000',
     OTP_SENDS_PER_DESTINATION: '1000000',
     OTP_SENDS_PER_CLIENT: '1000000',
+    RATE_LIMIT_OPERATOR_AUTH_FAILURES_PER_CLIENT: '1000000',
     ...options.env,
   };
   const config: Config = loadConfig({ ...env, LOG_LEVEL: 'silent' });

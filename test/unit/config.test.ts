@@ -79,6 +79,9 @@ describe('the production profile', () => {
     expect(config.otpDelivery.email).toBeDefined();
     expect(config.otpDelivery.sms).toBeDefined();
     expect([config.apiBaseUrl, config.checkoutBaseUrl]).toEqual(['https://api.checkout.test', 'https://pay.checkout.test']);
+    // The Temporal UI origins are the deployment's own: no localhost default.
+    expect(config.temporalUiOrigins).toEqual(['https://temporal.checkout.test']);
+    expect(loadConfig({ ...BASE, CHECKOUT_ENV: 'sandbox' }).temporalUiOrigins).toEqual(['http://localhost:8233', 'http://127.0.0.1:8233']);
   });
 
   it('refuses to start with nothing but CHECKOUT_ENV, naming each missing setting on its own line', () => {
@@ -93,6 +96,7 @@ describe('the production profile', () => {
       'API_BASE_URL: is required in production: the public https address customers and merchants use',
       'CHECKOUT_BASE_URL: is required in production: the public https address customers and merchants use',
       'OPERATOR_TOKEN: is required in production (the bearer token of /operator and /metrics: openssl rand -hex 24)',
+      'TEMPORAL_UI_ORIGINS: is required in production (the origins of your Temporal UI allowed to call /codec, e.g. https://temporal.pay.example)',
       "DATA_ENCRYPTION_KEYS: is required in production (this deployment's own keys: k1:$(openssl rand -base64 32))",
     ]);
   });
@@ -156,6 +160,7 @@ describe('the production profile', () => {
       'API_BASE_URL',
       'CHECKOUT_BASE_URL',
       'OPERATOR_TOKEN',
+      'TEMPORAL_UI_ORIGINS',
       'DATA_ENCRYPTION_KEYS',
     ]);
   });

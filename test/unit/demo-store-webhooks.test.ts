@@ -118,4 +118,17 @@ describe("the demo store's webhook receiver", () => {
     expect(JSON.parse(readFileSync(file, 'utf8')).unmatched).toEqual([expect.objectContaining({ cartId: 'cart_elsewhere', eventId: 'evt_9', verified: true })]);
     expect(saved().webhooks).toEqual([]);
   });
+
+  it('never fulfils its cartId for another amount or currency than the order it created it for', async () => {
+    for (const [id, changed] of [
+      ['evt_a', { amount: 1 }],
+      ['evt_c', { currency: 'USD' }],
+    ] as const) {
+      const paid = event(id, 'order_created', 2, 'paid');
+      const d = delivery({ ...paid, data: { ...paid.data, ...changed, createdWith: 'public' } });
+      expect(await receiver().receive(d.raw, d.headers)).toMatchObject({ status: 200, result: 'unmatched' });
+    }
+    expect(saved()).toMatchObject({ fulfilledAt: null, webhooks: [] });
+    expect(JSON.parse(readFileSync(file, 'utf8')).unmatched.map((w: { eventId: string }) => w.eventId)).toEqual(['evt_a', 'evt_c']);
+  });
 });

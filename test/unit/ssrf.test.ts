@@ -1,7 +1,14 @@
 import type { LookupAddress } from 'node:dns';
 import { describe, expect, it } from 'vitest';
 import type { Environment } from '../../core/config.js';
-import { assertConnectable, guardedLookup, isAllowedAddress, webhookUrlProblems } from '../../core/webhooks/url-safety.js';
+import {
+  assertConnectable,
+  BlockedAddressError,
+  checkWebhookUrl,
+  guardedLookup,
+  isAllowedAddress,
+  webhookUrlProblems,
+} from '../../core/webhooks/url-safety.js';
 
 const resolvesTo =
   (...addresses: string[]) =>
@@ -85,6 +92,36 @@ describe('webhook URL safety (SSRF)', () => {
     expect(await webhookUrlProblems('not a url', 'sandbox')).toEqual(['is not a valid URL']);
   });
 
+  it('tells a merchant nothing of what our resolver answered: an internal name and a missing one read the same', async () => {
+    const generic = ['must resolve to public internet addresses only (production webhooks must reach the public internet)'];
+    const internal = await checkWebhookUrl('https://db.internal/hook', 'production', resolvesTo('10.20.30.40'));
+    expect(internal.problems).toEqual([expect.stringContaining('10.20.30.40')]);
+    expect(internal.merchantProblems).toEqual(generic);
+    const missing = await checkWebhookUrl('https://nothing.internal/hook', 'production', async () => Promise.reject(new Error('ENOTFOUND')));
+    expect(missing.problems).toEqual([expect.stringContaining('does not resolve')]);
+    expect(missing.merchantProblems).toEqual(generic);
+    expect((await checkWebhookUrl('http://shop.example/hook', 'production', resolvesTo('93.184.216.34'))).merchantProblems).toEqual([
+      'must be https in production',
+    ]);
+    expect((await checkWebhookUrl('http://10.1.2.3/hook', 'sandbox')).merchantProblems).toEqual([
+      "must resolve to public internet addresses or this machine's loopback (sandbox webhooks may reach nothing else)",
+    ]);
+
+    // At delivery too: the error a merchant sees of a refused connection names no address; its detail does.
+    const { err } = await connectThroughGuard('production', { answer: '10.0.0.7' })();
+    expect(err).toBeInstanceOf(BlockedAddressError);
+    expect(err!.message).not.toContain('10.0.0.7');
+    expect((err as BlockedAddressError).detail).toContain('10.0.0.7');
+    let literal: BlockedAddressError | undefined;
+    try {
+      assertConnectable(new URL('https://10.0.0.8/hook'), 'production');
+    } catch (error) {
+      literal = error as BlockedAddressError;
+    }
+    expect(literal?.message).not.toContain('10.0.0.8');
+    expect(literal?.detail).toContain('10.0.0.8');
+  });
+
   it('refuses at connect time an address that was public at registration (DNS rebinding)', async () => {
     const dns = { answer: '93.184.216.34' };
     const connectTo = connectThroughGuard('production', dns);
@@ -102,9 +139,9 @@ describe('webhook URL safety (SSRF)', () => {
   });
 
   it('refuses IP-literal URLs (which skip DNS) the environment may not reach, before connecting', () => {
-    expect(() => assertConnectable(new URL('https://127.0.0.1:8443/'), 'production')).toThrow(/production webhooks may reach/);
+    expect(() => assertConnectable(new URL('https://127.0.0.1:8443/'), 'production')).toThrow(/production webhooks must reach the public internet/);
     expect(() => assertConnectable(new URL('http://93.184.216.34/'), 'production')).toThrow(/https/);
     expect(() => assertConnectable(new URL('http://127.0.0.1/'), 'sandbox')).not.toThrow();
-    expect(() => assertConnectable(new URL('http://169.254.169.254/'), 'sandbox')).toThrow(/sandbox webhooks may reach/);
+    expect(() => assertConnectable(new URL('http://169.254.169.254/'), 'sandbox')).toThrow(/sandbox webhooks may reach nothing else/);
   });
 });

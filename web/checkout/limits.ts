@@ -1,6 +1,7 @@
 import type { Context } from 'hono';
 import { clientAddress } from '../../core/client-address.js';
 import { otpDestinationKey } from '../../core/checkout/otp/destination.js';
+import { sendsRealMessage } from '../../core/checkout/otp/delivery/from-config.js';
 import type { Config } from '../../core/config.js';
 import type { Db } from '../../core/db/client.js';
 import type { Logger } from '../../core/logger.js';
@@ -49,10 +50,13 @@ export function checkoutLimits(deps: { config: Config; db: Db; logger: Logger; m
     /**
      * Counts one code about to be sent, against its destination (a keyed hash, `contactKey`) and the
      * client's address, and an SMS also against its merchant's and the deployment's hourly SMS caps:
-     * all or none. A refused send counts nowhere; the caller refunds a send the workflow then
-     * refused, so only codes that reach the sender are counted.
+     * all or none; a code bound for the sandbox outbox is not counted. A refused send counts nowhere;
+     * the caller refunds a send the workflow then refused, so only codes that reach the sender are counted.
      */
     async otpSend(c: Context, send: OtpSendRequest): Promise<OtpSendLimit> {
+      // The sandbox outbox reaches nobody, so there is nothing to protect: a developer running test
+      // checkouts all day with one email from one machine is never refused a code.
+      if (!sendsRealMessage(config, send.channel)) return { allowed: true, refund: async () => {} };
       const { windowSeconds, perDestination, perClient, smsPerMerchantPerHour, smsPerDeploymentPerHour } = config.otpSends;
       const named = new Map<Limit, Exclude<OtpSendLimit, { allowed: true }>['refusedBy']>([
         [{ bucket: `otp-client:${address(c)}`, max: perClient, windowSeconds }, 'client'],

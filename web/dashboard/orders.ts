@@ -2,6 +2,7 @@ import { Hono, type Context } from 'hono';
 import type { Config } from '../../core/config.js';
 import { randomToken } from '../../core/crypto.js';
 import type { Db } from '../../core/db/client.js';
+import type { Logger } from '../../core/logger.js';
 import { getMerchant } from '../../core/merchants/merchants.js';
 import { orderListQuerySchema } from '../../core/orders/order-schema.js';
 import { getOrder, listOrders } from '../../core/orders/orders.js';
@@ -10,6 +11,7 @@ import { refundOrder, RefundRefused } from '../../core/orders/request-refund.js'
 import { refundWorkflow } from '../../workflows/refund/client.js';
 import { replayEvent } from '../../workflows/webhook-delivery/client.js';
 import type { DashboardEnv } from './env.js';
+import { manualSendGuard } from './manual-sends.js';
 import { parseRefundAmount } from './refund-amount.js';
 import { formatMoney } from './views/format.js';
 import { partOrPage } from './respond.js';
@@ -46,10 +48,11 @@ function dayStart(value: string, plusDays = 0): string | undefined | null {
  * a page at a time by cursor, each order with its timeline, and the refund form. Reads through
  * core/orders/orders.ts and refunds through core/orders/request-refund.ts, as the merchant API does.
  */
-export function orderRoutes(deps: { config: Config; db: Db; temporal: Temporal }) {
+export function orderRoutes(deps: { config: Config; db: Db; temporal: Temporal; logger: Logger }) {
   const { db, temporal } = deps;
   const refunds = { db, temporal, refundWorkflow: refundWorkflow(temporal.client, deps.config) };
   const app = new Hono<DashboardEnv>();
+  const mayManuallySend = manualSendGuard(deps);
   const owner = (c: C) => {
     const merchant = c.get('merchant')!;
     return { platformUuid: merchant.platformUuid, environment: merchant.environment };
@@ -171,12 +174,16 @@ export function orderRoutes(deps: { config: Config; db: Db; temporal: Temporal }
     if (!order) return c.html(notFoundPage('This order'), 404);
     const eventId = c.req.param('eventId');
     const ours = order.webhooks.some((w) => w.eventId === eventId);
-    if (ours) await withDeadline(temporal, TEMPORAL_DEADLINE_MS, () => replayEvent({ db, client: temporal.client, config: deps.config }, eventId, owner(c)));
+    const refused = ours ? await mayManuallySend(owner(c).platformUuid) : undefined;
+    if (ours && !refused)
+      await withDeadline(temporal, TEMPORAL_DEADLINE_MS, () => replayEvent({ db, client: temporal.client, config: deps.config }, eventId, owner(c)));
+    if (refused?.retryAfterSeconds !== undefined) c.header('Retry-After', String(refused.retryAfterSeconds));
+    const error = !ours ? 'No such event on this order.' : refused?.message;
     const view: OrderView = {
       order,
       csrf: c.get('csrf'),
       refund: newRefundForm(),
-      replayed: { eventId, ...(ours ? {} : { error: 'No such event on this order.' }) },
+      replayed: { eventId, ...(error ? { error } : {}) },
     };
     return c.html(
       await partOrPage(
@@ -184,7 +191,7 @@ export function orderRoutes(deps: { config: Config; db: Db; temporal: Temporal }
         () => timelineSection(view),
         async () => orderPage({ ...view, who: await who(c) }),
       ),
-      ours ? 202 : 404,
+      !ours ? 404 : (refused?.status ?? 202),
     );
   });
 

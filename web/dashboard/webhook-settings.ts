@@ -1,6 +1,7 @@
 import { Hono, type Context } from 'hono';
 import type { Config } from '../../core/config.js';
 import type { Db } from '../../core/db/client.js';
+import type { Logger } from '../../core/logger.js';
 import { DomainsRejectedError, getMerchant, setMerchantDomains } from '../../core/merchants/merchants.js';
 import { changeWebhookUrl, listEndpointDeliveries, WebhookUrlRejectedError } from '../../core/merchants/webhook-endpoints.js';
 import { rotateWebhookSecret } from '../../core/merchants/webhook-secrets.js';
@@ -8,6 +9,7 @@ import { withDeadline, type Temporal } from '../../core/temporal.js';
 import { sendTestWebhook } from '../../core/webhooks/test-event.js';
 import { replayEvent, WebhookEventNotFoundError } from '../../workflows/webhook-delivery/client.js';
 import type { DashboardEnv } from './env.js';
+import { manualSendGuard, type ManualSendRefusal } from './manual-sends.js';
 import { partOrPage } from './respond.js';
 import {
   deliveriesSection,
@@ -36,12 +38,17 @@ const field = async (c: C, name: string) => {
  * through the functions the operator API and CLI use (core/merchants/webhook-endpoints.ts,
  * webhook-secrets.ts and merchants.ts, workflows/webhook-delivery/client.ts), for the signed-in merchant only.
  */
-export function webhookSettingsRoutes(deps: { config: Config; db: Db; temporal: Temporal }) {
+export function webhookSettingsRoutes(deps: { config: Config; db: Db; temporal: Temporal; logger: Logger }) {
   const { config, db, temporal } = deps;
   const app = new Hono<DashboardEnv>();
   const me = (c: C) => c.get('merchant')!.platformUuid;
+  const mayManuallySend = manualSendGuard(deps);
+  const refusedWith = (c: C, refused: ManualSendRefusal) => {
+    if (refused.retryAfterSeconds !== undefined) c.header('Retry-After', String(refused.retryAfterSeconds));
+    return refused.status;
+  };
 
-  async function respond(c: C, result?: WebhookFormResult, status: 200 | 202 | 404 | 422 = 200) {
+  async function respond(c: C, result?: WebhookFormResult, status: 200 | 202 | 404 | 409 | 422 | 429 = 200) {
     const platformUuid = me(c);
     const [merchant, deliveries] = await Promise.all([getMerchant(db, platformUuid), listEndpointDeliveries(db, platformUuid, { limit: RECENT_DELIVERIES })]);
     const view = { merchant, deliveries, csrf: c.get('csrf'), ...(result ? { result } : {}) };
@@ -60,15 +67,21 @@ export function webhookSettingsRoutes(deps: { config: Config; db: Db; temporal: 
   app.post('/webhooks/url', async (c) => {
     const value = (await field(c, 'webhookUrl')).trim();
     try {
-      await changeWebhookUrl(db, me(c), value);
+      await changeWebhookUrl(db, me(c), value, 'merchant');
       return await respond(c, { form: 'url', saved: true });
     } catch (err) {
       if (!(err instanceof WebhookUrlRejectedError)) throw err;
-      return respond(c, { form: 'url', value, error: err.problems.map((p) => `The URL ${p}.`) }, 422);
+      // The detail (what our resolver answered) is for operators: the merchant gets the generic problems.
+      deps.logger.warn({ platformUuid: me(c), problems: err.problems }, 'a merchant’s webhook URL was refused');
+      return respond(c, { form: 'url', value, error: err.merchantProblems.map((p) => `The URL ${p}.`) }, 422);
     }
   });
 
-  app.post('/webhooks/test', async (c) => respond(c, { form: 'test', result: await sendTestWebhook(db, config, me(c)) }));
+  app.post('/webhooks/test', async (c) => {
+    const refused = await mayManuallySend(me(c));
+    if (refused) return respond(c, { form: 'test', error: refused.message }, refusedWith(c, refused));
+    return respond(c, { form: 'test', result: await sendTestWebhook(db, config, me(c)) });
+  });
 
   app.post('/webhooks/rotate-secret', async (c) => {
     const rotated = await rotateWebhookSecret(db, config.keyring, me(c), config.webhooks.secretOverlapMs);
@@ -93,6 +106,8 @@ export function webhookSettingsRoutes(deps: { config: Config; db: Db; temporal: 
   /** The same replay as the operators', for one of this merchant's own events only. */
   app.post('/events/:eventId/replay', async (c) => {
     const eventId = c.req.param('eventId');
+    const refused = await mayManuallySend(me(c));
+    if (refused) return respond(c, { form: 'replay', eventId, error: refused.message }, refusedWith(c, refused));
     try {
       const replayed = await withDeadline(temporal, TEMPORAL_DEADLINE_MS, () =>
         replayEvent({ db, client: temporal.client, config }, eventId, { platformUuid: me(c) }),

@@ -112,6 +112,11 @@ export function timelineSection(view: OrderView, oob = false): Html {
   </section>`;
 }
 
+/** Why it matters is said where it is shown: a public cart may be anyone's (create-cart needs only the platformUuid). */
+function provenanceText(createdWith: Order['createdWith']): string {
+  return createdWith === 'api_key' ? 'your API key' : 'the public create-cart, without your API key: fulfil it only if you created this cart yourself';
+}
+
 function factsSection(order: Order, oob = false): Html {
   return html`<section id="facts" class="panel" aria-labelledby="facts-title" ${oob ? html`hx-swap-oob="true"` : ''}>
     <h2 id="facts-title">Order</h2>
@@ -132,6 +137,8 @@ function factsSection(order: Order, oob = false): Html {
       }
       <dt>Created</dt>
       <dd>${formatTime(order.createdAt)}</dd>
+      <dt>Created with</dt>
+      <dd data-created-with="${order.createdWith}">${provenanceText(order.createdWith)}</dd>
       <dt>Session ends</dt>
       <dd>${formatTime(order.expiresOn)}</dd>
       ${Object.entries(order.extra).map(

@@ -45,11 +45,12 @@ function ordersResults(view: OrdersView): Html {
     ${scrollingTable({
       label: 'Orders table',
       empty: 'No orders match.',
-      columns: ['Order', 'Created', 'Status', 'Amount', 'Refunded', 'Card', 'Extra'],
+      columns: ['Order', 'Created', 'Created with', 'Status', 'Amount', 'Refunded', 'Card', 'Extra'],
       rows: view.orders,
       cells: (o) =>
         html`<td><a href="/dashboard/orders/${encodeURIComponent(o.cartId)}">${o.cartId}</a></td>
           <td>${formatTime(o.createdAt)}</td>
+          <td data-created-with="${o.createdWith}">${o.createdWith === 'api_key' ? 'API key' : 'public'}</td>
           <td><span class="badge-status status-${o.status}">${words(o.status)}</span></td>
           <td>${formatMoney(o.amount, o.currency)}</td>
           <td>${o.refundedTotal ? formatMoney(o.refundedTotal, o.currency) : ''}</td>

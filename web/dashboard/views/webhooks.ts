@@ -8,7 +8,7 @@ import { dashboardLayout, type Html } from './layout.js';
 /** What the last form on the page did, shown in its own section. */
 export type WebhookFormResult =
   | { form: 'url'; error?: string[]; saved?: boolean; value?: string }
-  | { form: 'test'; result: TestEventResult }
+  | { form: 'test'; result?: TestEventResult; error?: string }
   | { form: 'secret'; secret: string; previousSecretsExpireAt: string }
   | { form: 'domains'; error?: string[]; saved?: boolean; value?: string }
   | { form: 'replay'; eventId: string; error?: string };
@@ -53,8 +53,19 @@ export function endpointSection(view: WebhookSettingsView): Html {
       >
       ${disabled && merchant.endpointDisabledReason ? html`<span class="muted">(${merchant.endpointDisabledReason})</span>` : ''}
     </p>
-    ${disabled ? html`<p class="hint">Events are kept while it is disabled. Saving a URL (the same one, once it works) enables it again; then replay what was skipped.</p>` : ''}
-    ${urlResult?.saved ? html`<p class="notice" role="status">Saved. The endpoint is enabled.</p>` : ''}
+    ${
+      disabled
+        ? merchant.endpointDisabledByOperator
+          ? html`<p class="hint">
+              Events are kept while it is disabled. An operator disabled it: only an operator enables it again (contact support); until then nothing is sent to
+              it, replays and test events included.
+            </p>`
+          : html`<p class="hint">
+              Events are kept while it is disabled. Saving a URL (the same one, once it works) enables it again; then replay what was skipped.
+            </p>`
+        : ''
+    }
+    ${urlResult?.saved ? html`<p class="notice" role="status">${disabled ? 'Saved. The endpoint stays disabled until an operator enables it.' : 'Saved. The endpoint is enabled.'}</p>` : ''}
     ${form(
       'endpoint',
       '/dashboard/webhooks/url',
@@ -83,12 +94,14 @@ export function endpointSection(view: WebhookSettingsView): Html {
 }
 
 export function testSection(view: WebhookSettingsView): Html {
+  const refused = view.result?.form === 'test' ? view.result.error : undefined;
   const result = view.result?.form === 'test' ? view.result.result : undefined;
   const outcome = result?.outcome;
   const ok = outcome?.status !== undefined && outcome.status >= 200 && outcome.status < 300;
   return html`<section id="test-event" class="panel" aria-labelledby="test-title">
     <h2 id="test-title">Test event</h2>
     <p class="lead">Sends a <code>webhook_test</code> event to your endpoint now, signed like every event. It is not retried.</p>
+    ${refused ? html`<p class="alert" role="status">${refused}</p>` : ''}
     ${
       outcome
         ? html`<div class="${ok ? 'notice' : 'alert'}" role="status">

@@ -8,6 +8,19 @@ import { createEmailOtpSender } from './email.js';
 import { createTwilioOtpSender } from './sms.js';
 
 /**
+ * Whether a code sent on `channel` leaves as a real message (SMTP, Twilio) rather than into the
+ * sandbox outbox, which reaches nobody: only real messages are counted by the code limits, so a
+ * developer testing in sandbox is never locked out. It follows otpSenderFromConfig below: a channel
+ * with a provider configured sends for real; production always does. An unknown channel counts as
+ * real when either has a provider.
+ */
+export function sendsRealMessage(config: Pick<Config, 'environment' | 'otpDelivery'>, channel?: 'email' | 'sms'): boolean {
+  if (config.environment === 'production') return true;
+  if (channel === undefined) return config.otpDelivery.email !== undefined || config.otpDelivery.sms !== undefined;
+  return config.otpDelivery[channel] !== undefined;
+}
+
+/**
  * The sender a worker uses: SMTP for email and Twilio for SMS where configured. Sandbox falls back to
  * the outbox for a channel without a provider; production refuses to start without both.
  */
