@@ -34,7 +34,8 @@ export function securityHeaders(options: { production: boolean }) {
     c.header('X-Frame-Options', 'DENY');
     c.header('X-Content-Type-Options', 'nosniff');
     c.header('Referrer-Policy', 'no-referrer');
-    c.header('Cache-Control', 'no-store');
+    // Pages and fragments are never stored; only our hashed assets say otherwise (web/assets.ts).
+    if (!c.res.headers.has('Cache-Control')) c.header('Cache-Control', 'no-store');
     c.header('Cross-Origin-Opener-Policy', 'same-origin');
     c.header('Permissions-Policy', 'camera=(), microphone=(), geolocation=(), payment=()');
     if (options.production) c.header('Strict-Transport-Security', 'max-age=63072000; includeSubDomains');

@@ -1,6 +1,7 @@
 import { html } from 'hono/html';
 import type { HtmlEscapedString } from 'hono/utils/html';
 import { LOCALES, direction, t } from '../../i18n/index.js';
+import { assetPath } from '../../assets.js';
 
 export type Html = HtmlEscapedString | Promise<HtmlEscapedString>;
 
@@ -36,9 +37,9 @@ export function layout(options: { locale: string; title: string; body: Html; ref
       <head>
         ${pageMeta()}
         <title>${options.title}</title>
-        <link rel="stylesheet" href="/assets/checkout.css" />
-        <script src="/assets/htmx.min.js" defer></script>
-        <script src="/assets/checkout.js" defer></script>
+        <link rel="stylesheet" href="${assetPath('checkout.css')}" />
+        <script src="${assetPath('htmx.min.js')}" defer></script>
+        <script src="${assetPath('checkout.js')}" defer></script>
         ${options.refreshTo ? html`<noscript><meta http-equiv="refresh" content="2;url=${options.refreshTo}" /></noscript>` : ''}
       </head>
       <body>
