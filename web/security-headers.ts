@@ -4,8 +4,10 @@ export type WebEnv = {
   Variables: {
     /** Extra origins a form on this page may land on after a redirect: the merchant's return URLs. */
     formActionOrigins?: string[];
-    /** The customer's language (web/i18n): ?lang=, then the checkout_lang cookie, then Accept-Language. */
+    /** The customer's language (web/i18n): ?lang=, then the checkout_lang cookie, then Accept-Language, then the cart's country. */
     locale?: string;
+    /** Whether the request itself named a language we speak; if not, the cart's country may choose. */
+    localeAsked?: boolean;
   };
 };
 
