@@ -1,10 +1,8 @@
 /// <reference lib="dom" />
-import type { Browser, BrowserContext, CDPSession, Page } from 'playwright-core';
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { createCartId, validCartRequest } from '../support/fixtures.js';
-import { useTestStack } from '../support/test-stack.js';
-import { launchChromium, skipWithoutChromium } from '../support/chromium.js';
-import { startMerchantSite, type MerchantSite } from '../support/merchant-site.js';
+import type { BrowserContext, CDPSession, Page } from 'playwright-core';
+import { afterEach, describe, expect, it } from 'vitest';
+import { skipWithoutChromium } from '../support/chromium.js';
+import { useBrowserCheckout } from '../support/browser-checkout.js';
 
 /** The page budget of issue 24: what the first load may transfer, and how soon a phone on a slow network can use it. */
 const BUDGET = {
@@ -41,30 +39,11 @@ async function recordTransfers(cdp: CDPSession): Promise<Transfer[]> {
 }
 
 describe.skipIf(skipWithoutChromium())('the checkout page budget (issue 24)', () => {
-  const stack = useTestStack();
-  let browser: Browser;
-  let merchant: MerchantSite;
-  let platformUuid: string;
+  const { stack, browser, merchant, createCart } = useBrowserCheckout({ name: 'Budget Store' });
   const contexts: BrowserContext[] = [];
-
-  beforeAll(async () => {
-    browser = await launchChromium();
-    merchant = await startMerchantSite();
-    platformUuid = (await stack.createMerchant({ name: 'Budget Store', webhookUrl: merchant.webhookUrl })).platformUuid;
-  });
-  afterAll(async () => {
-    await browser?.close();
-    await merchant?.close();
-  });
   afterEach(async () => {
     await Promise.all(contexts.splice(0).map((context) => context.close()));
   });
-
-  async function createCart(): Promise<string> {
-    const body = validCartRequest(platformUuid);
-    body.cartObject.cart.merchantUrls = { successUrl: `${merchant.baseUrl}/success`, failureUrl: `${merchant.baseUrl}/failure` };
-    return createCartId(stack.apiUrl, body);
-  }
 
   /**
    * A phone-sized page with its own HTTP cache. Not openPage's: Playwright turns the cache off in a
@@ -72,7 +51,7 @@ describe.skipIf(skipWithoutChromium())('the checkout page budget (issue 24)', ()
    * (store.example) then fail on DNS instead of at once.
    */
   async function freshPage(): Promise<{ page: Page; cdp: CDPSession }> {
-    const context = await browser.newContext({ viewport: { width: 375, height: 812 } });
+    const context = await browser().newContext({ viewport: { width: 375, height: 812 } });
     contexts.push(context);
     const page = await context.newPage();
     return { page, cdp: await context.newCDPSession(page) };
@@ -161,6 +140,6 @@ describe.skipIf(skipWithoutChromium())('the checkout page budget (issue 24)', ()
     );
     expect(contactReadyMs).toBeLessThanOrEqual(BUDGET.contactReadyMs);
     for (const [name, ms] of Object.entries(timings)) expect(ms, name).toBeLessThanOrEqual(BUDGET.stepAnswerMs);
-    await page.waitForURL((url) => url.origin === merchant.baseUrl && url.pathname === '/success', { timeout: 20_000 });
+    await page.waitForURL((url) => url.origin === merchant().baseUrl && url.pathname === '/success', { timeout: 20_000 });
   });
 });
