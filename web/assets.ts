@@ -3,6 +3,7 @@ import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { brotliCompressSync, constants, gzipSync } from 'node:zlib';
 import type { Context } from 'hono';
+import { brandPalette, brandStylesheet } from '../core/brand/brand-colours.js';
 import { acceptedEncoding, type Encoding } from './compression.js';
 
 const require = createRequire(import.meta.url);
@@ -51,11 +52,23 @@ export function assetPath(name: 'htmx.min.js' | 'checkout.js' | 'checkout.css' |
 
 export const IMMUTABLE = 'public, max-age=31536000, immutable';
 
+/** A merchant's colours as a stylesheet of their own (no inline style under our CSP), named by the colour: as immutable as our assets. */
+export function brandStylesheetPath(brandColour: string): string {
+  return `/assets/brand.${brandColour.slice(1)}.css`;
+}
+const BRAND_STYLESHEET = /^brand\.([0-9a-f]{6})\.css$/;
+
 /**
  * GET /assets/:name. A hashed name is cached for a year (immutable); the plain name (checkout.css)
  * still answers, for a page an older version rendered during a rollout, but must be revalidated.
  */
 export function serveAsset(c: Context, name: string): Response | Promise<Response> {
+  const brand = BRAND_STYLESHEET.exec(name);
+  if (brand) {
+    c.header('Content-Type', CSS);
+    c.header('Cache-Control', IMMUTABLE);
+    return c.body(brandStylesheet(brandPalette(`#${brand[1]}`)));
+  }
   const path = `/assets/${name}`;
   const hashed = BY_PATH.get(path);
   const asset = hashed ?? ASSETS.get(name);

@@ -83,6 +83,8 @@ export interface LedgerCart {
   expiresOn: Date;
   /** When the page first acted for the customer (markCustomerStarted); null: no update has reached the workflow. */
   customerStartedAt: Date | null;
+  /** The merchant's brand colour as it is now (not as at the cart's creation); null: the page's own. */
+  brandColour: string | null;
 }
 
 interface CartRow {
@@ -96,6 +98,7 @@ interface CartRow {
   cart: Cart;
   expires_on: Date;
   customer_started_at: Date | null;
+  brand_colour: string | null;
 }
 
 const toLedgerCart = (r: CartRow): LedgerCart => ({
@@ -109,10 +112,12 @@ const toLedgerCart = (r: CartRow): LedgerCart => ({
   cart: r.cart,
   expiresOn: r.expires_on,
   customerStartedAt: r.customer_started_at,
+  brandColour: r.brand_colour,
 });
 
 const LEDGER_CART_COLUMNS = (sql: Sql) =>
-  sql`platform_uuid, environment, merchant_name, amount, currency, status, store, cart, expires_on, customer_started_at`;
+  sql`platform_uuid, environment, merchant_name, amount, currency, status, store, cart, expires_on, customer_started_at,
+    (select m.brand_colour from merchants m where m.platform_uuid = carts.platform_uuid) as brand_colour`;
 
 export async function findCart(db: Db, cartId: string): Promise<LedgerCart | undefined> {
   const [row] = await db<CartRow[]>`
