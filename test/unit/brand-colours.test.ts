@@ -62,6 +62,8 @@ describe('brandPalette', () => {
   });
 
   it('writes the custom properties checkout.css reads', () => {
-    expect(brandStylesheet(brandPalette('#4b45c6'))).toMatch(/^:root\{--accent:#4b45c6;--accent-dark:#[0-9a-f]{6};--focus:#[0-9a-f]{6};--accent-soft:#[0-9a-f]{6}\}\n$/);
+    expect(brandStylesheet(brandPalette('#4b45c6'))).toMatch(
+      /^:root\{--accent:#4b45c6;--accent-dark:#[0-9a-f]{6};--focus:#[0-9a-f]{6};--accent-soft:#[0-9a-f]{6}\}\n$/,
+    );
   });
 });
