@@ -7,6 +7,8 @@ import {
   getMerchant,
   listEndpointDeliveries,
   rotateWebhookSecret,
+  BrandColourRejectedError,
+  setMerchantBrandColour,
   setMerchantDomains,
   WebhookUrlRejectedError,
 } from '../../core/merchants/merchants.js';
@@ -16,6 +18,7 @@ import { replayEvent, WebhookEventNotFoundError } from '../../workflows/webhook-
 import type { DashboardEnv } from './env.js';
 import { partOrPage } from './respond.js';
 import {
+  brandSection,
   deliveriesSection,
   domainsSection,
   endpointSection,
@@ -29,7 +32,7 @@ type C = Context<DashboardEnv>;
 
 const RECENT_DELIVERIES = 20;
 const TEMPORAL_DEADLINE_MS = 5_000;
-const SECTIONS = { url: endpointSection, test: testSection, secret: secretSection, domains: domainsSection, replay: deliveriesSection };
+const SECTIONS = { url: endpointSection, test: testSection, secret: secretSection, domains: domainsSection, brand: brandSection, replay: deliveriesSection };
 
 const field = async (c: C, name: string) => {
   const value = (await c.req.parseBody())[name];
@@ -38,7 +41,7 @@ const field = async (c: C, name: string) => {
 
 /**
  * A merchant's webhook settings: the endpoint URL (checked as the operator path checks it), a signed
- * test event, secret rotation, allowed domains, recent deliveries and their replay. Every change goes
+ * test event, secret rotation, allowed domains, the brand colour, recent deliveries and their replay. Every change goes
  * through the functions the operator API and CLI use (core/merchants/merchants.ts,
  * workflows/webhook-delivery/client.ts), for the signed-in merchant only.
  */
@@ -93,6 +96,17 @@ export function webhookSettingsRoutes(deps: { config: Config; db: Db; temporal: 
     } catch (err) {
       if (!(err instanceof DomainsRejectedError)) throw err;
       return respond(c, { form: 'domains', value, error: err.problems.map((p) => (p.index === undefined ? `The list ${p.message}.` : `${p.message}.`)) }, 422);
+    }
+  });
+
+  app.post('/webhooks/brand', async (c) => {
+    const value = (await field(c, 'brandColour')).trim();
+    try {
+      await setMerchantBrandColour(db, me(c), value === '' ? null : value);
+      return await respond(c, { form: 'brand', saved: true });
+    } catch (err) {
+      if (!(err instanceof BrandColourRejectedError)) throw err;
+      return respond(c, { form: 'brand', value, error: 'Enter a hex colour such as #1557b0 (or #15b), or leave it empty.' }, 422);
     }
   });
 

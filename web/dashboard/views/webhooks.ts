@@ -11,7 +11,8 @@ export type WebhookFormResult =
   | { form: 'test'; result: TestEventResult }
   | { form: 'secret'; secret: string; previousSecretsExpireAt: string }
   | { form: 'domains'; error?: string[]; saved?: boolean; value?: string }
-  | { form: 'replay'; eventId: string; error?: string };
+  | { form: 'replay'; eventId: string; error?: string }
+  | { form: 'brand'; error?: string; saved?: boolean; value?: string };
 
 export interface WebhookSettingsView {
   merchant: MerchantSummary;
@@ -157,6 +158,54 @@ ${result?.value ?? view.merchant.domains.join('\n')}</textarea>
   </section>`;
 }
 
+/** The brand colour, and the colours the checkout page will use for it, with the reason when they differ. */
+export function brandSection(view: WebhookSettingsView): Html {
+  const result = view.result?.form === 'brand' ? view.result : undefined;
+  const error = result?.error;
+  const palette = view.merchant.brandPalette;
+  return html`<section id="brand" class="panel" aria-labelledby="brand-title">
+    <h2 id="brand-title">Brand colour</h2>
+    ${result?.saved ? html`<p class="notice" role="status">Saved. New page loads use it.</p>` : ''}
+    ${
+      palette
+        ? html`<p id="brand-explanation" data-adjusted="${String(palette.adjusted)}">${palette.explanation}</p>
+            <dl class="facts">
+              <dt>Buttons, links, current step</dt>
+              <dd><code data-colour="accent">${palette.accent}</code></dd>
+              <dt>Button under the pointer</dt>
+              <dd><code>${palette.accentDark}</code></dd>
+              <dt>Focus ring</dt>
+              <dd><code data-colour="focus">${palette.focus}</code> (${palette.contrast.focus}:1)</dd>
+            </dl>`
+        : html`<p>None set: the checkout page uses its own colours.</p>`
+    }
+    ${form(
+      'brand',
+      '/dashboard/webhooks/brand',
+      view.csrf,
+      html`<div class="field ${error ? 'invalid' : ''}">
+          <label for="brandField">Colour (hex)</label>
+          <input
+            type="text"
+            id="brandField"
+            name="brandColour"
+            spellcheck="false"
+            autocomplete="off"
+            value="${result?.value ?? view.merchant.brandColour ?? ''}"
+            aria-describedby="brand-hint${error ? ' brand-error' : ''}"
+            ${error ? html`aria-invalid="true" autofocus` : ''}
+          />
+          <p class="hint" id="brand-hint">
+            Such as <code>#1557b0</code>. A colour too light to read on the page is darkened until every text and control passes WCAG 2.2 AA (4.5:1); leave
+            empty for the page's own colours.
+          </p>
+          ${fieldErrors('brand-error', error ? [error] : undefined)}
+        </div>
+        <button type="submit">Save colour</button>`,
+    )}
+  </section>`;
+}
+
 /** A delivery's last attempt in a few words: what the merchant looks at first. */
 function lastAttempt(event: EventDeliveries): string {
   const last = event.attempts.at(-1);
@@ -219,6 +268,8 @@ export function webhookSettingsPage(view: WebhookSettingsView & { who: string })
     title: 'Webhooks',
     signedIn: { who: view.who, role: 'merchant', section: 'webhooks', csrf: view.csrf },
     body: html`<h1>Webhooks</h1>
-      <div class="stack">${endpointSection(view)} ${testSection(view)} ${secretSection(view)} ${domainsSection(view)} ${deliveriesSection(view)}</div>`,
+      <div class="stack">
+        ${endpointSection(view)} ${testSection(view)} ${secretSection(view)} ${domainsSection(view)} ${brandSection(view)} ${deliveriesSection(view)}
+      </div>`,
   });
 }
