@@ -170,7 +170,7 @@ describe.skipIf(skipWithoutChromium())('the dashboard in a browser', () => {
     expect(await page.locator('#brand').textContent()).toContain('None set');
     await page.getByLabel('Colour (hex)').fill('yellow');
     await page.getByRole('button', { name: 'Save colour' }).click();
-    await expect.poll(() => page.locator('#brand-error').textContent()).toContain('Enter a hex colour such as #1557b0');
+    await expect.poll(() => page.locator('#brandField-error').textContent()).toContain('Enter a hex colour such as #1557b0');
     await page.getByLabel('Colour (hex)').fill('#FFEB3B');
     await page.getByRole('button', { name: 'Save colour' }).click();
     const expected = brandPalette('#ffeb3b');

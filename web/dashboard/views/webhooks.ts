@@ -40,6 +40,26 @@ function fieldErrors(id: string, errors: string[] | undefined): Html | string {
   </div>`;
 }
 
+/** A labelled one-line field with its hint, and its errors (then marked invalid and focused) when a save was refused. */
+function textField(field: { id: string; name: string; label: string; value: string; extra: Html; hint: Html | string; errors: string[] | undefined }): Html {
+  const { id, errors } = field;
+  return html`<div class="field ${errors ? 'invalid' : ''}">
+    <label for="${id}">${field.label}</label>
+    <input
+      type="text"
+      id="${id}"
+      name="${field.name}"
+      value="${field.value}"
+      spellcheck="false"
+      ${field.extra}
+      aria-describedby="${id}-hint${errors ? ` ${id}-error` : ''}"
+      ${errors ? html`aria-invalid="true" autofocus` : ''}
+    />
+    <p class="hint" id="${id}-hint">${field.hint}</p>
+    ${fieldErrors(`${id}-error`, errors)}
+  </div>`;
+}
+
 export function endpointSection(view: WebhookSettingsView): Html {
   const { merchant, result } = view;
   const urlResult = result?.form === 'url' ? result : undefined;
@@ -60,25 +80,15 @@ export function endpointSection(view: WebhookSettingsView): Html {
       'endpoint',
       '/dashboard/webhooks/url',
       view.csrf,
-      html`<div class="field ${error ? 'invalid' : ''}">
-          <label for="webhookUrl">Webhook URL</label>
-          <input
-            type="text"
-            inputmode="url"
-            id="webhookUrl"
-            name="webhookUrl"
-            value="${urlResult?.value ?? merchant.webhookUrl}"
-            autocomplete="url"
-            spellcheck="false"
-            aria-describedby="webhookUrl-hint${error ? ' webhookUrl-error' : ''}"
-            ${error ? html`aria-invalid="true" autofocus` : ''}
-          />
-          <p class="hint" id="webhookUrl-hint">
-            ${merchant.environment === 'production' ? 'https, on a public address.' : 'https or http, on a public address or this machine (localhost).'}
-          </p>
-          ${fieldErrors('webhookUrl-error', error)}
-        </div>
-        <button type="submit">Save URL</button>`,
+      html`${textField({
+          id: 'webhookUrl',
+          name: 'webhookUrl',
+          label: 'Webhook URL',
+          value: urlResult?.value ?? merchant.webhookUrl,
+          extra: html`inputmode="url" autocomplete="url"`,
+          hint: merchant.environment === 'production' ? 'https, on a public address.' : 'https or http, on a public address or this machine (localhost).',
+          errors: error,
+        })} <button type="submit">Save URL</button>`,
     )}
   </section>`;
 }
@@ -183,25 +193,16 @@ export function brandSection(view: WebhookSettingsView): Html {
       'brand',
       '/dashboard/webhooks/brand',
       view.csrf,
-      html`<div class="field ${error ? 'invalid' : ''}">
-          <label for="brandField">Colour (hex)</label>
-          <input
-            type="text"
-            id="brandField"
-            name="brandColour"
-            spellcheck="false"
-            autocomplete="off"
-            value="${result?.value ?? view.merchant.brandColour ?? ''}"
-            aria-describedby="brand-hint${error ? ' brand-error' : ''}"
-            ${error ? html`aria-invalid="true" autofocus` : ''}
-          />
-          <p class="hint" id="brand-hint">
-            Such as <code>#1557b0</code>. A colour too light to read on the page is darkened until every text and control passes WCAG 2.2 AA (4.5:1); leave
-            empty for the page's own colours.
-          </p>
-          ${fieldErrors('brand-error', error ? [error] : undefined)}
-        </div>
-        <button type="submit">Save colour</button>`,
+      html`${textField({
+          id: 'brandField',
+          name: 'brandColour',
+          label: 'Colour (hex)',
+          value: result?.value ?? view.merchant.brandColour ?? '',
+          extra: html`autocomplete="off"`,
+          hint: html`Such as <code>#1557b0</code>. A colour too light to read on the page is darkened until every text and control passes WCAG 2.2 AA (4.5:1);
+            leave empty for the page's own colours.`,
+          errors: error ? [error] : undefined,
+        })} <button type="submit">Save colour</button>`,
     )}
   </section>`;
 }
