@@ -105,18 +105,24 @@ describe.skipIf(skipWithoutChromium())('the checkout page budget (issue 24)', ()
 
     const timings: Record<string, number> = {};
     const breakdown: string[] = [];
-    async function timeStep(name: string, button: string, answered: () => Promise<unknown>) {
+    /**
+     * The budget counts until the answer has arrived (the response's last byte), from the click; the
+     * step then shown (htmx's swap, on this shared machine's CPU) is printed beside it.
+     */
+    async function timeStep(name: string, button: string, shown: () => Promise<unknown>) {
       const posted = page.waitForResponse((r) => r.request().method() === 'POST', { timeout: 10_000 });
-      const answer = answered();
+      const arrived = posted.then((r) => r.finished()).then(() => Date.now());
+      const answer = shown();
       const clicked = Date.now();
       await page.getByRole('button', { name: button, exact: true }).click();
       await answer;
-      timings[name] = Date.now() - clicked;
+      const shownMs = Date.now() - clicked;
+      timings[name] = (await arrived) - clicked;
       // Where the time went: a new connection, the server's answer (wait), the download.
       const t = (await posted).request().timing();
       const span = (from: number, to: number) => (from >= 0 && to >= 0 ? Math.round(to - from) : 0);
       breakdown.push(
-        `    ${new URL((await posted).url()).pathname}: sent ${Math.round(t.startTime - clicked)} ms after the click, answered ${Math.round(t.startTime + t.responseEnd - clicked)} ms after it; connect ${span(t.connectStart, t.connectEnd)} ms, wait ${span(t.requestStart, t.responseStart)} ms, download ${span(t.responseStart, t.responseEnd)} ms`,
+        `    ${new URL((await posted).url()).pathname}: sent ${Math.round(t.startTime - clicked)} ms after the click; connect ${span(t.connectStart, t.connectEnd)} ms, wait ${span(t.requestStart, t.responseStart)} ms, download ${span(t.responseStart, t.responseEnd)} ms; shown ${shownMs} ms after the click`,
       );
     }
     const stepBecomes = (step: string) => () => page.locator(`#step[data-step="${step}"]`).waitFor({ timeout: 10_000 });
@@ -127,8 +133,8 @@ describe.skipIf(skipWithoutChromium())('the checkout page budget (issue 24)', ()
     await page.getByLabel('Expiry (MM/YY)').fill('12/30');
     await page.getByLabel('CVV').fill('123');
     // The pay step's answer is the redirect to the merchant (HX-Redirect), once the payment is decided.
-    await timeStep('pay → answer', 'Pay', () =>
-      page.waitForResponse((r) => new URL(r.url()).pathname === '/card' && r.request().method() === 'POST', { timeout: 10_000 }).then((r) => r.finished()),
+    await timeStep('pay → redirect', 'Pay', () =>
+      page.waitForURL((url) => url.origin === merchant().baseUrl && url.pathname === '/success', { timeout: 20_000 }),
     );
 
     console.log(
@@ -140,6 +146,5 @@ describe.skipIf(skipWithoutChromium())('the checkout page budget (issue 24)', ()
     );
     expect(contactReadyMs).toBeLessThanOrEqual(BUDGET.contactReadyMs);
     for (const [name, ms] of Object.entries(timings)) expect(ms, name).toBeLessThanOrEqual(BUDGET.stepAnswerMs);
-    await page.waitForURL((url) => url.origin === merchant().baseUrl && url.pathname === '/success', { timeout: 20_000 });
   });
 });
