@@ -135,7 +135,7 @@ function orderDetails(order: StoreOrder): Html {
     </ul>
     ${
       order.refunds.length
-        ? html`<table class="refunds">
+        ? html`<table class="refunds fold">
             <caption>
               Refunds requested
             </caption>
@@ -153,19 +153,19 @@ function orderDetails(order: StoreOrder): Html {
               ${order.refunds.map(
                 (r) =>
                   html`<tr>
-                    <td><code>${r.refundId ?? '—'}</code></td>
-                    <td>${formatMoney(r.amount, order.currency)}</td>
-                    <td>${r.reason ?? ''}</td>
-                    <td>${r.status}</td>
-                    <td>${r.requestedAt}</td>
-                    <td>${r.confirmedAt ?? (r.status === 'failed' ? '—' : 'waiting for the webhook')}</td>
+                    <td data-label="Refund"><code>${r.refundId ?? '—'}</code></td>
+                    <td data-label="Amount">${formatMoney(r.amount, order.currency)}</td>
+                    <td data-label="Reason">${r.reason ?? ''}</td>
+                    <td data-label="Status">${r.status}</td>
+                    <td data-label="Requested at">${r.requestedAt}</td>
+                    <td data-label="Confirmed by order_refunded">${r.confirmedAt ?? (r.status === 'failed' ? '—' : 'waiting for the webhook')}</td>
                   </tr>`,
               )}
             </tbody>
           </table>`
         : ''
     }
-    <table class="webhooks" data-testid="webhooks">
+    <table class="webhooks fold" data-testid="webhooks">
       <caption>
         Webhooks received
       </caption>
@@ -188,12 +188,12 @@ function orderDetails(order: StoreOrder): Html {
             : bySequence(order.webhooks).map(
                 (w) =>
                   html`<tr class="${w.verified ? '' : 'rejected'}">
-                    <td>${w.event}</td>
-                    <td>${w.sequence ?? '—'}</td>
-                    <td>${w.status ?? '—'}</td>
-                    <td>${w.verified ? 'yes' : `no: ${w.note ?? ''}`}</td>
-                    <td>${w.receivedAt}</td>
-                    <td>${w.deliveries}</td>
+                    <td data-label="Event">${w.event}</td>
+                    <td data-label="Sequence">${w.sequence ?? '—'}</td>
+                    <td data-label="Status">${w.status ?? '—'}</td>
+                    <td data-label="Verified">${w.verified ? 'yes' : `no: ${w.note ?? ''}`}</td>
+                    <td data-label="Received at">${w.receivedAt}</td>
+                    <td data-label="Deliveries">${w.deliveries}</td>
                   </tr>`,
               )
         }

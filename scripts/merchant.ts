@@ -4,7 +4,7 @@ import { parseArgs } from 'node:util';
 import { loadConfig, type Config } from '../core/config.js';
 import { createDb, type Db } from '../core/db/client.js';
 import { activeApiKeyId, revokeApiKey, rotateApiKey, setRequireApiKey } from '../core/merchants/api-keys.js';
-import { activateMerchant, deactivateMerchant, getMerchant, listMerchants, setMerchantDomains } from '../core/merchants/merchants.js';
+import { activateMerchant, deactivateMerchant, getMerchant, listMerchants, setMerchantBrandColour, setMerchantDomains } from '../core/merchants/merchants.js';
 import { registerMerchant } from '../core/merchants/registration.js';
 import {
   changeWebhookUrl,
@@ -39,6 +39,9 @@ const HELP = `Operator CLI for merchants and their webhooks. Every command print
       Its API key stops working now; it has none until rotate-api-key.
   npm run -s merchant -- set-require-api-key --platform-uuid <uuid> (--on | --off)
       On: create-cart for this merchant needs Authorization: Bearer <its API key>. Off by default.
+  npm run -s merchant -- set-brand-colour --platform-uuid <uuid> (--colour '#rrggbb' | --off)
+      The checkout page's buttons, links and focus ring take this colour, darkened when too light to
+      read (WCAG 2.2 AA); prints the colours the page will use and why. --off: the page's own colours.
   npm run -s merchant -- deactivate --platform-uuid <uuid>
       No new carts; events of existing carts are still delivered.
   npm run -s merchant -- activate --platform-uuid <uuid>
@@ -138,6 +141,9 @@ async function run(command: string | undefined, values: Values, config: Config, 
     case 'set-require-api-key':
       if (values.on === values.off) throw new UsageError('give exactly one of --on or --off');
       return setRequireApiKey(db, required(values, 'platform-uuid'), values.on === true);
+    case 'set-brand-colour':
+      if ((values.colour === undefined) === (values.off !== true)) throw new UsageError('give exactly one of --colour or --off');
+      return setMerchantBrandColour(db, required(values, 'platform-uuid'), values.colour ?? null);
     case 'deactivate':
       return deactivateMerchant(db, required(values, 'platform-uuid'));
     case 'activate':
@@ -195,6 +201,7 @@ try {
       domain: { type: 'string', multiple: true },
       environment: { type: 'string' },
       'platform-uuid': { type: 'string' },
+      colour: { type: 'string' },
       'cart-id': { type: 'string' },
       'event-id': { type: 'string' },
       since: { type: 'string' },

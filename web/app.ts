@@ -1,5 +1,3 @@
-import { readFileSync } from 'node:fs';
-import { createRequire } from 'node:module';
 import { Hono } from 'hono';
 import { html } from 'hono/html';
 import { HTTPException } from 'hono/http-exception';
@@ -9,6 +7,8 @@ import type { Config } from '../core/config.js';
 import type { Db } from '../core/db/client.js';
 import type { Logger } from '../core/logger.js';
 import type { Temporal } from '../core/temporal.js';
+import { serveAsset } from './assets.js';
+import { compressResponses } from './compression.js';
 import { checkoutRoutes } from './checkout/routes.js';
 import { dashboardRoutes } from './dashboard/routes.js';
 import { messagePage } from './checkout/views/layout.js';
@@ -25,27 +25,12 @@ export interface WebDeps {
   logger: Logger;
 }
 
-const require = createRequire(import.meta.url);
-const asset = (url: URL | string, type: string) => ({ body: readFileSync(url, 'utf8'), type });
-// Served from our own origin: no third-party script runs next to a card form.
-const ASSETS: Record<string, { body: string; type: string }> = {
-  'htmx.min.js': asset(require.resolve('htmx.org/dist/htmx.min.js'), 'text/javascript; charset=utf-8'),
-  'checkout.js': asset(new URL('./assets/checkout.js', import.meta.url), 'text/javascript; charset=utf-8'),
-  'checkout.css': asset(new URL('./assets/checkout.css', import.meta.url), 'text/css; charset=utf-8'),
-  'dashboard.js': asset(new URL('./assets/dashboard.js', import.meta.url), 'text/javascript; charset=utf-8'),
-  'dashboard.css': asset(new URL('./assets/dashboard.css', import.meta.url), 'text/css; charset=utf-8'),
-};
-
 /** The customer-facing checkout site, on its own origin, and the merchants' and operators' dashboard under /dashboard. */
 export function createWebApp(deps: WebDeps) {
   const app = new Hono<WebEnv>();
   app.use(securityHeaders({ production: deps.config.environment === 'production' }));
-  app.get('/assets/:name', (c) => {
-    const found = ASSETS[c.req.param('name')];
-    if (!found) return c.notFound();
-    c.header('Content-Type', found.type);
-    return c.body(found.body);
-  });
+  app.use(compressResponses());
+  app.get('/assets/:name', (c) => serveAsset(c, c.req.param('name')));
   const metrics = createWebMetrics();
   // For the operators' Prometheus, with their token, as on the API; wrong tokens counted as there.
   const attempts = operatorAttempts(deps.config, deps.db);

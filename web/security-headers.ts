@@ -4,8 +4,10 @@ export type WebEnv = {
   Variables: {
     /** Extra origins a form on this page may land on after a redirect: the merchant's return URLs. */
     formActionOrigins?: string[];
-    /** The customer's language (web/i18n): ?lang=, then the checkout_lang cookie, then Accept-Language. */
+    /** The customer's language (web/i18n): ?lang=, then the checkout_lang cookie, then Accept-Language, then the cart's country. */
     locale?: string;
+    /** Whether the request itself named a language we speak; if not, the cart's country may choose. */
+    localeAsked?: boolean;
   };
 };
 
@@ -34,7 +36,8 @@ export function securityHeaders(options: { production: boolean }) {
     c.header('X-Frame-Options', 'DENY');
     c.header('X-Content-Type-Options', 'nosniff');
     c.header('Referrer-Policy', 'no-referrer');
-    c.header('Cache-Control', 'no-store');
+    // Pages and fragments are never stored; only our hashed assets say otherwise (web/assets.ts).
+    if (!c.res.headers.has('Cache-Control')) c.header('Cache-Control', 'no-store');
     c.header('Cross-Origin-Opener-Policy', 'same-origin');
     c.header('Permissions-Policy', 'camera=(), microphone=(), geolocation=(), payment=()');
     if (options.production) c.header('Strict-Transport-Security', 'max-age=63072000; includeSubDomains');

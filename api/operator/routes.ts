@@ -4,12 +4,14 @@ import type { Config } from '../../core/config.js';
 import type { Db } from '../../core/db/client.js';
 import { revokeApiKey, rotateApiKey, setRequireApiKey } from '../../core/merchants/api-keys.js';
 import {
+  BrandColourRejectedError,
   activateMerchant,
   deactivateMerchant,
   DomainsRejectedError,
   getMerchant,
   listMerchants,
   MerchantNotFoundError,
+  setMerchantBrandColour,
   setMerchantDomains,
 } from '../../core/merchants/merchants.js';
 import { registerMerchant } from '../../core/merchants/registration.js';
@@ -42,6 +44,13 @@ const createMerchantBody = z.strictObject({
 });
 const domainsBody = z.strictObject({ domains: domainList });
 const settingsBody = z.strictObject({ requireApiKeyForCarts: z.boolean() });
+const brandBody = z.strictObject({
+  brandColour: z
+    .string()
+    .max(16)
+    .nullable()
+    .meta({ description: 'A hex colour such as #1a73e8 (or null for the page’s own colours); one too light to read is darkened on the page' }),
+});
 const webhookUrlBody = z.strictObject({ webhookUrl: z.string().max(2048) });
 const recoverBody = z.strictObject({ since: z.iso.datetime({ offset: true }) });
 const deliveriesQuery = z.strictObject({
@@ -60,6 +69,10 @@ function translate(err: unknown): never {
       'The webhook URL cannot be used.',
       err.problems.map((message) => ({ path: 'webhookUrl', message })),
     );
+  if (err instanceof BrandColourRejectedError)
+    throw new ApiError('VALIDATION_ERROR', 'The brand colour must be a hex colour.', [
+      { path: 'brandColour', message: 'must be a hex colour such as "#1a73e8" (or "#18e"), or null to use the page’s own colours' },
+    ]);
   if (err instanceof DomainsRejectedError)
     throw new ApiError(
       'VALIDATION_ERROR',
@@ -122,6 +135,11 @@ export function operatorRoutes(deps: { config: Config; db: Db; temporal: Tempora
   app.put('/merchants/:platformUuid/settings', async (c) => {
     const body = await readValidJson(c, settingsBody);
     return c.json(await setRequireApiKey(db, uuid(c), body.requireApiKeyForCarts).catch(translate));
+  });
+
+  app.put('/merchants/:platformUuid/brand', async (c) => {
+    const body = await readValidJson(c, brandBody);
+    return c.json(await setMerchantBrandColour(db, uuid(c), body.brandColour).catch(translate));
   });
 
   app.post('/merchants/:platformUuid/deactivate', async (c) => c.json(await deactivateMerchant(db, uuid(c)).catch(translate)));

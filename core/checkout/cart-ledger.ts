@@ -86,6 +86,8 @@ export interface LedgerCart {
   /** When the page first acted for the customer (markCustomerStarted); null: no update has reached the workflow. */
   customerStartedAt: Date | null;
   createdWith: CartProvenance;
+  /** The merchant's brand colour as it is now (not as at the cart's creation); null: the page's own. */
+  brandColour: string | null;
 }
 
 interface CartRow {
@@ -100,6 +102,7 @@ interface CartRow {
   expires_on: Date;
   customer_started_at: Date | null;
   created_with: CartProvenance;
+  brand_colour: string | null;
 }
 
 const toLedgerCart = (r: CartRow): LedgerCart => ({
@@ -114,10 +117,12 @@ const toLedgerCart = (r: CartRow): LedgerCart => ({
   expiresOn: r.expires_on,
   customerStartedAt: r.customer_started_at,
   createdWith: r.created_with,
+  brandColour: r.brand_colour,
 });
 
 const LEDGER_CART_COLUMNS = (sql: Sql) =>
-  sql`platform_uuid, environment, merchant_name, amount, currency, status, store, cart, expires_on, customer_started_at, created_with`;
+  sql`platform_uuid, environment, merchant_name, amount, currency, status, store, cart, expires_on, customer_started_at, created_with,
+    (select m.brand_colour from merchants m where m.platform_uuid = carts.platform_uuid) as brand_colour`;
 
 export async function findCart(db: Db, cartId: string): Promise<LedgerCart | undefined> {
   const [row] = await db<CartRow[]>`

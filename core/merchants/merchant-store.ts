@@ -21,6 +21,7 @@ export interface MerchantRow {
   disabled_by_operator: boolean;
   domains: string[];
   require_api_key_for_carts: boolean;
+  brand_colour: string | null;
   /** The active API key's display prefix; null when it has none (revoked, or registered before keys existed). */
   api_key_prefix: string | null;
   created_at: Date;
@@ -60,7 +61,7 @@ export function selectMerchants(db: Db, filter: { environment?: Environment; pla
   return db<MerchantRow[]>`
     select m.platform_uuid, m.name, m.environment, m.status, e.url, e.status as endpoint_status, e.disabled_reason, e.disabled_by_operator, m.created_at,
       array(select d.domain from merchant_domains d where d.platform_uuid = m.platform_uuid order by d.domain) as domains,
-      m.require_api_key_for_carts,
+      m.require_api_key_for_carts, m.brand_colour,
       (select k.key_prefix from merchant_api_keys k where k.platform_uuid = m.platform_uuid and k.revoked_at is null) as api_key_prefix
     from merchants m join webhook_endpoints e using (platform_uuid)
     where true
@@ -137,6 +138,12 @@ export async function replaceApiKey(db: Db, platformUuid: string, next: StoredAp
 /** False when no merchant has this platformUuid. */
 export async function setRequireApiKeyForCarts(db: Db, platformUuid: string, required: boolean): Promise<boolean> {
   const updated = await db`update merchants set require_api_key_for_carts = ${required}, updated_at = now() where platform_uuid = ${platformUuid}`;
+  return updated.count > 0;
+}
+
+/** The merchant's brand colour (`#rrggbb`), or null for the page's own. False when no merchant has this platformUuid. */
+export async function setBrandColour(db: Db, platformUuid: string, colour: string | null): Promise<boolean> {
+  const updated = await db`update merchants set brand_colour = ${colour}, updated_at = now() where platform_uuid = ${platformUuid}`;
   return updated.count > 0;
 }
 

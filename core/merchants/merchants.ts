@@ -1,7 +1,8 @@
 import type { Environment } from '../config.js';
 import type { Db } from '../db/client.js';
 import { MAX_DOMAINS, normalizeDomain } from './domains.js';
-import { replaceDomains, selectMerchants, setMerchantStatus, type EndpointStatus, type MerchantRow } from './merchant-store.js';
+import { brandPalette, explainPalette, normalizeBrandColour, type BrandPalette } from '../brand/brand-colours.js';
+import { replaceDomains, selectMerchants, setBrandColour, setMerchantStatus, type EndpointStatus, type MerchantRow } from './merchant-store.js';
 
 /**
  * A merchant as operators (CLI and API) and the dashboard see it: its summary, its registered domains
@@ -25,6 +26,10 @@ export interface MerchantSummary {
   requireApiKeyForCarts: boolean;
   /** The start of its active API key, to tell keys apart (`sk_sandbox_ab12`); null when it has none. */
   apiKeyPrefix: string | null;
+  /** Its brand colour, `#rrggbb`; null: the page's own colours. */
+  brandColour: string | null;
+  /** The colours the page derives from it and why (core/brand/brand-colours.ts); null without one. */
+  brandPalette: (BrandPalette & { explanation: string }) | null;
   createdAt: string;
 }
 
@@ -69,6 +74,8 @@ const toSummary = (r: MerchantRow): MerchantSummary => ({
   domains: r.domains,
   requireApiKeyForCarts: r.require_api_key_for_carts,
   apiKeyPrefix: r.api_key_prefix,
+  brandColour: r.brand_colour,
+  brandPalette: r.brand_colour ? withExplanation(brandPalette(r.brand_colour)) : null,
   createdAt: r.created_at.toISOString(),
 });
 
@@ -88,6 +95,26 @@ export async function setMerchantDomains(db: Db, platformUuid: string, domains: 
   if (!(await replaceDomains(db, platformUuid, normalized))) throw new MerchantNotFoundError(platformUuid);
   return getMerchant(db, platformUuid);
 }
+
+export class BrandColourRejectedError extends Error {
+  override name = 'BrandColourRejectedError';
+  constructor(readonly given: string) {
+    super(`brand colour ${JSON.stringify(given)} is not a hex colour such as #1a73e8`);
+  }
+}
+
+/**
+ * Sets (or, with null, clears) the merchant's brand colour. Any hex colour is taken: one too light to
+ * read is darkened on the page, and the answer's brandPalette says to what and why.
+ */
+export async function setMerchantBrandColour(db: Db, platformUuid: string, colour: string | null): Promise<MerchantSummary> {
+  const normalized = colour === null ? null : normalizeBrandColour(colour);
+  if (normalized === undefined) throw new BrandColourRejectedError(colour!);
+  if (!(await setBrandColour(db, platformUuid, normalized))) throw new MerchantNotFoundError(platformUuid);
+  return getMerchant(db, platformUuid);
+}
+
+const withExplanation = (palette: BrandPalette) => ({ ...palette, explanation: explainPalette(palette) });
 
 /** Stops new carts for the merchant; events of carts already created are still delivered. */
 export async function deactivateMerchant(db: Db, platformUuid: string): Promise<MerchantSummary> {

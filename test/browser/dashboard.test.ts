@@ -4,6 +4,7 @@ import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { SANDBOX_CARDS } from '../../core/checkout/payment-processors/sandbox.js';
 import type { CreatedMerchant } from '../../core/merchants/registration.js';
 import { verifyWebhook } from '../../core/webhooks/verify.js';
+import { brandPalette } from '../../core/brand/brand-colours.js';
 import { axeViolations, BEST_PRACTICE_TAG, describeViolations, WCAG_22_AA_TAGS } from '../support/axe.js';
 import { cartSessionDriver } from '../support/cart-session-driver.js';
 import { horizontalOverflow, launchChromium, openPage, skipWithoutChromium, type WatchedPage } from '../support/chromium.js';
@@ -160,5 +161,24 @@ describe.skipIf(skipWithoutChromium())('the dashboard in a browser', () => {
     await page.reload();
     expect(await page.locator('[data-endpoint-status]').getAttribute('data-endpoint-status')).toBe('disabled');
     expect(await page.locator('#endpoint').textContent()).toContain('disabled by an operator');
+  });
+
+  it('sets a brand colour, says which colours the page will use and why, and refuses what is not a colour at the field', async () => {
+    const page = await watch();
+    await signIn(page, merchant.apiKey);
+    await page.goto(`${stack.checkoutUrl}/dashboard/webhooks`);
+    expect(await page.locator('#brand').textContent()).toContain('None set');
+    await page.getByLabel('Colour (hex)').fill('yellow');
+    await page.getByRole('button', { name: 'Save colour' }).click();
+    await expect.poll(() => page.locator('#brandField-error').textContent()).toContain('Enter a hex colour such as #1557b0');
+    await page.getByLabel('Colour (hex)').fill('#FFEB3B');
+    await page.getByRole('button', { name: 'Save colour' }).click();
+    const expected = brandPalette('#ffeb3b');
+    await expect.poll(() => page.locator('#brand-explanation').textContent()).toContain(`darkens it to ${expected.accent}`);
+    expect(await page.locator('#brand [data-colour="accent"]').textContent()).toBe(expected.accent);
+    await expectAccessible(page, 'brand colour saved');
+    await page.getByLabel('Colour (hex)').fill('');
+    await page.getByRole('button', { name: 'Save colour' }).click();
+    await expect.poll(() => page.locator('#brand').textContent()).toContain('None set');
   });
 });

@@ -6,7 +6,7 @@ import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { CreatedMerchant } from '../../core/merchants/registration.js';
 import { freePort } from '../../scripts/free-port.js';
-import { launchChromium, openPage, skipWithoutChromium, type WatchedPage } from '../support/chromium.js';
+import { horizontalOverflow, launchChromium, openPage, skipWithoutChromium, type WatchedPage } from '../support/chromium.js';
 import { startDemoStoreOnStack } from '../support/demo-store.js';
 import { useTestStack } from '../support/test-stack.js';
 
@@ -118,6 +118,21 @@ describe.skipIf(skipWithoutChromium())('the demo store in headless Chromium, on 
       return orderHistory();
     };
     await expect.poll(orderHistoryReloaded, { timeout: 60_000, interval: 1_000 }).toMatch(/order_refunded\s+4\s+partially_refunded\s+yes/);
+
+    // Readable on a phone: at 375 px the order's tables fold inside the page, no sideways scroll.
+    await page.setViewportSize({ width: 375, height: 812 });
+    for (const pagePath of ['/', '/orders', `/orders/${orderId}`]) {
+      await page.goto(`${storeUrl}${pagePath}`);
+      expect(await horizontalOverflow(page), `${pagePath}: sideways scroll at 375 px`).toBe(0);
+    }
+    // Folded, not shrunk: each cell a row of its own under its column's name.
+    expect(
+      await page
+        .getByTestId('webhooks')
+        .locator('td')
+        .first()
+        .evaluate((td) => getComputedStyle(td).display),
+    ).toBe('grid');
 
     // The refused refund's page is answered 422, which Chromium reports; nothing else may be.
     expect(consoleErrors.filter((e) => !e.includes('status of 422'))).toEqual([]);

@@ -7,6 +7,7 @@ import type { ChargeRequest, PaymentProcessor } from '../../core/checkout/paymen
 import { answeringProcessor } from '../support/payment-processors.js';
 import { connectTemporal } from '../../core/temporal.js';
 import { createWebApp } from '../../web/app.js';
+import { assetPath } from '../../web/assets.js';
 import { stateQuery } from '../../workflows/cart-session/messages.js';
 import { freePort } from '../../scripts/free-port.js';
 import { createCartId, postCart, validCartRequest } from '../support/fixtures.js';
@@ -99,20 +100,30 @@ describe('the checkout page over HTTP', () => {
 
       const html = await res.text();
       // Every script comes from our origin; no inline script, handler or style attribute.
-      expect(html.match(/<script[^>]*>/g)).toEqual(['<script src="/assets/htmx.min.js" defer>', '<script src="/assets/checkout.js" defer>']);
+      expect(html.match(/<script[^>]*>/g)).toEqual([`<script src="${assetPath('htmx.min.js')}" defer>`, `<script src="${assetPath('checkout.js')}" defer>`]);
+      expect(assetPath('checkout.js')).toMatch(/^\/assets\/checkout\.[0-9a-f]{12}\.js$/);
       expect(html).not.toMatch(/\son[a-z]+=|\sstyle=|<style/i);
       for (const label of ['Phone or email']) expect(html).toContain(`>${label}</label>`);
       expect(html).toContain('>Send code</button>');
       expect(html).toContain('>Cancel</button>');
     });
 
-    it('serves htmx and the page script from our own origin', async () => {
-      for (const name of ['htmx.min.js', 'checkout.js']) {
-        const res = await fetch(`${stack.checkoutUrl}/assets/${name}`);
+    it('serves htmx and the page script from our own origin, hashed names cached for a year, compressed as asked', async () => {
+      for (const name of ['htmx.min.js', 'checkout.js'] as const) {
+        const res = await fetch(`${stack.checkoutUrl}${assetPath(name)}`, { headers: { 'accept-encoding': 'gzip, deflate, br' } });
         expect(res.status).toBe(200);
         expect(res.headers.get('content-type')).toBe('text/javascript; charset=utf-8');
+        expect(res.headers.get('cache-control')).toBe('public, max-age=31536000, immutable');
+        expect(res.headers.get('content-encoding')).toBe('br');
+        expect((await fetch(`${stack.checkoutUrl}/assets/${name}`)).headers.get('cache-control')).toBe('no-cache');
       }
+      const gzipped = await fetch(`${stack.checkoutUrl}${assetPath('checkout.css')}`, { headers: { 'accept-encoding': 'gzip' } });
+      expect(gzipped.headers.get('content-encoding')).toBe('gzip');
+      expect(await gzipped.text()).toContain('{');
+      const plain = await fetch(`${stack.checkoutUrl}${assetPath('checkout.css')}`, { headers: { 'accept-encoding': 'identity' } });
+      expect(plain.headers.get('content-encoding')).toBeNull();
       expect((await fetch(`${stack.checkoutUrl}/assets/../app.ts`)).status).toBe(404);
+      expect((await fetch(`${stack.checkoutUrl}/assets/checkout.000000000000.js`)).status).toBe(404);
     });
   });
 

@@ -58,4 +58,16 @@ describe('otpMessageText', () => {
     expect(otpMessageText({ ...message, locale: 'ar-EG' }).text).toContain('رمزك للدفع لـ A & B: 123456');
     expect(otpMessageText({ ...message, locale: 'ar', codeLifetimeMs: 120_000 }).sms).toContain('دقيقتين');
   });
+  it('speaks French, Spanish and German, with their plurals', () => {
+    const oneMinute = { ...message, codeLifetimeMs: 60_000 };
+    expect(otpMessageText({ ...message, locale: 'fr-BE' }).sms).toBe(
+      '123456 est votre code de paiement A & B. Valable 10 minutes. Ne le communiquez à personne.',
+    );
+    expect(otpMessageText({ ...oneMinute, locale: 'fr' }).text).toContain('Il est valable 1 minute.');
+    expect(otpMessageText({ ...message, locale: 'es-MX' }).subject).toBe('123456 es tu código de pago de A & B');
+    expect(otpMessageText({ ...oneMinute, locale: 'es' }).sms).toContain('Válido durante 1 minuto.');
+    expect(otpMessageText({ ...message, locale: 'de-AT' }).html).toContain('Ihr Code für die Zahlung an A &#38; B:');
+    expect(otpMessageText({ ...oneMinute, locale: 'de' }).sms).toContain('1 Minute gültig.');
+    expect(otpMessageText({ ...message, locale: 'de' }).sms).toContain('10 Minuten gültig.');
+  });
 });

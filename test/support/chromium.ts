@@ -41,11 +41,12 @@ export interface WatchedPage {
   consoleErrors: string[];
 }
 
-/** A fresh context (no cookies shared between tests), phone-sized unless told otherwise. */
-export async function openPage(browser: Browser, options: { width?: number; javaScriptEnabled?: boolean } = {}): Promise<WatchedPage> {
+/** A fresh context (no cookies shared between tests), phone-sized unless told otherwise; `locale` sets the browser's language (Accept-Language). */
+export async function openPage(browser: Browser, options: { width?: number; javaScriptEnabled?: boolean; locale?: string } = {}): Promise<WatchedPage> {
   const context = await browser.newContext({
     viewport: { width: options.width ?? 375, height: 812 },
     javaScriptEnabled: options.javaScriptEnabled ?? true,
+    ...(options.locale ? { locale: options.locale } : {}),
   });
   // Merchant images (https://store.example/…) cannot load on this machine: fail them at once.
   await context.route(/^https:\/\//, (route) => route.abort());

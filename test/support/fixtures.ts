@@ -8,7 +8,9 @@ export function validCartRequest(platformUuid: string): CreateCartRequest {
       store: { platformUuid, name: 'Test Store', url: 'https://store.example', logo: 'https://store.example/logo.png' },
       cart: {
         currency: 'EUR',
-        country: 'FR',
+        // An English-speaking euro country: a request without a language we speak gets the cart
+        // country's (web/i18n), and the suite reads English.
+        country: 'IE',
         items: [
           {
             title: 'T-shirt',

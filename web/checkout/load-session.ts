@@ -20,6 +20,8 @@ export interface CheckoutSession {
    * first update to the workflow (markCustomerStarted), since a null marker is what lets a load skip the query.
    */
   customerStarted: boolean;
+  /** The merchant's brand colour (#rrggbb), from which the page derives its accent; null: the page's own. */
+  brandColour: string | null;
 }
 
 export const QUERY_DEADLINE_MS = 3_000;
@@ -38,7 +40,15 @@ export async function loadCheckoutSession(deps: { db: Db; temporal: Temporal }, 
   const row = await findCart(deps.db, token);
   if (!row) return undefined;
   const customerStarted = row.customerStartedAt !== null;
-  const session = { cartId: token, store: row.store, merchantName: row.merchantName, cart: row.cart, amount: row.amount, customerStarted };
+  const session = {
+    cartId: token,
+    store: row.store,
+    merchantName: row.merchantName,
+    cart: row.cart,
+    amount: row.amount,
+    customerStarted,
+    brandColour: row.brandColour,
+  };
   if (TERMINAL_STATUSES.has(row.status)) {
     return { ...session, state: { cartId: token, status: row.status, step: 'done', expiresOn: row.expiresOn.toISOString() } };
   }

@@ -25,7 +25,7 @@ import { html } from 'hono/html';
 import { stepPanel, type FieldName, type StepView } from './views/steps.js';
 import { readContact } from '../../core/checkout/contact-input.js';
 import { requestLocale } from '../i18n/request.js';
-import { LOCALE_COOKIE, isMessageKey, negotiateLocale, supportedLocale, t, type MessageKey } from '../i18n/index.js';
+import { DEFAULT_LOCALE, LOCALE_COOKIE, askedLocale, isMessageKey, negotiateLocale, supportedLocale, t, type MessageKey } from '../i18n/index.js';
 
 export interface CheckoutDeps {
   config: Config;
@@ -133,18 +133,27 @@ export function checkoutRoutes(deps: CheckoutDeps) {
   }
 
   // The customer's language: the merchant's or the switcher's ?lang= (kept in a cookie, so the pages a
-  // form post leads to stay in it), then that cookie, then Accept-Language, then English.
+  // form post leads to stay in it), then that cookie, then Accept-Language, then (once the cart is
+  // loaded, loadSession) the cart's country's, then English.
   app.use('*', async (c: C, next) => {
     const query = c.req.query('lang');
     const chosen = supportedLocale(query);
     if (chosen && c.req.method === 'GET') {
       setCookie(c, LOCALE_COOKIE, chosen, { httpOnly: true, secure: production, sameSite: 'Lax', path: '/', maxAge: LOCALE_COOKIE_MAX_AGE_SECONDS });
     }
-    const lang = negotiateLocale({ query, cookie: getCookie(c, LOCALE_COOKIE), acceptLanguage: c.req.header('Accept-Language') });
-    c.set('locale', lang);
+    const asked = askedLocale({ query, cookie: getCookie(c, LOCALE_COOKIE), acceptLanguage: c.req.header('Accept-Language') });
+    c.set('locale', asked ?? DEFAULT_LOCALE);
+    c.set('localeAsked', asked !== undefined);
     await next();
-    c.header('Content-Language', lang);
+    c.header('Content-Language', locale(c));
   });
+
+  /** The session behind a token; a customer who asked for no language we speak gets the cart's country's. */
+  async function loadSession(c: C, token: string): Promise<CheckoutSession | undefined> {
+    const session = await loadCheckoutSession(deps, token);
+    if (session && !c.get('localeAsked')) c.set('locale', negotiateLocale({ country: session.cart.country }));
+    return session;
+  }
 
   // Forms post only from our own page: the Origin (or Sec-Fetch-Site) must say so, and the body must
   // carry the double-submit token bound to this cart and this browser.
@@ -161,7 +170,7 @@ export function checkoutRoutes(deps: CheckoutDeps) {
   );
 
   app.get('/', async (c) => {
-    const session = await loadCheckoutSession(deps, c.req.query('token') ?? '');
+    const session = await loadSession(c, c.req.query('token') ?? '');
     if (!session) return notFoundPage(c);
     if (expired(session) || session.state.step === 'done') return closedPage(c, session);
     return render(c, session);
@@ -172,7 +181,7 @@ export function checkoutRoutes(deps: CheckoutDeps) {
     const token = c.req.query('token') ?? '';
     let session: CheckoutSession | undefined;
     try {
-      session = await loadCheckoutSession(deps, token);
+      session = await loadSession(c, token);
     } catch (err) {
       if (!isHtmx(c)) throw err;
       // Nothing swapped: the polling element stays and asks again in a second.
@@ -235,7 +244,7 @@ export function checkoutRoutes(deps: CheckoutDeps) {
       }
       const body = await c.req.parseBody();
       const form = (key: string) => (typeof body[key] === 'string' ? body[key] : '');
-      const session = await loadCheckoutSession(deps, form('token'));
+      const session = await loadSession(c, form('token'));
       if (!session) return notFoundPage(c);
       if (!csrfTokenValid(csrfKey, session.cartId, getCookie(c, CSRF_COOKIE), form(CSRF_FIELD))) {
         logger.warn({ cartId: session.cartId, action: name }, 'checkout form refused: CSRF token missing or wrong');

@@ -2,7 +2,7 @@ import { Hono, type Context } from 'hono';
 import type { Config } from '../../core/config.js';
 import type { Db } from '../../core/db/client.js';
 import type { Logger } from '../../core/logger.js';
-import { DomainsRejectedError, getMerchant, setMerchantDomains } from '../../core/merchants/merchants.js';
+import { BrandColourRejectedError, DomainsRejectedError, getMerchant, setMerchantBrandColour, setMerchantDomains } from '../../core/merchants/merchants.js';
 import { changeWebhookUrl, listEndpointDeliveries, WebhookUrlRejectedError } from '../../core/merchants/webhook-endpoints.js';
 import { rotateWebhookSecret } from '../../core/merchants/webhook-secrets.js';
 import { withDeadline, type Temporal } from '../../core/temporal.js';
@@ -12,6 +12,7 @@ import type { DashboardEnv } from './env.js';
 import { manualSendGuard, type ManualSendRefusal } from './manual-sends.js';
 import { partOrPage } from './respond.js';
 import {
+  brandSection,
   deliveriesSection,
   domainsSection,
   endpointSection,
@@ -25,7 +26,7 @@ type C = Context<DashboardEnv>;
 
 const RECENT_DELIVERIES = 20;
 const TEMPORAL_DEADLINE_MS = 5_000;
-const SECTIONS = { url: endpointSection, test: testSection, secret: secretSection, domains: domainsSection, replay: deliveriesSection };
+const SECTIONS = { url: endpointSection, test: testSection, secret: secretSection, domains: domainsSection, brand: brandSection, replay: deliveriesSection };
 
 const field = async (c: C, name: string) => {
   const value = (await c.req.parseBody())[name];
@@ -34,7 +35,7 @@ const field = async (c: C, name: string) => {
 
 /**
  * A merchant's webhook settings: the endpoint URL (checked as the operator path checks it), a signed
- * test event, secret rotation, allowed domains, recent deliveries and their replay. Every change goes
+ * test event, secret rotation, allowed domains, the brand colour, recent deliveries and their replay. Every change goes
  * through the functions the operator API and CLI use (core/merchants/webhook-endpoints.ts,
  * webhook-secrets.ts and merchants.ts, workflows/webhook-delivery/client.ts), for the signed-in merchant only.
  */
@@ -100,6 +101,17 @@ export function webhookSettingsRoutes(deps: { config: Config; db: Db; temporal: 
     } catch (err) {
       if (!(err instanceof DomainsRejectedError)) throw err;
       return respond(c, { form: 'domains', value, error: err.problems.map((p) => (p.index === undefined ? `The list ${p.message}.` : `${p.message}.`)) }, 422);
+    }
+  });
+
+  app.post('/webhooks/brand', async (c) => {
+    const value = (await field(c, 'brandColour')).trim();
+    try {
+      await setMerchantBrandColour(db, me(c), value === '' ? null : value);
+      return await respond(c, { form: 'brand', saved: true });
+    } catch (err) {
+      if (!(err instanceof BrandColourRejectedError)) throw err;
+      return respond(c, { form: 'brand', value, error: 'Enter a hex colour such as #1557b0 (or #15b), or leave it empty.' }, 422);
     }
   });
 

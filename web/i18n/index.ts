@@ -1,13 +1,14 @@
 import { readdirSync, readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
+import countries from 'i18n-iso-countries';
 import { IntlMessageFormat } from 'intl-messageformat';
 import { escapeToBuffer, raw, type HtmlEscapedString } from 'hono/utils/html';
 import { getOrCreate } from '../../core/maps.js';
 
 /**
  * The hosted page's texts, one ICU MessageFormat catalogue per locale in ./messages/<locale>.json.
- * A locale is added by adding its file (with `meta.dir` and `meta.name`): no code changes. English is
- * the reference catalogue and the fallback for anything missing.
+ * A locale is added by adding its file (with `meta.dir`, `meta.name` and `meta.countries`): no code
+ * changes. English is the reference catalogue and the fallback for anything missing.
  */
 export const DEFAULT_LOCALE = 'en';
 const MESSAGES_DIR = fileURLToPath(new URL('./messages/', import.meta.url));
@@ -111,9 +112,35 @@ export function fromAcceptLanguage(header: string | undefined): string | undefin
   return undefined;
 }
 
-/** The merchant's `?lang=` hint, then the customer's `checkout_lang` cookie, then Accept-Language, then English. */
-export function negotiateLocale(from: { query?: string; cookie?: string; acceptLanguage?: string }): string {
-  return supportedLocale(from.query) ?? supportedLocale(from.cookie) ?? fromAcceptLanguage(from.acceptLanguage) ?? DEFAULT_LOCALE;
+/**
+ * The countries whose customers most likely read a locale, from each catalogue's `meta.countries`
+ * (ISO 3166-1 alpha-2, space-separated): the first catalogue to name a country has it.
+ */
+const COUNTRY_LOCALES = new Map<string, string>();
+for (const [locale, catalogue] of catalogues) {
+  for (const country of (catalogue['meta.countries'] ?? '').split(/\s+/).filter(Boolean)) {
+    if (!COUNTRY_LOCALES.has(country)) COUNTRY_LOCALES.set(country, locale);
+  }
+}
+
+/** The locale most customers in this country read (`FR`, `FRA`, `be` → fr), or undefined. */
+export function localeForCountry(country: string | undefined): string | undefined {
+  if (!country) return undefined;
+  const upper = country.trim().toUpperCase();
+  return COUNTRY_LOCALES.get(upper.length === 3 ? (countries.alpha3ToAlpha2(upper) ?? upper) : upper);
+}
+
+/** What the customer asked for: the merchant's `?lang=` hint, then the `checkout_lang` cookie, then Accept-Language. */
+export function askedLocale(from: { query?: string; cookie?: string; acceptLanguage?: string }): string | undefined {
+  return supportedLocale(from.query) ?? supportedLocale(from.cookie) ?? fromAcceptLanguage(from.acceptLanguage);
+}
+
+/**
+ * What the customer asked for, else the language of the cart's country (a French cart is most likely
+ * paid by someone who reads French), else English.
+ */
+export function negotiateLocale(from: { query?: string; cookie?: string; acceptLanguage?: string; country?: string }): string {
+  return askedLocale(from) ?? localeForCountry(from.country) ?? DEFAULT_LOCALE;
 }
 
 export const LOCALE_COOKIE = 'checkout_lang';

@@ -19,6 +19,7 @@ export function checkoutPage(view: StepView): Html {
     locale,
     title: t(locale, 'page.title', { store: session.store.name }),
     refreshTo: processing ? `/status?token=${session.cartId}` : undefined,
+    brandColour: session.brandColour,
     body: html`<div class="checkout">
       <div class="summary">${orderSummary(session, { sandbox: view.sandbox !== undefined, locale })}</div>
       <div class="payment-column">

@@ -1,6 +1,7 @@
 import { html } from 'hono/html';
 import type { HtmlEscapedString } from 'hono/utils/html';
 import { LOCALES, direction, t } from '../../i18n/index.js';
+import { assetPath, brandStylesheetPath } from '../../assets.js';
 
 export type Html = HtmlEscapedString | Promise<HtmlEscapedString>;
 
@@ -30,15 +31,16 @@ export function pageMeta(): Html {
 }
 
 /** The page shell. Every interpolated value goes through hono/html, which escapes it. */
-export function layout(options: { locale: string; title: string; body: Html; refreshTo?: string }): Html {
+export function layout(options: { locale: string; title: string; body: Html; refreshTo?: string; brandColour?: string | null }): Html {
   return html`<!doctype html>
     <html lang="${options.locale}" dir="${direction(options.locale)}">
       <head>
         ${pageMeta()}
         <title>${options.title}</title>
-        <link rel="stylesheet" href="/assets/checkout.css" />
-        <script src="/assets/htmx.min.js" defer></script>
-        <script src="/assets/checkout.js" defer></script>
+        <link rel="stylesheet" href="${assetPath('checkout.css')}" />
+        ${options.brandColour ? html`<link rel="stylesheet" href="${brandStylesheetPath(options.brandColour)}" />` : ''}
+        <script src="${assetPath('htmx.min.js')}" defer></script>
+        <script src="${assetPath('checkout.js')}" defer></script>
         ${options.refreshTo ? html`<noscript><meta http-equiv="refresh" content="2;url=${options.refreshTo}" /></noscript>` : ''}
       </head>
       <body>

@@ -1,5 +1,6 @@
 import { html } from 'hono/html';
 import { pageMeta, type Html } from '../../checkout/views/layout.js';
+import { assetPath } from '../../assets.js';
 
 export type { Html };
 
@@ -30,10 +31,10 @@ export function dashboardLayout(shell: Shell): Html {
       <head>
         ${pageMeta()}
         <title>${shell.title} · Hosted Checkout dashboard</title>
-        <link rel="stylesheet" href="/assets/checkout.css" />
-        <link rel="stylesheet" href="/assets/dashboard.css" />
-        <script src="/assets/htmx.min.js" defer></script>
-        <script src="/assets/dashboard.js" defer></script>
+        <link rel="stylesheet" href="${assetPath('checkout.css')}" />
+        <link rel="stylesheet" href="${assetPath('dashboard.css')}" />
+        <script src="${assetPath('htmx.min.js')}" defer></script>
+        <script src="${assetPath('dashboard.js')}" defer></script>
       </head>
       <body class="dashboard">
         <a class="skip-link" href="#main">Skip to content</a>

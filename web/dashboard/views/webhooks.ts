@@ -11,7 +11,8 @@ export type WebhookFormResult =
   | { form: 'test'; result?: TestEventResult; error?: string }
   | { form: 'secret'; secret: string; previousSecretsExpireAt: string }
   | { form: 'domains'; error?: string[]; saved?: boolean; value?: string }
-  | { form: 'replay'; eventId: string; error?: string };
+  | { form: 'replay'; eventId: string; error?: string }
+  | { form: 'brand'; error?: string; saved?: boolean; value?: string };
 
 export interface WebhookSettingsView {
   merchant: MerchantSummary;
@@ -36,6 +37,26 @@ function fieldErrors(id: string, errors: string[] | undefined): Html | string {
             ${errors.map((e) => html`<li>${e}</li>`)}
           </ul>`
     }
+  </div>`;
+}
+
+/** A labelled one-line field with its hint, and its errors (then marked invalid and focused) when a save was refused. */
+function textField(field: { id: string; name: string; label: string; value: string; extra: Html; hint: Html | string; errors: string[] | undefined }): Html {
+  const { id, errors } = field;
+  return html`<div class="field ${errors ? 'invalid' : ''}">
+    <label for="${id}">${field.label}</label>
+    <input
+      type="text"
+      id="${id}"
+      name="${field.name}"
+      value="${field.value}"
+      spellcheck="false"
+      ${field.extra}
+      aria-describedby="${id}-hint${errors ? ` ${id}-error` : ''}"
+      ${errors ? html`aria-invalid="true" autofocus` : ''}
+    />
+    <p class="hint" id="${id}-hint">${field.hint}</p>
+    ${fieldErrors(`${id}-error`, errors)}
   </div>`;
 }
 
@@ -70,25 +91,15 @@ export function endpointSection(view: WebhookSettingsView): Html {
       'endpoint',
       '/dashboard/webhooks/url',
       view.csrf,
-      html`<div class="field ${error ? 'invalid' : ''}">
-          <label for="webhookUrl">Webhook URL</label>
-          <input
-            type="text"
-            inputmode="url"
-            id="webhookUrl"
-            name="webhookUrl"
-            value="${urlResult?.value ?? merchant.webhookUrl}"
-            autocomplete="url"
-            spellcheck="false"
-            aria-describedby="webhookUrl-hint${error ? ' webhookUrl-error' : ''}"
-            ${error ? html`aria-invalid="true" autofocus` : ''}
-          />
-          <p class="hint" id="webhookUrl-hint">
-            ${merchant.environment === 'production' ? 'https, on a public address.' : 'https or http, on a public address or this machine (localhost).'}
-          </p>
-          ${fieldErrors('webhookUrl-error', error)}
-        </div>
-        <button type="submit">Save URL</button>`,
+      html`${textField({
+          id: 'webhookUrl',
+          name: 'webhookUrl',
+          label: 'Webhook URL',
+          value: urlResult?.value ?? merchant.webhookUrl,
+          extra: html`inputmode="url" autocomplete="url"`,
+          hint: merchant.environment === 'production' ? 'https, on a public address.' : 'https or http, on a public address or this machine (localhost).',
+          errors: error,
+        })} <button type="submit">Save URL</button>`,
     )}
   </section>`;
 }
@@ -170,6 +181,45 @@ ${result?.value ?? view.merchant.domains.join('\n')}</textarea>
   </section>`;
 }
 
+/** The brand colour, and the colours the checkout page will use for it, with the reason when they differ. */
+export function brandSection(view: WebhookSettingsView): Html {
+  const result = view.result?.form === 'brand' ? view.result : undefined;
+  const error = result?.error;
+  const palette = view.merchant.brandPalette;
+  return html`<section id="brand" class="panel" aria-labelledby="brand-title">
+    <h2 id="brand-title">Brand colour</h2>
+    ${result?.saved ? html`<p class="notice" role="status">Saved. New page loads use it.</p>` : ''}
+    ${
+      palette
+        ? html`<p id="brand-explanation" data-adjusted="${String(palette.adjusted)}">${palette.explanation}</p>
+            <dl class="facts">
+              <dt>Buttons, links, current step</dt>
+              <dd><code data-colour="accent">${palette.accent}</code></dd>
+              <dt>Button under the pointer</dt>
+              <dd><code>${palette.accentDark}</code></dd>
+              <dt>Focus ring</dt>
+              <dd><code data-colour="focus">${palette.focus}</code> (${palette.contrast.focus}:1)</dd>
+            </dl>`
+        : html`<p>None set: the checkout page uses its own colours.</p>`
+    }
+    ${form(
+      'brand',
+      '/dashboard/webhooks/brand',
+      view.csrf,
+      html`${textField({
+          id: 'brandField',
+          name: 'brandColour',
+          label: 'Colour (hex)',
+          value: result?.value ?? view.merchant.brandColour ?? '',
+          extra: html`autocomplete="off"`,
+          hint: html`Such as <code>#1557b0</code>. A colour too light to read on the page is darkened until every text and control passes WCAG 2.2 AA (4.5:1);
+            leave empty for the page's own colours.`,
+          errors: error ? [error] : undefined,
+        })} <button type="submit">Save colour</button>`,
+    )}
+  </section>`;
+}
+
 /** A delivery's last attempt in a few words: what the merchant looks at first. */
 function lastAttempt(event: EventDeliveries): string {
   const last = event.attempts.at(-1);
@@ -232,6 +282,8 @@ export function webhookSettingsPage(view: WebhookSettingsView & { who: string })
     title: 'Webhooks',
     signedIn: { who: view.who, role: 'merchant', section: 'webhooks', csrf: view.csrf },
     body: html`<h1>Webhooks</h1>
-      <div class="stack">${endpointSection(view)} ${testSection(view)} ${secretSection(view)} ${domainsSection(view)} ${deliveriesSection(view)}</div>`,
+      <div class="stack">
+        ${endpointSection(view)} ${testSection(view)} ${secretSection(view)} ${domainsSection(view)} ${brandSection(view)} ${deliveriesSection(view)}
+      </div>`,
   });
 }

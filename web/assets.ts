@@ -1,0 +1,82 @@
+import { createHash } from 'node:crypto';
+import { readFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import { brotliCompressSync, constants, gzipSync } from 'node:zlib';
+import type { Context } from 'hono';
+import { brandPalette, brandStylesheet } from '../core/brand/brand-colours.js';
+import { acceptedEncoding, type Encoding } from './compression.js';
+
+const require = createRequire(import.meta.url);
+const JS = 'text/javascript; charset=utf-8';
+const CSS = 'text/css; charset=utf-8';
+
+/** Served from our own origin: no third-party script runs next to a card form. */
+const SOURCES: Record<string, { file: string | URL; type: string }> = {
+  'htmx.min.js': { file: require.resolve('htmx.org/dist/htmx.min.js'), type: JS },
+  'checkout.js': { file: new URL('./assets/checkout.js', import.meta.url), type: JS },
+  'checkout.css': { file: new URL('./assets/checkout.css', import.meta.url), type: CSS },
+  'dashboard.js': { file: new URL('./assets/dashboard.js', import.meta.url), type: JS },
+  'dashboard.css': { file: new URL('./assets/dashboard.css', import.meta.url), type: CSS },
+};
+
+interface Asset {
+  type: string;
+  /** `/assets/checkout.3f9a0c1b2d.css`: the name changes with the content, so a browser may keep it for a year. */
+  hashedPath: string;
+  bodies: Record<Encoding | 'identity', Buffer>;
+}
+
+/** Compressed once at start, as hard as brotli and gzip go: every customer downloads the same bytes. */
+function loadAsset(name: string, source: { file: string | URL; type: string }): Asset {
+  const body = readFileSync(source.file);
+  const hash = createHash('sha256').update(body).digest('hex').slice(0, 12);
+  const dot = name.lastIndexOf('.');
+  return {
+    type: source.type,
+    hashedPath: `/assets/${name.slice(0, dot)}.${hash}${name.slice(dot)}`,
+    bodies: {
+      identity: body,
+      br: brotliCompressSync(body, { params: { [constants.BROTLI_PARAM_QUALITY]: constants.BROTLI_MAX_QUALITY } }),
+      gzip: gzipSync(body, { level: constants.Z_BEST_COMPRESSION }),
+    },
+  };
+}
+
+const ASSETS = new Map(Object.entries(SOURCES).map(([name, source]) => [name, loadAsset(name, source)]));
+const BY_PATH = new Map([...ASSETS.values()].map((asset) => [asset.hashedPath, asset]));
+
+/** The content-hashed address of one of our assets, for a page's <link> or <script>. */
+export function assetPath(name: 'htmx.min.js' | 'checkout.js' | 'checkout.css' | 'dashboard.js' | 'dashboard.css'): string {
+  return ASSETS.get(name)!.hashedPath;
+}
+
+export const IMMUTABLE = 'public, max-age=31536000, immutable';
+
+/** A merchant's colours as a stylesheet of their own (no inline style under our CSP), named by the colour: as immutable as our assets. */
+export function brandStylesheetPath(brandColour: string): string {
+  return `/assets/brand.${brandColour.slice(1)}.css`;
+}
+const BRAND_STYLESHEET = /^brand\.([0-9a-f]{6})\.css$/;
+
+/**
+ * GET /assets/:name. A hashed name is cached for a year (immutable); the plain name (checkout.css)
+ * still answers, for a page an older version rendered during a rollout, but must be revalidated.
+ */
+export function serveAsset(c: Context, name: string): Response | Promise<Response> {
+  const brand = BRAND_STYLESHEET.exec(name);
+  if (brand) {
+    c.header('Content-Type', CSS);
+    c.header('Cache-Control', IMMUTABLE);
+    return c.body(brandStylesheet(brandPalette(`#${brand[1]}`)));
+  }
+  const path = `/assets/${name}`;
+  const hashed = BY_PATH.get(path);
+  const asset = hashed ?? ASSETS.get(name);
+  if (!asset) return c.notFound();
+  const encoding = acceptedEncoding(c.req.header('Accept-Encoding'));
+  c.header('Content-Type', asset.type);
+  c.header('Cache-Control', hashed ? IMMUTABLE : 'no-cache');
+  c.header('Vary', 'Accept-Encoding');
+  if (encoding) c.header('Content-Encoding', encoding);
+  return c.body(new Uint8Array(asset.bodies[encoding ?? 'identity']));
+}
