@@ -3,6 +3,7 @@ import { otpDestinationKey } from '../../core/checkout/otp/destination.js';
 import type { OtpMessage, OtpSender } from '../../core/checkout/otp/sender.js';
 import { postCheckoutForm, visitCheckout } from '../support/checkout-forms.js';
 import { createCartId, validCartRequest } from '../support/fixtures.js';
+import { REAL_CODE_PROVIDERS } from '../support/production-settings.js';
 import { useTestStack, type TestStack } from '../support/test-stack.js';
 
 // With TRUST_PROXY=1 the client is the right-most X-Forwarded-For entry: a fresh one per send, so
@@ -38,7 +39,7 @@ async function pageMetrics(stack: TestStack): Promise<string> {
 
 describe('contacts read strictly, sub-addresses counted as their mailbox', () => {
   const { sent, otpSender } = recordingSender();
-  const stack = useTestStack({ TRUST_PROXY: '1', OTP_SENDS_PER_DESTINATION: '2' }, { otpSender });
+  const stack = useTestStack({ ...REAL_CODE_PROVIDERS, TRUST_PROXY: '1', OTP_SENDS_PER_DESTINATION: '2' }, { otpSender });
   let platformUuid: string;
   beforeAll(async () => {
     platformUuid = (await stack.createMerchant()).platformUuid;
@@ -81,7 +82,7 @@ describe('contacts read strictly, sub-addresses counted as their mailbox', () =>
 
 describe('hourly SMS caps per merchant', () => {
   const { sent, otpSender } = recordingSender();
-  const stack = useTestStack({ TRUST_PROXY: '1', SMS_PER_MERCHANT_PER_HOUR: '2' }, { otpSender });
+  const stack = useTestStack({ ...REAL_CODE_PROVIDERS, TRUST_PROXY: '1', SMS_PER_MERCHANT_PER_HOUR: '2' }, { otpSender });
 
   it('refuses a merchant’s third SMS of the hour whatever the number and address, still emails, and leaves other merchants alone', async () => {
     const capped = (await stack.createMerchant()).platformUuid;
@@ -102,7 +103,7 @@ describe('hourly SMS cap of the deployment', () => {
   const { otpSender } = recordingSender();
   // The deployment's count is shared by every test file of the run: a cap of 1 is reached by the
   // second SMS of this file at the latest.
-  const stack = useTestStack({ TRUST_PROXY: '1', SMS_PER_DEPLOYMENT_PER_HOUR: '1' }, { otpSender });
+  const stack = useTestStack({ ...REAL_CODE_PROVIDERS, TRUST_PROXY: '1', SMS_PER_DEPLOYMENT_PER_HOUR: '1' }, { otpSender });
 
   it('refuses SMS for every merchant once the deployment reached its cap, and still emails', async () => {
     const statuses = [];

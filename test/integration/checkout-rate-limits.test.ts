@@ -21,16 +21,6 @@ function expect429(res: Response) {
   expect(retryAfter).toBeLessThanOrEqual(3600);
 }
 
-// Sandbox with real providers configured (SMTP and Twilio; the worker is given a recording sender in
-// their place): codes leave as real messages, so they are counted.
-const REAL_PROVIDERS = {
-  SMTP_URL: PRODUCTION_SETTINGS.SMTP_URL,
-  OTP_EMAIL_FROM: PRODUCTION_SETTINGS.OTP_EMAIL_FROM,
-  TWILIO_ACCOUNT_SID: PRODUCTION_SETTINGS.TWILIO_ACCOUNT_SID,
-  TWILIO_AUTH_TOKEN: PRODUCTION_SETTINGS.TWILIO_AUTH_TOKEN,
-  TWILIO_FROM: PRODUCTION_SETTINGS.TWILIO_FROM,
-};
-
 describe('abuse limits of the checkout page', () => {
   const sent: OtpMessage[] = [];
   const otpSender: OtpSender = {
@@ -47,7 +37,7 @@ describe('abuse limits of the checkout page', () => {
       RATE_LIMIT_PAGE_ACTIONS_PER_CLIENT: '8',
       OTP_SENDS_PER_DESTINATION: '3',
       OTP_SENDS_PER_CLIENT: '5',
-      ...REAL_PROVIDERS,
+      ...REAL_CODE_PROVIDERS,
     },
     { otpSender },
   );

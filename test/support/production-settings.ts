@@ -18,3 +18,15 @@ export const PRODUCTION_SETTINGS = {
   OPERATOR_TOKEN: 'test-operator-token-0123456789',
   TEMPORAL_UI_ORIGINS: 'https://temporal.checkout.test',
 };
+
+/**
+ * Sandbox with real code providers configured (SMTP and Twilio; a test gives the worker a recording
+ * sender in their place): codes leave as real messages, so the code limits count them.
+ */
+export const REAL_CODE_PROVIDERS = {
+  SMTP_URL: PRODUCTION_SETTINGS.SMTP_URL,
+  OTP_EMAIL_FROM: PRODUCTION_SETTINGS.OTP_EMAIL_FROM,
+  TWILIO_ACCOUNT_SID: PRODUCTION_SETTINGS.TWILIO_ACCOUNT_SID,
+  TWILIO_AUTH_TOKEN: PRODUCTION_SETTINGS.TWILIO_AUTH_TOKEN,
+  TWILIO_FROM: PRODUCTION_SETTINGS.TWILIO_FROM,
+};
