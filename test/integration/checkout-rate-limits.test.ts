@@ -3,7 +3,7 @@ import { otpDestinationKey } from '../../core/checkout/otp/destination.js';
 import type { OtpMessage, OtpSender } from '../../core/checkout/otp/sender.js';
 import { postCheckoutForm, visitCheckout } from '../support/checkout-forms.js';
 import { createCartId, validCartRequest } from '../support/fixtures.js';
-import { PRODUCTION_SETTINGS } from '../support/production-settings.js';
+import { REAL_CODE_PROVIDERS } from '../support/production-settings.js';
 import { useTestStack } from '../support/test-stack.js';
 import { readLatestOutboxCode } from '../../core/checkout/otp/outbox.js';
 
