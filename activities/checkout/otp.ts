@@ -5,6 +5,7 @@ import { otpHashDigest } from '../../core/checkout/otp-digest.js';
 import { otpHash } from '../../core/checkout/otp-hash.js';
 import { parseContact } from '../../core/checkout/contact.js';
 import { OTP_POLICY } from '../../core/checkout/session.js';
+import { whileHeartbeating } from '../heartbeat.js';
 import type { ActivityMetrics } from '../metrics.js';
 
 export interface SentCode {
@@ -26,16 +27,19 @@ export function createOtpActivities(deps: { config: Config; otpSender: OtpSender
       if (!contact) throw new Error('sendOtp: not an email address or phone number');
       const code = randomInt(0, 1_000_000).toString().padStart(6, '0');
       try {
-        await otpSender.send({
-          cartId: input.cartId,
-          channel: contact.channel,
-          address: contact.address,
-          addressHint: contact.hint,
-          code,
-          storeName: input.storeName ?? 'the store',
-          codeLifetimeMs: input.codeLifetimeMs ?? OTP_POLICY.codeLifetimeMs,
-          ...(input.locale ? { locale: input.locale } : {}),
-        });
+        // Heartbeats only matter to sends scheduled with a heartbeat timeout (worker-loss-v1); older ones ignore them.
+        await whileHeartbeating(() =>
+          otpSender.send({
+            cartId: input.cartId,
+            channel: contact.channel,
+            address: contact.address,
+            addressHint: contact.hint,
+            code,
+            storeName: input.storeName ?? 'the store',
+            codeLifetimeMs: input.codeLifetimeMs ?? OTP_POLICY.codeLifetimeMs,
+            ...(input.locale ? { locale: input.locale } : {}),
+          }),
+        );
       } catch (error) {
         metrics.otpSends.inc({ channel: contact.channel, result: 'failed' });
         throw error;

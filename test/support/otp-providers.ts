@@ -3,21 +3,26 @@ import type { AddressInfo } from 'node:net';
 import { simpleParser, type ParsedMail } from 'mailparser';
 import { SMTPServer } from 'smtp-server';
 
-/** A real SMTP server on a free loopback port, keeping every message it is given, parsed. */
-export async function startSmtpCatcher(): Promise<{ url: string; messages: ParsedMail[]; close: () => Promise<void> }> {
+/**
+ * A real SMTP server on a free loopback port, keeping every message it is given, parsed. `beforeAnswer`
+ * runs once a message is read and before the sender hears it was taken: a test holds a send there.
+ */
+export async function startSmtpCatcher(
+  options: { beforeAnswer?: (recipients: string[]) => Promise<void> } = {},
+): Promise<{ url: string; messages: ParsedMail[]; close: () => Promise<void> }> {
   const messages: ParsedMail[] = [];
   const server = new SMTPServer({
     authOptional: true,
     disabledCommands: ['STARTTLS'],
     logger: false,
-    onData(stream, _session, callback) {
-      simpleParser(stream).then(
-        (mail) => {
+    onData(stream, session, callback) {
+      simpleParser(stream)
+        .then(async (mail) => {
+          await options.beforeAnswer?.(session.envelope.rcptTo.map((r) => r.address));
           messages.push(mail);
           callback();
-        },
-        (err: Error) => callback(err),
-      );
+        })
+        .catch((err: Error) => callback(err));
     },
   });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));

@@ -37,6 +37,7 @@ import {
 } from '../../core/checkout/session.js';
 import { parseContact } from '../../core/checkout/contact.js';
 import { otpHashDigest } from '../../core/checkout/otp-digest.js';
+import { WAITED_ACTIVITY_HEARTBEAT_TIMEOUT_MS } from '../../core/worker-loss.js';
 
 /** Ledger and webhook bookkeeping must not be lost: retried until it succeeds. */
 const LEDGER_RETRY = { initialInterval: '1 second', maximumInterval: '1 minute' } as const;
@@ -53,10 +54,18 @@ const localLedger = proxyLocalActivities<CartActivities>({ startToCloseTimeout: 
 const ledger = (): Pick<CartActivities, 'recordCartStatus' | 'recordCartEvent' | 'discardCards'> => (patched(LOCAL_LEDGER_WRITES) ? localLedger : remoteLedger);
 
 /** The customer is waiting on the page: a code that cannot be sent fails the action, not the session. */
-const { sendOtp } = proxyActivities<CartActivities>({
-  startToCloseTimeout: '15 seconds',
-  retry: { initialInterval: '1 second', maximumAttempts: 3 },
-});
+const OTP_SEND = { startToCloseTimeout: '15 seconds', retry: { initialInterval: '1 second', maximumAttempts: 3 } } as const;
+const { sendOtp: sendOtpUnwatched } = proxyActivities<CartActivities>(OTP_SEND);
+
+/**
+ * Patch id: the send heartbeats (activities/heartbeat.ts), so a send whose worker died is retried on
+ * another after WAITED_ACTIVITY_HEARTBEAT_TIMEOUT_MS, while the page still waits, instead of after
+ * its 15 s start-to-close timeout, which outlasted the page's deadline. Sends scheduled before keep
+ * their options on replay.
+ */
+const WATCHED_OTP_SEND = 'worker-loss-v1';
+const { sendOtp: sendOtpWatched } = proxyActivities<CartActivities>({ ...OTP_SEND, heartbeatTimeout: WAITED_ACTIVITY_HEARTBEAT_TIMEOUT_MS });
+const sendOtp: CartActivities['sendOtp'] = (input) => (patched(WATCHED_OTP_SEND) ? sendOtpWatched : sendOtpUnwatched)(input);
 
 /**
  * A processor outage is retried a bounded number of times (the cartId is the idempotency key, so a
