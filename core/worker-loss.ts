@@ -28,12 +28,22 @@ export const WAITED_ACTIVITY_HEARTBEAT_TIMEOUT_MS = 4_000;
 /** How often such an activity heartbeats; the SDK sends at most one per 80 % of the timeout. */
 export const WAITED_ACTIVITY_HEARTBEAT_INTERVAL_MS = 1_000;
 
+/** A send that failed is retried after this (workflows/cart-session/workflow.ts). */
+export const WAITED_ACTIVITY_RETRY_INTERVAL_MS = 1_000;
+
 /** What the replacement worker needs once it has the task: the session's history replayed, on a busy machine. */
 const REPLAY_MARGIN_MS = 3_000;
 
 /**
- * The longest a session waits for a live worker after one died: the longest of the hand-overs
- * above (they do not add up: one death leaves one thing pending), plus the replay.
+ * The longest a query waits for a live worker after one died: it is sent to the dead worker's sticky
+ * queue, or waits for the workflow task the dead worker had started; then the replay.
  */
-export const WORKER_LOSS_RECOVERY_MS =
-  Math.max(STICKY_SCHEDULE_TO_START_MS, WORKFLOW_TASK_TIMEOUT_MS, WAITED_ACTIVITY_HEARTBEAT_TIMEOUT_MS + 1_000) + REPLAY_MARGIN_MS;
+export const QUERY_HANDOVER_MS = Math.max(STICKY_SCHEDULE_TO_START_MS, WORKFLOW_TASK_TIMEOUT_MS) + REPLAY_MARGIN_MS;
+
+/**
+ * The longest an update waits for a live worker after one died: as a query, or, when the worker died
+ * sending its code, the send's heartbeat timeout and retry, then the dead worker's sticky queue for
+ * the workflow task that completes the update; then the replay.
+ */
+export const UPDATE_HANDOVER_MS =
+  Math.max(WORKFLOW_TASK_TIMEOUT_MS, WAITED_ACTIVITY_HEARTBEAT_TIMEOUT_MS + WAITED_ACTIVITY_RETRY_INTERVAL_MS + STICKY_SCHEDULE_TO_START_MS) + REPLAY_MARGIN_MS;

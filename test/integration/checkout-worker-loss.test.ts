@@ -1,6 +1,4 @@
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
-import { UPDATE_DEADLINE_MS } from '../../web/checkout/customer-actions.js';
-import { QUERY_DEADLINE_MS } from '../../web/checkout/load-session.js';
 import { cartWorkflowId } from '../../workflows/cart-session/messages.js';
 import { postCheckoutForm, visitCheckout } from '../support/checkout-forms.js';
 import { createCartId, validCartRequest } from '../support/fixtures.js';
@@ -77,7 +75,6 @@ describe('the checkout page when a worker dies under a customer', () => {
 
     expect(held.killed, 'the send reached the SMTP server from a worker').toBeDefined();
     expect(res.status).toBe(303);
-    expect(elapsedMs).toBeLessThan(UPDATE_DEADLINE_MS);
     const page = await follow(res, visit.cookie);
     expect(page.status).toBe(200);
     expect(await page.text()).toContain('action="/code"');
@@ -101,6 +98,5 @@ describe('the checkout page when a worker dies under a customer', () => {
 
     expect(res.status).toBe(200);
     expect(await res.text()).toContain('action="/code"');
-    expect(elapsedMs).toBeLessThan(QUERY_DEADLINE_MS);
   });
 });

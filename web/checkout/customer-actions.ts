@@ -1,7 +1,7 @@
 import { WorkflowUpdateFailedError, WorkflowUpdateStage } from '@temporalio/client';
 import { ApplicationFailure, WorkflowNotFoundError } from '@temporalio/common';
 import { withDeadline, type Temporal } from '../../core/temporal.js';
-import { WORKER_LOSS_RECOVERY_MS } from '../../core/worker-loss.js';
+import { UPDATE_HANDOVER_MS } from '../../core/worker-loss.js';
 import {
   cancelUpdate,
   payUpdate,
@@ -24,7 +24,7 @@ export type ActionResult =
  * holding the session was replaced (core/worker-loss.ts); longer means a 503. A deadline that strikes
  * leaves the update where it was: sent again, under the same id, it is the same update.
  */
-export const UPDATE_DEADLINE_MS = WORKER_LOSS_RECOVERY_MS + 10_000;
+export const UPDATE_DEADLINE_MS = UPDATE_HANDOVER_MS + 10_000;
 
 /** How long the page waits for the state of a session that accepted the payment before showing "processing" itself. */
 const PAID_STATE_DEADLINE_MS = 3_000;

@@ -37,7 +37,7 @@ import {
 } from '../../core/checkout/session.js';
 import { parseContact } from '../../core/checkout/contact.js';
 import { otpHashDigest } from '../../core/checkout/otp-digest.js';
-import { WAITED_ACTIVITY_HEARTBEAT_TIMEOUT_MS } from '../../core/worker-loss.js';
+import { WAITED_ACTIVITY_HEARTBEAT_TIMEOUT_MS, WAITED_ACTIVITY_RETRY_INTERVAL_MS } from '../../core/worker-loss.js';
 
 /** Ledger and webhook bookkeeping must not be lost: retried until it succeeds. */
 const LEDGER_RETRY = { initialInterval: '1 second', maximumInterval: '1 minute' } as const;
@@ -54,7 +54,7 @@ const localLedger = proxyLocalActivities<CartActivities>({ startToCloseTimeout: 
 const ledger = (): Pick<CartActivities, 'recordCartStatus' | 'recordCartEvent' | 'discardCards'> => (patched(LOCAL_LEDGER_WRITES) ? localLedger : remoteLedger);
 
 /** The customer is waiting on the page: a code that cannot be sent fails the action, not the session. */
-const OTP_SEND = { startToCloseTimeout: '15 seconds', retry: { initialInterval: '1 second', maximumAttempts: 3 } } as const;
+const OTP_SEND = { startToCloseTimeout: '15 seconds', retry: { initialInterval: WAITED_ACTIVITY_RETRY_INTERVAL_MS, maximumAttempts: 3 } } as const;
 const { sendOtp: sendOtpUnwatched } = proxyActivities<CartActivities>(OTP_SEND);
 
 /**
