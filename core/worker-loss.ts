@@ -13,11 +13,12 @@ export const STICKY_SCHEDULE_TO_START_MS = 2_000;
 
 /**
  * A workflow task a dead worker had started is retried on another worker only once it times out,
- * and a query or update that arrives meanwhile waits for that retry; Temporal's default is 10 s.
- * Every cart session is started with this one (workflows/cart-session/client.ts). Local activities
- * longer than 80 % of it heartbeat the task, so it bounds no ledger write.
+ * and a query or update that arrives meanwhile waits for that retry. Temporal's default, set
+ * explicitly when a session starts (workflows/cart-session/client.ts): 4 s made a loaded machine's
+ * slow tasks time out and retry, and timers fired late after a Temporal restart (12–19 s instead of
+ * 2 s in test/reliability/temporal-restart.test.ts), so the page waits this out instead.
  */
-export const WORKFLOW_TASK_TIMEOUT_MS = 4_000;
+export const WORKFLOW_TASK_TIMEOUT_MS = 10_000;
 
 /**
  * An activity a customer waits on (sending a one-time code) heartbeats while it runs, so one that

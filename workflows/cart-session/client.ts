@@ -19,7 +19,7 @@ export function startCartSession(
     taskQueue: options.taskQueue,
     args: [input],
     workflowIdReusePolicy: WorkflowIdReusePolicy.REJECT_DUPLICATE,
-    // A task held by a worker that died is retried elsewhere after this, not Temporal's 10 s, while the page waits.
+    // A task held by a worker that died is retried elsewhere after this; the page's deadlines outlast it (core/worker-loss.ts).
     workflowTaskTimeout: WORKFLOW_TASK_TIMEOUT_MS,
     memo: { storeName: options.storeName },
     typedSearchAttributes: [
