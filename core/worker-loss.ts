@@ -14,9 +14,8 @@ export const STICKY_SCHEDULE_TO_START_MS = 2_000;
 /**
  * A workflow task a dead worker had started is retried on another worker only once it times out,
  * and a query or update that arrives meanwhile waits for that retry. Temporal's default, set
- * explicitly when a session starts (workflows/cart-session/client.ts): 4 s made a loaded machine's
- * slow tasks time out and retry, and timers fired late after a Temporal restart (12–19 s instead of
- * 2 s in test/reliability/temporal-restart.test.ts), so the page waits this out instead.
+ * explicitly when a session starts (workflows/cart-session/client.ts) so this figure is the one in
+ * force: a shorter one would retry a loaded machine's slow tasks, so the page waits this out instead.
  */
 export const WORKFLOW_TASK_TIMEOUT_MS = 10_000;
 
