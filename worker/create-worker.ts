@@ -4,6 +4,7 @@ import type { Config } from '../core/config.js';
 import type { Db } from '../core/db/client.js';
 import type { Logger } from '../core/logger.js';
 import { FAILURE_CONVERTER_PATH, temporalDataConverter } from '../core/temporal-codec.js';
+import { STICKY_SCHEDULE_TO_START_MS } from '../core/worker-loss.js';
 import { createActivities, type ActivityDeps } from './activities.js';
 import { createActivityMetrics, type ActivityMetrics } from '../activities/metrics.js';
 
@@ -41,10 +42,9 @@ export async function createCartWorker(deps: {
     ...(deps.workflowBundle ? { workflowBundle: deps.workflowBundle } : { workflowsPath: WORKFLOWS_PATH }),
     maxCachedWorkflows: config.worker.maxCachedWorkflows,
     // A worker killed without a goodbye keeps its sessions on its sticky queue: Temporal moves their
-    // tasks, and the page's state queries, to the other workers only after this long. The default (10 s)
-    // outlasts the page's query deadline (web/checkout/load-session.ts), so the page answered 503 for
-    // those sessions (test/reliability/scale-out.test.ts); a live worker slower than this costs a replay.
-    stickyQueueScheduleToStartTimeout: '2 seconds',
+    // tasks, and the page's state queries, to the other workers only after this long (the default is
+    // 5 s). The page's deadlines are built on it (core/worker-loss.ts).
+    stickyQueueScheduleToStartTimeout: STICKY_SCHEDULE_TO_START_MS,
     activities: createActivities({
       config: deps.config,
       db: deps.db,

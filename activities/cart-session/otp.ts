@@ -4,6 +4,7 @@ import type { OtpSender } from '../../core/checkout/otp/sender.js';
 import { otpHashDigest } from '../../core/checkout/otp/digest.js';
 import { otpHash } from '../../core/checkout/otp/hash.js';
 import { parseContact } from '../../core/checkout/contact.js';
+import { whileHeartbeating } from '../shared/heartbeat.js';
 import type { ActivityMetrics } from '../metrics.js';
 
 export interface SentCode {
@@ -37,16 +38,19 @@ export function createOtpActivities(deps: {
       if (merchantName === undefined) throw new Error('sendOtp: this cart has no ledger row to name its merchant');
       const code = randomInt(0, 1_000_000).toString().padStart(6, '0');
       try {
-        await otpSender.send({
-          cartId: input.cartId,
-          channel: contact.channel,
-          address: contact.address,
-          addressHint: contact.hint,
-          code,
-          merchantName,
-          codeLifetimeMs: input.codeLifetimeMs,
-          ...(input.locale ? { locale: input.locale } : {}),
-        });
+        // A send heartbeats, so one whose worker died is retried on another while the page still waits.
+        await whileHeartbeating(() =>
+          otpSender.send({
+            cartId: input.cartId,
+            channel: contact.channel,
+            address: contact.address,
+            addressHint: contact.hint,
+            code,
+            merchantName,
+            codeLifetimeMs: input.codeLifetimeMs,
+            ...(input.locale ? { locale: input.locale } : {}),
+          }),
+        );
       } catch (error) {
         metrics.otpSends.inc({ channel: contact.channel, result: 'failed' });
         throw error;

@@ -23,7 +23,7 @@ interface JsonFailure {
 }
 
 // Started before the stack, whose configuration holds its address.
-const smtp = await startSmtpCatcher([REJECTED]);
+const smtp = await startSmtpCatcher({ reject: [REJECTED] });
 
 describe('a rejected SMTP recipient leaves no contact in raw history (failures included), rows or logs', () => {
   const logLines: string[] = [];

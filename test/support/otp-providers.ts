@@ -6,9 +6,14 @@ import { SMTPServer } from 'smtp-server';
 /**
  * A real SMTP server on a free loopback port, keeping every message it is given, parsed. A recipient
  * in `reject` is refused as a real server does, naming it: `550 5.1.1 <address>: user unknown`.
+ * `beforeAnswer` runs once a message is read and before the sender hears it was taken: a test holds a
+ * send there.
  */
-export async function startSmtpCatcher(reject: readonly string[] = []): Promise<{ url: string; messages: ParsedMail[]; close: () => Promise<void> }> {
+export async function startSmtpCatcher(
+  options: { reject?: readonly string[]; beforeAnswer?: (recipients: string[]) => Promise<void> } = {},
+): Promise<{ url: string; messages: ParsedMail[]; close: () => Promise<void> }> {
   const messages: ParsedMail[] = [];
+  const reject = options.reject ?? [];
   const server = new SMTPServer({
     authOptional: true,
     disabledCommands: ['STARTTLS'],
@@ -17,14 +22,14 @@ export async function startSmtpCatcher(reject: readonly string[] = []): Promise<
       if (!reject.includes(address.address)) return callback();
       callback(Object.assign(new Error(`5.1.1 <${address.address}>: Recipient address rejected: user unknown`), { responseCode: 550 }));
     },
-    onData(stream, _session, callback) {
-      simpleParser(stream).then(
-        (mail) => {
+    onData(stream, session, callback) {
+      simpleParser(stream)
+        .then(async (mail) => {
+          await options.beforeAnswer?.(session.envelope.rcptTo.map((r) => r.address));
           messages.push(mail);
           callback();
-        },
-        (err: Error) => callback(err),
-      );
+        })
+        .catch((err: Error) => callback(err));
     },
   });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));

@@ -1,6 +1,7 @@
 import { WorkflowUpdateFailedError, WorkflowUpdateStage } from '@temporalio/client';
 import { ApplicationFailure, WorkflowNotFoundError } from '@temporalio/common';
 import { withDeadline, type Temporal } from '../../core/temporal.js';
+import { UPDATE_HANDOVER_MS } from '../../core/worker-loss.js';
 import {
   cancelUpdate,
   payUpdate,
@@ -18,8 +19,12 @@ export type ActionResult =
   | { accepted: false; reason: 'rejected'; code: string | undefined; message: string }
   | { accepted: false; reason: 'session-closed' };
 
-/** Covers an update whose handler runs an activity (sending a code); longer means a 503. */
-export const UPDATE_DEADLINE_MS = 10_000;
+/**
+ * Covers an update whose handler runs an activity (sending a code, 10 s), after a worker that died
+ * holding the session was replaced (core/worker-loss.ts); longer means a 503. A deadline that strikes
+ * leaves the update where it was: sent again, under the same id, it is the same update.
+ */
+export const UPDATE_DEADLINE_MS = UPDATE_HANDOVER_MS + 10_000;
 
 /** How long the page waits for the state of a session that accepted the payment before showing "processing" itself. */
 const PAID_STATE_DEADLINE_MS = 3_000;

@@ -1,4 +1,5 @@
 import { WorkflowIdReusePolicy, type Client, type WorkflowHandle } from '@temporalio/client';
+import { WORKFLOW_TASK_TIMEOUT_MS } from '../../core/worker-loss.js';
 import { cartWorkflowId, searchAttributes, type CartSessionInput } from './messages.js';
 import { cartSession } from './workflow.js';
 
@@ -18,6 +19,8 @@ export function startCartSession(
     taskQueue: options.taskQueue,
     args: [input],
     workflowIdReusePolicy: WorkflowIdReusePolicy.REJECT_DUPLICATE,
+    // A task held by a worker that died is retried elsewhere after this; the page's deadlines outlast it (core/worker-loss.ts).
+    workflowTaskTimeout: WORKFLOW_TASK_TIMEOUT_MS,
     memo: { storeName: options.storeName },
     typedSearchAttributes: [
       { key: searchAttributes.merchantId, value: input.platformUuid },

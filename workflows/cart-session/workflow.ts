@@ -36,6 +36,7 @@ import {
 } from '../../core/checkout/session.js';
 import { parseContact } from '../../core/checkout/contact.js';
 import { otpHashDigest } from '../../core/checkout/otp/digest.js';
+import { WAITED_ACTIVITY_HEARTBEAT_TIMEOUT_MS, WAITED_ACTIVITY_RETRY_INTERVAL_MS } from '../../core/worker-loss.js';
 
 /**
  * Ledger and webhook bookkeeping must not be lost: retried until it succeeds. The writes run as local
@@ -48,10 +49,16 @@ const { recordCartStatus, recordCartEvent, discardCards } = proxyLocalActivities
   retry: { initialInterval: '1 second', maximumInterval: '1 minute' },
 });
 
-/** The customer is waiting on the page: a code that cannot be sent fails the action, not the session. */
+/**
+ * The customer is waiting on the page: a code that cannot be sent fails the action, not the session.
+ * The send heartbeats (activities/shared/heartbeat.ts), so one whose worker died is retried on another
+ * after WAITED_ACTIVITY_HEARTBEAT_TIMEOUT_MS, while the page still waits, not after its 15 s
+ * start-to-close timeout, which outlasted the page's deadline (docs/decisions/worker-loss.md).
+ */
 const { sendOtp } = proxyActivities<CartSessionActivities>({
   startToCloseTimeout: '15 seconds',
-  retry: { initialInterval: '1 second', maximumAttempts: 3 },
+  heartbeatTimeout: WAITED_ACTIVITY_HEARTBEAT_TIMEOUT_MS,
+  retry: { initialInterval: WAITED_ACTIVITY_RETRY_INTERVAL_MS, maximumAttempts: 3 },
 });
 
 /**

@@ -1,0 +1,19 @@
+import { asyncLocalStorage } from '@temporalio/activity';
+import { WAITED_ACTIVITY_HEARTBEAT_INTERVAL_MS } from '../../core/worker-loss.js';
+
+/**
+ * Runs `work` while heartbeating, for an activity scheduled with a heartbeat timeout: alive, it
+ * may take its whole start-to-close timeout; dead with its worker, Temporal retries it elsewhere
+ * once the heartbeats stop. Outside an activity (a unit test calling it directly) it just runs.
+ */
+export async function whileHeartbeating<T>(work: () => Promise<T>, everyMs = WAITED_ACTIVITY_HEARTBEAT_INTERVAL_MS): Promise<T> {
+  const context = asyncLocalStorage.getStore();
+  if (!context) return work();
+  context.heartbeat();
+  const timer = setInterval(() => context.heartbeat(), everyMs);
+  try {
+    return await work();
+  } finally {
+    clearInterval(timer);
+  }
+}

@@ -1,0 +1,25 @@
+import type { Client } from '@temporalio/client';
+import type { RoleProcess } from './role-process.js';
+
+/** A worker's identity as the TypeScript SDK names it by default: `<pid>@<host>`. */
+const runsAs = (worker: RoleProcess, identity: string | null | undefined) => !!identity && identity.startsWith(`${worker.child.pid}@`);
+
+/** The worker running the workflow's pending activity right now (Temporal's record of its last attempt), if one of `workers`. */
+export async function workerRunningActivity(client: Client, workflowId: string, workers: RoleProcess[]): Promise<RoleProcess | undefined> {
+  const { raw } = await client.workflow.getHandle(workflowId).describe();
+  const identity = raw.pendingActivities?.find((a) => a.lastWorkerIdentity)?.lastWorkerIdentity;
+  return workers.find((w) => runsAs(w, identity));
+}
+
+/**
+ * The worker that completed the workflow's last workflow task, if one of `workers`: it holds the
+ * session in its cache, and Temporal sends the session's next task and queries to its sticky queue.
+ */
+export async function workerHoldingSession(client: Client, workflowId: string, workers: RoleProcess[]): Promise<RoleProcess | undefined> {
+  const { events } = await client.workflow.getHandle(workflowId).fetchHistory();
+  const identity = events
+    ?.map((e) => e.workflowTaskCompletedEventAttributes?.identity)
+    .filter(Boolean)
+    .at(-1);
+  return workers.find((w) => runsAs(w, identity));
+}
