@@ -3,13 +3,16 @@ import { pageMeta, type Html } from '../../checkout/views/layout.js';
 
 export type { Html };
 
-type Section = 'orders' | 'webhooks' | 'merchants';
+type Section = 'orders' | 'webhooks' | 'merchants' | 'carts';
 
 const MERCHANT_NAV: Array<{ section: Section; href: string; label: string }> = [
   { section: 'orders', href: '/dashboard/orders', label: 'Orders' },
   { section: 'webhooks', href: '/dashboard/webhooks', label: 'Webhooks' },
 ];
-const OPERATOR_NAV: Array<{ section: Section; href: string; label: string }> = [{ section: 'merchants', href: '/dashboard/operator', label: 'Merchants' }];
+const OPERATOR_NAV: Array<{ section: Section; href: string; label: string }> = [
+  { section: 'merchants', href: '/dashboard/operator', label: 'Merchants' },
+  { section: 'carts', href: '/dashboard/operator/carts', label: 'Carts' },
+];
 
 export interface Shell {
   title: string;
