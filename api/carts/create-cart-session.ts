@@ -119,7 +119,12 @@ export async function createCartSession(
 
   try {
     await withDeadline(temporal, TEMPORAL_START_DEADLINE_MS, () =>
-      startCartSession(temporal.client, { taskQueue: config.temporal.taskQueue, input, storeName: store.name }),
+      startCartSession(temporal.client, {
+        taskQueue: config.temporal.taskQueue,
+        input,
+        storeName: store.name,
+        facts: { merchantName: merchant.name, environment: config.environment, itemCount: cart.items.reduce((n, item) => n + item.quantity, 0) },
+      }),
     ).catch((err: unknown) => {
       // A start whose answer was lost is retried by the client's gRPC retries and then finds its own
       // workflow: the cartId is new, so nobody else started it.

@@ -6,6 +6,7 @@ import {
   patched,
   proxyActivities,
   proxyLocalActivities,
+  setCurrentDetails,
   setHandler,
   sleep,
   upsertSearchAttributes,
@@ -37,6 +38,8 @@ import {
 } from '../../core/checkout/session.js';
 import { parseContact } from '../../core/checkout/contact.js';
 import { otpHashDigest } from '../../core/checkout/otp-digest.js';
+import { currentDetails, duration } from './operator-details.js';
+import { OPERATOR_SUMMARIES } from '../operator-summaries.js';
 
 /** Ledger and webhook bookkeeping must not be lost: retried until it succeeds. */
 const LEDGER_RETRY = { initialInterval: '1 second', maximumInterval: '1 minute' } as const;
@@ -173,6 +176,10 @@ export async function cartSession(input: CartSessionInput): Promise<{ status: Ca
     ...(paymentSubmittedAt !== undefined ? { paymentSubmittedAt: new Date(paymentSubmittedAt).toISOString() } : {}),
     ...(failureCode ? { failureCode } : {}),
   });
+  /** Until when an unanswered charge is being resolved, for the operator's current details. */
+  let resolvingUntil: number | undefined;
+  /** The Temporal UI's current details, in words (workflows/cart-session/operator-details.ts); not part of history. */
+  const tell = () => setCurrentDetails(currentDetails(state(), { sending, ...(resolvingUntil !== undefined ? { resolvingUntil } : {}) }));
   /** Actions that end the session answer once its outcome is recorded, so the page can redirect. */
   const settledState = () => condition(() => settled).then(state);
 
@@ -198,6 +205,7 @@ export async function cartSession(input: CartSessionInput): Promise<{ status: Ca
 
   const sendCode = async (to: { address: string; hint: string; key?: string; locale?: string }) => {
     sending = true;
+    tell();
     try {
       const sent: SendOtpResult = await sendOtp({
         cartId,
@@ -221,11 +229,13 @@ export async function cartSession(input: CartSessionInput): Promise<{ status: Ca
     } finally {
       sending = false;
       sendAttempts++;
+      tell();
     }
     return state();
   };
 
   setHandler(stateQuery, state);
+  tell();
 
   // Sending to a new contact once a code went out counts as a resend, with the same limits.
   setHandler(
@@ -260,9 +270,11 @@ export async function cartSession(input: CartSessionInput): Promise<{ status: Ca
     ({ codeHash }) => {
       if (challenge!.acceptedDigests.includes(otpHashDigest(codeHash))) {
         verified = true;
+        tell();
         return state();
       }
       wrongCodes++;
+      tell();
       if (wrongCodes < otpPolicy.maxWrongCodes) return state();
       decision = { kind: 'locked_out' };
       return settledState();
@@ -316,6 +328,7 @@ export async function cartSession(input: CartSessionInput): Promise<{ status: Ca
   const moveTo = async (next: CartStatus, outcome: { failureCode?: string } = {}) => {
     status = next;
     failureCode = outcome.failureCode;
+    tell();
     upsertSearchAttributes([{ key: searchAttributes.cartStatus, value: next }]);
     const { recordCartStatus, recordCartEvent } = ledger();
     await recordCartStatus({ cartId, status: next, ...(payment ? { payment: { brand: payment.brand, last4: payment.last4 } } : {}), ...outcome });
@@ -361,6 +374,8 @@ export async function cartSession(input: CartSessionInput): Promise<{ status: Ca
     const giveUpAt = Date.now() + (input.paymentResolutionMs ?? DEFAULT_PAYMENT_RESOLUTION_MS);
     let backoffMs = LOOKUP_BACKOFF.initialMs;
     let mayRecharge = true;
+    resolvingUntil = giveUpAt;
+    tell();
     while (Date.now() < giveUpAt) {
       await sleep(Math.min(backoffMs, giveUpAt - Date.now()));
       backoffMs = Math.min(backoffMs * 2, LOOKUP_BACKOFF.maximumMs);
@@ -391,7 +406,11 @@ export async function cartSession(input: CartSessionInput): Promise<{ status: Ca
     return moveTo('failed', { failureCode: result.failureCode });
   };
 
-  const customerDecided = await condition(() => decision !== undefined, input.lifetimeMs);
+  const customerDecided = await condition(
+    () => decision !== undefined,
+    input.lifetimeMs,
+    patched(OPERATOR_SUMMARIES) ? { summary: `${duration(input.lifetimeMs)} expiry of the session` } : {},
+  );
   if (!customerDecided) await moveTo('abandoned');
   else if (decision!.kind === 'pay') await takePayment(decision!.card);
   else if (decision!.kind === 'cancel') await moveTo('cancelled');
