@@ -1,4 +1,5 @@
 /// <reference lib="dom" />
+import { fileURLToPath } from 'node:url';
 import { Client } from '@temporalio/client';
 import { temporal } from '@temporalio/proto';
 import type { Browser } from 'playwright-core';
@@ -48,7 +49,7 @@ describe.skipIf(skipWithoutChromium())('the Temporal Web UI, in headless Chromiu
   });
 
   it("shows an update's encrypted argument in clear, decoded by the API's codec endpoint", async () => {
-    const driver = cartSessionDriver(stack, (await stack.createMerchant()).platformUuid);
+    const driver = cartSessionDriver(stack, (await stack.createMerchant({ name: 'Decoded Shop' })).platformUuid);
     const session = await driver.createSession();
     await driver.sendCode(session, CONTACT);
 
@@ -62,7 +63,7 @@ describe.skipIf(skipWithoutChromium())('the Temporal Web UI, in headless Chromiu
     // The UI and the API on the same host name (ports aside): same site, so the SameSite=None cookie
     // is sent, and `localhost` is a secure context, so Chromium keeps a Secure cookie over http.
     const codecEndpoint = `${stack.apiUrl.replace('127.0.0.1', 'localhost')}/codec`;
-    const { context, page } = await openPage(browser, { width: 1440 });
+    const { context, page } = await openPage(browser, { width: 1280 });
     const session204 = await context.request.post(`${codecEndpoint}/session`, {
       headers: { Authorization: `Bearer ${stack.config.operatorToken}` },
     });
@@ -94,5 +95,14 @@ describe.skipIf(skipWithoutChromium())('the Temporal Web UI, in headless Chromiu
     await page.getByText(`"contact": "${CONTACT}"`).first().waitFor({ timeout: 30_000 });
     expect(decodes.length).toBeGreaterThan(0);
     expect(decodes.every((status) => status === 200)).toBe(true);
+
+    // The session in words (workflows/cart-session/operator-details.ts), decoded by the same codec.
+    await page.getByText('Decoded Shop (sandbox): €44.98, 3 items').first().waitFor({ timeout: 30_000 });
+    // `DOCS_SCREENSHOT=1` refreshes the runbook's picture of a session as an operator sees it: the top of its page.
+    if (process.env.DOCS_SCREENSHOT) {
+      await page.goto(`${UI_URL}/namespaces/default/workflows/${session.handle.workflowId}`);
+      await page.getByText('Decoded Shop (sandbox): €44.98, 3 items').first().waitFor({ timeout: 30_000 });
+      await page.screenshot({ path: fileURLToPath(new URL('../../docs/temporal-ui-session.png', import.meta.url)) });
+    }
   });
 });
