@@ -6,6 +6,8 @@ export type WebEnv = {
     formActionOrigins?: string[];
     /** The customer's language (web/i18n): ?lang=, then the checkout_lang cookie, then Accept-Language. */
     locale?: string;
+    /** A response proxied from another server (the Temporal UI for operators) that brings its own headers. */
+    ownHeaders?: boolean;
   };
 };
 
@@ -30,6 +32,7 @@ function contentSecurityPolicy(formActionOrigins: string[]): string {
 export function securityHeaders(options: { production: boolean }) {
   return createMiddleware<WebEnv>(async (c, next) => {
     await next();
+    if (c.get('ownHeaders')) return;
     c.header('Content-Security-Policy', contentSecurityPolicy(c.get('formActionOrigins') ?? []));
     c.header('X-Frame-Options', 'DENY');
     c.header('X-Content-Type-Options', 'nosniff');
