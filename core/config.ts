@@ -249,6 +249,15 @@ export const environmentSchema = z.object({
         "where operators open the Temporal UI: the dashboard links each cart's workflow (`<url>/namespaces/<TEMPORAL_NAMESPACE>/workflows/cart-<cartId>`)",
       npmStart: 'the UI of the dev server it runs',
     }),
+  TEMPORAL_UI_UPSTREAM: z
+    .url()
+    .optional()
+    .register(settingDocs, {
+      readBy: ['web'],
+      meaning:
+        "where the web role reaches the Temporal UI server, which it then serves to signed-in operators under `/dashboard/temporal` (the UI started with that public path and the codec endpoint `/dashboard/codec`): the UI decodes on the dashboard's own origin with the operator's dashboard session, with nothing to set in the UI. Unset: the dashboard serves no UI",
+      npmStart: 'the UI of the dev server it runs',
+    }),
   OPERATOR_TOKEN: z.string().min(24, 'must be at least 24 characters').optional().register(settingDocs, {
     readBy: ROLES,
     meaning: 'bearer token of the operator API, the codec endpoint and every `/metrics`; also what operators sign in to the dashboard with',
@@ -521,6 +530,11 @@ export const DEVELOPMENT_VARIABLES: Record<string, SettingDoc & { default: strin
   },
   XDG_CACHE_HOME: { readBy: ['npm start', 'tests', 'bench'], default: '`~/.cache`', meaning: 'the cache holding the built tools, under `hosted-checkout/`' },
   CHROMIUM_PATH: { readBy: ['tests'], default: '`/usr/bin/chromium`', meaning: 'the Chromium the browser tests drive' },
+  DOCS_SCREENSHOT: {
+    readBy: ['tests'],
+    default: 'unset',
+    meaning: "`1`: `test/browser/temporal-ui-codec.test.ts` refreshes `docs/temporal-ui-session.png`, the runbook's picture of a session in the Temporal UI",
+  },
   CI: { readBy: ['tests'], default: 'unset (`.ci/run` sets `true`)', meaning: '`true`: a missing Chromium fails the browser tests instead of skipping them' },
   RELIABILITY_TRIALS: { readBy: ['tests', 'verify'], default: '2 (`npm run verify`: 20)', meaning: 'trials of each reliability suite' },
   RELIABILITY_SEED: { readBy: ['tests', 'verify'], default: 'random, printed', meaning: "repeats a reliability run's plan exactly" },
@@ -642,6 +656,7 @@ export const configSchema = environmentSchema
       .map((o) => o.trim().replace(/\/+$/, ''))
       .filter(Boolean),
     temporalUiUrl: c.TEMPORAL_UI_URL.replace(/\/+$/, ''),
+    ...(c.TEMPORAL_UI_UPSTREAM ? { temporalUiUpstream: c.TEMPORAL_UI_UPSTREAM.replace(/\/+$/, '') } : {}),
     operatorToken: c.OPERATOR_TOKEN,
     sessionLifetimeMs: c.SESSION_LIFETIME_SECONDS * 1000,
     paymentResolutionMs: c.PAYMENT_RESOLUTION_SECONDS * 1000,

@@ -22,8 +22,10 @@ export interface InfrastructureOptions {
   postgresPort: number;
   temporalPort: number;
   temporalUiPort?: number;
-  /** Where the Temporal UI decodes payloads (the API's /codec). */
+  /** Where the Temporal UI decodes payloads (the dashboard's /dashboard/codec). */
   temporalUiCodecEndpoint?: string;
+  /** The UI's base path behind the dashboard (`/dashboard/temporal`). */
+  temporalUiPublicPath?: string;
   /** Keep Temporal's state on disk across restarts (npm start) or not (tests). */
   persistentTemporal: boolean;
   /** Dynamic config of the Temporal dev server we start (see TemporalDevServerOptions). */
@@ -86,6 +88,7 @@ export async function startInfrastructure(options: InfrastructureOptions): Promi
           port: options.temporalPort,
           uiPort: options.temporalUiPort,
           uiCodecEndpoint: options.temporalUiCodecEndpoint,
+          uiPublicPath: options.temporalUiPublicPath,
           dbFile: options.persistentTemporal ? path.join(options.dataDir, 'temporal.db') : undefined,
           fastUnsafeStorage: !options.persistentTemporal,
           dynamicConfig: options.temporalDynamicConfig,

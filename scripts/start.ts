@@ -9,6 +9,7 @@ import { listen } from '../core/http-service.js';
 import { createLogger } from '../core/logger.js';
 import { connectTemporal, temporalConnectionOptions } from '../core/temporal.js';
 import { createWebApp } from '../web/app.js';
+import { DASHBOARD_CODEC_PATH, TEMPORAL_UI_PATH } from '../web/dashboard/temporal-ui.js';
 import { bundleWorkflows, createCartWorker } from '../worker/create-worker.js';
 import { serveWorkerMetrics, workerTelemetryOptions } from '../worker/metrics.js';
 import { sdkLoggerFrom } from '../worker/sdk-logger.js';
@@ -29,8 +30,10 @@ const infrastructure = await startInfrastructure({
   postgresPort: launcher.EMBEDDED_POSTGRES_PORT,
   temporalPort: launcher.TEMPORAL_PORT,
   temporalUiPort: launcher.TEMPORAL_UI_PORT,
-  // The UI shows encrypted payloads through the API's codec endpoint (same rule as config.apiBaseUrl).
-  temporalUiCodecEndpoint: `${(process.env.API_BASE_URL ?? `http://localhost:${process.env.API_PORT ?? 3000}`).replace(/\/+$/, '')}/codec`,
+  // The dashboard serves the UI to signed-in operators under /dashboard/temporal, and its codec under
+  // /dashboard/codec: same origin, so the UI decodes with the operator's dashboard session, nothing to set.
+  temporalUiCodecEndpoint: DASHBOARD_CODEC_PATH,
+  temporalUiPublicPath: TEMPORAL_UI_PATH,
   persistentTemporal: true,
   databaseUrl: process.env.DATABASE_URL,
   temporalAddress: process.env.TEMPORAL_ADDRESS,
@@ -65,8 +68,8 @@ try {
     TEMPORAL_ADDRESS: infrastructure.temporalAddress,
     ...(process.env.DATA_ENCRYPTION_KEYS ? {} : { DATA_ENCRYPTION_KEY: process.env.DATA_ENCRYPTION_KEY ?? localDataEncryptionKey(DATA_DIR) }),
     OPERATOR_TOKEN: process.env.OPERATOR_TOKEN ?? localOperatorToken(DATA_DIR),
-    // The dashboard links carts to the UI this launcher runs, on whatever port it got.
-    ...(process.env.TEMPORAL_UI_URL || !infrastructure.temporalUiUrl ? {} : { TEMPORAL_UI_URL: infrastructure.temporalUiUrl }),
+    // The dashboard serves the UI this launcher runs (on whatever port it got) and links carts to it.
+    ...(process.env.TEMPORAL_UI_UPSTREAM || !infrastructure.temporalUiUrl ? {} : { TEMPORAL_UI_UPSTREAM: infrastructure.temporalUiUrl }),
   });
   const logger = createLogger({ level: config.logLevel, name: 'hosted-checkout' });
   // We stop the worker ourselves, in order, before the servers it depends on. The SDK's own chatter
@@ -128,7 +131,7 @@ try {
     apiUrl: config.apiBaseUrl,
     checkoutUrl: config.checkoutBaseUrl,
     temporalAddress: config.temporal.address,
-    temporalUiUrl: infrastructure.temporalUiUrl ?? null,
+    temporalUiUrl: config.temporalUiUpstream ? `${config.checkoutBaseUrl}${TEMPORAL_UI_PATH}` : (infrastructure.temporalUiUrl ?? null),
     databaseUrl: config.databaseUrl,
   };
   writeFileSync(path.join(DATA_DIR, 'stack.json'), JSON.stringify(stack, null, 2) + '\n', { mode: 0o600 });
@@ -151,7 +154,7 @@ Hosted Checkout is running (${config.environment}).
   Dashboard        ${stack.checkoutUrl}/dashboard   (the Demo Store signs in with apiKey from demo-merchant.json;
                    operators with operatorToken from ${path.join(DATA_DIR, 'local-secrets.json')})
   Worker metrics   ${workerMetrics.url}/metrics   (Authorization: Bearer <operatorToken of ${path.join(DATA_DIR, 'local-secrets.json')}>)
-  Temporal UI      ${stack.temporalUiUrl ?? '(external Temporal server)'}   (workflows are named cart-<cartId>)
+  Temporal UI      ${stack.temporalUiUrl ?? '(external Temporal server)'}   (operators, signed in to the dashboard; workflows are named cart-<cartId>)
   Temporal         ${stack.temporalAddress}
   PostgreSQL       ${stack.databaseUrl.replace(/:[^:@/]+@/, ':***@')}
   Demo merchant    ${path.join(DATA_DIR, 'demo-merchant.json')}  (platformUuid ${demo.platformUuid}, API key, webhook secret)

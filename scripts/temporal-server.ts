@@ -15,8 +15,10 @@ export interface TemporalDevServerOptions {
   port: number;
   /** Omit for a headless server (tests). */
   uiPort?: number;
-  /** The API's codec endpoint (`<API_BASE_URL>/codec`): the UI decodes encrypted payloads through it. */
+  /** The codec endpoint the UI decodes encrypted payloads through (a path: on the origin the UI is served from). */
   uiCodecEndpoint?: string;
+  /** The UI's base path, when it is served behind another server (the dashboard's `/dashboard/temporal`). */
+  uiPublicPath?: string;
   /** Persistent SQLite file; omit for an in-memory server whose sessions die with it. */
   dbFile?: string;
   /** Faster, unsafe SQLite settings: for throwaway test servers only. */
@@ -32,6 +34,7 @@ export async function startTemporalDevServer(options: TemporalDevServerOptions):
   const args = ['server', 'start-dev', '--ip', '127.0.0.1', '--port', String(options.port), '--http-port', String(await freePort()), '--log-level', 'error'];
   args.push(...(options.uiPort ? ['--ui-port', String(options.uiPort)] : ['--headless']));
   if (options.uiPort && options.uiCodecEndpoint) args.push('--ui-codec-endpoint', options.uiCodecEndpoint);
+  if (options.uiPort && options.uiPublicPath) args.push('--ui-public-path', options.uiPublicPath);
   if (options.dbFile) args.push('--db-filename', options.dbFile);
   if (options.fastUnsafeStorage) args.push('--sqlite-pragma', 'journal_mode=WAL', '--sqlite-pragma', 'synchronous=OFF');
   for (const definition of SEARCH_ATTRIBUTE_DEFINITIONS) args.push('--search-attribute', definition);

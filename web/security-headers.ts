@@ -8,6 +8,8 @@ export type WebEnv = {
     locale?: string;
     /** Whether the request itself named a language we speak; if not, the cart's country may choose. */
     localeAsked?: boolean;
+    /** A response proxied from another server (the Temporal UI for operators) that brings its own headers. */
+    ownHeaders?: boolean;
   };
 };
 
@@ -32,6 +34,7 @@ function contentSecurityPolicy(formActionOrigins: string[]): string {
 export function securityHeaders(options: { production: boolean }) {
   return createMiddleware<WebEnv>(async (c, next) => {
     await next();
+    if (c.get('ownHeaders')) return;
     c.header('Content-Security-Policy', contentSecurityPolicy(c.get('formActionOrigins') ?? []));
     c.header('X-Frame-Options', 'DENY');
     c.header('X-Content-Type-Options', 'nosniff');

@@ -9,6 +9,8 @@ import { createActivities, type ActivityDeps } from './activities.js';
 import { createActivityMetrics, type ActivityMetrics } from '../activities/metrics.js';
 
 export const WORKFLOWS_PATH = fileURLToPath(new URL('../workflows/index.ts', import.meta.url));
+/** Summaries of every activity and timer for the Temporal UI, bundled with the workflows. */
+const WORKFLOW_INTERCEPTORS = [fileURLToPath(new URL('../workflows/operator-summaries.ts', import.meta.url))];
 
 /** Bundling takes seconds; tests build it once and hand it to every worker they start. */
 export function bundleWorkflows(): Promise<WorkflowBundleWithSourceMap> {
@@ -16,6 +18,7 @@ export function bundleWorkflows(): Promise<WorkflowBundleWithSourceMap> {
   return bundleWorkflowCode({
     workflowsPath: WORKFLOWS_PATH,
     failureConverterPath: FAILURE_CONVERTER_PATH,
+    workflowInterceptorModules: WORKFLOW_INTERCEPTORS,
     logger: { info() {}, warn() {}, error: console.error, debug() {}, trace() {}, log() {} },
   });
 }
@@ -39,7 +42,9 @@ export async function createCartWorker(deps: {
     taskQueue: config.temporal.taskQueue,
     // Same converter as every client: payloads and failure messages are encrypted in history (core/temporal-codec.ts).
     dataConverter: temporalDataConverter(config.keyring),
-    ...(deps.workflowBundle ? { workflowBundle: deps.workflowBundle } : { workflowsPath: WORKFLOWS_PATH }),
+    ...(deps.workflowBundle
+      ? { workflowBundle: deps.workflowBundle }
+      : { workflowsPath: WORKFLOWS_PATH, interceptors: { workflowModules: WORKFLOW_INTERCEPTORS } }),
     maxCachedWorkflows: config.worker.maxCachedWorkflows,
     // A worker killed without a goodbye keeps its sessions on its sticky queue: Temporal moves their
     // tasks, and the page's state queries, to the other workers only after this long (the default is

@@ -96,7 +96,14 @@ export async function createCartSession(
   const orphan = { workflowId: cartWorkflowId(cartId), reason: 'cart creation failed: the start was not confirmed and the ledger row was removed' };
   await startOrTerminateOrphan(deps, orphan, async (start) => {
     try {
-      await start(() => startCartSession(temporal.client, { taskQueue: config.temporal.taskQueue, input, storeName: store.name })).catch((err: unknown) => {
+      await start(() =>
+        startCartSession(temporal.client, {
+          taskQueue: config.temporal.taskQueue,
+          input,
+          storeName: store.name,
+          facts: { merchantName: merchant.name, environment: config.environment, itemCount: cart.items.reduce((n, item) => n + item.quantity, 0) },
+        }),
+      ).catch((err: unknown) => {
         // A start whose answer was lost is retried by the client's gRPC retries and then finds its own
         // workflow: the cartId is new, so nobody else started it.
         if (!(err instanceof WorkflowExecutionAlreadyStartedError)) throw err;

@@ -129,7 +129,8 @@ describe.skipIf(skipWithoutChromium())('the dashboard in a browser', () => {
     expect(refunded?.data.refund).toMatchObject({ amount: 1000, refundedTotal: 1000, reason: 'Damaged <in> transit' });
   });
 
-  it('shows webhook settings, sends a signed test event, and an operator disabling the endpoint shows there', async () => {
+  it('shows webhook settings, sends a signed test event, and an operator disabling the endpoint shows there and finds a paid cart', async () => {
+    const paidCartId = await paidCart();
     const page = await watch();
     await signIn(page, merchant.apiKey);
     await page.getByRole('link', { name: 'Webhooks' }).click();
@@ -157,6 +158,24 @@ describe.skipIf(skipWithoutChromium())('the dashboard in a browser', () => {
     const workflowLink = operator.getByRole('link', { name: /Open in Temporal UI/ }).first();
     expect(await workflowLink.getAttribute('href')).toMatch(/^http:\/\/localhost:8233\/namespaces\/default\/workflows\/cart-[A-Za-z0-9_-]+$/);
     await expectAccessible(operator, 'operator: a merchant and its carts');
+
+    await operator.getByRole('navigation', { name: 'Dashboard' }).getByRole('link', { name: 'Carts' }).click();
+    await operator.waitForURL(/\/dashboard\/operator\/carts$/);
+    await operator.getByLabel('Merchant').selectOption({ label: 'Dashboard <Store> (sandbox)' });
+    await operator.getByLabel('Status').selectOption('paid');
+    await operator.getByRole('button', { name: 'Search' }).click();
+    await operator.waitForURL(/status=paid/);
+    const found = operator.getByRole('region', { name: 'Carts table' }).getByRole('row', { name: new RegExp(paidCartId) });
+    expect(await found.getByRole('link', { name: /Open in Temporal UI/ }).getAttribute('href')).toBe(
+      `http://localhost:8233/namespaces/default/workflows/cart-${paidCartId}`,
+    );
+    await expectAccessible(operator, 'operator: carts found');
+    await operator.getByLabel('Created from').fill('2030-01-31');
+    await operator.getByLabel('Cart ID').fill('not a cart');
+    await operator.getByRole('button', { name: 'Search' }).click();
+    await operator.waitForURL(/cartId=not/);
+    expect(await operator.locator('#search-cartId').getAttribute('aria-invalid')).toBe('true');
+    await expectAccessible(operator, 'operator: a search with a bad cart ID');
 
     await page.reload();
     expect(await page.locator('[data-endpoint-status]').getAttribute('data-endpoint-status')).toBe('disabled');

@@ -1,4 +1,5 @@
 /// <reference lib="dom" />
+import { fileURLToPath } from 'node:url';
 import { Client } from '@temporalio/client';
 import { temporal } from '@temporalio/proto';
 import type { Browser } from 'playwright-core';
@@ -6,6 +7,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { freePort } from '../../scripts/free-port.js';
 import { ensureTemporalCli } from '../../scripts/temporal-cli.js';
 import { startTemporalDevServer, type TemporalDevServer } from '../../scripts/temporal-server.js';
+import { SANDBOX_CARDS } from '../../core/checkout/payment-processors/sandbox.js';
+import { DASHBOARD_CODEC_PATH, TEMPORAL_UI_PATH } from '../../web/dashboard/temporal-ui.js';
 import { cartSessionDriver } from '../support/cart-session-driver.js';
 import { launchChromium, openPage, skipWithoutChromium } from '../support/chromium.js';
 import { useTestStack } from '../support/test-stack.js';
@@ -48,7 +51,7 @@ describe.skipIf(skipWithoutChromium())('the Temporal Web UI, in headless Chromiu
   });
 
   it("shows an update's encrypted argument in clear, decoded by the API's codec endpoint", async () => {
-    const driver = cartSessionDriver(stack, (await stack.createMerchant()).platformUuid);
+    const driver = cartSessionDriver(stack, (await stack.createMerchant({ name: 'Decoded Shop' })).platformUuid);
     const session = await driver.createSession();
     await driver.sendCode(session, CONTACT);
 
@@ -62,7 +65,7 @@ describe.skipIf(skipWithoutChromium())('the Temporal Web UI, in headless Chromiu
     // The UI and the API on the same host name (ports aside): same site, so the SameSite=None cookie
     // is sent, and `localhost` is a secure context, so Chromium keeps a Secure cookie over http.
     const codecEndpoint = `${stack.apiUrl.replace('127.0.0.1', 'localhost')}/codec`;
-    const { context, page } = await openPage(browser, { width: 1440 });
+    const { context, page } = await openPage(browser, { width: 1280 });
     const session204 = await context.request.post(`${codecEndpoint}/session`, {
       headers: { Authorization: `Bearer ${stack.config.operatorToken}` },
     });
@@ -94,5 +97,90 @@ describe.skipIf(skipWithoutChromium())('the Temporal Web UI, in headless Chromiu
     await page.getByText(`"contact": "${CONTACT}"`).first().waitFor({ timeout: 30_000 });
     expect(decodes.length).toBeGreaterThan(0);
     expect(decodes.every((status) => status === 200)).toBe(true);
+
+    // The session in words (workflows/cart-session/operator-details.ts), decoded by the same codec.
+    await page.getByText('Decoded Shop (sandbox): €44.98, 3 items').first().waitFor({ timeout: 30_000 });
+    // `DOCS_SCREENSHOT=1` refreshes the runbook's picture of a session as an operator sees it: the top of its page.
+    if (process.env.DOCS_SCREENSHOT) {
+      await page.goto(`${UI_URL}/namespaces/default/workflows/${session.handle.workflowId}`);
+      await page.getByText('Decoded Shop (sandbox): €44.98, 3 items').first().waitFor({ timeout: 30_000 });
+      await page.screenshot({ path: fileURLToPath(new URL('../../docs/temporal-ui-session.png', import.meta.url)) });
+    }
+  });
+});
+
+/** The UI `npm start` runs: served by the dashboard under /dashboard/temporal, decoding through /dashboard/codec. */
+const [servedTemporalPort, servedUiPort] = [await freePort(), await freePort()];
+
+describe.skipIf(skipWithoutChromium())('the Temporal Web UI behind the operator dashboard decodes after one sign-in', () => {
+  let server: TemporalDevServer | undefined;
+  beforeAll(async () => {
+    server = await startTemporalDevServer({
+      cli: await ensureTemporalCli(),
+      port: servedTemporalPort,
+      uiPort: servedUiPort,
+      uiCodecEndpoint: DASHBOARD_CODEC_PATH,
+      uiPublicPath: TEMPORAL_UI_PATH,
+      fastUnsafeStorage: true,
+      dynamicConfig: TEST_TEMPORAL_DYNAMIC_CONFIG,
+    });
+  });
+  afterAll(async () => {
+    await server?.stop();
+  });
+
+  const stack = useTestStack({
+    TEMPORAL_ADDRESS: `127.0.0.1:${servedTemporalPort}`,
+    TEMPORAL_UI_UPSTREAM: `http://127.0.0.1:${servedUiPort}`,
+  });
+  let browser: Browser;
+  beforeAll(async () => {
+    browser = await launchChromium();
+  });
+  afterAll(async () => {
+    await browser?.close();
+  });
+
+  it("an operator follows the dashboard's link of a paid cart and reads it decoded; with the session expired, nothing decoded", async () => {
+    const merchant = await stack.createMerchant({ name: 'Served Shop' });
+    const driver = cartSessionDriver(stack, merchant.platformUuid);
+    const session = await driver.createSession();
+    await driver.sendCode(session, CONTACT);
+    await driver.verify(session, await driver.sentCode(session));
+    expect((await driver.pay(session, SANDBOX_CARDS.approved)).status).toBe('paid');
+
+    const { context, page } = await openPage(browser, { width: 1280 });
+    const decodes: number[] = [];
+    page.on('response', (response) => {
+      if (response.url().endsWith(`${DASHBOARD_CODEC_PATH}/decode`) && response.request().method() === 'POST') decodes.push(response.status());
+    });
+    await page.goto(`${stack.checkoutUrl}/dashboard/sign-in/operator`);
+    await page.getByLabel('Operator token').fill(stack.config.operatorToken!);
+    await page.getByRole('button', { name: 'Sign in' }).click();
+    await page.waitForURL(/\/dashboard\/operator$/);
+    await page.goto(`${stack.checkoutUrl}/dashboard/operator/carts?cartId=${session.cartId}`);
+    const link = page.getByRole('link', { name: /Open in Temporal UI/ });
+    const href = await link.getAttribute('href');
+    expect(href).toBe(`${TEMPORAL_UI_PATH}/namespaces/default/workflows/cart-${session.cartId}`);
+    // The link opens a new tab; the same URL in this one keeps the test to one page.
+    await page.goto(`${stack.checkoutUrl}${href}`);
+    await page.getByText('Served Shop (sandbox): €44.98, 3 items').first().waitFor({ timeout: 30_000 });
+    // Newest first: the oldest update, sendCode, is the last one listed.
+    await page.getByText('Workflow Execution Update Accepted').last().click({ timeout: 30_000 });
+    await page.getByText(`"contact": "${CONTACT}"`).first().waitFor({ timeout: 30_000 });
+    expect(decodes.length).toBeGreaterThan(0);
+    expect(decodes.every((status) => status === 200)).toBe(true);
+    // Nothing was set in the UI's own storage: the dashboard session alone did it.
+    expect(await page.evaluate(() => [localStorage.getItem('endpoint'), localStorage.getItem('includeCredentials')])).toEqual([null, null]);
+
+    // The session expired (its cookie gone, as the browser drops it after eight hours): no UI, no codec.
+    await context.clearCookies({ name: 'dashboard_session' });
+    const refused = await context.request.post(`${stack.checkoutUrl}${DASHBOARD_CODEC_PATH}/decode`, { data: { payloads: [] }, maxRedirects: 0 });
+    expect(refused.status()).toBe(303);
+    await page.goto(`${stack.checkoutUrl}${href}`);
+    await page.waitForURL(/\/dashboard\/sign-in\/operator$/);
+    expect(await page.content()).not.toContain(CONTACT);
+    expect(await page.content()).not.toContain('Served Shop (sandbox)');
+    await context.close();
   });
 });

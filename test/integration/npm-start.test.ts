@@ -56,14 +56,15 @@ describe('npm start', () => {
     expect(summary.match(/https?:\/\/[^\s/]+/)?.[0]).toBe(storeUrl);
     expect(printed).toContain(`http://localhost:${api}`);
     expect(printed).toContain(`http://localhost:${web}/?token=<cartId>`);
-    expect(printed).toContain(`http://localhost:${temporalUi}`);
+    expect(printed).toContain(`http://localhost:${web}/dashboard/temporal`);
 
     const stack = JSON.parse(readFileSync(path.join(dataDir, 'stack.json'), 'utf8'));
     expect(stack).toMatchObject({
       apiUrl: `http://localhost:${api}`,
       checkoutUrl: `http://localhost:${web}`,
       temporalAddress: `127.0.0.1:${temporal}`,
-      temporalUiUrl: `http://localhost:${temporalUi}`,
+      // The dev server's UI (on TEMPORAL_UI_PORT), served by the dashboard to signed-in operators.
+      temporalUiUrl: `http://localhost:${web}/dashboard/temporal`,
     });
     expect(stack.databaseUrl).toMatch(new RegExp(`^postgres://.*@127\\.0\\.0\\.1:${postgres}/`));
     const demoMerchant = JSON.parse(readFileSync(path.join(dataDir, 'demo-merchant.json'), 'utf8'));
@@ -98,7 +99,7 @@ describe('npm start', () => {
     const page = await fetch(`${stack.checkoutUrl}/?token=${data.cartId}`);
     expect(page.status).toBe(200);
     expect(await page.text()).toContain('Demo Store');
-    expect((await fetch(stack.temporalUiUrl)).status).toBe(200);
+    expect((await fetch(`http://localhost:${temporalUi}/dashboard/temporal/`)).status).toBe(200);
     expect(printed).toContain(`http://localhost:${web}/dashboard`);
     const signIn = await dashboardClient(stack.checkoutUrl, '127.0.0.1').signIn(demoMerchant.apiKey);
     expect(signIn.location).toBe('/dashboard/orders');
@@ -111,6 +112,14 @@ describe('npm start', () => {
     const metrics = await (await fetch(metricsUrl, { headers: { authorization: `Bearer ${operatorToken}` } })).text();
     expect(metrics).toContain('# TYPE checkout_payments_total counter');
     expect(metrics).toMatch(/^temporal_\w+\{[^}]*task_queue="hosted-checkout"/m);
+
+    // The Temporal UI, through the dashboard: operators only.
+    const operator = dashboardClient(stack.checkoutUrl, '127.0.0.1');
+    expect((await operator.get('/dashboard/temporal/')).location).toBe('/dashboard/sign-in/operator');
+    await operator.signInAsOperator(operatorToken);
+    const ui = await operator.get('/dashboard/temporal/');
+    expect(ui.status).toBe(200);
+    expect(ui.body).toContain('/dashboard/temporal/');
 
     first.child.kill('SIGINT');
     expect(await first.exited).toBe(0);

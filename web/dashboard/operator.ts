@@ -3,6 +3,10 @@ import { z } from 'zod';
 import type { Config } from '../../core/config.js';
 import type { Db } from '../../core/db/client.js';
 import { InvalidOrderCursorError, listOrders } from '../../core/orders/orders.js';
+import { decodeOrderCursor, encodeOrderCursor } from '../../core/orders/order-cursor.js';
+import { LEDGER_STEPS, searchCarts, type CartSearch, type LedgerStep } from '../../core/checkout/cart-ledger.js';
+import { CART_ID_PATTERN } from '../../core/checkout/cart-id.js';
+import { CART_STATUSES, type CartStatus } from '../../core/checkout/session.js';
 import {
   activateMerchant,
   deactivateMerchant,
@@ -17,10 +21,24 @@ import { partOrPage } from './respond.js';
 import { notFoundPage } from './views/layout.js';
 import { merchantsSection, operatorMerchantPage, operatorPage } from './views/operator.js';
 import { temporalWorkflowUrl } from './temporal-link.js';
+import { cartSearchPage, type CartSearchForm, type CartSearchView } from './views/cart-search.js';
 
 type C = Context<DashboardEnv>;
 
 const CARTS_PER_PAGE = 50;
+const DATE = /^\d{4}-\d{2}-\d{2}$/;
+const DAY_MS = 24 * 3600 * 1000;
+const A_DATE = 'Enter a date, such as 2030-01-31, or leave it empty.';
+
+/** A date typed in the form (UTC days, `to` inclusive) as an instant; undefined when empty, null when not a date. */
+function dayStart(value: string, plusDays = 0): Date | undefined | null {
+  if (!value) return undefined;
+  const at = DATE.test(value) ? Date.parse(`${value}T00:00:00Z`) : NaN;
+  return Number.isNaN(at) ? null : new Date(at + plusDays * DAY_MS);
+}
+
+const isStatus = (value: string): value is CartStatus => (CART_STATUSES as readonly string[]).includes(value);
+const isStep = (value: string): value is LedgerStep => (LEDGER_STEPS as readonly string[]).includes(value);
 
 /** What each button does, through the same functions as the operator API and CLI, and what is said after. */
 const ACTIONS: Record<string, { run: (db: Db, platformUuid: string) => Promise<MerchantSummary>; done: string }> = {
@@ -40,8 +58,9 @@ const ACTIONS: Record<string, { run: (db: Db, platformUuid: string) => Promise<M
 };
 
 /**
- * The operators' part of the dashboard: every merchant, managed as the operator API allows, and each
- * merchant's carts with a link to each one's workflow in the Temporal UI.
+ * The operators' part of the dashboard: every merchant, managed as the operator API allows, each
+ * merchant's carts, and a search over every merchant's carts (cartId, merchant, status, step, creation
+ * dates), each cart linked to its workflow in the Temporal UI.
  */
 export function operatorRoutes(deps: { db: Db; config: Config }) {
   const { db, config } = deps;
@@ -59,6 +78,63 @@ export function operatorRoutes(deps: { db: Db; config: Config }) {
   }
 
   app.get('/', (c) => respond(c));
+
+  app.get('/carts', async (c) => {
+    const q = (name: string) => c.req.query(name)?.trim() ?? '';
+    const form: CartSearchForm = { cartId: q('cartId'), merchant: q('merchant'), status: q('status'), step: q('step'), from: q('from'), to: q('to') };
+    const merchants = await listMerchants(db);
+    const errors: CartSearchView['errors'] = {};
+    const search: CartSearch = { limit: CARTS_PER_PAGE };
+    if (form.cartId) {
+      if (CART_ID_PATTERN.test(form.cartId)) search.cartId = form.cartId;
+      else errors.cartId = 'A cart ID is 24 letters, digits, - or _ (the cart-… workflow ID without "cart-"); paste it whole or leave it empty.';
+    }
+    if (form.merchant) {
+      const merchant = merchants.find((m) => m.platformUuid === form.merchant);
+      if (merchant) search.merchant = { platformUuid: merchant.platformUuid, environment: merchant.environment };
+      else errors.merchant = 'Choose a merchant from the list, or Any.';
+    }
+    if (form.status) {
+      if (isStatus(form.status)) search.status = form.status;
+      else errors.status = 'Choose a status from the list, or Any.';
+    }
+    if (form.step) {
+      if (isStep(form.step)) search.step = form.step;
+      else errors.step = 'Choose a step from the list, or Any.';
+    }
+    const createdFrom = dayStart(form.from);
+    const createdTo = dayStart(form.to, 1);
+    if (createdFrom === null) errors.from = A_DATE;
+    else if (createdFrom) search.createdFrom = createdFrom;
+    if (createdTo === null) errors.to = A_DATE;
+    else if (createdTo) search.createdTo = createdTo;
+    const cursor = q('cursor');
+    if (cursor) {
+      const after = decodeOrderCursor(cursor);
+      if (after) search.after = after;
+    }
+    const valid = Object.keys(errors).length === 0;
+    const carts = valid ? await searchCarts(db, search) : [];
+    const last = carts.length === CARTS_PER_PAGE ? carts[carts.length - 1] : undefined;
+    const nextQuery = last
+      ? new URLSearchParams({
+          ...Object.fromEntries(Object.entries(form).filter(([, v]) => v !== '')),
+          cursor: encodeOrderCursor({ createdAtMicros: last.createdAtMicros, cartId: last.cartId }),
+        })
+      : undefined;
+    return c.html(
+      cartSearchPage({
+        form,
+        errors,
+        merchants,
+        carts,
+        nextHref: nextQuery ? `/dashboard/operator/carts?${nextQuery.toString()}` : null,
+        workflowUrl: (cartId) => temporalWorkflowUrl(config, cartId),
+        csrf: c.get('csrf'),
+      }),
+      valid ? 200 : 422,
+    );
+  });
 
   app.get('/merchants/:platformUuid', async (c) => {
     const platformUuid = c.req.param('platformUuid');

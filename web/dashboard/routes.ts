@@ -18,6 +18,7 @@ import { signInLimit } from './sign-in-limit.js';
 import { signInRoutes } from './sign-in.js';
 import { dashboardMessage, forbiddenPage, notFoundPage } from './views/layout.js';
 import { webhookSettingsRoutes } from './webhook-settings.js';
+import { dashboardCodecRoutes, temporalUiProxy } from './temporal-ui.js';
 
 const FORM_BODY_LIMIT_BYTES = 16 * 1024;
 const SIGN_IN_POSTS = ['/sign-in', '/sign-in/operator', '/link'];
@@ -35,6 +36,16 @@ export function dashboardRoutes(deps: { config: Config; db: Db; temporal: Tempor
   const ownOrigin = new URL(config.checkoutBaseUrl).origin;
   const limit = signInLimit(deps);
   const app = new Hono<DashboardEnv>();
+
+  // The Temporal UI and its codec, for operators, before the form checks: the UI posts JSON of its own.
+  const operatorOnly = requireOperator({ sessions });
+  app.use('/codec/*', operatorOnly);
+  app.route('/codec', dashboardCodecRoutes(config));
+  if (config.temporalUiUpstream) {
+    app.use('/temporal', operatorOnly);
+    app.use('/temporal/*', operatorOnly);
+    app.route('/temporal', temporalUiProxy({ upstream: config.temporalUiUpstream }));
+  }
 
   app.use(originCheck({ origin: (origin, c) => origin === ownOrigin || origin === new URL(c.req.url).origin }));
   app.use(

@@ -5,6 +5,7 @@ import {
   condition,
   proxyActivities,
   proxyLocalActivities,
+  setCurrentDetails,
   setHandler,
   sleep,
   upsertSearchAttributes,
@@ -37,6 +38,7 @@ import {
 import { parseContact } from '../../core/checkout/contact.js';
 import { otpHashDigest } from '../../core/checkout/otp/digest.js';
 import { WAITED_ACTIVITY_HEARTBEAT_TIMEOUT_MS, WAITED_ACTIVITY_RETRY_INTERVAL_MS } from '../../core/worker-loss.js';
+import { currentDetails, duration } from './operator-details.js';
 
 /**
  * Ledger and webhook bookkeeping must not be lost: retried until it succeeds. The writes run as local
@@ -162,6 +164,10 @@ export async function cartSession(input: CartSessionInput): Promise<{ status: Ca
     ...(paymentSubmittedAt !== undefined ? { paymentSubmittedAt: new Date(paymentSubmittedAt).toISOString() } : {}),
     ...(failureCode ? { failureCode } : {}),
   });
+  /** Until when an unanswered charge is being resolved, for the operator's current details. */
+  let resolvingUntil: number | undefined;
+  /** The Temporal UI's current details, in words (workflows/cart-session/operator-details.ts); not part of history. */
+  const tell = () => setCurrentDetails(currentDetails(state(), { sending, ...(resolvingUntil !== undefined ? { resolvingUntil } : {}) }));
   /** Actions that end the session answer once its outcome is recorded, so the page can redirect. */
   const settledState = () => condition(() => settled).then(state);
 
@@ -187,6 +193,7 @@ export async function cartSession(input: CartSessionInput): Promise<{ status: Ca
 
   const sendCode = async (to: { address: string; hint: string; key?: string; locale?: string }) => {
     sending = true;
+    tell();
     try {
       const sent = await sendOtp({
         cartId,
@@ -209,11 +216,13 @@ export async function cartSession(input: CartSessionInput): Promise<{ status: Ca
     } finally {
       sending = false;
       sendAttempts++;
+      tell();
     }
     return state();
   };
 
   setHandler(stateQuery, state);
+  tell();
 
   // Sending to a new contact once a code went out counts as a resend, with the same limits.
   setHandler(
@@ -248,9 +257,11 @@ export async function cartSession(input: CartSessionInput): Promise<{ status: Ca
     ({ codeHash }) => {
       if (challenge!.acceptedDigests.includes(otpHashDigest(codeHash))) {
         verified = true;
+        tell();
         return state();
       }
       wrongCodes++;
+      tell();
       if (wrongCodes < otpPolicy.maxWrongCodes) return state();
       decision = { kind: 'locked_out' };
       return settledState();
@@ -304,6 +315,7 @@ export async function cartSession(input: CartSessionInput): Promise<{ status: Ca
   const moveTo = async (next: CartStatus, outcome: { failureCode?: string } = {}) => {
     status = next;
     failureCode = outcome.failureCode;
+    tell();
     upsertSearchAttributes([{ key: searchAttributes.cartStatus, value: next }]);
     await recordCartStatus({ cartId, status: next, ...(payment ? { payment: { brand: payment.brand, last4: payment.last4 } } : {}), ...outcome });
     const event = EVENT_FOR_STATUS[next];
@@ -337,6 +349,8 @@ export async function cartSession(input: CartSessionInput): Promise<{ status: Ca
     const giveUpAt = Date.now() + input.paymentResolutionMs;
     let backoffMs = LOOKUP_BACKOFF.initialMs;
     let mayRecharge = true;
+    resolvingUntil = giveUpAt;
+    tell();
     while (Date.now() < giveUpAt) {
       await sleep(Math.min(backoffMs, giveUpAt - Date.now()));
       backoffMs = Math.min(backoffMs * 2, LOOKUP_BACKOFF.maximumMs);
@@ -367,7 +381,7 @@ export async function cartSession(input: CartSessionInput): Promise<{ status: Ca
     return moveTo('failed', { failureCode: result.failureCode });
   };
 
-  const customerDecided = await condition(() => decision !== undefined, input.lifetimeMs);
+  const customerDecided = await condition(() => decision !== undefined, input.lifetimeMs, { summary: `${duration(input.lifetimeMs)} expiry of the session` });
   if (!customerDecided) await moveTo('abandoned');
   else if (decision!.kind === 'pay') await takePayment(decision!.card);
   else if (decision!.kind === 'cancel') await moveTo('cancelled');

@@ -1,4 +1,4 @@
-import { ActivityFailure, proxyActivities } from '@temporalio/workflow';
+import { ActivityFailure, proxyActivities, setCurrentDetails } from '@temporalio/workflow';
 import type { RefundActivities } from '../../activities/refund/index.js';
 import { REFUND_NOT_RESERVED, type RefundInput, type RefundOutcome } from './messages.js';
 
@@ -29,6 +29,8 @@ const { settleRefund, failRefund, recordCartEvent } = proxyActivities<RefundActi
 /** One refund of a paid order, from its reserved amount to the processor's answer, the ledger and `order_refunded`. */
 export async function refundPayment(input: RefundInput): Promise<RefundOutcome> {
   const { refundId, cartId, amount } = input;
+  // The Temporal UI's current details, in words; amounts in minor units (the input carries no currency).
+  setCurrentDetails(`confirming the reservation of ${amount} (minor units) for cart ${cartId}`);
   try {
     await confirmRefundReservation({ refundId });
   } catch (error) {
@@ -36,12 +38,15 @@ export async function refundPayment(input: RefundInput): Promise<RefundOutcome> 
     return { status: 'failed', failureCode: REFUND_NOT_RESERVED };
   }
 
+  setCurrentDetails(`refunding ${amount} (minor units) at the processor, asked again until it answers`);
   const answer = await refundCharge({ refundId, cartId, amount });
   if (answer.outcome === 'declined') {
+    setCurrentDetails(`refused by the processor: ${answer.failureCode}`);
     await failRefund({ refundId, failureCode: answer.failureCode });
     return { status: 'failed', failureCode: answer.failureCode };
   }
 
+  setCurrentDetails('refunded — settling the ledger and recording order_refunded');
   const settled = await settleRefund({ refundId, processorRefundId: answer.processorRefundId });
   await recordCartEvent({
     cartId,

@@ -1,4 +1,4 @@
-import { ActivityFailure, condition, continueAsNew, log, proxyActivities, setHandler, workflowInfo } from '@temporalio/workflow';
+import { ActivityFailure, condition, continueAsNew, log, proxyActivities, setCurrentDetails, setHandler, workflowInfo } from '@temporalio/workflow';
 import type { WebhookDeliveryActivities } from '../../activities/webhook-delivery/index.js';
 import { DELIVERY_FAILURE, type DeliveryRequest } from '../../core/webhooks/delivery.js';
 import { deliverEventSignal, type WebhookDeliveryInput } from './messages.js';
@@ -33,12 +33,19 @@ export async function webhookDelivery(input: WebhookDeliveryInput): Promise<void
   });
 
   for (;;) {
+    // The Temporal UI's current details; each attempt's number and next retry show on the pending activity.
+    setCurrentDetails(
+      queue.length === 0
+        ? 'nothing to deliver: waiting up to a minute for the next event'
+        : `delivering webhook event ${queue[0]!.eventId}, ${queue.length - 1} more queued`,
+    );
     if (queue.length === 0 && !(await condition(() => queue.length > 0, IDLE_BEFORE_CLOSING))) return;
     if (workflowInfo().continueAsNewSuggested) {
       await continueAsNew<typeof webhookDelivery>({ ...input, queued: queue });
     }
     const next = queue[0]!;
     delivering = true;
+    setCurrentDetails(`delivering webhook event ${next.eventId} (${next.trigger}), ${queue.length - 1} more queued`);
     try {
       await deliverWebhook(next);
     } catch (err) {

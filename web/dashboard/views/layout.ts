@@ -4,13 +4,16 @@ import { assetPath } from '../../assets.js';
 
 export type { Html };
 
-type Section = 'orders' | 'webhooks' | 'merchants';
+type Section = 'orders' | 'webhooks' | 'merchants' | 'carts';
 
 const MERCHANT_NAV: Array<{ section: Section; href: string; label: string }> = [
   { section: 'orders', href: '/dashboard/orders', label: 'Orders' },
   { section: 'webhooks', href: '/dashboard/webhooks', label: 'Webhooks' },
 ];
-const OPERATOR_NAV: Array<{ section: Section; href: string; label: string }> = [{ section: 'merchants', href: '/dashboard/operator', label: 'Merchants' }];
+const OPERATOR_NAV: Array<{ section: Section; href: string; label: string }> = [
+  { section: 'merchants', href: '/dashboard/operator', label: 'Merchants' },
+  { section: 'carts', href: '/dashboard/operator/carts', label: 'Carts' },
+];
 
 export interface Shell {
   title: string;

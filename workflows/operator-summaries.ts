@@ -1,0 +1,51 @@
+import type { WorkflowInterceptorsFactory } from '@temporalio/workflow';
+import { duration, money } from './cart-session/operator-details.js';
+
+type Summarize = (input: Record<string, unknown>) => string;
+
+const str = (value: unknown) => (typeof value === 'string' ? value : '');
+const amountOf = (input: Record<string, unknown>) =>
+  typeof input.amount === 'number' && typeof input.currency === 'string' ? money(input.amount, input.currency) : 'the cart';
+
+/**
+ * Each activity's summary, from its input: ids, amounts, statuses and event names only. The contact
+ * sendOtp carries and the card token of a charge never appear (test/unit/operator-details.test.ts).
+ */
+const ACTIVITY_SUMMARIES: Record<string, Summarize> = {
+  sendOtp: () => 'send the one-time code to the contact the customer gave',
+  chargePayment: (i) => `charge ${amountOf(i)}`,
+  lookupPayment: () => 'ask the processor what became of the charge',
+  voidPayment: () => 'void the charge, in case a late approval lands',
+  recordCartStatus: (i) => `ledger: ${str(i.status)}${i.failureCode ? ` (${str(i.failureCode)})` : ''}`,
+  recordCartEvent: (i) => `record ${str(i.event)} for the merchant's webhook`,
+  discardCards: () => "delete the session's cards from the vault",
+  deliverWebhook: (i) =>
+    `deliver webhook event ${str(i.eventId)} to the merchant's endpoint${i.trigger && i.trigger !== 'scheduled' ? ` (${str(i.trigger)})` : ''}`,
+  confirmRefundReservation: () => 'confirm the refund reserved in the ledger',
+  refundCharge: (i) => `refund ${typeof i.amount === 'number' ? i.amount : '?'} (minor units) of cart ${str(i.cartId)} at the processor`,
+  settleRefund: () => 'settle the refund in the ledger',
+  failRefund: (i) => `refund refused: ${str(i.failureCode)}; release the reservation`,
+  purgeCardVault: (i) => `delete vault cards older than ${typeof i.olderThanMs === 'number' ? duration(i.olderThanMs) : '?'} window`,
+};
+
+export function activitySummary(activityType: string, args: unknown[]): string {
+  const input = (typeof args[0] === 'object' && args[0] !== null ? args[0] : {}) as Record<string, unknown>;
+  return ACTIVITY_SUMMARIES[activityType]?.(input) ?? activityType;
+}
+
+/**
+ * Gives every activity and timer a summary unless its call set one, so the event history reads
+ * "charge €39.00" rather than `chargePayment`. Registered by worker/create-worker.ts.
+ */
+export const interceptors: WorkflowInterceptorsFactory = () => ({
+  outbound: [
+    {
+      scheduleActivity: (input, next) =>
+        next(input.options.summary ? input : { ...input, options: { ...input.options, summary: activitySummary(input.activityType, input.args) } }),
+      scheduleLocalActivity: (input, next) =>
+        next(input.options.summary ? input : { ...input, options: { ...input.options, summary: activitySummary(input.activityType, input.args) } }),
+      startTimer: (input, next) =>
+        next(input.options?.summary ? input : { ...input, options: { ...input.options, summary: `${duration(input.durationMs)} wait` } }),
+    },
+  ],
+});
