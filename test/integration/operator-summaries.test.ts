@@ -77,6 +77,6 @@ describe('the Temporal UI reads each session in words, sealed like every payload
       },
       { what: 'a summarized delivery' },
     );
-    expect(delivered.find((s) => s.startsWith('deliver webhook event'))).toMatch(/^deliver webhook event evt_[A-Za-z0-9]+ to the merchant's endpoint$/);
+    expect(delivered.find((s) => s.startsWith('deliver webhook event'))).toMatch(/^deliver webhook event evt_[A-Za-z0-9_-]+ to the merchant's endpoint$/);
   });
 });
