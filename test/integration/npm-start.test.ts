@@ -135,7 +135,7 @@ describe('npm start', () => {
     expect(second.output()).not.toContain('Applied migrations');
     // The cart of the first run is still there: its session survived the restart, and so did the store's order.
     expect((await fetch(`${stack.checkoutUrl}/?token=${data.cartId}`)).status).toBe(200);
-    expect(await (await fetch(`${storeUrl}/orders`)).text()).toContain(storeCartId);
+    expect(await (await fetch(`${storeUrl}/orders`, { headers: { cookie: owner.cookie } })).text()).toContain(storeCartId);
     second.child.kill('SIGINT');
     expect(await second.exited).toBe(0);
     expect(processesUsing(dataDir)).toBe('');
