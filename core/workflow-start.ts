@@ -8,6 +8,9 @@ const TERMINATE_DEADLINE_MS = 2_000;
 /** A start cancelled by its deadline may still land: its workflow is looked for this many times, a second apart. */
 const ORPHAN_LOOKUPS = 10;
 const ORPHAN_LOOKUP_INTERVAL_MS = 1_000;
+/** A start whose outcome is unknown: its workflow is looked for this many times, half a second apart. */
+const STARTED_LOOKUPS = 3;
+const STARTED_LOOKUP_INTERVAL_MS = 500;
 
 export type StartUnderDeadline = <S>(start: () => Promise<S>) => Promise<S>;
 
@@ -21,7 +24,16 @@ export type StartUnderDeadline = <S>(start: () => Promise<S>) => Promise<S>;
  */
 export async function startOrTerminateOrphan<T>(
   deps: { temporal: Temporal; logger?: Logger },
-  orphan: { workflowId: string; reason: string },
+  orphan: {
+    workflowId: string;
+    reason: string;
+    /**
+     * Whether what the workflow belongs to is really missing, asked before terminating it: a failure
+     * can hide a commit that landed (its acknowledgement lost), and such a workflow must be kept.
+     * Without it, every failure after the start terminates the workflow.
+     */
+    stillOrphaned?: () => Promise<boolean>;
+  },
   work: (start: StartUnderDeadline) => Promise<T>,
 ): Promise<T> {
   let sent = false;
@@ -36,8 +48,40 @@ export async function startOrTerminateOrphan<T>(
   }
 }
 
-async function terminateOrphan(deps: { temporal: Temporal; logger?: Logger }, orphan: { workflowId: string; reason: string }, cause: unknown): Promise<void> {
+/**
+ * Whether the workflow `workflowId` exists, after a start whose outcome is unknown (its deadline struck,
+ * or its answer was lost, although the server may have accepted it). Looked for a few times while a
+ * start still in flight may land; false when it cannot be found, Temporal's answer included.
+ */
+export async function workflowStarted(deps: { temporal: Temporal }, workflowId: string): Promise<boolean> {
+  for (let attempt = 1; attempt <= STARTED_LOOKUPS; attempt++) {
+    try {
+      await withDeadline(deps.temporal, TERMINATE_DEADLINE_MS, () => deps.temporal.client.workflow.getHandle(workflowId).describe());
+      return true;
+    } catch (err) {
+      if (!(err instanceof WorkflowNotFoundError)) return false;
+    }
+    if (attempt < STARTED_LOOKUPS) await new Promise((resolve) => setTimeout(resolve, STARTED_LOOKUP_INTERVAL_MS));
+  }
+  return false;
+}
+
+async function terminateOrphan(
+  deps: { temporal: Temporal; logger?: Logger },
+  orphan: { workflowId: string; reason: string; stillOrphaned?: () => Promise<boolean> },
+  cause: unknown,
+): Promise<void> {
   const { workflowId, reason } = orphan;
+  if (orphan.stillOrphaned) {
+    const orphaned = await orphan.stillOrphaned().catch((err: unknown) => {
+      deps.logger?.warn({ workflowId, err, cause }, 'kept a workflow whose start may have committed: could not tell');
+      return false;
+    });
+    if (!orphaned) {
+      deps.logger?.warn({ workflowId, err: cause }, 'kept a workflow whose start committed although its acknowledgement was lost');
+      return;
+    }
+  }
   for (let attempt = 1; attempt <= ORPHAN_LOOKUPS; attempt++) {
     try {
       await withDeadline(deps.temporal, TERMINATE_DEADLINE_MS, () => deps.temporal.client.workflow.getHandle(workflowId).terminate(reason));

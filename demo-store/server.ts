@@ -8,7 +8,8 @@ import { secureHeaders } from 'hono/secure-headers';
 import { CURRENCY, MAX_QUANTITY, PRODUCTS, findProduct, parseAmount } from './catalogue.js';
 import { HostedCheckoutError, createHostedCheckoutClient, type HostedCheckoutSettings } from './hosted-checkout.js';
 import { openOrderStore, type StoreOrder } from './order-store.js';
-import { orderPage, ordersPage, problemPage, shopPage } from './views.js';
+import { ownerLogin, safeNext } from './owner-login.js';
+import { loginPage, orderPage, ordersPage, problemPage, shopPage } from './views.js';
 import { createWebhookReceiver } from './webhooks.js';
 
 export interface DemoStoreSettings extends HostedCheckoutSettings {
@@ -22,6 +23,8 @@ export interface DemoStoreSettings extends HostedCheckoutSettings {
   publicUrl: string;
   /** The JSON file of the store's orders. */
   ordersFile: string;
+  /** The store owner's password, for the orders page and refunds (demo-store/owner-login.ts ownerPasswordIn keeps one in a file). */
+  ownerPassword: string;
   log: (line: string) => void;
 }
 
@@ -34,6 +37,7 @@ export function createDemoStoreApp(settings: DemoStoreSettings) {
   const webhooks = createWebhookReceiver({ secret: settings.webhookSecret, store });
   const base = settings.baseUrl.replace(/\/+$/, '');
   const publicUrl = settings.publicUrl.replace(/\/+$/, '');
+  const owner = ownerLogin({ password: settings.ownerPassword, secure: base.startsWith('https:') });
   const app = new Hono();
 
   app.use(
@@ -119,7 +123,25 @@ export function createDemoStoreApp(settings: DemoStoreSettings) {
     }
   }
 
-  app.get('/orders', (c) => c.html(ordersPage(store)));
+  // The owner's pages: the orders (with every customer's order) and refunds. The shop, a customer's own
+  // order page (its return URL) and the webhook endpoint stay public.
+  app.get('/login', (c) => c.html(loginPage(safeNext(c.req.query('next')))));
+  app.post('/login', async (c) => {
+    const form = await c.req.parseBody<Record<string, string>>();
+    const next = safeNext(form.next);
+    if (owner.throttled()) return c.html(loginPage(next, 'Too many wrong passwords: wait a minute and try again.'), 429);
+    if (!(await owner.signIn(c, String(form.password ?? '')))) return c.html(loginPage(next, 'Wrong password.'), 401);
+    return c.redirect(next, 303);
+  });
+  app.post('/logout', (c) => {
+    owner.signOut(c);
+    return c.redirect('/', 303);
+  });
+
+  app.get('/orders', async (c) => {
+    if (!(await owner.signedIn(c))) return c.redirect('/login?next=%2Forders', 303);
+    return c.html(ordersPage(store));
+  });
 
   app.get('/orders/:id', (c) => {
     const order = store.get(c.req.param('id'));
@@ -128,6 +150,7 @@ export function createDemoStoreApp(settings: DemoStoreSettings) {
   });
 
   app.post('/orders/:id/refunds', async (c) => {
+    if (!(await owner.signedIn(c))) return c.html(problemPage('Sign in required', 'Only the store owner can refund: sign in at /login.'), 401);
     const order = store.get(c.req.param('id'));
     if (!order?.cartId) return c.html(problemPage('Order not found', 'There is no paid order with this id.'), 404);
     const form = await c.req.parseBody<Record<string, string>>();

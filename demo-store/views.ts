@@ -103,6 +103,7 @@ export function ordersPage(store: OrderStore, problems: Record<string, string> =
   return layout(
     'Orders',
     html`<h1>Orders</h1>
+      <form method="post" action="/logout"><button type="submit">Sign out</button></form>
       ${orders.length === 0 ? html`<p>No orders yet: <a href="/">buy something</a>.</p>` : ''}
       ${orders.map(
         (order) =>
@@ -233,6 +234,21 @@ function unmatchedSection(store: OrderStore): Html {
       ${unmatched.map((w) => html`<li><code>${w.cartId}</code>: ${w.event} #${w.sequence ?? '—'} (${w.status ?? ''}) at ${w.receivedAt}</li>`)}
     </ul>
   </section>`;
+}
+
+export function loginPage(next: string, error?: string): Html {
+  return layout(
+    'Sign in',
+    html`<h1>Store owner sign-in</h1>
+      <p>The orders and refunds are the store owner's. <code>npm start</code> prints the password (kept in <code>.data/demo-store-owner-password</code>).</p>
+      ${error ? html`<p class="error" role="alert">${error}</p>` : ''}
+      <form method="post" action="/login">
+        <input type="hidden" name="next" value="${next}" />
+        <label for="password">Password</label>
+        <input id="password" name="password" type="password" autocomplete="current-password" required />
+        <button type="submit">Sign in</button>
+      </form>`,
+  );
 }
 
 export function problemPage(title: string, message: string): Html {

@@ -15,6 +15,7 @@ import { serveWorkerMetrics, workerTelemetryOptions } from '../worker/metrics.js
 import { sdkLoggerFrom } from '../worker/sdk-logger.js';
 import { createActivityMetrics } from '../activities/metrics.js';
 import { ensureCardVaultPurgeSchedule } from '../workflows/card-vault-purge/client.js';
+import { ownerPasswordIn } from '../demo-store/owner-login.js';
 import { startDemoStore } from '../demo-store/server.js';
 import { ensureDemoMerchant } from './demo-merchant.js';
 import { localDataEncryptionKey, localOperatorToken, startInfrastructure } from './infrastructure.js';
@@ -113,6 +114,8 @@ try {
 
   const demoStoreUrl = `http://localhost:${launcher.DEMO_MERCHANT_PORT}`;
   const demo = await ensureDemoMerchant({ db, config }, path.join(DATA_DIR, 'demo-merchant.json'), `${demoStoreUrl}/webhooks`);
+  const ownerPasswordFile = path.join(DATA_DIR, 'demo-store-owner-password');
+  const owner = ownerPasswordIn(ownerPasswordFile);
   const demoStore = await startDemoStore({
     port: launcher.DEMO_MERCHANT_PORT,
     baseUrl: demoStoreUrl,
@@ -123,6 +126,7 @@ try {
     apiKey: demo.apiKey,
     webhookSecret: demo.webhookSecret,
     ordersFile: path.join(DATA_DIR, 'demo-store-orders.json'),
+    ownerPassword: owner.password,
     log: say,
   });
   closers.push(demoStore.close);
@@ -148,6 +152,8 @@ try {
 Hosted Checkout is running (${config.environment}).
 
   Demo store       ${demoStoreUrl}   ← start here: buy, pay with the sandbox values, watch the webhooks, refund
+                   its orders and refunds ask for the store owner's password: ${owner.password}
+                   (kept in ${ownerPasswordFile}${owner.created ? ', created now' : ''})
 
   API              ${stack.apiUrl}            (health: ${stack.apiUrl}/readyz, reference: ${stack.apiUrl}/docs)
   Checkout page    ${stack.checkoutUrl}/?token=<cartId>

@@ -40,7 +40,7 @@ export interface ActivityDeps {
 export function createActivities(deps: ActivityDeps) {
   // Code delivery first: a production worker missing both is told about its code providers first.
   const otpSender = deps.otpSender ?? otpSenderFromConfig(deps);
-  const paymentProcessor = deps.paymentProcessor ?? paymentProcessorFromConfig(deps.config);
+  const paymentProcessor = deps.paymentProcessor ?? paymentProcessorFromConfig(deps.config, deps.db);
   // Inside an activity, the worker's own client starts or signals the delivery workflow.
   const handOver: RequestDelivery = (cartId, request) => requestDelivery(Context.current().client, deps.config, cartId, request);
   const shared = { ...deps, otpSender, paymentProcessor, requestDelivery: handOver };

@@ -1,5 +1,6 @@
 import { ApplicationFailure } from '@temporalio/activity';
 import { readCard } from '../../core/checkout/card-vault.js';
+import { paymentReferenceOf, recordPaymentReference } from '../../core/checkout/cart-ledger.js';
 import type { Config } from '../../core/config.js';
 import type { Db } from '../../core/db/client.js';
 import type { Logger } from '../../core/logger.js';
@@ -23,6 +24,11 @@ export function createPaymentActivities(deps: { config: Config; db: Db; logger: 
    * response, worker restart) never charges twice. The card stays in the vault until the workflow
    * discards it, because a retry needs it again.
    */
+  /** An approval's reference goes into the ledger before the workflow hears of it, for void and refund later. */
+  const keepReference = async (cartId: string, result: ChargeResult): Promise<void> => {
+    if (result.outcome === 'approved') await recordPaymentReference(db, cartId, result.chargeId);
+  };
+
   const chargePayment = async (input: { cartId: string; cardToken: string; amount: number; currency: string }): Promise<PaymentOutcome> => {
     const card = await readCard(db, config.keyring, input.cardToken);
     if (!card) return { outcome: 'declined', failureCode: 'card_unavailable' };
@@ -35,6 +41,7 @@ export function createPaymentActivities(deps: { config: Config; db: Db; logger: 
       if (error instanceof ApplicationFailure && error.type === PROCESSOR_UNAVAILABLE) metrics.payments.inc({ outcome: 'no_answer' });
       throw error;
     }
+    await keepReference(input.cartId, result);
     metrics.payments.inc({ outcome: result.outcome });
     logger.info({ cartId: input.cartId, processor, outcome: result.outcome, brand: card.brand, last4: card.last4 }, 'payment authorization');
     return toOutcome(result);
@@ -46,16 +53,16 @@ export function createPaymentActivities(deps: { config: Config; db: Db; logger: 
     /** What the processor did for this cart's key, when a charge went unanswered. */
     async lookupPayment(input: { cartId: string }): Promise<PaymentLookup> {
       const found = await answered({ cartId: input.cartId }, () => paymentProcessor.lookup({ idempotencyKey: input.cartId }));
+      if (found.found) await keepReference(input.cartId, found.result);
       logger.info({ cartId: input.cartId, processor, found: found.found, ...(found.found ? { outcome: found.result.outcome } : {}) }, 'payment lookup');
       return found.found ? { found: true, outcome: toOutcome(found.result) } : { found: false };
     },
 
-    /** Voids the cart's charge, or by key alone a charge that may still land. */
+    /** Voids the cart's charge (by the reference the ledger holds, if any), or by key alone a charge that may still land. */
     async voidPayment(input: { cartId: string; chargeId?: string }): Promise<void> {
-      await answered({ cartId: input.cartId }, () =>
-        paymentProcessor.void({ idempotencyKey: input.cartId, ...(input.chargeId ? { chargeId: input.chargeId } : {}) }),
-      );
-      logger.info({ cartId: input.cartId, processor, chargeId: input.chargeId }, 'payment voided');
+      const chargeId = input.chargeId ?? (await paymentReferenceOf(db, input.cartId));
+      await answered({ cartId: input.cartId }, () => paymentProcessor.void({ idempotencyKey: input.cartId, ...(chargeId ? { chargeId } : {}) }));
+      logger.info({ cartId: input.cartId, processor, chargeId }, 'payment voided');
     },
   };
 }

@@ -1,5 +1,5 @@
 import { ApplicationFailure } from '@temporalio/activity';
-import { lockCart, lockOwnerCart, recordRefundedAmount, type LedgerCart } from '../../core/checkout/cart-ledger.js';
+import { lockCart, lockOwnerCart, paymentReferenceOf, recordRefundedAmount, type LedgerCart } from '../../core/checkout/cart-ledger.js';
 import type { PaymentProcessor } from '../../core/checkout/payment-processor.js';
 import type { CartStatus } from '../../core/checkout/session.js';
 import type { Db, Sql } from '../../core/db/client.js';
@@ -59,18 +59,22 @@ export function createRefundActivities(deps: {
     },
 
     /**
-     * The cart's charge is found by its own idempotency key (the cartId, see activities/cart-session/payments.ts),
-     * then refunded under the refund's id: a retry after a lost answer gets the same refund back.
+     * The cart's charge is the payment reference the ledger holds (activities/cart-session/payments.ts
+     * stores it at approval); an order without one is looked up by the charge's own idempotency key
+     * (the cartId). It is refunded under the refund's id: a retry after a lost answer gets the same refund back.
      */
     async refundCharge(input: { refundId: string; cartId: string; amount: number }): Promise<RefundAnswer> {
       const { refundId, cartId, amount } = input;
-      const found = await answered({ refundId }, () => paymentProcessor.lookup({ idempotencyKey: cartId }));
-      if (!found.found || found.result.outcome !== 'approved') {
-        logger.warn({ refundId, cartId, processor }, 'refund: the processor knows no approved charge for this cart');
-        metrics.refunds.inc({ outcome: 'declined' });
-        return { outcome: 'declined', failureCode: 'charge_not_found' };
+      let chargeId = await paymentReferenceOf(db, cartId);
+      if (!chargeId) {
+        const found = await answered({ refundId }, () => paymentProcessor.lookup({ idempotencyKey: cartId }));
+        if (!found.found || found.result.outcome !== 'approved') {
+          logger.warn({ refundId, cartId, processor }, 'refund: the processor knows no approved charge for this cart');
+          metrics.refunds.inc({ outcome: 'declined' });
+          return { outcome: 'declined', failureCode: 'charge_not_found' };
+        }
+        chargeId = found.result.chargeId;
       }
-      const chargeId = found.result.chargeId;
       const result = await answered({ refundId }, () => paymentProcessor.refund({ idempotencyKey: refundId, chargeId, amount }));
       logger.info({ refundId, cartId, processor, amount, outcome: result.outcome }, 'refund');
       metrics.refunds.inc({ outcome: result.outcome });

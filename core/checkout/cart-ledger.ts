@@ -73,6 +73,20 @@ export async function recordCartStatus(db: Db, change: CartStatusChange): Promis
     where cart_id = ${change.cartId} and status not in ('partially_refunded', 'refunded')`;
 }
 
+/**
+ * The processor's reference for the cart's approved charge (Stripe: the PaymentIntent id), kept once
+ * the charge is approved; void and refund use it rather than a lookup by key. The first one stays.
+ */
+export async function recordPaymentReference(db: Db, cartId: string, reference: string): Promise<void> {
+  await db`update carts set payment_reference = coalesce(payment_reference, ${reference}) where cart_id = ${cartId}`;
+}
+
+/** The cart's payment reference, or undefined when no approved charge was recorded (carts paid before migration 017). */
+export async function paymentReferenceOf(sql: Sql, cartId: string): Promise<string | undefined> {
+  const [row] = await sql<{ payment_reference: string | null }[]>`select payment_reference from carts where cart_id = ${cartId}`;
+  return row?.payment_reference ?? undefined;
+}
+
 export interface LedgerCart {
   platformUuid: string;
   environment: Environment;

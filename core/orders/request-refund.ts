@@ -5,7 +5,7 @@ import { randomToken } from '../crypto.js';
 import type { Db } from '../db/client.js';
 import type { Temporal } from '../temporal.js';
 import { findCartEvent } from '../webhooks/event-store.js';
-import { startOrTerminateOrphan } from '../workflow-start.js';
+import { startOrTerminateOrphan, workflowStarted } from '../workflow-start.js';
 import { refundRequestSchema, type Refund } from './order-schema.js';
 import { findRefund, findRefundByIdempotencyKey, insertRefund, publicRefund, reservedRefundAmount, type StoredRefund } from './refund-ledger.js';
 
@@ -107,7 +107,15 @@ export async function requestRefund(deps: RefundDeps, input: RefundOrderInput): 
   // Started under a deadline like create-cart's, so a Temporal that is down fails the request in
   // seconds, not holding the cart's lock. If the transaction then fails, the workflow would wait for a
   // reservation that never came and end without asking the processor; terminating it says so sooner.
-  const orphan = { workflowId: deps.refundWorkflow.workflowId(refundId), reason: 'refund not reserved: its transaction did not commit' };
+  // A failure may hide a commit whose acknowledgement was lost: a refund whose reservation is in the
+  // ledger is never terminated, it proceeds (docs/decisions/refunds.md).
+  const workflowId = deps.refundWorkflow.workflowId(refundId);
+  const reserved = async () => (await findRefund(deps.db, refundId)) !== undefined;
+  const orphan = {
+    workflowId,
+    reason: 'refund not reserved: its transaction did not commit',
+    stillOrphaned: async () => !(await reserved()),
+  };
   let outcome: { refund: StoredRefund; replayed: boolean };
   try {
     outcome = await startOrTerminateOrphan(deps, orphan, (start) =>
@@ -155,11 +163,20 @@ export async function requestRefund(deps: RefundDeps, input: RefundOrderInput): 
           idempotencyKey: input.idempotencyKey ?? null,
           requestFingerprint: fingerprint,
         });
-        await start(() => deps.refundWorkflow.start({ refundId, cartId: input.cartId, platformUuid: input.platformUuid, amount: input.amount }));
+        try {
+          await start(() => deps.refundWorkflow.start({ refundId, cartId: input.cartId, platformUuid: input.platformUuid, amount: input.amount }));
+        } catch (err) {
+          // The start's answer may be lost although Temporal accepted it: a workflow that exists is
+          // kept, and the reservation commits for it; only a workflow that truly is not there rolls it back.
+          if (!(await workflowStarted(deps, workflowId))) throw err;
+        }
         return { refund, replayed: false };
       }),
     );
   } catch (err) {
+    // The commit's acknowledgement lost: the reservation is in, and its workflow runs it.
+    const committed = err instanceof RefundRefused ? undefined : await findRefund(deps.db, refundId).catch(() => undefined);
+    if (committed) return { refund: publicRefund(await awaitOutcome(deps.db, committed)), replayed: false };
     // The same key used at the same moment for another order: that request's refund holds the key now.
     if (input.idempotencyKey !== undefined && (err as { code?: unknown }).code === UNIQUE_VIOLATION) {
       const existing = await findRefundByIdempotencyKey(deps.db, input.platformUuid, input.idempotencyKey);

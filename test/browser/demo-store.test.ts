@@ -22,7 +22,7 @@ describe.skipIf(skipWithoutChromium())('the demo store in headless Chromium, on 
   const stack = useTestStack();
   const dataDir = mkdtempSync(path.join(tmpdir(), 'demo-store-browser-'));
   let browser: Browser;
-  let store: { url: string; close: () => Promise<void> };
+  let store: { url: string; close: () => Promise<void>; ownerPassword: string };
   let storeUrl: string;
   let merchant: CreatedMerchant;
   const opened: WatchedPage[] = [];
@@ -79,6 +79,13 @@ describe.skipIf(skipWithoutChromium())('the demo store in headless Chromium, on 
     // Refund part of it from the store, through the merchant API.
     const orderId = landed.pathname.split('/').at(-1)!;
     await page.getByRole('link', { name: 'Orders', exact: true }).click();
+    // The orders and refunds are the store owner's: the link leads to the sign-in form first.
+    await page.waitForURL(`${storeUrl}/login?next=%2Forders`);
+    await page.getByLabel('Password').fill(store.ownerPassword);
+    await page.getByRole('button', { name: 'Sign in', exact: true }).click();
+    await page.waitForURL(`${storeUrl}/orders`);
+    const [session] = await page.context().cookies(storeUrl);
+    expect(session).toMatchObject({ name: 'demo_store_owner', httpOnly: true, sameSite: 'Strict', secure: false });
     const order = page.locator(`[id="${orderId}"]`);
     await order.getByLabel('Refund amount (EUR)').fill('100.00');
     await order.getByRole('button', { name: 'Refund', exact: true }).click();

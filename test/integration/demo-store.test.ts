@@ -4,7 +4,7 @@ import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { freePort } from '../../scripts/free-port.js';
 import { cartEvents } from '../support/cart-events.js';
-import { startDemoStoreOnStack } from '../support/demo-store.js';
+import { signInToDemoStore, startDemoStoreOnStack } from '../support/demo-store.js';
 import { useTestStack } from '../support/test-stack.js';
 import { waitFor } from '../support/wait-for.js';
 
@@ -41,7 +41,8 @@ describe('the demo store npm start runs, against the real API and webhooks', () 
       expect(early).toContain('Waiting for the payment confirmation webhook');
       expect(early).toContain('<meta http-equiv="refresh" content="2" />');
       expect(early).toContain('<dd data-testid="fulfilled">no</dd>');
-      const policy = (await fetch(`${baseUrl}/orders`)).headers.get('content-security-policy');
+      const { cookie } = await signInToDemoStore(baseUrl, store.ownerPassword);
+      const policy = (await fetch(`${baseUrl}/orders`, { headers: { cookie } })).headers.get('content-security-policy');
       expect(policy).toBe(
         `default-src 'none'; style-src 'self'; img-src 'self'; form-action 'self' ${new URL(stack.checkoutUrl).origin}; frame-ancestors 'none'; base-uri 'none'`,
       );
@@ -80,6 +81,70 @@ describe('the demo store npm start runs, against the real API and webhooks', () 
         ['order_cancelled', true],
         ['(unverified)', false],
       ]);
+    } finally {
+      await store.close();
+    }
+  });
+
+  it('keeps the orders page and refunds for the store owner: a signed, HttpOnly, SameSite=Strict session; the shop and the webhook endpoint stay public', async () => {
+    const port = await freePort();
+    const baseUrl = `http://127.0.0.1:${port}`;
+    const merchant = await stack.createMerchant({ name: 'Demo Store Owner', webhookUrl: `${baseUrl}/webhooks` });
+    const store = await startDemoStoreOnStack(stack, merchant, { port, baseUrl, ordersFile: path.join(dataDir, 'owner-orders.json'), log: () => {} });
+    const form = (body: Record<string, string>, cookie?: string) => ({
+      method: 'POST',
+      headers: { origin: baseUrl, 'content-type': 'application/x-www-form-urlencoded', ...(cookie ? { cookie } : {}) },
+      body: new URLSearchParams(body).toString(),
+      redirect: 'manual' as const,
+    });
+    try {
+      const bought = await fetch(`${baseUrl}/checkout`, form({ 'qty-notebook': '1' }));
+      expect(bought.status).toBe(303);
+      const cartId = new URL(bought.headers.get('location')!).searchParams.get('token')!;
+      const [cart] = await stack.db<{ cart: { extra: Record<string, string> } }[]>`select cart from carts where cart_id = ${cartId}`;
+      const orderId = cart!.cart.extra.orderId!;
+      const refundForm = { amount: '1.00', idempotencyKey: '0b7f3c1e-2f4a-4d7e-9c1b-8a6e5d4c3b2a' };
+
+      // Without a session: the orders page sends to the sign-in form, a refund is refused and asks nothing of the API.
+      const orders = await fetch(`${baseUrl}/orders`, { redirect: 'manual' });
+      expect(orders.status).toBe(303);
+      expect(orders.headers.get('location')).toBe('/login?next=%2Forders');
+      const refused = await fetch(`${baseUrl}/orders/${orderId}/refunds`, form(refundForm));
+      expect(refused.status).toBe(401);
+      expect(await refused.text()).toContain('Only the store owner can refund');
+      // The shop and a customer's own order page (its return URL) stay public.
+      expect((await fetch(`${baseUrl}/`)).status).toBe(200);
+      expect((await fetch(`${baseUrl}/orders/${orderId}`)).status).toBe(200);
+
+      // A wrong password, a forged cookie and a cross-site sign-in get nothing.
+      const wrong = await signInToDemoStore(baseUrl, 'not-the-password');
+      expect(wrong.response.status).toBe(401);
+      expect(wrong.setCookie).toBe('');
+      const forgedCookie = `demo_store_owner=${encodeURIComponent(`${Date.now() + 3_600_000}.${'A'.repeat(43)}=`)}`;
+      expect((await fetch(`${baseUrl}/orders`, { headers: { cookie: forgedCookie }, redirect: 'manual' })).status).toBe(303);
+      const crossSite = await fetch(`${baseUrl}/login`, {
+        ...form({ password: store.ownerPassword }),
+        headers: { origin: 'https://evil.example', 'content-type': 'application/x-www-form-urlencoded' },
+      });
+      expect(crossSite.status).toBe(403);
+
+      // The owner's password: a signed session cookie, HttpOnly and SameSite=Strict, that opens both.
+      const owner = await signInToDemoStore(baseUrl, store.ownerPassword);
+      expect(owner.response.status).toBe(303);
+      expect(owner.response.headers.get('location')).toBe('/orders');
+      expect(owner.setCookie).toMatch(/^demo_store_owner=[^;]+; Max-Age=28800; Path=\/; HttpOnly; SameSite=Strict$/);
+      const page = await fetch(`${baseUrl}/orders`, { headers: { cookie: owner.cookie }, redirect: 'manual' });
+      expect(page.status).toBe(200);
+      expect(await page.text()).toContain(orderId);
+      // Signed in, the refund reaches the API, which refuses it for this unpaid order (not the store's 401).
+      const asked = await fetch(`${baseUrl}/orders/${orderId}/refunds`, form(refundForm, owner.cookie));
+      expect(asked.status).toBe(422);
+      expect(await asked.text()).not.toContain('Sign in required');
+
+      // Signed out, the cookie is cleared.
+      const out = await fetch(`${baseUrl}/logout`, form({}, owner.cookie));
+      expect(out.status).toBe(303);
+      expect(out.headers.get('set-cookie')).toMatch(/^demo_store_owner=; Max-Age=0/);
     } finally {
       await store.close();
     }

@@ -1,10 +1,11 @@
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
-import { chmodSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { chmodSync, mkdtempSync, readFileSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { freePort } from '../../scripts/free-port.js';
 import { dashboardClient } from '../support/dashboard-client.js';
+import { signInToDemoStore } from '../support/demo-store.js';
 import { waitFor } from '../support/wait-for.js';
 
 const ROOT = path.resolve(import.meta.dirname, '../..');
@@ -75,6 +76,16 @@ describe('npm start', () => {
       apiKey: expect.stringMatching(/^sk_sandbox_/),
     });
 
+    // The store owner's password: generated into the data folder on first start, printed, and the only way into the orders.
+    const ownerPasswordFile = path.join(dataDir, 'demo-store-owner-password');
+    const ownerPassword = readFileSync(ownerPasswordFile, 'utf8').trim();
+    expect(ownerPassword).toMatch(/^[\w-]{24}$/);
+    expect(statSync(ownerPasswordFile).mode & 0o777).toBe(0o600);
+    expect(summary).toContain(ownerPassword);
+    expect((await fetch(`${storeUrl}/orders`, { redirect: 'manual' })).status).toBe(303);
+    const owner = await signInToDemoStore(storeUrl, ownerPassword);
+    expect((await fetch(`${storeUrl}/orders`, { headers: { cookie: owner.cookie }, redirect: 'manual' })).status).toBe(200);
+
     // The store sells through the stack: its form post creates the cart and sends the customer to the checkout.
     expect(await (await fetch(storeUrl)).text()).toContain('Pay with Hosted Checkout');
     const bought = await fetch(`${storeUrl}/checkout`, {
@@ -129,10 +140,11 @@ describe('npm start', () => {
     const second = launch(env);
     await waitFor(() => (second.output().includes(READY_LINE) ? true : undefined), { timeoutMs: 90_000, what: `the second npm start:\n${second.output()}` });
     expect(JSON.parse(readFileSync(path.join(dataDir, 'demo-merchant.json'), 'utf8')).platformUuid).toBe(demoMerchant.platformUuid);
+    expect(readFileSync(ownerPasswordFile, 'utf8').trim()).toBe(ownerPassword);
     expect(second.output()).not.toContain('Applied migrations');
     // The cart of the first run is still there: its session survived the restart, and so did the store's order.
     expect((await fetch(`${stack.checkoutUrl}/?token=${data.cartId}`)).status).toBe(200);
-    expect(await (await fetch(`${storeUrl}/orders`)).text()).toContain(storeCartId);
+    expect(await (await fetch(`${storeUrl}/orders`, { headers: { cookie: owner.cookie } })).text()).toContain(storeCartId);
     second.child.kill('SIGINT');
     expect(await second.exited).toBe(0);
     expect(processesUsing(dataDir)).toBe('');

@@ -1,7 +1,9 @@
 import { createHash } from 'node:crypto';
 import type { Environment } from '../../config.js';
+import type { Db } from '../../db/client.js';
 import type { Card } from '../cards.js';
-import { ProcessorUnavailableError, type ChargeResult, type PaymentProcessor, type RefundResult } from '../payment-processor.js';
+import { ProcessorUnavailableError, type ChargeRequest, type ChargeResult, type PaymentProcessor, type RefundResult } from '../payment-processor.js';
+import { sandboxChargesIn } from './sandbox-charges.js';
 
 /** The sandbox test cards (docs/decisions/otp-and-cards.md), by number. */
 export const SANDBOX_CARDS = {
@@ -30,6 +32,11 @@ export const SANDBOX_TEST_CARD = { expMonth: 12, expYear: 2030, cvv: '123' } as 
 export interface SandboxOptions {
   /** How long after its first request the never-answers card's approval lands at the acquirer. */
   lateApprovalMs?: number;
+  /**
+   * Where the acquirer keeps its approved charges and refunds (core/checkout/payment-processors/sandbox-charges.ts),
+   * so a refund after a worker restart finds its charge. The worker always passes it; without it, only this process remembers.
+   */
+  db?: Db;
 }
 
 /** What the sandbox acquirer holds for one idempotency key. */
@@ -45,9 +52,9 @@ export interface SandboxRecord {
 }
 
 /**
- * The sandbox acquirer's memory, per idempotency key. Module-level and per process: acceptable for
- * the sandbox only (a real processor keeps this on its side). It lets lookup answer across activity
- * retries within one worker process; a restarted worker forgets it, and a lookup then says not found.
+ * The sandbox acquirer's working memory, per idempotency key: the simulated outages and late
+ * approvals of one process. What it approved and refunded is also written to PostgreSQL when the
+ * processor is given a database (SandboxOptions.db), so lookup and refund answer after a restart.
  */
 const sandboxStore = new Map<string, SandboxRecord>();
 
@@ -68,6 +75,7 @@ export function createSandboxPaymentProcessor(environment: Environment, options:
     throw new Error('The sandbox payment simulator never runs in production: give the production worker a real PaymentProcessor.');
   }
   const lateApprovalMs = options.lateApprovalMs ?? 20_000;
+  const stored = options.db ? sandboxChargesIn(options.db) : undefined;
 
   const recordOf = (key: string): SandboxRecord => {
     let record = sandboxStore.get(key);
@@ -84,51 +92,63 @@ export function createSandboxPaymentProcessor(environment: Environment, options:
   return {
     name: 'sandbox',
     // Each method settles as an async function would: a simulated outage's throw becomes a rejection.
-    charge: ({ idempotencyKey, card }) =>
-      new Promise<ChargeResult>((resolve) => {
-        const record = recordOf(idempotencyKey);
-        record.requests++;
-        if (record.result) return resolve(record.result);
-        switch (card.pan) {
-          case SANDBOX_CARDS.processorError:
-            throw unavailable();
-          case SANDBOX_CARDS.answerLostOnce:
-            decide(idempotencyKey, record, card);
-            if (record.requests === 1) throw unavailable();
-            return resolve(record.result!);
-          case SANDBOX_CARDS.timesOutTwice:
-            if (record.requests <= 2) throw unavailable();
-            return resolve(decide(idempotencyKey, record, card));
-          case SANDBOX_CARDS.neverAnswers:
-            if (record.requests === 1) setTimeout(() => decide(idempotencyKey, record, card), lateApprovalMs).unref();
-            throw unavailable();
-          default:
-            return resolve(decide(idempotencyKey, record, card));
-        }
-      }),
-    lookup: ({ idempotencyKey }) => {
+    charge: async (request) => {
+      const result = await simulateCharge(request);
+      if (stored && result.outcome === 'approved') await stored.recordCharge(request.idempotencyKey, result.chargeId);
+      return result;
+    },
+    lookup: async ({ idempotencyKey }) => {
       const result = sandboxStore.get(idempotencyKey)?.result;
-      return Promise.resolve(result ? { found: true, result } : { found: false });
+      if (result) {
+        if (stored && result.outcome === 'approved') await stored.recordCharge(idempotencyKey, result.chargeId);
+        return { found: true, result };
+      }
+      const chargeId = await stored?.chargeOfKey(idempotencyKey);
+      return chargeId ? { found: true, result: { outcome: 'approved', chargeId } } : { found: false };
     },
     void: ({ idempotencyKey }) => {
       recordOf(idempotencyKey).voided = true;
       return Promise.resolve();
     },
-    refund: ({ idempotencyKey, chargeId, amount }) => {
-      const record = [...sandboxStore.values()].find((r) => r.result?.outcome === 'approved' && r.result.chargeId === chargeId);
-      // A charge this process never made (or forgot at a restart: see sandboxStore) cannot be refunded here.
-      if (!record) return Promise.resolve({ outcome: 'declined', declineCode: 'charge_not_found' });
-      let refund = record.refunds.get(idempotencyKey);
-      if (!refund) {
-        refund =
-          amount === SANDBOX_REFUND_DECLINED_AMOUNT
-            ? { outcome: 'declined', declineCode: 'refund_declined' }
-            : { outcome: 'refunded', refundId: sandboxId('re', idempotencyKey) };
-        record.refunds.set(idempotencyKey, refund);
-      }
-      return Promise.resolve(refund);
+    refund: async ({ idempotencyKey, chargeId, amount }) => {
+      const [key, record] = [...sandboxStore.entries()].find(([, r]) => r.result?.outcome === 'approved' && r.result.chargeId === chargeId) ?? [];
+      if (stored && key !== undefined) await stored.recordCharge(key, chargeId);
+      // A charge the acquirer never made cannot be refunded.
+      if (!record && !(await stored?.chargeExists(chargeId))) return { outcome: 'declined', declineCode: 'charge_not_found' };
+      const decided: RefundResult =
+        record?.refunds.get(idempotencyKey) ??
+        (amount === SANDBOX_REFUND_DECLINED_AMOUNT
+          ? { outcome: 'declined', declineCode: 'refund_declined' }
+          : { outcome: 'refunded', refundId: sandboxId('re', idempotencyKey) });
+      const refund = stored ? await stored.recordRefund(idempotencyKey, chargeId, decided) : decided;
+      record?.refunds.set(idempotencyKey, refund);
+      return refund;
     },
   };
+
+  function simulateCharge({ idempotencyKey, card }: ChargeRequest): Promise<ChargeResult> {
+    return new Promise<ChargeResult>((resolve) => {
+      const record = recordOf(idempotencyKey);
+      record.requests++;
+      if (record.result) return resolve(record.result);
+      switch (card.pan) {
+        case SANDBOX_CARDS.processorError:
+          throw unavailable();
+        case SANDBOX_CARDS.answerLostOnce:
+          decide(idempotencyKey, record, card);
+          if (record.requests === 1) throw unavailable();
+          return resolve(record.result!);
+        case SANDBOX_CARDS.timesOutTwice:
+          if (record.requests <= 2) throw unavailable();
+          return resolve(decide(idempotencyKey, record, card));
+        case SANDBOX_CARDS.neverAnswers:
+          if (record.requests === 1) setTimeout(() => decide(idempotencyKey, record, card), lateApprovalMs).unref();
+          throw unavailable();
+        default:
+          return resolve(decide(idempotencyKey, record, card));
+      }
+    });
+  }
 }
 
 function sandboxDecision(idempotencyKey: string, card: Card): ChargeResult {

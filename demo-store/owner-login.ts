@@ -1,0 +1,79 @@
+import { createHash, createHmac, randomBytes, timingSafeEqual } from 'node:crypto';
+import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import path from 'node:path';
+import type { Context } from 'hono';
+import { deleteCookie, getSignedCookie, setSignedCookie } from 'hono/cookie';
+
+/** The store owner's session cookie: signed, HttpOnly, SameSite=Strict, for the orders page and refunds. */
+export const OWNER_COOKIE = 'demo_store_owner';
+const SESSION_MS = 8 * 60 * 60 * 1000;
+/** Wrong passwords allowed per minute, for the whole store: enough for a typo, too few to guess. */
+const FAILURES_PER_MINUTE = 10;
+
+/**
+ * The owner's password, kept in `file` (created on first start, readable by its owner only). A new
+ * random one is written when the file does not exist yet; `created` says so, for the start banner.
+ */
+export function ownerPasswordIn(file: string): { password: string; created: boolean } {
+  try {
+    const password = readFileSync(file, 'utf8').trim();
+    if (password.length >= 16) return { password, created: false };
+  } catch (err) {
+    if ((err as NodeJS.ErrnoException).code !== 'ENOENT') throw err;
+  }
+  const password = randomBytes(18).toString('base64url');
+  mkdirSync(path.dirname(file), { recursive: true });
+  writeFileSync(file, `${password}\n`, { mode: 0o600 });
+  return { password, created: true };
+}
+
+const digest = (value: string) => createHash('sha256').update(value).digest();
+
+/**
+ * Signs the owner in and tells a signed-in request. The cookie carries only its expiry, signed with a
+ * key derived from the password: changing the password ends every session.
+ */
+export function ownerLogin(settings: { password: string; secure: boolean }) {
+  const key = createHmac('sha256', settings.password).update('demo-store owner session').digest();
+  const expected = digest(settings.password);
+  let window = { startedAt: 0, failures: 0 };
+
+  return {
+    /** Whether this request carries a valid, unexpired owner session. */
+    async signedIn(c: Context): Promise<boolean> {
+      const value = await getSignedCookie(c, key, OWNER_COOKIE);
+      return typeof value === 'string' && /^\d+$/.test(value) && Number(value) > Date.now();
+    },
+
+    /** Too many wrong passwords this minute: the caller answers 429 without checking this one. */
+    throttled(): boolean {
+      if (Date.now() - window.startedAt > 60_000) window = { startedAt: Date.now(), failures: 0 };
+      return window.failures >= FAILURES_PER_MINUTE;
+    },
+
+    /** Checks the password (in constant time) and, when it matches, sets the session cookie. */
+    async signIn(c: Context, password: string): Promise<boolean> {
+      if (!timingSafeEqual(digest(password), expected)) {
+        window.failures++;
+        return false;
+      }
+      await setSignedCookie(c, OWNER_COOKIE, String(Date.now() + SESSION_MS), key, {
+        path: '/',
+        httpOnly: true,
+        sameSite: 'Strict',
+        secure: settings.secure,
+        maxAge: SESSION_MS / 1000,
+      });
+      return true;
+    },
+
+    signOut(c: Context): void {
+      deleteCookie(c, OWNER_COOKIE, { path: '/', secure: settings.secure });
+    },
+  };
+}
+
+/** Where to go after signing in: a path of this store only, never another site. */
+export function safeNext(next: unknown): string {
+  return typeof next === 'string' && /^\/(?![/\\])/.test(next) ? next : '/orders';
+}
