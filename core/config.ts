@@ -371,9 +371,9 @@ export const environmentSchema = z.object({
     .positive()
     .default(10)
     .register(settingDocs, {
-      readBy: ['api', 'web'],
+      readBy: ['api', 'web', 'worker'],
       meaning:
-        "wrong operator tokens on the API's `/operator`, `/metrics` and `/codec` and the page's `/metrics` per client address per `RATE_LIMIT_WINDOW_SECONDS`; past it, 429 even for the right one",
+        "wrong operator tokens on the API's `/operator`, `/metrics` and `/codec` and the page's and the worker's `/metrics` per client address per `RATE_LIMIT_WINDOW_SECONDS`; past it, 429 even for the right one",
     }),
   RATE_LIMIT_IPV6_48_CLIENTS: z.coerce
     .number()

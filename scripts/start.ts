@@ -102,7 +102,7 @@ try {
     await workerConnection.close();
   });
 
-  const workerMetrics = await serveWorkerMetrics({ config, registry: activityMetrics.registry });
+  const workerMetrics = await serveWorkerMetrics({ config, db, registry: activityMetrics.registry });
   closers.push(workerMetrics.close);
 
   for (const [app, port] of [

@@ -1,8 +1,7 @@
 import { Hono } from 'hono';
 import { html } from 'hono/html';
 import { HTTPException } from 'hono/http-exception';
-import { operatorAttempts } from '../core/operator-attempts.js';
-import { bearerTokenMatches } from '../core/bearer-token.js';
+import { metricsTokenGuard } from '../core/operator-attempts.js';
 import type { Config } from '../core/config.js';
 import type { Db } from '../core/db/client.js';
 import type { Logger } from '../core/logger.js';
@@ -33,16 +32,9 @@ export function createWebApp(deps: WebDeps) {
   app.get('/assets/:name', (c) => serveAsset(c, c.req.param('name')));
   const metrics = createWebMetrics();
   // For the operators' Prometheus, with their token, as on the API; wrong tokens counted as there.
-  const attempts = operatorAttempts(deps.config, deps.db);
-  app.get('/metrics', async (c) => {
-    const refused = await attempts.refusedFor(c);
-    if (refused) return c.text('Too many wrong operator tokens from this address.', 429, { 'Retry-After': String(refused.retryAfterSeconds) });
-    if (!bearerTokenMatches(c.req.header('authorization'), deps.config.operatorToken)) {
-      await attempts.failed(c);
-      return c.text('Unauthorized', 401, { 'WWW-Authenticate': 'Bearer realm="operator"' });
-    }
-    return c.body(await metrics.registry.metrics(), 200, { 'Content-Type': metrics.registry.contentType });
-  });
+  app.get('/metrics', metricsTokenGuard(deps.config, deps.db), async (c) =>
+    c.body(await metrics.registry.metrics(), 200, { 'Content-Type': metrics.registry.contentType }),
+  );
   // Before the checkout's routes, whose middleware (locale, form checks) is the customer page's, not the dashboard's.
   app.route('/dashboard', dashboardRoutes(deps));
   app.route('/', checkoutRoutes({ ...deps, metrics }));

@@ -20,7 +20,7 @@ const db = createDb(config.databaseUrl);
 const connection = await NativeConnection.connect(temporalConnectionOptions(config));
 const metrics = createActivityMetrics();
 const worker = await createCartWorker({ config, db, logger, connection, metrics });
-const metricsServer = await serveWorkerMetrics({ config, registry: metrics.registry });
+const metricsServer = await serveWorkerMetrics({ config, db, registry: metrics.registry });
 const temporal = connectTemporal(config);
 await ensureCardVaultPurgeSchedule(temporal.client, config);
 await temporal.close();

@@ -1,8 +1,9 @@
 import type { TelemetryOptions } from '@temporalio/worker';
 import { Hono } from 'hono';
 import { collectDefaultMetrics, type Registry } from 'prom-client';
-import { bearerTokenMatches } from '../core/bearer-token.js';
 import type { Config } from '../core/config.js';
+import type { Db } from '../core/db/client.js';
+import { metricsTokenGuard } from '../core/operator-attempts.js';
 import { listen, type Listening } from '../core/http-service.js';
 
 /**
@@ -24,18 +25,15 @@ const sdkMetricsUrl = (address: string) => `http://${address.replace(/^0\.0\.0\.
 
 /**
  * `GET /metrics` on WORKER_METRICS_PORT, with `Authorization: Bearer $OPERATOR_TOKEN` as on the API
- * and the page: the activities' registry (and the process's own figures), then the SDK's metrics
+ * and the page (wrong tokens counted per address as there): the activities' registry (and the process's own figures), then the SDK's metrics
  * relayed from its exporter, so one scrape gets both. An SDK exporter that does not answer costs its
  * part only, said in a comment line.
  */
-export function createWorkerMetricsApp(deps: { config: Config; registry: Registry }) {
+export function createWorkerMetricsApp(deps: { config: Config; db: Db; registry: Registry }) {
   const { config, registry } = deps;
   collectDefaultMetrics({ register: registry });
   const app = new Hono();
-  app.get('/metrics', async (c) => {
-    if (!bearerTokenMatches(c.req.header('authorization'), config.operatorToken)) {
-      return c.text('Send Authorization: Bearer <OPERATOR_TOKEN>.', 401, { 'WWW-Authenticate': 'Bearer realm="operator"' });
-    }
+  app.get('/metrics', metricsTokenGuard(config, deps.db), async (c) => {
     const ours = await registry.metrics();
     let sdk: string;
     try {
@@ -49,6 +47,6 @@ export function createWorkerMetricsApp(deps: { config: Config; registry: Registr
   return app;
 }
 
-export function serveWorkerMetrics(deps: { config: Config; registry: Registry; hostname?: string }): Promise<Listening> {
+export function serveWorkerMetrics(deps: { config: Config; db: Db; registry: Registry; hostname?: string }): Promise<Listening> {
   return listen(createWorkerMetricsApp(deps).fetch, { port: deps.config.workerMetrics.port, ...(deps.hostname ? { hostname: deps.hostname } : {}) });
 }

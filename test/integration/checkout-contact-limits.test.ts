@@ -1,9 +1,9 @@
 import { beforeAll, describe, expect, it } from 'vitest';
 import { otpDestinationKey } from '../../core/checkout/otp/destination.js';
-import type { OtpMessage, OtpSender } from '../../core/checkout/otp/sender.js';
 import { postCheckoutForm, visitCheckout } from '../support/checkout-forms.js';
 import { createCartId, validCartRequest } from '../support/fixtures.js';
 import { REAL_CODE_PROVIDERS } from '../support/production-settings.js';
+import { recordingOtpSender } from '../support/recording-otp-sender.js';
 import { useTestStack, type TestStack } from '../support/test-stack.js';
 
 // With TRUST_PROXY=1 the client is the right-most X-Forwarded-For entry: a fresh one per send, so
@@ -11,18 +11,6 @@ import { useTestStack, type TestStack } from '../support/test-stack.js';
 const freshClient = () => `192.0.2.1, 198.19.${Math.floor(Math.random() * 255)}.${Math.floor(Math.random() * 254) + 1}`;
 const freshPhone = () => `+3361${String(Math.floor(Math.random() * 1e7)).padStart(7, '0')}`;
 const freshMailbox = () => `pump-${Math.random().toString(36).slice(2)}`;
-
-function recordingSender() {
-  const sent: OtpMessage[] = [];
-  const otpSender: OtpSender = {
-    name: 'recording',
-    send: (m) => {
-      sent.push(m);
-      return Promise.resolve();
-    },
-  };
-  return { sent, otpSender };
-}
 
 /** Send code from a new cart of `platformUuid`'s, as a browser does. */
 async function sendCode(stack: TestStack, platformUuid: string, contact: string, cart: { country?: string } = {}) {
@@ -38,7 +26,7 @@ async function pageMetrics(stack: TestStack): Promise<string> {
 }
 
 describe('contacts read strictly, sub-addresses counted as their mailbox', () => {
-  const { sent, otpSender } = recordingSender();
+  const { sent, otpSender } = recordingOtpSender();
   const stack = useTestStack({ ...REAL_CODE_PROVIDERS, TRUST_PROXY: '1', OTP_SENDS_PER_DESTINATION: '2' }, { otpSender });
   let platformUuid: string;
   beforeAll(async () => {
@@ -81,7 +69,7 @@ describe('contacts read strictly, sub-addresses counted as their mailbox', () =>
 });
 
 describe('hourly SMS caps per merchant', () => {
-  const { sent, otpSender } = recordingSender();
+  const { sent, otpSender } = recordingOtpSender();
   const stack = useTestStack({ ...REAL_CODE_PROVIDERS, TRUST_PROXY: '1', SMS_PER_MERCHANT_PER_HOUR: '2' }, { otpSender });
 
   it('refuses a merchant’s third SMS of the hour whatever the number and address, still emails, and leaves other merchants alone', async () => {
@@ -100,7 +88,7 @@ describe('hourly SMS caps per merchant', () => {
 });
 
 describe('hourly SMS cap of the deployment', () => {
-  const { otpSender } = recordingSender();
+  const { otpSender } = recordingOtpSender();
   // The deployment's count is shared by every test file of the run: a cap of 1 is reached by the
   // second SMS of this file at the latest.
   const stack = useTestStack({ ...REAL_CODE_PROVIDERS, TRUST_PROXY: '1', SMS_PER_DEPLOYMENT_PER_HOUR: '1' }, { otpSender });

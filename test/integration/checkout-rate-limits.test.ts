@@ -1,9 +1,9 @@
 import { beforeAll, describe, expect, it } from 'vitest';
 import { otpDestinationKey } from '../../core/checkout/otp/destination.js';
-import type { OtpMessage, OtpSender } from '../../core/checkout/otp/sender.js';
 import { postCheckoutForm, visitCheckout } from '../support/checkout-forms.js';
 import { createCartId, validCartRequest } from '../support/fixtures.js';
 import { REAL_CODE_PROVIDERS } from '../support/production-settings.js';
+import { recordingOtpSender } from '../support/recording-otp-sender.js';
 import { useTestStack } from '../support/test-stack.js';
 import { readLatestOutboxCode } from '../../core/checkout/otp/outbox.js';
 
@@ -22,14 +22,7 @@ function expect429(res: Response) {
 }
 
 describe('abuse limits of the checkout page', () => {
-  const sent: OtpMessage[] = [];
-  const otpSender: OtpSender = {
-    name: 'recording',
-    send: (m) => {
-      sent.push(m);
-      return Promise.resolve();
-    },
-  };
+  const { sent, otpSender } = recordingOtpSender();
   const stack = useTestStack(
     {
       TRUST_PROXY: '1',

@@ -1,6 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { createApiApp } from '../../api/app.js';
 import { OPERATOR_COOKIE } from '../../api/codec/routes.js';
+import { Registry } from 'prom-client';
+import { createWorkerMetricsApp } from '../../worker/metrics.js';
 import { useTestStack } from '../support/test-stack.js';
 
 describe('the operator token: sessions bound to it, guesses limited per address', () => {
@@ -55,6 +57,13 @@ describe('the operator token: sessions bound to it, guesses limited per address'
     // The page's /metrics shares the count.
     const pageMetrics = await fetch(`${stack.checkoutUrl}/metrics`, { headers: { authorization: `Bearer ${token()}`, 'x-forwarded-for': guesser } });
     expect(pageMetrics.status).toBe(429);
+    // So does the worker's, on its own port (in-process here).
+    const workerMetrics = await createWorkerMetricsApp({ config: stack.config, db: stack.db, registry: new Registry() }).request(
+      '/metrics',
+      { headers: { authorization: `Bearer ${token()}`, 'x-forwarded-for': guesser } },
+      { incoming: { socket: { remoteAddress: '127.0.0.1' } } },
+    );
+    expect(workerMetrics.status).toBe(429);
 
     // The operator's own address, right token: never counted, never refused.
     const operator = fresh();

@@ -1,20 +1,13 @@
 import { describe, expect, it } from 'vitest';
-import type { OtpMessage, OtpSender } from '../../core/checkout/otp/sender.js';
 import { otpMessageText } from '../../core/checkout/otp/delivery/message.js';
 import { customerActions } from '../../web/checkout/customer-actions.js';
 import { queryState } from '../../web/checkout/load-session.js';
 import { createCartId, validCartRequest } from '../support/fixtures.js';
+import { recordingOtpSender } from '../support/recording-otp-sender.js';
 import { useTestStack } from '../support/test-stack.js';
 
 describe('a code message names the registered merchant, never the request’s store name', () => {
-  const delivered: OtpMessage[] = [];
-  const otpSender: OtpSender = {
-    name: 'recording',
-    send(message) {
-      delivered.push(message);
-      return Promise.resolve();
-    },
-  };
+  const { sent: delivered, otpSender } = recordingOtpSender();
   const stack = useTestStack({}, { otpSender });
   const HOSTILE = 'Acme Bank: card blocked, call +1 555 0100 to unlock';
 

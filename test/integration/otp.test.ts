@@ -1,7 +1,7 @@
 import { beforeAll, describe, expect, it } from 'vitest';
-import type { OtpMessage, OtpSender } from '../../core/checkout/otp/sender.js';
 import type { ChargeRequest, PaymentProcessor } from '../../core/checkout/payment-processor.js';
 import { answeringProcessor } from '../support/payment-processors.js';
+import { recordingOtpSender } from '../support/recording-otp-sender.js';
 import { useTestStack } from '../support/test-stack.js';
 import { cartSessionDriver, ledgerRow, refusalOf } from '../support/cart-session-driver.js';
 import { ACTION_REFUSED } from '../../core/checkout/session.js';
@@ -58,14 +58,7 @@ describe('one-time codes: resend window and limit, code lifetime (short test tim
 
 describe('one-time codes in production', () => {
   /** Stands in for the SMS/email provider a production deployment plugs in: the customer's phone. */
-  const delivered: OtpMessage[] = [];
-  const otpSender: OtpSender = {
-    name: 'recording',
-    send: (m) => {
-      delivered.push(m);
-      return Promise.resolve();
-    },
-  };
+  const { sent: delivered, otpSender } = recordingOtpSender();
   /** Stands in for the acquirer; records what the authorization activity asked for. */
   const authorizations: ChargeRequest[] = [];
   const paymentProcessor: PaymentProcessor = answeringProcessor('recording', (request) => {
