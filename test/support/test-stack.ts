@@ -112,7 +112,9 @@ export async function startTestStack(env: Record<string, string> = {}, options: 
 
   const api = await listen(createApiApp({ config, db, temporal, logger }).fetch, { hostname: '127.0.0.1' });
   const web = await listen(createWebApp({ config, db, temporal, logger }).fetch, { hostname: '127.0.0.1' });
-  const metricsServer = options.serveWorkerMetrics ? await serveWorkerMetrics({ config, db, registry: workerMetrics.registry, hostname: '127.0.0.1' }) : undefined;
+  const metricsServer = options.serveWorkerMetrics
+    ? await serveWorkerMetrics({ config, db, registry: workerMetrics.registry, hostname: '127.0.0.1' })
+    : undefined;
 
   return {
     config,
