@@ -8,6 +8,9 @@ export default defineConfig({
     exclude: [...configDefaults.exclude, 'test/reliability/temporal-restart.test.ts', 'test/reliability/scale-out.test.ts'],
     globalSetup: ['test/setup/global-setup.ts'],
     testTimeout: 60_000,
+    // expect.poll's own default (1 s) is a bet on the machine's load: a page step or a webhook that
+    // arrives in 1.2 s on a busy CI is not a failure. A poll that can never succeed still fails, later.
+    expect: { poll: { timeout: 15_000 } },
     hookTimeout: 120_000,
     // Two cores: more forks only make the Temporal server and PostgreSQL fight for them.
     maxWorkers: 2,
