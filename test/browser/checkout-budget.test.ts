@@ -4,7 +4,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { skipWithoutChromium } from '../support/chromium.js';
 import { useBrowserCheckout } from '../support/browser-checkout.js';
 
-/** The page budget of issue 24: what the first load may transfer, and how soon a phone on a slow network can use it. */
+/** The page budget (docs/languages-and-brand.md): what the first load may transfer, and how soon a phone on a slow network can use it. */
 const BUDGET = {
   firstLoadBytes: 40 * 1024,
   contactReadyMs: 2_500,
@@ -38,7 +38,7 @@ async function recordTransfers(cdp: CDPSession): Promise<Transfer[]> {
   return done;
 }
 
-describe.skipIf(skipWithoutChromium())('the checkout page budget (issue 24)', () => {
+describe.skipIf(skipWithoutChromium())('the checkout page budget', () => {
   const { stack, browser, merchant, createCart } = useBrowserCheckout({ name: 'Budget Store' });
   const contexts: BrowserContext[] = [];
   afterEach(async () => {
