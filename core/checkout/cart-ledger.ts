@@ -1,5 +1,6 @@
 import type { Environment } from '../config.js';
 import type { Db, Sql } from '../db/client.js';
+import { cartMerchantBrandColourColumn } from '../merchants/merchant-store.js';
 import type { Cart, Store } from './cart-schema.js';
 import type { CartProvenance } from './cart-provenance.js';
 import type { CartStatus } from './session.js';
@@ -136,7 +137,7 @@ const toLedgerCart = (r: CartRow): LedgerCart => ({
 
 const LEDGER_CART_COLUMNS = (sql: Sql) =>
   sql`platform_uuid, environment, merchant_name, amount, currency, status, store, cart, expires_on, customer_started_at, created_with,
-    (select m.brand_colour from merchants m where m.platform_uuid = carts.platform_uuid) as brand_colour`;
+    ${cartMerchantBrandColourColumn(sql)}`;
 
 export async function findCart(db: Db, cartId: string): Promise<LedgerCart | undefined> {
   const [row] = await db<CartRow[]>`

@@ -1,6 +1,6 @@
 import type { Environment } from '../config.js';
 import type { Keyring } from '../crypto.js';
-import type { Db } from '../db/client.js';
+import type { Db, Sql } from '../db/client.js';
 
 /**
  * The one owner of the `merchants`, `merchant_domains`, `merchant_api_keys`, `webhook_endpoints` and
@@ -146,6 +146,13 @@ export async function setBrandColour(db: Db, platformUuid: string, colour: strin
   const updated = await db`update merchants set brand_colour = ${colour}, updated_at = now() where platform_uuid = ${platformUuid}`;
   return updated.count > 0;
 }
+
+/**
+ * The brand colour of a `carts` row's merchant as a column, for a query on `carts` to read in the same
+ * round trip (core/checkout/cart-ledger.ts): the page's one query stays one, and this table's SQL here.
+ */
+export const cartMerchantBrandColourColumn = (sql: Sql) =>
+  sql`(select m.brand_colour from merchants m where m.platform_uuid = carts.platform_uuid) as brand_colour`;
 
 /** Replaces the merchant's registered domains with these (already normalized). False when no such merchant. */
 export async function replaceDomains(db: Db, platformUuid: string, domains: readonly string[]): Promise<boolean> {
