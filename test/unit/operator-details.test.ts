@@ -52,7 +52,9 @@ describe('what the Temporal UI says about a session', () => {
     fc.assert(
       fc.property(states, fc.boolean(), fc.option(fc.integer({ min: 0, max: 4e12 }), { nil: undefined }), (state, sending, resolvingUntil) => {
         const text = currentDetails(state, { sending, ...(resolvingUntil !== undefined ? { resolvingUntil } : {}) });
-        expect(personalDataIn(text), text).toEqual([]);
+        // The details name the session's delivery workflow by its cartId on purpose: a digit run the
+        // random id happens to hold is not a phone number.
+        expect(personalDataIn(text.replaceAll(state.cartId, '<cartId>')), text).toEqual([]);
       }),
     );
   });
