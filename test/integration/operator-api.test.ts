@@ -163,8 +163,15 @@ describe('operator API: register, rotate, inspect, replay, recover', () => {
     expect(res.status).toBe(202);
     expect(((await res.json()) as { eventIds: string[] }).eventIds.sort()).toEqual([failed.eventId, skipped.eventId].sort());
     await waitFor(() => (hook.processed.size === 2 ? true : undefined), { what: 'both recovered' });
-    const list = (await (await operator('GET', `/merchants/${merchant.platformUuid}/deliveries`)).json()) as { events: EventDeliveries[] };
-    expect(list.events.every((e) => e.status === 'delivered' && e.attempts.at(-1)!.trigger === 'recover')).toBe(true);
+    // The receiver answers before the delivery activity records the outcome, so the ledger catches up a moment later.
+    const events = await waitFor(
+      async () => {
+        const list = (await (await operator('GET', `/merchants/${merchant.platformUuid}/deliveries`)).json()) as { events: EventDeliveries[] };
+        return list.events.every((e) => e.status === 'delivered') ? list.events : undefined;
+      },
+      { what: 'both recorded as delivered' },
+    );
+    expect(events.every((e) => e.attempts.at(-1)!.trigger === 'recover')).toBe(true);
     const [endpoint] = await stack.db`select status from webhook_endpoints where platform_uuid = ${merchant.platformUuid}`;
     expect(endpoint).toMatchObject({ status: 'enabled' });
   });
