@@ -78,7 +78,7 @@ try {
   // redacting logger from WARN up. Its metrics exporter is part of the runtime, so this comes once the
   // configuration is known, before any connection.
   const sdkLogger = sdkLoggerFrom(logger.child({ component: 'temporal-sdk' }, { level: logger.isLevelEnabled('warn') ? 'warn' : logger.level }));
-  Runtime.install({ shutdownSignals: [], logger: sdkLogger, telemetryOptions: workerTelemetryOptions(config) });
+  Runtime.install({ shutdownSignals: [], logger: sdkLogger, telemetryOptions: workerTelemetryOptions(config.workerMetrics.temporalSdkAddress) });
   const db = createDb(config.databaseUrl);
   closers.push(() => db.end());
   const temporal = connectTemporal(config);

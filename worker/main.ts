@@ -15,7 +15,10 @@ const logger = createLogger({ level: config.logLevel, name: 'worker' });
 surviveOrphanedConnectionErrors(logger);
 // Before any connection: the SDK's metrics exporter is part of the runtime. Its log lines go through
 // our redacting logger, not the SDK's console one.
-Runtime.install({ logger: sdkLoggerFrom(logger.child({ component: 'temporal-sdk' })), telemetryOptions: workerTelemetryOptions(config) });
+Runtime.install({
+  logger: sdkLoggerFrom(logger.child({ component: 'temporal-sdk' })),
+  telemetryOptions: workerTelemetryOptions(config.workerMetrics.temporalSdkAddress),
+});
 const db = createDb(config.databaseUrl);
 const connection = await NativeConnection.connect(temporalConnectionOptions(config));
 const metrics = createActivityMetrics();

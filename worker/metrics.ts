@@ -12,10 +12,10 @@ import { listen, type Listening } from '../core/http-service.js';
  * TEMPORAL_SDK_METRICS_ADDRESS; `Runtime.install` must be given these options before the worker's
  * connection is made.
  */
-export function workerTelemetryOptions(config: Config): TelemetryOptions {
+export function workerTelemetryOptions(temporalSdkMetricsAddress: string): TelemetryOptions {
   return {
     metrics: {
-      prometheus: { bindAddress: config.workerMetrics.temporalSdkAddress, countersTotalSuffix: true, useSecondsForDurations: true },
+      prometheus: { bindAddress: temporalSdkMetricsAddress, countersTotalSuffix: true, useSecondsForDurations: true },
     },
   };
 }

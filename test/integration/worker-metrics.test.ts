@@ -6,7 +6,7 @@ import { useTestStack } from '../support/test-stack.js';
 import { waitFor } from '../support/wait-for.js';
 import { startWebhookReceiver } from '../support/webhook-receiver.js';
 
-const [metricsPort, sdkMetricsPort] = await Promise.all([freePort(), freePort()]);
+const metricsPort = await freePort();
 
 /** The value of the sample `name{labels}` in Prometheus text, whatever the labels' order; 0 when absent. */
 function sample(text: string, name: string, labels: Record<string, string> = {}): number {
@@ -20,10 +20,7 @@ function sample(text: string, name: string, labels: Record<string, string> = {})
 }
 
 describe("the worker's /metrics", () => {
-  const stack = useTestStack(
-    { WORKER_METRICS_PORT: String(metricsPort), TEMPORAL_SDK_METRICS_ADDRESS: `127.0.0.1:${sdkMetricsPort}`, WEBHOOK_RETRY_SCHEDULE_MS: '0,200,200,200' },
-    { serveWorkerMetrics: true },
-  );
+  const stack = useTestStack({ WORKER_METRICS_PORT: String(metricsPort), WEBHOOK_RETRY_SCHEDULE_MS: '0,200,200,200' }, { serveWorkerMetrics: true });
   const scrape = async () => {
     const response = await fetch(stack.workerMetricsUrl!, { headers: { authorization: `Bearer ${stack.config.operatorToken}` } });
     expect(response.status).toBe(200);

@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { NativeConnection, Runtime, type Worker } from '@temporalio/worker';
+import { NativeConnection, type Worker } from '@temporalio/worker';
 import type { DestinationStream } from 'pino';
 import { afterAll, beforeAll, inject } from 'vitest';
 import { createApiApp } from '../../api/app.js';
@@ -15,7 +15,8 @@ import { connectTemporal, type Temporal, temporalConnectionOptions } from '../..
 import { createWebApp } from '../../web/app.js';
 import { createCartWorker } from '../../worker/create-worker.js';
 import { PRODUCTION_SETTINGS } from './production-settings.js';
-import { serveWorkerMetrics, workerTelemetryOptions } from '../../worker/metrics.js';
+import { serveWorkerMetrics } from '../../worker/metrics.js';
+import { ensureSdkRuntime, routeSdkLogs } from './sdk-runtime.js';
 import { sdkLoggerFrom } from '../../worker/sdk-logger.js';
 import { createActivityMetrics, type ActivityMetrics } from '../../activities/metrics.js';
 
@@ -42,14 +43,11 @@ export interface TestStackOptions {
   postWebhook?: typeof postWebhook;
   logDestination?: DestinationStream;
   /**
-   * Serve the worker's /metrics on WORKER_METRICS_PORT, with the Temporal SDK's exporter on
-   * TEMPORAL_SDK_METRICS_ADDRESS (set both in env). The SDK's runtime is installed once per process,
-   * so only the first stack of a test file can have it.
+   * Serve the worker's /metrics on WORKER_METRICS_PORT (set it in env), with the Temporal SDK's
+   * metrics from the process's one exporter (test/support/sdk-runtime.ts).
    */
   serveWorkerMetrics?: boolean;
 }
-
-let runtimeInstalled = false;
 
 /**
  * The real thing, per test file: API and checkout page listening on free ports, and a worker on a
@@ -58,6 +56,7 @@ let runtimeInstalled = false;
 export async function startTestStack(env: Record<string, string> = {}, options: TestStackOptions = {}): Promise<TestStack> {
   // Production refuses to start without its settings: a production stack gets a complete set, which the test's own env overrides.
   const production = env.CHECKOUT_ENV === 'production' ? PRODUCTION_SETTINGS : {};
+  const { metricsAddress } = await ensureSdkRuntime();
   const config = loadConfig({
     CHECKOUT_ENV: 'sandbox',
     ...production,
@@ -79,20 +78,12 @@ export async function startTestStack(env: Record<string, string> = {}, options: 
     SMS_PER_DEPLOYMENT_PER_HOUR: '1000000',
     // Many files check that a wrong or missing operator token is refused, all from 127.0.0.1.
     RATE_LIMIT_OPERATOR_AUTH_FAILURES_PER_CLIENT: '1000000',
+    TEMPORAL_SDK_METRICS_ADDRESS: metricsAddress,
     ...env,
   });
   const logger = createLogger({ level: config.logLevel, name: 'test', ...(options.logDestination ? { destination: options.logDestination } : {}) });
-  if (!runtimeInstalled) {
-    Runtime.install({
-      shutdownSignals: [],
-      // As worker/main.ts: the SDK logs through the first stack's logger, so its lines are scanned with the stack's.
-      logger: sdkLoggerFrom(logger.child({ component: 'temporal-sdk' })),
-      ...(options.serveWorkerMetrics ? { telemetryOptions: workerTelemetryOptions(config) } : {}),
-    });
-    runtimeInstalled = true;
-  } else if (options.serveWorkerMetrics) {
-    throw new Error('serveWorkerMetrics needs the first stack of its test file: the Temporal runtime is already installed');
-  }
+  // As worker/main.ts: the SDK logs through the stack's logger, so its lines are scanned with the stack's.
+  routeSdkLogs(sdkLoggerFrom(logger.child({ component: 'temporal-sdk' })));
   const db = createDb(config.databaseUrl);
   const temporal = connectTemporal(config);
   const workerConnection = await NativeConnection.connect(temporalConnectionOptions(config));

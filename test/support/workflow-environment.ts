@@ -1,10 +1,11 @@
 import { randomUUID } from 'node:crypto';
 import { TestWorkflowEnvironment } from '@temporalio/testing';
-import { Runtime, Worker, type WorkflowBundleWithSourceMap } from '@temporalio/worker';
+import { Worker, type WorkflowBundleWithSourceMap } from '@temporalio/worker';
 import { afterAll, afterEach, beforeAll, inject } from 'vitest';
 import { ensureTemporalCli } from '../../scripts/temporal-cli.js';
 import { bundleWorkflows } from '../../worker/create-worker.js';
 import { searchAttributes } from '../../workflows/cart-session/messages.js';
+import { ensureSdkRuntime, routeSdkLogs } from './sdk-runtime.js';
 
 type Activities = Record<string, (...args: never[]) => unknown>;
 
@@ -17,8 +18,9 @@ export interface WorkflowEnvironment {
 }
 
 /**
- * A Temporal dev server of its own for one test file (`TestWorkflowEnvironment.createLocal`, on the
- * CLI the project builds: scripts/temporal-cli.ts) and one worker serving the project's workflows:
+ * The run's Temporal server under `npm test`, else a dev server of its own for the file
+ * (`TestWorkflowEnvironment.createLocal`, on the CLI the project builds: scripts/temporal-cli.ts),
+ * and one worker on a task queue of its own serving the project's workflows:
  * workflow logic alone, with mocked activities, against real Temporal semantics (updates, timers,
  * retries, local activities). No PostgreSQL, no API. The bundle is the one the run's global setup
  * built (test/setup/global-setup.ts or test/setup/workflow-bundle.ts), else built here.
@@ -43,15 +45,19 @@ export function useWorkflowEnvironment(activityNames: readonly string[]): Workfl
   );
 
   beforeAll(async () => {
-    installQuietRuntime();
-    const [executable, workflowBundle] = await Promise.all([ensureTemporalCli(), providedBundle() ?? bundleWorkflows()]);
-    env = await TestWorkflowEnvironment.createLocal({
-      server: {
-        executable: { type: 'existing-path', path: executable },
-        searchAttributes: Object.values(searchAttributes),
-        log: { format: 'pretty', level: 'error' },
-      },
-    });
+    await ensureSdkRuntime();
+    routeSdkLogs(QUIET_SDK_LOGGER);
+    const workflowBundle = providedBundle() ?? (await bundleWorkflows());
+    const runServer = providedTemporalAddress();
+    env = runServer
+      ? await TestWorkflowEnvironment.createFromExistingServer({ address: runServer })
+      : await TestWorkflowEnvironment.createLocal({
+          server: {
+            executable: { type: 'existing-path', path: await ensureTemporalCli() },
+            searchAttributes: Object.values(searchAttributes),
+            log: { format: 'pretty', level: 'error' },
+          },
+        });
     worker = await Worker.create({ connection: env.nativeConnection, taskQueue, workflowBundle, activities: dispatching });
     running = worker.run();
   });
@@ -78,8 +84,8 @@ export function useWorkflowEnvironment(activityNames: readonly string[]): Workfl
 
 /** The bundle a global setup built; absent when a file runs under a config with neither. */
 const providedBundle = () => inject('workflowBundle') as WorkflowBundleWithSourceMap | undefined;
+/** The run's Temporal server under `npm test` (test/setup/global-setup.ts); absent under `npm run test:workflows`. */
+const providedTemporalAddress = () => inject('temporalAddress') as string | undefined;
 
 /** The SDK logs every failed activity as a warning: the failures these tests provoke on purpose. */
-function installQuietRuntime() {
-  Runtime.install({ shutdownSignals: [], logger: { log() {}, trace() {}, debug() {}, info() {}, warn() {}, error: console.error } });
-}
+const QUIET_SDK_LOGGER = { log() {}, trace() {}, debug() {}, info() {}, warn() {}, error: console.error };
