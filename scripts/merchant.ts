@@ -1,5 +1,5 @@
 import { existsSync, readFileSync } from 'node:fs';
-import { fileURLToPath } from 'node:url';
+import { fileURLToPath, pathToFileURL } from 'node:url';
 import { parseArgs } from 'node:util';
 import { loadConfig, type Config } from '../core/config.js';
 import { createDb, type Db } from '../core/db/client.js';
@@ -73,18 +73,18 @@ const DATA_DIR = fileURLToPath(new URL('../.data/', import.meta.url));
 const readJson = (file: string): Record<string, string> =>
   existsSync(DATA_DIR + file) ? (JSON.parse(readFileSync(DATA_DIR + file, 'utf8')) as Record<string, string>) : {};
 
-function cliConfig(): Config {
+function cliConfig(env: NodeJS.ProcessEnv): Config {
   const stack = readJson('stack.json');
   const secrets = readJson('local-secrets.json');
   return loadConfig({
-    ...process.env,
+    ...env,
     // The stack npm start ran is sandbox; pointed elsewhere, the CLI takes CHECKOUT_ENV as given.
-    CHECKOUT_ENV: process.env.CHECKOUT_ENV ?? (process.env.DATABASE_URL ? undefined : 'sandbox'),
-    DATABASE_URL: process.env.DATABASE_URL ?? stack.databaseUrl,
-    ...(process.env.DATA_ENCRYPTION_KEYS ? {} : { DATA_ENCRYPTION_KEY: process.env.DATA_ENCRYPTION_KEY ?? secrets.dataEncryptionKey }),
-    TEMPORAL_ADDRESS: process.env.TEMPORAL_ADDRESS ?? stack.temporalAddress,
+    CHECKOUT_ENV: env.CHECKOUT_ENV ?? (env.DATABASE_URL ? undefined : 'sandbox'),
+    DATABASE_URL: env.DATABASE_URL ?? stack.databaseUrl,
+    ...(env.DATA_ENCRYPTION_KEYS ? {} : { DATA_ENCRYPTION_KEY: env.DATA_ENCRYPTION_KEY ?? secrets.dataEncryptionKey }),
+    TEMPORAL_ADDRESS: env.TEMPORAL_ADDRESS ?? stack.temporalAddress,
     // Where dashboard-link points: the page's public address.
-    CHECKOUT_BASE_URL: process.env.CHECKOUT_BASE_URL ?? stack.checkoutUrl,
+    CHECKOUT_BASE_URL: env.CHECKOUT_BASE_URL ?? stack.checkoutUrl,
   });
 }
 
@@ -186,52 +186,69 @@ async function run(command: string | undefined, values: Values, config: Config, 
   }
 }
 
-const fail = (code: number, error: string, help = false) => {
-  process.stderr.write(`${JSON.stringify({ error })}\n${help ? `\n${HELP}\n` : ''}`);
-  process.exitCode = code;
-};
-
-let parsed;
-try {
-  parsed = parseArgs({
-    allowPositionals: true,
-    options: {
-      name: { type: 'string' },
-      'webhook-url': { type: 'string' },
-      domain: { type: 'string', multiple: true },
-      environment: { type: 'string' },
-      'platform-uuid': { type: 'string' },
-      colour: { type: 'string' },
-      'cart-id': { type: 'string' },
-      'event-id': { type: 'string' },
-      since: { type: 'string' },
-      status: { type: 'string' },
-      on: { type: 'boolean' },
-      off: { type: 'boolean' },
-      help: { type: 'boolean' },
-    },
-  });
-} catch (err) {
-  fail(2, (err as Error).message, true);
-  process.exit();
+/** Where the CLI prints: the process's own streams, or a test's. */
+export interface CliOutput {
+  stdout(text: string): void;
+  stderr(text: string): void;
 }
 
-if (parsed.values.help || parsed.positionals.length === 0) {
-  process.stdout.write(`${HELP}\n`);
-} else {
+/**
+ * The CLI, given its arguments and environment: prints one JSON object and answers the exit code
+ * (0; 1 for a failure or a readiness report that found something missing; 2 for a usage error).
+ */
+export async function runMerchantCli(args: string[], env: NodeJS.ProcessEnv, out: CliOutput): Promise<number> {
+  const fail = (code: number, error: string, help = false) => {
+    out.stderr(`${JSON.stringify({ error })}\n${help ? `\n${HELP}\n` : ''}`);
+    return code;
+  };
+  let parsed;
+  try {
+    parsed = parseArgs({
+      args,
+      allowPositionals: true,
+      options: {
+        name: { type: 'string' },
+        'webhook-url': { type: 'string' },
+        domain: { type: 'string', multiple: true },
+        environment: { type: 'string' },
+        'platform-uuid': { type: 'string' },
+        colour: { type: 'string' },
+        'cart-id': { type: 'string' },
+        'event-id': { type: 'string' },
+        since: { type: 'string' },
+        status: { type: 'string' },
+        on: { type: 'boolean' },
+        off: { type: 'boolean' },
+        help: { type: 'boolean' },
+      },
+    });
+  } catch (err) {
+    return fail(2, (err as Error).message, true);
+  }
+  if (parsed.values.help || parsed.positionals.length === 0) {
+    out.stdout(`${HELP}\n`);
+    return 0;
+  }
   let db: Db | undefined;
   try {
-    const config = cliConfig();
+    const config = cliConfig(env);
     db = createDb(config.databaseUrl, { max: 1 });
     const command = parsed.positionals[0];
     const result = await run(command, parsed.values as Values, config, db);
-    process.stdout.write(`${JSON.stringify(result, null, 2)}\n`);
+    out.stdout(`${JSON.stringify(result, null, 2)}\n`);
     // A readiness report that found something missing is a failure for scripts and CI, though it printed normally.
-    if (command === 'check' && !(result as MerchantReadiness).ready) process.exitCode = 1;
+    return command === 'check' && !(result as MerchantReadiness).ready ? 1 : 0;
   } catch (err) {
-    if (err instanceof UsageError) fail(2, err.message, true);
-    else fail(1, err instanceof Error ? err.message : String(err));
+    if (err instanceof UsageError) return fail(2, err.message, true);
+    return fail(1, err instanceof Error ? err.message : String(err));
   } finally {
     await db?.end();
   }
+}
+
+if (process.argv[1] && import.meta.url === pathToFileURL(process.argv[1]).href) {
+  process.exitCode = await runMerchantCli(process.argv.slice(2), process.env, {
+    stdout: (text) => process.stdout.write(text),
+    stderr: (text) => process.stderr.write(text),
+  });
 }

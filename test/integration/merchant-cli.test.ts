@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { verifyWebhook } from '../../core/webhooks/verify.js';
 import { cartEvents } from '../support/cart-events.js';
 import { createCartId, validCartRequest } from '../support/fixtures.js';
-import { merchantCli } from '../support/operator.js';
+import { merchantCli, merchantCliProcess } from '../support/operator.js';
 import { useTestStack } from '../support/test-stack.js';
 import { waitFor } from '../support/wait-for.js';
 import { startWebhookReceiver, type WebhookReceiver } from '../support/webhook-receiver.js';
@@ -66,11 +66,13 @@ describe('operator CLI: npm run -s merchant', () => {
   });
 
   it('refuses an unusable URL, an unknown merchant and a missing option, with a JSON error and a non-zero exit', async () => {
-    const insecure = await cli('create', '--name', 'Prod', '--webhook-url', 'http://127.0.0.1/hook', '--environment', 'production');
+    // As operators run it: `npm run -s merchant`, its own process, whose exit code is the answer.
+    const asOperator = merchantCliProcess(stack);
+    const insecure = await asOperator('create', '--name', 'Prod', '--webhook-url', 'http://127.0.0.1/hook', '--environment', 'production');
     expect(insecure).toMatchObject({ code: 1, json: { error: expect.stringContaining('https') } });
     const unknown = await cli('deactivate', '--platform-uuid', '00000000-0000-4000-8000-000000000000');
     expect(unknown).toMatchObject({ code: 1, json: { error: expect.stringContaining('no merchant') } });
-    const usage = await cli('create', '--name', 'No URL');
+    const usage = await asOperator('create', '--name', 'No URL');
     expect(usage).toMatchObject({ code: 2, json: { error: '--webhook-url is required' } });
     expect(usage.stderr).toContain('rotate-secret');
   });

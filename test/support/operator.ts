@@ -1,6 +1,7 @@
 import { execFile } from 'node:child_process';
 import { promisify } from 'node:util';
 import { inject } from 'vitest';
+import { runMerchantCli } from '../../scripts/merchant.js';
 import type { TestStack } from './test-stack.js';
 
 const exec = promisify(execFile);
@@ -15,26 +16,52 @@ export function operatorApi(stack: TestStack) {
     });
 }
 
-/** The operator CLI as an operator runs it, as its own process, pointed at the test stack's database and Temporal. */
+type CliResult = { code: number; json: Record<string, unknown>; stderr: string };
+
+/** What the CLI prints on success, or, failing, its report (check prints on stdout and exits 1) or its error line. */
+function cliResult(code: number, stdout: string, stderr: string): CliResult {
+  const printed = code === 0 || stdout.trim() ? stdout : stderr.split('\n')[0]!;
+  return { code, json: JSON.parse(printed) as Record<string, unknown>, stderr };
+}
+
+/** The environment an operator's shell would give the CLI, pointed at the test stack's database and Temporal. */
+function cliEnvironment(stack: TestStack): NodeJS.ProcessEnv {
+  return {
+    ...process.env,
+    CHECKOUT_ENV: 'sandbox',
+    DATABASE_URL: stack.config.databaseUrl,
+    DATA_ENCRYPTION_KEY: inject('dataEncryptionKey'),
+    TEMPORAL_ADDRESS: stack.config.temporal.address,
+    TEMPORAL_TASK_QUEUE: stack.config.temporal.taskQueue,
+    CHECKOUT_BASE_URL: stack.checkoutUrl,
+  };
+}
+
+/**
+ * The operator CLI (scripts/merchant.ts) run in the test's process: its commands, output and exit
+ * codes, without a Node process and tsx per call. `merchantCliProcess` runs it as operators do.
+ */
 export function merchantCli(stack: TestStack) {
-  return async (...args: string[]): Promise<{ code: number; json: Record<string, unknown>; stderr: string }> => {
-    const env = {
-      ...process.env,
-      CHECKOUT_ENV: 'sandbox',
-      DATABASE_URL: stack.config.databaseUrl,
-      DATA_ENCRYPTION_KEY: inject('dataEncryptionKey'),
-      TEMPORAL_ADDRESS: stack.config.temporal.address,
-      TEMPORAL_TASK_QUEUE: stack.config.temporal.taskQueue,
-      CHECKOUT_BASE_URL: stack.checkoutUrl,
-    };
+  return async (...args: string[]): Promise<CliResult> => {
+    let stdout = '';
+    let stderr = '';
+    const code = await runMerchantCli(args, cliEnvironment(stack), {
+      stdout: (text) => void (stdout += text),
+      stderr: (text) => void (stderr += text),
+    });
+    return cliResult(code, stdout, stderr);
+  };
+}
+
+/** The operator CLI as an operator runs it: `npm run -s merchant`, as its own process. */
+export function merchantCliProcess(stack: TestStack) {
+  return async (...args: string[]): Promise<CliResult> => {
     try {
-      const { stdout, stderr } = await exec('npm', ['run', '-s', 'merchant', '--', ...args], { env });
-      return { code: 0, json: JSON.parse(stdout) as Record<string, unknown>, stderr };
+      const { stdout, stderr } = await exec('npm', ['run', '-s', 'merchant', '--', ...args], { env: cliEnvironment(stack) });
+      return cliResult(0, stdout, stderr);
     } catch (err) {
       const e = err as { code: number; stdout: string; stderr: string };
-      // A report that found something lacking (check) prints on stdout and still exits 1; errors print on stderr.
-      const printed = e.stdout.trim() ? e.stdout : e.stderr.split('\n')[0]!;
-      return { code: e.code, json: JSON.parse(printed) as Record<string, unknown>, stderr: e.stderr };
+      return cliResult(e.code, e.stdout, e.stderr);
     }
   };
 }
