@@ -1,3 +1,4 @@
+import { setTimeout as delay } from 'node:timers/promises';
 import type { Browser, Page } from 'playwright-core';
 import { launchChromium } from '../../test/support/chromium.js';
 import { createCart, settle, type BenchContext } from './context.js';
@@ -13,6 +14,11 @@ export interface LandingFigures {
   maxMs: number;
   /** From the Pay click to the Pay post's answer (the redirect, or the processing step). */
   payAnswerP50Ms: number;
+  /** From the Pay click to the first `order_created` verified at the merchant's endpoint, which the redirect gives a head start. */
+  webhookP50Ms: number;
+  webhookP99Ms: number;
+  /** Checkouts whose customer reached the success page before the merchant had the order (its endpoint was up). */
+  landedBeforeWebhook: number;
   /** Checkouts whose page showed the processing step and polled `/status`: the payment outlasted PAY_OUTCOME_WAIT_MS. */
   processingShown: number;
 }
@@ -31,6 +37,8 @@ export async function measurePayToLanding(ctx: BenchContext, receiver: Verifying
     await settle(ctx);
     const toLanding: number[] = [];
     const toAnswer: number[] = [];
+    const toWebhook: number[] = [];
+    let landedBeforeWebhook = 0;
     let errors = 0;
     let processingShown = 0;
     for (let i = 0; i < checkouts; i++) {
@@ -38,6 +46,8 @@ export async function measurePayToLanding(ctx: BenchContext, receiver: Verifying
         const timed = await checkout(ctx, receiver, browser, String(i));
         toLanding.push(timed.landedMs);
         toAnswer.push(timed.answeredMs);
+        toWebhook.push(timed.webhookMs);
+        if (timed.webhookMs > timed.landedMs) landedBeforeWebhook++;
         if (timed.polled) processingShown++;
       } catch (err) {
         errors++;
@@ -46,6 +56,7 @@ export async function measurePayToLanding(ctx: BenchContext, receiver: Verifying
     }
     toLanding.sort((a, b) => a - b);
     toAnswer.sort((a, b) => a - b);
+    toWebhook.sort((a, b) => a - b);
     return {
       checkouts,
       errors,
@@ -53,12 +64,18 @@ export async function measurePayToLanding(ctx: BenchContext, receiver: Verifying
       p99Ms: round(quantile(toLanding, 0.99)),
       maxMs: round(toLanding.at(-1) ?? NaN),
       payAnswerP50Ms: round(quantile(toAnswer, 0.5)),
+      webhookP50Ms: round(quantile(toWebhook, 0.5)),
+      webhookP99Ms: round(quantile(toWebhook, 0.99)),
+      landedBeforeWebhook,
       processingShown,
     };
   } finally {
     await browser.close();
   }
 }
+
+/** The merchant's endpoint answers at once: an order_created not verified by then is a failed checkout. */
+const WEBHOOK_TIMEOUT_MS = 30_000;
 
 async function checkout(ctx: BenchContext, receiver: VerifyingReceiver, browser: Browser, name: string) {
   const successUrl = `${receiver.storeUrl}/success`;
@@ -76,6 +93,10 @@ async function checkout(ctx: BenchContext, receiver: VerifyingReceiver, browser:
 
     const answered = page.waitForResponse((res) => new URL(res.url()).pathname === '/card');
     const landed = page.waitForURL((url) => url.href.startsWith(`${successUrl}?`), { waitUntil: 'load', timeout: 60_000 });
+    const created = receiver.waitFor('order_created', cartId);
+    // A checkout that fails before these are awaited must not leave their rejections unhandled.
+    void answered.catch(() => undefined);
+    void landed.catch(() => undefined);
     const clicked = performance.now();
     await page.getByRole('button', { name: 'Pay', exact: true }).click();
     await answered;
@@ -83,7 +104,10 @@ async function checkout(ctx: BenchContext, receiver: VerifyingReceiver, browser:
     await landed;
     const landedMs = performance.now() - clicked;
     if (new URL(page.url()).searchParams.get('cartId') !== cartId) throw new Error(`landed on ${page.url()}, not the success page of ${cartId}`);
-    return { landedMs, answeredMs, polled };
+    const delivery = await Promise.race([created, delay(WEBHOOK_TIMEOUT_MS, undefined, { ref: false })]);
+    if (!delivery) throw new Error(`no order_created for ${cartId} within ${WEBHOOK_TIMEOUT_MS} ms`);
+    const webhookMs = delivery.at - clicked;
+    return { landedMs, answeredMs, webhookMs, polled };
   } finally {
     await context.close();
   }

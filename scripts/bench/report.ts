@@ -228,11 +228,19 @@ export function markdown(r: BenchResults, before: BenchResults | undefined, note
   if (landing) {
     out.push(
       row([
-        `Pay click → success page in Chromium (${landing.checkouts} checkouts, one at a time; ${landing.processingShown} showed "processing"; the Pay post answered in ${landing.payAnswerP50Ms} ms p50)`,
+        `Pay click → success page in Chromium (${landing.checkouts} checkouts, one at a time; ${landing.processingShown} showed "processing"; the Pay post answered in ${landing.payAnswerP50Ms} ms p50; ${landing.landedBeforeWebhook} landed before the merchant had the order)`,
         '',
         `${landing.p50Ms} ms`,
         `${landing.p99Ms} ms`,
         landing.errors,
+        '',
+      ]),
+      row([
+        'Pay click → first `order_created` verified at the merchant, the same checkouts',
+        '',
+        `${landing.webhookP50Ms} ms`,
+        `${landing.webhookP99Ms} ms`,
+        '',
         '',
       ]),
     );
