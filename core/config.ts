@@ -297,6 +297,17 @@ export const environmentSchema = z.object({
       meaning:
         'how long the page shows "Confirming your payment…" before it tells the customer the outcome will follow (no double charge, do not pay again), with a link to `failureUrl`; it keeps checking every 10 s and still redirects once the outcome is known, and the merchant gets the final webhook either way',
     }),
+  PAY_OUTCOME_WAIT_MS: z.coerce
+    .number()
+    .int()
+    .positive()
+    .max(10_000, 'must be at most 10000: past a few seconds the customer is better told the payment is being confirmed')
+    .default(5_000)
+    .register(settingDocs, {
+      readBy: ['web'],
+      meaning:
+        'how long the Pay post waits for the payment\'s outcome before it answers; an outcome within it sends the customer straight to `successUrl` or `failureUrl` (after the first `order_created` attempt\'s head start), one past it gets the "Confirming your payment…" step, which polls',
+    }),
   SANDBOX_OTP: z
     .string()
     .regex(/^\d{6}$/, 'must be 6 digits')
@@ -661,6 +672,7 @@ export const configSchema = environmentSchema
     sessionLifetimeMs: c.SESSION_LIFETIME_SECONDS * 1000,
     paymentResolutionMs: c.PAYMENT_RESOLUTION_SECONDS * 1000,
     paymentConfirmationWaitMs: c.PAYMENT_CONFIRMATION_WAIT_SECONDS * 1000,
+    payOutcomeWaitMs: c.PAY_OUTCOME_WAIT_MS,
     sandboxOtp: c.SANDBOX_OTP,
     logLevel: c.LOG_LEVEL,
     worker: { maxCachedWorkflows: c.WORKER_MAX_CACHED_WORKFLOWS },

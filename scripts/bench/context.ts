@@ -26,8 +26,10 @@ export interface BenchContext {
 
 export const WARM_UP_S = 2;
 
-/** A create-cart body of five lines, the size of an ordinary order. */
-export function cartRequestBody(platformUuid: string): string {
+const BENCH_RETURN_URLS = { successUrl: 'https://bench.example/ok', failureUrl: 'https://bench.example/ko' };
+
+/** A create-cart body of five lines, the size of an ordinary order; `merchantUrls` where the customer is sent back. */
+export function cartRequestBody(platformUuid: string, merchantUrls: { successUrl: string; failureUrl: string } = BENCH_RETURN_URLS): string {
   return JSON.stringify({
     cartObject: {
       store: { platformUuid, name: 'Bench Store', url: 'https://bench.example' },
@@ -44,18 +46,22 @@ export function cartRequestBody(platformUuid: string): string {
           zeroPay: false,
         })),
         extra: { orderRef: 'bench' },
-        merchantUrls: { successUrl: 'https://bench.example/ok', failureUrl: 'https://bench.example/ko' },
+        merchantUrls,
       },
     },
   });
 }
 
 /** Creates one cart through the API, as a merchant does. */
-export async function createCart(apiUrl: string, platformUuid: string): Promise<{ cartId: string; expiresOn: string }> {
+export async function createCart(
+  apiUrl: string,
+  platformUuid: string,
+  merchantUrls?: { successUrl: string; failureUrl: string },
+): Promise<{ cartId: string; expiresOn: string }> {
   const res = await fetch(`${apiUrl}/v2/public/api/cart/`, {
     method: 'POST',
     headers: { 'content-type': 'application/json' },
-    body: cartRequestBody(platformUuid),
+    body: cartRequestBody(platformUuid, merchantUrls),
   });
   const text = await res.text();
   if (res.status !== 200) throw new Error(`create-cart answered ${res.status}: ${text.slice(0, 300)}`);

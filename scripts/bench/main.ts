@@ -16,6 +16,7 @@ import { measureCostCurve } from './cost-curve.js';
 import { measureCreateCart } from './create-cart.js';
 import { measureLimit } from './limit.js';
 import { measurePage, measurePageAfterFirstAction } from './page.js';
+import { measurePayToLanding } from './pay-to-landing.js';
 import { measurePayToWebhook } from './pay-to-webhook.js';
 import { startVerifyingReceiver } from './receiver.js';
 import { assembleResults, withTargets, writeReports, type BenchResults, type Measured } from './report.js';
@@ -27,7 +28,7 @@ import { startBenchStack, startRoles } from './stack.js';
  * DATABASE_URL / TEMPORAL_ADDRESS when given). `--only limit,create-cart` runs some measurements
  * and prints them without touching reports/.
  */
-const MEASUREMENTS = ['limit', 'create-cart', 'baseline', 'page', 'pay-to-webhook', 'cost-curve', 'scale'] as const;
+const MEASUREMENTS = ['limit', 'create-cart', 'baseline', 'page', 'pay-to-webhook', 'pay-to-landing', 'cost-curve', 'scale'] as const;
 const ROOT = fileURLToPath(new URL('../..', import.meta.url));
 
 const { values } = parseArgs({
@@ -37,6 +38,7 @@ const { values } = parseArgs({
     duration: { type: 'string', default: '10' },
     sessions: { type: 'string', default: '10000' },
     'pay-carts': { type: 'string', default: '200' },
+    'landing-checkouts': { type: 'string', default: '20' },
     lifetime: { type: 'string' },
     out: { type: 'string', default: 'reports' },
     render: { type: 'boolean', default: false },
@@ -53,6 +55,8 @@ const options = z
     duration: z.coerce.number().positive(),
     sessions: z.coerce.number().int().positive(),
     'pay-carts': z.coerce.number().int().positive(),
+    /** Checkouts paid in Chromium, one at a time, for payToLanding. */
+    'landing-checkouts': z.coerce.number().int().positive(),
     /** Scale sessions' lifetime in seconds; by default long enough for all of them to be open at once. */
     lifetime: z.coerce.number().int().positive().optional(),
     out: z.string(),
@@ -139,6 +143,8 @@ try {
     m.payToWebhook = await step('pay-to-webhook', () => measurePayToWebhook(ctx, receiver, options['pay-carts']));
     // One customer at a time: the latency of the path itself, without 31 others' payments queued ahead of it.
     m.payToWebhookAlone = await step('pay-to-webhook', () => measurePayToWebhook(ctx, receiver, Math.ceil(options['pay-carts'] / 4), 1));
+    report();
+    m.payToLanding = await step('pay-to-landing', () => measurePayToLanding(ctx, receiver, options['landing-checkouts']));
     report();
     m.costCurve = await step('cost-curve', () => measureCostCurve(ctx, m));
     report();

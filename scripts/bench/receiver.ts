@@ -15,6 +15,7 @@ export interface VerifiedDelivery {
 /**
  * The merchant's endpoint: verifies each delivery's signature over the raw bytes, as a merchant must,
  * and acknowledges it. Tells waiters when a cart's event arrives; counts what arrived more than once.
+ * Any GET is the merchant's return page (successUrl, failureUrl), where the customer lands.
  */
 export async function startVerifyingReceiver() {
   let secret = '';
@@ -24,6 +25,10 @@ export async function startVerifyingReceiver() {
   const counts = { verified: 0, duplicates: 0, invalid: 0 };
   const sockets = new Set<Socket>();
   const server: Server = createServer((req, res) => {
+    if (req.method === 'GET') {
+      res.writeHead(200, { 'content-type': 'text/html; charset=utf-8' }).end('<!doctype html><title>Bench Store</title><h1>Back at the store</h1>');
+      return;
+    }
     const chunks: Buffer[] = [];
     req.on('data', (c: Buffer) => chunks.push(c));
     req.on('end', () => {
@@ -55,6 +60,8 @@ export async function startVerifyingReceiver() {
   const port = (server.address() as AddressInfo).port;
   return {
     url: `http://127.0.0.1:${port}/webhooks`,
+    /** The store's return pages, on a `.localhost` name (the cart schema wants a domain; Chromium resolves it to loopback). */
+    storeUrl: `http://bench-store.localhost:${port}`,
     counts,
     /** The merchant's secret, known once the merchant is registered with this receiver's URL. */
     useSecret(value: string) {

@@ -5,6 +5,7 @@ import type { CurvePoint } from './cost-curve.js';
 import { round, type LoadFigures } from './load.js';
 import type { MeasuredCpu } from './cpu.js';
 import type { PageFigures } from './page.js';
+import type { LandingFigures } from './pay-to-landing.js';
 import type { PayFigures } from './pay-to-webhook.js';
 import { GIVE_UP_AFTER_LAST_EXPIRY_S, type ScaleFigures } from './scale.js';
 
@@ -23,6 +24,8 @@ export interface BenchResults {
   payToWebhook?: PayFigures;
   /** The same one customer at a time. */
   payToWebhookAlone?: PayFigures;
+  /** Pay click → the merchant's success page in Chromium, one checkout at a time. */
+  payToLanding?: LandingFigures;
   scale?: ScaleFigures;
   costCurve?: CurvePoint[];
   targets?: Target[];
@@ -52,6 +55,7 @@ export interface Measured {
   pageAfterFirstAction?: PageFigures;
   payToWebhook?: PayFigures;
   payToWebhookAlone?: PayFigures;
+  payToLanding?: LandingFigures;
   scale?: ScaleFigures;
   costCurve?: CurvePoint[];
 }
@@ -83,6 +87,7 @@ export function assembleResults(base: Pick<BenchResults, 'generatedAt' | 'machin
   if (m.pageAfterFirstAction) r.pageAfterFirstAction = pageResult(m.pageAfterFirstAction);
   if (m.payToWebhook) r.payToWebhook = m.payToWebhook;
   if (m.payToWebhookAlone) r.payToWebhookAlone = m.payToWebhookAlone;
+  if (m.payToLanding) r.payToLanding = m.payToLanding;
   if (m.scale) r.scale = m.scale;
   if (m.costCurve) r.costCurve = m.costCurve;
   r.targets = targets(r);
@@ -130,6 +135,10 @@ function targets(r: BenchResults): Target[] {
   if (r.page) t.push(atMost('checkout page p99', 25, r.page.p99Ms, ' ms'));
   if (r.payToWebhook) t.push(atMost(`pay → verified order_created p50, ${r.payToWebhook.concurrency} at a time`, 150, r.payToWebhook.p50Ms, ' ms'));
   if (r.payToWebhookAlone) t.push(atMost('pay → verified order_created p50, one at a time', 150, r.payToWebhookAlone.p50Ms, ' ms'));
+  if (r.payToLanding) {
+    t.push(atMost('Pay click → success page in Chromium p50, one at a time', 400, r.payToLanding.p50Ms, ' ms'));
+    t.push(atMost('Pay click → success page in Chromium p99, one at a time', 1000, r.payToLanding.p99Ms, ' ms'));
+  }
   if (r.scale) {
     t.push(atMost(`worker RSS with ${r.scale.sessions} open sessions`, 1024, r.scale.workerRssMiB, ' MiB'));
     const within = 'every order_abandoned delivered within (s of its expiry)';
@@ -215,6 +224,27 @@ export function markdown(r: BenchResults, before: BenchResults | undefined, note
     out.push(row([`pay → verified order_created (${p.carts} carts, ${p.concurrency} at a time)`, '', `${p.p50Ms} ms`, `${p.p99Ms} ms`, p.errors, '']));
     out.push(row([`pay → redirect (the pay update's answer), ${p.concurrency} at a time`, '', `${p.redirectP50Ms} ms`, `${p.redirectP99Ms} ms`, '', '']));
   }
+  const landing = r.payToLanding;
+  if (landing) {
+    out.push(
+      row([
+        `Pay click → success page in Chromium (${landing.checkouts} checkouts, one at a time; ${landing.processingShown} showed "processing"; the Pay post answered in ${landing.payAnswerP50Ms} ms p50; ${landing.landedBeforeWebhook} landed before the merchant had the order)`,
+        '',
+        `${landing.p50Ms} ms`,
+        `${landing.p99Ms} ms`,
+        landing.errors,
+        '',
+      ]),
+      row([
+        'Pay click → first `order_created` verified at the merchant, the same checkouts',
+        '',
+        `${landing.webhookP50Ms} ms`,
+        `${landing.webhookP99Ms} ms`,
+        '',
+        '',
+      ]),
+    );
+  }
   out.push('');
   if (r.scale) {
     const s = r.scale;
@@ -271,6 +301,7 @@ export function markdown(r: BenchResults, before: BenchResults | undefined, note
       ['pay → order_created p50 (ms)', before.payToWebhook?.p50Ms, r.payToWebhook?.p50Ms],
       ['pay → order_created p99 (ms)', before.payToWebhook?.p99Ms, r.payToWebhook?.p99Ms],
       ['pay → order_created p50, one at a time (ms)', before.payToWebhookAlone?.p50Ms, r.payToWebhookAlone?.p50Ms],
+      ['Pay click → success page p50, Chromium (ms)', before.payToLanding?.p50Ms, r.payToLanding?.p50Ms],
       ['scale: worker RSS (MiB)', before.scale?.workerRssMiB, r.scale?.workerRssMiB],
       ['scale: all delivered within (s)', before.scale?.allDeliveredWithinS, r.scale?.allDeliveredWithinS],
       ['scale: lost', before.scale?.lost, r.scale?.lost],

@@ -7,13 +7,30 @@ import { useTestStack } from '../support/test-stack.js';
 import { waitFor } from '../support/wait-for.js';
 import { horizontalOverflow, launchChromium, openPage, skipWithoutChromium, type WatchedPage } from '../support/chromium.js';
 import { startMerchantSite, type MerchantSite } from '../support/merchant-site.js';
+import { startTestAcquirer, testAcquirerProcessor, type TestAcquirer } from '../support/http-processor.js';
 
 describe.skipIf(skipWithoutChromium())('the hosted checkout in headless Chromium', () => {
-  const stack = useTestStack();
+  /** A cart whose charge the acquirer holds until the test lets it answer: a payment past the Pay post's wait. */
+  let slowCharge: { cartId: string; answer: () => void; answered: Promise<void> } | undefined;
+  let acquirer: TestAcquirer;
+  // The Pay post waits 2 s for the outcome: ample for a charge the acquirer answers at once, short for the slow one.
+  const stack = useTestStack({ PAY_OUTCOME_WAIT_MS: '2000' }, { paymentProcessor: testAcquirerProcessor(() => acquirer.url) });
   let browser: Browser;
   let merchant: MerchantSite;
   let platformUuid: string;
   const opened: WatchedPage[] = [];
+
+  beforeAll(async () => {
+    acquirer = await startTestAcquirer({
+      beforeAnswer: async (cartId) => {
+        if (cartId === slowCharge?.cartId) await slowCharge.answered;
+        return 'answer';
+      },
+    });
+  });
+  afterAll(async () => {
+    await acquirer?.close();
+  });
 
   beforeAll(async () => {
     browser = await launchChromium();
@@ -70,14 +87,28 @@ describe.skipIf(skipWithoutChromium())('the hosted checkout in headless Chromium
     return url;
   }
 
-  it('pays with the sandbox values and lands on successUrl with the cartId', async () => {
+  /** The page's requests for the processing step's poll (`GET /status`). */
+  function statusPolls(page: Page): string[] {
+    const polls: string[] = [];
+    page.on('request', (request) => {
+      if (new URL(request.url()).pathname === '/status') polls.push(request.url());
+    });
+    return polls;
+  }
+
+  it('pays with the sandbox values and lands on successUrl with the cartId, straight from the Pay post', async () => {
     const cartId = await createCart();
     const { page, consoleErrors, dialogs } = await open(cartId);
+    const polls = statusPolls(page);
     await expect.poll(() => page.getByTestId('total').textContent()).toBe('€44.98');
     await expect.poll(() => page.locator('.countdown-clock').textContent()).toMatch(/^4[45]:\d\d$/);
     await verifyContactAndCode(page);
+    const payAnswer = page.waitForResponse((res) => new URL(res.url()).pathname === '/card');
     await payWith(page, '4111 1111 1111 1111');
+    // The Pay post itself answers with the outcome: no processing panel, no poll.
+    expect((await payAnswer).headers()['hx-redirect']).toBe(`${merchant.baseUrl}/success?ref=abc&cartId=${cartId}`);
     await landing(page, '/success', cartId);
+    expect(polls).toEqual([]);
     expect(await ledgerStatus(cartId)).toEqual({ status: 'paid', failure_code: null });
     // The redirect gave the first order_created delivery its head start, though the merchant took 1.5 s to
     // answer, and sent the customer exactly once.
@@ -208,13 +239,33 @@ describe.skipIf(skipWithoutChromium())('the hosted checkout in headless Chromium
     expect(await desktop.getByText('5 items', { exact: true }).isVisible()).toBe(false);
   });
 
-  it('works without JavaScript: plain form posts, a refreshing wait, and the redirect to successUrl', async () => {
+  it('works without JavaScript: plain form posts, and the Pay post redirects (303) to successUrl', async () => {
     const cartId = await createCart();
     const { page } = await open(cartId, { javaScriptEnabled: false });
+    const polls = statusPolls(page);
     await verifyContactAndCode(page);
     await payWith(page, '4111 1111 1111 1111');
     await landing(page, '/success', cartId);
+    expect(polls).toEqual([]);
     expect((await ledgerStatus(cartId))?.status).toBe('paid');
+  });
+
+  it('shows "processing" for a charge that outlasts the Pay post’s wait, and lands on successUrl once it answers', async () => {
+    const cartId = await createCart();
+    let answer!: () => void;
+    slowCharge = { cartId, answer: () => answer(), answered: new Promise<void>((resolve) => (answer = resolve)) };
+    const { page, consoleErrors } = await open(cartId);
+    const polls = statusPolls(page);
+    await verifyContactAndCode(page);
+    await payWith(page, '4111 1111 1111 1111');
+    await page.locator('#step[data-step="processing"]').waitFor();
+    expect(await page.getByRole('heading', { level: 2 }).textContent()).toBe('Confirming your payment…');
+    await expect.poll(() => polls.length).toBeGreaterThan(0);
+    slowCharge.answer();
+    await landing(page, '/success', cartId);
+    expect(await ledgerStatus(cartId)).toEqual({ status: 'paid', failure_code: null });
+    expect(acquirer.records.get(cartId)).toMatchObject({ requests: 1, approvedCharges: 1 });
+    expect(consoleErrors).toEqual([]);
   });
 
   it('cancels without JavaScript: the 303 to the merchant is allowed by the page CSP', async () => {

@@ -18,7 +18,7 @@ describe('the code message speaks the language of the page that asked for it', (
   const stack = useTestStack({}, { otpSender });
 
   it('passes the locale from Send code to the sendOtp activity, and keeps it for a send without one', async () => {
-    const actions = customerActions(stack.temporal);
+    const actions = customerActions(stack.temporal, stack.config);
     const platformUuid = (await stack.createMerchant()).platformUuid;
     const arabic = await createCartId(stack.apiUrl, validCartRequest(platformUuid));
     expect(await actions.sendCode(arabic, 'jane@example.com', await queryState(stack, arabic), undefined, 'ar')).toMatchObject({ accepted: true });

@@ -13,7 +13,7 @@ describe('a code message names the registered merchant, never the request’s st
 
   it('sends the merchants table’s name in every channel and locale, while the page still shows store.name', async () => {
     const platformUuid = (await stack.createMerchant({ name: 'Acme Shop Ltd' })).platformUuid;
-    const actions = customerActions(stack.temporal);
+    const actions = customerActions(stack.temporal, stack.config);
     const sends: Array<[string, string | undefined]> = [
       ['jane@example.com', undefined],
       ['+33 6 12 34 56 78', 'ar'],

@@ -24,7 +24,7 @@ describe('a code that could not be sent leaves the checkout able to try again', 
   const newCart = async () => createCartId(stack.apiUrl, validCartRequest((await stack.createMerchant()).platformUuid));
 
   it('fails one Send code after the sender failed three times, then sends on the next, to the same or another contact', async () => {
-    const actions = customerActions(stack.temporal);
+    const actions = customerActions(stack.temporal, stack.config);
     const cartId = await newCart();
     failuresLeft = 3; // the activity's three attempts of the first Send code
 
@@ -41,7 +41,7 @@ describe('a code that could not be sent leaves the checkout able to try again', 
   });
 
   it('still treats a double click as one Send code', async () => {
-    const actions = customerActions(stack.temporal);
+    const actions = customerActions(stack.temporal, stack.config);
     const cartId = await newCart();
     const state = await queryState(stack, cartId);
     const before = delivered.length;

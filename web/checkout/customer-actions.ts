@@ -1,5 +1,6 @@
-import { WorkflowUpdateFailedError, WorkflowUpdateStage } from '@temporalio/client';
+import { WorkflowUpdateFailedError, WorkflowUpdateStage, type WorkflowUpdateHandle } from '@temporalio/client';
 import { ApplicationFailure, WorkflowNotFoundError } from '@temporalio/common';
+import type { Config } from '../../core/config.js';
 import { withDeadline, type Temporal } from '../../core/temporal.js';
 import { UPDATE_HANDOVER_MS } from '../../core/worker-loss.js';
 import {
@@ -26,7 +27,7 @@ export type ActionResult =
  */
 export const UPDATE_DEADLINE_MS = UPDATE_HANDOVER_MS + 10_000;
 
-/** How long the page waits for the state of a session that accepted the payment before showing "processing" itself. */
+/** How long the page waits for the state of a payment that outlasted PAY_OUTCOME_WAIT_MS before showing "processing" itself. */
 const PAID_STATE_DEADLINE_MS = 3_000;
 
 const GENERIC_REJECTION = 'We could not do that right now. Please try again.';
@@ -36,7 +37,7 @@ const GENERIC_REJECTION = 'We could not do that right now. Please try again.';
  * customer sees, so a double click or a re-posted form is the same update and acts once: one payment
  * per cart (`pay-<cartId>`), one code check per code typed after a given resend.
  */
-export function customerActions(temporal: Temporal) {
+export function customerActions(temporal: Temporal, config: Pick<Config, 'payOutcomeWaitMs'>) {
   async function run(cartId: string, update: (handle: CartSessionHandle) => Promise<CartSessionState>): Promise<ActionResult> {
     const handle = cartSessionHandle(temporal.client, cartId);
     try {
@@ -45,6 +46,23 @@ export function customerActions(temporal: Temporal) {
       if (err instanceof WorkflowUpdateFailedError) return { accepted: false, reason: 'rejected', code: refusalCode(err), message: customerMessage(err) };
       if (err instanceof WorkflowNotFoundError) return { accepted: false, reason: 'session-closed' };
       throw err;
+    }
+  }
+
+  /**
+   * The pay update answers once the outcome is recorded (the workflow's settledState), so waiting on it
+   * for PAY_OUTCOME_WAIT_MS lets the page send the customer straight back to the merchant. A payment
+   * that outlasts the wait (a charge the processor has not answered, which the workflow goes on
+   * resolving for minutes) is no reason for an error page: the page shows "processing" and polls.
+   * Nor is a state query that does not answer (the worker holding the session just died, and
+   * Temporal has not yet moved it): the payment is processing.
+   */
+  async function paymentOutcome(h: CartSessionHandle, update: WorkflowUpdateHandle<CartSessionState>, before: CartSessionState): Promise<CartSessionState> {
+    try {
+      return await withDeadline(temporal, config.payOutcomeWaitMs, () => update.result());
+    } catch {
+      const submitted: CartSessionState = { ...before, step: 'processing', paymentSubmittedAt: before.paymentSubmittedAt ?? new Date().toISOString() };
+      return withDeadline(temporal, PAID_STATE_DEADLINE_MS, () => h.query(stateQuery)).catch(() => submitted);
     }
   }
 
@@ -63,23 +81,22 @@ export function customerActions(temporal: Temporal) {
           updateId: `verify-code-${cartId}-${state.otp?.resendsLeft ?? 'x'}-${codeHash.slice(0, 16)}`,
         }),
       ),
-    /**
-     * Returns as soon as the workflow accepted the payment: the authorization (with the processor's
-     * retries) can outlast an HTTP request, so the page shows "processing" and polls the state. Once
-     * accepted, a state query that does not answer (the worker holding the session just died, and
-     * Temporal has not yet moved it) is no reason for an error page: the payment is processing.
-     */
+    /** Submits the payment (one per cart, whatever the clicks) and waits a bounded time for its outcome. */
     pay: (cartId: string, card: { cardToken: string; brand: string; last4: string }, before: CartSessionState) =>
       run(cartId, async (h) => {
-        await h.startUpdate(payUpdate, { args: [card], updateId: `pay-${cartId}`, waitForStage: WorkflowUpdateStage.ACCEPTED });
-        const submitted: CartSessionState = { ...before, step: 'processing', paymentSubmittedAt: new Date().toISOString() };
-        return withDeadline(temporal, PAID_STATE_DEADLINE_MS, () => h.query(stateQuery)).catch(() => submitted);
+        const update = await h.startUpdate(payUpdate, { args: [card], updateId: payUpdateId(cartId), waitForStage: WorkflowUpdateStage.ACCEPTED });
+        return paymentOutcome(h, update, before);
       }),
+    /** A Pay post that finds the payment already submitted (a second click, a re-posted form) waits on the same outcome. */
+    paymentOutcome: (cartId: string, before: CartSessionState) =>
+      run(cartId, (h) => paymentOutcome(h, h.getUpdateHandle<CartSessionState>(payUpdateId(cartId)), before)),
     cancel: (cartId: string) => run(cartId, (h) => h.executeUpdate(cancelUpdate, { updateId: `cancel-${cartId}` })),
   };
 }
 
 export type CustomerActions = ReturnType<typeof customerActions>;
+
+const payUpdateId = (cartId: string) => `pay-${cartId}`;
 
 /** Why the workflow refused (an ACTION_REFUSED type, or OTP_SEND_FAILED): the page translates it (web/i18n `refusal.<code>`). */
 function refusalCode(err: WorkflowUpdateFailedError): string | undefined {

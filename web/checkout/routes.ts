@@ -53,7 +53,7 @@ export function checkoutRoutes(deps: CheckoutDeps) {
   const production = config.environment === 'production';
   const sandbox = production ? undefined : { otp: config.sandboxOtp };
   const csrfKey = deriveCsrfKey(config.keyring);
-  const actions = customerActions(deps.temporal);
+  const actions = customerActions(deps.temporal, config);
   const limits = checkoutLimits(deps);
   const ownOrigin = new URL(config.checkoutBaseUrl).origin;
   const app = new Hono<WebEnv>();
@@ -330,7 +330,9 @@ export function checkoutRoutes(deps: CheckoutDeps) {
         422,
       );
     }
-    // A second click after the payment started must not put another copy of the card in the vault.
+    // A second click after the payment started must not put another copy of the card in the vault; it
+    // waits on the first click's outcome instead.
+    if (session.state.step === 'processing') return outcome(c, session, await actions.paymentOutcome(session.cartId, session.state), 'number');
     if (session.state.step !== 'card') return moveOn(c, session);
     const { card } = check;
     const { token } = await storeCard(deps.db, config.keyring, session.cartId, card);
