@@ -549,7 +549,7 @@ export const DEVELOPMENT_VARIABLES: Record<string, SettingDoc & { default: strin
   CI: { readBy: ['tests'], default: 'unset (`.ci/run` sets `true`)', meaning: '`true`: a missing Chromium fails the browser tests instead of skipping them' },
   RELIABILITY_TRIALS: { readBy: ['tests', 'verify'], default: '2 (`npm run verify`: 20)', meaning: 'trials of each reliability suite' },
   RELIABILITY_SEED: { readBy: ['tests', 'verify'], default: 'random, printed', meaning: "repeats a reliability run's plan exactly" },
-  FUZZ_RUNS: { readBy: ['tests', 'verify'], default: '2000', meaning: 'runs of the create-cart fuzzer' },
+  FUZZ_RUNS: { readBy: ['tests', 'verify'], default: '500 (2000 under `npm run verify`)', meaning: 'runs of the create-cart fuzzer' },
   FUZZ_SEED: { readBy: ['tests'], default: 'random, printed', meaning: "repeats a fuzzer run exactly (`npm run verify` sets it to the run's seed)" },
   RECORD_REPLAY_FIXTURES: {
     readBy: ['tests'],
