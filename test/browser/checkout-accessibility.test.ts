@@ -1,11 +1,11 @@
 /// <reference lib="dom" />
 import type { Browser, Page } from 'playwright-core';
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createCartId, validCartRequest } from '../support/fixtures.js';
 import { useTestStack } from '../support/test-stack.js';
+import { useBrowserCheckout } from '../support/browser-checkout.js';
 import { waitFor } from '../support/wait-for.js';
-import { horizontalOverflow, launchChromium, openPage, skipWithoutChromium, type WatchedPage } from '../support/chromium.js';
-import { startMerchantSite, type MerchantSite } from '../support/merchant-site.js';
+import { horizontalOverflow, launchChromium, openPage, skipWithoutChromium } from '../support/chromium.js';
 import { axeViolations, BEST_PRACTICE_TAG, describeViolations, WCAG_22_AA_TAGS } from '../support/axe.js';
 import { SANDBOX_CARDS } from '../../core/checkout/payment-processors/sandbox.js';
 
@@ -37,44 +37,11 @@ async function atPhoneWidths(page: Page, what: string) {
 
 describe.skipIf(skipWithoutChromium())('the hosted checkout against WCAG 2.2 AA (axe-core)', () => {
   // The processing step is checked with a charge that never answers: the Pay post gives up on its outcome soon.
-  const stack = useTestStack({ PAY_OUTCOME_WAIT_MS: '300' });
-  let browser: Browser;
-  let merchant: MerchantSite;
-  let platformUuid: string;
-  const opened: WatchedPage[] = [];
-
-  beforeAll(async () => {
-    browser = await launchChromium();
-    merchant = await startMerchantSite();
-    platformUuid = (await stack.createMerchant({ name: 'Accessible Store', webhookUrl: merchant.webhookUrl })).platformUuid;
-  });
-  afterAll(async () => {
-    await browser?.close();
-    await merchant?.close();
-  });
-  // A page left polling (the processing step asks every second) must not load the next test.
-  afterEach(async () => {
-    await Promise.all(opened.splice(0).map((watched) => watched.context.close()));
-  });
-
-  async function watch(): Promise<Page> {
-    const watched = await openPage(browser, { width: 375 });
-    opened.push(watched);
-    return watched.page;
-  }
-
-  async function createCart(): Promise<string> {
-    const body = validCartRequest(platformUuid);
-    body.cartObject.cart.merchantUrls = { successUrl: `${merchant.baseUrl}/success`, failureUrl: `${merchant.baseUrl}/failure` };
-    return createCartId(stack.apiUrl, body);
-  }
-
-  async function open(cartId: string): Promise<Page> {
-    const page = await watch();
-    const response = await page.goto(`${stack.checkoutUrl}/?token=${cartId}`);
-    expect(response?.status()).toBe(200);
-    return page;
-  }
+  const checkout = useBrowserCheckout({ name: 'Accessible Store' }, { PAY_OUTCOME_WAIT_MS: '300' });
+  const { stack } = checkout;
+  const watch = async (): Promise<Page> => (await checkout.blank()).page;
+  const createCart = () => checkout.createCart();
+  const open = async (cartId: string): Promise<Page> => (await checkout.open(`/?token=${cartId}`)).page;
 
   it('passes on every step and on every step with a mistake to fix', async () => {
     const page = await open(await createCart());
@@ -146,7 +113,7 @@ describe.skipIf(skipWithoutChromium())('the hosted checkout against WCAG 2.2 AA 
     const cartId = await createCart();
     const used = await open(cartId);
     await used.getByRole('button', { name: 'Cancel', exact: true }).click();
-    await used.waitForURL((url) => url.origin === merchant.baseUrl, { timeout: 20_000 });
+    await used.waitForURL((url) => url.origin === checkout.merchant().baseUrl, { timeout: 20_000 });
     await waitFor(
       async () => ((await stack.db<{ status: string }[]>`select status from carts where cart_id = ${cartId}`)[0]?.status === 'cancelled' ? true : undefined),
       { what: 'status cancelled' },
@@ -194,7 +161,7 @@ describe.skipIf(skipWithoutChromium())('the hosted checkout against WCAG 2.2 AA 
     expect(outlineVisible((await focused()).outline)).toBe(true);
     await page.keyboard.type('123');
     await page.keyboard.press('Enter');
-    await page.waitForURL((url) => url.origin === merchant.baseUrl && url.pathname === '/success', { timeout: 20_000 });
+    await page.waitForURL((url) => url.origin === checkout.merchant().baseUrl && url.pathname === '/success', { timeout: 20_000 });
   });
 });
 

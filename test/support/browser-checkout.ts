@@ -11,8 +11,8 @@ import { useTestStack } from './test-stack.js';
  * A browser suite's stack: Chromium, a merchant site to land on (its success and failure pages,
  * its webhook receiver), one merchant registered for it, and phone-sized pages closed after each test.
  */
-export function useBrowserCheckout(merchantSettings: Partial<NewMerchant> & { name: string }) {
-  const stack = useTestStack();
+export function useBrowserCheckout(merchantSettings: Partial<NewMerchant> & { name: string }, stackEnv: Record<string, string> = {}) {
+  const stack = useTestStack(stackEnv);
   let browser: Browser;
   let merchant: MerchantSite;
   let platformUuid: string;
@@ -27,6 +27,7 @@ export function useBrowserCheckout(merchantSettings: Partial<NewMerchant> & { na
     await browser?.close();
     await merchant?.close();
   });
+  // A page left polling (the processing step asks every second) must not load the next test.
   afterEach(async () => {
     await Promise.all(opened.splice(0).map((watched) => watched.context.close()));
   });
@@ -43,10 +44,15 @@ export function useBrowserCheckout(merchantSettings: Partial<NewMerchant> & { na
       edit(body);
       return createCartId(stack.apiUrl, body);
     },
-    /** Opens a checkout path (e.g. `/?token=…`) at 375 px and expects a 200. */
-    async open(path: string, options: { javaScriptEnabled?: boolean; locale?: string } = {}): Promise<WatchedPage> {
+    /** A page at 375 px, closed after the test, that has gone nowhere yet. */
+    async blank(options: { javaScriptEnabled?: boolean; locale?: string } = {}): Promise<WatchedPage> {
       const watched = await openPage(browser, { width: 375, ...options });
       opened.push(watched);
+      return watched;
+    },
+    /** Opens a checkout path (e.g. `/?token=…`) at 375 px and expects a 200. */
+    async open(path: string, options: { javaScriptEnabled?: boolean; locale?: string } = {}): Promise<WatchedPage> {
+      const watched = await this.blank(options);
       expect((await watched.page.goto(`${stack.checkoutUrl}${path}`))?.status()).toBe(200);
       return watched;
     },
