@@ -286,7 +286,8 @@ describe('the checkout page over HTTP', () => {
       expectLockedDown(closed);
       const html = await closed.text();
       expect(html).toContain('The store closed this checkout');
-      expect(html).toContain('Ticket Store ended this checkout before it was paid');
+      // The store's name as the cart gave it, escaped like everything merchant-supplied.
+      expect(html).toContain('Test Store ended this checkout before it was paid');
       expect(html).toContain(`href="https://store.example/sold-out?show=42&amp;cartId=${cartId}"`);
       const french = await (await fetch(`${stack.checkoutUrl}/?token=${cartId}&lang=fr`)).text();
       expect(french).toContain('La boutique a fermé ce paiement');
