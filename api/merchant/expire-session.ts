@@ -47,7 +47,11 @@ export async function expireSession(deps: { db: Db; temporal: Temporal }, owner:
     if (!(err instanceof WorkflowUpdateFailedError)) throw err;
     const refusal = err.cause instanceof ApplicationFailure ? err.cause.type : undefined;
     if (refusal === ACTION_REFUSED.paymentInProgress) throw paymentInProgress();
-    if (refusal === ACTION_REFUSED.sessionClosed) throw sessionEnded((await findOwnerCart(deps.db, owner, cartId))?.status ?? 'ended');
+    if (refusal === ACTION_REFUSED.sessionClosed) {
+      // The session ended between the ledger read and the update; its ledger row may be a moment behind.
+      const now = (await findOwnerCart(deps.db, owner, cartId))?.status;
+      throw sessionEnded(now && now !== 'pending' ? now : 'ended');
+    }
     // No handler: a session started before the expire update existed (workflows/cart-session/messages.ts).
     throw new ApiError(
       'SESSION_NOT_EXPIRABLE',
