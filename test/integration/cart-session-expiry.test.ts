@@ -53,6 +53,13 @@ describe('cart session expiry (SESSION_LIFETIME_SECONDS=3)', () => {
     await expect.poll(timerSeconds, { timeout: 15_000 }).toBe(5 * 60);
     expect((await handle.describe()).status.name).toBe('RUNNING');
     await handle.terminate('the test has seen its timer; nobody waits 5 minutes');
+
+    // The longest a merchant may ask for: the clock says hours, not 1439 minutes.
+    request.cartObject.cart.sessionMinutes = 1440;
+    const day = ((await (await postCart(stack.apiUrl, request)).json()) as { data: { cartId: string } }).data.cartId;
+    const dayPage = await (await fetch(`${stack.checkoutUrl}/?token=${day}`)).text();
+    expect(dayPage).toMatch(/class="countdown-clock" aria-hidden="true">2[34]:[0-5]\d:[0-5]\d</);
+    await cartSessionHandle(stack.temporal.client, day).terminate('the test has seen its clock');
   });
 
   it('lets a payment submitted before the deadline finish after it', async () => {
