@@ -265,8 +265,9 @@ export const environmentSchema = z.object({
     production: '≥ 24 characters: `openssl rand -hex 24`',
     npmStart: 'generated into `.data/local-secrets.json`',
   }),
-  // Merchants are promised 45 minutes (the `expiresOn` create-cart answers); the override exists so
-  // tests can watch a session expire, and is refused in production.
+  // Merchants are promised 45 minutes when they ask for nothing else (`cartObject.cart.sessionMinutes`,
+  // 5 to 1440, sets a cart's own); the override exists so tests can watch a session expire, and is
+  // refused in production.
   SESSION_LIFETIME_SECONDS: z.coerce
     .number()
     .int()
@@ -274,7 +275,7 @@ export const environmentSchema = z.object({
     .default(45 * 60)
     .register(settingDocs, {
       readBy: ['api', 'worker'],
-      meaning: 'lifetime of a cart session, 45 minutes; only tests shorten it',
+      meaning: 'lifetime of a cart session whose create-cart sent no `cartObject.cart.sessionMinutes`, 45 minutes; only tests shorten it',
       production: 'cannot be changed',
     }),
   PAYMENT_RESOLUTION_SECONDS: z.coerce

@@ -53,7 +53,9 @@ export async function createCartSession(
 
   const cartId = newCartId();
   const createdAt = new Date();
-  const expiresOn = new Date(createdAt.getTime() + config.sessionLifetimeMs).toISOString();
+  // The merchant's choice when it made one; else the service's lifetime (45 minutes but in tests).
+  const lifetimeMs = cart.sessionMinutes === undefined ? config.sessionLifetimeMs : cart.sessionMinutes * 60_000;
+  const expiresOn = new Date(createdAt.getTime() + lifetimeMs).toISOString();
   const amount = cartTotal(cart.items);
   const input: CartSessionInput = {
     cartId,
@@ -62,7 +64,7 @@ export async function createCartSession(
     amount,
     currency: cart.currency,
     expiresOn,
-    lifetimeMs: config.sessionLifetimeMs,
+    lifetimeMs,
     paymentResolutionMs: config.paymentResolutionMs,
   };
   const response: CreateCartResponse = { code: 'SUCCESS', message: 'Cart created', data: { cartId, cartData: request.cartObject, expiresOn } };

@@ -1,7 +1,7 @@
 import { OpenAPIRegistry, OpenApiGeneratorV31 } from '@asteasolutions/zod-to-openapi';
 import { z } from 'zod';
 import type { Config } from '../../core/config.js';
-import { createCartRequestSchema, createCartResponseSchema, LIMITS, type CreateCartRequest } from '../../core/checkout/cart-schema.js';
+import { createCartRequestSchema, createCartResponseSchema, expiredCartSchema, LIMITS, type CreateCartRequest } from '../../core/checkout/cart-schema.js';
 import { ERROR_STATUS, errorBodySchema, type ErrorBody, type ErrorCode } from '../errors.js';
 import { IDEMPOTENCY_HEADER, IDEMPOTENCY_KEY_PATTERN } from '../carts/idempotency.js';
 import { REPLAYED_HEADER } from '../carts/routes.js';
@@ -233,6 +233,33 @@ const REFUND_ERRORS: DocumentedError[] = [
   },
 ];
 
+const EXPIRE_ERRORS: DocumentedError[] = [
+  MERCHANT_UNAUTHORIZED,
+  ORDER_NOT_FOUND,
+  methodNotAllowedError('POST'),
+  {
+    description:
+      'PAYMENT_IN_PROGRESS: the customer pressed Pay and the payment has no outcome yet; wait for the order_created or order_updated webhook. SESSION_ENDED: the session is no longer open (paid, failed, cancelled, abandoned or refunded). SESSION_NOT_EXPIRABLE: a session created before this endpoint existed; it ends by itself at its expiresOn.',
+    examples: [
+      example(
+        'PAYMENT_IN_PROGRESS',
+        'The customer has pressed Pay and the payment has no outcome yet, so the session cannot be ended now. Wait for its order_created or order_updated webhook: a failed payment ends the session, a paid one can be refunded.',
+        [{ path: 'cartId', message: 'has a payment in progress' }],
+      ),
+      example('SESSION_ENDED', 'This session has already ended (abandoned); there is nothing to expire.', [
+        { path: 'cartId', message: 'is not an open session: it is abandoned' },
+      ]),
+      example(
+        'SESSION_NOT_EXPIRABLE',
+        'This session was created before sessions could be expired and cannot be ended early; it ends by itself at its expiresOn.',
+        [{ path: 'cartId', message: 'names a session created before the expire endpoint existed' }],
+      ),
+    ],
+  },
+  MERCHANT_INTERNAL,
+  MERCHANT_UNAVAILABLE,
+];
+
 function errorResponses(entries: DocumentedError[]) {
   const responses: Record<string, object> = {};
   for (const entry of entries) {
@@ -311,7 +338,7 @@ export function buildOpenApiDocument(config: Pick<Config, 'apiBaseUrl' | 'checko
     info: {
       title: 'Hosted Checkout API',
       version: '2.0.0',
-      description: `Create checkout sessions for the hosted payment page, then look up and refund your orders. This is the ${config.environment} environment. Create-cart identifies the merchant by \`cartObject.store.platformUuid\`; no Authorization header is needed unless the merchant chose to require its API key on create-cart (then \`Authorization: Bearer <apiKey>\`, else 401). Everything under \`/v2/merchant/\` needs \`Authorization: Bearer <apiKey>\`. Every error has the same body (\`Error\`).`,
+      description: `Create checkout sessions for the hosted payment page, then look up and refund your orders, and end a session you can no longer honour. This is the ${config.environment} environment. Create-cart identifies the merchant by \`cartObject.store.platformUuid\`; no Authorization header is needed unless the merchant chose to require its API key on create-cart (then \`Authorization: Bearer <apiKey>\`, else 401). Everything under \`/v2/merchant/\` needs \`Authorization: Bearer <apiKey>\`. Every error has the same body (\`Error\`).`,
     },
     servers: [{ url: config.apiBaseUrl, description: config.environment }],
   });
@@ -321,7 +348,7 @@ const cartIdParameter = z.object({
   cartId: z.string().meta({ description: 'The cartId create-cart returned', example: 'q3Vh0Xc2b1TzM9r8L5kA7wYe' }),
 });
 
-/** `/v2/merchant/…`: the merchant's own profile, orders and refunds, with its API key. */
+/** `/v2/merchant/…`: the merchant's own profile, orders, refunds and open sessions, with its API key. */
 function registerMerchantApi(registry: OpenAPIRegistry, scheme: string) {
   const security = [{ [scheme]: [] }];
   const json = (schema: z.ZodType) => ({ 'application/json': { schema } });
@@ -403,6 +430,25 @@ function registerMerchantApi(registry: OpenAPIRegistry, scheme: string) {
         content: json(refundSchema),
       },
       ...errorResponses(REFUND_ERRORS),
+    },
+  });
+  registry.registerPath({
+    method: 'post',
+    path: '/v2/merchant/carts/{cartId}/expire',
+    operationId: 'expireCart',
+    summary: 'End an open checkout session now',
+    description: [
+      'For a merchant that can no longer sell what the cart holds (sold out, order changed). The session becomes `cancelled` at once:',
+      'you receive `order_cancelled` with `data.cancelledBy: "merchant"` (a customer who cancels gives `"customer"`), and the hosted page tells',
+      'the customer the store closed this checkout, with a link to your `failureUrl`. No body. Refused while a payment is in progress:',
+      'its outcome decides the session.',
+    ].join(' '),
+    tags: ['Merchant API'],
+    security,
+    request: { params: cartIdParameter },
+    responses: {
+      200: { description: 'The session is ended; `order_cancelled` is on its way.', headers: requestIdHeader, content: json(expiredCartSchema) },
+      ...errorResponses(EXPIRE_ERRORS),
     },
   });
 }

@@ -13,6 +13,7 @@ import { REPLAYED_HEADER } from '../carts/routes.js';
 import { ApiError, methodNotAllowed, validationError } from '../errors.js';
 import { jsonBody, readValidJson } from '../json-body.js';
 import { merchantAuth } from './auth.js';
+import { expireSession } from './expire-session.js';
 
 /** A refund body is two fields: anything near this size is not one. */
 export const REFUND_BODY_BYTES = 16 * 1024;
@@ -44,7 +45,7 @@ function refundRefusal(cartId: string, refusal: RefundRefused): ApiError {
   }
 }
 
-/** `/v2/merchant/…`: what a merchant does with its own API key. */
+/** `/v2/merchant/…`: what a merchant does with its own API key: its profile, orders, refunds and open sessions. */
 export function merchantRoutes(deps: { config: Config; db: Db; temporal: Temporal }) {
   const { config, db, temporal } = deps;
   const refunds = { db, temporal, refundWorkflow: refundWorkflow(temporal.client, config) };
@@ -110,5 +111,14 @@ export function merchantRoutes(deps: { config: Config; db: Db; temporal: Tempora
     }
   });
   app.all('/orders/:cartId/refunds', methodNotAllowed(['POST']));
+
+  // No body: whatever is sent is ignored, so a client that always sends `{}` works too.
+  app.post('/carts/:cartId/expire', async (c) => {
+    const cartId = c.req.param('cartId');
+    const expired = await expireSession({ db, temporal }, c.get('merchant'), cartId);
+    if (!expired) throw orderNotFound(cartId);
+    return c.json(expired);
+  });
+  app.all('/carts/:cartId/expire', methodNotAllowed(['POST']));
   return app;
 }

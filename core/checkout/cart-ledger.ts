@@ -3,7 +3,7 @@ import type { Db, Sql } from '../db/client.js';
 import { cartMerchantBrandColourColumn } from '../merchants/merchant-store.js';
 import type { Cart, Store } from './cart-schema.js';
 import type { CartProvenance } from './cart-provenance.js';
-import type { CartStatus } from './session.js';
+import type { CancelledBy, CartStatus } from './session.js';
 
 /**
  * The one owner of the `carts` table: the order ledger, a projection of each cart session written
@@ -57,6 +57,8 @@ export interface CartStatusChange {
   payment?: { brand: string; last4: string };
   /** Why the session failed: a decline code or `otp_locked`. */
   failureCode?: string;
+  /** Who ended a `cancelled` session. */
+  cancelledBy?: CancelledBy;
 }
 
 /**
@@ -70,6 +72,7 @@ export async function recordCartStatus(db: Db, change: CartStatusChange): Promis
       payment_brand = coalesce(${change.payment?.brand ?? null}, payment_brand),
       payment_last4 = coalesce(${change.payment?.last4 ?? null}, payment_last4),
       failure_code = coalesce(${change.failureCode ?? null}, failure_code),
+      cancelled_by = coalesce(${change.cancelledBy ?? null}, cancelled_by),
       updated_at = now()
     where cart_id = ${change.cartId} and status not in ('partially_refunded', 'refunded')`;
 }
@@ -103,6 +106,8 @@ export interface LedgerCart {
   createdWith: CartProvenance;
   /** The merchant's brand colour as it is now (not as at the cart's creation); null: the page's own. */
   brandColour: string | null;
+  /** Who ended a `cancelled` session; null otherwise (and for carts cancelled before migration 022, all by their customer). */
+  cancelledBy: CancelledBy | null;
 }
 
 interface CartRow {
@@ -118,6 +123,7 @@ interface CartRow {
   customer_started_at: Date | null;
   created_with: CartProvenance;
   brand_colour: string | null;
+  cancelled_by: CancelledBy | null;
 }
 
 const toLedgerCart = (r: CartRow): LedgerCart => ({
@@ -133,10 +139,11 @@ const toLedgerCart = (r: CartRow): LedgerCart => ({
   customerStartedAt: r.customer_started_at,
   createdWith: r.created_with,
   brandColour: r.brand_colour,
+  cancelledBy: r.cancelled_by,
 });
 
 const LEDGER_CART_COLUMNS = (sql: Sql) =>
-  sql`platform_uuid, environment, merchant_name, amount, currency, status, store, cart, expires_on, customer_started_at, created_with,
+  sql`platform_uuid, environment, merchant_name, amount, currency, status, store, cart, expires_on, customer_started_at, created_with, cancelled_by,
     ${cartMerchantBrandColourColumn(sql)}`;
 
 export async function findCart(db: Db, cartId: string): Promise<LedgerCart | undefined> {

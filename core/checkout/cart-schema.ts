@@ -28,6 +28,9 @@ export const LIMITS = {
   bodyBytes: 256 * 1024,
 } as const;
 
+/** How long a session may last, in minutes: what a merchant may ask for, and what it gets when it asks nothing. */
+export const SESSION_MINUTES = { min: 5, max: 1440, default: 45 } as const;
+
 // ISO 4217 codes that are not money a customer can pay in: funds codes, precious metals, bond-market
 // units, testing and "no currency". They are in the official list, so the list alone would let them by.
 const NON_PAYABLE_CURRENCIES = new Set([
@@ -240,6 +243,18 @@ export const cartSchema = z
       .meta({ description: `One to ${LIMITS.items} line items` }),
     extra: extraSchema,
     merchantUrls: merchantUrlsSchema,
+    // No zod default: an absent value is echoed as absent, and means the service's session lifetime
+    // (SESSION_LIFETIME_SECONDS, fixed at 45 minutes in production).
+    sessionMinutes: z
+      .int('must be a whole number of minutes')
+      .min(SESSION_MINUTES.min, `must be at least ${SESSION_MINUTES.min} (minutes)`)
+      .max(SESSION_MINUTES.max, `must be at most ${SESSION_MINUTES.max} (minutes, 24 hours)`)
+      .optional()
+      .meta({
+        description: `How long the customer has to pay, in minutes (${SESSION_MINUTES.min} to ${SESSION_MINUTES.max}); ${SESSION_MINUTES.default} when absent. Sets \`expiresOn\`, the page's countdown and when the session ends with \`order_abandoned\`.`,
+        default: SESSION_MINUTES.default,
+        example: 15,
+      }),
   })
   .superRefine(
     (cart, ctx) => {
@@ -268,13 +283,25 @@ export const createCartResponseSchema = z
         example: 'q3Vh0Xc2b1TzM9r8L5kA7wYe',
       }),
       cartData: z.strictObject({ store: storeSchema, cart: cartSchema }).meta({ description: 'The store and cart exactly as accepted' }),
-      expiresOn: z.iso.datetime().meta({ description: 'Creation + 45 minutes, ISO 8601 UTC', example: '2025-01-01T12:45:00.000Z' }),
+      expiresOn: z.iso
+        .datetime()
+        .meta({ description: `Creation + \`sessionMinutes\` (${SESSION_MINUTES.default} when absent), ISO 8601 UTC`, example: '2025-01-01T12:45:00.000Z' }),
     }),
   })
   .meta({ id: 'CreateCartResponse' });
+
+/** What `POST /v2/merchant/carts/{cartId}/expire` answers once the session has ended. */
+export const expiredCartSchema = z
+  .strictObject({
+    cartId: z.string().meta({ example: 'q3Vh0Xc2b1TzM9r8L5kA7wYe' }),
+    status: z.literal('cancelled'),
+    cancelledBy: z.literal('merchant').meta({ description: 'As `data.cancelledBy` of the `order_cancelled` event sent for it' }),
+  })
+  .meta({ id: 'ExpiredCart' });
 
 export type Store = z.output<typeof storeSchema>;
 export type Item = z.output<typeof itemSchema>;
 export type Cart = z.output<typeof cartSchema>;
 export type CreateCartRequest = z.output<typeof createCartRequestSchema>;
 export type CreateCartResponse = z.output<typeof createCartResponseSchema>;
+export type ExpiredCart = z.output<typeof expiredCartSchema>;

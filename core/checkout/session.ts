@@ -8,6 +8,10 @@ export type CartStatus = (typeof CART_STATUSES)[number];
 
 export const TERMINAL_STATUSES: ReadonlySet<CartStatus> = new Set(['paid', 'failed', 'cancelled', 'abandoned', 'partially_refunded', 'refunded']);
 
+/** Who ended a `cancelled` session: the customer on the page, or the merchant through the API (`/v2/merchant/carts/{cartId}/expire`). */
+export const CANCELLED_BY = ['customer', 'merchant'] as const;
+export type CancelledBy = (typeof CANCELLED_BY)[number];
+
 /** Where the customer is on the hosted page. */
 export type CheckoutStep = 'contact' | 'code' | 'card' | 'processing' | 'done';
 
@@ -41,6 +45,8 @@ export const ACTION_REFUSED = {
   notVerified: 'not_verified',
   paymentSubmitted: 'payment_submitted',
   invalidCard: 'invalid_card',
+  /** The merchant's expire, refused: a payment has started and its outcome decides the session. */
+  paymentInProgress: 'payment_in_progress',
 } as const;
 export type ActionRefusal = (typeof ACTION_REFUSED)[keyof typeof ACTION_REFUSED];
 

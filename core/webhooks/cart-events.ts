@@ -31,6 +31,7 @@ export function cartEventBody(cart: LedgerCart, input: CartEventInput, sequence:
         : {}),
       ...(input.failureCode ? { failureCode: input.failureCode } : {}),
       ...(input.refund ? { refund: input.refund } : {}),
+      ...(input.cancelledBy ? { cancelledBy: input.cancelledBy } : {}),
     },
   };
 }

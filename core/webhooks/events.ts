@@ -1,5 +1,5 @@
 import type { CartProvenance } from '../checkout/cart-provenance.js';
-import type { CartStatus } from '../checkout/session.js';
+import type { CancelledBy, CartStatus } from '../checkout/session.js';
 
 /** The five event names merchants code against (docs/decisions/webhooks.md). */
 export const WEBHOOK_EVENT_NAMES = ['order_created', 'order_updated', 'order_cancelled', 'order_refunded', 'order_abandoned'] as const;
@@ -33,6 +33,8 @@ export interface CartEventInput {
   failureCode?: string;
   /** Set on `order_refunded`: the refund it announces; one event per refund. */
   refund?: RefundSummary;
+  /** Set on `order_cancelled`: who ended the session. */
+  cancelledBy?: CancelledBy;
 }
 
 /** What `order_refunded` says of its refund (docs/decisions/refunds.md). */
@@ -64,6 +66,8 @@ export interface WebhookEventBody {
     payment?: PaymentSummary;
     failureCode?: string;
     refund?: RefundSummary;
+    /** On `order_cancelled`: `customer` (Cancel on the page) or `merchant` (the expire endpoint). Absent from events recorded before 1.1. */
+    cancelledBy?: CancelledBy;
   };
 }
 

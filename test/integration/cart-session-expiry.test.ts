@@ -3,6 +3,8 @@ import { SANDBOX_CARDS } from '../../core/checkout/payment-processors/sandbox.js
 import { searchAttributes } from '../../workflows/cart-session/messages.js';
 import { useTestStack } from '../support/test-stack.js';
 import { cartSessionDriver, historyEvents, ledgerRow, recordedEvents } from '../support/cart-session-driver.js';
+import { postCart, validCartRequest } from '../support/fixtures.js';
+import { cartSessionHandle } from '../../workflows/cart-session/client.js';
 
 const LIFETIME_SECONDS = 3;
 
@@ -23,6 +25,41 @@ describe('cart session expiry (SESSION_LIFETIME_SECONDS=3)', () => {
     expect((await ledgerRow(stack, s.cartId))?.status).toBe('abandoned');
     expect(await recordedEvents(stack, s.cartId)).toEqual([{ sequence: 1, event: 'order_abandoned', status: 'abandoned', payment: undefined }]);
     expect((await s.handle.describe()).typedSearchAttributes.get(searchAttributes.cartStatus)).toBe('abandoned');
+  });
+
+  it('gives a cart created with sessionMinutes: 5 a 5-minute session, whatever the server default: expiresOn, the page’s countdown, the timer', async () => {
+    const request = validCartRequest((await stack.createMerchant()).platformUuid);
+    request.cartObject.cart.sessionMinutes = 5;
+    const before = Date.now();
+    const res = await postCart(stack.apiUrl, request);
+    expect(res.status).toBe(200);
+    const { data } = (await res.json()) as { data: { cartId: string; expiresOn: string; cartData: unknown } };
+    expect(data.cartData).toEqual(request.cartObject);
+    const lifetime = Date.parse(data.expiresOn) - before;
+    expect(lifetime).toBeGreaterThanOrEqual(5 * 60_000);
+    expect(lifetime).toBeLessThan(5 * 60_000 + 5_000);
+    const [row] = await stack.db<{ expires_on: Date }[]>`select expires_on from carts where cart_id = ${data.cartId}`;
+    expect(row!.expires_on.toISOString()).toBe(data.expiresOn);
+
+    const page = await (await fetch(`${stack.checkoutUrl}/?token=${data.cartId}`)).text();
+    expect(page).toContain(`data-expires-at="${data.expiresOn}"`);
+
+    // Temporal fires the session's one timer after exactly its startToFireTimeout: 300 s, not the server's 3 s.
+    const handle = cartSessionHandle(stack.temporal.client, data.cartId);
+    const timerSeconds = async () => {
+      const timer = (await historyEvents(handle)).find((e) => e.timerStartedEventAttributes);
+      return timer ? Number(timer.timerStartedEventAttributes!.startToFireTimeout!.seconds) : undefined;
+    };
+    await expect.poll(timerSeconds, { timeout: 15_000 }).toBe(5 * 60);
+    expect((await handle.describe()).status.name).toBe('RUNNING');
+    await handle.terminate('the test has seen its timer; nobody waits 5 minutes');
+
+    // The longest a merchant may ask for: the clock says hours, not 1439 minutes.
+    request.cartObject.cart.sessionMinutes = 1440;
+    const day = ((await (await postCart(stack.apiUrl, request)).json()) as { data: { cartId: string } }).data.cartId;
+    const dayPage = await (await fetch(`${stack.checkoutUrl}/?token=${day}`)).text();
+    expect(dayPage).toMatch(/class="countdown-clock" aria-hidden="true">2[34]:[0-5]\d:[0-5]\d</);
+    await cartSessionHandle(stack.temporal.client, day).terminate('the test has seen its clock');
   });
 
   it('lets a payment submitted before the deadline finish after it', async () => {

@@ -108,7 +108,8 @@ describe('cart session workflow (sandbox, real Temporal and PostgreSQL)', () => 
     expect(await driver.cancel(s)).toMatchObject({ status: 'cancelled', step: 'done' });
     expect(await s.handle.result()).toEqual({ status: 'cancelled' });
     expect((await ledgerRow(stack, s.cartId))?.status).toBe('cancelled');
-    expect(await recordedEvents(stack, s.cartId)).toEqual([{ sequence: 1, event: 'order_cancelled', status: 'cancelled', payment: undefined }]);
+    expect(await recordedEvents(stack, s.cartId)).toEqual([{ sequence: 1, event: 'order_cancelled', status: 'cancelled', cancelledBy: 'customer' }]);
+    expect(await stack.db`select cancelled_by from carts where cart_id = ${s.cartId}`).toEqual([{ cancelled_by: 'customer' }]);
     expect(await vaultCount(stack, s.cartId)).toBe(0);
     expect((await s.handle.describe()).typedSearchAttributes.get(searchAttributes.cartStatus)).toBe('cancelled');
   });

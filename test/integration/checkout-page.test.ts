@@ -1,10 +1,15 @@
-import { beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createApiApp } from '../../api/app.js';
 import { markCustomerStarted } from '../../core/checkout/cart-ledger.js';
 import { listen } from '../../core/http-service.js';
 import type { OtpSender } from '../../core/checkout/otp/sender.js';
 import type { ChargeRequest, PaymentProcessor } from '../../core/checkout/payment-processor.js';
 import { answeringProcessor } from '../support/payment-processors.js';
+import type { CreatedMerchant } from '../../core/merchants/registration.js';
+import type { WebhookEventBody } from '../../core/webhooks/events.js';
+import { verifyWebhook } from '../../core/webhooks/verify.js';
+import { merchantApi, type ErrorBody } from '../support/merchant-api.js';
+import { startWebhookReceiver, type WebhookReceiver } from '../support/webhook-receiver.js';
 import { connectTemporal } from '../../core/temporal.js';
 import { createWebApp } from '../../web/app.js';
 import { assetPath } from '../../web/assets.js';
@@ -29,11 +34,15 @@ function expectLockedDown(res: Response) {
 
 describe('the checkout page over HTTP', () => {
   let platformUuid: string;
-  /** Stands in for the acquirer: counts authorizations, slowly enough for two clicks to overlap. */
+  /**
+   * Stands in for the acquirer: counts authorizations, slowly enough for two clicks to overlap. A cart
+   * in `held` gets no answer until the test resolves its promise: a payment kept in progress.
+   */
   const authorizations: ChargeRequest[] = [];
+  const held = new Map<string, Promise<void>>();
   const paymentProcessor: PaymentProcessor = answeringProcessor('recording', async (request) => {
     authorizations.push(request);
-    await new Promise((r) => setTimeout(r, 300));
+    await (held.get(request.idempotencyKey) ?? new Promise((r) => setTimeout(r, 300)));
     return { outcome: 'approved', chargeId: `ch_${request.idempotencyKey}` };
   });
 
@@ -228,6 +237,88 @@ describe('the checkout page over HTTP', () => {
       expect(html).toContain('This card number is not valid');
       expect(html).not.toMatch(/1112|987/);
       expect((await state(cartId)).step).toBe('card');
+    });
+  });
+
+  describe('the merchant ends a session (POST /v2/merchant/carts/{cartId}/expire)', () => {
+    let receiver: WebhookReceiver;
+    let merchant: CreatedMerchant;
+    let api: ReturnType<typeof merchantApi>;
+    beforeAll(async () => {
+      receiver = await startWebhookReceiver();
+      merchant = await stack.createMerchant({ name: 'Ticket Store', webhookUrl: receiver.url });
+      api = merchantApi(stack, merchant.apiKey);
+    });
+    afterAll(() => receiver?.close());
+
+    const merchantCart = () => {
+      const body = validCartRequest(merchant.platformUuid);
+      body.cartObject.cart.merchantUrls.failureUrl = 'https://store.example/sold-out?show=42';
+      return createCartId(stack.apiUrl, body);
+    };
+    /** The events the receiver acknowledged for this cart, each verified over its raw bytes with the merchant's secret. */
+    const verifiedEvents = (cartId: string): WebhookEventBody[] =>
+      [...receiver.processed.values()].flatMap((request) => {
+        const verified = verifyWebhook(request.rawBody, request.headers, merchant.webhookSecret);
+        if (!verified.valid) throw new Error(`a webhook failed verification: ${verified.reason}`);
+        return verified.event.data.cartId === cartId ? [verified.event] : [];
+      });
+    async function expectRefusal(res: Response, status: number, code: string) {
+      const body = (await res.json()) as ErrorBody;
+      expect(res.status, JSON.stringify(body)).toBe(status);
+      expect(body).toMatchObject({ code, errors: [{ path: 'cartId' }], requestId: res.headers.get('x-request-id') });
+    }
+
+    it('answers 200 on an open session: the page says the store closed it, in its language, and order_cancelled says cancelledBy merchant', async () => {
+      const cartId = await merchantCart();
+      const page = await visit(cartId);
+      expect((await post('/contact', cartId, page, { contact: 'customer@example.com' })).status).toBe(303);
+
+      const res = await api.expire(cartId);
+      expect(res.status).toBe(200);
+      expect(await res.json()).toEqual({ cartId, status: 'cancelled', cancelledBy: 'merchant' });
+      expect(await stack.db`select status, cancelled_by from carts where cart_id = ${cartId}`).toEqual([{ status: 'cancelled', cancelled_by: 'merchant' }]);
+
+      // The customer's next step lands on the page that says so, not silently on the failure page.
+      const next = await post('/code', cartId, page, { code: stack.config.sandboxOtp }, { 'hx-request': 'true' });
+      expect(next.headers.get('hx-redirect')).toBe(`/?token=${cartId}`);
+      const closed = await fetch(`${stack.checkoutUrl}/?token=${cartId}`);
+      expect(closed.status).toBe(410);
+      expectLockedDown(closed);
+      const html = await closed.text();
+      expect(html).toContain('The store closed this checkout');
+      // The store's name as the cart gave it, escaped like everything merchant-supplied.
+      expect(html).toContain('Test Store ended this checkout before it was paid');
+      expect(html).toContain(`href="https://store.example/sold-out?show=42&amp;cartId=${cartId}"`);
+      const french = await (await fetch(`${stack.checkoutUrl}/?token=${cartId}&lang=fr`)).text();
+      expect(french).toContain('La boutique a fermé ce paiement');
+
+      await expect
+        .poll(() => verifiedEvents(cartId).map((e) => [e.event, e.data.status, e.data.cancelledBy]), { timeout: 15_000 })
+        .toEqual([['order_cancelled', 'cancelled', 'merchant']]);
+
+      await expectRefusal(await api.expire(cartId), 409, 'SESSION_ENDED');
+      await expectRefusal(await api.expire('AAAAAAAAAAAAAAAAAAAAAAAA'), 404, 'NOT_FOUND');
+      // Another merchant's open cart is not this merchant's to end: the same 404 as an unknown one.
+      await expectRefusal(await api.expire(await createCart()), 404, 'NOT_FOUND');
+      expect((await fetch(`${stack.apiUrl}/v2/merchant/carts/${cartId}/expire`, { method: 'POST' })).status).toBe(401);
+    });
+
+    it('answers 409 PAYMENT_IN_PROGRESS while the processor has not answered, and SESSION_ENDED once it has', async () => {
+      const cartId = await merchantCart();
+      let answer!: () => void;
+      held.set(cartId, new Promise<void>((resolve) => (answer = resolve)));
+      const page = await visit(cartId);
+      await post('/contact', cartId, page, { contact: 'customer@example.com' });
+      await post('/code', cartId, page, { code: stack.config.sandboxOtp });
+      expect((await post('/card', cartId, page, { number: '4111 1111 1111 1111', expiry: '12/30', cvv: '123' })).status).toBe(303);
+      await expect.poll(() => authorizations.some((a) => a.idempotencyKey === cartId), { timeout: 15_000 }).toBe(true);
+
+      await expectRefusal(await api.expire(cartId), 409, 'PAYMENT_IN_PROGRESS');
+      answer();
+      await expect.poll(async () => (await state(cartId)).status, { timeout: 15_000 }).toBe('paid');
+      await expectRefusal(await api.expire(cartId), 409, 'SESSION_ENDED');
+      await expect.poll(() => verifiedEvents(cartId).map((e) => e.event), { timeout: 15_000 }).toEqual(['order_updated', 'order_created']);
     });
   });
 

@@ -149,6 +149,7 @@ describe('the OpenAPI document tells the truth about the merchant API', () => {
     expect(document.components.securitySchemes.merchantApiKey).toMatchObject({ type: 'http', scheme: 'bearer' });
     const merchantOperations = Object.entries(document.paths).filter(([path]) => path.startsWith('/v2/merchant/'));
     expect(merchantOperations.map(([path]) => path).sort()).toEqual([
+      '/v2/merchant/carts/{cartId}/expire',
       '/v2/merchant/me',
       '/v2/merchant/orders',
       '/v2/merchant/orders/{cartId}',
@@ -161,13 +162,14 @@ describe('the OpenAPI document tells the truth about the merchant API', () => {
     expect(await page.text()).toContain('/docs/init.js');
   });
 
-  it('answers /me, orders and refunds, their successes and their errors, as documented', async () => {
+  it('answers /me, orders, refunds and expire, their successes and their errors, as documented', async () => {
     const check = operationContract((await (await fetch(`${stack.apiUrl}/openapi.json`)).json()) as { paths: unknown });
     const merchant = await stack.createMerchant({ name: 'Contract Store' });
     const api = merchantApi(stack, merchant.apiKey);
     const cartId = await paidCarts(stack, merchant).paidCart();
     const unpaid = await createCartId(stack.apiUrl, validCartRequest(merchant.platformUuid));
     const refunds = '/v2/merchant/orders/{cartId}/refunds';
+    const expire = '/v2/merchant/carts/{cartId}/expire';
 
     const answers = [
       await check('get', '/v2/merchant/me', await api.get('/me')),
@@ -186,10 +188,20 @@ describe('the OpenAPI document tells the truth about the merchant API', () => {
       await check('get', '/v2/merchant/orders/{cartId}', await api.get('/orders/nosuchcartnosuchcart0000')),
       await check('get', '/v2/merchant/orders', await api.get('/orders?limit=1')),
       await check('get', '/v2/merchant/orders', await api.get('/orders?limit=1000')),
+      await check('post', expire, await api.expire(cartId)),
+      await check('post', expire, await api.expire('nosuchcartnosuchcart0000')),
+      await check('post', expire, await api.expire(unpaid)),
+      await check('post', expire, await api.expire(unpaid)),
     ];
-    expect(answers.map((a) => a.status)).toEqual([200, 401, 201, 201, 201, 400, 400, 404, 409, 422, 415, 200, 200, 404, 200, 400]);
+    expect(answers.map((a) => a.status)).toEqual([200, 401, 201, 201, 201, 400, 400, 404, 409, 422, 415, 200, 200, 404, 200, 400, 409, 404, 200, 409]);
     expect(answers[4]!.body).toMatchObject({ status: 'failed', failureCode: 'refund_declined' });
     expect(answers[11]!.body).toMatchObject({ status: 'partially_refunded', refunds: [{ status: 'succeeded' }, { status: 'failed' }] });
     expect((answers[14]!.body as { nextCursor: string | null }).nextCursor).not.toBeNull();
+    expect(answers.slice(16).map((a) => (a.body as { code?: string }).code ?? a.body)).toEqual([
+      'SESSION_ENDED',
+      'NOT_FOUND',
+      { cartId: unpaid, status: 'cancelled', cancelledBy: 'merchant' },
+      'SESSION_ENDED',
+    ]);
   });
 });

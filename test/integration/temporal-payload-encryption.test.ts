@@ -3,6 +3,7 @@ import { temporal } from '@temporalio/proto';
 import { describe, expect, it } from 'vitest';
 import { otpHash } from '../../core/checkout/otp/hash.js';
 import { SANDBOX_CARDS } from '../../core/checkout/payment-processors/sandbox.js';
+import { expireUpdate } from '../../workflows/cart-session/messages.js';
 import { cartSessionDriver } from '../support/cart-session-driver.js';
 import { useTestStack } from '../support/test-stack.js';
 
@@ -48,7 +49,7 @@ describe('Temporal payloads are encrypted; operators decode them through /codec'
     expect(await session.handle.result()).toMatchObject({ status: 'paid' });
   });
 
-  it('keeps every path of a session out of the raw history: contact, code hashes, card token, extra', async () => {
+  it('keeps every path of a session out of the raw history, the merchant’s expire too: contact, code hashes, card token, extra', async () => {
     const driver = cartSessionDriver(stack, (await stack.createMerchant()).platformUuid);
     const plain = new Client({ connection: stack.temporal.connection, namespace: stack.config.temporal.namespace });
     const rawHistory = async (workflowId: string) =>
@@ -64,8 +65,11 @@ describe('Temporal payloads are encrypted; operators decode them through /codec'
     const lockedOut = await driver.createSession();
     await driver.sendCode(lockedOut);
     for (let i = 0; i < 5; i++) await driver.verify(lockedOut, '000000');
+    const expired = await driver.createSession();
+    await driver.sendCode(expired);
+    await expired.handle.executeUpdate(expireUpdate, { updateId: `expire-${expired.cartId}` });
 
-    for (const [path, session] of Object.entries({ paid, declined, cancelled, lockedOut })) {
+    for (const [path, session] of Object.entries({ paid, declined, cancelled, lockedOut, expired })) {
       await session.handle.result();
       const bytes = await rawHistory(session.handle.workflowId);
       const codeHashes = [stack.config.sandboxOtp, await driver.sentCode(session), '000000'].map((code) => otpHash(stack.config.keyring, session.cartId, code));

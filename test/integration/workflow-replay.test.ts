@@ -17,6 +17,7 @@ import { useTestStack } from '../support/test-stack.js';
 import { purgeCardVault } from '../../workflows/card-vault-purge/workflow.js';
 import { webhookDeliveryWorkflowId } from '../../workflows/webhook-delivery/messages.js';
 import { cartSessionDriver, type Session } from '../support/cart-session-driver.js';
+import { expireUpdate } from '../../workflows/cart-session/messages.js';
 import { waitFor } from '../support/wait-for.js';
 
 /**
@@ -41,11 +42,17 @@ const RECORDED = [
   'cart-session-locked-out',
   'cart-session-unanswered',
   'cart-session-abandoned',
+  'cart-session-expired',
   'webhook-delivery-retrying',
   'refund-succeeded',
   'refund-declined',
   'card-vault-purge',
 ] as const;
+/**
+ * Paths added since this version recorded its histories (new code behind a patch): replayed fresh
+ * above, recorded by the next release, whose `npm run record:replay-fixtures` empties this list.
+ */
+const SINCE_RECORDING: ReadonlySet<string> = new Set(['cart-session-expired']);
 const { History } = temporal.api.history.v1;
 type HistoryJson = { events: Array<{ activityTaskScheduledEventAttributes?: { activityType: { name: string } } }> };
 const loadFixture = (path: string) => JSON.parse(readFileSync(path, 'utf8')) as HistoryJson;
@@ -83,7 +90,7 @@ describe('every workflow type replays its histories deterministically', () => {
     driver = cartSessionDriver(stack, paidOwner);
   });
 
-  it('replays paid, cancelled, locked-out, declined, unanswered and abandoned sessions, their webhook deliveries, refunds and a vault purge', async () => {
+  it('replays paid, cancelled, locked-out, declined, unanswered, abandoned and merchant-expired sessions, their webhook deliveries, refunds and a vault purge', async () => {
     const paid = await driver.verifiedSession();
     await driver.pay(paid, SANDBOX_CARDS.approved);
     const cancelled = await driver.verifiedSession();
@@ -104,7 +111,12 @@ describe('every workflow type replays its histories deterministically', () => {
     const abandoned = await shortLived.startSessionWithOtpPolicy({});
     await shortLived.sendCode(abandoned);
 
-    const sessions = { paid, cancelled, declined, 'locked-out': locked, unanswered, abandoned } satisfies Record<string, Session>;
+    // The merchant ends a session the customer had started (session-control-v1).
+    const expired = await driver.createSession();
+    await driver.sendCode(expired);
+    await expired.handle.executeUpdate(expireUpdate, { updateId: `expire-${expired.cartId}` });
+
+    const sessions = { paid, cancelled, declined, 'locked-out': locked, unanswered, abandoned, expired } satisfies Record<string, Session>;
     for (const [path, s] of Object.entries(sessions)) {
       await s.handle.result();
       const history = await s.handle.fetchHistory();
@@ -164,7 +176,7 @@ describe('every workflow type replays its histories deterministically', () => {
 
   it(`holds this release's (${VERSION}) recorded histories, one per path`, () => {
     const names = readdirSync(RELEASE_HISTORIES).map((f) => f.replace('.history.json', ''));
-    expect(names.sort()).toEqual([...RECORDED].sort());
+    expect(names.sort()).toEqual(RECORDED.filter((name) => !SINCE_RECORDING.has(name)).sort());
     const activities = loadFixture(`${RELEASE_HISTORIES}refund-succeeded.history.json`).events.flatMap(
       (e) => e.activityTaskScheduledEventAttributes?.activityType.name ?? [],
     );
@@ -173,7 +185,7 @@ describe('every workflow type replays its histories deterministically', () => {
 
   it('replays the recorded histories of every release', async () => {
     const recorded = recordedHistories();
-    expect(recorded.length).toBeGreaterThanOrEqual(RECORDED.length);
+    expect(recorded.length).toBeGreaterThanOrEqual(RECORDED.length - SINCE_RECORDING.size);
     for (const [name, path] of recorded) await replay(History.fromObject(loadFixture(path)), `recorded-${name}`);
   });
 

@@ -1,7 +1,7 @@
 import currencyCodes from 'currency-codes';
 import countries from 'i18n-iso-countries';
 import fc from 'fast-check';
-import type { CreateCartRequest, Item } from '../../core/checkout/cart-schema.js';
+import { SESSION_MINUTES, type CreateCartRequest, type Item } from '../../core/checkout/cart-schema.js';
 
 // Payable currencies only: funds codes, metals and test codes are refused by design.
 const CURRENCIES = currencyCodes
@@ -53,17 +53,21 @@ export function validCartArbitrary(platformUuid: string): fc.Arbitrary<CreateCar
         { platformUuid: fc.constant(platformUuid), name: text(), url: httpsUrl, logo: httpsUrl },
         { requiredKeys: ['platformUuid', 'name', 'url'] },
       ),
-      cart: fc.record({
-        currency: fc.constantFrom(...CURRENCIES),
-        country: fc.constantFrom(...COUNTRIES),
-        items: fc.array(item, { minLength: 1, maxLength: 5 }).filter((items) => items.some((i) => i.price > 0)),
-        extra: fc.dictionary(
-          text(20).filter((k) => k !== '__proto__'),
-          fc.string({ unit: 'grapheme-ascii', maxLength: 40 }),
-          { maxKeys: 8 },
-        ),
-        merchantUrls: fc.record({ successUrl: httpUrl, failureUrl: httpUrl }),
-      }),
+      cart: fc.record(
+        {
+          currency: fc.constantFrom(...CURRENCIES),
+          country: fc.constantFrom(...COUNTRIES),
+          items: fc.array(item, { minLength: 1, maxLength: 5 }).filter((items) => items.some((i) => i.price > 0)),
+          extra: fc.dictionary(
+            text(20).filter((k) => k !== '__proto__'),
+            fc.string({ unit: 'grapheme-ascii', maxLength: 40 }),
+            { maxKeys: 8 },
+          ),
+          merchantUrls: fc.record({ successUrl: httpUrl, failureUrl: httpUrl }),
+          sessionMinutes: fc.integer({ min: SESSION_MINUTES.min, max: SESSION_MINUTES.max }),
+        },
+        { requiredKeys: ['currency', 'country', 'items', 'extra', 'merchantUrls'] },
+      ),
     })
     .map((cartObject) => ({ cartObject }));
 }

@@ -156,7 +156,9 @@ export async function recordedEvents(stack: Pick<TestStack, 'db'>, cartId: strin
     {
       sequence: number;
       event: string;
-      payload: { data: { status: string; payment?: { brand: string; last4: string; failureCode?: string }; failureCode?: string } };
+      payload: {
+        data: { status: string; payment?: { brand: string; last4: string; failureCode?: string }; failureCode?: string; cancelledBy?: string };
+      };
     }[]
   >`
     select sequence, event, payload from webhook_events where cart_id = ${cartId} order by sequence`;
@@ -166,6 +168,7 @@ export async function recordedEvents(stack: Pick<TestStack, 'db'>, cartId: strin
     status: r.payload.data.status,
     payment: r.payload.data.payment,
     failureCode: r.payload.data.failureCode,
+    cancelledBy: r.payload.data.cancelledBy,
   }));
 }
 

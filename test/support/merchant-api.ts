@@ -17,6 +17,7 @@ export function merchantApi(stack: TestStack, apiKey: string) {
         headers: { ...headers, 'content-type': 'application/json', ...extraHeaders },
         body: typeof body === 'string' ? body : JSON.stringify(body),
       }),
+    expire: (cartId: string) => fetch(`${stack.apiUrl}/v2/merchant/carts/${encodeURIComponent(cartId)}/expire`, { method: 'POST', headers }),
   };
 }
 

@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
+import { validationError } from '../../api/errors.js';
 import { createCartRequestSchema, currencySchema, countrySchema, itemSchema } from '../../core/checkout/cart-schema.js';
 import { validCartArbitrary } from '../support/cart-arbitraries.js';
 import { validCartRequest } from '../support/fixtures.js';
@@ -38,6 +39,31 @@ describe('create-cart schema', () => {
   ])('variant option %j valid: %s', (option, valid) => {
     const item = { ...validCartRequest(randomUUID()).cartObject.cart.items[0]!, variantOptions: [option] };
     expect(itemSchema.safeParse(item).success).toBe(valid);
+  });
+
+  it.each([
+    [5, true],
+    [45, true],
+    [1440, true],
+    [4, false],
+    [1441, false],
+    [15.5, false],
+    ['15', false],
+    [null, false],
+  ])('sessionMinutes %j valid: %s', (sessionMinutes, valid) => {
+    const request = validCartRequest(randomUUID());
+    const parsed = createCartRequestSchema.safeParse({ cartObject: { ...request.cartObject, cart: { ...request.cartObject.cart, sessionMinutes } } });
+    expect(parsed.success).toBe(valid);
+  });
+
+  it('names sessionMinutes and the bound it missed, and leaves it absent when not sent (the server then applies 45)', () => {
+    const request = validCartRequest(randomUUID());
+    expect(createCartRequestSchema.parse(request).cartObject.cart).not.toHaveProperty('sessionMinutes');
+    const tooLong = createCartRequestSchema.safeParse(
+      { cartObject: { ...request.cartObject, cart: { ...request.cartObject.cart, sessionMinutes: 1441 } } },
+      { reportInput: true },
+    );
+    expect(validationError(tooLong.error).errors).toEqual([{ path: 'cartObject.cart.sessionMinutes', message: 'must be at most 1440 (minutes, 24 hours)' }]);
   });
 
   it('takes currencies from the ISO 4217 list, without funds, metals or test codes', () => {

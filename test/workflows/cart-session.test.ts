@@ -1,5 +1,5 @@
 import { createHash, randomUUID } from 'node:crypto';
-import { ApplicationFailure } from '@temporalio/common';
+import { ApplicationFailure, WorkflowNotFoundError } from '@temporalio/common';
 import { describe, expect, it } from 'vitest';
 import type { CartSessionActivities } from '../../activities/cart-session/index.js';
 import type { PaymentLookup, PaymentOutcome } from '../../activities/cart-session/payments.js';
@@ -8,7 +8,15 @@ import { otpHashDigest } from '../../core/checkout/otp/digest.js';
 import { ACTION_REFUSED, OTP_LOCKED, OTP_SEND_FAILED } from '../../core/checkout/session.js';
 import type { CartEventInput } from '../../core/webhooks/events.js';
 import { cartSession } from '../../workflows/cart-session/workflow.js';
-import { cancelUpdate, payUpdate, sendCodeUpdate, stateQuery, verifyCodeUpdate, type CartSessionInput } from '../../workflows/cart-session/messages.js';
+import {
+  cancelUpdate,
+  expireUpdate,
+  payUpdate,
+  sendCodeUpdate,
+  stateQuery,
+  verifyCodeUpdate,
+  type CartSessionInput,
+} from '../../workflows/cart-session/messages.js';
 import { refusalOf } from '../support/cart-session-driver.js';
 import { useWorkflowEnvironment } from '../support/workflow-environment.js';
 
@@ -180,9 +188,42 @@ describe('cart session workflow, activities mocked', () => {
     const handle = await start();
     expect(await refusalOf(handle.executeUpdate(payUpdate, { args: [CARD] }))).toBe(ACTION_REFUSED.notVerified);
     expect(await refusalOf(handle.executeUpdate(sendCodeUpdate, { args: [{ contact: 'not a contact' }] }))).toBe(ACTION_REFUSED.invalidContact);
-    expect(await handle.executeUpdate(cancelUpdate)).toMatchObject({ status: 'cancelled', step: 'done' });
-    expect(mocks.events().map((e) => `${e.event}:${e.status}`)).toEqual(['order_cancelled:cancelled']);
+    expect(await handle.executeUpdate(cancelUpdate)).toMatchObject({ status: 'cancelled', step: 'done', cancelledBy: 'customer' });
+    expect(mocks.events().map((e) => `${e.event}:${e.status}:${e.cancelledBy}`)).toEqual(['order_cancelled:cancelled:customer']);
     expect(mocks.named('sendOtp')).toEqual([]);
+  });
+
+  it('ends on the merchant’s expire (cancelledBy merchant), and refuses it while a payment is in progress', async () => {
+    let answer!: () => void;
+    const answered = new Promise<void>((resolve) => (answer = resolve));
+    const mocks = sessionActivities({ charge: () => answered.then(() => ({ outcome: 'approved', chargeId: 'ch_1' })) });
+    environment.mockActivities(mocks.activities);
+
+    const open = await start();
+    await open.executeUpdate(sendCodeUpdate, { args: [{ contact: 'jane.doe@example.com' }] });
+    expect(await open.executeUpdate(expireUpdate)).toMatchObject({ status: 'cancelled', step: 'done', cancelledBy: 'merchant' });
+    expect(await open.result()).toEqual({ status: 'cancelled' });
+    const cartId = open.workflowId.replace(/^cart-/, '');
+    expect(mocks.named('recordCartStatus')).toEqual([{ cartId, status: 'cancelled', cancelledBy: 'merchant' }]);
+    expect(mocks.events()).toEqual([{ cartId, event: 'order_cancelled', status: 'cancelled', cancelledBy: 'merchant' }]);
+    expect(mocks.named('discardCards')).toEqual([{ cartId }]);
+
+    const paying = await start();
+    await verified(paying);
+    const paid = paying.executeUpdate(payUpdate, { args: [CARD] });
+    await expect.poll(() => mocks.named('chargePayment').length, { timeout: 10_000 }).toBe(1);
+    expect(await refusalOf(paying.executeUpdate(expireUpdate))).toBe(ACTION_REFUSED.paymentInProgress);
+    answer();
+    expect(await paid).toMatchObject({ status: 'paid' });
+    // Once the payment decided the session there is nothing left to end (the API answers SESSION_ENDED).
+    expect(await paying.result()).toEqual({ status: 'paid' });
+    await expect(paying.executeUpdate(expireUpdate)).rejects.toBeInstanceOf(WorkflowNotFoundError);
+    expect(
+      mocks
+        .events()
+        .filter((e) => e.event === 'order_cancelled')
+        .map((e) => e.cartId),
+    ).toEqual([cartId]);
   });
 
   it('fails a send the provider refused without ending the session, and counts the attempt', async () => {

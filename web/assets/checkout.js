@@ -8,8 +8,11 @@
   var lang = document.documentElement.lang || 'en';
   var number = new Intl.NumberFormat(lang, { useGrouping: false });
   var twoDigits = new Intl.NumberFormat(lang, { minimumIntegerDigits: 2, useGrouping: false });
+  // m:ss, and h:mm:ss from an hour up (a merchant may give a session up to 24 hours), as the server renders it.
   function clockText(seconds) {
-    return number.format(Math.floor(seconds / 60)) + ':' + twoDigits.format(seconds % 60);
+    var minutes = Math.floor(seconds / 60);
+    if (minutes < 60) return number.format(minutes) + ':' + twoDigits.format(seconds % 60);
+    return number.format(Math.floor(minutes / 60)) + ':' + twoDigits.format(minutes % 60) + ':' + twoDigits.format(seconds % 60);
   }
 
   // The session clock. At zero the page reloads, and the server answers with the expired page.

@@ -56,7 +56,8 @@ export async function loadCheckoutSession(deps: { db: Db; temporal: Temporal }, 
     brandColour: row.brandColour,
   };
   if (TERMINAL_STATUSES.has(row.status)) {
-    return { ...session, state: { cartId: token, status: row.status, step: 'done', expiresOn: row.expiresOn.toISOString() } };
+    const state: CartSessionState = { cartId: token, status: row.status, step: 'done', expiresOn: row.expiresOn.toISOString() };
+    return { ...session, state: row.cancelledBy ? { ...state, cancelledBy: row.cancelledBy } : state };
   }
   if (row.status === 'pending' && !customerStarted) return { ...session, state: initialState(token, row.expiresOn) };
   return { ...session, state: await queryState(deps, token) };

@@ -97,6 +97,8 @@ export function checkoutRoutes(deps: CheckoutDeps) {
   const pageUrl = (session: CheckoutSession) => `/?token=${session.cartId}`;
   const statusUrl = (session: CheckoutSession) => `/status?token=${session.cartId}`;
   const expired = ({ state }: CheckoutSession) => state.status === 'abandoned' || (state.status === 'pending' && Date.parse(state.expiresOn) <= Date.now());
+  /** The merchant ended the session (its expire endpoint): the customer is told so before going back. */
+  const closedByStore = ({ state }: CheckoutSession) => state.status === 'cancelled' && state.cancelledBy === 'merchant';
 
   /**
    * A session with an outcome sends the customer back to the merchant; an expired one to its 410 page.
@@ -104,7 +106,7 @@ export function checkoutRoutes(deps: CheckoutDeps) {
    * success page usually already knows the order; the redirect never waits longer, whatever the merchant does.
    */
   async function leave(c: C, session: CheckoutSession) {
-    const back = merchantReturnUrl(session, session.state.status);
+    const back = closedByStore(session) ? undefined : merchantReturnUrl(session, session.state.status);
     if (back) {
       if (session.state.status === 'paid') await waitForFirstDeliveryAttempt(deps.db, session.cartId, 'order_created', SUCCESS_REDIRECT_WEBHOOK_WAIT_MS);
       return redirect(c, back);
@@ -124,10 +126,21 @@ export function checkoutRoutes(deps: CheckoutDeps) {
     return c.html(messagePage({ locale: lang, title: t(lang, 'notFound.title'), message: t(lang, 'notFound.message') }), 404);
   }
 
-  /** Expired, or already used: either way this link cannot take a payment any more. */
+  /**
+   * Expired, closed by the store, or already used: this link cannot take a payment any more. A session
+   * the store closed links to its failureUrl (with the cartId), where a customer who did not cancel
+   * expects the merchant to say why (sold out, order changed) and what to do next; the store's home
+   * page would lose that thread.
+   */
   function closedPage(c: C, session: CheckoutSession) {
     const lang = locale(c);
-    const back = { href: session.store.url, label: t(lang, 'common.returnTo', { store: session.store.name }) };
+    const label = t(lang, 'common.returnTo', { store: session.store.name });
+    if (closedByStore(session)) {
+      const title = t(lang, 'closedByStore.title');
+      const message = t(lang, 'closedByStore.message', { store: session.store.name });
+      return c.html(messagePage({ locale: lang, title, message, link: { href: merchantReturnUrl(session, 'cancelled')!, label } }), 410);
+    }
+    const back = { href: session.store.url, label };
     const page = expired(session) ? 'expired' : 'used';
     return c.html(messagePage({ locale: lang, title: t(lang, `${page}.title`), message: t(lang, `${page}.message`), link: back }), 410);
   }

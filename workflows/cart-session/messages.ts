@@ -1,7 +1,7 @@
 import { defineSearchAttributeKey, SearchAttributeType } from '@temporalio/common';
 import { defineQuery, defineUpdate } from '@temporalio/workflow';
 
-import type { CartStatus, CheckoutStep, OtpPolicy } from '../../core/checkout/session.js';
+import type { CancelledBy, CartStatus, CheckoutStep, OtpPolicy } from '../../core/checkout/session.js';
 
 /**
  * The contract between the cart-session workflow and everything that talks to it: the API starts it,
@@ -21,7 +21,11 @@ export interface CartSessionInput {
   currency: string;
   /** ISO 8601; when the session stops accepting a customer. */
   expiresOn: string;
-  /** From server config, never from the request: 45 minutes except in tests. */
+  /**
+   * The session's timer: the merchant's `cartObject.cart.sessionMinutes` when it sent one, else the
+   * server's SESSION_LIFETIME_SECONDS (45 minutes except in tests). Histories from before
+   * sessionMinutes carry the server's value here, so their timer is unchanged.
+   */
   lifetimeMs: number;
   /**
    * From server config (PAYMENT_RESOLUTION_SECONDS): how long an unanswered charge is resolved by
@@ -68,6 +72,8 @@ export interface CartSessionState {
   paymentSubmittedAt?: string;
   /** Set when status is `failed`: the payment's decline code, or `otp_locked`. */
   failureCode?: string;
+  /** Set when status is `cancelled`: who ended the session. */
+  cancelledBy?: CancelledBy;
 }
 
 export const stateQuery = defineQuery<CartSessionState>('state');
@@ -92,6 +98,17 @@ export const resendCodeUpdate = defineUpdate<CartSessionState, []>('resendCode')
 export const verifyCodeUpdate = defineUpdate<CartSessionState, [{ codeHash: string }]>('verifyCode');
 export const payUpdate = defineUpdate<CartSessionState, [{ cardToken: string; brand: string; last4: string }]>('pay');
 export const cancelUpdate = defineUpdate<CartSessionState, []>('cancel');
+
+/**
+ * The merchant ends an open session now (`POST /v2/merchant/carts/{cartId}/expire`): `cancelled`, with
+ * `order_cancelled` saying `cancelledBy: "merchant"`. Refused with ACTION_REFUSED.paymentInProgress once
+ * the customer pressed Pay (until the outcome), with sessionClosed once the session ended. Only
+ * sessions that took the SESSION_CONTROL_PATCH path have it. Update id: `expire-<cartId>`.
+ */
+export const expireUpdate = defineUpdate<CartSessionState, []>('expire');
+
+/** The patch that brought expireUpdate (CHANGELOG.md, Unreleased). */
+export const SESSION_CONTROL_PATCH = 'session-control-v1';
 
 /** Search attributes registered on the Temporal server (see scripts/temporal-server.ts). */
 export const searchAttributes = {

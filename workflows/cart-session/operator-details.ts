@@ -52,7 +52,7 @@ export function currentDetails(state: CartSessionState, now: { sending?: boolean
     case 'failed':
       return `failed: ${state.failureCode ?? 'unknown'} — order_updated goes to the merchant (webhooks-${state.cartId})`;
     case 'cancelled':
-      return `cancelled by the customer — order_cancelled goes to the merchant (webhooks-${state.cartId})`;
+      return `cancelled by the ${state.cancelledBy === 'merchant' ? 'merchant (expire)' : 'customer'} — order_cancelled goes to the merchant (webhooks-${state.cartId})`;
     case 'abandoned':
       return `abandoned: the session expired — order_abandoned goes to the merchant (webhooks-${state.cartId})`;
     case 'processing': {

@@ -3,6 +3,7 @@ import {
   allHandlersFinished,
   ApplicationFailure,
   condition,
+  patched,
   proxyActivities,
   proxyLocalActivities,
   setCurrentDetails,
@@ -16,10 +17,12 @@ import type { PaymentLookup, PaymentOutcome } from '../../activities/cart-sessio
 import type { PaymentSummary, WebhookEventName } from '../../core/webhooks/events.js';
 import {
   cancelUpdate,
+  expireUpdate,
   payUpdate,
   resendCodeUpdate,
   searchAttributes,
   sendCodeUpdate,
+  SESSION_CONTROL_PATCH,
   stateQuery,
   verifyCodeUpdate,
   type CartSessionInput,
@@ -32,6 +35,7 @@ import {
   OTP_SEND_FAILED,
   TERMINAL_STATUSES,
   type ActionRefusal,
+  type CancelledBy,
   type CartStatus,
   type CheckoutStep,
 } from '../../core/checkout/session.js';
@@ -103,8 +107,8 @@ interface Card {
   last4: string;
 }
 
-/** What ended the customer's part of the session before the timer did. */
-type CustomerDecision = { kind: 'pay'; card: Card } | { kind: 'cancel' } | { kind: 'locked_out' };
+/** What ended the customer's part of the session before the timer did: the customer, or the merchant's expire. */
+type CustomerDecision = { kind: 'pay'; card: Card } | { kind: 'cancel'; by: CancelledBy } | { kind: 'locked_out' };
 
 interface Challenge {
   /** otpHashDigest of each code accepted (the one sent, and in sandbox SANDBOX_OTP); never a code or a hash that passes. */
@@ -163,6 +167,7 @@ export async function cartSession(input: CartSessionInput): Promise<{ status: Ca
     ...(payment ? { payment } : {}),
     ...(paymentSubmittedAt !== undefined ? { paymentSubmittedAt: new Date(paymentSubmittedAt).toISOString() } : {}),
     ...(failureCode ? { failureCode } : {}),
+    ...(status === 'cancelled' && decision?.kind === 'cancel' ? { cancelledBy: decision.by } : {}),
   });
   /** Until when an unanswered charge is being resolved, for the operator's current details. */
   let resolvingUntil: number | undefined;
@@ -304,15 +309,34 @@ export async function cartSession(input: CartSessionInput): Promise<{ status: Ca
   setHandler(
     cancelUpdate,
     () => {
-      decision = { kind: 'cancel' };
+      decision = { kind: 'cancel', by: 'customer' };
       return settledState();
     },
     { validator: requireOpen },
   );
 
+  // The merchant ends the session (sold out, order changed). Sessions started before this code have
+  // no such handler: their histories hold no patch marker, and an expire sent to them is refused.
+  if (patched(SESSION_CONTROL_PATCH)) {
+    setHandler(
+      expireUpdate,
+      () => {
+        decision = { kind: 'cancel', by: 'merchant' };
+        return settledState();
+      },
+      {
+        validator: () => {
+          // A payment under way decides the session: ending it now could leave a charge without its order.
+          if (decision?.kind === 'pay' && !TERMINAL_STATUSES.has(status)) refuse(ACTION_REFUSED.paymentInProgress, 'A payment is in progress.');
+          requireOpen();
+        },
+      },
+    );
+  }
+
   // --- The business process.
 
-  const moveTo = async (next: CartStatus, outcome: { failureCode?: string } = {}) => {
+  const moveTo = async (next: CartStatus, outcome: { failureCode?: string; cancelledBy?: CancelledBy } = {}) => {
     status = next;
     failureCode = outcome.failureCode;
     tell();
@@ -384,7 +408,7 @@ export async function cartSession(input: CartSessionInput): Promise<{ status: Ca
   const customerDecided = await condition(() => decision !== undefined, input.lifetimeMs, { summary: `${duration(input.lifetimeMs)} expiry of the session` });
   if (!customerDecided) await moveTo('abandoned');
   else if (decision!.kind === 'pay') await takePayment(decision!.card);
-  else if (decision!.kind === 'cancel') await moveTo('cancelled');
+  else if (decision!.kind === 'cancel') await moveTo('cancelled', { cancelledBy: decision!.by });
   else await moveTo('failed', { failureCode: OTP_LOCKED });
 
   // No card outlives its session, whether it was charged, declined or never used.

@@ -40,7 +40,12 @@ export function checkoutPage(view: StepView): Html {
 function countdown(expiresOn: string, locale: string): Html {
   const secondsLeft = Math.max(0, Math.floor((Date.parse(expiresOn) - Date.now()) / 1000));
   const texts = countdownTexts(locale);
-  const clock = `${texts.minutes.format(Math.floor(secondsLeft / 60))}:${texts.seconds.format(secondsLeft % 60)}`;
+  // m:ss, and h:mm:ss from an hour up (sessionMinutes may reach 24 hours), as /assets/checkout.js ticks it.
+  const wholeMinutes = Math.floor(secondsLeft / 60);
+  const clock =
+    wholeMinutes < 60
+      ? `${texts.minutes.format(wholeMinutes)}:${texts.seconds.format(secondsLeft % 60)}`
+      : `${texts.minutes.format(Math.floor(wholeMinutes / 60))}:${texts.seconds.format(wholeMinutes % 60)}:${texts.seconds.format(secondsLeft % 60)}`;
   const at = texts.time.format(new Date(expiresOn));
   const minutes = Math.ceil(secondsLeft / 60);
   return html`<p class="countdown" data-expires-at="${expiresOn}" data-at-text="${texts.atText}" data-announcements="${texts.announcements}">
