@@ -21,6 +21,8 @@ export interface CheckoutSession {
    * first update to the workflow (markCustomerStarted), since a null marker is what lets a load skip the query.
    */
   customerStarted: boolean;
+  /** True once the page recorded its first opening for the dashboard's funnel (recordFunnelStep). */
+  pageOpened: boolean;
   /** The merchant's brand colour (#rrggbb), from which the page derives its accent; null: the page's own. */
   brandColour: string | null;
 }
@@ -53,6 +55,7 @@ export async function loadCheckoutSession(deps: { db: Db; temporal: Temporal }, 
     cart: row.cart,
     amount: row.amount,
     customerStarted,
+    pageOpened: row.pageOpenedAt !== null,
     brandColour: row.brandColour,
   };
   if (TERMINAL_STATUSES.has(row.status)) {
