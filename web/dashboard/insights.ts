@@ -21,10 +21,10 @@ function readPeriod(c: C): { days: InsightPeriod; problem?: string } {
 }
 
 /** What each insight page computes (core/insights/insights.ts) and how it is drawn. */
-const FIGURES: Record<InsightPage, (db: Db, query: InsightQuery, names: () => Promise<Map<string, string>> | undefined) => Promise<Html>> = {
+const FIGURES: Record<InsightPage, (db: Db, query: InsightQuery, names: Map<string, string> | undefined) => Promise<Html>> = {
   overview: async (db, query) => overviewView(await insightSummary(db, query)),
   funnel: async (db, query) => funnelView(await insightFunnel(db, query)),
-  webhooks: async (db, query, names) => webhookHealthView(await insightWebhookHealth(db, query), await names()),
+  webhooks: async (db, query, names) => webhookHealthView(await insightWebhookHealth(db, query), names),
 };
 
 const PATHS: Record<InsightPage, string> = { overview: '/', funnel: '/funnel', webhooks: '/webhooks' };
@@ -45,7 +45,7 @@ export function insightRoutes(deps: { db: Db }, role: 'merchant' | 'operator') {
       const frame: InsightsFrame = { page, base, days: period.days, ...(period.problem ? { problem: period.problem } : {}) };
       let merchant: CartOwner | undefined;
       let who = 'Operator';
-      let names: (() => Promise<Map<string, string>>) | undefined;
+      let names: Map<string, string> | undefined;
       if (role === 'merchant') {
         const signedIn = c.get('merchant')!;
         merchant = { platformUuid: signedIn.platformUuid, environment: signedIn.environment };
@@ -57,9 +57,9 @@ export function insightRoutes(deps: { db: Db }, role: 'merchant' | 'operator') {
         if (found) merchant = { platformUuid: found.platformUuid, environment: found.environment };
         else if (chosen) frame.problem = 'Choose a merchant from the list, or Every merchant: showing every merchant.';
         frame.operator = { merchants, merchant: found?.platformUuid ?? '' };
-        names = async () => new Map(merchants.map((m) => [m.platformUuid, `${m.name} (${m.environment})`]));
+        names = new Map(merchants.map((m) => [m.platformUuid, `${m.name} (${m.environment})`]));
       }
-      const figures = await FIGURES[page](db, { days: period.days, ...(merchant ? { merchant } : {}) }, () => names?.());
+      const figures = await FIGURES[page](db, { days: period.days, ...(merchant ? { merchant } : {}) }, names);
       return c.html(
         await partOrPage(
           c,

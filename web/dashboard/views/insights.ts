@@ -62,7 +62,7 @@ function framing(frame: InsightsFrame): Html {
 
 function merchantFilter(frame: InsightsFrame, operator: NonNullable<InsightsFrame['operator']>): Html {
   const action = href(frame, frame.page, frame.days).split('?')[0]!;
-  return html`<form class="panel filters insight-filter" method="get" action="${action}" aria-label="Choose a merchant">
+  return html`<form class="panel filters insight-filter" method="get" action="${action}" aria-label="Whose insights">
     <input type="hidden" name="days" value="${frame.days}" />
     <div class="field">
       <label for="insights-merchant">Merchant</label>
