@@ -32,10 +32,10 @@ export function funnelChart(steps: readonly FunnelRow[]): Html {
       const y = i * ROW_HEIGHT;
       const width = created === 0 ? 0 : Math.max(s.reached > 0 ? 2 : 0, Math.round((s.reached / created) * barSpace));
       return html`<g data-funnel-bar="${s.step}">
-        <text x="0" y="${y + ROW_HEIGHT / 2 + 5}" font-size="15" fill="#1a1f36">${FUNNEL_LABELS[s.step]}</text>
+        <text x="0" y="${y + ROW_HEIGHT / 2 + 5}" font-size="18" fill="#1a1f36">${FUNNEL_LABELS[s.step]}</text>
         <rect x="${LABEL_WIDTH}" y="${y + (ROW_HEIGHT - BAR_HEIGHT) / 2}" width="${barSpace}" height="${BAR_HEIGHT}" rx="4" fill="#e3e8ee"></rect>
         <rect x="${LABEL_WIDTH}" y="${y + (ROW_HEIGHT - BAR_HEIGHT) / 2}" width="${width}" height="${BAR_HEIGHT}" rx="4" fill="#4b45c6"></rect>
-        <text x="${LABEL_WIDTH + width + 8}" y="${y + ROW_HEIGHT / 2 + 5}" font-size="15" fill="#1a1f36">${s.reached}</text>
+        <text x="${LABEL_WIDTH + width + 8}" y="${y + ROW_HEIGHT / 2 + 5}" font-size="18" fill="#1a1f36">${s.reached}</text>
       </g>`;
     })}
   </svg>`;

@@ -126,10 +126,10 @@ export function overviewView(summary: InsightSummary): Html {
 }
 
 const ENDING_LABELS: Record<(typeof FUNNEL_ENDINGS)[number], string> = {
-  abandoned: 'Abandoned here',
-  cancelled: 'Cancelled here',
-  failed: 'Failed here',
-  open: 'Still open here',
+  abandoned: 'Abandoned',
+  cancelled: 'Cancelled',
+  failed: 'Failed',
+  open: 'Still open',
 };
 
 export function funnelView(funnel: { since: string; steps: FunnelRow[] }): Html {
@@ -151,7 +151,9 @@ export function funnelView(funnel: { since: string; steps: FunnelRow[] }): Html 
             ${FUNNEL_ENDINGS.map((e) => html`<td data-stopped="${s.step}:${e}">${s.step === 'paid' ? '' : s.stoppedHere[e]}</td>`)}`,
       })}
     </div>
-    <p class="muted">Each session counts at every step it reached; “here” columns count the sessions whose furthest step this was, by how they ended.</p>
+    <p class="muted">
+      Each session counts at every step it reached. Abandoned, cancelled, failed and still open count the sessions whose furthest step this was.
+    </p>
   </section>`;
 }
 
