@@ -126,7 +126,7 @@ export function orderRoutes(deps: { config: Config; db: Db; temporal: Temporal; 
   });
 
   /**
-   * Every order the filters find (not one page), oldest last as in the list, as CSV. At most
+   * Every order the filters find (not one page), newest first as in the list, as CSV. At most
    * CSV_MAX_ORDERS: more is refused with the advice to narrow the dates, never cut short unsaid.
    */
   app.get('/orders/export.csv', async (c) => {
@@ -135,10 +135,13 @@ export function orderRoutes(deps: { config: Config; db: Db; temporal: Temporal; 
       const problems = Object.entries(errors).map(([field, message]) => `${field}: ${message}`);
       return c.text(`The filters were refused, so nothing was exported. ${problems.join(' ')}`, 422);
     }
+    // From the first order, whatever page the list was on.
+    const wanted: OrderFilters = { ...filter, limit: ORDER_LIMITS.pageSize };
+    delete wanted.cursor;
     const orders: OrderSummary[] = [];
     let cursor: string | undefined;
     do {
-      const page = await listOrders(db, owner(c), { ...filter, limit: ORDER_LIMITS.pageSize, ...(cursor ? { cursor } : {}) });
+      const page = await listOrders(db, owner(c), { ...wanted, ...(cursor ? { cursor } : {}) });
       orders.push(...page.orders);
       cursor = page.nextCursor ?? undefined;
       if (orders.length > CSV_MAX_ORDERS)
