@@ -103,6 +103,8 @@ export interface LedgerCart {
   expiresOn: Date;
   /** When the page first acted for the customer (markCustomerStarted); null: no update has reached the workflow. */
   customerStartedAt: Date | null;
+  /** When the hosted page was first opened (recordFunnelStep); null: never, or before migration 019. */
+  pageOpenedAt: Date | null;
   createdWith: CartProvenance;
   /** The merchant's brand colour as it is now (not as at the cart's creation); null: the page's own. */
   brandColour: string | null;
@@ -121,6 +123,7 @@ interface CartRow {
   cart: Cart;
   expires_on: Date;
   customer_started_at: Date | null;
+  page_opened_at: Date | null;
   created_with: CartProvenance;
   brand_colour: string | null;
   cancelled_by: CancelledBy | null;
@@ -137,13 +140,14 @@ const toLedgerCart = (r: CartRow): LedgerCart => ({
   cart: r.cart,
   expiresOn: r.expires_on,
   customerStartedAt: r.customer_started_at,
+  pageOpenedAt: r.page_opened_at,
   createdWith: r.created_with,
   brandColour: r.brand_colour,
   cancelledBy: r.cancelled_by,
 });
 
 const LEDGER_CART_COLUMNS = (sql: Sql) =>
-  sql`platform_uuid, environment, merchant_name, amount, currency, status, store, cart, expires_on, customer_started_at, created_with, cancelled_by,
+  sql`platform_uuid, environment, merchant_name, amount, currency, status, store, cart, expires_on, customer_started_at, page_opened_at, created_with, cancelled_by,
     ${cartMerchantBrandColourColumn(sql)}`;
 
 export async function findCart(db: Db, cartId: string): Promise<LedgerCart | undefined> {
@@ -382,3 +386,73 @@ export async function searchCarts(db: Db, search: CartSearch): Promise<FoundCart
     createdAtMicros: r.created_at_micros,
   }));
 }
+
+/**
+ * The steps of a session the dashboard's funnel counts, in order. `created` is the row itself and
+ * `paid` its status; the four between are written by the hosted page when it first reaches them
+ * (recordFunnelStep, migration 019).
+ */
+export const FUNNEL_STEPS = ['created', 'page_opened', 'code_sent', 'code_verified', 'pay_attempted', 'paid'] as const;
+export type FunnelStep = (typeof FUNNEL_STEPS)[number];
+export type RecordedFunnelStep = Exclude<FunnelStep, 'created' | 'paid'>;
+
+const FUNNEL_COLUMN = {
+  page_opened: 'page_opened_at',
+  code_sent: 'code_sent_at',
+  code_verified: 'code_verified_at',
+  pay_attempted: 'pay_attempted_at',
+} as const satisfies Record<RecordedFunnelStep, string>;
+
+/** The first time only: a reload, a resend or a second try keeps the instant the step was first reached. */
+export async function recordFunnelStep(db: Db, cartId: string, step: RecordedFunnelStep): Promise<void> {
+  const column = FUNNEL_COLUMN[step];
+  await db`update carts set ${db(column)} = now() where cart_id = ${cartId} and ${db(column)} is null`;
+}
+
+/** Which carts an insight counts: one merchant's in one environment, or (operators) every merchant's. */
+export interface InsightScope {
+  merchant?: CartOwner;
+  /** Carts created at or after this instant. */
+  since: Date;
+}
+
+const PAID_STATUSES = ['paid', 'partially_refunded', 'refunded'] as const;
+
+const scopeCondition = (db: Db, scope: InsightScope) =>
+  db`created_at >= ${scope.since}
+    ${scope.merchant ? db`and platform_uuid = ${scope.merchant.platformUuid} and environment = ${scope.merchant.environment}` : db``}`;
+
+/** Sessions created in the scope, per currency: how many, how many were paid (refunded ones included), and what those paid. */
+export async function cartTotals(db: Db, scope: InsightScope): Promise<Array<{ currency: string; sessions: number; paid: number; paidAmount: number }>> {
+  const rows = await db<{ currency: string; sessions: string; paid: string; paid_amount: string }[]>`
+    select currency, count(*) as sessions,
+      count(*) filter (where status in ${db(PAID_STATUSES)}) as paid,
+      coalesce(sum(amount) filter (where status in ${db(PAID_STATUSES)}), 0) as paid_amount
+    from carts where ${scopeCondition(db, scope)}
+    group by currency order by currency`;
+  return rows.map((r) => ({ currency: r.currency, sessions: Number(r.sessions), paid: Number(r.paid), paidAmount: Number(r.paid_amount) }));
+}
+
+/**
+ * How many sessions of the scope reached each step as their furthest, by status. A later step
+ * implies the earlier ones, and what a session's status and card show counts too: a cart created
+ * before migration 019, or whose page write was lost, still counts where its outcome proves it was.
+ */
+export async function cartFunnel(db: Db, scope: InsightScope): Promise<Array<{ furthest: FunnelStep; status: CartStatus; sessions: number }>> {
+  const rows = await db<{ furthest: number; status: CartStatus; sessions: string }[]>`
+    select furthest, status, count(*) as sessions from (
+      select status, case
+        when status in ${db(PAID_STATUSES)} then 5
+        when pay_attempted_at is not null or status = 'processing' or payment_brand is not null then 4
+        when code_verified_at is not null then 3
+        when code_sent_at is not null or failure_code = 'otp_locked' then 2
+        when page_opened_at is not null then 1
+        else 0 end as furthest
+      from carts where ${scopeCondition(db, scope)}
+    ) reached
+    group by furthest, status`;
+  return rows.map((r) => ({ furthest: FUNNEL_STEPS[r.furthest]!, status: r.status, sessions: Number(r.sessions) }));
+}
+
+/** The currency of the refunded cart, for the refund ledger's totals (refunds keep no currency of their own). */
+export const refundCartCurrencyColumn = (sql: Sql) => sql`(select currency from carts where carts.cart_id = refunds.cart_id)`;

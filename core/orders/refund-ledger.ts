@@ -1,4 +1,5 @@
 import type { Sql } from '../db/client.js';
+import { refundCartCurrencyColumn } from '../checkout/cart-ledger.js';
 import type { Refund, RefundStatus } from './order-schema.js';
 
 /**
@@ -127,4 +128,21 @@ export async function markRefundFailed(tx: Sql, refundId: string, failureCode: s
     update refunds set status = 'failed', failure_code = ${failureCode}, settled_at = now()
     where id = ${refundId} and status = 'pending'`;
   return findRefund(tx, refundId);
+}
+
+/**
+ * Refunds that succeeded at or after `since`, per currency: one merchant's (a platformUuid is one
+ * environment's) or every merchant's. Counted when settled, whenever their order was created.
+ */
+export async function refundTotals(
+  sql: Sql,
+  scope: { platformUuid?: string; since: Date },
+): Promise<Array<{ currency: string; refunds: number; amount: number }>> {
+  const rows = await sql<{ currency: string; refunds: string; amount: string }[]>`
+    select ${refundCartCurrencyColumn(sql)} as currency, count(*) as refunds, sum(amount) as amount
+    from refunds
+    where status = 'succeeded' and settled_at >= ${scope.since}
+      ${scope.platformUuid ? sql`and platform_uuid = ${scope.platformUuid}` : sql``}
+    group by 1 order by 1`;
+  return rows.map((r) => ({ currency: r.currency, refunds: Number(r.refunds), amount: Number(r.amount) }));
 }

@@ -267,3 +267,63 @@ export async function listOrderEventDeliveries(db: Db, cartId: string, excerptCh
     }),
   }));
 }
+
+/** How one endpoint answered the attempts of a period. */
+export interface EndpointHealth {
+  /** What the attempts are grouped by: the endpoint they were made to (webhook_attempts.endpoint_id). */
+  endpointKey: string;
+  /** The merchant whose events they delivered. */
+  platformUuid: string;
+  /** The URL of the endpoint's latest attempt. */
+  url: string;
+  attempts: number;
+  succeeded: number;
+  p50LatencyMs: number;
+  p99LatencyMs: number;
+  lastFailureAt: string | null;
+}
+
+/**
+ * Every endpoint's completed attempts since `since` (one merchant's, or every merchant's), failing
+ * endpoints first: the lowest success rate, then the latest failure. The one query that says what an
+ * endpoint is: it groups by the attempt's endpoint_id, so a merchant's several endpoints each get a
+ * row, and re-keying (by URL, say) changes only `key` here. An attempt still in flight, or whose
+ * worker stopped before it reported (NO_OUTCOME), has no outcome to count.
+ */
+export async function endpointDeliveryHealth(db: Db, scope: { platformUuid?: string; since: Date }): Promise<EndpointHealth[]> {
+  const key = db`a.endpoint_id::text`;
+  const rows = await db<
+    {
+      endpoint_key: string;
+      platform_uuid: string;
+      url: string;
+      attempts: string;
+      succeeded: string;
+      p50: number;
+      p99: number;
+      last_failure_at: Date | null;
+    }[]
+  >`
+    select ${key} as endpoint_key, e.platform_uuid::text as platform_uuid,
+      (array_agg(a.url order by a.attempted_at desc, a.id desc))[1] as url,
+      count(*) as attempts,
+      count(*) filter (where a.http_status between 200 and 299) as succeeded,
+      percentile_disc(0.5) within group (order by a.latency_ms) as p50,
+      percentile_disc(0.99) within group (order by a.latency_ms) as p99,
+      max(a.attempted_at) filter (where a.http_status is null or a.http_status not between 200 and 299) as last_failure_at
+    from webhook_attempts a join webhook_events e on e.id = a.event_id
+    where a.attempted_at >= ${scope.since} and a.error_class is distinct from ${NO_OUTCOME}
+      ${scope.platformUuid ? db`and e.platform_uuid = ${scope.platformUuid}` : db``}
+    group by 1, 2
+    order by count(*) filter (where a.http_status between 200 and 299)::float / count(*), last_failure_at desc nulls last, 1`;
+  return rows.map((r) => ({
+    endpointKey: r.endpoint_key,
+    platformUuid: r.platform_uuid,
+    url: r.url,
+    attempts: Number(r.attempts),
+    succeeded: Number(r.succeeded),
+    p50LatencyMs: Number(r.p50),
+    p99LatencyMs: Number(r.p99),
+    lastFailureAt: r.last_failure_at?.toISOString() ?? null,
+  }));
+}

@@ -2,6 +2,8 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { SANDBOX_CARDS } from '../../core/checkout/payment-processors/sandbox.js';
 import { searchAttributes } from '../../workflows/cart-session/messages.js';
 import { useTestStack } from '../support/test-stack.js';
+import { insightFunnel } from '../../core/insights/insights.js';
+import { postCheckoutForm, visitCheckout } from '../support/checkout-forms.js';
 import { cartSessionDriver, historyEvents, ledgerRow, recordedEvents } from '../support/cart-session-driver.js';
 import { postCart, validCartRequest } from '../support/fixtures.js';
 import { cartSessionHandle } from '../../workflows/cart-session/client.js';
@@ -71,5 +73,25 @@ describe('cart session expiry (SESSION_LIFETIME_SECONDS=3)', () => {
     const { startTime, closeTime } = await s.handle.describe();
     expect(closeTime!.getTime() - startTime.getTime()).toBeGreaterThan(LIFETIME_SECONDS * 1000);
     expect((await recordedEvents(stack, s.cartId)).map((e) => `${e.event}:${e.status}`)).toEqual(['order_updated:processing', 'order_updated:failed']);
+  });
+
+  it('shows in the funnel where abandoned sessions stopped, as the page recorded their steps', async () => {
+    const { platformUuid } = await stack.createMerchant({ name: 'Funnel Store' });
+    const shop = cartSessionDriver(stack, platformUuid);
+    const untouched = await shop.createSession();
+    const codeSent = await shop.createSession();
+    const at = await visitCheckout(stack.checkoutUrl, codeSent.cartId);
+    expect((await postCheckoutForm(stack.checkoutUrl, '/contact', codeSent.cartId, at, { contact: 'jane.doe@example.com' })).status).toBe(303);
+    for (const s of [untouched, codeSent]) await expect.poll(async () => (await ledgerRow(stack, s.cartId))?.status, { timeout: 15_000 }).toBe('abandoned');
+
+    const { steps } = await insightFunnel(stack.db, { merchant: { platformUuid, environment: 'sandbox' }, days: 1 });
+    expect(steps.map((s) => [s.step, s.reached, s.stoppedHere.abandoned])).toEqual([
+      ['created', 2, 1],
+      ['page_opened', 1, 0],
+      ['code_sent', 1, 1],
+      ['code_verified', 0, 0],
+      ['pay_attempted', 0, 0],
+      ['paid', 0, 0],
+    ]);
   });
 });

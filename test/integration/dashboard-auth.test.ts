@@ -115,10 +115,18 @@ describe('dashboard sign-in and sessions', () => {
     expect(list.status).toBe(200);
     expect(list.body).toContain(merchant.platformUuid);
     expect((await operator.get('/dashboard/webhooks')).location).toBe('/dashboard/sign-in');
+    expect((await operator.get('/dashboard/insights')).location).toBe('/dashboard/sign-in');
+    expect((await operator.get('/dashboard/orders/export.csv')).location).toBe('/dashboard/sign-in');
+    expect((await operator.get('/dashboard/operator/insights/webhooks?days=30')).status).toBe(200);
+    const badPeriod = await operator.get('/dashboard/operator/insights?days=365');
+    expect(badPeriod.status).toBe(422);
+    expect(badPeriod.body).toContain('days must be 1, 7 or 30');
 
     const shopkeeper = client();
     await shopkeeper.signIn(merchant.apiKey);
     expect((await shopkeeper.get('/dashboard/operator')).location).toBe('/dashboard/sign-in/operator');
+    expect((await shopkeeper.get('/dashboard/operator/insights')).location).toBe('/dashboard/sign-in/operator');
+    expect((await shopkeeper.get('/dashboard/insights/funnel?days=1')).status).toBe(200);
   });
 
   it('signs a merchant in with the link the CLI prints, until its key changes', async () => {

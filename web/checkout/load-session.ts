@@ -21,6 +21,8 @@ export interface CheckoutSession {
    * first update to the workflow (markCustomerStarted), since a null marker is what lets a load skip the query.
    */
   customerStarted: boolean;
+  /** True once the page recorded its first opening for the dashboard's funnel (recordFunnelStep). */
+  pageOpened: boolean;
   /** The merchant's brand colour (#rrggbb), from which the page derives its accent; null: the page's own. */
   brandColour: string | null;
 }
@@ -38,7 +40,7 @@ export const QUERY_DEADLINE_MS = QUERY_HANDOVER_MS + 2_000;
  * retention, and the customer coming back to a used link should not need a worker to replay it.
  * A pending cart the page never acted for (no customer-started marker) is in the workflow's initial
  * state, known without asking it: the customer's first load, by far the most common, costs one
- * PostgreSQL read (docs/decisions/page-first-load.md). If the session's timer already ran out, its
+ * PostgreSQL read, and on its very first display the funnel's one update (docs/decisions/page-first-load.md). If the session's timer already ran out, its
  * expiresOn has passed (the API sets it no later than the timer's end), and the page says expired.
  */
 export async function loadCheckoutSession(deps: { db: Db; temporal: Temporal }, token: string): Promise<CheckoutSession | undefined> {
@@ -53,6 +55,7 @@ export async function loadCheckoutSession(deps: { db: Db; temporal: Temporal }, 
     cart: row.cart,
     amount: row.amount,
     customerStarted,
+    pageOpened: row.pageOpenedAt !== null,
     brandColour: row.brandColour,
   };
   if (TERMINAL_STATUSES.has(row.status)) {

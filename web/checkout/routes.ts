@@ -3,7 +3,7 @@ import { bodyLimit } from 'hono/body-limit';
 import { getCookie, setCookie } from 'hono/cookie';
 import { csrf as originCheck } from 'hono/csrf';
 import { deleteCard, storeCard } from '../../core/checkout/card-vault.js';
-import { markCustomerStarted } from '../../core/checkout/cart-ledger.js';
+import { markCustomerStarted, recordFunnelStep, type RecordedFunnelStep } from '../../core/checkout/cart-ledger.js';
 import { checkCard, type CardErrorCode } from '../../core/checkout/cards.js';
 import type { Config } from '../../core/config.js';
 import type { Db } from '../../core/db/client.js';
@@ -186,6 +186,7 @@ export function checkoutRoutes(deps: CheckoutDeps) {
     const session = await loadSession(c, c.req.query('token') ?? '');
     if (!session) return notFoundPage(c);
     if (expired(session) || session.state.step === 'done') return closedPage(c, session);
+    if (!session.pageOpened) await reached(session, 'page_opened');
     return render(c, session);
   });
 
@@ -277,6 +278,19 @@ export function checkoutRoutes(deps: CheckoutDeps) {
     });
   }
 
+  /**
+   * The dashboard's funnel (docs/dashboard.md): the first time the page reached a step, recorded here
+   * where it happens, after the workflow accepted it. A failed write costs the funnel one step of one
+   * session, never the customer their checkout.
+   */
+  async function reached(session: CheckoutSession, step: RecordedFunnelStep) {
+    try {
+      await recordFunnelStep(deps.db, session.cartId, step);
+    } catch (err) {
+      logger.warn({ err, cartId: session.cartId, step }, 'funnel step not recorded');
+    }
+  }
+
   /** Renders what an action led to, with a refusal's message shown at the field it concerns. */
   async function outcome(c: C, session: CheckoutSession, result: ActionResult, field: FieldName | 'form', extras: Extras = {}) {
     logger.info({ cartId: session.cartId, field, accepted: result.accepted }, 'checkout action');
@@ -305,6 +319,7 @@ export function checkoutRoutes(deps: CheckoutDeps) {
     // The workflow is given the address as it was read, so the code goes where it was counted.
     const result = await actions.sendCode(session.cartId, read.contact.address, session.state, contactKey, locale(c));
     await refundUnlessSent(session, result, counted);
+    if (result.accepted) await reached(session, 'code_sent');
     return outcome(c, session, result, 'contact', { values: { contact } });
   });
 
@@ -329,6 +344,7 @@ export function checkoutRoutes(deps: CheckoutDeps) {
       const message = left === undefined ? t(locale(c), 'error.codeWrong') : t(locale(c), 'error.codeWrongAttempts', { left });
       return render(c, { ...session, state: result.state }, { errors: { code: message } }, 422);
     }
+    if (result.accepted && result.state.status === 'pending' && result.state.step !== 'code') await reached(session, 'code_verified');
     return outcome(c, session, result, 'code');
   });
 
@@ -351,6 +367,7 @@ export function checkoutRoutes(deps: CheckoutDeps) {
     const { token } = await storeCard(deps.db, config.keyring, session.cartId, card);
     const result = await actions.pay(session.cartId, { cardToken: token, brand: card.brand, last4: card.last4 }, session.state);
     if (!result.accepted) await deleteCard(deps.db, token);
+    else await reached(session, 'pay_attempted');
     return outcome(c, session, result, 'number', { values: { expiry } });
   });
 

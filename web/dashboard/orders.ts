@@ -4,8 +4,9 @@ import { randomToken } from '../../core/crypto.js';
 import type { Db } from '../../core/db/client.js';
 import type { Logger } from '../../core/logger.js';
 import { getMerchant } from '../../core/merchants/merchants.js';
-import { orderListQuerySchema } from '../../core/orders/order-schema.js';
-import { getOrder, listOrders } from '../../core/orders/orders.js';
+import { ORDER_LIMITS, orderListQuerySchema, type OrderSummary } from '../../core/orders/order-schema.js';
+import { getOrder, listOrders, type OrderFilters } from '../../core/orders/orders.js';
+import { ordersCsv } from '../../core/orders/orders-csv.js';
 import { withDeadline, type Temporal } from '../../core/temporal.js';
 import { refundOrder, RefundRefused } from '../../core/orders/request-refund.js';
 import { refundWorkflow } from '../../workflows/refund/client.js';
@@ -24,6 +25,8 @@ type C = Context<DashboardEnv>;
 const DATE = /^\d{4}-\d{2}-\d{2}$/;
 const DAY_MS = 24 * 3600 * 1000;
 const TEMPORAL_DEADLINE_MS = 5_000;
+/** The most orders one CSV export holds (about 10 MB). */
+const CSV_MAX_ORDERS = 50_000;
 /** Where the list query's fields are shown in the filter form. */
 const FILTER_FIELD: Record<string, keyof OrderFilterForm> = {
   status: 'status',
@@ -59,7 +62,8 @@ export function orderRoutes(deps: { config: Config; db: Db; temporal: Temporal; 
   };
   const who = async (c: C) => (await getMerchant(db, owner(c).platformUuid)).name;
 
-  app.get('/orders', async (c) => {
+  /** The list's filters as typed, checked as the merchant API checks them; `filter` is undefined when one is refused. */
+  function readFilters(c: C): { filters: OrderFilterForm; errors: OrdersView['errors']; filter?: OrderFilters } {
     const q = (name: string) => c.req.query(name)?.trim() ?? '';
     const filters: OrderFilterForm = { status: q('status'), from: q('from'), to: q('to'), extraKey: q('extraKey'), extraValue: q('extraValue') };
     const errors: OrdersView['errors'] = {};
@@ -80,24 +84,37 @@ export function orderRoutes(deps: { config: Config; db: Db; temporal: Temporal; 
       const name = FILTER_FIELD[String(issue.path[0])];
       if (name) errors[name] ??= `This ${issue.message}.`;
     }
-    const valid = parsed.success && Object.keys(errors).length === 0;
-    const found = valid
-      ? await listOrders(db, owner(c), {
-          ...(parsed.data.status ? { status: parsed.data.status } : {}),
-          ...(parsed.data.createdFrom ? { createdFrom: new Date(parsed.data.createdFrom) } : {}),
-          ...(parsed.data.createdTo ? { createdTo: new Date(parsed.data.createdTo) } : {}),
-          ...(parsed.data.extraKey !== undefined && parsed.data.extraValue !== undefined
-            ? { extra: { key: parsed.data.extraKey, value: parsed.data.extraValue } }
-            : {}),
-          ...(parsed.data.cursor ? { cursor: parsed.data.cursor } : {}),
-          ...(parsed.data.limit ? { limit: Number(parsed.data.limit) } : {}),
-        })
-      : { orders: [], nextCursor: null };
+    if (!parsed.success || Object.keys(errors).length > 0) return { filters, errors };
+    const filter: OrderFilters = {
+      ...(parsed.data.status ? { status: parsed.data.status } : {}),
+      ...(parsed.data.createdFrom ? { createdFrom: new Date(parsed.data.createdFrom) } : {}),
+      ...(parsed.data.createdTo ? { createdTo: new Date(parsed.data.createdTo) } : {}),
+      ...(parsed.data.extraKey !== undefined && parsed.data.extraValue !== undefined
+        ? { extra: { key: parsed.data.extraKey, value: parsed.data.extraValue } }
+        : {}),
+      ...(parsed.data.cursor ? { cursor: parsed.data.cursor } : {}),
+      ...(parsed.data.limit ? { limit: Number(parsed.data.limit) } : {}),
+    };
+    return { filters, errors, filter };
+  }
+
+  app.get('/orders', async (c) => {
+    const q = (name: string) => c.req.query(name)?.trim() ?? '';
+    const { filters, errors, filter } = readFilters(c);
+    const valid = filter !== undefined;
+    const found = filter ? await listOrders(db, owner(c), filter) : { orders: [], nextCursor: null };
     const next = new URLSearchParams(Object.entries(filters).filter(([, v]) => v !== ''));
     // The page size is not in the form (25 unless the URL says otherwise) but stays the same page after page.
     if (q('limit')) next.set('limit', q('limit'));
     if (found.nextCursor) next.set('cursor', found.nextCursor);
-    const view: OrdersView = { filters, errors, ...found, nextHref: found.nextCursor ? `/dashboard/orders?${next.toString()}` : null };
+    const exportQuery = new URLSearchParams(Object.entries(filters).filter(([, v]) => v !== '')).toString();
+    const view: OrdersView = {
+      filters,
+      errors,
+      ...found,
+      nextHref: found.nextCursor ? `/dashboard/orders?${next.toString()}` : null,
+      exportHref: `/dashboard/orders/export.csv${exportQuery ? `?${exportQuery}` : ''}`,
+    };
     return c.html(
       await partOrPage(
         c,
@@ -106,6 +123,33 @@ export function orderRoutes(deps: { config: Config; db: Db; temporal: Temporal; 
       ),
       valid ? 200 : 422,
     );
+  });
+
+  /**
+   * Every order the filters find (not one page), newest first as in the list, as CSV. At most
+   * CSV_MAX_ORDERS: more is refused with the advice to narrow the dates, never cut short unsaid.
+   */
+  app.get('/orders/export.csv', async (c) => {
+    const { errors, filter } = readFilters(c);
+    if (!filter) {
+      const problems = Object.entries(errors).map(([field, message]) => `${field}: ${message}`);
+      return c.text(`The filters were refused, so nothing was exported. ${problems.join(' ')}`, 422);
+    }
+    // From the first order, whatever page the list was on.
+    const wanted: OrderFilters = { ...filter, limit: ORDER_LIMITS.pageSize };
+    delete wanted.cursor;
+    const orders: OrderSummary[] = [];
+    let cursor: string | undefined;
+    do {
+      const page = await listOrders(db, owner(c), { ...wanted, ...(cursor ? { cursor } : {}) });
+      orders.push(...page.orders);
+      cursor = page.nextCursor ?? undefined;
+      if (orders.length > CSV_MAX_ORDERS)
+        return c.text(`More than ${CSV_MAX_ORDERS} orders match: narrow the creation dates (from, to) and export each part.`, 422);
+    } while (cursor);
+    c.header('Content-Disposition', `attachment; filename="orders-${owner(c).environment}-${new Date().toISOString().slice(0, 10)}.csv"`);
+    c.header('Content-Type', 'text/csv; charset=utf-8');
+    return c.body(ordersCsv(orders));
   });
 
   async function loadOrder(c: C) {

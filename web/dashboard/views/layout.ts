@@ -4,15 +4,17 @@ import { assetPath } from '../../assets.js';
 
 export type { Html };
 
-type Section = 'orders' | 'webhooks' | 'merchants' | 'carts';
+type Section = 'insights' | 'orders' | 'webhooks' | 'merchants' | 'carts';
 
 const MERCHANT_NAV: Array<{ section: Section; href: string; label: string }> = [
+  { section: 'insights', href: '/dashboard/insights', label: 'Insights' },
   { section: 'orders', href: '/dashboard/orders', label: 'Orders' },
   { section: 'webhooks', href: '/dashboard/webhooks', label: 'Webhooks' },
 ];
 const OPERATOR_NAV: Array<{ section: Section; href: string; label: string }> = [
   { section: 'merchants', href: '/dashboard/operator', label: 'Merchants' },
   { section: 'carts', href: '/dashboard/operator/carts', label: 'Carts' },
+  { section: 'insights', href: '/dashboard/operator/insights', label: 'Insights' },
 ];
 
 export interface Shell {

@@ -22,6 +22,8 @@ export interface OrdersView {
   nextCursor: string | null;
   /** The page after this one, as a query string with the filters. */
   nextHref: string | null;
+  /** Every order these filters find, as CSV. */
+  exportHref: string;
 }
 
 function filterField(view: OrdersView, name: keyof OrderFilterForm, label: string, input: Html): Html {
@@ -95,6 +97,7 @@ export function ordersView(view: OrdersView): Html {
       ${filterField(view, 'extraValue', 'Extra value', textInput(view, 'extraValue', 'text'))}
       <button type="submit">Filter</button>
     </form>
+    <p class="export"><a href="${view.exportHref}" download>Export these orders as CSV</a></p>
     <p class="visually-hidden" role="status">${view.orders.length === 0 ? 'No orders match.' : `${view.orders.length} orders shown.`}</p>
     ${ordersResults(view)}
   </div>`;

@@ -1,0 +1,51 @@
+import { describe, expect, it } from 'vitest';
+import { csvCell, majorUnits, ordersCsv } from '../../core/orders/orders-csv.js';
+import type { OrderSummary } from '../../core/orders/order-schema.js';
+
+const order = (edit: Partial<OrderSummary> = {}): OrderSummary => ({
+  cartId: 'AAAAAAAAAAAAAAAAAAAAAAAA',
+  status: 'paid',
+  amount: 5499,
+  currency: 'EUR',
+  refundedTotal: 1000,
+  payment: { brand: 'visa', last4: '1111' },
+  extra: {},
+  createdWith: 'api_key',
+  createdAt: '2030-01-31T10:00:00.000Z',
+  ...edit,
+});
+
+describe('the orders CSV export', () => {
+  it.each(['=HYPERLINK("http://evil.example")', '+1+1', '-2+3', '@SUM(A1)', '\tcmd', '\rcmd'])('keeps %j from being read as a formula', (value) => {
+    const cell = csvCell(value);
+    expect(cell.replace(/^"/, '').startsWith("'")).toBe(true);
+  });
+
+  it('quotes commas, quotes and line breaks, and leaves plain text alone', () => {
+    expect(csvCell('order-42')).toBe('order-42');
+    expect(csvCell('a,b')).toBe('"a,b"');
+    expect(csvCell('say "hi"')).toBe('"say ""hi"""');
+    expect(csvCell('two\nlines')).toBe('"two\nlines"');
+    expect(csvCell('=1,2')).toBe(`"'=1,2"`);
+  });
+
+  it('writes amounts in the currency’s major unit with its digits', () => {
+    expect(majorUnits(5499, 'EUR')).toBe('54.99');
+    expect(majorUnits(5, 'EUR')).toBe('0.05');
+    expect(majorUnits(1250, 'JPY')).toBe('1250');
+    expect(majorUnits(1234, 'KWD')).toBe('1.234');
+  });
+
+  it('has one column per extra key any order carries, each cell escaped', () => {
+    const csv = ordersCsv([
+      order({ extra: { orderRef: '=cmd|calc', channel: 'web' } }),
+      order({ cartId: 'BBBBBBBBBBBBBBBBBBBBBBBB', payment: null, extra: {} }),
+    ]);
+    expect(csv.split('\r\n')).toEqual([
+      'cartId,createdAt,status,amount,refundedTotal,currency,cardBrand,cardLast4,createdWith,extra.channel,extra.orderRef',
+      "AAAAAAAAAAAAAAAAAAAAAAAA,2030-01-31T10:00:00.000Z,paid,54.99,10.00,EUR,visa,1111,api_key,web,'=cmd|calc",
+      'BBBBBBBBBBBBBBBBBBBBBBBB,2030-01-31T10:00:00.000Z,paid,54.99,10.00,EUR,,,api_key,,',
+      '',
+    ]);
+  });
+});
