@@ -13,6 +13,8 @@ import { REPLAYED_HEADER } from '../carts/routes.js';
 import { ApiError, methodNotAllowed, validationError } from '../errors.js';
 import { jsonBody, readValidJson } from '../json-body.js';
 import { merchantAuth } from './auth.js';
+import { eventRoutes } from './event-routes.js';
+import { webhookEndpointRoutes } from './webhook-endpoint-routes.js';
 
 /** A refund body is two fields: anything near this size is not one. */
 export const REFUND_BODY_BYTES = 16 * 1024;
@@ -110,5 +112,8 @@ export function merchantRoutes(deps: { config: Config; db: Db; temporal: Tempora
     }
   });
   app.all('/orders/:cartId/refunds', methodNotAllowed(['POST']));
+
+  app.route('/webhook-endpoints', webhookEndpointRoutes(deps));
+  app.route('/events', eventRoutes(deps));
   return app;
 }
