@@ -114,8 +114,9 @@ export function createWebhookDeliveryActivities(deps: { config: Config; db: Db; 
       }
       if (outcome.status === 410) {
         await recordAttempt(attemptId, outcome);
-        await setStatus('failed');
+        // Disabled before the event reads as failed: whoever sees the failure sees why.
         await disable(endpoint.endpointId, 'the endpoint answered 410 Gone');
+        await setStatus('failed');
         countAttempt('gone', outcome);
         return 'endpoint_disabled';
       }
@@ -123,8 +124,8 @@ export function createWebhookDeliveryActivities(deps: { config: Config; db: Db; 
       const failingSince = await recordEndpointFailure(db, endpoint.endpointId, attemptedAt);
       if (attemptedAt.getTime() - failingSince.getTime() >= config.webhooks.disableAfterMs) {
         await recordAttempt(attemptId, outcome);
-        await setStatus('failed');
         await disable(endpoint.endpointId, `every attempt failed since ${failingSince.toISOString()}`);
+        await setStatus('failed');
         countAttempt('endpoint_disabled', outcome);
         return 'endpoint_disabled';
       }
