@@ -65,7 +65,7 @@ describe('operator CLI: npm run -s merchant', () => {
     expect((await cli('deactivate', '--platform-uuid', platformUuid)).json).toMatchObject({ status: 'inactive' });
   });
 
-  it('adds, lists, changes and deletes a merchant’s webhook endpoints', async () => {
+  it('adds, changes and lists a merchant’s webhook endpoints', async () => {
     const { platformUuid } = await stack.createMerchant({ webhookUrl: receiver.url });
     const added = await cli(
       'add-endpoint',
@@ -86,13 +86,11 @@ describe('operator CLI: npm run -s merchant', () => {
       id,
       enabledEvents: ['order_refunded', 'order_cancelled'],
     });
-    expect(await cli('add-endpoint', '--platform-uuid', platformUuid, '--url', 'http://127.0.0.1:9/x', '--event', 'order_shipped')).toMatchObject({
-      code: 2,
-      json: { error: expect.stringContaining('order_created') },
-    });
-    expect((await cli('delete-endpoint', '--platform-uuid', platformUuid, '--endpoint-id', id)).json).toEqual({ deleted: id });
     const listed = (await cli('endpoints', '--platform-uuid', platformUuid)).json.endpoints as Array<{ url: string; enabledEvents: string[] }>;
-    expect(listed.map((e) => [e.url, e.enabledEvents])).toEqual([[receiver.url, ['*']]]);
+    expect(listed.map((e) => [e.url, e.enabledEvents])).toEqual([
+      [receiver.url, ['*']],
+      ['http://127.0.0.1:9/accounting', ['order_refunded', 'order_cancelled']],
+    ]);
   });
 
   it('refuses an unusable URL, an unknown merchant and a missing option, with a JSON error and a non-zero exit', async () => {
