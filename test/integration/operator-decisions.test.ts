@@ -59,6 +59,7 @@ describe('operator decisions bind the merchant; test events and replays are limi
     // An operator's replay is not sent either: it is marked skipped (seen here on an event whose delivery
     // had failed, as a delivered one stays delivered), and the endpoint gets nothing.
     await stack.db`update webhook_events set delivery_status = 'failed' where id = ${processing!}`;
+    await stack.db`update webhook_deliveries set status = 'failed' where event_id = ${processing!}`;
     expect((await operator('POST', `/events/${processing}/replay`)).status).toBe(202);
     const status = await waitFor(
       async () => {
