@@ -60,6 +60,10 @@ const fileSchema = z.object({
   orders: z.array(orderSchema),
   /** Verified events for carts the store has no order for (e.g. a cart created with the printed curl). */
   unmatched: z.array(webhookRecordSchema.extend({ cartId: z.string() })),
+  /** The accounting endpoint's bookings (./accounting.ts): one per refund event. */
+  journal: z
+    .array(z.object({ eventId: z.string(), cartId: z.string(), refundId: z.string(), amount: z.number().int(), currency: z.string(), bookedAt: z.string() }))
+    .default([]),
 });
 
 export type StoreOrder = z.infer<typeof orderSchema>;
@@ -75,6 +79,7 @@ export interface OrderStore {
   get(id: string): StoreOrder | undefined;
   findByCartId(cartId: string): StoreOrder | undefined;
   unmatched(): StoreFile['unmatched'];
+  journal(): StoreFile['journal'];
   create(order: Pick<StoreOrder, 'currency' | 'items' | 'total'>): Promise<StoreOrder>;
   /** Changes the orders (or the unmatched list) in memory and writes the file before resolving. */
   update(change: (file: StoreFile) => void): Promise<void>;
@@ -92,7 +97,7 @@ export function openOrderStore(file: string): OrderStore {
     data = fileSchema.parse(JSON.parse(readFileSync(file, 'utf8')));
   } catch (err) {
     if ((err as NodeJS.ErrnoException).code !== 'ENOENT') throw new Error(`${file} is not a Demo Store order file: ${String(err)}`);
-    data = { orders: [], unmatched: [] };
+    data = { orders: [], unmatched: [], journal: [] };
   }
   let writing: Promise<void> = Promise.resolve();
   const persist = () => {
@@ -113,6 +118,7 @@ export function openOrderStore(file: string): OrderStore {
     get: (id) => data.orders.find((o) => o.id === id),
     findByCartId: (cartId) => data.orders.find((o) => o.cartId === cartId),
     unmatched: () => data.unmatched,
+    journal: () => data.journal,
     async create(order) {
       const created: StoreOrder = {
         ...order,

@@ -11,6 +11,7 @@ import { openOrderStore, type StoreOrder } from './order-store.js';
 import { ownerLogin, safeNext } from './owner-login.js';
 import { loginPage, orderPage, ordersPage, problemPage, shopPage } from './views.js';
 import { createWebhookReceiver } from './webhooks.js';
+import { createAccountingReceiver } from './accounting.js';
 
 export interface DemoStoreSettings extends HostedCheckoutSettings {
   /** Where customers reach this store (the return URLs are built on it), e.g. http://localhost:3002. */
@@ -19,6 +20,8 @@ export interface DemoStoreSettings extends HostedCheckoutSettings {
   checkoutBaseUrl: string;
   /** `whsec_…`, as shown once when the endpoint was registered. */
   webhookSecret: string;
+  /** The secret of the accounting endpoint (`/webhooks/accounting`, order_refunded only); without it, that endpoint is not served. */
+  accountingWebhookSecret?: string;
   /** The store's public https address: the checkout page links to it and loads product images from it (it refuses loopback there). */
   publicUrl: string;
   /** The JSON file of the store's orders. */
@@ -35,6 +38,7 @@ export function createDemoStoreApp(settings: DemoStoreSettings) {
   const store = openOrderStore(settings.ordersFile);
   const checkout = createHostedCheckoutClient(settings);
   const webhooks = createWebhookReceiver({ secret: settings.webhookSecret, store });
+  const accounting = settings.accountingWebhookSecret ? createAccountingReceiver({ secret: settings.accountingWebhookSecret, store }) : undefined;
   const base = settings.baseUrl.replace(/\/+$/, '');
   const publicUrl = settings.publicUrl.replace(/\/+$/, '');
   const owner = ownerLogin({ password: settings.ownerPassword, secure: base.startsWith('https:') });
@@ -58,7 +62,7 @@ export function createDemoStoreApp(settings: DemoStoreSettings) {
   // Form posts must come from this store's own pages (Origin / Sec-Fetch-Site). The webhook endpoint is
   // called by servers, not browsers, and proves itself by its signature instead.
   const sameOriginForms = csrf();
-  app.use((c, next) => (c.req.path === '/webhooks' ? next() : sameOriginForms(c, next)));
+  app.use((c, next) => (c.req.path === '/webhooks' || c.req.path === '/webhooks/accounting' ? next() : sameOriginForms(c, next)));
   app.get('/assets/store.css', (c) => c.body(STYLESHEET, 200, { 'content-type': 'text/css; charset=utf-8', 'cache-control': 'max-age=300' }));
 
   app.get('/', (c) => c.html(shopPage(quantitiesFrom(c.req.query()))));
@@ -194,6 +198,17 @@ export function createDemoStoreApp(settings: DemoStoreSettings) {
     settings.log(`[demo store] ${event.event} #${event.sequence} for cart ${event.data.cartId}: ${event.data.status} (${outcome.result})`);
     return c.text('ok', 200);
   });
+
+  if (accounting)
+    app.post('/webhooks/accounting', bodyLimit({ maxSize: MAX_WEBHOOK_BYTES, onError: (c) => c.text('too large', 413) }), async (c) => {
+      const outcome = await accounting.receive(Buffer.from(await c.req.arrayBuffer()), c.req.header());
+      if (outcome.status === 400) {
+        settings.log(`[demo store accounting] refused a webhook: ${outcome.reason}`);
+        return c.text('refused', 400);
+      }
+      settings.log(`[demo store accounting] refund ${outcome.result}`);
+      return c.text('ok', 200);
+    });
 
   app.notFound((c) => c.html(problemPage('Not found', 'There is no such page in this store.'), 404));
   return app;

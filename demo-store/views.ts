@@ -112,7 +112,7 @@ export function ordersPage(store: OrderStore, problems: Record<string, string> =
             ${orderDetails(order)} ${refundForm(order, problems[order.id])}
           </section>`,
       )}
-      ${unmatchedSection(store)}`,
+      ${journalSection(store)} ${unmatchedSection(store)}`,
     // To the page without its #order fragment: a refresh to the same URL with one would only scroll.
     refreshing ? { refreshSeconds: 3, refreshTo: '/orders' } : {},
   );
@@ -222,6 +222,24 @@ function refundForm(order: StoreOrder, problem: string | undefined): Html {
     <input id="reason-${order.id}" name="reason" maxlength="200" />
     <button type="submit">Refund</button>
   </form>`;
+}
+
+function journalSection(store: OrderStore): Html {
+  const journal = store.journal();
+  return html`<section aria-labelledby="journal-title">
+    <h2 id="journal-title">Accounting journal</h2>
+    <p>
+      Booked by the store's second webhook endpoint, <code>/webhooks/accounting</code>, which receives <code>order_refunded</code> only, signed with its own
+      secret.
+    </p>
+    ${
+      journal.length === 0
+        ? html`<p>No refund booked yet.</p>`
+        : html`<ul data-testid="journal">
+            ${journal.map((e) => html`<li>${formatMoney(-e.amount, e.currency)} refund <code>${e.refundId}</code> of cart <code>${e.cartId}</code>, booked ${e.bookedAt}</li>`)}
+          </ul>`
+    }
+  </section>`;
 }
 
 function unmatchedSection(store: OrderStore): Html {

@@ -8,11 +8,18 @@ import { activateMerchant, deactivateMerchant, getMerchant, listMerchants, setMe
 import { registerMerchant } from '../core/merchants/registration.js';
 import {
   changeWebhookUrl,
+  createWebhookEndpoint,
+  deleteWebhookEndpoint,
   disableWebhookEndpoint,
   listEndpointDeliveries,
+  listWebhookEndpoints,
   OPERATOR_DISABLED_REASON,
   reenableWebhookEndpoint,
+  updateWebhookEndpoint,
 } from '../core/merchants/webhook-endpoints.js';
+import type { z } from 'zod';
+import { ALL_EVENTS, enabledEventsSchema } from '../core/merchants/webhook-endpoint-schema.js';
+import { DELIVERY_STATUSES, type DeliveryStatus } from '../core/webhooks/events.js';
 import { rotateWebhookSecret } from '../core/merchants/webhook-secrets.js';
 import { checkMerchantReadiness, type MerchantReadiness } from '../core/merchants/readiness.js';
 import { connectTemporal, withDeadline } from '../core/temporal.js';
@@ -29,9 +36,18 @@ const HELP = `Operator CLI for merchants and their webhooks. Every command print
       its subdomains. A production merchant takes no cart until it has at least one.
   npm run -s merchant -- list [--environment sandbox|production]
   npm run -s merchant -- set-webhook-url --platform-uuid <uuid> --webhook-url <url>
-      Also re-enables a disabled endpoint.
-  npm run -s merchant -- rotate-secret --platform-uuid <uuid>
+      The URL of its first endpoint. Also re-enables it when disabled.
+  npm run -s merchant -- endpoints --platform-uuid <uuid>
+      Its webhook endpoints (at most 16), oldest first: id, URL, enabledEvents, description, status.
+  npm run -s merchant -- add-endpoint --platform-uuid <uuid> --url <url> [--event <name> …] [--description <text>]
+      A new endpoint for the events named (every event without --event); prints its secret, once.
+  npm run -s merchant -- update-endpoint --platform-uuid <uuid> --endpoint-id <id> [--url <url>] [--event <name> …] [--description <text>]
+  npm run -s merchant -- delete-endpoint --platform-uuid <uuid> --endpoint-id <id>
+      Nothing more is sent to it; a merchant keeps at least one endpoint.
+  npm run -s merchant -- rotate-secret --platform-uuid <uuid> [--endpoint-id <id>]
       Prints the new secret; the previous ones keep signing for WEBHOOK_SECRET_OVERLAP_SECONDS (24 h).
+      Without --endpoint-id, of its first endpoint (the same holds for disable-endpoint,
+      enable-endpoint and recover).
   npm run -s merchant -- rotate-api-key --platform-uuid <uuid>
       Prints a new API key (shown once); the previous one stops working at once. Also issues a key
       to a merchant that has none.
@@ -45,17 +61,18 @@ const HELP = `Operator CLI for merchants and their webhooks. Every command print
   npm run -s merchant -- deactivate --platform-uuid <uuid>
       No new carts; events of existing carts are still delivered.
   npm run -s merchant -- activate --platform-uuid <uuid>
-  npm run -s merchant -- disable-endpoint --platform-uuid <uuid>
+  npm run -s merchant -- disable-endpoint --platform-uuid <uuid> [--endpoint-id <id>]
       No webhook is sent to it; its events are kept as skipped (replay or recover them later).
-  npm run -s merchant -- enable-endpoint --platform-uuid <uuid>
+  npm run -s merchant -- enable-endpoint --platform-uuid <uuid> [--endpoint-id <id>]
   npm run -s merchant -- dashboard-link --platform-uuid <uuid>
       Prints a link that signs the merchant in to the dashboard: ten minutes, through its current
       API key (rotating or revoking the key kills it). Send it to the merchant over a channel you trust.
-  npm run -s merchant -- deliveries (--cart-id <id> | --platform-uuid <uuid> [--since <ISO time>] [--status failed|skipped|delivered|pending])
+  npm run -s merchant -- deliveries (--cart-id <id> | --platform-uuid <uuid> [--since <ISO time>] [--status failed|skipped|delivered|pending|unsubscribed])
       Events with every delivery attempt (status, latency, error, response excerpt).
-  npm run -s merchant -- replay --event-id <evt_…>
-      Sends one event again: same id and body, fresh timestamp and signature.
-  npm run -s merchant -- recover --platform-uuid <uuid> --since <ISO time>
+  npm run -s merchant -- replay --event-id <evt_…> [--endpoint-id <id>]
+      Sends one event again: same id and body, fresh timestamp and signature; to that endpoint, or to
+      every endpoint it was recorded for.
+  npm run -s merchant -- recover --platform-uuid <uuid> --since <ISO time> [--endpoint-id <id>]
       Re-enables the endpoint and sends again every failed or skipped event since that time.
   npm run -s merchant -- check --platform-uuid <uuid>
       What the merchant still lacks to take payments here: active, registered on this deployment's
@@ -100,13 +117,21 @@ function isoTime(value: string, name: string): Date {
   return at;
 }
 
+/** The --event values as enabledEvents: every event without any. */
+function enabledEvents(values: Values): z.output<typeof enabledEventsSchema> | undefined {
+  if (!values.event?.length) return undefined;
+  const parsed = enabledEventsSchema.safeParse(values.event);
+  if (!parsed.success) throw new UsageError(`--event ${parsed.error.issues[0]?.message ?? 'is not valid'}`);
+  return parsed.data;
+}
+
 function environmentOf(value: string | undefined, config: Config) {
   if (value === undefined) return config.environment;
   if (value !== 'sandbox' && value !== 'production') throw new UsageError('--environment must be sandbox or production');
   return value;
 }
 
-type Values = Record<string, string | undefined> & { domain?: string[]; on?: boolean; off?: boolean };
+type Values = Record<string, string | undefined> & { domain?: string[]; event?: string[]; on?: boolean; off?: boolean };
 
 async function run(command: string | undefined, values: Values, config: Config, db: Db): Promise<unknown> {
   const withTemporal = async <T>(fn: (deps: { db: Db; client: ReturnType<typeof connectTemporal>['client']; config: Config }) => Promise<T>) => {
@@ -133,7 +158,32 @@ async function run(command: string | undefined, values: Values, config: Config, 
     case 'set-webhook-url':
       return changeWebhookUrl(db, required(values, 'platform-uuid'), required(values, 'webhook-url'), 'operator');
     case 'rotate-secret':
-      return rotateWebhookSecret(db, config.keyring, required(values, 'platform-uuid'), config.webhooks.secretOverlapMs);
+      return rotateWebhookSecret(db, config.keyring, required(values, 'platform-uuid'), config.webhooks.secretOverlapMs, values['endpoint-id']);
+    case 'endpoints':
+      await getMerchant(db, required(values, 'platform-uuid'));
+      return { endpoints: await listWebhookEndpoints(db, required(values, 'platform-uuid')) };
+    case 'add-endpoint': {
+      const merchant = await getMerchant(db, required(values, 'platform-uuid'));
+      return createWebhookEndpoint(db, config.keyring, merchant, {
+        url: required(values, 'url'),
+        enabledEvents: enabledEvents(values) ?? [ALL_EVENTS],
+        ...(values.description === undefined ? {} : { description: values.description }),
+      });
+    }
+    case 'update-endpoint': {
+      const merchant = await getMerchant(db, required(values, 'platform-uuid'));
+      const events = enabledEvents(values);
+      return updateWebhookEndpoint(db, merchant, required(values, 'endpoint-id'), {
+        ...(values.url === undefined ? {} : { url: values.url }),
+        ...(events ? { enabledEvents: events } : {}),
+        ...(values.description === undefined ? {} : { description: values.description }),
+      });
+    }
+    case 'delete-endpoint': {
+      const endpointId = required(values, 'endpoint-id');
+      await deleteWebhookEndpoint(db, required(values, 'platform-uuid'), endpointId);
+      return { deleted: endpointId };
+    }
     case 'rotate-api-key':
       return rotateApiKey(db, required(values, 'platform-uuid'));
     case 'revoke-api-key':
@@ -149,10 +199,10 @@ async function run(command: string | undefined, values: Values, config: Config, 
     case 'activate':
       return activateMerchant(db, required(values, 'platform-uuid'));
     case 'disable-endpoint':
-      return disableWebhookEndpoint(db, required(values, 'platform-uuid'), OPERATOR_DISABLED_REASON);
+      return disableWebhookEndpoint(db, required(values, 'platform-uuid'), OPERATOR_DISABLED_REASON, values['endpoint-id']);
     case 'enable-endpoint': {
       const platformUuid = required(values, 'platform-uuid');
-      await reenableWebhookEndpoint(db, platformUuid);
+      await reenableWebhookEndpoint(db, platformUuid, values['endpoint-id']);
       return getMerchant(db, platformUuid);
     }
     case 'dashboard-link': {
@@ -163,9 +213,8 @@ async function run(command: string | undefined, values: Values, config: Config, 
     }
     case 'deliveries': {
       if (values['cart-id']) return { events: await listCartDeliveries(db, values['cart-id']) };
-      const status = values.status as 'pending' | 'delivered' | 'failed' | 'skipped' | undefined;
-      if (status && !['pending', 'delivered', 'failed', 'skipped'].includes(status))
-        throw new UsageError('--status must be pending, delivered, failed or skipped');
+      const status = values.status as DeliveryStatus | undefined;
+      if (status && !DELIVERY_STATUSES.includes(status)) throw new UsageError(`--status must be one of ${DELIVERY_STATUSES.join(', ')}`);
       return {
         events: await listEndpointDeliveries(db, required(values, 'platform-uuid'), {
           ...(values.since ? { since: isoTime(values.since, 'since') } : {}),
@@ -174,10 +223,12 @@ async function run(command: string | undefined, values: Values, config: Config, 
       };
     }
     case 'replay':
-      return withTemporal((deps) => replayEvent(deps, required(values, 'event-id')));
+      return withTemporal((deps) =>
+        replayEvent(deps, required(values, 'event-id'), values['endpoint-id'] === undefined ? {} : { endpointId: values['endpoint-id'] }),
+      );
     case 'recover': {
       const since = isoTime(required(values, 'since'), 'since');
-      return withTemporal((deps) => recoverEndpoint(deps, required(values, 'platform-uuid'), since));
+      return withTemporal((deps) => recoverEndpoint(deps, required(values, 'platform-uuid'), since, values['endpoint-id']));
     }
     case 'check':
       return checkMerchantReadiness({ db, keyring: config.keyring, config }, required(values, 'platform-uuid'));
@@ -215,6 +266,10 @@ export async function runMerchantCli(args: string[], env: NodeJS.ProcessEnv, out
         colour: { type: 'string' },
         'cart-id': { type: 'string' },
         'event-id': { type: 'string' },
+        'endpoint-id': { type: 'string' },
+        url: { type: 'string' },
+        event: { type: 'string', multiple: true },
+        description: { type: 'string' },
         since: { type: 'string' },
         status: { type: 'string' },
         on: { type: 'boolean' },

@@ -125,6 +125,7 @@ try {
     platformUuid: demo.platformUuid,
     apiKey: demo.apiKey,
     webhookSecret: demo.webhookSecret,
+    accountingWebhookSecret: demo.accounting.webhookSecret,
     ordersFile: path.join(DATA_DIR, 'demo-store-orders.json'),
     ownerPassword: owner.password,
     log: say,
@@ -164,7 +165,8 @@ Hosted Checkout is running (${config.environment}).
   Temporal         ${stack.temporalAddress}
   PostgreSQL       ${stack.databaseUrl.replace(/:[^:@/]+@/, ':***@')}
   Demo merchant    ${path.join(DATA_DIR, 'demo-merchant.json')}  (platformUuid ${demo.platformUuid}, API key, webhook secret)
-                   its webhooks go to ${demoStoreUrl}/webhooks; its orders are kept in ${path.join(DATA_DIR, 'demo-store-orders.json')}
+                   its webhooks go to ${demoStoreUrl}/webhooks, and its refunds also to ${demo.accounting.url}
+                   (a second endpoint, subscribed to order_refunded only, with its own secret); its orders are kept in ${path.join(DATA_DIR, 'demo-store-orders.json')}
   Stack details    ${path.join(DATA_DIR, 'stack.json')}
 
 Or create a cart by hand, as the store's server does:

@@ -1,6 +1,6 @@
 import type { Db } from '../../core/db/client.js';
 import { lockCart } from '../../core/checkout/cart-ledger.js';
-import { pendingRefundEventsBefore } from '../../core/webhooks/event-store.js';
+import { deliveryEndpointIds, pendingRefundEventsBefore } from '../../core/webhooks/event-store.js';
 import { recordLockedCartEvent } from '../../core/webhooks/cart-events.js';
 import { isLastCartEvent, type CartEventInput } from '../../core/webhooks/events.js';
 import type { RequestDelivery } from '../../core/webhooks/delivery.js';
@@ -13,7 +13,7 @@ export interface CartEventDeps {
 
 /**
  * Records a cart's event with the next sequence number and its final body, then hands it to the cart's
- * delivery workflow. Idempotent on (cart, event, status), and for `order_refunded` on the refund too: an activity retry after a lost response
+ * delivery workflow once per endpoint that wants it (none: recorded, never sent). Idempotent on (cart, event, status), and for `order_refunded` on the refund too: an activity retry after a lost response
  * returns the event already recorded and hands it over again, which the delivery side ignores.
  */
 export function createCartEventActivities(deps: CartEventDeps) {
@@ -30,19 +30,22 @@ export function createCartEventActivities(deps: CartEventDeps) {
   return {
     async recordCartEvent(input: CartEventInput): Promise<{ eventId: string; sequence: number }> {
       const recorded = await record(input);
-      // Refunds settle concurrently and record their events as they settle (activities/refund/index.ts),
-      // but their workflows may get here in another order: the earlier ones still waiting go first, so the
-      // merchant receives order_refunded in sequence order (a repeated request is ignored by delivery).
-      if (input.event === 'order_refunded') {
-        for (const earlier of await pendingRefundEventsBefore(db, input.cartId, recorded.sequence)) {
-          await requestDelivery(input.cartId, { eventId: earlier, trigger: 'scheduled' });
+      for (const endpointId of await deliveryEndpointIds(db, recorded.eventId)) {
+        // Refunds settle concurrently and record their events as they settle (activities/refund/index.ts),
+        // but their workflows may get here in another order: the earlier ones still waiting go first, so the
+        // endpoint receives order_refunded in sequence order (a repeated request is ignored by delivery).
+        if (input.event === 'order_refunded') {
+          for (const earlier of await pendingRefundEventsBefore(db, input.cartId, recorded.sequence, endpointId)) {
+            await requestDelivery(input.cartId, { eventId: earlier, endpointId, trigger: 'scheduled' });
+          }
         }
+        await requestDelivery(input.cartId, {
+          eventId: recorded.eventId,
+          endpointId,
+          trigger: 'scheduled',
+          ...(isLastCartEvent(input) ? { last: true as const } : {}),
+        });
       }
-      await requestDelivery(input.cartId, {
-        eventId: recorded.eventId,
-        trigger: 'scheduled',
-        ...(isLastCartEvent(input) ? { last: true as const } : {}),
-      });
       return recorded;
     },
   };

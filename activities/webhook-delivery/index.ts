@@ -5,7 +5,7 @@ import type { Logger } from '../../core/logger.js';
 import { disableEndpoint, findDeliveryEndpoint, recordEndpointFailure, recordEndpointSuccess } from '../../core/merchants/merchant-store.js';
 import { liveWebhookSecrets } from '../../core/merchants/webhook-secrets.js';
 import { DELIVERY_FAILURE, type DeliveryOutcome, type DeliveryRequest } from '../../core/webhooks/delivery.js';
-import { completeAttempt, findEvent, setDeliveryStatus, startAttempt } from '../../core/webhooks/event-store.js';
+import { completeAttempt, ensureDelivery, findEvent, setDeliveryStatus, startAttempt } from '../../core/webhooks/event-store.js';
 import { postWebhook, type PostOutcome } from '../../core/webhooks/http-post.js';
 import { nextAttemptDelayMs, parseRetryAfter } from '../../core/webhooks/retry-schedule.js';
 import { webhookHeaders } from '../../core/webhooks/signing.js';
@@ -49,15 +49,18 @@ export function createWebhookDeliveryActivities(deps: { config: Config; db: Db; 
     async deliverWebhook(request: DeliveryRequest): Promise<DeliveryOutcome> {
       const { attempt } = Context.current().info;
       const event = await findEvent(db, request.eventId);
-      const endpoint = event && (await findDeliveryEndpoint(db, event.platform_uuid));
+      const endpoint = event && (await findDeliveryEndpoint(db, event.platform_uuid, request.endpointId));
       if (!event || !endpoint) throw ApplicationFailure.nonRetryable(`webhook event ${request.eventId} does not exist`, DELIVERY_FAILURE.eventMissing);
+      const status = await ensureDelivery(db, event.id, endpoint.endpointId);
+      const setStatus = (next: Parameters<typeof setDeliveryStatus>[3]) => setDeliveryStatus(db, event.id, endpoint.endpointId, next);
 
-      // A scheduled delivery happens once; only an operator sends an event again.
-      if (request.trigger === 'scheduled' && event.delivery_status !== 'pending') return 'already_delivered';
+      // A scheduled delivery happens once; only an operator or the merchant sends an event again.
+      if (request.trigger === 'scheduled' && status !== 'pending') return 'already_delivered';
       // A replay goes through to an endpoint disabled by its failures (asking is the replayer's call),
       // never to one an operator disabled: that decision binds until an operator enables it again.
-      if (endpoint.status === 'disabled' && (request.trigger === 'scheduled' || endpoint.disabledByOperator)) {
-        await setDeliveryStatus(db, event.id, 'skipped');
+      // Nothing goes to a deleted endpoint.
+      if (endpoint.deleted || (endpoint.status === 'disabled' && (request.trigger === 'scheduled' || endpoint.disabledByOperator))) {
+        await setStatus('skipped');
         return 'skipped';
       }
 
@@ -90,6 +93,7 @@ export function createWebhookDeliveryActivities(deps: { config: Config; db: Db; 
       });
       const log = {
         eventId: event.id,
+        endpointId: endpoint.endpointId,
         attempt,
         trigger: request.trigger,
         status: outcome.status,
@@ -100,7 +104,7 @@ export function createWebhookDeliveryActivities(deps: { config: Config; db: Db; 
 
       if (isSuccess(outcome.status)) {
         await recordAttempt(attemptId, outcome);
-        await setDeliveryStatus(db, event.id, 'delivered');
+        await setStatus('delivered');
         await recordEndpointSuccess(db, endpoint.endpointId);
         countAttempt('delivered', outcome);
         // Operators' replays would measure how old the event was, not how long delivery took.
@@ -110,8 +114,9 @@ export function createWebhookDeliveryActivities(deps: { config: Config; db: Db; 
       }
       if (outcome.status === 410) {
         await recordAttempt(attemptId, outcome);
-        await setDeliveryStatus(db, event.id, 'failed');
+        // Disabled before the event reads as failed: whoever sees the failure sees why.
         await disable(endpoint.endpointId, 'the endpoint answered 410 Gone');
+        await setStatus('failed');
         countAttempt('gone', outcome);
         return 'endpoint_disabled';
       }
@@ -119,8 +124,8 @@ export function createWebhookDeliveryActivities(deps: { config: Config; db: Db; 
       const failingSince = await recordEndpointFailure(db, endpoint.endpointId, attemptedAt);
       if (attemptedAt.getTime() - failingSince.getTime() >= config.webhooks.disableAfterMs) {
         await recordAttempt(attemptId, outcome);
-        await setDeliveryStatus(db, event.id, 'failed');
         await disable(endpoint.endpointId, `every attempt failed since ${failingSince.toISOString()}`);
+        await setStatus('failed');
         countAttempt('endpoint_disabled', outcome);
         return 'endpoint_disabled';
       }
@@ -128,7 +133,7 @@ export function createWebhookDeliveryActivities(deps: { config: Config; db: Db; 
       const delay = nextAttemptDelayMs(config.webhooks.retryScheduleMs, attempt, { retryAfterMs: parseRetryAfter(outcome.retryAfter, attemptedAt) });
       if (delay === undefined) {
         await recordAttempt(attemptId, outcome);
-        await setDeliveryStatus(db, event.id, 'failed');
+        await setStatus('failed');
         countAttempt('failed', outcome);
         logger.warn(log, 'webhook delivery failed for good; replayable');
         return 'failed';

@@ -9,6 +9,18 @@ import { merchantProfileSchema } from '../../core/merchants/merchant-schema.js';
 import { ORDER_LIMITS, orderListQuerySchema, orderListSchema, orderSchema, refundRequestSchema, refundSchema } from '../../core/orders/order-schema.js';
 import { SANDBOX_REFUND_DECLINED_AMOUNT } from '../../core/checkout/payment-processors/sandbox.js';
 import { REFUND_BODY_BYTES } from '../merchant/routes.js';
+import { ENDPOINT_BODY_BYTES } from '../merchant/webhook-endpoint-routes.js';
+import { REPLAY_BODY_BYTES } from '../merchant/event-routes.js';
+import {
+  createdWebhookEndpointSchema,
+  createWebhookEndpointSchema,
+  ENDPOINT_LIMITS,
+  rotatedSecretSchema,
+  updateWebhookEndpointSchema,
+  webhookEndpointListSchema,
+  webhookEndpointSchema,
+} from '../../core/merchants/webhook-endpoint-schema.js';
+import { EVENT_LIMITS, eventListQuerySchema, eventListSchema, replayRequestSchema, replayResponseSchema } from '../../core/webhooks/event-schema.js';
 
 const requestIdHeader = { 'X-Request-Id': { description: 'Identifies this request in our logs; quote it to support.', schema: { type: 'string' as const } } };
 const retryAfterHeader = { 'Retry-After': { description: 'Seconds to wait before retrying.', schema: { type: 'integer' as const, minimum: 1 } } };
@@ -259,6 +271,55 @@ const EXPIRE_ERRORS: DocumentedError[] = [
   MERCHANT_INTERNAL,
   MERCHANT_UNAVAILABLE,
 ];
+const bodyErrors = (bytes: number, fields: string, example_: ErrorBody['errors'][number]): DocumentedError[] => [
+  {
+    description: `INVALID_JSON: the body is not JSON. VALIDATION_ERROR: ${fields}`,
+    examples: [
+      example('INVALID_JSON', 'The body is not valid JSON. Check for trailing commas, unquoted keys or a truncated body.'),
+      example('VALIDATION_ERROR', 'The request has 1 invalid field.', [example_]),
+    ],
+  },
+  { description: `PAYLOAD_TOO_LARGE: the body exceeds ${bytes} bytes.`, examples: [example('PAYLOAD_TOO_LARGE', `The body must be at most ${bytes} bytes.`)] },
+  {
+    description: 'UNSUPPORTED_MEDIA_TYPE: send Content-Type: application/json.',
+    examples: [example('UNSUPPORTED_MEDIA_TYPE', 'Send the body as JSON with the header Content-Type: application/json.')],
+  },
+];
+const ENDPOINT_FIELDS_INVALID =
+  'url not an http(s) URL your environment may call (production: https to public addresses), enabledEvents not a list of event names or ["*"] alone, description too long, an unknown field, or (PATCH) no field at all.';
+const ENDPOINT_NOT_FOUND: DocumentedError = {
+  description: 'NOT_FOUND: no webhook endpoint of yours has this id (another merchant’s answers the same: never 403); a deleted one is gone.',
+  examples: [
+    example('NOT_FOUND', 'No webhook endpoint of yours has this id. List yours with GET /v2/merchant/webhook-endpoints.', [
+      { path: 'id', message: '0b6f4c1e-8d2a-4f3b-9c7e-5a1d2e3f4a5b is not one of your webhook endpoints' },
+    ]),
+  ],
+};
+const ENDPOINT_LIMIT: DocumentedError = {
+  description: `ENDPOINT_LIMIT_REACHED: you have ${ENDPOINT_LIMITS.perMerchant} endpoints already.`,
+  examples: [
+    example(
+      'ENDPOINT_LIMIT_REACHED',
+      `You have ${ENDPOINT_LIMITS.perMerchant} webhook endpoints, the most allowed. Delete one you no longer use, or widen the enabledEvents of one.`,
+    ),
+  ],
+};
+const LAST_ENDPOINT: DocumentedError = {
+  description: 'LAST_ENDPOINT: a merchant keeps at least one endpoint; disable it instead.',
+  examples: [
+    example('LAST_ENDPOINT', 'This is your last webhook endpoint. Disable it (PATCH {"status": "disabled"}) instead, or add another before deleting it.', [
+      { path: 'id', message: 'is your only webhook endpoint' },
+    ]),
+  ],
+};
+const EVENT_NOT_FOUND: DocumentedError = {
+  description: 'NOT_FOUND: no event of yours has this id, or endpointId names none of your endpoints.',
+  examples: [
+    example('NOT_FOUND', 'No event of yours has this id. Event ids are the webhook-id header of a delivery, or the id listed by GET /v2/merchant/events.', [
+      { path: 'id', message: 'evt_0a1b2c3d4e5f6a7b8c9d0e1f is not one of your events' },
+    ]),
+  ],
+};
 
 function errorResponses(entries: DocumentedError[]) {
   const responses: Record<string, object> = {};
@@ -343,6 +404,13 @@ export function buildOpenApiDocument(config: Pick<Config, 'apiBaseUrl' | 'checko
     servers: [{ url: config.apiBaseUrl, description: config.environment }],
   });
 }
+
+const endpointIdParameter = z.object({
+  id: z.uuid().meta({ description: 'The endpoint’s id', example: '0b6f4c1e-8d2a-4f3b-9c7e-5a1d2e3f4a5b' }),
+});
+const eventIdParameter = z.object({
+  id: z.string().meta({ description: 'The event’s id (its webhook-id header)', example: 'evt_0a1b2c3d4e5f6a7b8c9d0e1f' }),
+});
 
 const cartIdParameter = z.object({
   cartId: z.string().meta({ description: 'The cartId create-cart returned', example: 'q3Vh0Xc2b1TzM9r8L5kA7wYe' }),
@@ -449,6 +517,169 @@ function registerMerchantApi(registry: OpenAPIRegistry, scheme: string) {
     responses: {
       200: { description: 'The session is ended; `order_cancelled` is on its way.', headers: requestIdHeader, content: json(expiredCartSchema) },
       ...errorResponses(EXPIRE_ERRORS),
+    },
+  });
+  registerWebhookEndpointApi(registry, security);
+}
+
+/** `/v2/merchant/webhook-endpoints…` and `/v2/merchant/events…`: where events go, and what became of them. */
+function registerWebhookEndpointApi(registry: OpenAPIRegistry, security: Array<Record<string, string[]>>) {
+  const json = (schema: z.ZodType) => ({ 'application/json': { schema } });
+  const tags = ['Webhook endpoints'];
+  const common = [MERCHANT_UNAUTHORIZED, MERCHANT_INTERNAL, MERCHANT_UNAVAILABLE];
+  const endpointBodyErrors = bodyErrors(ENDPOINT_BODY_BYTES, ENDPOINT_FIELDS_INVALID, {
+    path: 'enabledEvents[0]',
+    message: 'must be one of order_created, order_updated, order_cancelled, order_refunded, order_abandoned, or "*" alone for every event',
+  });
+  registry.registerPath({
+    method: 'get',
+    path: '/v2/merchant/webhook-endpoints',
+    operationId: 'listWebhookEndpoints',
+    summary: 'List your webhook endpoints',
+    description: `Up to ${ENDPOINT_LIMITS.perMerchant}, oldest first. The first is the one your webhook URL setting (dashboard, operators) changes.`,
+    tags,
+    security,
+    responses: {
+      200: { description: 'Your endpoints.', headers: requestIdHeader, content: json(webhookEndpointListSchema) },
+      ...errorResponses([...common, methodNotAllowedError('GET, POST')]),
+    },
+  });
+  registry.registerPath({
+    method: 'post',
+    path: '/v2/merchant/webhook-endpoints',
+    operationId: 'createWebhookEndpoint',
+    summary: 'Add a webhook endpoint',
+    description: [
+      'The endpoint receives the events in `enabledEvents` (or every event with `["*"]`), each cart’s in order, signed with its own secret,',
+      'returned this once as `secret`. Events recorded from now on are sent to it; replay older ones with POST /v2/merchant/events/{id}/replay.',
+    ].join(' '),
+    tags,
+    security,
+    request: {
+      body: {
+        required: true,
+        content: {
+          'application/json': {
+            schema: createWebhookEndpointSchema,
+            example: { url: 'https://accounting.example/hooks', enabledEvents: ['order_refunded'], description: 'Accounting' },
+          },
+        },
+      },
+    },
+    responses: {
+      201: { description: 'The endpoint, with its secret.', headers: requestIdHeader, content: json(createdWebhookEndpointSchema) },
+      ...errorResponses([...endpointBodyErrors, ...common, ENDPOINT_LIMIT]),
+    },
+  });
+  registry.registerPath({
+    method: 'get',
+    path: '/v2/merchant/webhook-endpoints/{id}',
+    operationId: 'getWebhookEndpoint',
+    summary: 'One webhook endpoint',
+    tags,
+    security,
+    request: { params: endpointIdParameter },
+    responses: {
+      200: { description: 'The endpoint (never its secret).', headers: requestIdHeader, content: json(webhookEndpointSchema) },
+      ...errorResponses([...common, ENDPOINT_NOT_FOUND, methodNotAllowedError('GET, PATCH, DELETE')]),
+    },
+  });
+  registry.registerPath({
+    method: 'patch',
+    path: '/v2/merchant/webhook-endpoints/{id}',
+    operationId: 'updateWebhookEndpoint',
+    summary: 'Change a webhook endpoint',
+    description:
+      'Any of url, enabledEvents, description and status. A new URL enables the endpoint again; `status: "disabled"` stops its deliveries (kept as skipped, replayable) and `"enabled"` starts them again, except for an endpoint an operator disabled.',
+    tags,
+    security,
+    request: {
+      params: endpointIdParameter,
+      body: { required: true, content: { 'application/json': { schema: updateWebhookEndpointSchema, example: { enabledEvents: ['*'] } } } },
+    },
+    responses: {
+      200: { description: 'The endpoint as changed.', headers: requestIdHeader, content: json(webhookEndpointSchema) },
+      ...errorResponses([...endpointBodyErrors, ...common, ENDPOINT_NOT_FOUND]),
+    },
+  });
+  registry.registerPath({
+    method: 'delete',
+    path: '/v2/merchant/webhook-endpoints/{id}',
+    operationId: 'deleteWebhookEndpoint',
+    summary: 'Delete a webhook endpoint',
+    description: 'Nothing more is sent to it, retries included. Your last endpoint cannot be deleted: disable it instead.',
+    tags,
+    security,
+    request: { params: endpointIdParameter },
+    responses: {
+      204: { description: 'Deleted.', headers: requestIdHeader },
+      ...errorResponses([...common, ENDPOINT_NOT_FOUND, LAST_ENDPOINT]),
+    },
+  });
+  registry.registerPath({
+    method: 'post',
+    path: '/v2/merchant/webhook-endpoints/{id}/rotate-secret',
+    operationId: 'rotateWebhookEndpointSecret',
+    summary: 'Rotate an endpoint’s signing secret',
+    description:
+      'A new secret, returned this once; the old ones keep signing beside it until previousSecretsExpireAt, so you can deploy the new one without rejecting a delivery.',
+    tags,
+    security,
+    request: { params: endpointIdParameter },
+    responses: {
+      200: { description: 'The new secret.', headers: requestIdHeader, content: json(rotatedSecretSchema) },
+      ...errorResponses([...common, ENDPOINT_NOT_FOUND, methodNotAllowedError('POST')]),
+    },
+  });
+  registry.registerPath({
+    method: 'get',
+    path: '/v2/merchant/events',
+    operationId: 'listEvents',
+    summary: 'List your events',
+    description: `Every event of your orders, newest first, with where it stands at each endpoint that wanted it. Filters combine; \`delivered=false&endpointId=…\` lists what that endpoint wanted and has not received. Follow \`nextCursor\` (with the same filters) until it is null; ${EVENT_LIMITS.defaultPageSize} per page unless \`limit\` says otherwise.`,
+    tags,
+    security,
+    request: { query: eventListQuerySchema },
+    responses: {
+      200: { description: 'A page of events.', headers: requestIdHeader, content: json(eventListSchema) },
+      ...errorResponses([
+        {
+          description: 'VALIDATION_ERROR: a query parameter is malformed or unknown, or delivered comes without endpointId.',
+          examples: [
+            example('VALIDATION_ERROR', 'The request has 1 invalid field.', [
+              { path: 'endpointId', message: 'is required with delivered (the endpoint whose deliveries to look at)' },
+            ]),
+          ],
+        },
+        ...common,
+        methodNotAllowedError('GET'),
+      ]),
+    },
+  });
+  registry.registerPath({
+    method: 'post',
+    path: '/v2/merchant/events/{id}/replay',
+    operationId: 'replayEvent',
+    summary: 'Send an event again to one endpoint',
+    description:
+      'Same id and body, a fresh timestamp and signature; queued behind the order’s earlier events for that endpoint. Not sent to an endpoint an operator disabled.',
+    tags,
+    security,
+    request: {
+      params: eventIdParameter,
+      body: {
+        required: true,
+        content: { 'application/json': { schema: replayRequestSchema, example: { endpointId: '0b6f4c1e-8d2a-4f3b-9c7e-5a1d2e3f4a5b' } } },
+      },
+    },
+    responses: {
+      202: { description: 'The replay is queued.', headers: requestIdHeader, content: json(replayResponseSchema) },
+      ...errorResponses([
+        ...bodyErrors(REPLAY_BODY_BYTES, 'endpointId missing or not an id, or an unknown field.', { path: 'endpointId', message: 'is required' }),
+        ...common,
+        EVENT_NOT_FOUND,
+        methodNotAllowedError('POST'),
+      ]),
     },
   });
 }

@@ -14,6 +14,8 @@ import { ApiError, methodNotAllowed, validationError } from '../errors.js';
 import { jsonBody, readValidJson } from '../json-body.js';
 import { merchantAuth } from './auth.js';
 import { expireSession } from './expire-session.js';
+import { eventRoutes } from './event-routes.js';
+import { webhookEndpointRoutes } from './webhook-endpoint-routes.js';
 
 /** A refund body is two fields: anything near this size is not one. */
 export const REFUND_BODY_BYTES = 16 * 1024;
@@ -120,5 +122,7 @@ export function merchantRoutes(deps: { config: Config; db: Db; temporal: Tempora
     return c.json(expired);
   });
   app.all('/carts/:cartId/expire', methodNotAllowed(['POST']));
+  app.route('/webhook-endpoints', webhookEndpointRoutes(deps));
+  app.route('/events', eventRoutes(deps));
   return app;
 }

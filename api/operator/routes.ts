@@ -19,14 +19,17 @@ import {
   changeWebhookUrl,
   disableWebhookEndpoint,
   listEndpointDeliveries,
+  listWebhookEndpoints,
   OPERATOR_DISABLED_REASON,
   reenableWebhookEndpoint,
+  WebhookEndpointNotFoundError,
   WebhookUrlRejectedError,
 } from '../../core/merchants/webhook-endpoints.js';
 import { rotateWebhookSecret } from '../../core/merchants/webhook-secrets.js';
 import { withDeadline, type Temporal } from '../../core/temporal.js';
 import { listCartDeliveries } from '../../core/webhooks/event-store.js';
-import { recoverEndpoint, replayEvent, WebhookEventNotFoundError } from '../../workflows/webhook-delivery/client.js';
+import { DELIVERY_STATUSES } from '../../core/webhooks/events.js';
+import { recoverEndpoint, replayEvent, WebhookEndpointUnknownError, WebhookEventNotFoundError } from '../../workflows/webhook-delivery/client.js';
 import { ApiError, validationError } from '../errors.js';
 import { readValidJson } from '../json-body.js';
 import { operatorAuth } from './auth.js';
@@ -52,10 +55,11 @@ const brandBody = z.strictObject({
     .meta({ description: 'A hex colour such as #1a73e8 (or null for the page’s own colours); one too light to read is darkened on the page' }),
 });
 const webhookUrlBody = z.strictObject({ webhookUrl: z.string().max(2048) });
-const recoverBody = z.strictObject({ since: z.iso.datetime({ offset: true }) });
+const recoverBody = z.strictObject({ since: z.iso.datetime({ offset: true }), endpointId: z.uuid().optional() });
+const endpointBody = z.strictObject({ endpointId: z.uuid().optional() });
 const deliveriesQuery = z.strictObject({
   since: z.iso.datetime({ offset: true }).optional(),
-  status: z.enum(['pending', 'delivered', 'failed', 'skipped']).optional(),
+  status: z.enum(DELIVERY_STATUSES).optional(),
   limit: z.coerce.number().int().min(1).max(1000).optional(),
 });
 
@@ -63,6 +67,10 @@ const deliveriesQuery = z.strictObject({
 function translate(err: unknown): never {
   if (err instanceof MerchantNotFoundError) throw new ApiError('NOT_FOUND', `No merchant has platformUuid ${err.platformUuid}.`);
   if (err instanceof WebhookEventNotFoundError) throw new ApiError('NOT_FOUND', `No webhook event has id ${err.eventId}.`);
+  if (err instanceof WebhookEndpointNotFoundError || err instanceof WebhookEndpointUnknownError)
+    throw new ApiError('NOT_FOUND', `No webhook endpoint of this merchant has id ${err.endpointId}.`, [
+      { path: 'endpointId', message: 'is not one of this merchant’s endpoints (list them with GET /operator/merchants/{platformUuid}/webhook-endpoints)' },
+    ]);
   if (err instanceof WebhookUrlRejectedError)
     throw new ApiError(
       'VALIDATION_ERROR',
@@ -94,6 +102,8 @@ export function operatorRoutes(deps: { config: Config; db: Db; temporal: Tempora
     if (!z.uuid().safeParse(value).success) throw new ApiError('NOT_FOUND', `No merchant has platformUuid ${value}.`);
     return value;
   };
+  /** `{"endpointId"}` names one endpoint of the merchant; no body (as before several endpoints), its first. */
+  const optionalEndpoint = async (c: Context) => (c.req.header('content-type') === undefined ? {} : await readValidJson(c, endpointBody));
   const app = new Hono();
   app.use(operatorAuth(config.operatorToken, { attempts: operatorAttempts(config, db) }));
 
@@ -124,9 +134,16 @@ export function operatorRoutes(deps: { config: Config; db: Db; temporal: Tempora
     return c.json(await setMerchantDomains(db, uuid(c), body.domains).catch(translate));
   });
 
-  app.post('/merchants/:platformUuid/rotate-secret', async (c) =>
-    c.json(await rotateWebhookSecret(db, config.keyring, uuid(c), config.webhooks.secretOverlapMs).catch(translate)),
-  );
+  app.post('/merchants/:platformUuid/rotate-secret', async (c) => {
+    const body = await optionalEndpoint(c);
+    return c.json(await rotateWebhookSecret(db, config.keyring, uuid(c), config.webhooks.secretOverlapMs, body.endpointId).catch(translate));
+  });
+
+  app.get('/merchants/:platformUuid/webhook-endpoints', async (c) => {
+    const platformUuid = uuid(c);
+    await getMerchant(db, platformUuid).catch(translate);
+    return c.json({ data: await listWebhookEndpoints(db, platformUuid) });
+  });
 
   app.post('/merchants/:platformUuid/rotate-api-key', async (c) => c.json(await rotateApiKey(db, uuid(c)).catch(translate)));
 
@@ -146,13 +163,15 @@ export function operatorRoutes(deps: { config: Config; db: Db; temporal: Tempora
 
   app.post('/merchants/:platformUuid/activate', async (c) => c.json(await activateMerchant(db, uuid(c)).catch(translate)));
 
-  app.post('/merchants/:platformUuid/disable-endpoint', async (c) =>
-    c.json(await disableWebhookEndpoint(db, uuid(c), OPERATOR_DISABLED_REASON).catch(translate)),
-  );
+  app.post('/merchants/:platformUuid/disable-endpoint', async (c) => {
+    const body = await optionalEndpoint(c);
+    return c.json(await disableWebhookEndpoint(db, uuid(c), OPERATOR_DISABLED_REASON, body.endpointId).catch(translate));
+  });
 
   app.post('/merchants/:platformUuid/enable-endpoint', async (c) => {
     const platformUuid = uuid(c);
-    await reenableWebhookEndpoint(db, platformUuid).catch(translate);
+    const body = await optionalEndpoint(c);
+    await reenableWebhookEndpoint(db, platformUuid, body.endpointId).catch(translate);
     return c.json(await getMerchant(db, platformUuid));
   });
 
@@ -167,7 +186,7 @@ export function operatorRoutes(deps: { config: Config; db: Db; temporal: Tempora
     const body = await readValidJson(c, recoverBody);
     const platformUuid = uuid(c);
     return c.json(
-      await withDeadline(temporal, TEMPORAL_DEADLINE_MS, () => recoverEndpoint(delivery, platformUuid, new Date(body.since))).catch(translate),
+      await withDeadline(temporal, TEMPORAL_DEADLINE_MS, () => recoverEndpoint(delivery, platformUuid, new Date(body.since), body.endpointId)).catch(translate),
       202,
     );
   });
@@ -176,7 +195,8 @@ export function operatorRoutes(deps: { config: Config; db: Db; temporal: Tempora
 
   app.post('/events/:eventId/replay', async (c) => {
     const eventId = c.req.param('eventId');
-    return c.json(await withDeadline(temporal, TEMPORAL_DEADLINE_MS, () => replayEvent(delivery, eventId)).catch(translate), 202);
+    const body = await optionalEndpoint(c);
+    return c.json(await withDeadline(temporal, TEMPORAL_DEADLINE_MS, () => replayEvent(delivery, eventId, body)).catch(translate), 202);
   });
 
   return app;

@@ -4,8 +4,10 @@ import type { Db, Sql } from '../db/client.js';
 
 /**
  * The one owner of the `merchants`, `merchant_domains`, `merchant_api_keys`, `webhook_endpoints` and
- * `webhook_secrets` tables: a merchant, its registered domains, its API key and its endpoint form one aggregate. Every change of an endpoint's state (enabled, failing, disabled)
- * is made here. Callers go through the other modules of core/merchants/, which check what they are given.
+ * `webhook_secrets` tables: a merchant, its registered domains, its API key and its webhook endpoints
+ * form one aggregate. Every change of an endpoint's state (enabled, failing, disabled, deleted) is made
+ * here. The merchant's first endpoint (the oldest not deleted) is the one the single-URL settings of
+ * operators and the dashboard change. Callers go through the other modules of core/merchants/, which check what they are given.
  */
 
 export type EndpointStatus = 'enabled' | 'disabled';
@@ -63,7 +65,7 @@ export function selectMerchants(db: Db, filter: { environment?: Environment; pla
       array(select d.domain from merchant_domains d where d.platform_uuid = m.platform_uuid order by d.domain) as domains,
       m.require_api_key_for_carts, m.brand_colour,
       (select k.key_prefix from merchant_api_keys k where k.platform_uuid = m.platform_uuid and k.revoked_at is null) as api_key_prefix
-    from merchants m join webhook_endpoints e using (platform_uuid)
+    from merchants m join lateral (${firstEndpoint(db, db`m.platform_uuid`)}) e on true
     where true
       ${filter.environment ? db`and m.environment = ${filter.environment}` : db``}
       ${filter.platformUuid ? db`and m.platform_uuid = ${filter.platformUuid}` : db``}
@@ -177,15 +179,15 @@ export type EndpointActor = 'operator' | 'merchant';
 /**
  * Enables the endpoint and forgets its failure streak: on a new URL (a fresh start) or an operator's
  * recovery after the merchant's outage. A merchant's change never enables an endpoint an operator
- * disabled (its URL is still saved). False when no merchant has this platformUuid.
+ * disabled (its URL is still saved). False when no such endpoint (or it was deleted).
  */
-export async function enableEndpoint(db: Db, platformUuid: string, by: EndpointActor, newUrl?: string): Promise<boolean> {
+export async function enableEndpoint(db: Db, endpointId: string, by: EndpointActor, newUrl?: string): Promise<boolean> {
   const updated = await db`
     update webhook_endpoints set url = coalesce(${newUrl ?? null}, url), updated_at = now()
-    where platform_uuid = ${platformUuid}`;
+    where id = ${endpointId} and deleted_at is null`;
   await db`
     update webhook_endpoints set status = 'enabled', disabled_reason = null, disabled_by_operator = false, failing_since = null
-    where platform_uuid = ${platformUuid} ${by === 'merchant' ? db`and not disabled_by_operator` : db``}`;
+    where id = ${endpointId} and deleted_at is null ${by === 'merchant' ? db`and not disabled_by_operator` : db``}`;
   return updated.count > 0;
 }
 
@@ -209,12 +211,12 @@ export async function disableEndpoint(db: Db, endpointId: string, reason: string
 }
 
 /**
- * Adds a sealed secret; those live until now expire at `expireAt` (never later than they already
- * would). False when no such merchant.
+ * Adds a sealed secret to the endpoint; those live until now expire at `expireAt` (never later than
+ * they already would). False when no such endpoint (or it was deleted).
  */
-export async function addSecret(db: Db, platformUuid: string, sealedSecret: Buffer, expireAt: Date): Promise<boolean> {
+export async function addSecret(db: Db, endpointId: string, sealedSecret: Buffer, expireAt: Date): Promise<boolean> {
   return db.begin(async (tx) => {
-    const [endpoint] = await tx<{ id: string }[]>`select id from webhook_endpoints where platform_uuid = ${platformUuid} for update`;
+    const [endpoint] = await tx<{ id: string }[]>`select id from webhook_endpoints where id = ${endpointId} and deleted_at is null for update`;
     if (!endpoint) return false;
     await tx`
       update webhook_secrets set expires_at = ${expireAt}
@@ -254,13 +256,124 @@ export interface DeliveryEndpoint {
   status: EndpointStatus;
   /** Disabled by an operator: nothing is sent to it, replays included, until an operator enables it. */
   disabledByOperator: boolean;
+  /** Deleted by the merchant: nothing is sent to it any more. */
+  deleted: boolean;
 }
 
-/** Where a merchant's events go right now, and in which environment's rules. */
-export async function findDeliveryEndpoint(db: Db, platformUuid: string): Promise<DeliveryEndpoint | undefined> {
+/** The merchant's first endpoint (the oldest not deleted), as a subquery on `platformUuid`. */
+const firstEndpoint = (sql: Sql, platformUuid: ReturnType<Db>) => sql`
+  select * from webhook_endpoints e0 where e0.platform_uuid = ${platformUuid} and e0.deleted_at is null order by e0.created_at, e0.id limit 1`;
+
+/**
+ * Where a merchant's events go and in which environment's rules: the endpoint `endpointId` (deleted
+ * ones included, flagged), or without it the merchant's first endpoint, where deliveries asked before
+ * endpoints had ids go.
+ */
+export async function findDeliveryEndpoint(db: Db, platformUuid: string, endpointId?: string): Promise<DeliveryEndpoint | undefined> {
   const [row] = await db<DeliveryEndpoint[]>`
-    select m.environment, e.id as "endpointId", e.url, e.status, e.disabled_by_operator as "disabledByOperator"
-    from merchants m join webhook_endpoints e using (platform_uuid)
+    select m.environment, e.id as "endpointId", e.url, e.status, e.disabled_by_operator as "disabledByOperator", e.deleted_at is not null as deleted
+    from merchants m join lateral (${
+      endpointId === undefined
+        ? firstEndpoint(db, db`m.platform_uuid`)
+        : db`select * from webhook_endpoints e0 where e0.id = ${endpointId} and e0.platform_uuid = m.platform_uuid`
+    }) e on true
     where m.platform_uuid = ${platformUuid}`;
   return row;
+}
+
+/** The id of the merchant's first endpoint; undefined when no such merchant. */
+export async function firstEndpointId(db: Db, platformUuid: string): Promise<string | undefined> {
+  return (await findDeliveryEndpoint(db, platformUuid))?.endpointId;
+}
+
+export interface EndpointRow {
+  id: string;
+  platform_uuid: string;
+  url: string;
+  enabled_events: string[];
+  description: string;
+  status: EndpointStatus;
+  disabled_reason: string | null;
+  disabled_by_operator: boolean;
+  created_at: Date;
+  updated_at: Date;
+}
+
+const ENDPOINT_COLUMNS = (sql: Sql) =>
+  sql`id, platform_uuid, url, enabled_events, description, status, disabled_reason, disabled_by_operator, created_at, updated_at`;
+
+/** The merchant's endpoints (not deleted), oldest first. */
+export function selectEndpoints(db: Db, platformUuid: string): Promise<EndpointRow[]> {
+  return db<EndpointRow[]>`
+    select ${ENDPOINT_COLUMNS(db)} from webhook_endpoints where platform_uuid = ${platformUuid} and deleted_at is null order by created_at, id`;
+}
+
+/** One of the merchant's endpoints (not deleted); another merchant's is not found. */
+export async function selectEndpoint(db: Db, platformUuid: string, endpointId: string): Promise<EndpointRow | undefined> {
+  const [row] = await db<EndpointRow[]>`
+    select ${ENDPOINT_COLUMNS(db)} from webhook_endpoints where id = ${endpointId} and platform_uuid = ${platformUuid} and deleted_at is null`;
+  return row;
+}
+
+/**
+ * Adds an endpoint with its first sealed secret, unless the merchant already has `max`: counted under
+ * the merchant's row lock, so two requests at once cannot both pass. Undefined when no such merchant.
+ */
+export async function insertEndpoint(
+  db: Db,
+  row: { platformUuid: string; url: string; enabledEvents: readonly string[]; description: string; sealedSecret: Buffer; max: number },
+): Promise<{ id: string } | 'limit_reached' | undefined> {
+  return db.begin(async (tx) => {
+    const [merchant] = await tx`select 1 from merchants where platform_uuid = ${row.platformUuid} for update`;
+    if (!merchant) return undefined;
+    const [live] = await tx<{ count: number }[]>`
+      select count(*)::int as count from webhook_endpoints where platform_uuid = ${row.platformUuid} and deleted_at is null`;
+    if (live!.count >= row.max) return 'limit_reached';
+    const [endpoint] = await tx<{ id: string }[]>`
+      insert into webhook_endpoints (platform_uuid, url, enabled_events, description)
+      values (${row.platformUuid}, ${row.url}, ${[...row.enabledEvents]}, ${row.description}) returning id`;
+    await tx`insert into webhook_secrets (endpoint_id, secret_encrypted) values (${endpoint!.id}, ${row.sealedSecret})`;
+    return { id: endpoint!.id };
+  });
+}
+
+/** Changes what the endpoint receives and how it is described. False when not one of the merchant's endpoints. */
+export async function updateEndpointSettings(
+  db: Db,
+  platformUuid: string,
+  endpointId: string,
+  change: { enabledEvents?: readonly string[]; description?: string },
+): Promise<boolean> {
+  const updated = await db`
+    update webhook_endpoints set
+      enabled_events = ${change.enabledEvents ? [...change.enabledEvents] : db`enabled_events`},
+      description = ${change.description ?? db`description`},
+      updated_at = now()
+    where id = ${endpointId} and platform_uuid = ${platformUuid} and deleted_at is null`;
+  return updated.count > 0;
+}
+
+/** Deletes the endpoint (its row stays for its log), unless it is the merchant's last one. */
+export async function deleteEndpoint(db: Db, platformUuid: string, endpointId: string): Promise<'deleted' | 'not_found' | 'last_endpoint'> {
+  return db.begin(async (tx) => {
+    await tx`select 1 from merchants where platform_uuid = ${platformUuid} for update`;
+    const live = await tx<{ id: string }[]>`select id from webhook_endpoints where platform_uuid = ${platformUuid} and deleted_at is null`;
+    if (!live.some((e) => e.id === endpointId)) return 'not_found';
+    if (live.length === 1) return 'last_endpoint';
+    await tx`update webhook_endpoints set deleted_at = now(), updated_at = now() where id = ${endpointId}`;
+    return 'deleted';
+  });
+}
+
+/**
+ * The ids of the merchant's endpoints (not deleted) whose enabled events include `event`, oldest
+ * first: the endpoints an event is recorded for. Disabled ones are included: their deliveries are kept
+ * as skipped, replayable once enabled.
+ */
+export async function subscribedEndpointIds(sql: Sql, platformUuid: string, event: string): Promise<string[]> {
+  const rows = await sql<{ id: string }[]>`
+    select id from webhook_endpoints
+    where platform_uuid = ${platformUuid} and deleted_at is null and ('*' = any(enabled_events) or ${event} = any(enabled_events))
+    order by created_at, id`;
+  return rows.map((r) => r.id);
 }

@@ -1,11 +1,35 @@
 import type { Environment } from '../config.js';
+import type { Keyring } from '../crypto.js';
 import type { Db } from '../db/client.js';
 import { listMerchantDeliveries, type EventDeliveries } from '../webhooks/event-store.js';
 import { checkWebhookUrl } from '../webhooks/url-safety.js';
-import { disableEndpoint, enableEndpoint, findDeliveryEndpoint, type EndpointActor } from './merchant-store.js';
+import {
+  deleteEndpoint,
+  disableEndpoint,
+  enableEndpoint,
+  findDeliveryEndpoint,
+  insertEndpoint,
+  selectEndpoint,
+  selectEndpoints,
+  updateEndpointSettings,
+  type EndpointActor,
+  type EndpointRow,
+} from './merchant-store.js';
 import { getMerchant, MerchantNotFoundError, type MerchantSummary } from './merchants.js';
+import {
+  ENDPOINT_LIMITS,
+  type CreatedWebhookEndpoint,
+  type CreateWebhookEndpoint,
+  type UpdateWebhookEndpoint,
+  type WebhookEndpoint,
+} from './webhook-endpoint-schema.js';
+import { newWebhookSecret } from './webhook-secrets.js';
 
-/** A merchant's webhook endpoint: its URL (checked for the merchant's environment), disabled and enabled again, its deliveries. */
+/**
+ * A merchant's webhook endpoints: each URL (checked for the merchant's environment), the events it
+ * wants, disabled and enabled again, deleted; and its deliveries. Operators' single-URL settings act
+ * on the merchant's first endpoint (core/merchants/merchant-store.ts).
+ */
 
 export class WebhookUrlRejectedError extends Error {
   override name = 'WebhookUrlRejectedError';
@@ -19,37 +43,71 @@ export class WebhookUrlRejectedError extends Error {
   }
 }
 
+export class WebhookEndpointNotFoundError extends Error {
+  override name = 'WebhookEndpointNotFoundError';
+  constructor(readonly endpointId: string) {
+    super(`no webhook endpoint of this merchant has id ${endpointId}`);
+  }
+}
+
+/** Refused: the merchant has ENDPOINT_LIMITS.perMerchant endpoints already, or asked to delete its last one. */
+export class WebhookEndpointRefusedError extends Error {
+  override name = 'WebhookEndpointRefusedError';
+  constructor(readonly reason: 'limit_reached' | 'last_endpoint') {
+    super(
+      reason === 'limit_reached'
+        ? `a merchant has at most ${ENDPOINT_LIMITS.perMerchant} webhook endpoints`
+        : 'a merchant keeps at least one webhook endpoint: disable it instead, or add another first',
+    );
+  }
+}
+
 /** Throws WebhookUrlRejectedError unless the URL passes the checks of the merchant's environment. */
 export async function assertWebhookUrl(url: string, environment: Environment): Promise<void> {
   const { problems, merchantProblems } = await checkWebhookUrl(url, environment);
   if (problems.length) throw new WebhookUrlRejectedError(problems, merchantProblems);
 }
 
+async function firstEndpointOf(db: Db, platformUuid: string): Promise<string> {
+  const endpoint = await findDeliveryEndpoint(db, platformUuid);
+  if (!endpoint) throw new MerchantNotFoundError(platformUuid);
+  return endpoint.endpointId;
+}
+
 /**
- * Checked for the merchant's environment; a new URL also re-enables the endpoint, except one an
- * operator disabled when the merchant (`by`) saves it.
+ * The merchant's first endpoint's URL, checked for the merchant's environment; a new URL also
+ * re-enables the endpoint, except one an operator disabled when the merchant (`by`) saves it.
  */
 export async function changeWebhookUrl(db: Db, platformUuid: string, webhookUrl: string, by: EndpointActor): Promise<MerchantSummary> {
   const merchant = await getMerchant(db, platformUuid);
   await assertWebhookUrl(webhookUrl, merchant.environment);
-  if (!(await enableEndpoint(db, platformUuid, by, webhookUrl))) throw new MerchantNotFoundError(platformUuid);
+  if (!(await enableEndpoint(db, await firstEndpointOf(db, platformUuid), by, webhookUrl))) throw new MerchantNotFoundError(platformUuid);
   return getMerchant(db, platformUuid);
 }
 
 /** Why an endpoint an operator disabled is disabled, as the merchant's webhook settings show it. */
 export const OPERATOR_DISABLED_REASON = 'disabled by an operator';
+/** Why an endpoint its merchant disabled is disabled. */
+export const MERCHANT_DISABLED_REASON = 'disabled by the merchant';
 
-/** An operator stops deliveries to the endpoint; its events are kept as `skipped`, replayable once it is enabled again. */
-export async function disableWebhookEndpoint(db: Db, platformUuid: string, reason: string): Promise<MerchantSummary> {
-  const endpoint = await findDeliveryEndpoint(db, platformUuid);
-  if (!endpoint) throw new MerchantNotFoundError(platformUuid);
+/**
+ * An operator stops deliveries to an endpoint of the merchant (its first without `endpointId`); its
+ * events are kept as `skipped`, replayable once it is enabled again.
+ */
+export async function disableWebhookEndpoint(db: Db, platformUuid: string, reason: string, endpointId?: string): Promise<MerchantSummary> {
+  const endpoint = await findDeliveryEndpoint(db, platformUuid, endpointId);
+  if (!endpoint || endpoint.deleted)
+    throw endpointId && endpoint === undefined ? new WebhookEndpointNotFoundError(endpointId) : new MerchantNotFoundError(platformUuid);
   await disableEndpoint(db, endpoint.endpointId, reason, true);
   return getMerchant(db, platformUuid);
 }
 
-/** After an outage on the merchant's side: the endpoint takes deliveries again. */
-export async function reenableWebhookEndpoint(db: Db, platformUuid: string): Promise<void> {
-  if (!(await enableEndpoint(db, platformUuid, 'operator'))) throw new MerchantNotFoundError(platformUuid);
+/** After an outage on the merchant's side: the endpoint (the first without `endpointId`) takes deliveries again. Returns its id. */
+export async function reenableWebhookEndpoint(db: Db, platformUuid: string, endpointId?: string): Promise<string> {
+  const id = endpointId ?? (await firstEndpointOf(db, platformUuid));
+  if (!(await selectEndpoint(db, platformUuid, id))) throw new WebhookEndpointNotFoundError(id);
+  await enableEndpoint(db, id, 'operator');
+  return id;
 }
 
 /** An operator's view of a merchant's deliveries, newest first; an unknown merchant is an error, not an empty list. */
@@ -60,4 +118,76 @@ export async function listEndpointDeliveries(
 ): Promise<EventDeliveries[]> {
   await getMerchant(db, platformUuid);
   return listMerchantDeliveries(db, platformUuid, filter);
+}
+
+const toEndpoint = (r: EndpointRow): WebhookEndpoint => ({
+  id: r.id,
+  url: r.url,
+  enabledEvents: r.enabled_events,
+  description: r.description,
+  status: r.status,
+  disabledReason: r.disabled_reason,
+  createdAt: r.created_at.toISOString(),
+});
+
+/** The merchant's endpoints, oldest first (the first is where the single-URL settings act). */
+export async function listWebhookEndpoints(db: Db, platformUuid: string): Promise<WebhookEndpoint[]> {
+  return (await selectEndpoints(db, platformUuid)).map(toEndpoint);
+}
+
+export async function getWebhookEndpoint(db: Db, platformUuid: string, endpointId: string): Promise<WebhookEndpoint> {
+  const row = await selectEndpoint(db, platformUuid, endpointId);
+  if (!row) throw new WebhookEndpointNotFoundError(endpointId);
+  return toEndpoint(row);
+}
+
+/** A new endpoint with its own secret, returned this once; its URL checked for the merchant's environment. */
+export async function createWebhookEndpoint(
+  db: Db,
+  keyring: Keyring,
+  merchant: { platformUuid: string; environment: Environment },
+  input: CreateWebhookEndpoint,
+): Promise<CreatedWebhookEndpoint> {
+  await assertWebhookUrl(input.url, merchant.environment);
+  const secret = newWebhookSecret();
+  const created = await insertEndpoint(db, {
+    platformUuid: merchant.platformUuid,
+    url: input.url,
+    enabledEvents: input.enabledEvents,
+    description: input.description ?? '',
+    sealedSecret: keyring.seal(secret),
+    max: ENDPOINT_LIMITS.perMerchant,
+  });
+  if (created === undefined) throw new MerchantNotFoundError(merchant.platformUuid);
+  if (created === 'limit_reached') throw new WebhookEndpointRefusedError('limit_reached');
+  return { ...(await getWebhookEndpoint(db, merchant.platformUuid, created.id)), secret };
+}
+
+/**
+ * Changes what the merchant asked: a new URL (checked) re-enables the endpoint like today's single
+ * URL; `status` disables or enables it, never one an operator disabled.
+ */
+export async function updateWebhookEndpoint(
+  db: Db,
+  merchant: { platformUuid: string; environment: Environment },
+  endpointId: string,
+  change: UpdateWebhookEndpoint,
+): Promise<WebhookEndpoint> {
+  const current = await getWebhookEndpoint(db, merchant.platformUuid, endpointId);
+  if (change.url !== undefined) await assertWebhookUrl(change.url, merchant.environment);
+  await updateEndpointSettings(db, merchant.platformUuid, endpointId, {
+    ...(change.enabledEvents ? { enabledEvents: change.enabledEvents } : {}),
+    ...(change.description !== undefined ? { description: change.description } : {}),
+  });
+  if (change.status === 'disabled') await disableEndpoint(db, endpointId, MERCHANT_DISABLED_REASON);
+  else if (change.url !== undefined || (change.status === 'enabled' && current.status === 'disabled'))
+    await enableEndpoint(db, endpointId, 'merchant', change.url);
+  return getWebhookEndpoint(db, merchant.platformUuid, endpointId);
+}
+
+/** Deletes the endpoint: nothing more is sent to it; its log stays. A merchant keeps at least one. */
+export async function deleteWebhookEndpoint(db: Db, platformUuid: string, endpointId: string): Promise<void> {
+  const outcome = await deleteEndpoint(db, platformUuid, endpointId);
+  if (outcome === 'not_found') throw new WebhookEndpointNotFoundError(endpointId);
+  if (outcome === 'last_endpoint') throw new WebhookEndpointRefusedError('last_endpoint');
 }

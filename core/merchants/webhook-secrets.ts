@@ -1,10 +1,10 @@
 import { randomBytes } from 'node:crypto';
 import type { Keyring } from '../crypto.js';
 import type { Db } from '../db/client.js';
-import { addSecret, liveSealedSecrets } from './merchant-store.js';
+import { addSecret, findDeliveryEndpoint, liveSealedSecrets } from './merchant-store.js';
 import { MerchantNotFoundError } from './merchants.js';
 
-/** The secrets a merchant's webhooks are signed with: sealed at rest, rotated with an overlap. */
+/** The secrets a merchant's webhooks are signed with, one set per endpoint: sealed at rest, rotated with an overlap. */
 
 /** A Standard Webhooks secret: `whsec_` + base64 of 32 random bytes. */
 export function newWebhookSecret(): string {
@@ -12,19 +12,23 @@ export function newWebhookSecret(): string {
 }
 
 /**
- * Adds a new secret; the ones live until now keep signing for `overlapMs` (never longer than they
- * already would), so the merchant can deploy the new one without rejecting a single delivery.
+ * Adds a new secret to an endpoint of the merchant (its first without `endpointId`); the ones live
+ * until now keep signing for `overlapMs` (never longer than they already would), so the merchant can
+ * deploy the new one without rejecting a single delivery.
  */
 export async function rotateWebhookSecret(
   db: Db,
   keyring: Keyring,
   platformUuid: string,
   overlapMs: number,
-): Promise<{ platformUuid: string; webhookSecret: string; previousSecretsExpireAt: string }> {
+  endpointId?: string,
+): Promise<{ platformUuid: string; endpointId: string; webhookSecret: string; previousSecretsExpireAt: string }> {
+  const endpoint = await findDeliveryEndpoint(db, platformUuid, endpointId);
+  if (!endpoint || endpoint.deleted) throw new MerchantNotFoundError(platformUuid);
   const webhookSecret = newWebhookSecret();
   const expireAt = new Date(Date.now() + overlapMs);
-  if (!(await addSecret(db, platformUuid, keyring.seal(webhookSecret), expireAt))) throw new MerchantNotFoundError(platformUuid);
-  return { platformUuid, webhookSecret, previousSecretsExpireAt: expireAt.toISOString() };
+  if (!(await addSecret(db, endpoint.endpointId, keyring.seal(webhookSecret), expireAt))) throw new MerchantNotFoundError(platformUuid);
+  return { platformUuid, endpointId: endpoint.endpointId, webhookSecret, previousSecretsExpireAt: expireAt.toISOString() };
 }
 
 /** The secrets that sign right now, newest first. */

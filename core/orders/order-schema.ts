@@ -89,7 +89,10 @@ export const orderWebhookSchema = z
     eventId: z.string().meta({ description: 'The webhook-id header of every attempt', example: 'evt_0a1b2c3d4e5f6a7b8c9d0e1f' }),
     event: z.enum(WEBHOOK_EVENT_NAMES),
     sequence: z.int().meta({ description: 'Counts the order’s events, from 1', example: 2 }),
-    status: z.enum(DELIVERY_STATUSES).meta({ description: 'pending until a 2xx; failed once its retries are spent; skipped while the endpoint was disabled' }),
+    status: z.enum(DELIVERY_STATUSES).meta({
+      description:
+        'Over all the endpoints that wanted the event: pending until each answered 2xx, then delivered; failed once the retries to one are spent; skipped while one was disabled; unsubscribed when none of your endpoints wants this event (recorded, never sent)',
+    }),
     createdAt: isoTime('When the event was recorded'),
     attempts: z.array(webhookAttemptSchema),
   })

@@ -10,10 +10,15 @@ export type DeliveryTrigger = 'scheduled' | 'replay' | 'recover';
 /** Ids only: the body is read from the database by the activity, so history stays small and secret-free. */
 export interface DeliveryRequest {
   eventId: string;
+  /**
+   * The endpoint to send it to. Absent from requests made before a merchant could have several
+   * endpoints: those go to the merchant's first endpoint (core/merchants/merchant-store.ts).
+   */
+  endpointId?: string;
   trigger: DeliveryTrigger;
   /**
    * The cart's last event (core/webhooks/events.ts isLastCartEvent): once it is delivered and nothing
-   * waits, the workflow ends at once instead of idling, so thousands of sessions expiring together
+   * waits for any endpoint, the workflow ends at once instead of idling, so thousands of sessions expiring together
    * do not keep thousands of idle workflows and their timers. Absent from every other event.
    */
   last?: true;

@@ -2,8 +2,9 @@ import type { Db, Sql } from '../db/client.js';
 import type { DeliveryStatus, WebhookEventBody, WebhookEventName } from './events.js';
 
 /**
- * The one owner of the `webhook_events` and `webhook_attempts` tables: the events each cart produced,
- * in order, with their fixed bodies, and every HTTP attempt made to deliver them.
+ * The one owner of the `webhook_events`, `webhook_deliveries` and `webhook_attempts` tables: the events
+ * each cart produced, in order, with their fixed bodies; where each stands at each endpoint that wanted
+ * it; and every HTTP attempt made to deliver them.
  */
 
 /** The error class of an attempt that started and never reported back (its worker stopped). */
@@ -32,12 +33,12 @@ export async function nextEventSequence(sql: Sql, cartId: string): Promise<numbe
   return row?.next ?? 1;
 }
 
-/** The cart's `order_refunded` events before `sequence` not delivered yet, in sequence order. */
-export async function pendingRefundEventsBefore(db: Db, cartId: string, sequence: number): Promise<string[]> {
+/** The cart's `order_refunded` events before `sequence` not delivered yet to the endpoint, in sequence order. */
+export async function pendingRefundEventsBefore(db: Db, cartId: string, sequence: number, endpointId: string): Promise<string[]> {
   const rows = await db<{ id: string }[]>`
-    select id from webhook_events
-    where cart_id = ${cartId} and event = 'order_refunded' and sequence < ${sequence} and delivery_status = 'pending'
-    order by sequence`;
+    select ev.id from webhook_events ev join webhook_deliveries d on d.event_id = ev.id and d.endpoint_id = ${endpointId}
+    where ev.cart_id = ${cartId} and ev.event = 'order_refunded' and ev.sequence < ${sequence} and d.status = 'pending'
+    order by ev.sequence`;
   return rows.map((r) => r.id);
 }
 
@@ -62,19 +63,72 @@ export async function findEvent(db: Db, eventId: string): Promise<StoredEvent | 
   return row;
 }
 
-/** A replay that fails does not undo an earlier success. */
-export async function setDeliveryStatus(db: Db, eventId: string, status: Exclude<DeliveryStatus, 'pending'>): Promise<void> {
-  await (status === 'delivered'
-    ? db`update webhook_events set delivery_status = 'delivered', delivered_at = now() where id = ${eventId}`
-    : db`update webhook_events set delivery_status = ${status} where id = ${eventId} and delivery_status <> 'delivered'`);
+/**
+ * The event's deliveries, one per endpoint that wants it (none: the event is `unsubscribed`, recorded
+ * and never sent). Written in the transaction that records the event; repeating it changes nothing.
+ */
+export async function insertDeliveries(sql: Sql, eventId: string, endpointIds: readonly string[]): Promise<void> {
+  if (endpointIds.length === 0) {
+    await sql`update webhook_events set delivery_status = 'unsubscribed' where id = ${eventId}`;
+    return;
+  }
+  await sql`
+    insert into webhook_deliveries ${sql(endpointIds.map((endpointId) => ({ event_id: eventId, endpoint_id: endpointId })))}
+    on conflict do nothing`;
 }
 
-/** Failed or skipped events of a merchant since a time, cart by cart in order: what a recovery sends again. */
-export function undeliveredEventsSince(db: Db, platformUuid: string, since: Date): Promise<Array<{ id: string; cart_id: string }>> {
+/** The endpoints the event was recorded for, in the order they were subscribed. */
+export async function deliveryEndpointIds(sql: Sql, eventId: string): Promise<string[]> {
+  const rows = await sql<{ endpoint_id: string }[]>`
+    select d.endpoint_id from webhook_deliveries d join webhook_endpoints e on e.id = d.endpoint_id
+    where d.event_id = ${eventId} order by e.created_at, e.id`;
+  return rows.map((r) => r.endpoint_id);
+}
+
+/**
+ * Where the event stands at the endpoint, its delivery made `pending` when it had none: an event
+ * recorded before the endpoint existed and replayed to it, or by a worker of the version before
+ * several endpoints.
+ */
+export async function ensureDelivery(db: Db, eventId: string, endpointId: string): Promise<DeliveryStatus> {
+  await db`insert into webhook_deliveries (event_id, endpoint_id) values (${eventId}, ${endpointId}) on conflict do nothing`;
+  const [row] = await db<{ status: DeliveryStatus }[]>`select status from webhook_deliveries where event_id = ${eventId} and endpoint_id = ${endpointId}`;
+  return row!.status;
+}
+
+/**
+ * A replay that fails does not undo an earlier success. The event's own status sums up its deliveries:
+ * pending while any is; delivered once all are; failed when any failed; skipped otherwise.
+ */
+export async function setDeliveryStatus(
+  db: Db,
+  eventId: string,
+  endpointId: string,
+  status: Exclude<DeliveryStatus, 'pending' | 'unsubscribed'>,
+): Promise<void> {
+  await (status === 'delivered'
+    ? db`update webhook_deliveries set status = 'delivered', delivered_at = now() where event_id = ${eventId} and endpoint_id = ${endpointId}`
+    : db`update webhook_deliveries set status = ${status} where event_id = ${eventId} and endpoint_id = ${endpointId} and status <> 'delivered'`);
+  await db`
+    update webhook_events ev set delivery_status = s.status, delivered_at = case when s.status = 'delivered' then s.delivered_at end
+    from (
+      select case
+          when bool_or(status = 'pending') then 'pending'
+          when bool_and(status = 'delivered') then 'delivered'
+          when bool_or(status = 'failed') then 'failed'
+          else 'skipped'
+        end as status, max(delivered_at) as delivered_at
+      from webhook_deliveries where event_id = ${eventId}
+    ) s
+    where ev.id = ${eventId}`;
+}
+
+/** Failed or skipped events of an endpoint since a time, cart by cart in order: what a recovery sends again. */
+export function undeliveredEventsSince(db: Db, endpointId: string, since: Date): Promise<Array<{ id: string; cart_id: string }>> {
   return db<{ id: string; cart_id: string }[]>`
-    select id, cart_id from webhook_events
-    where platform_uuid = ${platformUuid} and created_at >= ${since} and delivery_status in ('failed', 'skipped')
-    order by cart_id, sequence`;
+    select ev.id, ev.cart_id from webhook_events ev join webhook_deliveries d on d.event_id = ev.id
+    where d.endpoint_id = ${endpointId} and ev.created_at >= ${since} and d.status in ('failed', 'skipped')
+    order by ev.cart_id, ev.sequence`;
 }
 
 /**
@@ -325,5 +379,82 @@ export async function endpointDeliveryHealth(db: Db, scope: { platformUuid?: str
     p50LatencyMs: Number(r.p50),
     p99LatencyMs: Number(r.p99),
     lastFailureAt: r.last_failure_at?.toISOString() ?? null,
+  }));
+}
+
+/** What a merchant's event list shows of one event: its body and where it stands at each endpoint. */
+export interface ListedEvent {
+  id: string;
+  type: WebhookEventName;
+  cartId: string;
+  sequence: number;
+  createdAt: string;
+  createdAtMicros: string;
+  body: WebhookEventBody;
+  deliveries: Array<{ endpointId: string; status: Exclude<DeliveryStatus, 'unsubscribed'>; deliveredAt: string | null }>;
+}
+
+export interface EventFilter {
+  type?: WebhookEventName;
+  cartId?: string;
+  createdFrom?: Date;
+  createdTo?: Date;
+  /** The endpoint's deliveries: `delivered: false`, what it wanted and has not received. */
+  endpoint?: { id: string; delivered: boolean };
+  /** The position after which the page starts, newest first. */
+  after?: { createdAtMicros: string; eventId: string };
+  limit: number;
+}
+
+/** The merchant's events matching every filter, newest first (then by id), at most `limit`. */
+export async function listMerchantEvents(db: Db, platformUuid: string, filter: EventFilter): Promise<ListedEvent[]> {
+  const rows = await db<
+    Array<{
+      id: string;
+      event: WebhookEventName;
+      cart_id: string;
+      sequence: number;
+      created_at: Date;
+      created_at_micros: string;
+      payload: WebhookEventBody;
+      deliveries: Array<{ endpoint_id: string; status: Exclude<DeliveryStatus, 'unsubscribed'>; delivered_at: string | null }>;
+    }>
+  >`
+    select ev.id, ev.event, ev.cart_id, ev.sequence, ev.created_at, ev.payload,
+      (extract(epoch from ev.created_at) * 1000000)::bigint::text as created_at_micros,
+      coalesce((select json_agg(json_build_object('endpoint_id', d.endpoint_id, 'status', d.status, 'delivered_at', d.delivered_at)
+        order by e.created_at, e.id) from webhook_deliveries d join webhook_endpoints e on e.id = d.endpoint_id where d.event_id = ev.id), '[]') as deliveries
+    from webhook_events ev
+    where ev.platform_uuid = ${platformUuid}
+      ${filter.type ? db`and ev.event = ${filter.type}` : db``}
+      ${filter.cartId ? db`and ev.cart_id = ${filter.cartId}` : db``}
+      ${filter.createdFrom ? db`and ev.created_at >= ${filter.createdFrom}` : db``}
+      ${filter.createdTo ? db`and ev.created_at < ${filter.createdTo}` : db``}
+      ${
+        filter.endpoint
+          ? db`and exists (select 1 from webhook_deliveries d where d.event_id = ev.id and d.endpoint_id = ${filter.endpoint.id}
+              and ${filter.endpoint.delivered ? db`d.status = 'delivered'` : db`d.status <> 'delivered'`})`
+          : db``
+      }
+      ${
+        filter.after
+          ? db`and (ev.created_at, ev.id) < (timestamptz 'epoch' + ${filter.after.createdAtMicros}::bigint * interval '1 microsecond', ${filter.after.eventId})`
+          : db``
+      }
+    order by ev.created_at desc, ev.id desc
+    limit ${filter.limit}`;
+  return rows.map((r) => ({
+    id: r.id,
+    type: r.event,
+    cartId: r.cart_id,
+    sequence: r.sequence,
+    createdAt: r.created_at.toISOString(),
+    createdAtMicros: r.created_at_micros,
+    body: r.payload,
+    deliveries: r.deliveries.map((d) => ({
+      endpointId: d.endpoint_id,
+      status: d.status,
+      deliveredAt: d.delivered_at === null ? null : new Date(d.delivered_at).toISOString(),
+    })),
   }));
 }

@@ -71,6 +71,10 @@ export interface WebhookEventBody {
   };
 }
 
-/** Where an event stands: pending until a 2xx; failed once its retries are spent; skipped while its endpoint was disabled. */
-export const DELIVERY_STATUSES = ['pending', 'delivered', 'failed', 'skipped'] as const;
+/**
+ * Where an event stands at one endpoint: pending until a 2xx; failed once its retries are spent;
+ * skipped while the endpoint was disabled. An event as a whole sums up its endpoints
+ * (core/webhooks/event-store.ts setDeliveryStatus), or is `unsubscribed` when no endpoint wanted it.
+ */
+export const DELIVERY_STATUSES = ['pending', 'delivered', 'failed', 'skipped', 'unsubscribed'] as const;
 export type DeliveryStatus = (typeof DELIVERY_STATUSES)[number];

@@ -7,6 +7,7 @@ import { cartEvents } from '../support/cart-events.js';
 import { signInToDemoStore, startDemoStoreOnStack } from '../support/demo-store.js';
 import { useTestStack } from '../support/test-stack.js';
 import { waitFor } from '../support/wait-for.js';
+import { ensureDemoMerchant } from '../../scripts/demo-merchant.js';
 
 describe('the demo store npm start runs, against the real API and webhooks', () => {
   const stack = useTestStack();
@@ -145,6 +146,56 @@ describe('the demo store npm start runs, against the real API and webhooks', () 
       const out = await fetch(`${baseUrl}/logout`, form({}, owner.cookie));
       expect(out.status).toBe(303);
       expect(out.headers.get('set-cookie')).toMatch(/^demo_store_owner=; Max-Age=0/);
+    } finally {
+      await store.close();
+    }
+  });
+
+  it('has two endpoints, as npm start makes it: its orders get every event, its accounting only the refunds, each under its own secret', async () => {
+    const port = await freePort();
+    const baseUrl = `http://127.0.0.1:${port}`;
+    const file = path.join(dataDir, 'demo-merchant.json');
+    const merchant = await ensureDemoMerchant({ db: stack.db, config: stack.config }, file, `${baseUrl}/webhooks`);
+    expect(merchant.accounting).toMatchObject({ url: `${baseUrl}/webhooks/accounting`, webhookSecret: expect.stringMatching(/^whsec_/) });
+    expect(merchant.accounting.webhookSecret).not.toBe(merchant.webhookSecret);
+    // A second start reuses both endpoints and their secrets.
+    expect(await ensureDemoMerchant({ db: stack.db, config: stack.config }, file, `${baseUrl}/webhooks`)).toEqual(merchant);
+    const lines: string[] = [];
+    const store = await startDemoStoreOnStack(stack, merchant, {
+      port,
+      baseUrl,
+      ordersFile: path.join(dataDir, 'two-endpoints-orders.json'),
+      log: (line) => lines.push(line),
+      accountingWebhookSecret: merchant.accounting.webhookSecret,
+    });
+    try {
+      const bought = await fetch(`${baseUrl}/checkout`, {
+        method: 'POST',
+        headers: { origin: baseUrl, 'content-type': 'application/x-www-form-urlencoded' },
+        body: 'qty-notebook=1',
+        redirect: 'manual',
+      });
+      const cartId = new URL(bought.headers.get('location')!).searchParams.get('token')!;
+      const [cart] = await stack.db<{ amount: string }[]>`select amount from carts where cart_id = ${cartId}`;
+      const amount = Number(cart!.amount);
+      const payment = { brand: 'visa', last4: '1111' };
+      const events = cartEvents(stack);
+      await events.recordCartEvent({ cartId, event: 'order_updated', status: 'processing', payment });
+      await events.recordCartEvent({ cartId, event: 'order_created', status: 'paid', payment });
+      await events.recordCartEvent({
+        cartId,
+        event: 'order_refunded',
+        status: 'partially_refunded',
+        payment,
+        refund: { id: 're_demo', amount: 100, refundedTotal: 100, reason: null },
+      });
+      await waitFor(() => lines.find((l) => l.includes('order_refunded #3') && l.includes('(applied)')), { what: 'the refund at the orders endpoint' });
+      await waitFor(() => lines.find((l) => l === '[demo store accounting] refund booked'), { what: 'the refund at the accounting endpoint' });
+      expect(lines.filter((l) => l.startsWith('[demo store accounting]'))).toEqual(['[demo store accounting] refund booked']);
+      const { cookie } = await signInToDemoStore(baseUrl, store.ownerPassword);
+      const page = await (await fetch(`${baseUrl}/orders`, { headers: { cookie } })).text();
+      expect(page).toContain('<code>re_demo</code> of cart');
+      expect(amount).toBeGreaterThan(100);
     } finally {
       await store.close();
     }

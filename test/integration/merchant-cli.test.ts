@@ -45,7 +45,7 @@ describe('operator CLI: npm run -s merchant', () => {
     const listed = await cli('list');
     expect((listed.json.merchants as Array<{ platformUuid: string }>).map((m) => m.platformUuid)).toContain(platformUuid);
 
-    expect((await cli('replay', '--event-id', eventId)).json).toEqual({ eventId, cartId });
+    expect((await cli('replay', '--event-id', eventId)).json).toEqual({ eventId, cartId, endpointIds: [expect.stringMatching(/^[0-9a-f-]{36}$/)] });
     await waitFor(() => (receiver.requests.length === 2 ? true : undefined), { what: 'the replay' });
     expect(receiver.requests[1]!.headers['webhook-id']).toBe(eventId);
 
@@ -63,6 +63,34 @@ describe('operator CLI: npm run -s merchant', () => {
     expect(rotated.json).toMatchObject({ platformUuid, webhookSecret: expect.stringMatching(/^whsec_/) });
     expect(rotated.json.webhookSecret).not.toBe(webhookSecret);
     expect((await cli('deactivate', '--platform-uuid', platformUuid)).json).toMatchObject({ status: 'inactive' });
+  });
+
+  it('adds, changes and lists a merchant’s webhook endpoints', async () => {
+    const { platformUuid } = await stack.createMerchant({ webhookUrl: receiver.url });
+    const added = await cli(
+      'add-endpoint',
+      '--platform-uuid',
+      platformUuid,
+      '--url',
+      'http://127.0.0.1:9/accounting',
+      '--event',
+      'order_refunded',
+      '--description',
+      'Accounting',
+    );
+    expect(added).toMatchObject({ code: 0, json: { enabledEvents: ['order_refunded'], description: 'Accounting', secret: expect.stringMatching(/^whsec_/) } });
+    const id = added.json.id as string;
+    expect(
+      (await cli('update-endpoint', '--platform-uuid', platformUuid, '--endpoint-id', id, '--event', 'order_refunded', '--event', 'order_cancelled')).json,
+    ).toMatchObject({
+      id,
+      enabledEvents: ['order_refunded', 'order_cancelled'],
+    });
+    const listed = (await cli('endpoints', '--platform-uuid', platformUuid)).json.endpoints as Array<{ url: string; enabledEvents: string[] }>;
+    expect(listed.map((e) => [e.url, e.enabledEvents])).toEqual([
+      [receiver.url, ['*']],
+      ['http://127.0.0.1:9/accounting', ['order_refunded', 'order_cancelled']],
+    ]);
   });
 
   it('refuses an unusable URL, an unknown merchant and a missing option, with a JSON error and a non-zero exit', async () => {

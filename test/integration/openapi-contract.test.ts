@@ -126,7 +126,7 @@ function operationContract(document: { paths: unknown }) {
   const ajv = new Ajv2020({ strict: false, allErrors: true });
   ajv.addSchema({ ...document, $id: 'openapi' });
   const pointer = (segment: string) => segment.replaceAll('~', '~0').replaceAll('/', '~1');
-  return async (method: 'get' | 'post', path: string, res: Response): Promise<{ status: number; body: unknown }> => {
+  return async (method: 'get' | 'post' | 'patch', path: string, res: Response): Promise<{ status: number; body: unknown }> => {
     const status = String(res.status);
     const body: unknown = await res.json();
     const operation = (document.paths as Operations)[path]?.[method];
@@ -150,10 +150,15 @@ describe('the OpenAPI document tells the truth about the merchant API', () => {
     const merchantOperations = Object.entries(document.paths).filter(([path]) => path.startsWith('/v2/merchant/'));
     expect(merchantOperations.map(([path]) => path).sort()).toEqual([
       '/v2/merchant/carts/{cartId}/expire',
+      '/v2/merchant/events',
+      '/v2/merchant/events/{id}/replay',
       '/v2/merchant/me',
       '/v2/merchant/orders',
       '/v2/merchant/orders/{cartId}',
       '/v2/merchant/orders/{cartId}/refunds',
+      '/v2/merchant/webhook-endpoints',
+      '/v2/merchant/webhook-endpoints/{id}',
+      '/v2/merchant/webhook-endpoints/{id}/rotate-secret',
     ]);
     for (const [, operations] of merchantOperations)
       for (const operation of Object.values(operations)) expect(operation.security).toEqual([{ merchantApiKey: [] }]);
@@ -203,5 +208,37 @@ describe('the OpenAPI document tells the truth about the merchant API', () => {
       { cartId: unpaid, status: 'cancelled', cancelledBy: 'merchant' },
       'SESSION_ENDED',
     ]);
+
+    // Webhook endpoints and events.
+    const send = (method: string, path: string, body?: unknown) =>
+      fetch(`${stack.apiUrl}/v2/merchant${path}`, {
+        method,
+        headers: { authorization: `Bearer ${merchant.apiKey}`, 'content-type': 'application/json' },
+        ...(body === undefined ? {} : { body: typeof body === 'string' ? body : JSON.stringify(body) }),
+      });
+    const endpoints = '/v2/merchant/webhook-endpoints';
+    const endpoint = '/v2/merchant/webhook-endpoints/{id}';
+    const created = await check(
+      'post',
+      endpoints,
+      await send('POST', '/webhook-endpoints', { url: 'http://127.0.0.1:9/accounting', enabledEvents: ['order_refunded'] }),
+    );
+    const id = (created.body as { id: string }).id;
+    const events = await check('get', '/v2/merchant/events', await api.get(`/events?cartId=${cartId}&limit=1`));
+    const eventId = (events.body as { data: Array<{ id: string }> }).data[0]!.id;
+    const more = [
+      await check('post', endpoints, await send('POST', '/webhook-endpoints', { url: 'http://127.0.0.1:9/x', enabledEvents: ['*', 'order_created'] })),
+      await check('get', endpoints, await api.get('/webhook-endpoints')),
+      await check('get', endpoint, await api.get(`/webhook-endpoints/${id}`)),
+      await check('get', endpoint, await api.get('/webhook-endpoints/0b6f4c1e-8d2a-4f3b-9c7e-5a1d2e3f4a5b')),
+      await check('patch', endpoint, await send('PATCH', `/webhook-endpoints/${id}`, { description: 'Accounting', enabledEvents: ['*'] })),
+      await check('patch', endpoint, await send('PATCH', `/webhook-endpoints/${id}`, '{"description":')),
+      await check('post', `${endpoint}/rotate-secret`, await send('POST', `/webhook-endpoints/${id}/rotate-secret`)),
+      await check('get', '/v2/merchant/events', await api.get(`/events?delivered=false`)),
+      await check('post', '/v2/merchant/events/{id}/replay', await send('POST', `/events/${eventId}/replay`, { endpointId: id })),
+      await check('post', '/v2/merchant/events/{id}/replay', await send('POST', '/events/evt_nosuchevent/replay', { endpointId: id })),
+    ];
+    expect([created.status, events.status, ...more.map((a) => a.status)]).toEqual([201, 200, 400, 200, 200, 404, 200, 400, 200, 400, 202, 404]);
+    expect((events.body as { nextCursor: string | null }).nextCursor).not.toBeNull();
   });
 });

@@ -112,7 +112,7 @@ describe('operator API: register, rotate, inspect, replay, recover', () => {
 
     const replay = await operator('POST', `/events/${eventId}/replay`);
     expect(replay.status).toBe(202);
-    expect(await replay.json()).toEqual({ eventId, cartId });
+    expect(await replay.json()).toEqual({ eventId, cartId, endpointIds: [expect.stringMatching(/^[0-9a-f-]{36}$/)] });
     await waitFor(() => (second.requests.length === 2 ? true : undefined), { what: 'the replay' });
     const [original, replayed] = second.requests;
     expect(replayed!.headers['webhook-id']).toBe(eventId);

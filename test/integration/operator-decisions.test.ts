@@ -59,6 +59,7 @@ describe('operator decisions bind the merchant; test events and replays are limi
     // An operator's replay is not sent either: it is marked skipped (seen here on an event whose delivery
     // had failed, as a delivered one stays delivered), and the endpoint gets nothing.
     await stack.db`update webhook_events set delivery_status = 'failed' where id = ${processing!}`;
+    await stack.db`update webhook_deliveries set status = 'failed' where event_id = ${processing!}`;
     expect((await operator('POST', `/events/${processing}/replay`)).status).toBe(202);
     const status = await waitFor(
       async () => {
@@ -128,5 +129,36 @@ describe('operator decisions bind the merchant; test events and replays are limi
     await otherBrowser.signIn(other.apiKey);
     await otherBrowser.get('/dashboard/webhooks');
     expect((await otherBrowser.post('/dashboard/webhooks/test')).status).toBe(200);
+  });
+
+  it('lets the merchant add an endpoint for some events (its secret shown once), refuse a bad one, and delete it, from the dashboard', async () => {
+    const merchant = await stack.createMerchant({ name: 'Endpoints <Store>', webhookUrl: receiver.url });
+    const browser = dashboardClient(stack.checkoutUrl);
+    expect((await browser.signIn(merchant.apiKey)).status).toBe(303);
+    await browser.get('/dashboard/webhooks');
+    const added = await browser.post('/dashboard/webhooks/endpoints', {
+      url: 'http://127.0.0.1:9/accounting',
+      events: 'order_refunded',
+      description: 'Books <refunds>',
+    });
+    expect(added.status).toBe(200);
+    const [row] = await stack.db<{ id: string; enabled_events: string[]; description: string }[]>`
+      select id, enabled_events, description from webhook_endpoints where platform_uuid = ${merchant.platformUuid} and url = 'http://127.0.0.1:9/accounting'`;
+    expect(row).toMatchObject({ enabled_events: ['order_refunded'], description: 'Books <refunds>' });
+    expect(added.body).toMatch(/shown this once:<\/p>\s*<p><code class="secret">whsec_[A-Za-z0-9+/=]+<\/code>/);
+    // Merchant-supplied text is escaped.
+    expect(added.body).toContain('Books &lt;refunds&gt;');
+    expect((await browser.get('/dashboard/webhooks')).body).not.toContain('whsec_');
+
+    const refused = await browser.post('/dashboard/webhooks/endpoints', { url: 'http://10.1.2.3/hook', events: 'order_refunded' });
+    expect(refused.status).toBe(422);
+    const noEvents = await browser.post('/dashboard/webhooks/endpoints', { url: 'http://127.0.0.1:9/other' });
+    expect(noEvents.status).toBe(422);
+    expect(noEvents.body).toContain('Events: must name at least one event');
+
+    const deleted = await browser.post(`/dashboard/webhooks/endpoints/${row!.id}/delete`);
+    expect(deleted.status).toBe(200);
+    expect(deleted.body).toContain('Deleted: nothing more is sent to it.');
+    expect((await stack.db`select 1 from webhook_endpoints where id = ${row!.id} and deleted_at is null`).length).toBe(0);
   });
 });

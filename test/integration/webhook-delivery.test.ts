@@ -281,4 +281,212 @@ describe('webhook delivery against a real HTTP receiver', () => {
     }
     expect(await statusOfDelivery(paidCart)).toBe('RUNNING');
   });
+
+  /** The merchant API with this merchant's key. */
+  const merchantApi = (merchant: { apiKey: string }) => async (method: string, path: string, body?: unknown) => {
+    const res = await fetch(`${stack.apiUrl}/v2/merchant${path}`, {
+      method,
+      headers: { authorization: `Bearer ${merchant.apiKey}`, ...(body === undefined ? {} : { 'content-type': 'application/json' }) },
+      ...(body === undefined ? {} : { body: JSON.stringify(body) }),
+    });
+    return { status: res.status, json: (res.status === 204 ? null : await res.json()) as Record<string, unknown> & { data?: Array<Record<string, unknown>> } };
+  };
+  const firstEndpointId = async (api: ReturnType<typeof merchantApi>) => (await api('GET', '/webhook-endpoints')).json.data![0]!.id as string;
+  const bodiesOf = (receiver: WebhookReceiver) => receiver.requests.map((r) => JSON.parse(r.rawBody) as WebhookEventBody);
+
+  it('sends each endpoint only the events it subscribed to, in order, each signed with its own secret', async () => {
+    const { receiver: orders, merchant } = await merchantWithReceiver();
+    const accounting = await startWebhookReceiver();
+    receivers.push(accounting);
+    const api = merchantApi(merchant);
+    const created = await api('POST', '/webhook-endpoints', { url: accounting.url, enabledEvents: ['order_refunded'], description: 'Accounting' });
+    expect(created).toMatchObject({
+      status: 201,
+      json: { url: accounting.url, enabledEvents: ['order_refunded'], description: 'Accounting', status: 'enabled', secret: expect.stringMatching(/^whsec_/) },
+    });
+    const accountingSecret = created.json.secret as string;
+    // The secret is shown once: never again in a read.
+    expect((await api('GET', `/webhook-endpoints/${created.json.id as string}`)).json).not.toHaveProperty('secret');
+    expect((await api('GET', '/webhook-endpoints')).json.data!.map((e) => e.enabledEvents)).toEqual([['*'], ['order_refunded']]);
+
+    const cartId = await newCart(merchant.platformUuid);
+    const payment = { brand: 'visa', last4: '1111' };
+    await record({ cartId, event: 'order_updated', status: 'processing', payment });
+    await record({ cartId, event: 'order_created', status: 'paid', payment });
+    for (const [i, amount] of [1000, 500].entries())
+      await record({
+        cartId,
+        event: 'order_refunded',
+        status: 'partially_refunded',
+        payment,
+        refund: { id: `re_${i}`, amount, refundedTotal: 1000 + i * 500, reason: null },
+      });
+    await waitFor(() => (orders.processed.size === 4 && accounting.processed.size === 2 ? true : undefined), { what: 'four deliveries and two refunds' });
+
+    expect(bodiesOf(orders).map((b) => [b.event, b.sequence])).toEqual([
+      ['order_updated', 1],
+      ['order_created', 2],
+      ['order_refunded', 3],
+      ['order_refunded', 4],
+    ]);
+    expect(bodiesOf(accounting).map((b) => [b.event, b.sequence, b.data.refund?.id])).toEqual([
+      ['order_refunded', 3, 're_0'],
+      ['order_refunded', 4, 're_1'],
+    ]);
+    // Over the raw bytes, as a merchant verifies: each endpoint's signature is by its own secret only.
+    for (const [receiver, secret, other] of [
+      [orders, merchant.webhookSecret, accountingSecret],
+      [accounting, accountingSecret, merchant.webhookSecret],
+    ] as const) {
+      for (const request of receiver.requests) {
+        const headers = request.headers as Record<string, string>;
+        expect((new Webhook(secret).verify(request.rawBody, headers) as WebhookEventBody).id).toBe(headers['webhook-id']);
+        expect(() => new Webhook(other).verify(request.rawBody, headers)).toThrow();
+      }
+    }
+    expect(bodiesOf(accounting).map((b) => JSON.stringify(b))).toEqual(
+      bodiesOf(orders)
+        .slice(2)
+        .map((b) => JSON.stringify(b)),
+    );
+  });
+
+  it('keeps a failing endpoint from delaying another; delivered=false lists exactly what it missed, and a replay sends it', async () => {
+    let failing = true;
+    const { receiver: healthy, merchant } = await merchantWithReceiver();
+    const broken = await startWebhookReceiver(() => (failing ? { status: 503 } : { status: 200 }));
+    receivers.push(broken);
+    const api = merchantApi(merchant);
+    const brokenId = (await api('POST', '/webhook-endpoints', { url: broken.url, enabledEvents: ['order_updated', 'order_created'] })).json.id as string;
+    const healthyId = await firstEndpointId(api);
+
+    const cartId = await newCart(merchant.platformUuid);
+    const payment = { brand: 'visa', last4: '1111' };
+    const processing = await record({ cartId, event: 'order_updated', status: 'processing', payment });
+    const paid = await record({ cartId, event: 'order_created', status: 'paid', payment });
+    const refunded = await record({
+      cartId,
+      event: 'order_refunded',
+      status: 'refunded',
+      payment,
+      refund: { id: 're_x', amount: 4498, refundedTotal: 4498, reason: null },
+    });
+    await waitFor(() => (healthy.processed.size === 3 ? true : undefined), { what: 'the healthy endpoint has all three', timeoutMs: 10_000 });
+    // The healthy endpoint got everything while the broken one was still retrying its first event.
+    expect(new Set(broken.requests.map((r) => r.headers['webhook-id']))).toEqual(new Set([processing.eventId]));
+
+    // The merchant disables the broken endpoint: what is still waiting for it is skipped; the other is untouched.
+    expect((await api('PATCH', `/webhook-endpoints/${brokenId}`, { status: 'disabled' })).json).toMatchObject({
+      status: 'disabled',
+      disabledReason: 'disabled by the merchant',
+    });
+    const otherCart = await newCart(merchant.platformUuid);
+    const later = await record({ cartId: otherCart, event: 'order_created', status: 'paid', payment });
+    await waitFor(() => (healthy.processed.has(later.eventId) ? true : undefined), { what: 'the later event at the healthy endpoint' });
+    const deliveryOf = async (eventId: string, endpointId: string) =>
+      (await stack.db<{ status: string }[]>`select status from webhook_deliveries where event_id = ${eventId} and endpoint_id = ${endpointId}`)[0]?.status;
+    await waitFor(async () => ((await deliveryOf(later.eventId, brokenId)) === 'skipped' ? true : undefined), {
+      what: 'the later event skipped at the broken endpoint',
+    });
+    for (const { eventId } of [processing, paid])
+      await waitFor(async () => (['failed', 'skipped'].includes((await deliveryOf(eventId, brokenId)) ?? '') ? true : undefined), {
+        what: `${eventId} given up at the broken endpoint`,
+      });
+    expect(broken.processed.size).toBe(0);
+
+    const missed = async (endpointId: string) => {
+      const res = await api('GET', `/events?delivered=false&endpointId=${endpointId}&limit=2`);
+      expect(res.status).toBe(200);
+      const page2 = res.json.nextCursor
+        ? (await api('GET', `/events?delivered=false&endpointId=${endpointId}&cursor=${res.json.nextCursor as string}`)).json.data!
+        : [];
+      return [...res.json.data!, ...page2].map((e) => e.id);
+    };
+    // Exactly what it wanted and did not get, newest first: not the refund it never subscribed to.
+    expect(await missed(brokenId)).toEqual([later.eventId, paid.eventId, processing.eventId]);
+    expect(await missed(healthyId)).toEqual([]);
+    const listed = (await api('GET', `/events?cartId=${cartId}&type=order_created`)).json.data!;
+    expect(listed).toEqual([
+      expect.objectContaining({
+        id: paid.eventId,
+        type: 'order_created',
+        cartId,
+        deliveries: [
+          { endpointId: healthyId, status: 'delivered', deliveredAt: expect.any(String) },
+          { endpointId: brokenId, status: expect.stringMatching(/^(failed|skipped)$/), deliveredAt: null },
+        ],
+      }),
+    ]);
+    expect((await api('GET', `/events?cartId=${cartId}&type=order_refunded`)).json.data![0]).toMatchObject({
+      id: refunded.eventId,
+      deliveries: [{ endpointId: healthyId, status: 'delivered' }],
+    });
+
+    // Back up and enabled again: the merchant replays what it missed, to that endpoint only.
+    failing = false;
+    expect((await api('PATCH', `/webhook-endpoints/${brokenId}`, { status: 'enabled' })).json).toMatchObject({ status: 'enabled', disabledReason: null });
+    for (const eventId of [processing.eventId, paid.eventId, later.eventId])
+      expect(await api('POST', `/events/${eventId}/replay`, { endpointId: brokenId })).toMatchObject({ status: 202, json: { eventId, endpointId: brokenId } });
+    await waitFor(() => (broken.processed.size === 3 ? true : undefined), { what: 'the replays at the recovered endpoint' });
+    await waitFor(async () => ((await missed(brokenId)).length === 0 ? true : undefined), { what: 'nothing missed any more' });
+    expect(healthy.requests).toHaveLength(4);
+  });
+
+  it('records an event no endpoint wants and never sends it', async () => {
+    const { receiver, merchant } = await merchantWithReceiver();
+    const api = merchantApi(merchant);
+    const only = await firstEndpointId(api);
+    expect((await api('PATCH', `/webhook-endpoints/${only}`, { enabledEvents: ['order_created', 'order_refunded'] })).json).toMatchObject({
+      enabledEvents: ['order_created', 'order_refunded'],
+    });
+    const cartId = await newCart(merchant.platformUuid);
+    const cancelled = await record({ cartId, event: 'order_cancelled', status: 'cancelled' });
+    expect(await statusOf(cancelled.eventId)).toBe('unsubscribed');
+    expect((await api('GET', `/events?cartId=${cartId}`)).json.data).toEqual([
+      expect.objectContaining({ id: cancelled.eventId, type: 'order_cancelled', deliveries: [] }),
+    ]);
+    // Nothing was handed to delivery: no workflow was started for the cart.
+    await expect(stack.temporal.client.workflow.getHandle(webhookDeliveryWorkflowId(cartId)).describe()).rejects.toThrow(/not found/i);
+    expect(receiver.requests).toHaveLength(0);
+  });
+
+  it('manages endpoints through the merchant API, refusing bad input in the documented envelope', async () => {
+    const { merchant } = await merchantWithReceiver();
+    const other = await stack.createMerchant();
+    const api = merchantApi(merchant);
+    const only = await firstEndpointId(api);
+
+    const bad = await api('POST', '/webhook-endpoints', { url: 'ftp://x', enabledEvents: ['*', 'order_created'], extra: 1 });
+    expect(bad.status).toBe(400);
+    expect(bad.json).toMatchObject({ code: 'VALIDATION_ERROR' });
+    expect((bad.json.errors as Array<{ path: string }>).map((e) => e.path)).toEqual(expect.arrayContaining(['enabledEvents']));
+    const unknownEvent = await api('POST', '/webhook-endpoints', { url: 'http://127.0.0.1:9/x', enabledEvents: ['order_shipped'] });
+    expect(unknownEvent.json).toMatchObject({
+      code: 'VALIDATION_ERROR',
+      errors: [{ path: 'enabledEvents[0]', message: expect.stringContaining('order_created') }],
+    });
+    const badUrl = await api('POST', '/webhook-endpoints', { url: 'ftp://x', enabledEvents: ['*'] });
+    expect(badUrl.json).toMatchObject({ code: 'VALIDATION_ERROR', errors: [{ path: 'url', message: 'must be an http or https URL' }] });
+    expect((await api('PATCH', `/webhook-endpoints/${only}`, {})).json).toMatchObject({ code: 'VALIDATION_ERROR' });
+
+    // Another merchant's endpoint is not found, never forbidden.
+    const theirs = await firstEndpointId(merchantApi(other));
+    for (const [method, body] of [['GET'], ['PATCH', { description: 'mine now' }], ['DELETE']] as const)
+      expect(await api(method, `/webhook-endpoints/${theirs}`, body)).toMatchObject({ status: 404, json: { code: 'NOT_FOUND', errors: [{ path: 'id' }] } });
+    expect(await api('DELETE', `/webhook-endpoints/${only}`)).toMatchObject({ status: 409, json: { code: 'LAST_ENDPOINT' } });
+
+    const rotated = await api('POST', `/webhook-endpoints/${only}/rotate-secret`);
+    expect(rotated.json).toMatchObject({ id: only, secret: expect.stringMatching(/^whsec_/) });
+    expect(rotated.json.secret).not.toBe(merchant.webhookSecret);
+
+    for (let n = 2; n <= 16; n++)
+      expect((await api('POST', '/webhook-endpoints', { url: `http://127.0.0.1:9/hook-${n}`, enabledEvents: ['*'] })).status).toBe(201);
+    expect(await api('POST', '/webhook-endpoints', { url: 'http://127.0.0.1:9/hook-17', enabledEvents: ['*'] })).toMatchObject({
+      status: 409,
+      json: { code: 'ENDPOINT_LIMIT_REACHED' },
+    });
+    expect(await api('DELETE', `/webhook-endpoints/${only}`)).toMatchObject({ status: 204 });
+    expect((await api('GET', '/webhook-endpoints')).json.data).toHaveLength(15);
+    expect((await api('GET', `/webhook-endpoints/${only}`)).status).toBe(404);
+  });
 });

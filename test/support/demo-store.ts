@@ -10,7 +10,7 @@ import type { TestStack } from './test-stack.js';
 export async function startDemoStoreOnStack(
   stack: Pick<TestStack, 'apiUrl' | 'checkoutUrl'>,
   merchant: CreatedMerchant,
-  options: { port: number; baseUrl: string; ordersFile: string; log: (line: string) => void; ownerPassword?: string },
+  options: { port: number; baseUrl: string; ordersFile: string; log: (line: string) => void; ownerPassword?: string; accountingWebhookSecret?: string },
 ) {
   const ownerPassword = options.ownerPassword ?? randomBytes(18).toString('base64url');
   const store = await startDemoStore({

@@ -1,6 +1,9 @@
 import { describe, expect, it } from 'vitest';
 import { decodeOrderCursor, encodeOrderCursor } from '../../core/orders/order-cursor.js';
 import { orderListQuerySchema, refundRequestSchema } from '../../core/orders/order-schema.js';
+import { decodeEventCursor, encodeEventCursor } from '../../core/webhooks/event-cursor.js';
+import { eventListQuerySchema } from '../../core/webhooks/event-schema.js';
+import { enabledEventsSchema } from '../../core/merchants/webhook-endpoint-schema.js';
 
 describe('the order list cursor', () => {
   it('gives back the position it encodes, to the microsecond', () => {
@@ -75,5 +78,34 @@ describe('the refund request', () => {
     expect(firstIssue({ amount: '10' })?.path).toEqual(['amount']);
     expect(firstIssue({ amount: 1, reason: 'x'.repeat(501) })?.message).toBe('must be at most 500 characters');
     expect(firstIssue({ amount: 1, reason: 'bell\u0007' })?.path).toEqual(['reason']);
+  });
+});
+
+describe('the event list cursor and query, and an endpoint’s enabledEvents', () => {
+  it('gives back the position it encodes and refuses what it did not hand out, an order cursor included', () => {
+    const position = { createdAtMicros: '1795303167179204', eventId: 'evt_oZhTjGKVftQLFqUBg3XndWPy' };
+    expect(decodeEventCursor(encodeEventCursor(position))).toEqual(position);
+    const encode = (text: string) => Buffer.from(text).toString('base64url');
+    for (const bad of [
+      encodeOrderCursor({ createdAtMicros: '1', cartId: 'abc' }),
+      encode('e1.1795303167179204.abc'),
+      encode("e1.1.evt_x' or 1=1"),
+      encode(`e1.${'9'.repeat(19)}.evt_x`),
+    ])
+      expect(decodeEventCursor(bad), bad).toBeUndefined();
+  });
+
+  it('needs endpointId with delivered, and names each bad parameter', () => {
+    const problems = (query: Record<string, string>) => eventListQuerySchema.safeParse(query).error?.issues.map((i) => [i.path.join('.'), i.message]);
+    expect(problems({ delivered: 'false', endpointId: '0b6f4c1e-8d2a-4f3b-9c7e-5a1d2e3f4a5b', type: 'order_refunded' })).toBeUndefined();
+    expect(problems({ delivered: 'false' })).toEqual([['endpointId', 'is required with delivered (the endpoint whose deliveries to look at)']]);
+    expect(problems({ delivered: 'no', type: 'order_shipped', limit: '0' })!.map(([path]) => path)).toEqual(['type', 'delivered', 'limit']);
+  });
+
+  it('takes event names or ["*"] alone, each once', () => {
+    expect(enabledEventsSchema.safeParse(['order_refunded', 'order_created']).success).toBe(true);
+    expect(enabledEventsSchema.safeParse(['*']).success).toBe(true);
+    for (const bad of [[], ['*', 'order_created'], ['order_created', 'order_created'], ['order_shipped'], 'order_created'])
+      expect(enabledEventsSchema.safeParse(bad).success, JSON.stringify(bad)).toBe(false);
   });
 });

@@ -3,7 +3,17 @@ import type { Config } from '../../core/config.js';
 import type { Db } from '../../core/db/client.js';
 import type { Logger } from '../../core/logger.js';
 import { BrandColourRejectedError, DomainsRejectedError, getMerchant, setMerchantBrandColour, setMerchantDomains } from '../../core/merchants/merchants.js';
-import { changeWebhookUrl, listEndpointDeliveries, WebhookUrlRejectedError } from '../../core/merchants/webhook-endpoints.js';
+import { createWebhookEndpointSchema } from '../../core/merchants/webhook-endpoint-schema.js';
+import {
+  changeWebhookUrl,
+  createWebhookEndpoint,
+  deleteWebhookEndpoint,
+  listEndpointDeliveries,
+  listWebhookEndpoints,
+  WebhookEndpointNotFoundError,
+  WebhookEndpointRefusedError,
+  WebhookUrlRejectedError,
+} from '../../core/merchants/webhook-endpoints.js';
 import { rotateWebhookSecret } from '../../core/merchants/webhook-secrets.js';
 import { withDeadline, type Temporal } from '../../core/temporal.js';
 import { sendTestWebhook } from '../../core/webhooks/test-event.js';
@@ -16,6 +26,7 @@ import {
   deliveriesSection,
   domainsSection,
   endpointSection,
+  endpointsSection,
   secretSection,
   testSection,
   webhookSettingsPage,
@@ -25,8 +36,17 @@ import {
 type C = Context<DashboardEnv>;
 
 const RECENT_DELIVERIES = 20;
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 const TEMPORAL_DEADLINE_MS = 5_000;
-const SECTIONS = { url: endpointSection, test: testSection, secret: secretSection, domains: domainsSection, brand: brandSection, replay: deliveriesSection };
+const SECTIONS = {
+  url: endpointSection,
+  endpoints: endpointsSection,
+  test: testSection,
+  secret: secretSection,
+  domains: domainsSection,
+  brand: brandSection,
+  replay: deliveriesSection,
+};
 
 const field = async (c: C, name: string) => {
   const value = (await c.req.parseBody())[name];
@@ -51,8 +71,12 @@ export function webhookSettingsRoutes(deps: { config: Config; db: Db; temporal: 
 
   async function respond(c: C, result?: WebhookFormResult, status: 200 | 202 | 404 | 409 | 422 | 429 = 200) {
     const platformUuid = me(c);
-    const [merchant, deliveries] = await Promise.all([getMerchant(db, platformUuid), listEndpointDeliveries(db, platformUuid, { limit: RECENT_DELIVERIES })]);
-    const view = { merchant, deliveries, csrf: c.get('csrf'), ...(result ? { result } : {}) };
+    const [merchant, deliveries, endpoints] = await Promise.all([
+      getMerchant(db, platformUuid),
+      listEndpointDeliveries(db, platformUuid, { limit: RECENT_DELIVERIES }),
+      listWebhookEndpoints(db, platformUuid),
+    ]);
+    const view = { merchant, deliveries, endpoints, csrf: c.get('csrf'), ...(result ? { result } : {}) };
     return c.html(
       await partOrPage(
         c,
@@ -75,6 +99,50 @@ export function webhookSettingsRoutes(deps: { config: Config; db: Db; temporal: 
       // The detail (what our resolver answered) is for operators: the merchant gets the generic problems.
       deps.logger.warn({ platformUuid: me(c), problems: err.problems }, 'a merchant’s webhook URL was refused');
       return respond(c, { form: 'url', value, error: err.merchantProblems.map((p) => `The URL ${p}.`) }, 422);
+    }
+  });
+
+  app.post('/webhooks/endpoints', async (c) => {
+    const form = await c.req.parseBody({ all: true });
+    const text = (name: string) => (typeof form[name] === 'string' ? form[name].trim() : '');
+    const events = [form.events ?? []].flat().filter((e): e is string => typeof e === 'string');
+    const value = { url: text('url'), events, description: text('description') };
+    // "All events" with others ticked means all events.
+    const parsed = createWebhookEndpointSchema.safeParse({
+      url: value.url,
+      enabledEvents: events.includes('*') ? ['*'] : events,
+      ...(value.description ? { description: value.description } : {}),
+    });
+    if (!parsed.success)
+      return respond(
+        c,
+        {
+          form: 'endpoints',
+          value,
+          error: parsed.error.issues.map((i) => `${i.path[0] === 'enabledEvents' ? 'Events' : 'The URL or description'}: ${i.message}.`),
+        },
+        422,
+      );
+    try {
+      const created = await createWebhookEndpoint(db, config.keyring, c.get('merchant')!, parsed.data);
+      return await respond(c, { form: 'endpoints', added: { url: created.url, secret: created.secret } });
+    } catch (err) {
+      if (err instanceof WebhookUrlRejectedError) return respond(c, { form: 'endpoints', value, error: err.merchantProblems.map((p) => `The URL ${p}.`) }, 422);
+      if (err instanceof WebhookEndpointRefusedError) return respond(c, { form: 'endpoints', value, error: [err.message] }, 409);
+      throw err;
+    }
+  });
+
+  app.post('/webhooks/endpoints/:id/delete', async (c) => {
+    try {
+      const id = c.req.param('id');
+      if (!UUID.test(id)) throw new WebhookEndpointNotFoundError(id);
+      await deleteWebhookEndpoint(db, me(c), id);
+      return await respond(c, { form: 'endpoints', deleted: true });
+    } catch (err) {
+      if (err instanceof WebhookEndpointNotFoundError) return respond(c, { form: 'endpoints', error: ['No such endpoint among yours.'] }, 404);
+      if (err instanceof WebhookEndpointRefusedError) return respond(c, { form: 'endpoints', error: [err.message] }, 409);
+      throw err;
     }
   });
 

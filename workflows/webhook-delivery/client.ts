@@ -2,7 +2,8 @@ import type { Client } from '@temporalio/client';
 import type { Config } from '../../core/config.js';
 import type { Db } from '../../core/db/client.js';
 import { reenableWebhookEndpoint } from '../../core/merchants/webhook-endpoints.js';
-import { findEvent, undeliveredEventsSince } from '../../core/webhooks/event-store.js';
+import { findDeliveryEndpoint } from '../../core/merchants/merchant-store.js';
+import { deliveryEndpointIds, findEvent, undeliveredEventsSince } from '../../core/webhooks/event-store.js';
 import type { DeliveryRequest } from '../../core/webhooks/delivery.js';
 import { deliverEventSignal, webhookDeliveryWorkflowId, type WebhookDeliveryInput } from './messages.js';
 import { webhookDelivery } from './workflow.js';
@@ -37,24 +38,54 @@ export async function requestDelivery(client: Client, config: Pick<Config, 'temp
   });
 }
 
-/**
- * Sends one event again: same event id and body, fresh timestamp and signature. With `platformUuid`
- * (a merchant replaying from the dashboard) another merchant's event is not found, like a missing one.
- */
-export async function replayEvent(deps: Deps, eventId: string, options: { platformUuid?: string } = {}): Promise<{ eventId: string; cartId: string }> {
-  const event = await findEvent(deps.db, eventId);
-  if (!event || (options.platformUuid !== undefined && event.platform_uuid !== options.platformUuid)) throw new WebhookEventNotFoundError(eventId);
-  await requestDelivery(deps.client, deps.config, event.cart_id, { eventId, trigger: 'replay' });
-  return { eventId, cartId: event.cart_id };
+export class WebhookEndpointUnknownError extends Error {
+  override name = 'WebhookEndpointUnknownError';
+  constructor(readonly endpointId: string) {
+    super(`no webhook endpoint of this event's merchant has id ${endpointId}`);
+  }
 }
 
 /**
- * After an outage on the merchant's side: re-enables the endpoint and sends again, cart by cart in
- * order, every event since `since` that failed or was skipped.
+ * Sends one event again: same event id and body, fresh timestamp and signature; to `endpointId`, or
+ * without it to every endpoint it was recorded for (the merchant's first when none was). With
+ * `platformUuid` (a merchant replaying) another merchant's event is not found, like a missing one.
  */
-export async function recoverEndpoint(deps: Deps, platformUuid: string, since: Date): Promise<{ platformUuid: string; eventIds: string[] }> {
-  await reenableWebhookEndpoint(deps.db, platformUuid);
-  const events = await undeliveredEventsSince(deps.db, platformUuid, since);
-  for (const event of events) await requestDelivery(deps.client, deps.config, event.cart_id, { eventId: event.id, trigger: 'recover' });
-  return { platformUuid, eventIds: events.map((e) => e.id) };
+export async function replayEvent(
+  deps: Deps,
+  eventId: string,
+  options: { platformUuid?: string; endpointId?: string } = {},
+): Promise<{ eventId: string; cartId: string; endpointIds: string[] }> {
+  const event = await findEvent(deps.db, eventId);
+  if (!event || (options.platformUuid !== undefined && event.platform_uuid !== options.platformUuid)) throw new WebhookEventNotFoundError(eventId);
+  let endpointIds: string[];
+  if (options.endpointId !== undefined) {
+    const endpoint = await findDeliveryEndpoint(deps.db, event.platform_uuid, options.endpointId);
+    if (!endpoint || endpoint.deleted) throw new WebhookEndpointUnknownError(options.endpointId);
+    endpointIds = [endpoint.endpointId];
+  } else {
+    endpointIds = await deliveryEndpointIds(deps.db, eventId);
+    if (endpointIds.length === 0) {
+      const first = await findDeliveryEndpoint(deps.db, event.platform_uuid);
+      endpointIds = first ? [first.endpointId] : [];
+    }
+  }
+  for (const endpointId of endpointIds) await requestDelivery(deps.client, deps.config, event.cart_id, { eventId, endpointId, trigger: 'replay' });
+  return { eventId, cartId: event.cart_id, endpointIds };
+}
+
+/**
+ * After an outage on the merchant's side: re-enables the endpoint (the merchant's first without
+ * `endpointId`) and sends it again, cart by cart in order, every event since `since` that failed or was
+ * skipped there.
+ */
+export async function recoverEndpoint(
+  deps: Deps,
+  platformUuid: string,
+  since: Date,
+  endpointId?: string,
+): Promise<{ platformUuid: string; endpointId: string; eventIds: string[] }> {
+  const id = await reenableWebhookEndpoint(deps.db, platformUuid, endpointId);
+  const events = await undeliveredEventsSince(deps.db, id, since);
+  for (const event of events) await requestDelivery(deps.client, deps.config, event.cart_id, { eventId: event.id, endpointId: id, trigger: 'recover' });
+  return { platformUuid, endpointId: id, eventIds: events.map((e) => e.id) };
 }

@@ -1,5 +1,7 @@
 import { html } from 'hono/html';
 import type { MerchantSummary } from '../../../core/merchants/merchants.js';
+import { ENDPOINT_LIMITS, type WebhookEndpoint } from '../../../core/merchants/webhook-endpoint-schema.js';
+import { WEBHOOK_EVENT_NAMES } from '../../../core/webhooks/events.js';
 import type { EventDeliveries } from '../../../core/webhooks/event-store.js';
 import type { TestEventResult } from '../../../core/webhooks/test-event.js';
 import { formatTime, words } from './format.js';
@@ -12,11 +14,19 @@ export type WebhookFormResult =
   | { form: 'secret'; secret: string; previousSecretsExpireAt: string }
   | { form: 'domains'; error?: string[]; saved?: boolean; value?: string }
   | { form: 'replay'; eventId: string; error?: string }
-  | { form: 'brand'; error?: string; saved?: boolean; value?: string };
+  | { form: 'brand'; error?: string; saved?: boolean; value?: string }
+  | {
+      form: 'endpoints';
+      error?: string[];
+      added?: { url: string; secret: string };
+      deleted?: boolean;
+      value?: { url: string; events: string[]; description: string };
+    };
 
 export interface WebhookSettingsView {
   merchant: MerchantSummary;
   deliveries: EventDeliveries[];
+  endpoints: WebhookEndpoint[];
   csrf: string;
   result?: WebhookFormResult;
 }
@@ -101,6 +111,106 @@ export function endpointSection(view: WebhookSettingsView): Html {
           errors: error,
         })} <button type="submit">Save URL</button>`,
     )}
+  </section>`;
+}
+
+/** Every endpoint with its events, and adding or deleting one; the API does the rest (docs/webhooks.md). */
+export function endpointsSection(view: WebhookSettingsView): Html {
+  const result = view.result?.form === 'endpoints' ? view.result : undefined;
+  const chosen = result?.value?.events ?? ['*'];
+  const full = view.endpoints.length >= ENDPOINT_LIMITS.perMerchant;
+  return html`<section id="endpoints" class="panel" aria-labelledby="endpoints-title">
+    <h2 id="endpoints-title">All endpoints</h2>
+    <p class="lead">Each endpoint receives the events it subscribed to, signed with its own secret. The first is the one above.</p>
+    ${result?.deleted ? html`<p class="notice" role="status">Deleted: nothing more is sent to it.</p>` : ''}
+    ${
+      result?.added
+        ? html`<div class="notice" role="status">
+            <p>Added <code>${result.added.url}</code>. Its signing secret, shown this once:</p>
+            <p><code class="secret">${result.added.secret}</code></p>
+          </div>`
+        : ''
+    }
+    <div class="table-scroll" tabindex="0" role="region" aria-label="Endpoints table">
+      <table>
+        <thead>
+          <tr>
+            <th scope="col">URL</th>
+            <th scope="col">Events</th>
+            <th scope="col">Description</th>
+            <th scope="col">Status</th>
+            <th scope="col"><span class="visually-hidden">Actions</span></th>
+          </tr>
+        </thead>
+        <tbody>
+          ${view.endpoints.map(
+            (e, i) =>
+              html`<tr data-endpoint-id="${e.id}">
+                <td><code>${e.url}</code></td>
+                <td>${e.enabledEvents.includes('*') ? 'All events' : e.enabledEvents.map((name, j) => html`${j ? ', ' : ''}<code>${name}</code>`)}</td>
+                <td>${e.description}</td>
+                <td>
+                  <span class="badge-status ${e.status === 'disabled' ? 'status-bad' : 'status-ok'}">${e.status === 'disabled' ? 'Disabled' : 'Enabled'}</span>
+                </td>
+                <td>
+                  ${
+                    view.endpoints.length > 1
+                      ? form(
+                          'endpoints',
+                          `/dashboard/webhooks/endpoints/${encodeURIComponent(e.id)}/delete`,
+                          view.csrf,
+                          html`<button type="submit" class="small" aria-label="Delete endpoint ${i + 1}, ${e.url}">Delete</button>`,
+                        )
+                      : ''
+                  }
+                </td>
+              </tr>`,
+          )}
+        </tbody>
+      </table>
+    </div>
+    ${
+      full
+        ? html`<p class="hint">You have ${ENDPOINT_LIMITS.perMerchant} endpoints, the most allowed.</p>`
+        : form(
+            'endpoints',
+            '/dashboard/webhooks/endpoints',
+            view.csrf,
+            html`${textField({
+                id: 'endpointUrl',
+                name: 'url',
+                label: 'New endpoint URL',
+                value: result?.value?.url ?? '',
+                extra: html`inputmode="url" autocomplete="url"`,
+                hint:
+                  view.merchant.environment === 'production'
+                    ? 'https, on a public address.'
+                    : 'https or http, on a public address or this machine (localhost).',
+                errors: result?.error,
+              })}
+              <fieldset class="field">
+                <legend>Events it receives</legend>
+                ${['*', ...WEBHOOK_EVENT_NAMES].map(
+                  (name) =>
+                    html`<label class="checkbox"
+                      ><input type="checkbox" name="events" value="${name}" ${chosen.includes(name) ? 'checked' : ''} /> ${
+                        name === '*' ? 'All events' : html`<code>${name}</code>`
+                      }</label
+                    >`,
+                )}
+              </fieldset>
+              ${textField({
+                id: 'endpointDescription',
+                name: 'description',
+                label: 'Description (optional)',
+                value: result?.value?.description ?? '',
+                extra: html``,
+                hint: 'What it is for, e.g. Accounting.',
+                errors: undefined,
+              })}
+              <button type="submit">Add endpoint</button>`,
+          )
+    }
   </section>`;
 }
 
@@ -283,7 +393,8 @@ export function webhookSettingsPage(view: WebhookSettingsView & { who: string })
     signedIn: { who: view.who, role: 'merchant', section: 'webhooks', csrf: view.csrf },
     body: html`<h1>Webhooks</h1>
       <div class="stack">
-        ${endpointSection(view)} ${testSection(view)} ${secretSection(view)} ${domainsSection(view)} ${brandSection(view)} ${deliveriesSection(view)}
+        ${endpointSection(view)} ${endpointsSection(view)} ${testSection(view)} ${secretSection(view)} ${domainsSection(view)} ${brandSection(view)}
+        ${deliveriesSection(view)}
       </div>`,
   });
 }

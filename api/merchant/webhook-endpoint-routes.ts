@@ -1,0 +1,95 @@
+import { Hono } from 'hono';
+import type { Config } from '../../core/config.js';
+import type { Db } from '../../core/db/client.js';
+import {
+  createWebhookEndpointSchema,
+  ENDPOINT_LIMITS,
+  updateWebhookEndpointSchema,
+  type CreatedWebhookEndpoint,
+} from '../../core/merchants/webhook-endpoint-schema.js';
+import {
+  createWebhookEndpoint,
+  deleteWebhookEndpoint,
+  getWebhookEndpoint,
+  listWebhookEndpoints,
+  updateWebhookEndpoint,
+  WebhookEndpointNotFoundError,
+  WebhookEndpointRefusedError,
+  WebhookUrlRejectedError,
+} from '../../core/merchants/webhook-endpoints.js';
+import { rotateWebhookSecret } from '../../core/merchants/webhook-secrets.js';
+import { ApiError, methodNotAllowed } from '../errors.js';
+import { jsonBody, readValidJson } from '../json-body.js';
+
+/** An endpoint's body is three short fields and a URL: anything near this size is not one. */
+export const ENDPOINT_BODY_BYTES = 16 * 1024;
+
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+
+export const endpointNotFound = (id: string) =>
+  new ApiError('NOT_FOUND', 'No webhook endpoint of yours has this id. List yours with GET /v2/merchant/webhook-endpoints.', [
+    { path: 'id', message: `${id.length > 64 ? 'this value' : id} is not one of your webhook endpoints` },
+  ]);
+
+/** The domain's refusals in the documented envelope, each naming the field and the fix. */
+function translate(err: unknown): never {
+  if (err instanceof WebhookEndpointNotFoundError) throw endpointNotFound(err.endpointId);
+  if (err instanceof WebhookUrlRejectedError)
+    throw new ApiError(
+      'VALIDATION_ERROR',
+      'The webhook URL cannot be used.',
+      err.merchantProblems.map((message) => ({ path: 'url', message })),
+    );
+  if (err instanceof WebhookEndpointRefusedError)
+    throw err.reason === 'limit_reached'
+      ? new ApiError(
+          'ENDPOINT_LIMIT_REACHED',
+          `You have ${ENDPOINT_LIMITS.perMerchant} webhook endpoints, the most allowed. Delete one you no longer use, or widen the enabledEvents of one.`,
+        )
+      : new ApiError(
+          'LAST_ENDPOINT',
+          'This is your last webhook endpoint. Disable it (PATCH {"status": "disabled"}) instead, or add another before deleting it.',
+          [{ path: 'id', message: 'is your only webhook endpoint' }],
+        );
+  throw err;
+}
+
+/** `/v2/merchant/webhook-endpoints…`: the merchant's endpoints, mounted behind its API key (./routes.ts). */
+export function webhookEndpointRoutes(deps: { config: Config; db: Db }) {
+  const { config, db } = deps;
+  const app = new Hono();
+  const endpointId = (id: string) => {
+    if (!UUID.test(id)) throw endpointNotFound(id);
+    return id;
+  };
+
+  app.get('/', async (c) => c.json({ data: await listWebhookEndpoints(db, c.get('merchant').platformUuid) }));
+  app.post('/', jsonBody(ENDPOINT_BODY_BYTES), async (c) => {
+    const body = await readValidJson(c, createWebhookEndpointSchema);
+    const created = await createWebhookEndpoint(db, config.keyring, c.get('merchant'), body).catch(translate);
+    return c.json(created satisfies CreatedWebhookEndpoint, 201);
+  });
+  app.all('/', methodNotAllowed(['GET', 'POST']));
+
+  app.get('/:id', async (c) => c.json(await getWebhookEndpoint(db, c.get('merchant').platformUuid, endpointId(c.req.param('id'))).catch(translate)));
+  app.patch('/:id', jsonBody(ENDPOINT_BODY_BYTES), async (c) => {
+    const id = endpointId(c.req.param('id'));
+    const body = await readValidJson(c, updateWebhookEndpointSchema);
+    return c.json(await updateWebhookEndpoint(db, c.get('merchant'), id, body).catch(translate));
+  });
+  app.delete('/:id', async (c) => {
+    await deleteWebhookEndpoint(db, c.get('merchant').platformUuid, endpointId(c.req.param('id'))).catch(translate);
+    return c.body(null, 204);
+  });
+  app.all('/:id', methodNotAllowed(['GET', 'PATCH', 'DELETE']));
+
+  app.post('/:id/rotate-secret', async (c) => {
+    const merchant = c.get('merchant');
+    const id = endpointId(c.req.param('id'));
+    await getWebhookEndpoint(db, merchant.platformUuid, id).catch(translate);
+    const rotated = await rotateWebhookSecret(db, config.keyring, merchant.platformUuid, config.webhooks.secretOverlapMs, id);
+    return c.json({ id, secret: rotated.webhookSecret, previousSecretsExpireAt: rotated.previousSecretsExpireAt });
+  });
+  app.all('/:id/rotate-secret', methodNotAllowed(['POST']));
+  return app;
+}

@@ -1,0 +1,97 @@
+import { z } from 'zod';
+import { decodeEventCursor } from './event-cursor.js';
+import { DELIVERY_STATUSES, WEBHOOK_EVENT_NAMES } from './events.js';
+
+/**
+ * What the merchant API says about its events and what it accepts (`/v2/merchant/events`): one source
+ * for the validation, the TypeScript types and the OpenAPI document (api/docs/openapi.ts).
+ */
+
+export const EVENT_LIMITS = { pageSize: 100, defaultPageSize: 25 } as const;
+
+const isoTime = (description: string) => z.iso.datetime().meta({ description, example: '2030-01-01T12:00:00.000Z' });
+const wholeNumber = /^\d{1,9}$/;
+
+export const eventDeliverySchema = z
+  .strictObject({
+    endpointId: z.uuid().meta({ example: '0b6f4c1e-8d2a-4f3b-9c7e-5a1d2e3f4a5b' }),
+    status: z.enum(DELIVERY_STATUSES).exclude(['unsubscribed']).meta({
+      description: 'pending until a 2xx; failed once its retries are spent; skipped while the endpoint was disabled',
+    }),
+    deliveredAt: isoTime('When the endpoint answered 2xx; null until then').nullable(),
+  })
+  .meta({ id: 'EventDelivery', description: 'Where the event stands at one endpoint that wanted it.' });
+
+export const merchantEventSchema = z
+  .strictObject({
+    id: z.string().meta({ description: 'The webhook-id header of every delivery of it', example: 'evt_0a1b2c3d4e5f6a7b8c9d0e1f' }),
+    type: z.enum(WEBHOOK_EVENT_NAMES),
+    cartId: z.string().meta({ example: 'q3Vh0Xc2b1TzM9r8L5kA7wYe' }),
+    sequence: z.int().meta({ description: 'Counts the order’s events, from 1', example: 2 }),
+    createdAt: isoTime('When the event was recorded'),
+    body: z.record(z.string(), z.unknown()).meta({ description: 'The body every endpoint receives, exactly' }),
+    deliveries: z
+      .array(eventDeliverySchema)
+      .meta({ description: 'One per endpoint that wanted it when it was recorded (or that it was replayed to); empty: none wanted it, and it was never sent' }),
+  })
+  .meta({ id: 'Event', description: 'One event of one of your orders and where it stands at each endpoint.' });
+
+export const eventListSchema = z
+  .strictObject({
+    data: z.array(merchantEventSchema).meta({ description: 'Newest first' }),
+    nextCursor: z.string().nullable().meta({ description: 'Pass as `cursor` for the next page; null on the last page', example: null }),
+  })
+  .meta({ id: 'EventList' });
+
+/** Query parameters of `GET /v2/merchant/events`, all optional; as strings, the way a URL carries them. */
+export const eventListQuerySchema = z
+  .strictObject({
+    type: z.enum(WEBHOOK_EVENT_NAMES, { error: `must be one of ${WEBHOOK_EVENT_NAMES.join(', ')}` }).optional(),
+    cartId: z.string().min(1, 'must not be empty').max(64, 'must be at most 64 characters').optional().meta({ description: 'The events of this order' }),
+    createdFrom: z.iso
+      .datetime({ offset: true, error: 'must be an ISO 8601 date-time, e.g. 2030-01-01T00:00:00Z' })
+      .optional()
+      .meta({ description: 'Events recorded at or after this time (ISO 8601)' }),
+    createdTo: z.iso
+      .datetime({ offset: true, error: 'must be an ISO 8601 date-time, e.g. 2030-02-01T00:00:00Z' })
+      .optional()
+      .meta({ description: 'Events recorded before this time (ISO 8601, exclusive)' }),
+    delivered: z
+      .enum(['true', 'false'], { error: 'must be true or false' })
+      .optional()
+      .meta({ description: 'With endpointId: false lists what that endpoint wanted and has not received (pending, failed or skipped); true what it received' }),
+    endpointId: z.uuid('must be the id of one of your webhook endpoints').optional().meta({ description: 'With delivered: the endpoint' }),
+    limit: z
+      .string()
+      .regex(wholeNumber, `must be a whole number from 1 to ${EVENT_LIMITS.pageSize}`)
+      .refine((v) => Number(v) >= 1 && Number(v) <= EVENT_LIMITS.pageSize, `must be a whole number from 1 to ${EVENT_LIMITS.pageSize}`)
+      .optional()
+      .meta({ description: `Events per page, 1 to ${EVENT_LIMITS.pageSize} (default ${EVENT_LIMITS.defaultPageSize})`, example: '25' }),
+    cursor: z
+      .string()
+      .refine((v) => decodeEventCursor(v) !== undefined, 'is not a cursor this API returned: pass nextCursor from the previous page as it is')
+      .optional()
+      .meta({ description: 'The previous page’s nextCursor' }),
+  })
+  .superRefine((query, ctx) => {
+    if (query.delivered !== undefined && query.endpointId === undefined)
+      ctx.addIssue({ code: 'custom', path: ['endpointId'], message: 'is required with delivered (the endpoint whose deliveries to look at)' });
+    if (query.createdFrom && query.createdTo && Date.parse(query.createdFrom) >= Date.parse(query.createdTo))
+      ctx.addIssue({ code: 'custom', path: ['createdTo'], message: 'must be later than createdFrom' });
+  });
+
+export const replayRequestSchema = z
+  .strictObject({
+    endpointId: z
+      .uuid('must be the id of one of your webhook endpoints')
+      .meta({ description: 'The endpoint to send the event to again', example: '0b6f4c1e-8d2a-4f3b-9c7e-5a1d2e3f4a5b' }),
+  })
+  .meta({ id: 'EventReplayRequest' });
+
+export const replayResponseSchema = z
+  .strictObject({ eventId: z.string(), endpointId: z.uuid(), cartId: z.string() })
+  .meta({ id: 'EventReplay', description: 'The replay is queued behind the order’s earlier events for that endpoint.' });
+
+export type MerchantEvent = z.output<typeof merchantEventSchema>;
+export type EventList = z.output<typeof eventListSchema>;
+export type EventListQuery = z.output<typeof eventListQuerySchema>;
