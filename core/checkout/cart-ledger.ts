@@ -57,11 +57,14 @@ export interface CartStatusChange {
   payment?: { brand: string; last4: string };
   /** Why the session failed: a decline code or `otp_locked`. */
   failureCode?: string;
+  /** A manual-capture order's capture, in minor units: what refunds are held to. */
+  capturedAmount?: number;
 }
 
 /**
  * Idempotent, so an activity retry is harmless. A refunded order is the refunds' to move: a late
- * duplicate of the session's `paid` never takes it back.
+ * duplicate of the session's `paid` never takes it back; nor does a late `authorized` take back the
+ * capture or void that followed it.
  */
 export async function recordCartStatus(db: Db, change: CartStatusChange): Promise<void> {
   await db`
@@ -70,8 +73,10 @@ export async function recordCartStatus(db: Db, change: CartStatusChange): Promis
       payment_brand = coalesce(${change.payment?.brand ?? null}, payment_brand),
       payment_last4 = coalesce(${change.payment?.last4 ?? null}, payment_last4),
       failure_code = coalesce(${change.failureCode ?? null}, failure_code),
+      captured_amount = coalesce(captured_amount, ${change.capturedAmount ?? null}),
       updated_at = now()
-    where cart_id = ${change.cartId} and status not in ('partially_refunded', 'refunded')`;
+    where cart_id = ${change.cartId} and status not in ('partially_refunded', 'refunded')
+      and (${change.status} <> 'authorized' or status in ('pending', 'processing', 'authorized'))`;
 }
 
 /**
@@ -103,6 +108,8 @@ export interface LedgerCart {
   createdWith: CartProvenance;
   /** The merchant's brand colour as it is now (not as at the cart's creation); null: the page's own. */
   brandColour: string | null;
+  /** What a paid order captured, minor units: the amount, or a manual capture's (part of it). */
+  capturedAmount: number;
 }
 
 interface CartRow {
@@ -118,6 +125,7 @@ interface CartRow {
   customer_started_at: Date | null;
   created_with: CartProvenance;
   brand_colour: string | null;
+  captured_amount: string | null;
 }
 
 const toLedgerCart = (r: CartRow): LedgerCart => ({
@@ -133,10 +141,11 @@ const toLedgerCart = (r: CartRow): LedgerCart => ({
   customerStartedAt: r.customer_started_at,
   createdWith: r.created_with,
   brandColour: r.brand_colour,
+  capturedAmount: Number(r.captured_amount ?? r.amount),
 });
 
 const LEDGER_CART_COLUMNS = (sql: Sql) =>
-  sql`platform_uuid, environment, merchant_name, amount, currency, status, store, cart, expires_on, customer_started_at, created_with,
+  sql`platform_uuid, environment, merchant_name, amount, currency, status, store, cart, expires_on, customer_started_at, created_with, captured_amount,
     ${cartMerchantBrandColourColumn(sql)}`;
 
 export async function findCart(db: Db, cartId: string): Promise<LedgerCart | undefined> {
@@ -171,6 +180,8 @@ export interface OrderRow {
   amount: number;
   currency: string;
   refundedAmount: number;
+  /** What was captured (minor units): the amount once paid automatically, a manual capture's amount, or null before any capture. */
+  capturedAmount: number | null;
   payment: { brand: string; last4: string } | null;
   failureCode: string | null;
   cart: Cart;
@@ -187,6 +198,7 @@ interface OrderDbRow {
   amount: string;
   currency: string;
   refunded_amount: string;
+  captured_amount: string | null;
   payment_brand: string | null;
   payment_last4: string | null;
   failure_code: string | null;
@@ -197,12 +209,16 @@ interface OrderDbRow {
   created_with: CartProvenance;
 }
 
+/** Statuses of an order whose charge was captured; without a recorded manual capture, it was captured in full. */
+const CAPTURED_IN_FULL: ReadonlySet<CartStatus> = new Set(['paid', 'partially_refunded', 'refunded']);
+
 const toOrderRow = (r: OrderDbRow): OrderRow => ({
   cartId: r.cart_id,
   status: r.status,
   amount: Number(r.amount),
   currency: r.currency,
   refundedAmount: Number(r.refunded_amount),
+  capturedAmount: r.captured_amount !== null ? Number(r.captured_amount) : CAPTURED_IN_FULL.has(r.status) ? Number(r.amount) : null,
   payment: r.payment_brand && r.payment_last4 ? { brand: r.payment_brand, last4: r.payment_last4 } : null,
   failureCode: r.failure_code,
   cart: r.cart,
@@ -225,7 +241,7 @@ export interface CartListFilter {
 }
 
 const ORDER_COLUMNS = (sql: Sql) => sql`
-  cart_id, status, amount, currency, refunded_amount, payment_brand, payment_last4, failure_code, cart, expires_on, created_at, created_with,
+  cart_id, status, amount, currency, refunded_amount, captured_amount, payment_brand, payment_last4, failure_code, cart, expires_on, created_at, created_with,
   (extract(epoch from created_at) * 1000000)::bigint::text as created_at_micros`;
 
 /** One owner's carts, newest first (ties by cartId), filtered; the index carts_merchant_env_created serves it. */
@@ -261,13 +277,13 @@ export async function lockOwnerCart(tx: Sql, owner: CartOwner, cartId: string): 
 
 /**
  * The sum of the cart's succeeded refunds and the status it implies (refunded once it reaches the
- * amount). Called with the cart locked, in the transaction that settles the refund.
+ * captured amount). Called with the cart locked, in the transaction that settles the refund.
  */
 export async function recordRefundedAmount(tx: Sql, cartId: string, refundedAmount: number): Promise<CartStatus> {
   const [row] = await tx<{ status: CartStatus }[]>`
     update carts set
       refunded_amount = ${refundedAmount},
-      status = case when ${refundedAmount} >= amount then 'refunded' else 'partially_refunded' end,
+      status = case when ${refundedAmount} >= coalesce(captured_amount, amount) then 'refunded' else 'partially_refunded' end,
       updated_at = now()
     where cart_id = ${cartId}
     returning status`;
@@ -323,7 +339,7 @@ interface FoundCartRow {
   created_at_micros: string;
 }
 
-const TERMINAL = ['paid', 'failed', 'cancelled', 'abandoned', 'partially_refunded', 'refunded'] as const;
+const TERMINAL = ['authorized', 'paid', 'failed', 'cancelled', 'abandoned', 'partially_refunded', 'refunded'] as const;
 
 function ledgerStep(status: CartStatus, customerStartedAt: Date | null): LedgerStep {
   if (status === 'processing') return 'processing';

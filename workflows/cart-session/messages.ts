@@ -33,6 +33,10 @@ export interface CartSessionInput {
    * exist so tests can watch a code expire or a resend window open without waiting minutes.
    */
   otpPolicy?: Partial<OtpPolicy>;
+  /** The cart's `captureMethod: "manual"`: the charge is authorized only, and the session holds it (absent: captured at once). */
+  captureMethod?: 'manual';
+  /** From server config (AUTHORIZATION_HOLD_DAYS), with captureMethod manual: how long an uncaptured authorization is held before it is voided. */
+  authorizationHoldMs?: number;
 }
 
 export interface CartSessionState {
@@ -68,6 +72,8 @@ export interface CartSessionState {
   paymentSubmittedAt?: string;
   /** Set when status is `failed`: the payment's decline code, or `otp_locked`. */
   failureCode?: string;
+  /** A manual-capture session, once authorized: until when the hold waits, and what the capture took. */
+  authorization?: { holdExpiresAt: string; capturedAmount?: number };
 }
 
 export const stateQuery = defineQuery<CartSessionState>('state');
@@ -92,6 +98,16 @@ export const resendCodeUpdate = defineUpdate<CartSessionState, []>('resendCode')
 export const verifyCodeUpdate = defineUpdate<CartSessionState, [{ codeHash: string }]>('verifyCode');
 export const payUpdate = defineUpdate<CartSessionState, [{ cardToken: string; brand: string; last4: string }]>('pay');
 export const cancelUpdate = defineUpdate<CartSessionState, []>('cancel');
+
+/**
+ * The merchant's actions on an `authorized` session (the merchant API and the dashboard, through
+ * ./client.ts): capture all or part of the hold (`amount` in minor units, at most the authorized
+ * amount; absent: all of it), or void it. Each resolves once its outcome is recorded. Refused with
+ * ACTION_REFUSED.notAuthorized when the session holds no authorization (any more): capture, void and
+ * the hold timer are decided one at a time by the workflow, so only the first of them happens.
+ */
+export const captureUpdate = defineUpdate<CartSessionState, [{ amount?: number }]>('capture');
+export const voidUpdate = defineUpdate<CartSessionState, []>('void');
 
 /** Search attributes registered on the Temporal server (see scripts/temporal-server.ts). */
 export const searchAttributes = {
