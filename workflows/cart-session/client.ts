@@ -57,23 +57,36 @@ const HOLD_ANSWER_WAIT_MS = 10_000;
  * by the workflow's validator first; then the outcome is awaited for a while.
  */
 export function authorizationHold(client: Client, waitMs = HOLD_ANSWER_WAIT_MS): AuthorizationHold {
+  /** The validator's refusal, which the server reports when the update starts or, having admitted it, with its outcome. */
+  const refusalIn = (error: unknown): HoldAnswer | undefined => {
+    const cause = error instanceof WorkflowUpdateFailedError ? error.cause : undefined;
+    if (cause instanceof ApplicationFailure && (cause.type === ACTION_REFUSED.notAuthorized || cause.type === ACTION_REFUSED.invalidCaptureAmount)) {
+      return { outcome: 'refused', reason: cause.type, message: cause.message };
+    }
+    return undefined;
+  };
   const run = async (cartId: string, start: (handle: CartSessionHandle) => Promise<{ result(): Promise<unknown> }>): Promise<HoldAnswer> => {
+    const handle = cartSessionHandle(client, cartId);
     let update: { result(): Promise<unknown> };
     try {
-      update = await start(cartSessionHandle(client, cartId));
+      update = await start(handle);
     } catch (error) {
-      // A finished session holds nothing: it was captured, voided or expired.
-      if (error instanceof WorkflowNotFoundError) return { outcome: 'refused', reason: 'not_authorized', message: error.message };
-      const cause = error instanceof WorkflowUpdateFailedError ? error.cause : undefined;
-      if (cause instanceof ApplicationFailure && (cause.type === ACTION_REFUSED.notAuthorized || cause.type === ACTION_REFUSED.invalidCaptureAmount)) {
-        return { outcome: 'refused', reason: cause.type, message: cause.message };
-      }
+      const refused = refusalIn(error);
+      if (refused) return refused;
+      // A session that finished (captured, voided or expired) while the request was on its way holds nothing:
+      // the server refuses an update of a closed workflow, in words that vary with its version.
+      const closed = error instanceof WorkflowNotFoundError || (await handle.describe().catch(() => undefined))?.status.name !== 'RUNNING';
+      if (closed) return { outcome: 'refused', reason: 'not_authorized', message: error instanceof Error ? error.message : String(error) };
       throw error;
     }
     let timer: NodeJS.Timeout | undefined;
     const late = new Promise<'late'>((resolve) => (timer = setTimeout(() => resolve('late'), waitMs)));
     try {
       return (await Promise.race([update.result(), late])) === 'late' ? { outcome: 'in_progress' } : { outcome: 'settled' };
+    } catch (error) {
+      const refused = refusalIn(error);
+      if (refused) return refused;
+      throw error;
     } finally {
       clearTimeout(timer);
     }
