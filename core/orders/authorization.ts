@@ -5,7 +5,7 @@ import { getOrder } from './orders.js';
 import type { Order } from './order-schema.js';
 
 /**
- * The merchant's capture and void of a manual-capture order (the merchant API and the dashboard).
+ * The merchant's capture and void of a manual-capture order (the merchant API; the dashboard can call it the same way).
  * The ledger says whose order it is and whether it is authorized; the session's workflow, which owns
  * the authorization, decides (docs/decisions/manual-capture.md): a capture, a void and the hold timer
  * race there, one at a time, and only the first happens.

@@ -100,7 +100,7 @@ export const payUpdate = defineUpdate<CartSessionState, [{ cardToken: string; br
 export const cancelUpdate = defineUpdate<CartSessionState, []>('cancel');
 
 /**
- * The merchant's actions on an `authorized` session (the merchant API and the dashboard, through
+ * The merchant's actions on an `authorized` session (the merchant API, through
  * ./client.ts): capture all or part of the hold (`amount` in minor units, at most the authorized
  * amount; absent: all of it), or void it. Each resolves once its outcome is recorded. Refused with
  * ACTION_REFUSED.notAuthorized when the session holds no authorization (any more): capture, void and
