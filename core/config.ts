@@ -288,6 +288,18 @@ export const environmentSchema = z.object({
       meaning:
         "how long a session whose charge went unanswered keeps asking the processor what happened (lookups, and retries of the charge under the same key) before it fails with `processor_error` and voids by key; it may run past the session's lifetime. Create-cart hands it to the session",
     }),
+  // Whole days in production; a fraction of a day is accepted elsewhere so tests can watch a hold expire.
+  AUTHORIZATION_HOLD_DAYS: z.coerce
+    .number()
+    .positive()
+    .max(30, 'must be at most 30 (days): card networks release an authorization within a month at the latest')
+    .default(7)
+    .register(settingDocs, {
+      readBy: ['api'],
+      meaning:
+        'how long a manual-capture order (`captureMethod: "manual"`) stays `authorized`: a hold the merchant neither captures nor voids by then is voided by the session\'s own timer, and the order cancelled (`order_cancelled`, failureCode `authorization_expired`). Create-cart hands it to the session. Keep it within your processor\'s authorization validity (Stripe: 7 days for most cards)',
+      production: 'a whole number of days',
+    }),
   PAYMENT_CONFIRMATION_WAIT_SECONDS: z.coerce
     .number()
     .int()
@@ -640,6 +652,9 @@ export const configSchema = environmentSchema
     if ((c.TEMPORAL_TLS_CERT_PATH === undefined) !== (c.TEMPORAL_TLS_KEY_PATH === undefined)) {
       ctx.addIssue({ code: 'custom', path: ['TEMPORAL_TLS_CERT_PATH'], message: 'and TEMPORAL_TLS_KEY_PATH go together (mTLS needs both)' });
     }
+    if (c.CHECKOUT_ENV === 'production' && !Number.isInteger(c.AUTHORIZATION_HOLD_DAYS)) {
+      ctx.addIssue({ code: 'custom', path: ['AUTHORIZATION_HOLD_DAYS'], message: 'must be a whole number of days in production' });
+    }
     if (c.CHECKOUT_ENV === 'production' && c.SESSION_LIFETIME_SECONDS !== 45 * 60) {
       ctx.addIssue({ code: 'custom', path: ['SESSION_LIFETIME_SECONDS'], message: 'cannot be changed in production (sessions last 45 minutes)' });
     }
@@ -672,6 +687,7 @@ export const configSchema = environmentSchema
     operatorToken: c.OPERATOR_TOKEN,
     sessionLifetimeMs: c.SESSION_LIFETIME_SECONDS * 1000,
     paymentResolutionMs: c.PAYMENT_RESOLUTION_SECONDS * 1000,
+    authorizationHoldMs: Math.round(c.AUTHORIZATION_HOLD_DAYS * 24 * 3600_000),
     paymentConfirmationWaitMs: c.PAYMENT_CONFIRMATION_WAIT_SECONDS * 1000,
     payOutcomeWaitMs: c.PAY_OUTCOME_WAIT_MS,
     sandboxOtp: c.SANDBOX_OTP,

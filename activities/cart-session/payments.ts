@@ -5,7 +5,7 @@ import type { Config } from '../../core/config.js';
 import type { Db } from '../../core/db/client.js';
 import type { Logger } from '../../core/logger.js';
 import type { ActivityMetrics } from '../metrics.js';
-import type { ChargeResult, PaymentProcessor } from '../../core/checkout/payment-processor.js';
+import type { CaptureResult, ChargeResult, PaymentProcessor } from '../../core/checkout/payment-processor.js';
 import { PROCESSOR_UNAVAILABLE, processorCalls } from '../shared/processor-call.js';
 
 export type PaymentOutcome = { outcome: 'approved'; chargeId: string } | { outcome: 'declined'; failureCode: string };
@@ -29,13 +29,25 @@ export function createPaymentActivities(deps: { config: Config; db: Db; logger: 
     if (result.outcome === 'approved') await recordPaymentReference(db, cartId, result.chargeId);
   };
 
-  const chargePayment = async (input: { cartId: string; cardToken: string; amount: number; currency: string }): Promise<PaymentOutcome> => {
+  const chargePayment = async (input: {
+    cartId: string;
+    cardToken: string;
+    amount: number;
+    currency: string;
+    captureMethod?: 'manual';
+  }): Promise<PaymentOutcome> => {
     const card = await readCard(db, config.keyring, input.cardToken);
     if (!card) return { outcome: 'declined', failureCode: 'card_unavailable' };
     let result: ChargeResult;
     try {
       result = await answered({ cartId: input.cartId }, () =>
-        paymentProcessor.charge({ idempotencyKey: input.cartId, amount: input.amount, currency: input.currency, card }),
+        paymentProcessor.charge({
+          idempotencyKey: input.cartId,
+          amount: input.amount,
+          currency: input.currency,
+          card,
+          ...(input.captureMethod ? { captureMethod: input.captureMethod } : {}),
+        }),
       );
     } catch (error) {
       if (error instanceof ApplicationFailure && error.type === PROCESSOR_UNAVAILABLE) metrics.payments.inc({ outcome: 'no_answer' });
@@ -43,7 +55,10 @@ export function createPaymentActivities(deps: { config: Config; db: Db; logger: 
     }
     await keepReference(input.cartId, result);
     metrics.payments.inc({ outcome: result.outcome });
-    logger.info({ cartId: input.cartId, processor, outcome: result.outcome, brand: card.brand, last4: card.last4 }, 'payment authorization');
+    logger.info(
+      { cartId: input.cartId, processor, outcome: result.outcome, brand: card.brand, last4: card.last4, captureMethod: input.captureMethod ?? 'automatic' },
+      'payment authorization',
+    );
     return toOutcome(result);
   };
 
@@ -56,6 +71,20 @@ export function createPaymentActivities(deps: { config: Config; db: Db; logger: 
       if (found.found) await keepReference(input.cartId, found.result);
       logger.info({ cartId: input.cartId, processor, found: found.found, ...(found.found ? { outcome: found.result.outcome } : {}) }, 'payment lookup');
       return found.found ? { found: true, outcome: toOutcome(found.result) } : { found: false };
+    },
+
+    /**
+     * Captures a manual authorization, all or part (the rest is released), under its own key
+     * (`<cartId>:capture`): a retry after a lost answer captures once.
+     */
+    async capturePayment(input: { cartId: string; amount: number }): Promise<CaptureResult> {
+      const chargeId = await paymentReferenceOf(db, input.cartId);
+      if (!chargeId) throw new Error(`cart ${input.cartId} has no payment reference to capture`);
+      const result = await answered({ cartId: input.cartId }, () =>
+        paymentProcessor.capture({ idempotencyKey: `${input.cartId}:capture`, chargeId, amount: input.amount }),
+      );
+      logger.info({ cartId: input.cartId, processor, chargeId, amount: input.amount, outcome: result.outcome }, 'payment capture');
+      return result;
     },
 
     /** Voids the cart's charge (by the reference the ledger holds, if any), or by key alone a charge that may still land. */

@@ -99,10 +99,13 @@ export function createRefundActivities(deps: {
         if (refund?.status !== 'succeeded' || refund.refundedTotalAfter === null) {
           throw ApplicationFailure.nonRetryable(`refund ${input.refundId} cannot succeed: it is ${refund?.status ?? 'missing'}`);
         }
-        const payment = (await lockOwnerCart(tx, cart, cartId))?.payment;
+        const order = await lockOwnerCart(tx, cart, cartId);
+        // A manual-capture order's events all say so, with what was captured (docs/webhooks.md).
+        const manual = cart.cart.captureMethod === 'manual' ? { captureMethod: 'manual' as const, capturedAmount: cart.capturedAmount } : {};
+        const payment = order?.payment ? { ...order.payment, ...manual } : undefined;
         const settled: SettledRefund = {
           // From this refund's own total, not the ledger's current status: a retry after a later refund says the same.
-          orderStatus: refund.refundedTotalAfter >= cart.amount ? 'refunded' : 'partially_refunded',
+          orderStatus: refund.refundedTotalAfter >= cart.capturedAmount ? 'refunded' : 'partially_refunded',
           refund: { id: refund.id, amount: refund.amount, refundedTotal: refund.refundedTotalAfter, reason: refund.reason },
           ...(payment ? { payment } : {}),
         };

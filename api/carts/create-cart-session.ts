@@ -66,6 +66,7 @@ export async function createCartSession(
     expiresOn,
     lifetimeMs,
     paymentResolutionMs: config.paymentResolutionMs,
+    ...(cart.captureMethod === 'manual' ? { captureMethod: 'manual' as const, authorizationHoldMs: config.authorizationHoldMs } : {}),
   };
   const response: CreateCartResponse = { code: 'SUCCESS', message: 'Cart created', data: { cartId, cartData: request.cartObject, expiresOn } };
 
@@ -103,7 +104,12 @@ export async function createCartSession(
           taskQueue: config.temporal.taskQueue,
           input,
           storeName: store.name,
-          facts: { merchantName: merchant.name, environment: config.environment, itemCount: cart.items.reduce((n, item) => n + item.quantity, 0) },
+          facts: {
+            merchantName: merchant.name,
+            environment: config.environment,
+            itemCount: cart.items.reduce((n, item) => n + item.quantity, 0),
+            captureMethod: cart.captureMethod ?? 'automatic',
+          },
         }),
       ).catch((err: unknown) => {
         // A start whose answer was lost is retried by the client's gRPC retries and then finds its own

@@ -6,9 +6,17 @@ import { ERROR_STATUS, errorBodySchema, type ErrorBody, type ErrorCode } from '.
 import { IDEMPOTENCY_HEADER, IDEMPOTENCY_KEY_PATTERN } from '../carts/idempotency.js';
 import { REPLAYED_HEADER } from '../carts/routes.js';
 import { merchantProfileSchema } from '../../core/merchants/merchant-schema.js';
-import { ORDER_LIMITS, orderListQuerySchema, orderListSchema, orderSchema, refundRequestSchema, refundSchema } from '../../core/orders/order-schema.js';
+import {
+  captureRequestSchema,
+  ORDER_LIMITS,
+  orderListQuerySchema,
+  orderListSchema,
+  orderSchema,
+  refundRequestSchema,
+  refundSchema,
+} from '../../core/orders/order-schema.js';
 import { SANDBOX_REFUND_DECLINED_AMOUNT } from '../../core/checkout/payment-processors/sandbox.js';
-import { REFUND_BODY_BYTES } from '../merchant/routes.js';
+import { CAPTURE_BODY_BYTES, REFUND_BODY_BYTES } from '../merchant/routes.js';
 import { ENDPOINT_BODY_BYTES } from '../merchant/webhook-endpoint-routes.js';
 import { REPLAY_BODY_BYTES } from '../merchant/event-routes.js';
 import {
@@ -321,6 +329,61 @@ const EVENT_NOT_FOUND: DocumentedError = {
   ],
 };
 
+const NOT_AUTHORIZED: DocumentedError = {
+  description:
+    'ORDER_NOT_AUTHORIZED: the order holds no authorization: it was not created with captureMethod manual, is not paid yet, or was already captured, voided, or voided by the hold timer.',
+  examples: [
+    example(
+      'ORDER_NOT_AUTHORIZED',
+      'This order is paid, not authorized: only an authorized order can be captured or voided (it was captured, voided, its hold expired, or it is not paid yet).',
+      [{ path: 'cartId', message: 'is not an authorized order: only those can be captured or voided' }],
+    ),
+  ],
+};
+
+const CAPTURE_ERRORS: DocumentedError[] = [
+  {
+    description: 'INVALID_JSON: the body is not JSON. VALIDATION_ERROR: amount not a whole number of minor units greater than 0, or an unknown field.',
+    examples: [
+      example('INVALID_JSON', 'The body is not valid JSON. Check for trailing commas, unquoted keys or a truncated body.'),
+      example('VALIDATION_ERROR', 'The request has 1 invalid field.', [
+        { path: 'amount', message: 'must be greater than 0 (minor units, e.g. 1000 for 10.00 EUR)' },
+      ]),
+    ],
+  },
+  MERCHANT_UNAUTHORIZED,
+  ORDER_NOT_FOUND,
+  methodNotAllowedError('POST'),
+  NOT_AUTHORIZED,
+  {
+    description: `PAYLOAD_TOO_LARGE: the body exceeds ${CAPTURE_BODY_BYTES} bytes.`,
+    examples: [example('PAYLOAD_TOO_LARGE', `The body must be at most ${CAPTURE_BODY_BYTES} bytes.`)],
+  },
+  {
+    description: 'UNSUPPORTED_MEDIA_TYPE: send Content-Type: application/json (the body may be {}).',
+    examples: [example('UNSUPPORTED_MEDIA_TYPE', 'Send the body as JSON with the header Content-Type: application/json.')],
+  },
+  {
+    description: 'AMOUNT_EXCEEDS_AUTHORIZED: the amount is more than the authorized amount (the order amount).',
+    examples: [
+      example('AMOUNT_EXCEEDS_AUTHORIZED', 'At most 4498 (minor units of EUR) was authorized on this order; capture 4498 or less.', [
+        { path: 'amount', message: 'must be at most 4498, the authorized amount' },
+      ]),
+    ],
+  },
+  MERCHANT_INTERNAL,
+  MERCHANT_UNAVAILABLE,
+];
+
+const VOID_ERRORS: DocumentedError[] = [
+  MERCHANT_UNAUTHORIZED,
+  ORDER_NOT_FOUND,
+  methodNotAllowedError('POST'),
+  NOT_AUTHORIZED,
+  MERCHANT_INTERNAL,
+  MERCHANT_UNAVAILABLE,
+];
+
 function errorResponses(entries: DocumentedError[]) {
   const responses: Record<string, object> = {};
   for (const entry of entries) {
@@ -518,6 +581,44 @@ function registerMerchantApi(registry: OpenAPIRegistry, scheme: string) {
       200: { description: 'The session is ended; `order_cancelled` is on its way.', headers: requestIdHeader, content: json(expiredCartSchema) },
       ...errorResponses(EXPIRE_ERRORS),
     },
+  });
+  const holdAnswers = (what: string) => ({
+    200: { description: `The order, ${what}.`, headers: requestIdHeader, content: json(orderSchema) },
+    202: {
+      description: 'The order, still `authorized`: the processor has not answered yet; the outcome follows (its webhook, or the order).',
+      headers: requestIdHeader,
+      content: json(orderSchema),
+    },
+  });
+  registry.registerPath({
+    method: 'post',
+    path: '/v2/merchant/orders/{cartId}/capture',
+    operationId: 'captureOrder',
+    summary: 'Capture all or part of an authorized order',
+    description: [
+      'For an order created with `captureMethod: "manual"`, while it is `authorized`: captures `amount` (all of it when absent) and releases the rest of the hold.',
+      'The order becomes `paid` with `capturedAmount`, and `order_updated` (status `paid`, `data.payment.capturedAmount`) is sent. Refunds are then held to the captured amount.',
+      'A capture, a void and the hold timer (AUTHORIZATION_HOLD_DAYS) race safely: the first wins, the others are refused with ORDER_NOT_AUTHORIZED. A repeated capture of the same order is the same capture.',
+    ].join(' '),
+    tags: ['Merchant API'],
+    security,
+    request: {
+      params: cartIdParameter,
+      body: { required: true, content: { 'application/json': { schema: captureRequestSchema, example: { amount: 3000 } } } },
+    },
+    responses: { ...holdAnswers('captured (`paid`)'), ...errorResponses(CAPTURE_ERRORS) },
+  });
+  registry.registerPath({
+    method: 'post',
+    path: '/v2/merchant/orders/{cartId}/void',
+    operationId: 'voidOrder',
+    summary: 'Void an authorized order',
+    description:
+      'Releases the hold of an `authorized` order (captureMethod manual): the order becomes `cancelled` and `order_cancelled` is sent. No body. Races with a capture and the hold timer as capture does.',
+    tags: ['Merchant API'],
+    security,
+    request: { params: cartIdParameter },
+    responses: { ...holdAnswers('voided (`cancelled`)'), ...errorResponses(VOID_ERRORS) },
   });
   registerWebhookEndpointApi(registry, security);
 }

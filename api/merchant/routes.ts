@@ -1,12 +1,14 @@
-import { Hono } from 'hono';
+import { Hono, type Context } from 'hono';
 import type { Config } from '../../core/config.js';
 import type { Db } from '../../core/db/client.js';
 import type { MerchantProfile } from '../../core/merchants/merchant-schema.js';
 import { getMerchant } from '../../core/merchants/merchants.js';
-import { orderListQuerySchema, refundRequestSchema, type OrderList } from '../../core/orders/order-schema.js';
+import { AuthorizationRefused, captureOrder, voidOrder, type AuthorizationOutcome } from '../../core/orders/authorization.js';
+import { captureRequestSchema, orderListQuerySchema, refundRequestSchema, type OrderList } from '../../core/orders/order-schema.js';
 import { getOrder, listOrders } from '../../core/orders/orders.js';
 import type { Temporal } from '../../core/temporal.js';
 import { requestRefund, RefundRefused } from '../../core/orders/request-refund.js';
+import { authorizationHold } from '../../workflows/cart-session/client.js';
 import { refundWorkflow } from '../../workflows/refund/client.js';
 import { IDEMPOTENCY_HEADER, readIdempotencyKey } from '../carts/idempotency.js';
 import { REPLAYED_HEADER } from '../carts/routes.js';
@@ -47,10 +49,40 @@ function refundRefusal(cartId: string, refusal: RefundRefused): ApiError {
   }
 }
 
-/** `/v2/merchant/…`: what a merchant does with its own API key: its profile, orders, refunds and open sessions. */
+/** A capture's body is one optional field. */
+export const CAPTURE_BODY_BYTES = 1024;
+
+/** A refusal of a capture or void, in the documented envelope, naming the field and the fix. */
+export function authorizationRefusal(cartId: string, refusal: AuthorizationRefused): ApiError {
+  switch (refusal.code) {
+    case 'order_not_found':
+      return orderNotFound(cartId);
+    case 'order_not_authorized':
+      return new ApiError('ORDER_NOT_AUTHORIZED', refusal.message, [
+        { path: 'cartId', message: 'is not an authorized order: only those can be captured or voided' },
+      ]);
+    case 'amount_exceeds_authorized':
+      return new ApiError('AMOUNT_EXCEEDS_AUTHORIZED', refusal.message, [
+        { path: 'amount', message: `must be at most ${refusal.authorized ?? 0}, the authorized amount` },
+      ]);
+  }
+}
+
+/** `/v2/merchant/…`: what a merchant does with its own API key: its profile, orders, refunds, captures and open sessions. */
 export function merchantRoutes(deps: { config: Config; db: Db; temporal: Temporal }) {
   const { config, db, temporal } = deps;
   const refunds = { db, temporal, refundWorkflow: refundWorkflow(temporal.client, config) };
+  const holds = { db, hold: authorizationHold(temporal.client) };
+  /** 200 with the order once the processor answered; 202 with the order still `authorized` while it works on it. */
+  const answerHold = async (c: Context, cartId: string, act: () => Promise<AuthorizationOutcome>) => {
+    try {
+      const { order, settled } = await act();
+      return c.json(order, settled ? 200 : 202);
+    } catch (err) {
+      if (err instanceof AuthorizationRefused) throw authorizationRefusal(cartId, err);
+      throw err;
+    }
+  };
   const app = new Hono();
   app.use(merchantAuth({ db, environment: config.environment }));
 
@@ -124,5 +156,27 @@ export function merchantRoutes(deps: { config: Config; db: Db; temporal: Tempora
   app.all('/carts/:cartId/expire', methodNotAllowed(['POST']));
   app.route('/webhook-endpoints', webhookEndpointRoutes(deps));
   app.route('/events', eventRoutes(deps));
+
+  app.post('/orders/:cartId/capture', jsonBody(CAPTURE_BODY_BYTES), async (c) => {
+    const cartId = c.req.param('cartId');
+    const body = await readValidJson(c, captureRequestSchema);
+    const merchant = c.get('merchant');
+    return answerHold(c, cartId, () =>
+      captureOrder(holds, {
+        platformUuid: merchant.platformUuid,
+        environment: merchant.environment,
+        cartId,
+        ...(body.amount === undefined ? {} : { amount: body.amount }),
+      }),
+    );
+  });
+  app.all('/orders/:cartId/capture', methodNotAllowed(['POST']));
+
+  app.post('/orders/:cartId/void', async (c) => {
+    const cartId = c.req.param('cartId');
+    const merchant = c.get('merchant');
+    return answerHold(c, cartId, () => voidOrder(holds, { platformUuid: merchant.platformUuid, environment: merchant.environment, cartId }));
+  });
+  app.all('/orders/:cartId/void', methodNotAllowed(['POST']));
   return app;
 }

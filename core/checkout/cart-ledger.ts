@@ -59,11 +59,14 @@ export interface CartStatusChange {
   failureCode?: string;
   /** Who ended a `cancelled` session. */
   cancelledBy?: CancelledBy;
+  /** A manual-capture order's capture, in minor units: what refunds are held to. */
+  capturedAmount?: number;
 }
 
 /**
  * Idempotent, so an activity retry is harmless. A refunded order is the refunds' to move: a late
- * duplicate of the session's `paid` never takes it back.
+ * duplicate of the session's `paid` never takes it back; nor does a late `authorized` take back the
+ * capture or void that followed it.
  */
 export async function recordCartStatus(db: Db, change: CartStatusChange): Promise<void> {
   await db`
@@ -73,8 +76,10 @@ export async function recordCartStatus(db: Db, change: CartStatusChange): Promis
       payment_last4 = coalesce(${change.payment?.last4 ?? null}, payment_last4),
       failure_code = coalesce(${change.failureCode ?? null}, failure_code),
       cancelled_by = coalesce(${change.cancelledBy ?? null}, cancelled_by),
+      captured_amount = coalesce(captured_amount, ${change.capturedAmount ?? null}),
       updated_at = now()
-    where cart_id = ${change.cartId} and status not in ('partially_refunded', 'refunded')`;
+    where cart_id = ${change.cartId} and status not in ('partially_refunded', 'refunded')
+      and (${change.status} <> 'authorized' or status in ('pending', 'processing', 'authorized'))`;
 }
 
 /**
@@ -110,6 +115,8 @@ export interface LedgerCart {
   brandColour: string | null;
   /** Who ended a `cancelled` session; null otherwise (and for carts cancelled before migration 022, all by their customer). */
   cancelledBy: CancelledBy | null;
+  /** What a paid order captured, minor units: the amount, or a manual capture's (part of it). */
+  capturedAmount: number;
 }
 
 interface CartRow {
@@ -127,6 +134,7 @@ interface CartRow {
   created_with: CartProvenance;
   brand_colour: string | null;
   cancelled_by: CancelledBy | null;
+  captured_amount: string | null;
 }
 
 const toLedgerCart = (r: CartRow): LedgerCart => ({
@@ -144,10 +152,11 @@ const toLedgerCart = (r: CartRow): LedgerCart => ({
   createdWith: r.created_with,
   brandColour: r.brand_colour,
   cancelledBy: r.cancelled_by,
+  capturedAmount: Number(r.captured_amount ?? r.amount),
 });
 
 const LEDGER_CART_COLUMNS = (sql: Sql) =>
-  sql`platform_uuid, environment, merchant_name, amount, currency, status, store, cart, expires_on, customer_started_at, page_opened_at, created_with, cancelled_by,
+  sql`platform_uuid, environment, merchant_name, amount, currency, status, store, cart, expires_on, customer_started_at, page_opened_at, created_with, cancelled_by, captured_amount,
     ${cartMerchantBrandColourColumn(sql)}`;
 
 export async function findCart(db: Db, cartId: string): Promise<LedgerCart | undefined> {
@@ -182,6 +191,8 @@ export interface OrderRow {
   amount: number;
   currency: string;
   refundedAmount: number;
+  /** What was captured (minor units): the amount once paid automatically, a manual capture's amount, or null before any capture. */
+  capturedAmount: number | null;
   payment: { brand: string; last4: string } | null;
   failureCode: string | null;
   cart: Cart;
@@ -198,6 +209,7 @@ interface OrderDbRow {
   amount: string;
   currency: string;
   refunded_amount: string;
+  captured_amount: string | null;
   payment_brand: string | null;
   payment_last4: string | null;
   failure_code: string | null;
@@ -208,12 +220,16 @@ interface OrderDbRow {
   created_with: CartProvenance;
 }
 
+/** Statuses of an order whose charge was captured; without a recorded manual capture, it was captured in full. */
+const CAPTURED_IN_FULL: ReadonlySet<CartStatus> = new Set(['paid', 'partially_refunded', 'refunded']);
+
 const toOrderRow = (r: OrderDbRow): OrderRow => ({
   cartId: r.cart_id,
   status: r.status,
   amount: Number(r.amount),
   currency: r.currency,
   refundedAmount: Number(r.refunded_amount),
+  capturedAmount: r.captured_amount !== null ? Number(r.captured_amount) : CAPTURED_IN_FULL.has(r.status) ? Number(r.amount) : null,
   payment: r.payment_brand && r.payment_last4 ? { brand: r.payment_brand, last4: r.payment_last4 } : null,
   failureCode: r.failure_code,
   cart: r.cart,
@@ -236,7 +252,7 @@ export interface CartListFilter {
 }
 
 const ORDER_COLUMNS = (sql: Sql) => sql`
-  cart_id, status, amount, currency, refunded_amount, payment_brand, payment_last4, failure_code, cart, expires_on, created_at, created_with,
+  cart_id, status, amount, currency, refunded_amount, captured_amount, payment_brand, payment_last4, failure_code, cart, expires_on, created_at, created_with,
   (extract(epoch from created_at) * 1000000)::bigint::text as created_at_micros`;
 
 /** One owner's carts, newest first (ties by cartId), filtered; the index carts_merchant_env_created serves it. */
@@ -272,13 +288,13 @@ export async function lockOwnerCart(tx: Sql, owner: CartOwner, cartId: string): 
 
 /**
  * The sum of the cart's succeeded refunds and the status it implies (refunded once it reaches the
- * amount). Called with the cart locked, in the transaction that settles the refund.
+ * captured amount). Called with the cart locked, in the transaction that settles the refund.
  */
 export async function recordRefundedAmount(tx: Sql, cartId: string, refundedAmount: number): Promise<CartStatus> {
   const [row] = await tx<{ status: CartStatus }[]>`
     update carts set
       refunded_amount = ${refundedAmount},
-      status = case when ${refundedAmount} >= amount then 'refunded' else 'partially_refunded' end,
+      status = case when ${refundedAmount} >= coalesce(captured_amount, amount) then 'refunded' else 'partially_refunded' end,
       updated_at = now()
     where cart_id = ${cartId}
     returning status`;
@@ -334,7 +350,7 @@ interface FoundCartRow {
   created_at_micros: string;
 }
 
-const TERMINAL = ['paid', 'failed', 'cancelled', 'abandoned', 'partially_refunded', 'refunded'] as const;
+const TERMINAL = ['authorized', 'paid', 'failed', 'cancelled', 'abandoned', 'partially_refunded', 'refunded'] as const;
 
 function ledgerStep(status: CartStatus, customerStartedAt: Date | null): LedgerStep {
   if (status === 'processing') return 'processing';

@@ -2,6 +2,7 @@ import { z } from 'zod';
 import currencyCodes from 'currency-codes';
 import countries from 'i18n-iso-countries';
 import { cartTotal } from '../money.js';
+import { CAPTURE_METHODS } from './session.js';
 
 declare module 'zod' {
   interface GlobalMeta {
@@ -255,6 +256,12 @@ export const cartSchema = z
         default: SESSION_MINUTES.default,
         example: 15,
       }),
+    // Optional with no default, so the cart is echoed exactly as sent; absent means automatic.
+    captureMethod: z.enum(CAPTURE_METHODS, { error: 'must be "automatic" or "manual"' }).optional().meta({
+      description:
+        'automatic (the default): the payment is captured at checkout. manual: the card is only authorized; the order is `authorized` until you capture it (POST /v2/merchant/orders/{cartId}/capture, all or part) or void it (…/void). A hold neither captured nor voided within AUTHORIZATION_HOLD_DAYS (7 days) is voided and the order cancelled.',
+      example: 'manual',
+    }),
   })
   .superRefine(
     (cart, ctx) => {

@@ -1,4 +1,5 @@
 import type { Card } from './cards.js';
+import type { CaptureMethod } from './session.js';
 
 export interface ChargeRequest {
   /** The processor returns the first result again for a repeated key: a retry never charges twice. */
@@ -7,6 +8,8 @@ export interface ChargeRequest {
   amount: number;
   currency: string;
   card: Card;
+  /** `manual`: authorize only, capture later (`capture`) or release (`void`). Absent: `automatic`. */
+  captureMethod?: CaptureMethod;
 }
 
 /**
@@ -25,7 +28,7 @@ export type DeclineCode =
   | 'processing_error'
   | 'authentication_required';
 
-/** A charge is an authorization and its capture in one call. */
+/** A charge is an authorization and its capture in one call; with `captureMethod: 'manual'`, the authorization alone (chargeId names the hold). */
 export type ChargeResult = { outcome: 'approved'; chargeId: string } | { outcome: 'declined'; declineCode: DeclineCode };
 
 export type LookupResult = { found: false } | { found: true; result: ChargeResult };
@@ -46,6 +49,18 @@ export interface RefundRequest {
   /** Minor units. */
   amount: number;
 }
+
+export interface CaptureRequest {
+  /** Its own key (the cart's key with a suffix), so a retried capture captures once. */
+  idempotencyKey: string;
+  /** The authorization to capture. */
+  chargeId: string;
+  /** Minor units, at most what was authorized; the rest of the hold is released. */
+  amount: number;
+}
+
+/** A refused capture (the processor no longer holds the authorization) is a result; only no answer throws. */
+export type CaptureResult = { outcome: 'captured' } | { outcome: 'declined'; declineCode: 'capture_declined' };
 
 /** Why a processor refused a refund; the refund then fails and its amount is released. */
 export type RefundDeclineCode = 'refund_declined' | 'charge_not_found';
@@ -69,8 +84,10 @@ export interface PaymentProcessor {
   charge(request: ChargeRequest): Promise<ChargeResult>;
   /** What the processor did for this key, if anything reached it. */
   lookup(request: { idempotencyKey: string }): Promise<LookupResult>;
-  /** Cancels the charge of this key before settlement; sticky, so a late approval is voided too. */
+  /** Cancels the charge of this key before settlement (an authorization: releases the hold); sticky, so a late approval is voided too. */
   void(request: VoidRequest): Promise<void>;
+  /** Captures all or part of a manual authorization, once per key. */
+  capture(request: CaptureRequest): Promise<CaptureResult>;
   /** Refunds are results too: a refusal is `declined`; only an unanswered request throws, and is retried under the same key. */
   refund(request: RefundRequest): Promise<RefundResult>;
 }

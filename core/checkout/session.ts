@@ -3,10 +3,24 @@
  * page. Workflow-safe: it imports nothing, so the workflow bundle can take it as it is.
  */
 
-export const CART_STATUSES = ['pending', 'processing', 'paid', 'failed', 'cancelled', 'abandoned', 'partially_refunded', 'refunded'] as const;
+/**
+ * `authorized`: a manual-capture session's card is held, not charged; the merchant captures (→ `paid`)
+ * or voids (→ `cancelled`), or the hold timer voids it (docs/decisions/manual-capture.md).
+ */
+export const CART_STATUSES = ['pending', 'processing', 'authorized', 'paid', 'failed', 'cancelled', 'abandoned', 'partially_refunded', 'refunded'] as const;
 export type CartStatus = (typeof CART_STATUSES)[number];
 
-export const TERMINAL_STATUSES: ReadonlySet<CartStatus> = new Set(['paid', 'failed', 'cancelled', 'abandoned', 'partially_refunded', 'refunded']);
+/** Statuses where the customer's part is over: the page shows the outcome (an authorized hold is one, for the customer). */
+export const TERMINAL_STATUSES: ReadonlySet<CartStatus> = new Set(['authorized', 'paid', 'failed', 'cancelled', 'abandoned', 'partially_refunded', 'refunded']);
+
+/** `automatic`: the charge is captured at once. `manual`: authorized at checkout, captured or voided by the merchant later. */
+export const CAPTURE_METHODS = ['automatic', 'manual'] as const;
+export type CaptureMethod = (typeof CAPTURE_METHODS)[number];
+
+/** Why an authorized hold ended without a capture: the hold timer (AUTHORIZATION_HOLD_DAYS) ran out. */
+export const AUTHORIZATION_EXPIRED = 'authorization_expired';
+/** Why a capture failed: the processor refused it (an authorization it no longer holds). */
+export const CAPTURE_DECLINED = 'capture_declined';
 
 /** Who ended a `cancelled` session: the customer on the page, or the merchant through the API (`/v2/merchant/carts/{cartId}/expire`). */
 export const CANCELLED_BY = ['customer', 'merchant'] as const;
@@ -47,6 +61,9 @@ export const ACTION_REFUSED = {
   invalidCard: 'invalid_card',
   /** The merchant's expire, refused: a payment has started and its outcome decides the session. */
   paymentInProgress: 'payment_in_progress',
+  /** Capture or void of a session that holds no authorization (never authorized, or already captured or voided). */
+  notAuthorized: 'not_authorized',
+  invalidCaptureAmount: 'invalid_capture_amount',
 } as const;
 export type ActionRefusal = (typeof ACTION_REFUSED)[keyof typeof ACTION_REFUSED];
 

@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { itemSchema, plainText } from '../checkout/cart-schema.js';
 import { CART_PROVENANCES } from '../checkout/cart-provenance.js';
-import { CART_STATUSES } from '../checkout/session.js';
+import { CAPTURE_METHODS, CART_STATUSES } from '../checkout/session.js';
 import { DELIVERY_STATUSES, WEBHOOK_EVENT_NAMES } from '../webhooks/events.js';
 import { decodeOrderCursor } from './order-cursor.js';
 
@@ -26,7 +26,8 @@ const isoTime = (description: string) => z.iso.datetime().meta({ description, ex
 
 export const cartStatusSchema = z.enum(CART_STATUSES).meta({
   id: 'OrderStatus',
-  description: 'pending → processing → paid (or failed, cancelled, abandoned); a paid order becomes partially_refunded, then refunded.',
+  description:
+    'pending → processing → paid (or failed, cancelled, abandoned); a paid order becomes partially_refunded, then refunded. With captureMethod manual: processing → authorized → paid (captured) or cancelled (voided, or the hold expired).',
 });
 
 export const refundStatusSchema = z.enum(['pending', 'succeeded', 'failed']);
@@ -101,7 +102,18 @@ export const orderWebhookSchema = z
 export const orderSchema = orderSummarySchema
   .extend({
     items: z.array(itemSchema),
-    failureCode: z.string().nullable().meta({ description: 'Why a failed session failed (card_declined, otp_locked…), or null', example: null }),
+    failureCode: z.string().nullable().meta({
+      description: 'Why a failed session failed (card_declined, otp_locked, capture_declined…), why a hold was voided (authorization_expired), or null',
+      example: null,
+    }),
+    captureMethod: z
+      .enum(CAPTURE_METHODS)
+      .meta({ description: 'As the cart was created: automatic, or manual (authorize, then capture)', example: 'automatic' }),
+    capturedAmount: z.int().nullable().meta({
+      description:
+        'What was captured, minor units: the amount once paid automatically, a manual capture’s amount (refunds are held to it); null before any capture',
+      example: 4498,
+    }),
     expiresOn: isoTime('When the checkout session stopped (or stops) accepting the customer'),
     refunds: z.array(refundSchema).meta({ description: 'Oldest first' }),
     webhooks: z.array(orderWebhookSchema).meta({ description: 'In sequence order' }),
@@ -161,6 +173,20 @@ export const orderListQuerySchema = z
       ctx.addIssue({ code: 'custom', path: ['createdTo'], message: 'must be later than createdFrom' });
   });
 
+export const captureRequestSchema = z
+  .strictObject({
+    amount: z
+      .int('must be a whole number of minor units (e.g. 1000 for 10.00 EUR)')
+      .min(1, 'must be greater than 0 (minor units, e.g. 1000 for 10.00 EUR)')
+      .max(Number.MAX_SAFE_INTEGER, 'is too large')
+      .optional()
+      .meta({
+        description: 'Minor units, at most the authorized amount (the order amount); the rest of the hold is released. Absent: all of it.',
+        example: 3000,
+      }),
+  })
+  .meta({ id: 'CaptureRequest' });
+
 export const refundRequestSchema = z
   .strictObject({
     amount: z
@@ -184,3 +210,4 @@ export type Order = z.output<typeof orderSchema>;
 export type OrderList = z.output<typeof orderListSchema>;
 export type OrderListQuery = z.output<typeof orderListQuerySchema>;
 export type RefundRequest = z.output<typeof refundRequestSchema>;
+export type CaptureRequest = z.output<typeof captureRequestSchema>;

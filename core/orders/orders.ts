@@ -83,6 +83,8 @@ export async function getOrder(db: Db, merchant: OrderOwner, cartId: string): Pr
     ...summaryOf(row),
     items: row.cart.items,
     failureCode: row.failureCode,
+    captureMethod: row.cart.captureMethod ?? 'automatic',
+    capturedAmount: row.capturedAmount,
     expiresOn: row.expiresOn.toISOString(),
     refunds: refunds.map(publicRefund),
     webhooks,

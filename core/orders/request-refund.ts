@@ -135,21 +135,27 @@ export async function requestRefund(deps: RefundDeps, input: RefundOrderInput): 
         if (!REFUNDABLE_STATUSES.has(cart.status)) {
           throw new RefundRefused(
             'order_not_paid',
-            `This order is ${cart.status}, not paid: only a paid order can be refunded. Wait for its order_created webhook before refunding.`,
+            cart.status === 'authorized'
+              ? 'This order is authorized, not captured: capture it first (POST /v2/merchant/orders/{cartId}/capture), or void it instead of refunding.'
+              : `This order is ${cart.status}, not paid: only a paid order can be refunded. Wait for its order_created webhook before refunding.`,
             'cartId',
           );
         }
-        // The session records `paid`, then order_created: until both are in, a refund's event could overtake the order's creation.
-        if (cart.status === 'paid' && !(await findCartEvent(tx, input.cartId, 'order_created', 'paid'))) {
+        // The session records `paid`, then order_created (order_updated after a manual capture): until both are in, a
+        // refund's event could overtake the event announcing the payment.
+        const paidEvent = cart.cart.captureMethod === 'manual' ? 'order_updated' : 'order_created';
+        if (cart.status === 'paid' && !(await findCartEvent(tx, input.cartId, paidEvent, 'paid'))) {
           throw new RefundRefused('order_not_paid', 'This order’s payment is still being recorded. Retry in a few seconds.', 'cartId');
         }
-        const refundable = cart.amount - (await reservedRefundAmount(tx, input.cartId));
+        // Refunds apply to what was captured: a manual capture of part of the authorization leaves the rest unrefundable.
+        const captured = cart.capturedAmount ?? cart.amount;
+        const refundable = captured - (await reservedRefundAmount(tx, input.cartId));
         if (input.amount > refundable) {
           throw new RefundRefused(
             'amount_exceeds_refundable',
             refundable === 0
-              ? `Nothing remains refundable on this order: its ${cart.amount} (minor units of ${cart.currency}) are refunded or being refunded.`
-              : `At most ${refundable} (minor units of ${cart.currency}) remains refundable on this order of ${cart.amount}; ask for ${refundable} or less.`,
+              ? `Nothing remains refundable on this order: its ${captured} (minor units of ${cart.currency}) ${captured === cart.amount ? '' : 'captured '}are refunded or being refunded.`
+              : `At most ${refundable} (minor units of ${cart.currency}) remains refundable on this order of ${captured}${captured === cart.amount ? '' : ' captured'}; ask for ${refundable} or less.`,
             'amount',
             refundable,
           );

@@ -27,6 +27,8 @@ export function cartEventBody(cart: LedgerCart, input: CartEventInput, sequence:
               brand: input.payment.brand,
               last4: input.payment.last4,
               ...(input.payment.failureCode ? { failureCode: input.payment.failureCode } : {}),
+              ...(input.payment.captureMethod ? { captureMethod: input.payment.captureMethod } : {}),
+              ...(input.payment.capturedAmount !== undefined ? { capturedAmount: input.payment.capturedAmount } : {}),
             },
           }
         : {}),

@@ -13,6 +13,10 @@ export interface PaymentSummary {
   last4: string;
   /** Set when the payment failed: `card_declined`, `insufficient_funds`, `processor_error`, … */
   failureCode?: string;
+  /** Set on every event of a cart created with `captureMethod: "manual"` (docs/webhooks.md). */
+  captureMethod?: 'manual';
+  /** Set once a manual authorization was captured: the amount captured, minor units (refunds are held to it). */
+  capturedAmount?: number;
 }
 
 /**

@@ -10,7 +10,10 @@ describe('production refuses webhooks aimed at our own network (SSRF)', () => {
   const unused = (): Promise<never> => Promise.reject(new Error('not used by these tests'));
   const stack = useTestStack(
     { CHECKOUT_ENV: 'production', WEBHOOK_RETRY_SCHEDULE_MS: '0', WEBHOOK_TIMEOUT_MS: '1000' },
-    { otpSender: { name: 'unused', send: unused }, paymentProcessor: { name: 'unused', charge: unused, lookup: unused, void: unused, refund: unused } },
+    {
+      otpSender: { name: 'unused', send: unused },
+      paymentProcessor: { name: 'unused', charge: unused, lookup: unused, void: unused, capture: unused, refund: unused },
+    },
   );
   let receiver: WebhookReceiver;
   beforeAll(async () => {

@@ -10,6 +10,7 @@ import { SANDBOX_CARDS, SANDBOX_REFUND_DECLINED_AMOUNT } from '../../core/checko
 import type { Keyring } from '../../core/crypto.js';
 import { temporalDataConverter, decodePayload, ENCRYPTED_ENCODING, payloadFromJson, payloadToJson, type JsonPayload } from '../../core/temporal-codec.js';
 import { refundOrder } from '../../core/orders/request-refund.js';
+import { authorizationHold } from '../../workflows/cart-session/client.js';
 import { refundWorkflow } from '../../workflows/refund/client.js';
 import { refundWorkflowId } from '../../workflows/refund/messages.js';
 import { reportFigures } from '../support/reliability.js';
@@ -44,17 +45,21 @@ const RECORDED = [
   'cart-session-unanswered',
   'cart-session-abandoned',
   'cart-session-expired',
+  'cart-session-captured',
+  'cart-session-voided',
   'webhook-delivery-retrying',
   'webhook-delivery-endpoints',
   'refund-succeeded',
   'refund-declined',
   'card-vault-purge',
 ] as const;
-/**
- * Paths added since this release (CHANGELOG.md, Unreleased): the next release records them; until then
- * they replay fresh only.
- */
-const SINCE_RELEASE: readonly string[] = ['cart-session-expired', 'webhook-delivery-endpoints'];
+/** Paths added since this release (each behind its patch, CHANGELOG.md): replayed fresh, recorded by the next release. */
+const SINCE_RELEASE: ReadonlyArray<(typeof RECORDED)[number]> = [
+  'cart-session-expired',
+  'cart-session-captured',
+  'cart-session-voided',
+  'webhook-delivery-endpoints',
+];
 const { History } = temporal.api.history.v1;
 type HistoryJson = { events: Array<{ activityTaskScheduledEventAttributes?: { activityType: { name: string } } }> };
 const loadFixture = (path: string) => JSON.parse(readFileSync(path, 'utf8')) as HistoryJson;
@@ -92,7 +97,7 @@ describe('every workflow type replays its histories deterministically', () => {
     driver = cartSessionDriver(stack, paidOwner);
   });
 
-  it('replays paid, cancelled, locked-out, declined, unanswered, abandoned and merchant-expired sessions, their webhook deliveries, refunds and a vault purge', async () => {
+  it('replays paid, cancelled, locked-out, declined, unanswered, abandoned, merchant-expired, captured and voided sessions, their webhook deliveries, refunds and a vault purge', async () => {
     const paid = await driver.verifiedSession();
     await driver.pay(paid, SANDBOX_CARDS.approved);
     const cancelled = await driver.verifiedSession();
@@ -118,7 +123,16 @@ describe('every workflow type replays its histories deterministically', () => {
     await driver.sendCode(expired);
     await expired.handle.executeUpdate(expireUpdate, { updateId: `expire-${expired.cartId}` });
 
-    const sessions = { paid, cancelled, declined, 'locked-out': locked, unanswered, abandoned, expired } satisfies Record<string, Session>;
+    // Manual capture (manual-capture-v1): one authorization captured in part, one voided, as the merchant API does.
+    const hold = authorizationHold(stack.temporal.client, 30_000);
+    const captured = await driver.verifiedSession({ captureMethod: 'manual' });
+    expect((await driver.pay(captured, SANDBOX_CARDS.approved)).status).toBe('authorized');
+    expect(await hold.capture(captured.cartId, 3000)).toEqual({ outcome: 'settled' });
+    const voided = await driver.verifiedSession({ captureMethod: 'manual' });
+    expect((await driver.pay(voided, SANDBOX_CARDS.approved)).status).toBe('authorized');
+    expect(await hold.void(voided.cartId)).toEqual({ outcome: 'settled' });
+
+    const sessions = { paid, cancelled, declined, 'locked-out': locked, unanswered, abandoned, expired, captured, voided } satisfies Record<string, Session>;
     for (const [path, s] of Object.entries(sessions)) {
       await s.handle.result();
       const history = await s.handle.fetchHistory();
@@ -126,6 +140,7 @@ describe('every workflow type replays its histories deterministically', () => {
       fresh.set(`cart-session-${path}`, history);
     }
     expect(await abandoned.handle.result()).toEqual({ status: 'abandoned' });
+    expect([await captured.handle.result(), await voided.handle.result()]).toEqual([{ status: 'paid' }, { status: 'cancelled' }]);
 
     // The other workflow types, on the same paths: each cart's webhook delivery (still idling, so a
     // partial history, as a worker restart would replay it) and a run of the card vault purge.
@@ -204,7 +219,7 @@ describe('every workflow type replays its histories deterministically', () => {
 
   it(`holds this release's (${VERSION}) recorded histories, one per path`, () => {
     const names = readdirSync(RELEASE_HISTORIES).map((f) => f.replace('.history.json', ''));
-    expect(names.sort()).toEqual(RECORDED.filter((name) => !SINCE_RELEASE.includes(name)).sort());
+    expect(names.sort()).toEqual(RECORDED.filter((name) => RECORDING || !SINCE_RELEASE.includes(name)).sort());
     const activities = loadFixture(`${RELEASE_HISTORIES}refund-succeeded.history.json`).events.flatMap(
       (e) => e.activityTaskScheduledEventAttributes?.activityType.name ?? [],
     );

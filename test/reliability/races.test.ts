@@ -27,7 +27,12 @@ describe('races', () => {
   const processor = testAcquirerProcessor(() => acquirer.url);
   const stack = useTestStack({}, { paymentProcessor: processor });
   const EXPIRY_LIFETIME_SECONDS = 12;
-  const expiring = useTestStack({ SESSION_LIFETIME_SECONDS: String(EXPIRY_LIFETIME_SECONDS) }, { paymentProcessor: processor });
+  /** A manual authorization's hold on the expiring stack: short, so capture, void and refund can race its timer. */
+  const HOLD_SECONDS = 6;
+  const expiring = useTestStack(
+    { SESSION_LIFETIME_SECONDS: String(EXPIRY_LIFETIME_SECONDS), AUTHORIZATION_HOLD_DAYS: String(HOLD_SECONDS / 86_400) },
+    { paymentProcessor: processor },
+  );
   const figures: Required<Pick<SuiteFigures, 'sessionsChecked' | 'sessionsLost' | 'serverErrors' | 'notes'>> & { races: Record<string, number> } = {
     sessionsChecked: 0,
     sessionsLost: 0,
@@ -42,7 +47,8 @@ describe('races', () => {
   afterAll(async () => {
     reportFigures({
       suite: 'races',
-      title: 'Races: concurrent Pay, Pay against expiry, cancel against Pay, concurrent idempotent creates, concurrent refunds',
+      title:
+        'Races: concurrent Pay, Pay against expiry, cancel against Pay, concurrent idempotent creates, concurrent refunds, capture against void against the hold timer against a refund',
       seed,
       trials,
       faults: figures.races,
@@ -181,5 +187,68 @@ describe('races', () => {
       figures.races['concurrent refunds'] = (figures.races['concurrent refunds'] ?? 0) + amounts.length;
     }
     figures.notes.push(`concurrent refunds: at most ${mostRefunded} refunded of an order of ${CAPTURED} (acquirer and ledger agree)`);
+  });
+
+  it('settles an authorization once: capture against void against the hold timer against a refund', { timeout: 300_000 }, async () => {
+    const merchant = await expiring.createMerchant();
+    const driver = cartSessionDriver(expiring, merchant.platformUuid);
+    const api = merchantApi(expiring, merchant.apiKey);
+    const endings = new Set<string>();
+    const plan = fc.record({
+      // Around the hold's end: before it, the merchant's requests race each other; after it, they race the timer.
+      offsetMs: fc.integer({ min: -2_000, max: 500 }),
+      captureAmount: fc.integer({ min: 1, max: CAPTURED }),
+      refundAmount: fc.integer({ min: 1, max: CAPTURED }),
+      order: fc.constantFrom('capture', 'void', 'refund'),
+    });
+    const race = async ({ offsetMs, captureAmount, refundAmount, order }: { offsetMs: number; captureAmount: number; refundAmount: number; order: string }) => {
+      const session = await driver.verifiedSession({ captureMethod: 'manual' });
+      const state = await driver.pay(session, SANDBOX_CARDS.approved);
+      expect(state.status).toBe('authorized');
+      const holdEndsAt = Date.parse(state.authorization!.holdExpiresAt);
+      await new Promise((r) => setTimeout(r, Math.max(0, holdEndsAt + offsetMs - Date.now())));
+      // The plan's first action goes a few milliseconds ahead of the other two, which go together.
+      const ahead = (action: string) => new Promise((r) => setTimeout(r, action === order ? 0 : 5));
+      const [captured, voided, refunded] = await Promise.all([
+        ahead('capture').then(() => api.capture(session.cartId, { amount: captureAmount }).then(countStatus)),
+        ahead('void').then(() => api.void(session.cartId).then(countStatus)),
+        ahead('refund').then(() => api.refund(session.cartId, { amount: refundAmount }).then(countStatus)),
+      ]);
+      expect([200, 202, 409]).toContain(captured.status);
+      expect([200, 202, 409]).toContain(voided.status);
+      expect([201, 409, 422]).toContain(refunded.status);
+      // Capture and void never both win.
+      expect([captured, voided].filter((res) => res.status === 200 || res.status === 202).length).toBeLessThanOrEqual(1);
+
+      figures.sessionsChecked++;
+      const { status } = await session.handle.result();
+      endings.add(status);
+      await waitFor(
+        async () => ((await expiring.db`select 1 from refunds where cart_id = ${session.cartId} and status = 'pending'`).length === 0 ? true : undefined),
+        { timeoutMs: 60_000, what: 'every refund settled' },
+      );
+      const record = acquirer.records.get(session.cartId)!;
+      const capturesAtAcquirer = [...record.captures.values()];
+      const events = await recordedEvents(expiring, session.cartId);
+      const endingEvents = events.filter((e) => (e.event === 'order_updated' && e.status === 'paid') || e.event === 'order_cancelled');
+      const [ledger] = await expiring.db<{ status: string; captured: number | null; refunded: number }[]>`
+        select status, captured_amount::int as captured, refunded_amount::int as refunded from carts where cart_id = ${session.cartId}`;
+      const consistent =
+        record.approvedCharges === 1 &&
+        endingEvents.length === 1 &&
+        (status === 'paid'
+          ? capturesAtAcquirer.length === 1 && !record.voided && ledger!.captured === capturesAtAcquirer[0] && endingEvents[0]!.status === 'paid'
+          : status === 'cancelled' && capturesAtAcquirer.length === 0 && record.voided && ledger!.captured === null && ledger!.status === 'cancelled') &&
+        // Refunds only of what was captured, and the ledger agrees with the acquirer.
+        acquirer.refundedOf(session.cartId) <= (capturesAtAcquirer[0] ?? 0) &&
+        ledger!.refunded === acquirer.refundedOf(session.cartId);
+      if (!consistent) figures.sessionsLost++;
+      expect({ status, ledger, record, endingEvents, consistent }).toMatchObject({ consistent: true });
+      figures.races['capture, void, hold timer and refund'] = (figures.races['capture, void, hold timer and refund'] ?? 0) + 3;
+    };
+    // Two authorizations side by side, each racing its own hold; more would crowd a 6 s hold on two cores.
+    const plans = planOf(plan, seed, trials);
+    for (let i = 0; i < plans.length; i += 2) await Promise.all(plans.slice(i, i + 2).map(race));
+    figures.notes.push(`capture against void against the hold timer against a refund ended as: ${[...endings].join(', ')}`);
   });
 });

@@ -20,7 +20,7 @@ import {
 import { createCartId, validCartRequest } from './fixtures.js';
 import type { TestStack } from './test-stack.js';
 import { cartWorkflowId } from '../../workflows/cart-session/messages.js';
-import type { OtpPolicy } from '../../core/checkout/session.js';
+import type { CaptureMethod, OtpPolicy } from '../../core/checkout/session.js';
 import { readLatestOutboxCode } from '../../core/checkout/otp/outbox.js';
 
 export type SessionHandle = CartSessionHandle;
@@ -46,9 +46,11 @@ export function cartSessionDriver(stack: DrivenStack, platformUuid: string) {
   return {
     handleOf,
 
-    /** A session created through the public API, exactly as a merchant does. */
-    async createSession(): Promise<Session> {
-      const cartId = await createCartId(stack.apiUrl, validCartRequest(platformUuid));
+    /** A session created through the public API, exactly as a merchant does; `captureMethod` as the cart says it. */
+    async createSession(options: { captureMethod?: CaptureMethod } = {}): Promise<Session> {
+      const request = validCartRequest(platformUuid);
+      if (options.captureMethod) request.cartObject.cart.captureMethod = options.captureMethod;
+      const cartId = await createCartId(stack.apiUrl, request);
       return { cartId, handle: handleOf(cartId) };
     },
 
@@ -96,8 +98,8 @@ export function cartSessionDriver(stack: DrivenStack, platformUuid: string) {
     },
 
     /** Contact → code from the outbox → verified, ready for the card. */
-    async verifiedSession(): Promise<Session> {
-      const s = await this.createSession();
+    async verifiedSession(options: { captureMethod?: CaptureMethod } = {}): Promise<Session> {
+      const s = await this.createSession(options);
       await this.sendCode(s);
       const state = await this.verify(s, await this.sentCode(s));
       expect(state.step).toBe('card');

@@ -2,6 +2,7 @@ import { createServer, type Server } from 'node:http';
 import type { AddressInfo, Socket } from 'node:net';
 import {
   ProcessorUnavailableError,
+  type CaptureResult,
   type ChargeResult,
   type LookupResult,
   type PaymentProcessor,
@@ -16,6 +17,8 @@ export interface AcquirerRecord {
   approvedCharges: number;
   result?: ChargeResult;
   voided: boolean;
+  /** Captures of a manual authorization, by capture idempotency key (one capture per key). */
+  captures: Map<string, number>;
   /** Refunds made against this key's charge, by refund idempotency key (one refund per key). */
   refunds: Map<string, number>;
 }
@@ -31,7 +34,7 @@ export async function startTestAcquirer(options: { beforeAnswer?: (idempotencyKe
   const sockets = new Set<Socket>();
   const recordOf = (key: string) => {
     let record = records.get(key);
-    if (!record) records.set(key, (record = { requests: 0, approvedCharges: 0, voided: false, refunds: new Map() }));
+    if (!record) records.set(key, (record = { requests: 0, approvedCharges: 0, voided: false, captures: new Map(), refunds: new Map() }));
     return record;
   };
   const server: Server = createServer((req, res) => {
@@ -39,7 +42,13 @@ export async function startTestAcquirer(options: { beforeAnswer?: (idempotencyKe
     req.on('data', (c: Buffer) => chunks.push(c));
     req.on('end', () => {
       void (async () => {
-        const body = JSON.parse(Buffer.concat(chunks).toString('utf8')) as { idempotencyKey: string; pan?: string; chargeId?: string; amount?: number };
+        const body = JSON.parse(Buffer.concat(chunks).toString('utf8')) as {
+          idempotencyKey: string;
+          pan?: string;
+          chargeId?: string;
+          amount?: number;
+          captureKey?: string;
+        };
         let answer: unknown;
         if (req.url === '/refund') {
           const charged = [...records.values()].find((r) => r.result?.outcome === 'approved' && r.result.chargeId === body.chargeId);
@@ -64,6 +73,11 @@ export async function startTestAcquirer(options: { beforeAnswer?: (idempotencyKe
           answer = record.result;
         } else if (req.url === '/lookup') {
           answer = record.result ? { found: true, result: record.result } : { found: false };
+        } else if (req.url === '/capture') {
+          // A released hold cannot be captured: the product must never ask (measured by the race suite).
+          const held = record.result?.outcome === 'approved' && !record.voided;
+          if (held && !record.captures.has(body.captureKey!)) record.captures.set(body.captureKey!, body.amount!);
+          answer = (held ? { outcome: 'captured' } : { outcome: 'declined', declineCode: 'capture_declined' }) satisfies CaptureResult;
         } else if (req.url === '/void') {
           record.voided = true;
           answer = {};
@@ -122,6 +136,9 @@ export function testAcquirerProcessor(url: string | (() => string)): PaymentProc
     void: async ({ idempotencyKey }) => {
       await call('/void', { idempotencyKey });
     },
+    // The charge's key is the chargeId's suffix (ch_<key>): the acquirer keeps captures with their charge.
+    capture: ({ idempotencyKey, chargeId, amount }) =>
+      call<CaptureResult>('/capture', { idempotencyKey: chargeId.replace(/^ch_/, ''), captureKey: idempotencyKey, amount }),
     refund: ({ idempotencyKey, chargeId, amount }) => call<RefundResult>('/refund', { idempotencyKey, chargeId, amount }),
   };
 }

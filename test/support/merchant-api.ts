@@ -7,7 +7,7 @@ import type { TestStack } from './test-stack.js';
 export type ErrorBody = { code: string; message: string; errors: Array<{ path: string; message: string }>; requestId: string };
 
 /** The merchant API as a merchant's server calls it: over HTTP, with its API key. */
-export function merchantApi(stack: TestStack, apiKey: string) {
+export function merchantApi(stack: Pick<TestStack, 'apiUrl'>, apiKey: string) {
   const headers = { authorization: `Bearer ${apiKey}` };
   return {
     get: (path: string) => fetch(`${stack.apiUrl}/v2/merchant${path}`, { headers }),
@@ -18,6 +18,13 @@ export function merchantApi(stack: TestStack, apiKey: string) {
         body: typeof body === 'string' ? body : JSON.stringify(body),
       }),
     expire: (cartId: string) => fetch(`${stack.apiUrl}/v2/merchant/carts/${encodeURIComponent(cartId)}/expire`, { method: 'POST', headers }),
+    capture: (cartId: string, body: unknown = {}) =>
+      fetch(`${stack.apiUrl}/v2/merchant/orders/${encodeURIComponent(cartId)}/capture`, {
+        method: 'POST',
+        headers: { ...headers, 'content-type': 'application/json' },
+        body: JSON.stringify(body),
+      }),
+    void: (cartId: string) => fetch(`${stack.apiUrl}/v2/merchant/orders/${encodeURIComponent(cartId)}/void`, { method: 'POST', headers }),
   };
 }
 

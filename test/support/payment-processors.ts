@@ -2,7 +2,7 @@ import type { ChargeRequest, ChargeResult, PaymentProcessor } from '../../core/c
 
 const notUsed = (): Promise<never> => Promise.reject(new Error('not used by this test'));
 
-/** A stand-in processor whose charges always answer: lookup, void and refund are never called. */
+/** A stand-in processor whose charges always answer: lookup, void, capture and refund are never called. */
 export function answeringProcessor(name: string, charge: (request: ChargeRequest) => Promise<ChargeResult>): PaymentProcessor {
-  return { name, charge, lookup: notUsed, void: notUsed, refund: notUsed };
+  return { name, charge, lookup: notUsed, void: notUsed, capture: notUsed, refund: notUsed };
 }

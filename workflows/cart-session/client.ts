@@ -1,6 +1,16 @@
-import { WorkflowIdReusePolicy, type Client, type WorkflowHandle } from '@temporalio/client';
+import {
+  WorkflowIdReusePolicy,
+  WorkflowNotFoundError,
+  WorkflowUpdateFailedError,
+  WorkflowUpdateStage,
+  type Client,
+  type WorkflowHandle,
+} from '@temporalio/client';
+import { ApplicationFailure } from '@temporalio/common';
+import type { AuthorizationHold, HoldAnswer } from '../../core/orders/authorization.js';
+import { ACTION_REFUSED } from '../../core/checkout/session.js';
 import { WORKFLOW_TASK_TIMEOUT_MS } from '../../core/worker-loss.js';
-import { cartWorkflowId, searchAttributes, type CartSessionInput } from './messages.js';
+import { captureUpdate, cartWorkflowId, searchAttributes, voidUpdate, type CartSessionInput } from './messages.js';
 import { sessionMetadata, type SessionFacts } from './operator-details.js';
 import { cartSession } from './workflow.js';
 
@@ -36,4 +46,60 @@ export function startCartSession(
 
 export function cartSessionHandle(client: Client, cartId: string): CartSessionHandle {
   return client.workflow.getHandle<typeof cartSession>(cartWorkflowId(cartId));
+}
+
+/** How long a capture or void request waits for the processor's answer before it answers with the order still `authorized`. */
+const HOLD_ANSWER_WAIT_MS = 10_000;
+
+/**
+ * The capture and void of an authorized session (core/orders/authorization.ts), as updates with one id
+ * per action and cart: a repeated request is the same update, and gets its outcome. Accepted or refused
+ * by the workflow's validator first; then the outcome is awaited for a while.
+ */
+export function authorizationHold(client: Client, waitMs = HOLD_ANSWER_WAIT_MS): AuthorizationHold {
+  /** The validator's refusal, which the server reports when the update starts or, having admitted it, with its outcome. */
+  const refusalIn = (error: unknown): HoldAnswer | undefined => {
+    const cause = error instanceof WorkflowUpdateFailedError ? error.cause : undefined;
+    if (cause instanceof ApplicationFailure && (cause.type === ACTION_REFUSED.notAuthorized || cause.type === ACTION_REFUSED.invalidCaptureAmount)) {
+      return { outcome: 'refused', reason: cause.type, message: cause.message };
+    }
+    return undefined;
+  };
+  const run = async (cartId: string, start: (handle: CartSessionHandle) => Promise<{ result(): Promise<unknown> }>): Promise<HoldAnswer> => {
+    const handle = cartSessionHandle(client, cartId);
+    let update: { result(): Promise<unknown> };
+    try {
+      update = await start(handle);
+    } catch (error) {
+      const refused = refusalIn(error);
+      if (refused) return refused;
+      // A session that finished (captured, voided or expired) while the request was on its way holds nothing:
+      // the server refuses an update of a closed workflow, in words that vary with its version.
+      const closed = error instanceof WorkflowNotFoundError || (await handle.describe().catch(() => undefined))?.status.name !== 'RUNNING';
+      if (closed) return { outcome: 'refused', reason: 'not_authorized', message: error instanceof Error ? error.message : String(error) };
+      throw error;
+    }
+    let timer: NodeJS.Timeout | undefined;
+    const late = new Promise<'late'>((resolve) => (timer = setTimeout(() => resolve('late'), waitMs)));
+    try {
+      return (await Promise.race([update.result(), late])) === 'late' ? { outcome: 'in_progress' } : { outcome: 'settled' };
+    } catch (error) {
+      const refused = refusalIn(error);
+      if (refused) return refused;
+      throw error;
+    } finally {
+      clearTimeout(timer);
+    }
+  };
+  return {
+    capture: (cartId, amount) =>
+      run(cartId, (handle) =>
+        handle.startUpdate(captureUpdate, {
+          args: [amount === undefined ? {} : { amount }],
+          updateId: `capture-${cartId}`,
+          waitForStage: WorkflowUpdateStage.ACCEPTED,
+        }),
+      ),
+    void: (cartId) => run(cartId, (handle) => handle.startUpdate(voidUpdate, { updateId: `void-${cartId}`, waitForStage: WorkflowUpdateStage.ACCEPTED })),
+  };
 }

@@ -37,6 +37,10 @@ export interface CartSessionInput {
    * exist so tests can watch a code expire or a resend window open without waiting minutes.
    */
   otpPolicy?: Partial<OtpPolicy>;
+  /** The cart's `captureMethod: "manual"`: the charge is authorized only, and the session holds it (absent: captured at once). */
+  captureMethod?: 'manual';
+  /** From server config (AUTHORIZATION_HOLD_DAYS), with captureMethod manual: how long an uncaptured authorization is held before it is voided. */
+  authorizationHoldMs?: number;
 }
 
 export interface CartSessionState {
@@ -74,6 +78,8 @@ export interface CartSessionState {
   failureCode?: string;
   /** Set when status is `cancelled`: who ended the session. */
   cancelledBy?: CancelledBy;
+  /** A manual-capture session, once authorized: until when the hold waits, and what the capture took. */
+  authorization?: { holdExpiresAt: string; capturedAmount?: number };
 }
 
 export const stateQuery = defineQuery<CartSessionState>('state');
@@ -109,6 +115,16 @@ export const expireUpdate = defineUpdate<CartSessionState, []>('expire');
 
 /** The patch that brought expireUpdate (CHANGELOG.md, Unreleased). */
 export const SESSION_CONTROL_PATCH = 'session-control-v1';
+
+/**
+ * The merchant's actions on an `authorized` session (the merchant API, through
+ * ./client.ts): capture all or part of the hold (`amount` in minor units, at most the authorized
+ * amount; absent: all of it), or void it. Each resolves once its outcome is recorded. Refused with
+ * ACTION_REFUSED.notAuthorized when the session holds no authorization (any more): capture, void and
+ * the hold timer are decided one at a time by the workflow, so only the first of them happens.
+ */
+export const captureUpdate = defineUpdate<CartSessionState, [{ amount?: number }]>('capture');
+export const voidUpdate = defineUpdate<CartSessionState, []>('void');
 
 /** Search attributes registered on the Temporal server (see scripts/temporal-server.ts). */
 export const searchAttributes = {

@@ -23,6 +23,8 @@ export interface SessionFacts {
   currency: string;
   /** Units across every line of the cart. */
   itemCount: number;
+  /** Absent: automatic. */
+  captureMethod?: 'automatic' | 'manual';
 }
 
 /** The static summary (one line, the workflow list's "Summary") and details of a session, fixed at start. */
@@ -35,7 +37,7 @@ export function sessionMetadata(facts: SessionFacts): { staticSummary: string; s
       `Environment: ${facts.environment}`,
       `Amount: ${money(facts.amount, facts.currency)} (${facts.currency})`,
       `Items: ${facts.itemCount}`,
-      'Capture method: automatic',
+      `Capture method: ${facts.captureMethod ?? 'automatic'}`,
     ].join('\n'),
   };
 }
@@ -45,10 +47,14 @@ const clock = (iso: string) => `${iso.slice(11, 16)} UTC`;
 const card = (payment: { brand: string; last4: string }) => `${payment.brand} ••${payment.last4}`;
 
 /** What the session waits on or does right now, from its own state. */
-export function currentDetails(state: CartSessionState, now: { sending?: boolean; resolvingUntil?: number } = {}): string {
+export function currentDetails(state: CartSessionState, now: { sending?: boolean; resolvingUntil?: number; holdExpiresAt?: string } = {}): string {
   switch (state.status) {
     case 'paid':
       return `paid${state.payment ? ` with ${card(state.payment)}` : ''} — order_created goes to the merchant (webhooks-${state.cartId})`;
+    case 'authorized':
+      return now.holdExpiresAt
+        ? `authorized${state.payment ? ` on ${card(state.payment)}` : ''}, not captured — waiting for the merchant's capture or void until ${now.holdExpiresAt.slice(0, 16)} UTC, then the hold is voided`
+        : 'authorized — capturing or voiding the hold';
     case 'failed':
       return `failed: ${state.failureCode ?? 'unknown'} — order_updated goes to the merchant (webhooks-${state.cartId})`;
     case 'cancelled':

@@ -18,6 +18,7 @@ import type { PaymentSummary, WebhookEventName } from '../../core/webhooks/event
 import {
   cancelUpdate,
   expireUpdate,
+  captureUpdate,
   payUpdate,
   resendCodeUpdate,
   searchAttributes,
@@ -25,11 +26,14 @@ import {
   SESSION_CONTROL_PATCH,
   stateQuery,
   verifyCodeUpdate,
+  voidUpdate,
   type CartSessionInput,
   type CartSessionState,
 } from './messages.js';
 import {
   ACTION_REFUSED,
+  AUTHORIZATION_EXPIRED,
+  CAPTURE_DECLINED,
   OTP_LOCKED,
   OTP_POLICY,
   OTP_SEND_FAILED,
@@ -83,13 +87,19 @@ const { lookupPayment, chargePayment: chargePaymentOnce } = proxyActivities<Cart
   retry: { maximumAttempts: 1 },
 });
 
-/** A void that guards against a late approval must happen before the final event: retried until it does. */
-const { voidPayment } = proxyActivities<CartSessionActivities>({
+/**
+ * A void that guards against a late approval must happen before the final event: retried until it does.
+ * A capture too: an unanswered capture is asked again under its own key until the processor answers.
+ */
+const { voidPayment, capturePayment } = proxyActivities<CartSessionActivities>({
   startToCloseTimeout: '30 seconds',
   retry: { initialInterval: '1 second', maximumInterval: '1 minute' },
 });
 
 const LOOKUP_BACKOFF = { initialMs: 1_000, maximumMs: 60_000 };
+
+/** AUTHORIZATION_HOLD_DAYS' default, for a manual session started without it. */
+const DEFAULT_AUTHORIZATION_HOLD_MS = 7 * 24 * 3600_000;
 
 type PaymentResult = { approved: true } | { approved: false; failureCode: string };
 
@@ -106,6 +116,9 @@ interface Card {
   brand: string;
   last4: string;
 }
+
+/** What ends an authorized hold: the merchant's capture or void, or the hold timer. Decided once. */
+type HoldDecision = { kind: 'capture'; amount: number } | { kind: 'void' } | { kind: 'expire' };
 
 /** What ended the customer's part of the session before the timer did: the customer, or the merchant's expire. */
 type CustomerDecision = { kind: 'pay'; card: Card } | { kind: 'cancel'; by: CancelledBy } | { kind: 'locked_out' };
@@ -139,6 +152,11 @@ export async function cartSession(input: CartSessionInput): Promise<{ status: Ca
   let failureCode: string | undefined;
   /** The outcome is in the ledger, its webhook event recorded and the vault emptied. */
   let settled = false;
+  /** Manual capture: until when the authorization is held (workflow time), the decision that ends it, and once it is recorded. */
+  let holdExpiresAt: number | undefined;
+  let holdDecision: HoldDecision | undefined;
+  let capturedAmount: number | undefined;
+  let holdSettled = false;
 
   const step = (): CheckoutStep => {
     if (TERMINAL_STATUSES.has(status)) return 'done';
@@ -168,11 +186,21 @@ export async function cartSession(input: CartSessionInput): Promise<{ status: Ca
     ...(paymentSubmittedAt !== undefined ? { paymentSubmittedAt: new Date(paymentSubmittedAt).toISOString() } : {}),
     ...(failureCode ? { failureCode } : {}),
     ...(status === 'cancelled' && decision?.kind === 'cancel' ? { cancelledBy: decision.by } : {}),
+    ...(holdExpiresAt !== undefined
+      ? { authorization: { holdExpiresAt: new Date(holdExpiresAt).toISOString(), ...(capturedAmount !== undefined ? { capturedAmount } : {}) } }
+      : {}),
   });
   /** Until when an unanswered charge is being resolved, for the operator's current details. */
   let resolvingUntil: number | undefined;
   /** The Temporal UI's current details, in words (workflows/cart-session/operator-details.ts); not part of history. */
-  const tell = () => setCurrentDetails(currentDetails(state(), { sending, ...(resolvingUntil !== undefined ? { resolvingUntil } : {}) }));
+  const tell = () =>
+    setCurrentDetails(
+      currentDetails(state(), {
+        sending,
+        ...(resolvingUntil !== undefined ? { resolvingUntil } : {}),
+        ...(holdExpiresAt !== undefined && !holdDecision ? { holdExpiresAt: new Date(holdExpiresAt).toISOString() } : {}),
+      }),
+    );
   /** Actions that end the session answer once its outcome is recorded, so the page can redirect. */
   const settledState = () => condition(() => settled).then(state);
 
@@ -334,16 +362,56 @@ export async function cartSession(input: CartSessionInput): Promise<{ status: Ca
     );
   }
 
+  // The merchant's capture and void of an authorized session; the first decision wins, the hold timer's included.
+  const requireHold = () => {
+    if (status !== 'authorized' || holdDecision)
+      refuse(
+        ACTION_REFUSED.notAuthorized,
+        `This order is ${holdDecision ? 'being captured or voided' : status}: only an authorized order can be captured or voided.`,
+      );
+  };
+  const holdSettledState = () => condition(() => holdSettled).then(state);
+  setHandler(
+    captureUpdate,
+    ({ amount }) => {
+      holdDecision = { kind: 'capture', amount: amount ?? input.amount };
+      tell();
+      return holdSettledState();
+    },
+    {
+      validator: (request: { amount?: number }) => {
+        requireHold();
+        const amount = request?.amount;
+        if (amount !== undefined && !(Number.isSafeInteger(amount) && amount >= 1 && amount <= input.amount)) {
+          refuse(ACTION_REFUSED.invalidCaptureAmount, `The amount must be a whole number of minor units from 1 to ${input.amount}, the authorized amount.`);
+        }
+      },
+    },
+  );
+  setHandler(
+    voidUpdate,
+    () => {
+      holdDecision = { kind: 'void' };
+      tell();
+      return holdSettledState();
+    },
+    { validator: requireHold },
+  );
+
   // --- The business process.
 
-  const moveTo = async (next: CartStatus, outcome: { failureCode?: string; cancelledBy?: CancelledBy } = {}) => {
+  const moveTo = async (
+    next: CartStatus,
+    outcome: { failureCode?: string; cancelledBy?: CancelledBy; capturedAmount?: number } = {},
+    event = EVENT_FOR_STATUS[next],
+  ) => {
     status = next;
     failureCode = outcome.failureCode;
     tell();
     upsertSearchAttributes([{ key: searchAttributes.cartStatus, value: next }]);
     await recordCartStatus({ cartId, status: next, ...(payment ? { payment: { brand: payment.brand, last4: payment.last4 } } : {}), ...outcome });
-    const event = EVENT_FOR_STATUS[next];
-    if (event) await recordCartEvent({ cartId, event, status: next, ...(payment ? { payment } : {}), ...outcome });
+    const { failureCode: code } = outcome;
+    if (event) await recordCartEvent({ cartId, event, status: next, ...(payment ? { payment } : {}), ...(code ? { failureCode: code } : {}) });
   };
 
   const resultOf = (outcome: PaymentOutcome): PaymentResult =>
@@ -365,8 +433,14 @@ export async function cartSession(input: CartSessionInput): Promise<{ status: Ca
    * under the same key. Nothing found by then: `processor_error`, after a void by key so an approval
    * that lands later is voided and the merchant's story (one final event) stays true.
    */
-  const resolvePayment = async (card: Card): Promise<PaymentResult> => {
-    const request = { cartId, cardToken: card.cardToken, amount: input.amount, currency: input.currency };
+  const resolvePayment = async (card: Card, manual: boolean): Promise<PaymentResult> => {
+    const request = {
+      cartId,
+      cardToken: card.cardToken,
+      amount: input.amount,
+      currency: input.currency,
+      ...(manual ? { captureMethod: 'manual' as const } : {}),
+    };
     const answered = await answerOf(chargePayment(request));
     if (answered) return answered;
 
@@ -397,9 +471,15 @@ export async function cartSession(input: CartSessionInput): Promise<{ status: Ca
   };
 
   const takePayment = async (card: Card) => {
-    payment = { brand: card.brand, last4: card.last4 };
+    // Only a manual-capture cart takes the new path; its histories carry the marker (CHANGELOG.md, manual-capture-v1).
+    const manual = input.captureMethod === 'manual' && patched('manual-capture-v1');
+    payment = { brand: card.brand, last4: card.last4, ...(manual ? { captureMethod: 'manual' as const } : {}) };
     await moveTo('processing');
-    const result = await resolvePayment(card);
+    const result = await resolvePayment(card, manual);
+    if (result.approved && manual) {
+      holdExpiresAt = Date.now() + (input.authorizationHoldMs ?? DEFAULT_AUTHORIZATION_HOLD_MS);
+      return moveTo('authorized', {}, 'order_created');
+    }
     if (result.approved) return moveTo('paid');
     payment = { ...payment, failureCode: result.failureCode };
     return moveTo('failed', { failureCode: result.failureCode });
@@ -414,8 +494,38 @@ export async function cartSession(input: CartSessionInput): Promise<{ status: Ca
   // No card outlives its session, whether it was charged, declined or never used.
   await discardCards({ cartId });
   settled = true;
+  if (state().status === 'authorized') await holdAuthorization();
   await condition(allHandlersFinished);
   return { status };
+
+  /**
+   * The session keeps the authorization it made (docs/decisions/manual-capture.md): the merchant's
+   * capture or void, or this timer, whichever comes first, decides; the updates' validators refuse
+   * whatever comes after. Capture moves to `paid` (order_updated), void and expiry to `cancelled`
+   * (order_cancelled), after the processor released the hold.
+   */
+  async function holdAuthorization(): Promise<void> {
+    const holdMs = holdExpiresAt! - Date.now();
+    tell();
+    await condition(() => holdDecision !== undefined, Math.max(holdMs, 1), { summary: `${duration(holdMs)} authorization hold` });
+    const decided: HoldDecision = (holdDecision ??= { kind: 'expire' });
+    tell();
+    if (decided.kind === 'capture') {
+      const answer = await capturePayment({ cartId, amount: decided.amount });
+      if (answer.outcome === 'captured') {
+        capturedAmount = decided.amount;
+        payment = { ...payment!, capturedAmount };
+        await moveTo('paid', { capturedAmount }, 'order_updated');
+      } else {
+        payment = { ...payment!, failureCode: CAPTURE_DECLINED };
+        await moveTo('failed', { failureCode: CAPTURE_DECLINED });
+      }
+    } else {
+      await voidPayment({ cartId });
+      await moveTo('cancelled', decided.kind === 'expire' ? { failureCode: AUTHORIZATION_EXPIRED } : {});
+    }
+    holdSettled = true;
+  }
 }
 
 function refuse(type: ActionRefusal, message: string): never {

@@ -48,6 +48,8 @@ export interface SandboxRecord {
   result?: ChargeResult;
   /** A void by key arrived: any approval for this key, now or later, is voided. */
   voided: boolean;
+  /** What a manual authorization's capture took, once captured. */
+  captured?: number;
   refunds: Map<string, RefundResult>;
 }
 
@@ -109,6 +111,15 @@ export function createSandboxPaymentProcessor(environment: Environment, options:
     void: ({ idempotencyKey }) => {
       recordOf(idempotencyKey).voided = true;
       return Promise.resolve();
+    },
+    capture: async ({ chargeId, amount }) => {
+      const record = [...sandboxStore.values()].find((r) => r.result?.outcome === 'approved' && r.result.chargeId === chargeId);
+      // A released hold cannot be captured, nor a charge the acquirer never made.
+      if (record?.voided) return { outcome: 'declined', declineCode: 'capture_declined' };
+      const known = stored ? await stored.recordCapture(chargeId, amount) : record !== undefined;
+      if (!known) return { outcome: 'declined', declineCode: 'capture_declined' };
+      if (record) record.captured ??= amount;
+      return { outcome: 'captured' };
     },
     refund: async ({ idempotencyKey, chargeId, amount }) => {
       const [key, record] = [...sandboxStore.entries()].find(([, r]) => r.result?.outcome === 'approved' && r.result.chargeId === chargeId) ?? [];

@@ -1,6 +1,8 @@
 import Stripe from 'stripe';
 import {
   ProcessorUnavailableError,
+  type CaptureRequest,
+  type CaptureResult,
   type ChargeRequest,
   type ChargeResult,
   type DeclineCode,
@@ -54,7 +56,9 @@ const CANCELABLE = new Set<Stripe.PaymentIntent.Status>(['requires_payment_metho
  */
 export function resultOfPaymentIntent(intent: Stripe.PaymentIntent): ChargeResult {
   switch (intent.status) {
+    // requires_capture: a manual-capture intent, authorized; the hold the merchant captures or voids later.
     case 'succeeded':
+    case 'requires_capture':
       return { outcome: 'approved', chargeId: intent.id };
     case 'requires_action':
       // 3-D Secure or another customer action: this page has no way to show it, so it is a decline the merchant can name.
@@ -91,6 +95,14 @@ export function resultOfStripeRefundError(error: unknown): RefundResult {
   throw translatedError(error);
 }
 
+/** Stripe refuses a capture it can no longer make (the authorization expired or was canceled) with an invalid-request error. */
+export function resultOfStripeCaptureError(error: unknown): CaptureResult {
+  if (error instanceof Stripe.errors.StripeInvalidRequestError && error.statusCode !== undefined && error.statusCode < 500) {
+    return { outcome: 'declined', declineCode: 'capture_declined' };
+  }
+  throw translatedError(error);
+}
+
 function translatedError(error: unknown): Error {
   if (!(error instanceof Stripe.errors.StripeError)) return error instanceof Error ? error : new Error(String(error));
   const what = `stripe: ${error.type}${error.code ? ` ${error.code}` : ''}${error.statusCode ? ` (HTTP ${error.statusCode})` : ''}${error.requestId ? ` request ${error.requestId}` : ''}`;
@@ -106,7 +118,8 @@ const searchQuery = (idempotencyKey: string) => `metadata['${KEY_METADATA}']:'${
 
 /**
  * The processor port on Stripe's PaymentIntents API: one PaymentIntent per key, confirmed at once and
- * captured automatically. Raw card numbers need Stripe's raw card data access (PCI DSS SAQ D); the
+ * captured automatically, or with `capture_method: manual` left `requires_capture` until `capture`
+ * (`void` cancels it, which releases the hold). Raw card numbers need Stripe's raw card data access (PCI DSS SAQ D); the
  * card goes from the vault to Stripe inside the charge activity and nowhere else.
  */
 export function createStripePaymentProcessor(settings: StripeSettings): PaymentProcessor {
@@ -153,7 +166,7 @@ export function createStripePaymentProcessor(settings: StripeSettings): PaymentP
   return {
     name: 'stripe',
 
-    async charge({ idempotencyKey, amount, currency, card }: ChargeRequest): Promise<ChargeResult> {
+    async charge({ idempotencyKey, amount, currency, card, captureMethod }: ChargeRequest): Promise<ChargeResult> {
       try {
         const paymentMethod = await stripe.paymentMethods.create(
           { type: 'card', card: { number: card.pan, exp_month: card.expMonth, exp_year: card.expYear, cvc: card.cvv } },
@@ -166,7 +179,7 @@ export function createStripePaymentProcessor(settings: StripeSettings): PaymentP
             payment_method: paymentMethod.id,
             allowed_payment_method_types: ['card'],
             confirm: true,
-            capture_method: 'automatic',
+            capture_method: captureMethod === 'manual' ? 'manual' : 'automatic',
             // No page of ours can show a 3-D Secure challenge: fail such a payment now rather than leave it waiting.
             error_on_requires_action: true,
             metadata: { [KEY_METADATA]: idempotencyKey },
@@ -188,6 +201,19 @@ export function createStripePaymentProcessor(settings: StripeSettings): PaymentP
     async void({ idempotencyKey, chargeId }: VoidRequest): Promise<void> {
       const intents = chargeId ? [await call(() => stripe.paymentIntents.retrieve(chargeId))] : await intentsOf(idempotencyKey);
       for (const intent of intents) await undo(intent, idempotencyKey);
+    },
+
+    async capture({ idempotencyKey, chargeId, amount }: CaptureRequest): Promise<CaptureResult> {
+      try {
+        // amount_to_capture below the authorized amount releases the rest (https://docs.stripe.com/payments/place-a-hold-on-a-payment-method).
+        const intent = await stripe.paymentIntents.capture(chargeId, { amount_to_capture: amount }, { idempotencyKey });
+        if (intent.status === 'succeeded') return { outcome: 'captured' };
+        if (intent.status === 'processing') throw new ProcessorUnavailableError(`stripe: capture of ${intent.id} is still processing`);
+        return { outcome: 'declined', declineCode: 'capture_declined' };
+      } catch (error) {
+        if (error instanceof ProcessorUnavailableError) throw error;
+        return resultOfStripeCaptureError(error);
+      }
     },
 
     async refund({ idempotencyKey, chargeId, amount }: RefundRequest): Promise<RefundResult> {
