@@ -287,6 +287,16 @@ export const environmentSchema = z.object({
       meaning:
         "how long a session whose charge went unanswered keeps asking the processor what happened (lookups, and retries of the charge under the same key) before it fails with `processor_error` and voids by key; it may run past the session's lifetime. Create-cart hands it to the session",
     }),
+  THREE_DS_CHALLENGE_SECONDS: z.coerce
+    .number()
+    .int()
+    .positive()
+    .default(600)
+    .register(settingDocs, {
+      readBy: ['api', 'worker'],
+      meaning:
+        "how long a session waits for the customer to come back from their bank's 3-D Secure challenge; it runs past the session's lifetime, and unanswered the payment is voided and the session fails with `authentication_timeout`. Create-cart hands it to the session; the worker signs the bank's return link (`/3ds/return`) for this long plus 15 minutes",
+    }),
   PAYMENT_CONFIRMATION_WAIT_SECONDS: z.coerce
     .number()
     .int()
@@ -661,6 +671,7 @@ export const configSchema = environmentSchema
     sessionLifetimeMs: c.SESSION_LIFETIME_SECONDS * 1000,
     paymentResolutionMs: c.PAYMENT_RESOLUTION_SECONDS * 1000,
     paymentConfirmationWaitMs: c.PAYMENT_CONFIRMATION_WAIT_SECONDS * 1000,
+    threeDSecureChallengeMs: c.THREE_DS_CHALLENGE_SECONDS * 1000,
     sandboxOtp: c.SANDBOX_OTP,
     logLevel: c.LOG_LEVEL,
     worker: { maxCachedWorkflows: c.WORKER_MAX_CACHED_WORKFLOWS },

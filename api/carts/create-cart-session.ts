@@ -64,6 +64,7 @@ export async function createCartSession(
     expiresOn,
     lifetimeMs: config.sessionLifetimeMs,
     paymentResolutionMs: config.paymentResolutionMs,
+    threeDSecureChallengeMs: config.threeDSecureChallengeMs,
   };
   const response: CreateCartResponse = { code: 'SUCCESS', message: 'Cart created', data: { cartId, cartData: request.cartObject, expiresOn } };
 

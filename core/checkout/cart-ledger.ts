@@ -4,6 +4,7 @@ import { cartMerchantBrandColourColumn } from '../merchants/merchant-store.js';
 import type { Cart, Store } from './cart-schema.js';
 import type { CartProvenance } from './cart-provenance.js';
 import type { CartStatus } from './session.js';
+import type { ThreeDSecureResult } from './payment-processor.js';
 
 /**
  * The one owner of the `carts` table: the order ledger, a projection of each cart session written
@@ -53,8 +54,8 @@ export async function deleteUnstartedCart(sql: Sql, cartId: string): Promise<voi
 export interface CartStatusChange {
   cartId: string;
   status: CartStatus;
-  /** The card as brand + last4, once the customer has paid or tried to. */
-  payment?: { brand: string; last4: string };
+  /** The card as brand + last4, once the customer has paid or tried to; what 3-D Secure did once the payment has an outcome. */
+  payment?: { brand: string; last4: string; threeDSecure?: ThreeDSecureResult };
   /** Why the session failed: a decline code or `otp_locked`. */
   failureCode?: string;
 }
@@ -69,6 +70,7 @@ export async function recordCartStatus(db: Db, change: CartStatusChange): Promis
       status = ${change.status},
       payment_brand = coalesce(${change.payment?.brand ?? null}, payment_brand),
       payment_last4 = coalesce(${change.payment?.last4 ?? null}, payment_last4),
+      three_d_secure = coalesce(${change.payment?.threeDSecure ?? null}, three_d_secure),
       failure_code = coalesce(${change.failureCode ?? null}, failure_code),
       updated_at = now()
     where cart_id = ${change.cartId} and status not in ('partially_refunded', 'refunded')`;
@@ -171,7 +173,7 @@ export interface OrderRow {
   amount: number;
   currency: string;
   refundedAmount: number;
-  payment: { brand: string; last4: string } | null;
+  payment: { brand: string; last4: string; threeDSecure?: { result: ThreeDSecureResult } } | null;
   failureCode: string | null;
   cart: Cart;
   expiresOn: Date;
@@ -189,6 +191,7 @@ interface OrderDbRow {
   refunded_amount: string;
   payment_brand: string | null;
   payment_last4: string | null;
+  three_d_secure: ThreeDSecureResult | null;
   failure_code: string | null;
   cart: Cart;
   expires_on: Date;
@@ -203,7 +206,10 @@ const toOrderRow = (r: OrderDbRow): OrderRow => ({
   amount: Number(r.amount),
   currency: r.currency,
   refundedAmount: Number(r.refunded_amount),
-  payment: r.payment_brand && r.payment_last4 ? { brand: r.payment_brand, last4: r.payment_last4 } : null,
+  payment:
+    r.payment_brand && r.payment_last4
+      ? { brand: r.payment_brand, last4: r.payment_last4, ...(r.three_d_secure ? { threeDSecure: { result: r.three_d_secure } } : {}) }
+      : null,
   failureCode: r.failure_code,
   cart: r.cart,
   expiresOn: r.expires_on,
@@ -225,7 +231,7 @@ export interface CartListFilter {
 }
 
 const ORDER_COLUMNS = (sql: Sql) => sql`
-  cart_id, status, amount, currency, refunded_amount, payment_brand, payment_last4, failure_code, cart, expires_on, created_at, created_with,
+  cart_id, status, amount, currency, refunded_amount, payment_brand, payment_last4, three_d_secure, failure_code, cart, expires_on, created_at, created_with,
   (extract(epoch from created_at) * 1000000)::bigint::text as created_at_micros`;
 
 /** One owner's carts, newest first (ties by cartId), filtered; the index carts_merchant_env_created serves it. */

@@ -8,8 +8,8 @@ export type CartStatus = (typeof CART_STATUSES)[number];
 
 export const TERMINAL_STATUSES: ReadonlySet<CartStatus> = new Set(['paid', 'failed', 'cancelled', 'abandoned', 'partially_refunded', 'refunded']);
 
-/** Where the customer is on the hosted page. */
-export type CheckoutStep = 'contact' | 'code' | 'card' | 'processing' | 'done';
+/** Where the customer is on the hosted page; `authenticating`: at their bank's 3-D Secure challenge. */
+export type CheckoutStep = 'contact' | 'code' | 'card' | 'processing' | 'authenticating' | 'done';
 
 export interface OtpPolicy {
   codeLifetimeMs: number;
@@ -23,6 +23,12 @@ export const OTP_POLICY: OtpPolicy = { codeLifetimeMs: 5 * 60_000, maxWrongCodes
 
 /** Why a session failed; payment decline codes come from the processor. */
 export const OTP_LOCKED = 'otp_locked';
+
+/** Why a session failed whose 3-D Secure challenge went unanswered for THREE_DS_CHALLENGE_SECONDS (the payment is voided). */
+export const AUTHENTICATION_TIMEOUT = 'authentication_timeout';
+
+/** THREE_DS_CHALLENGE_SECONDS' default, for sessions started before create-cart handed the bound in. */
+export const THREE_DS_CHALLENGE_DEFAULT_MS = 600_000;
 
 /**
  * Why a customer action was refused: the `type` of the ApplicationFailure an update validator
@@ -41,6 +47,7 @@ export const ACTION_REFUSED = {
   notVerified: 'not_verified',
   paymentSubmitted: 'payment_submitted',
   invalidCard: 'invalid_card',
+  notAuthenticating: 'not_authenticating',
 } as const;
 export type ActionRefusal = (typeof ACTION_REFUSED)[keyof typeof ACTION_REFUSED];
 

@@ -26,6 +26,7 @@ export function cartEventBody(cart: LedgerCart, input: CartEventInput, sequence:
               brand: input.payment.brand,
               last4: input.payment.last4,
               ...(input.payment.failureCode ? { failureCode: input.payment.failureCode } : {}),
+              ...(input.payment.threeDSecure ? { threeDSecure: { result: input.payment.threeDSecure.result } } : {}),
             },
           }
         : {}),

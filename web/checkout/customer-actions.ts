@@ -8,6 +8,7 @@ import {
   resendCodeUpdate,
   sendCodeUpdate,
   stateQuery,
+  threeDSecureReturnUpdate,
   verifyCodeUpdate,
   type CartSessionState,
 } from '../../workflows/cart-session/messages.js';
@@ -76,6 +77,8 @@ export function customerActions(temporal: Temporal) {
         return withDeadline(temporal, PAID_STATE_DEADLINE_MS, () => h.query(stateQuery)).catch(() => submitted);
       }),
     cancel: (cartId: string) => run(cartId, (h) => h.executeUpdate(cancelUpdate, { updateId: `cancel-${cartId}` })),
+    /** The customer is back from their bank: one update per cart, so a return posted twice is one completion. */
+    threeDSecureReturn: (cartId: string) => run(cartId, (h) => h.executeUpdate(threeDSecureReturnUpdate, { updateId: `three-d-secure-return-${cartId}` })),
   };
 }
 
