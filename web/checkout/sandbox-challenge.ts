@@ -1,5 +1,7 @@
 import { Hono, type Context } from 'hono';
 import { html } from 'hono/html';
+import { findCart } from '../../core/checkout/cart-ledger.js';
+import { merchantOrigins } from './merchant-redirect.js';
 import { sandboxChargesIn } from '../../core/checkout/payment-processors/sandbox-charges.js';
 import { SANDBOX_CHALLENGE_PATH } from '../../core/checkout/payment-processors/sandbox.js';
 import { cartOfReturnToken, THREE_D_SECURE_RETURN_PATH } from '../../core/checkout/three-d-secure.js';
@@ -30,12 +32,18 @@ export function sandboxChallengeRoutes(deps: { config: Config; db: Db; logger: L
   const app = new Hono<WebEnv>();
 
   /** The payment and our signed return link, or undefined for anything we did not issue. */
-  const read = (payment: string | undefined, back: string | undefined): { payment: string; returnUrl: string } | undefined => {
+  const read = (payment: string | undefined, back: string | undefined): { payment: string; returnUrl: string; cartId: string } | undefined => {
     if (!payment || !PAYMENT_PATTERN.test(payment) || !back || !URL.canParse(back)) return undefined;
     const url = new URL(back);
     if (url.origin !== ownOrigin || url.pathname !== THREE_D_SECURE_RETURN_PATH) return undefined;
-    if (!cartOfReturnToken(config.keyring, url.searchParams.get('token') ?? undefined)) return undefined;
-    return { payment, returnUrl: url.toString() };
+    const cartId = cartOfReturnToken(config.keyring, url.searchParams.get('token') ?? undefined);
+    return cartId ? { payment, returnUrl: url.toString(), cartId } : undefined;
+  };
+
+  /** The buttons' post ends at the merchant (the return redirects there): CSP form-action must allow its origins. */
+  const allowMerchantOrigins = async (c: C, cartId: string) => {
+    const cart = await findCart(deps.db, cartId);
+    if (cart) c.set('formActionOrigins', merchantOrigins(cart));
   };
 
   const invalid = (c: C) => {
@@ -43,9 +51,10 @@ export function sandboxChallengeRoutes(deps: { config: Config; db: Db; logger: L
     return c.html(messagePage({ locale: lang, title: t(lang, 'threeDSecure.unknownTitle'), message: t(lang, 'threeDSecure.unknownMessage') }), 404);
   };
 
-  app.get(SANDBOX_CHALLENGE_PATH, (c) => {
+  app.get(SANDBOX_CHALLENGE_PATH, async (c) => {
     const challenge = read(c.req.query('payment'), c.req.query('return'));
     if (!challenge) return invalid(c);
+    await allowMerchantOrigins(c, challenge.cartId);
     const lang = requestLocale(c);
     const title = t(lang, 'threeDSecure.sandboxTitle');
     const body = html`<main class="message-page">

@@ -81,7 +81,7 @@ export function resultOfPaymentIntent(intent: Stripe.PaymentIntent): ChargeResul
       // A challenge at the cardholder's bank (`return_url` given). Any other action (an SDK flow) this page cannot show.
       const redirectUrl = intent.next_action?.type === 'redirect_to_url' ? intent.next_action.redirect_to_url?.url : undefined;
       if (redirectUrl) return { outcome: 'requires_authentication', chargeId: intent.id, redirectUrl };
-      return { outcome: 'declined', declineCode: 'authentication_required', threeDSecure: 'failed' };
+      return { outcome: 'declined', declineCode: 'authentication_required' };
     }
     case 'requires_payment_method':
     case 'canceled': {
