@@ -204,7 +204,7 @@ describe('every workflow type replays its histories deterministically', () => {
 
   it('replays the recorded histories of every release', async () => {
     const recorded = recordedHistories();
-    expect(recorded.length).toBeGreaterThanOrEqual(RECORDED.length);
+    expect(recorded.length).toBeGreaterThanOrEqual(RECORDED.length - UNRELEASED.length);
     for (const [name, path] of recorded) await replay(History.fromObject(loadFixture(path)), `recorded-${name}`);
   });
 

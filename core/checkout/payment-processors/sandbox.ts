@@ -26,7 +26,7 @@ export const SANDBOX_CARDS = {
 
 /**
  * The sandbox issuer's challenge page, served by the checkout page's process beside `/3ds/return`
- * (web/checkout/three-d-secure.ts): the payment's `redirectUrl` is this path on the return URL's origin.
+ * (web/checkout/sandbox-challenge.ts): the payment's `redirectUrl` is this path on the return URL's origin.
  */
 export const SANDBOX_CHALLENGE_PATH = '/3ds/sandbox-challenge';
 
