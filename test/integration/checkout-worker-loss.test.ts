@@ -26,7 +26,11 @@ describe('the checkout page when a worker dies under a customer', () => {
   let held: { contact: string; cartId: string; killed?: RoleProcess } | undefined;
 
   const startWorker = async () => {
-    const worker = await stack.start('worker', `worker-${++spawned}`, { entry: TEST_WORKER });
+    // The bank's return link the worker signs must lead to the web process (its default base URL: WEB_PORT on localhost).
+    const worker = await stack.start('worker', `worker-${++spawned}`, {
+      entry: TEST_WORKER,
+      env: { CHECKOUT_BASE_URL: `http://localhost:${new URL(webUrl).port}` },
+    });
     workers.push(worker);
     return worker;
   };
@@ -50,8 +54,9 @@ describe('the checkout page when a worker dies under a customer', () => {
       temporalAddress: inject('temporalAddress'),
       env: { TEST_WORKFLOW_BUNDLE: writeWorkflowBundle(), SMTP_URL: smtp.url, OTP_EMAIL_FROM: 'Checkout <codes@checkout.example>' },
     });
-    const [api, web] = await Promise.all([stack.start('api', 'api'), stack.start('web', 'web'), startWorker(), startWorker()]);
+    const [api, web] = await Promise.all([stack.start('api', 'api'), stack.start('web', 'web')]);
     [apiUrl, webUrl] = [api.url, web.url];
+    await Promise.all([startWorker(), startWorker()]);
   }, 180_000);
   afterAll(async () => {
     await stack?.stop();
