@@ -9,7 +9,7 @@ export function createActivityMetrics() {
   const registry = new Registry();
   const payments = new Counter({
     name: 'checkout_payments_total',
-    help: 'Charge calls to the payment processor, by outcome: approved, declined, or no_answer (retried under the same key, never a decline).',
+    help: 'Charge calls to the payment processor, by outcome: approved, declined, requires_authentication (a 3-D Secure challenge), or no_answer (retried under the same key, never a decline).',
     labelNames: ['outcome'] as const,
     registers: [registry],
   });

@@ -300,6 +300,16 @@ export const environmentSchema = z.object({
         'how long a manual-capture order (`captureMethod: "manual"`) stays `authorized`: a hold the merchant neither captures nor voids by then is voided by the session\'s own timer, and the order cancelled (`order_cancelled`, failureCode `authorization_expired`). Create-cart hands it to the session. Keep it within your processor\'s authorization validity (Stripe: 7 days for most cards)',
       production: 'a whole number of days',
     }),
+  THREE_DS_CHALLENGE_SECONDS: z.coerce
+    .number()
+    .int()
+    .positive()
+    .default(600)
+    .register(settingDocs, {
+      readBy: ['api', 'worker'],
+      meaning:
+        "how long a session waits for the customer to come back from their bank's 3-D Secure challenge; it runs past the session's lifetime, and unanswered the payment is voided and the session fails with `authentication_timeout`. Create-cart hands it to the session; the worker signs the bank's return link (`/3ds/return`) for this long plus 15 minutes",
+    }),
   PAYMENT_CONFIRMATION_WAIT_SECONDS: z.coerce
     .number()
     .int()
@@ -690,6 +700,7 @@ export const configSchema = environmentSchema
     authorizationHoldMs: Math.round(c.AUTHORIZATION_HOLD_DAYS * 24 * 3600_000),
     paymentConfirmationWaitMs: c.PAYMENT_CONFIRMATION_WAIT_SECONDS * 1000,
     payOutcomeWaitMs: c.PAY_OUTCOME_WAIT_MS,
+    threeDSecureChallengeMs: c.THREE_DS_CHALLENGE_SECONDS * 1000,
     sandboxOtp: c.SANDBOX_OTP,
     logLevel: c.LOG_LEVEL,
     worker: { maxCachedWorkflows: c.WORKER_MAX_CACHED_WORKFLOWS },

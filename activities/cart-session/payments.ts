@@ -5,14 +5,27 @@ import type { Config } from '../../core/config.js';
 import type { Db } from '../../core/db/client.js';
 import type { Logger } from '../../core/logger.js';
 import type { ActivityMetrics } from '../metrics.js';
-import type { CaptureResult, ChargeResult, PaymentProcessor } from '../../core/checkout/payment-processor.js';
+import type { CaptureResult, ChargeResult, PaymentProcessor, ThreeDSecureResult } from '../../core/checkout/payment-processor.js';
+import { threeDSecureReturnUrl } from '../../core/checkout/three-d-secure.js';
 import { PROCESSOR_UNAVAILABLE, processorCalls } from '../shared/processor-call.js';
 
-export type PaymentOutcome = { outcome: 'approved'; chargeId: string } | { outcome: 'declined'; failureCode: string };
+/**
+ * What the workflow learns of a charge. `threeDSecure` is absent only when the processor could not
+ * tell; `requires_authentication` (only for a charge made with `threeDSecure: true`) carries where to
+ * send the customer, never a card detail.
+ */
+export type PaymentOutcome =
+  | { outcome: 'approved'; chargeId: string; threeDSecure?: ThreeDSecureResult }
+  | { outcome: 'declined'; failureCode: string; threeDSecure?: ThreeDSecureResult }
+  | { outcome: 'requires_authentication'; chargeId: string; redirectUrl: string };
 export type PaymentLookup = { found: false } | { found: true; outcome: PaymentOutcome };
 
-const toOutcome = (result: ChargeResult): PaymentOutcome =>
-  result.outcome === 'approved' ? { outcome: 'approved', chargeId: result.chargeId } : { outcome: 'declined', failureCode: result.declineCode };
+const toOutcome = (result: ChargeResult): PaymentOutcome => {
+  const threeDSecure = result.outcome !== 'requires_authentication' && result.threeDSecure ? { threeDSecure: result.threeDSecure } : {};
+  if (result.outcome === 'approved') return { outcome: 'approved', chargeId: result.chargeId, ...threeDSecure };
+  if (result.outcome === 'declined') return { outcome: 'declined', failureCode: result.declineCode, ...threeDSecure };
+  return { outcome: 'requires_authentication', chargeId: result.chargeId, redirectUrl: result.redirectUrl };
+};
 
 export function createPaymentActivities(deps: { config: Config; db: Db; logger: Logger; paymentProcessor: PaymentProcessor; metrics: ActivityMetrics }) {
   const { config, db, logger, paymentProcessor, metrics } = deps;
@@ -29,15 +42,21 @@ export function createPaymentActivities(deps: { config: Config; db: Db; logger: 
     if (result.outcome === 'approved') await recordPaymentReference(db, cartId, result.chargeId);
   };
 
+  /**
+   * `threeDSecure`: the session can take the customer through a challenge (workflows/cart-session/
+   * workflow.ts, patch three-d-secure-v1), so the processor gets our signed `/3ds/return` link.
+   */
   const chargePayment = async (input: {
     cartId: string;
     cardToken: string;
     amount: number;
     currency: string;
     captureMethod?: 'manual';
+    threeDSecure?: boolean;
   }): Promise<PaymentOutcome> => {
     const card = await readCard(db, config.keyring, input.cardToken);
     if (!card) return { outcome: 'declined', failureCode: 'card_unavailable' };
+    const returnUrl = input.threeDSecure ? threeDSecureReturnUrl(config, input.cartId) : undefined;
     let result: ChargeResult;
     try {
       result = await answered({ cartId: input.cartId }, () =>
@@ -47,6 +66,7 @@ export function createPaymentActivities(deps: { config: Config; db: Db; logger: 
           currency: input.currency,
           card,
           ...(input.captureMethod ? { captureMethod: input.captureMethod } : {}),
+          ...(returnUrl ? { returnUrl } : {}),
         }),
       );
     } catch (error) {
@@ -85,6 +105,19 @@ export function createPaymentActivities(deps: { config: Config; db: Db; logger: 
       );
       logger.info({ cartId: input.cartId, processor, chargeId, amount: input.amount, outcome: result.outcome }, 'payment capture');
       return result;
+    },
+
+    /**
+     * After the customer came back from their bank's challenge: how the payment stands now (approved,
+     * declined, or still waiting on the cardholder). Retried by the workflow on no answer.
+     */
+    async confirmAuthentication(input: { cartId: string; chargeId: string }): Promise<PaymentOutcome> {
+      if (!paymentProcessor.authenticationResult) throw new Error(`processor ${processor} started a 3-D Secure challenge it cannot answer for`);
+      const authenticationResult = paymentProcessor.authenticationResult.bind(paymentProcessor);
+      const result = await answered({ cartId: input.cartId }, () => authenticationResult({ idempotencyKey: input.cartId, chargeId: input.chargeId }));
+      await keepReference(input.cartId, result);
+      logger.info({ cartId: input.cartId, processor, outcome: result.outcome }, 'payment authentication');
+      return toOutcome(result);
     },
 
     /** Voids the cart's charge (by the reference the ledger holds, if any), or by key alone a charge that may still land. */

@@ -67,6 +67,7 @@ export async function createCartSession(
     lifetimeMs,
     paymentResolutionMs: config.paymentResolutionMs,
     ...(cart.captureMethod === 'manual' ? { captureMethod: 'manual' as const, authorizationHoldMs: config.authorizationHoldMs } : {}),
+    threeDSecureChallengeMs: config.threeDSecureChallengeMs,
   };
   const response: CreateCartResponse = { code: 'SUCCESS', message: 'Cart created', data: { cartId, cartData: request.cartObject, expiresOn } };
 

@@ -4,6 +4,7 @@ import { cartMerchantBrandColourColumn } from '../merchants/merchant-store.js';
 import type { Cart, Store } from './cart-schema.js';
 import type { CartProvenance } from './cart-provenance.js';
 import type { CancelledBy, CartStatus } from './session.js';
+import type { ThreeDSecureResult } from './payment-processor.js';
 
 /**
  * The one owner of the `carts` table: the order ledger, a projection of each cart session written
@@ -53,8 +54,8 @@ export async function deleteUnstartedCart(sql: Sql, cartId: string): Promise<voi
 export interface CartStatusChange {
   cartId: string;
   status: CartStatus;
-  /** The card as brand + last4, once the customer has paid or tried to. */
-  payment?: { brand: string; last4: string };
+  /** The card as brand + last4, once the customer has paid or tried to; what 3-D Secure did once the payment has an outcome. */
+  payment?: { brand: string; last4: string; threeDSecure?: ThreeDSecureResult };
   /** Why the session failed: a decline code or `otp_locked`. */
   failureCode?: string;
   /** Who ended a `cancelled` session. */
@@ -74,6 +75,7 @@ export async function recordCartStatus(db: Db, change: CartStatusChange): Promis
       status = ${change.status},
       payment_brand = coalesce(${change.payment?.brand ?? null}, payment_brand),
       payment_last4 = coalesce(${change.payment?.last4 ?? null}, payment_last4),
+      three_d_secure = coalesce(${change.payment?.threeDSecure ?? null}, three_d_secure),
       failure_code = coalesce(${change.failureCode ?? null}, failure_code),
       cancelled_by = coalesce(${change.cancelledBy ?? null}, cancelled_by),
       captured_amount = coalesce(captured_amount, ${change.capturedAmount ?? null}),
@@ -193,7 +195,7 @@ export interface OrderRow {
   refundedAmount: number;
   /** What was captured (minor units): the amount once paid automatically, a manual capture's amount, or null before any capture. */
   capturedAmount: number | null;
-  payment: { brand: string; last4: string } | null;
+  payment: { brand: string; last4: string; threeDSecure?: { result: ThreeDSecureResult } } | null;
   failureCode: string | null;
   cart: Cart;
   expiresOn: Date;
@@ -212,6 +214,7 @@ interface OrderDbRow {
   captured_amount: string | null;
   payment_brand: string | null;
   payment_last4: string | null;
+  three_d_secure: ThreeDSecureResult | null;
   failure_code: string | null;
   cart: Cart;
   expires_on: Date;
@@ -230,7 +233,10 @@ const toOrderRow = (r: OrderDbRow): OrderRow => ({
   currency: r.currency,
   refundedAmount: Number(r.refunded_amount),
   capturedAmount: r.captured_amount !== null ? Number(r.captured_amount) : CAPTURED_IN_FULL.has(r.status) ? Number(r.amount) : null,
-  payment: r.payment_brand && r.payment_last4 ? { brand: r.payment_brand, last4: r.payment_last4 } : null,
+  payment:
+    r.payment_brand && r.payment_last4
+      ? { brand: r.payment_brand, last4: r.payment_last4, ...(r.three_d_secure ? { threeDSecure: { result: r.three_d_secure } } : {}) }
+      : null,
   failureCode: r.failure_code,
   cart: r.cart,
   expiresOn: r.expires_on,
@@ -252,7 +258,7 @@ export interface CartListFilter {
 }
 
 const ORDER_COLUMNS = (sql: Sql) => sql`
-  cart_id, status, amount, currency, refunded_amount, captured_amount, payment_brand, payment_last4, failure_code, cart, expires_on, created_at, created_with,
+  cart_id, status, amount, currency, refunded_amount, captured_amount, payment_brand, payment_last4, three_d_secure, failure_code, cart, expires_on, created_at, created_with,
   (extract(epoch from created_at) * 1000000)::bigint::text as created_at_micros`;
 
 /** One owner's carts, newest first (ties by cartId), filtered; the index carts_merchant_env_created serves it. */

@@ -10,13 +10,20 @@ export interface ChargeRequest {
   card: Card;
   /** `manual`: authorize only, capture later (`capture`) or release (`void`). Absent: `automatic`. */
   captureMethod?: CaptureMethod;
+  /**
+   * Where the cardholder's bank sends them back after a 3-D Secure challenge (our `/3ds/return`).
+   * Without it the processor must not start a challenge: a card that demands one is declined with
+   * `authentication_required`.
+   */
+  returnUrl?: string;
 }
 
 /**
  * Why a card was refused, as the merchant's `failureCode` names it (docs/decisions/webhooks.md).
  * `processing_error` is the network failing this one attempt (no money moved; trying again may work),
  * unlike `processor_error`, a charge that never got an answer; `authentication_required` is a card
- * that wants 3-D Secure, which the page does not offer.
+ * that wants 3-D Secure when the charge gave no `returnUrl`; `authentication_failed` is a challenge
+ * the cardholder failed or abandoned at their bank.
  */
 export type DeclineCode =
   | 'card_declined'
@@ -26,10 +33,28 @@ export type DeclineCode =
   | 'incorrect_cvc'
   | 'incorrect_number'
   | 'processing_error'
-  | 'authentication_required';
+  | 'authentication_required'
+  | 'authentication_failed';
 
-/** A charge is an authorization and its capture in one call; with `captureMethod: 'manual'`, the authorization alone (chargeId names the hold). */
-export type ChargeResult = { outcome: 'approved'; chargeId: string } | { outcome: 'declined'; declineCode: DeclineCode };
+/**
+ * What 3-D Secure did for a payment: the cardholder passed a challenge (`authenticated`), the issuer
+ * authenticated them without one (`frictionless`), the challenge was failed or never answered
+ * (`failed`), or the payment needed none (`not_required`).
+ */
+export const THREE_D_SECURE_RESULTS = ['authenticated', 'frictionless', 'failed', 'not_required'] as const;
+export type ThreeDSecureResult = (typeof THREE_D_SECURE_RESULTS)[number];
+
+/**
+ * A charge is an authorization and its capture in one call (with `captureMethod: 'manual'`, the
+ * authorization alone: chargeId names the hold), or, when the issuer demands a 3-D Secure
+ * challenge, a payment waiting for the cardholder at `redirectUrl`: `authenticationResult` by its
+ * `chargeId` tells how it ended once they are back. `threeDSecure` is absent only where the processor
+ * cannot tell.
+ */
+export type ChargeResult =
+  | { outcome: 'approved'; chargeId: string; threeDSecure?: ThreeDSecureResult }
+  | { outcome: 'declined'; declineCode: DeclineCode; threeDSecure?: ThreeDSecureResult }
+  | { outcome: 'requires_authentication'; chargeId: string; redirectUrl: string };
 
 export type LookupResult = { found: false } | { found: true; result: ChargeResult };
 
@@ -82,6 +107,12 @@ export class ProcessorUnavailableError extends Error {
 export interface PaymentProcessor {
   readonly name: string;
   charge(request: ChargeRequest): Promise<ChargeResult>;
+  /**
+   * How a payment that required authentication stands now: approved or declined once the cardholder
+   * finished the challenge, `requires_authentication` while they have not. A processor that never
+   * answers `requires_authentication` need not have it.
+   */
+  authenticationResult?(request: { idempotencyKey: string; chargeId: string }): Promise<ChargeResult>;
   /** What the processor did for this key, if anything reached it. */
   lookup(request: { idempotencyKey: string }): Promise<LookupResult>;
   /** Cancels the charge of this key before settlement (an authorization: releases the hold); sticky, so a late approval is voided too. */

@@ -26,8 +26,8 @@ export const CAPTURE_DECLINED = 'capture_declined';
 export const CANCELLED_BY = ['customer', 'merchant'] as const;
 export type CancelledBy = (typeof CANCELLED_BY)[number];
 
-/** Where the customer is on the hosted page. */
-export type CheckoutStep = 'contact' | 'code' | 'card' | 'processing' | 'done';
+/** Where the customer is on the hosted page; `authenticating`: at their bank's 3-D Secure challenge. */
+export type CheckoutStep = 'contact' | 'code' | 'card' | 'processing' | 'authenticating' | 'done';
 
 export interface OtpPolicy {
   codeLifetimeMs: number;
@@ -41,6 +41,12 @@ export const OTP_POLICY: OtpPolicy = { codeLifetimeMs: 5 * 60_000, maxWrongCodes
 
 /** Why a session failed; payment decline codes come from the processor. */
 export const OTP_LOCKED = 'otp_locked';
+
+/** Why a session failed whose 3-D Secure challenge went unanswered for THREE_DS_CHALLENGE_SECONDS (the payment is voided). */
+export const AUTHENTICATION_TIMEOUT = 'authentication_timeout';
+
+/** THREE_DS_CHALLENGE_SECONDS' default, for sessions started before create-cart handed the bound in. */
+export const THREE_DS_CHALLENGE_DEFAULT_MS = 600_000;
 
 /**
  * Why a customer action was refused: the `type` of the ApplicationFailure an update validator
@@ -64,6 +70,7 @@ export const ACTION_REFUSED = {
   /** Capture or void of a session that holds no authorization (never authorized, or already captured or voided). */
   notAuthorized: 'not_authorized',
   invalidCaptureAmount: 'invalid_capture_amount',
+  notAuthenticating: 'not_authenticating',
 } as const;
 export type ActionRefusal = (typeof ACTION_REFUSED)[keyof typeof ACTION_REFUSED];
 

@@ -2,6 +2,7 @@ import { z } from 'zod';
 import { itemSchema, plainText } from '../checkout/cart-schema.js';
 import { CART_PROVENANCES } from '../checkout/cart-provenance.js';
 import { CAPTURE_METHODS, CART_STATUSES } from '../checkout/session.js';
+import { THREE_D_SECURE_RESULTS } from '../checkout/payment-processor.js';
 import { DELIVERY_STATUSES, WEBHOOK_EVENT_NAMES } from '../webhooks/events.js';
 import { decodeOrderCursor } from './order-cursor.js';
 
@@ -46,12 +47,25 @@ export const refundSchema = z
   })
   .meta({ id: 'Refund', description: 'One refund of an order.' });
 
+export const threeDSecureSchema = z
+  .strictObject({
+    result: z.enum(THREE_D_SECURE_RESULTS).meta({
+      description:
+        'authenticated: the cardholder passed their bank’s challenge; frictionless: the bank authenticated them without one; failed: the challenge was failed or never answered (failureCode authentication_failed or authentication_timeout); not_required: no authentication was asked for.',
+      example: 'authenticated',
+    }),
+  })
+  .meta({ id: 'ThreeDSecure', description: 'What 3-D Secure (SCA) did for the payment. Webhook events carry the same object as data.payment.threeDSecure.' });
+
 export const paymentSummarySchema = z
   .strictObject({
     brand: z.string().meta({ example: 'visa' }),
     last4: z.string().meta({ example: '1111' }),
+    threeDSecure: threeDSecureSchema
+      .optional()
+      .meta({ description: 'Once the payment has an outcome; absent while it is processing, and for orders paid before 3-D Secure' }),
   })
-  .meta({ id: 'OrderPayment', description: 'The card, as brand and last 4 digits only.' });
+  .meta({ id: 'OrderPayment', description: 'The card, as brand and last 4 digits only, and what 3-D Secure did.' });
 
 export const orderSummarySchema = z
   .strictObject({

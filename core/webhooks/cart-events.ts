@@ -29,6 +29,7 @@ export function cartEventBody(cart: LedgerCart, input: CartEventInput, sequence:
               ...(input.payment.failureCode ? { failureCode: input.payment.failureCode } : {}),
               ...(input.payment.captureMethod ? { captureMethod: input.payment.captureMethod } : {}),
               ...(input.payment.capturedAmount !== undefined ? { capturedAmount: input.payment.capturedAmount } : {}),
+              ...(input.payment.threeDSecure ? { threeDSecure: { result: input.payment.threeDSecure.result } } : {}),
             },
           }
         : {}),

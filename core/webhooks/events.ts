@@ -1,5 +1,6 @@
 import type { CartProvenance } from '../checkout/cart-provenance.js';
 import type { CancelledBy, CartStatus } from '../checkout/session.js';
+import type { ThreeDSecureResult } from '../checkout/payment-processor.js';
 
 /** The five event names merchants code against (docs/decisions/webhooks.md). */
 export const WEBHOOK_EVENT_NAMES = ['order_created', 'order_updated', 'order_cancelled', 'order_refunded', 'order_abandoned'] as const;
@@ -17,6 +18,8 @@ export interface PaymentSummary {
   captureMethod?: 'manual';
   /** Set once a manual authorization was captured: the amount captured, minor units (refunds are held to it). */
   capturedAmount?: number;
+  /** What 3-D Secure did, once the payment has an outcome (absent while it is processing). */
+  threeDSecure?: { result: ThreeDSecureResult };
 }
 
 /**

@@ -6,6 +6,7 @@ import { startSmtpCatcher } from '../support/otp-providers.js';
 import { useOwnDatabase } from '../support/own-database.js';
 import { createProcessStack, TEST_WORKER, writeWorkflowBundle, type ProcessStack } from '../support/process-stack.js';
 import type { RoleProcess } from '../support/role-process.js';
+import { waitFor } from '../support/wait-for.js';
 import { workerHoldingSession, workerRunningActivity } from '../support/worker-holding.js';
 
 /**
@@ -25,7 +26,11 @@ describe('the checkout page when a worker dies under a customer', () => {
   let held: { contact: string; cartId: string; killed?: RoleProcess } | undefined;
 
   const startWorker = async () => {
-    const worker = await stack.start('worker', `worker-${++spawned}`, { entry: TEST_WORKER });
+    // The bank's return link the worker signs must lead to the web process (its default base URL: WEB_PORT on localhost).
+    const worker = await stack.start('worker', `worker-${++spawned}`, {
+      entry: TEST_WORKER,
+      env: { CHECKOUT_BASE_URL: `http://localhost:${new URL(webUrl).port}` },
+    });
     workers.push(worker);
     return worker;
   };
@@ -49,8 +54,9 @@ describe('the checkout page when a worker dies under a customer', () => {
       temporalAddress: inject('temporalAddress'),
       env: { TEST_WORKFLOW_BUNDLE: writeWorkflowBundle(), SMTP_URL: smtp.url, OTP_EMAIL_FROM: 'Checkout <codes@checkout.example>' },
     });
-    const [api, web] = await Promise.all([stack.start('api', 'api'), stack.start('web', 'web'), startWorker(), startWorker()]);
+    const [api, web] = await Promise.all([stack.start('api', 'api'), stack.start('web', 'web')]);
     [apiUrl, webUrl] = [api.url, web.url];
+    await Promise.all([startWorker(), startWorker()]);
   }, 180_000);
   afterAll(async () => {
     await stack?.stop();
@@ -99,4 +105,52 @@ describe('the checkout page when a worker dies under a customer', () => {
     expect(res.status).toBe(200);
     expect(await res.text()).toContain('action="/code"');
   });
+
+  it(
+    'completes a 3-D Secure payment, one charge, when the worker holding the session dies while the customer is at the bank',
+    { timeout: 120_000 },
+    async () => {
+      if (workers.length < 2) await startWorker();
+      const { cartId, visit, contact } = await newSession('bank@example.com');
+      expect((await postCheckoutForm(webUrl, '/contact', cartId, visit, { contact })).status).toBe(303);
+      expect((await postCheckoutForm(webUrl, '/code', cartId, visit, { code: stack.config.sandboxOtp })).status).toBe(303);
+      expect((await postCheckoutForm(webUrl, '/card', cartId, visit, { number: '4000 0027 6000 3184', expiry: '12/30', cvv: '123' })).status).toBe(303);
+      // The page sends the customer to the challenge (the sandbox's, on this page's own origin).
+      const challenge = await waitFor(
+        async () => {
+          const status = await fetch(`${webUrl}/status?token=${cartId}`, { redirect: 'manual', headers: { cookie: visit.cookie } });
+          const location = status.headers.get('location');
+          return status.status === 303 && location?.includes('/3ds/sandbox-challenge') ? new URL(location, webUrl) : undefined;
+        },
+        { what: 'the redirect to the 3-D Secure challenge' },
+      );
+
+      const holder = await workerHoldingSession(stack.temporal.client, cartWorkflowId(cartId), workers);
+      expect(holder, 'a live worker holds the session').toBeDefined();
+      await kill(holder!);
+
+      const answered = await fetch(`${webUrl}${challenge.pathname}`, {
+        method: 'POST',
+        redirect: 'manual',
+        headers: { 'content-type': 'application/x-www-form-urlencoded', origin: webUrl },
+        body: new URLSearchParams({ payment: challenge.searchParams.get('payment')!, return: challenge.searchParams.get('return')!, result: 'authenticated' }),
+      });
+      expect(answered.status).toBe(303);
+      const returnUrl = new URL(answered.headers.get('location')!);
+      expect(returnUrl.pathname).toBe('/3ds/return');
+
+      const started = Date.now();
+      const back = await fetch(`${webUrl}${returnUrl.pathname}${returnUrl.search}`, { redirect: 'manual' });
+      console.info(`3-D Secure return whose session's worker died answered ${back.status} in ${Date.now() - started} ms`);
+      expect(back.status).toBe(303);
+      expect(back.headers.get('location')).toBe(`https://store.example/success?cartId=${cartId}`);
+
+      const [ledger] = await stack.db<{ status: string; three_d_secure: string }[]>`select status, three_d_secure from carts where cart_id = ${cartId}`;
+      expect(ledger).toEqual({ status: 'paid', three_d_secure: 'authenticated' });
+      const charges = await stack.db<{ charge_id: string }[]>`select charge_id from sandbox_charges where idempotency_key = ${cartId}`;
+      expect(charges).toHaveLength(1);
+      const created = await stack.db`select 1 from webhook_events where cart_id = ${cartId} and event = 'order_created'`;
+      expect(created).toHaveLength(1);
+    },
+  );
 });

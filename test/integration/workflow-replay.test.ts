@@ -19,7 +19,8 @@ import { purgeCardVault } from '../../workflows/card-vault-purge/workflow.js';
 import { webhookDeliveryWorkflowId } from '../../workflows/webhook-delivery/messages.js';
 import { createWebhookEndpoint } from '../../core/merchants/webhook-endpoints.js';
 import { cartSessionDriver, type Session } from '../support/cart-session-driver.js';
-import { expireUpdate } from '../../workflows/cart-session/messages.js';
+import { sandboxChargesIn } from '../../core/checkout/payment-processors/sandbox-charges.js';
+import { expireUpdate, stateQuery, threeDSecureReturnUpdate } from '../../workflows/cart-session/messages.js';
 import { waitFor } from '../support/wait-for.js';
 
 /**
@@ -52,12 +53,16 @@ const RECORDED = [
   'refund-succeeded',
   'refund-declined',
   'card-vault-purge',
+  'cart-session-three-d-secure',
+  'cart-session-three-d-secure-timeout',
 ] as const;
 /** Paths added since this release (each behind its patch, CHANGELOG.md): replayed fresh, recorded by the next release. */
 const SINCE_RELEASE: ReadonlyArray<(typeof RECORDED)[number]> = [
   'cart-session-expired',
   'cart-session-captured',
   'cart-session-voided',
+  'cart-session-three-d-secure',
+  'cart-session-three-d-secure-timeout',
   'webhook-delivery-endpoints',
 ];
 const { History } = temporal.api.history.v1;
@@ -84,7 +89,8 @@ function clearPayloads(value: unknown, keyring: Keyring): unknown {
 }
 
 describe('every workflow type replays its histories deterministically', () => {
-  const stack = useTestStack({ PAYMENT_RESOLUTION_SECONDS: '2' });
+  // The 3-D Secure timeout path waits out the challenge's bound: a few seconds, still ample for the completed path's return.
+  const stack = useTestStack({ PAYMENT_RESOLUTION_SECONDS: '2', THREE_DS_CHALLENGE_SECONDS: '5' });
   let driver: ReturnType<typeof cartSessionDriver>;
   let paidOwner: string;
   /** Fresh histories by RECORDED name, written to this release's folder when recording. */
@@ -132,7 +138,30 @@ describe('every workflow type replays its histories deterministically', () => {
     expect((await driver.pay(voided, SANDBOX_CARDS.approved)).status).toBe('authorized');
     expect(await hold.void(voided.cartId)).toEqual({ outcome: 'settled' });
 
-    const sessions = { paid, cancelled, declined, 'locked-out': locked, unanswered, abandoned, expired, captured, voided } satisfies Record<string, Session>;
+    // 3-D Secure (patch three-d-secure-v1): a challenge the customer completes, and one nobody answers (voided at the bound).
+    const challenged = await driver.verifiedSession();
+    const challenge = await driver.startPayment(challenged, SANDBOX_CARDS.challenge);
+    await sandboxChargesIn(stack.db).answerAuthentication(challenge.chargeId, 'authenticated');
+    expect(await challenged.handle.executeUpdate(threeDSecureReturnUpdate, { updateId: `three-d-secure-return-${challenged.cartId}` })).toMatchObject({
+      status: 'paid',
+      payment: { threeDSecure: { result: 'authenticated' } },
+    });
+    const unreturned = await driver.verifiedSession();
+    await driver.startPayment(unreturned, SANDBOX_CARDS.challenge);
+
+    const sessions = {
+      paid,
+      cancelled,
+      declined,
+      'locked-out': locked,
+      unanswered,
+      abandoned,
+      expired,
+      captured,
+      voided,
+      'three-d-secure': challenged,
+      'three-d-secure-timeout': unreturned,
+    } satisfies Record<string, Session>;
     for (const [path, s] of Object.entries(sessions)) {
       await s.handle.result();
       const history = await s.handle.fetchHistory();
@@ -141,6 +170,7 @@ describe('every workflow type replays its histories deterministically', () => {
     }
     expect(await abandoned.handle.result()).toEqual({ status: 'abandoned' });
     expect([await captured.handle.result(), await voided.handle.result()]).toEqual([{ status: 'paid' }, { status: 'cancelled' }]);
+    expect(await unreturned.handle.query(stateQuery)).toMatchObject({ status: 'failed', failureCode: 'authentication_timeout' });
 
     // The other workflow types, on the same paths: each cart's webhook delivery (still idling, so a
     // partial history, as a worker restart would replay it) and a run of the card vault purge.

@@ -5,14 +5,19 @@ import type { NewMerchant } from '../../core/merchants/registration.js';
 import { launchChromium, openPage, type WatchedPage } from './chromium.js';
 import { createCartId, validCartRequest } from './fixtures.js';
 import { startMerchantSite, type MerchantSite } from './merchant-site.js';
-import { useTestStack } from './test-stack.js';
+import { useTestStack, type TestStackOptions } from './test-stack.js';
 
 /**
  * A browser suite's stack: Chromium, a merchant site to land on (its success and failure pages,
- * its webhook receiver), one merchant registered for it, and phone-sized pages closed after each test.
+ * its webhook receiver), one merchant registered for it, and phone-sized pages closed after each test;
+ * `env` and `options` configure the stack (short bounds, the page at its base URL).
  */
-export function useBrowserCheckout(merchantSettings: Partial<NewMerchant> & { name: string }, stackEnv: Record<string, string> = {}) {
-  const stack = useTestStack(stackEnv);
+export function useBrowserCheckout(
+  merchantSettings: Partial<NewMerchant> & { name: string },
+  env: Record<string, string> = {},
+  options: TestStackOptions = {},
+) {
+  const stack = useTestStack(env, options);
   let browser: Browser;
   let merchant: MerchantSite;
   let platformUuid: string;

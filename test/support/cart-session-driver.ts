@@ -1,4 +1,4 @@
-import { WorkflowUpdateFailedError } from '@temporalio/client';
+import { WorkflowUpdateFailedError, WorkflowUpdateStage } from '@temporalio/client';
 import { ApplicationFailure } from '@temporalio/common';
 import type { temporal } from '@temporalio/proto';
 import { expect } from 'vitest';
@@ -18,6 +18,7 @@ import {
   type CartSessionState,
 } from '../../workflows/cart-session/messages.js';
 import { createCartId, validCartRequest } from './fixtures.js';
+import { waitFor } from './wait-for.js';
 import type { TestStack } from './test-stack.js';
 import { cartWorkflowId } from '../../workflows/cart-session/messages.js';
 import type { CaptureMethod, OtpPolicy } from '../../core/checkout/session.js';
@@ -112,6 +113,25 @@ export function cartSessionDriver(stack: DrivenStack, platformUuid: string) {
       if (!checked.ok) throw new Error(`test card rejected: ${JSON.stringify(checked.errors)}`);
       const { token } = await storeCard(stack.db, keyring, s.cartId, checked.card);
       return { cardToken: token, brand: checked.card.brand, last4: checked.card.last4 };
+    },
+
+    /**
+     * Pay as the page does (accepted, not awaited) with a card that asks for a 3-D Secure challenge,
+     * and wait for the session to send the customer to it: the challenge, by its payment's id.
+     */
+    async startPayment(s: Session, number: string): Promise<{ chargeId: string; redirectUrl: string }> {
+      const card = await this.vaultCard(s, number);
+      await started(s);
+      await s.handle.startUpdate(payUpdate, { args: [card], updateId: `pay-${s.cartId}`, waitForStage: WorkflowUpdateStage.ACCEPTED });
+      const state = await waitFor(
+        async () => {
+          const now = await s.handle.query(stateQuery);
+          return now.step === 'authenticating' ? now : undefined;
+        },
+        { what: `the 3-D Secure challenge of ${s.cartId}` },
+      );
+      const redirectUrl = state.authentication!.redirectUrl;
+      return { chargeId: new URL(redirectUrl).searchParams.get('payment')!, redirectUrl };
     },
 
     async pay(s: Session, number: string, expiry?: string, cvv?: string, updateId = `pay-${s.cartId}`): Promise<CartSessionState> {

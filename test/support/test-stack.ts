@@ -15,6 +15,7 @@ import { connectTemporal, type Temporal, temporalConnectionOptions } from '../..
 import { createWebApp } from '../../web/app.js';
 import { createCartWorker } from '../../worker/create-worker.js';
 import { PRODUCTION_SETTINGS } from './production-settings.js';
+import { freePort } from '../../scripts/free-port.js';
 import { serveWorkerMetrics } from '../../worker/metrics.js';
 import { ensureSdkRuntime, routeSdkLogs } from './sdk-runtime.js';
 import { sdkLoggerFrom } from '../../worker/sdk-logger.js';
@@ -47,6 +48,11 @@ export interface TestStackOptions {
    * metrics from the process's one exporter (test/support/sdk-runtime.ts).
    */
   serveWorkerMetrics?: boolean;
+  /**
+   * The checkout page listens where CHECKOUT_BASE_URL says (a free port, chosen first), so links the
+   * worker builds from it (the 3-D Secure return) reach it; otherwise it is a placeholder.
+   */
+  checkoutAtItsBaseUrl?: boolean;
 }
 
 /**
@@ -57,6 +63,7 @@ export async function startTestStack(env: Record<string, string> = {}, options: 
   // Production refuses to start without its settings: a production stack gets a complete set, which the test's own env overrides.
   const production = env.CHECKOUT_ENV === 'production' ? PRODUCTION_SETTINGS : {};
   const { metricsAddress } = await ensureSdkRuntime();
+  const webPort = options.checkoutAtItsBaseUrl ? await freePort() : undefined;
   const config = loadConfig({
     CHECKOUT_ENV: 'sandbox',
     ...production,
@@ -79,6 +86,7 @@ export async function startTestStack(env: Record<string, string> = {}, options: 
     // Many files check that a wrong or missing operator token is refused, all from 127.0.0.1.
     RATE_LIMIT_OPERATOR_AUTH_FAILURES_PER_CLIENT: '1000000',
     TEMPORAL_SDK_METRICS_ADDRESS: metricsAddress,
+    ...(webPort ? { CHECKOUT_BASE_URL: `http://127.0.0.1:${webPort}` } : {}),
     ...env,
   });
   const logger = createLogger({ level: config.logLevel, name: 'test', ...(options.logDestination ? { destination: options.logDestination } : {}) });
@@ -102,7 +110,7 @@ export async function startTestStack(env: Record<string, string> = {}, options: 
   const running = worker.run();
 
   const api = await listen(createApiApp({ config, db, temporal, logger }).fetch, { hostname: '127.0.0.1' });
-  const web = await listen(createWebApp({ config, db, temporal, logger }).fetch, { hostname: '127.0.0.1' });
+  const web = await listen(createWebApp({ config, db, temporal, logger }).fetch, { hostname: '127.0.0.1', ...(webPort ? { port: webPort } : {}) });
   const metricsServer = options.serveWorkerMetrics
     ? await serveWorkerMetrics({ config, db, registry: workerMetrics.registry, hostname: '127.0.0.1' })
     : undefined;

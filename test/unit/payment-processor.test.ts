@@ -40,8 +40,8 @@ describe('sandbox payment processor', () => {
     [SANDBOX_CARDS.approved, '01/30', '123', 'card_declined'],
   ])('declines %s (%s, %s) with %s, and lookup finds the decline', async (number, expiry, cvv, declineCode) => {
     const key = newKey();
-    expect(await charge(card(number, expiry, cvv), key)).toEqual({ outcome: 'declined', declineCode });
-    expect(await sandbox.lookup({ idempotencyKey: key })).toEqual({ found: true, result: { outcome: 'declined', declineCode } });
+    expect(await charge(card(number, expiry, cvv), key)).toEqual({ outcome: 'declined', declineCode, threeDSecure: 'not_required' });
+    expect(await sandbox.lookup({ idempotencyKey: key })).toEqual({ found: true, result: { outcome: 'declined', declineCode, threeDSecure: 'not_required' } });
     expect(sandboxRecord(key)?.charges).toBe(0);
   });
 
@@ -56,7 +56,7 @@ describe('sandbox payment processor', () => {
     const key = newKey();
     await unavailable(charge(card(SANDBOX_CARDS.answerLostOnce), key));
     const found = await sandbox.lookup({ idempotencyKey: key });
-    expect(found).toEqual({ found: true, result: { outcome: 'approved', chargeId: expect.stringMatching(/^ch_sbx_/) } });
+    expect(found).toEqual({ found: true, result: { outcome: 'approved', chargeId: expect.stringMatching(/^ch_sbx_/), threeDSecure: 'not_required' } });
     expect(await charge(card(SANDBOX_CARDS.answerLostOnce), key)).toEqual(found.found && found.result);
     expect(sandboxRecord(key)).toMatchObject({ requests: 2, charges: 1 });
   });

@@ -98,6 +98,74 @@ describe('Stripe payment processor: what its answers mean', () => {
     expect(await charge(processor)).toEqual({ outcome: 'declined', declineCode: 'authentication_required' });
   });
 
+  describe('3-D Secure (recorded answers: requires_action, then succeeded or requires_payment_method)', () => {
+    const RETURN_URL = 'https://checkout.example.com/3ds/return?token=signed';
+
+    it('with a return URL, a challenge is a payment waiting at the bank: the redirect, never a decline', async () => {
+      const { processor, sent } = processorAnswering({
+        '/v1/payment_methods': answer('payment-method'),
+        '/v1/payment_intents': answer('payment-intent-requires-action-redirect'),
+      });
+      const result = await processor.charge({ idempotencyKey: KEY, amount: 4498, currency: 'EUR', card: CARD, returnUrl: RETURN_URL });
+      expect(result).toEqual({
+        outcome: 'requires_authentication',
+        chargeId: 'pi_3QxGx2LkdIwHu7ix0aBcDeFg',
+        redirectUrl: expect.stringMatching(/^https:\/\/hooks\.stripe\.com\/3d_secure_2\/hosted\?/),
+      });
+      const form = Object.fromEntries(sent[1]!.form);
+      expect(form).toMatchObject({ return_url: RETURN_URL, 'expand[0]': 'latest_charge', confirm: 'true' });
+      expect(form).not.toHaveProperty('error_on_requires_action');
+    });
+
+    it('after the return, retrieves the PaymentIntent by id: succeeded after a challenge is approved and authenticated', async () => {
+      const { processor, sent } = processorAnswering({ '/v1/payment_intents/pi_': answer('payment-intent-authenticated') });
+      expect(await processor.authenticationResult!({ idempotencyKey: KEY, chargeId: 'pi_3QxGx2LkdIwHu7ix0aBcDeFg' })).toEqual({
+        outcome: 'approved',
+        chargeId: 'pi_3QxGx2LkdIwHu7ix0aBcDeFg',
+        threeDSecure: 'authenticated',
+      });
+      expect([sent[0]!.method, sent[0]!.path, sent[0]!.form.get('expand[0]')]).toEqual([
+        'GET',
+        '/v1/payment_intents/pi_3QxGx2LkdIwHu7ix0aBcDeFg',
+        'latest_charge',
+      ]);
+    });
+
+    it('after the return, requires_payment_method with an authentication failure is a failed challenge', async () => {
+      const { processor } = processorAnswering({ '/v1/payment_intents/pi_': answer('payment-intent-authentication-failed') });
+      expect(await processor.authenticationResult!({ idempotencyKey: KEY, chargeId: 'pi_3QxGx2LkdIwHu7ix0aBcDeFg' })).toEqual({
+        outcome: 'declined',
+        declineCode: 'authentication_failed',
+        threeDSecure: 'failed',
+      });
+    });
+
+    it('after the return, a PaymentIntent still requiring action is still waiting at the bank', async () => {
+      const { processor } = processorAnswering({ '/v1/payment_intents/pi_': answer('payment-intent-requires-action-redirect') });
+      expect(await processor.authenticationResult!({ idempotencyKey: KEY, chargeId: 'pi_3QxGx2LkdIwHu7ix0aBcDeFg' })).toMatchObject({
+        outcome: 'requires_authentication',
+      });
+    });
+
+    it.each([
+      [{ authentication_flow: 'challenge', result: 'authenticated' }, 'authenticated'],
+      [{ authentication_flow: 'frictionless', result: 'authenticated' }, 'frictionless'],
+      [{ authentication_flow: null, result: 'attempt_acknowledged' }, 'frictionless'],
+      [{ authentication_flow: 'challenge', result: 'failed' }, 'failed'],
+      [{ authentication_flow: null, result: 'exempted' }, 'not_required'],
+      [null, 'not_required'],
+    ])('reads the charge’s three_d_secure %j as %s', async (threeDSecure, expected) => {
+      const authenticated = answer('payment-intent-authenticated');
+      const body = structuredClone(authenticated.body) as { latest_charge: { payment_method_details: { card: Record<string, unknown> } } };
+      body.latest_charge.payment_method_details.card.three_d_secure = threeDSecure;
+      const { processor } = processorAnswering({ '/v1/payment_intents/pi_': { status: 200, body } });
+      expect(await processor.authenticationResult!({ idempotencyKey: KEY, chargeId: 'pi_3QxGx2LkdIwHu7ix0aBcDeFg' })).toMatchObject({
+        outcome: 'approved',
+        threeDSecure: expected,
+      });
+    });
+  });
+
   it.each(['payment-intent-processing', 'payment-intent-unknown-status', 'api-error'])(
     'takes %s as no answer yet: ProcessorUnavailableError, never a decline',
     async (fixture) => {

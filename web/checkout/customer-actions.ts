@@ -9,6 +9,7 @@ import {
   resendCodeUpdate,
   sendCodeUpdate,
   stateQuery,
+  threeDSecureReturnUpdate,
   verifyCodeUpdate,
   type CartSessionState,
 } from '../../workflows/cart-session/messages.js';
@@ -91,6 +92,8 @@ export function customerActions(temporal: Temporal, config: Pick<Config, 'payOut
     paymentOutcome: (cartId: string, before: CartSessionState) =>
       run(cartId, (h) => paymentOutcome(h, h.getUpdateHandle<CartSessionState>(payUpdateId(cartId)), before)),
     cancel: (cartId: string) => run(cartId, (h) => h.executeUpdate(cancelUpdate, { updateId: `cancel-${cartId}` })),
+    /** The customer is back from their bank: one update per cart, so a return posted twice is one completion. */
+    threeDSecureReturn: (cartId: string) => run(cartId, (h) => h.executeUpdate(threeDSecureReturnUpdate, { updateId: `three-d-secure-return-${cartId}` })),
   };
 }
 

@@ -20,6 +20,8 @@ import { checkoutLimits, type OtpSendLimit } from './limits.js';
 import { loadCheckoutSession, queryState, type CheckoutSession } from './load-session.js';
 import { merchantOrigins, merchantReturnUrl } from './merchant-redirect.js';
 import { checkoutPage } from './views/checkout-page.js';
+import { sandboxChallengeRoutes } from './sandbox-challenge.js';
+import { cartOfReturnToken, THREE_D_SECURE_RETURN_PATH } from '../../core/checkout/three-d-secure.js';
 import { messagePage } from './views/layout.js';
 import { html } from 'hono/html';
 import { stepPanel, type FieldName, type StepView } from './views/steps.js';
@@ -106,6 +108,8 @@ export function checkoutRoutes(deps: CheckoutDeps) {
    * success page usually already knows the order; the redirect never waits longer, whatever the merchant does.
    */
   async function leave(c: C, session: CheckoutSession) {
+    // At the bank's 3-D Secure challenge: a plain redirect there (HX-Redirect for htmx), no JavaScript needed.
+    if (session.state.step === 'authenticating' && session.state.authentication) return redirect(c, session.state.authentication.redirectUrl);
     const back = closedByStore(session) ? undefined : merchantReturnUrl(session, session.state.status);
     if (back) {
       if (session.state.status === 'paid') await waitForFirstDeliveryAttempt(deps.db, session.cartId, 'order_created', SUCCESS_REDIRECT_WEBHOOK_WAIT_MS);
@@ -168,6 +172,30 @@ export function checkoutRoutes(deps: CheckoutDeps) {
     return session;
   }
 
+  /**
+   * The cardholder's bank sends them back here, by GET or by a form post from its own origin (so before
+   * the origin check), with the signed token the worker gave the processor. The session asks the
+   * processor how the challenge ended; the update's fixed id makes a return posted twice one completion.
+   * An answer slower than the page's deadline lands on the status page, which polls for the outcome.
+   */
+  app.on(['GET', 'POST'], THREE_D_SECURE_RETURN_PATH, async (c) => {
+    const cartId = cartOfReturnToken(config.keyring, c.req.query('token'));
+    if (!cartId) {
+      const lang = locale(c);
+      return c.html(messagePage({ locale: lang, title: t(lang, 'threeDSecure.unknownTitle'), message: t(lang, 'threeDSecure.unknownMessage') }), 404);
+    }
+    try {
+      const result = await actions.threeDSecureReturn(cartId);
+      logger.info({ cartId, accepted: result.accepted }, '3-D Secure return');
+    } catch (err) {
+      logger.warn({ err, cartId }, '3-D Secure return not confirmed in time: the status page follows it');
+      return c.redirect(`/status?token=${cartId}`, 303);
+    }
+    const session = await loadSession(c, cartId);
+    if (!session) return notFoundPage(c);
+    return (await leave(c, session)) ?? c.redirect(statusUrl(session), 303);
+  });
+
   // Forms post only from our own page: the Origin (or Sec-Fetch-Site) must say so, and the body must
   // carry the double-submit token bound to this cart and this browser.
   app.use('*', originCheck({ origin: (origin, c) => origin === ownOrigin || origin === new URL(c.req.url).origin }));
@@ -182,9 +210,12 @@ export function checkoutRoutes(deps: CheckoutDeps) {
     }),
   );
 
+  if (!production) app.route('/', sandboxChallengeRoutes(deps));
+
   app.get('/', async (c) => {
     const session = await loadSession(c, c.req.query('token') ?? '');
     if (!session) return notFoundPage(c);
+    if (session.state.step === 'authenticating' && session.state.authentication) return c.redirect(session.state.authentication.redirectUrl, 303);
     if (expired(session) || session.state.step === 'done') return closedPage(c, session);
     if (!session.pageOpened) await reached(session, 'page_opened');
     return render(c, session);

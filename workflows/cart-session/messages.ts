@@ -2,6 +2,7 @@ import { defineSearchAttributeKey, SearchAttributeType } from '@temporalio/commo
 import { defineQuery, defineUpdate } from '@temporalio/workflow';
 
 import type { CancelledBy, CartStatus, CheckoutStep, OtpPolicy } from '../../core/checkout/session.js';
+import type { ThreeDSecureResult } from '../../core/checkout/payment-processor.js';
 
 /**
  * The contract between the cart-session workflow and everything that talks to it: the API starts it,
@@ -32,6 +33,11 @@ export interface CartSessionInput {
    * lookups before it fails.
    */
   paymentResolutionMs: number;
+  /**
+   * From server config (THREE_DS_CHALLENGE_SECONDS): how long the session waits for the customer to
+   * come back from their bank's challenge. Absent in sessions started before it existed: the default.
+   */
+  threeDSecureChallengeMs?: number;
   /**
    * One-time-code timings. The API never sets them, so every real session gets OTP_POLICY; they
    * exist so tests can watch a code expire or a resend window open without waiting minutes.
@@ -71,7 +77,12 @@ export interface CartSessionState {
     /** ISO 8601; the current code stops working at this time. */
     codeExpiresAt: string;
   };
-  payment?: { brand: string; last4: string; failureCode?: string };
+  payment?: { brand: string; last4: string; failureCode?: string; threeDSecure?: { result: ThreeDSecureResult } };
+  /**
+   * Set while the step is `authenticating`: where the page sends the customer (their bank's
+   * challenge), and until when (ISO 8601) the session waits for them to come back.
+   */
+  authentication?: { redirectUrl: string; until: string };
   /** ISO 8601; when the customer pressed Pay. Absent until then. */
   paymentSubmittedAt?: string;
   /** Set when status is `failed`: the payment's decline code, or `otp_locked`. */
@@ -104,6 +115,13 @@ export const resendCodeUpdate = defineUpdate<CartSessionState, []>('resendCode')
 export const verifyCodeUpdate = defineUpdate<CartSessionState, [{ codeHash: string }]>('verifyCode');
 export const payUpdate = defineUpdate<CartSessionState, [{ cardToken: string; brand: string; last4: string }]>('pay');
 export const cancelUpdate = defineUpdate<CartSessionState, []>('cancel');
+/**
+ * The customer is back from their bank's 3-D Secure challenge (the page's `/3ds/return`): the session
+ * asks the processor how it ended and resolves once the outcome is recorded. Refused with
+ * `not_authenticating` when no challenge waits. Update id `three-d-secure-return-<cartId>`, so a
+ * return posted twice is one completion.
+ */
+export const threeDSecureReturnUpdate = defineUpdate<CartSessionState, []>('threeDSecureReturn');
 
 /**
  * The merchant ends an open session now (`POST /v2/merchant/carts/{cartId}/expire`): `cancelled`, with

@@ -62,6 +62,7 @@ export function currentDetails(state: CartSessionState, now: { sending?: boolean
     case 'abandoned':
       return `abandoned: the session expired — order_abandoned goes to the merchant (webhooks-${state.cartId})`;
     case 'processing': {
+      if (state.authentication) return `waiting for the customer at their bank's 3-D Secure challenge, until ${clock(state.authentication.until)}`;
       const charging = `charging ${state.payment ? card(state.payment) : 'the card'}`;
       return now.resolvingUntil !== undefined
         ? `${charging}: no answer from the processor, asking it again until ${clock(new Date(now.resolvingUntil).toISOString())}`

@@ -15,6 +15,7 @@ import {
 import type { CartSessionActivities } from '../../activities/cart-session/index.js';
 import type { PaymentLookup, PaymentOutcome } from '../../activities/cart-session/payments.js';
 import type { PaymentSummary, WebhookEventName } from '../../core/webhooks/events.js';
+import type { ThreeDSecureResult } from '../../core/checkout/payment-processor.js';
 import {
   cancelUpdate,
   expireUpdate,
@@ -25,6 +26,7 @@ import {
   sendCodeUpdate,
   SESSION_CONTROL_PATCH,
   stateQuery,
+  threeDSecureReturnUpdate,
   verifyCodeUpdate,
   voidUpdate,
   type CartSessionInput,
@@ -34,7 +36,9 @@ import {
   ACTION_REFUSED,
   AUTHORIZATION_EXPIRED,
   CAPTURE_DECLINED,
+  AUTHENTICATION_TIMEOUT,
   OTP_LOCKED,
+  THREE_DS_CHALLENGE_DEFAULT_MS,
   OTP_POLICY,
   OTP_SEND_FAILED,
   TERMINAL_STATUSES,
@@ -96,12 +100,26 @@ const { voidPayment, capturePayment } = proxyActivities<CartSessionActivities>({
   retry: { initialInterval: '1 second', maximumInterval: '1 minute' },
 });
 
+/**
+ * After the customer's return from a 3-D Secure challenge, the page waits on the answer: a few quick
+ * tries, then the outcome counts as unknown (the payment is voided, `processor_error`).
+ */
+const { confirmAuthentication } = proxyActivities<CartSessionActivities>({
+  startToCloseTimeout: '30 seconds',
+  retry: { initialInterval: '1 second', backoffCoefficient: 2, maximumAttempts: 4 },
+});
+
 const LOOKUP_BACKOFF = { initialMs: 1_000, maximumMs: 60_000 };
 
 /** AUTHORIZATION_HOLD_DAYS' default, for a manual session started without it. */
 const DEFAULT_AUTHORIZATION_HOLD_MS = 7 * 24 * 3600_000;
 
-type PaymentResult = { approved: true } | { approved: false; failureCode: string };
+/** A payment's outcome, or (only for a session under patch three-d-secure-v1) a 3-D Secure challenge to send the customer to. */
+type PaymentResult =
+  | { approved: true; threeDSecure?: ThreeDSecureResult }
+  | { approved: false; failureCode: string; threeDSecure?: ThreeDSecureResult }
+  | { approved: false; authenticate: { chargeId: string; redirectUrl: string } };
+type PaymentOutcomeResult = Exclude<PaymentResult, { authenticate: unknown }>;
 
 const EVENT_FOR_STATUS: Partial<Record<CartStatus, WebhookEventName>> = {
   processing: 'order_updated',
@@ -157,9 +175,13 @@ export async function cartSession(input: CartSessionInput): Promise<{ status: Ca
   let holdDecision: HoldDecision | undefined;
   let capturedAmount: number | undefined;
   let holdSettled = false;
+  /** A 3-D Secure challenge waiting for the customer at their bank, until the return or the bound. */
+  let authentication: { redirectUrl: string; until: number } | undefined;
+  let returnedFromBank = false;
 
   const step = (): CheckoutStep => {
     if (TERMINAL_STATUSES.has(status)) return 'done';
+    if (authentication && !returnedFromBank) return 'authenticating';
     if (decision?.kind === 'pay') return 'processing';
     if (verified) return 'card';
     return challenge ? 'code' : 'contact';
@@ -183,6 +205,9 @@ export async function cartSession(input: CartSessionInput): Promise<{ status: Ca
         }
       : {}),
     ...(payment ? { payment } : {}),
+    ...(authentication && !returnedFromBank
+      ? { authentication: { redirectUrl: authentication.redirectUrl, until: new Date(authentication.until).toISOString() } }
+      : {}),
     ...(paymentSubmittedAt !== undefined ? { paymentSubmittedAt: new Date(paymentSubmittedAt).toISOString() } : {}),
     ...(failureCode ? { failureCode } : {}),
     ...(status === 'cancelled' && decision?.kind === 'cancel' ? { cancelledBy: decision.by } : {}),
@@ -335,6 +360,21 @@ export async function cartSession(input: CartSessionInput): Promise<{ status: Ca
   );
 
   setHandler(
+    threeDSecureReturnUpdate,
+    () => {
+      returnedFromBank = true;
+      tell();
+      return settledState();
+    },
+    {
+      validator: () => {
+        if (!authentication || returnedFromBank || TERMINAL_STATUSES.has(status))
+          refuse(ACTION_REFUSED.notAuthenticating, 'No 3-D Secure challenge is waiting for this checkout.');
+      },
+    },
+  );
+
+  setHandler(
     cancelUpdate,
     () => {
       decision = { kind: 'cancel', by: 'customer' };
@@ -409,13 +449,20 @@ export async function cartSession(input: CartSessionInput): Promise<{ status: Ca
     failureCode = outcome.failureCode;
     tell();
     upsertSearchAttributes([{ key: searchAttributes.cartStatus, value: next }]);
-    await recordCartStatus({ cartId, status: next, ...(payment ? { payment: { brand: payment.brand, last4: payment.last4 } } : {}), ...outcome });
+    const card = payment
+      ? { brand: payment.brand, last4: payment.last4, ...(payment.threeDSecure ? { threeDSecure: payment.threeDSecure.result } : {}) }
+      : undefined;
+    await recordCartStatus({ cartId, status: next, ...(card ? { payment: card } : {}), ...outcome });
     const { failureCode: code } = outcome;
     if (event) await recordCartEvent({ cartId, event, status: next, ...(payment ? { payment } : {}), ...(code ? { failureCode: code } : {}) });
   };
 
-  const resultOf = (outcome: PaymentOutcome): PaymentResult =>
-    outcome.outcome === 'approved' ? { approved: true } : { approved: false, failureCode: outcome.failureCode };
+  const resultOf = (outcome: PaymentOutcome): PaymentResult => {
+    const threeDSecure = outcome.outcome !== 'requires_authentication' && outcome.threeDSecure ? { threeDSecure: outcome.threeDSecure } : {};
+    if (outcome.outcome === 'approved') return { approved: true, ...threeDSecure };
+    if (outcome.outcome === 'declined') return { approved: false, failureCode: outcome.failureCode, ...threeDSecure };
+    return { approved: false, authenticate: { chargeId: outcome.chargeId, redirectUrl: outcome.redirectUrl } };
+  };
   /** The charge's answer, or undefined when the processor gave none (outcome unknown). */
   const answerOf = async (charge: Promise<PaymentOutcome>): Promise<PaymentResult | undefined> => {
     try {
@@ -433,13 +480,14 @@ export async function cartSession(input: CartSessionInput): Promise<{ status: Ca
    * under the same key. Nothing found by then: `processor_error`, after a void by key so an approval
    * that lands later is voided and the merchant's story (one final event) stays true.
    */
-  const resolvePayment = async (card: Card, manual: boolean): Promise<PaymentResult> => {
+  const resolvePayment = async (card: Card, options: { manual: boolean; threeDSecure: boolean }): Promise<PaymentResult> => {
     const request = {
       cartId,
       cardToken: card.cardToken,
       amount: input.amount,
       currency: input.currency,
-      ...(manual ? { captureMethod: 'manual' as const } : {}),
+      ...(options.manual ? { captureMethod: 'manual' as const } : {}),
+      ...(options.threeDSecure ? { threeDSecure: true } : {}),
     };
     const answered = await answerOf(chargePayment(request));
     if (answered) return answered;
@@ -462,7 +510,7 @@ export async function cartSession(input: CartSessionInput): Promise<{ status: Ca
       if (found && mayRecharge && Date.now() < giveUpAt) {
         const retried = await answerOf(chargePaymentOnce(request));
         // card_unavailable is our vault's answer, not the processor's: an earlier request may still land.
-        if (retried && !(!retried.approved && retried.failureCode === 'card_unavailable')) return retried;
+        if (retried && !('failureCode' in retried && retried.failureCode === 'card_unavailable')) return retried;
         if (retried) mayRecharge = false;
       }
     }
@@ -470,18 +518,52 @@ export async function cartSession(input: CartSessionInput): Promise<{ status: Ca
     return { approved: false, failureCode: 'processor_error' };
   };
 
+  /**
+   * The customer is at their bank's challenge (step `authenticating`, the page redirects them). Their
+   * return (threeDSecureReturnUpdate) has the processor asked how it ended; no return within
+   * THREE_DS_CHALLENGE_SECONDS, counted from now and not cut short by the session's expiry (whose
+   * timer ended with the customer's decision to pay), voids the payment by its reference and fails the
+   * session with `authentication_timeout`. A customer back without an answer failed the challenge.
+   */
+  const authenticate = async ({ chargeId, redirectUrl }: { chargeId: string; redirectUrl: string }): Promise<PaymentOutcomeResult> => {
+    const boundMs = input.threeDSecureChallengeMs ?? THREE_DS_CHALLENGE_DEFAULT_MS;
+    authentication = { redirectUrl, until: Date.now() + boundMs };
+    tell();
+    const returned = await condition(() => returnedFromBank, boundMs, { summary: `${duration(boundMs)} bound of the 3-D Secure challenge` });
+    authentication = undefined;
+    tell();
+    if (!returned) {
+      await voidPayment({ cartId, chargeId });
+      return { approved: false, failureCode: AUTHENTICATION_TIMEOUT, threeDSecure: 'failed' };
+    }
+    let confirmed: PaymentResult | undefined;
+    try {
+      confirmed = resultOf(await confirmAuthentication({ cartId, chargeId }));
+    } catch (error) {
+      if (!(error instanceof ActivityFailure)) throw error;
+    }
+    if (confirmed && !('authenticate' in confirmed)) return confirmed;
+    await voidPayment({ cartId, chargeId });
+    return confirmed ? { approved: false, failureCode: 'authentication_failed', threeDSecure: 'failed' } : { approved: false, failureCode: 'processor_error' };
+  };
+
   const takePayment = async (card: Card) => {
+    // Sessions from before it charge without a return URL, as they did: a challenge is then a decline.
+    const threeDSecure = patched('three-d-secure-v1');
     // Only a manual-capture cart takes the new path; its histories carry the marker (CHANGELOG.md, manual-capture-v1).
     const manual = input.captureMethod === 'manual' && patched('manual-capture-v1');
     payment = { brand: card.brand, last4: card.last4, ...(manual ? { captureMethod: 'manual' as const } : {}) };
     await moveTo('processing');
-    const result = await resolvePayment(card, manual);
-    if (result.approved && manual) {
+    const answered = await resolvePayment(card, { manual, threeDSecure });
+    const result = 'authenticate' in answered ? await authenticate(answered.authenticate) : answered;
+    const secured = result.threeDSecure ? { threeDSecure: { result: result.threeDSecure } } : {};
+    if (result.approved) {
+      payment = { ...payment, ...secured };
+      if (!manual) return moveTo('paid');
       holdExpiresAt = Date.now() + (input.authorizationHoldMs ?? DEFAULT_AUTHORIZATION_HOLD_MS);
       return moveTo('authorized', {}, 'order_created');
     }
-    if (result.approved) return moveTo('paid');
-    payment = { ...payment, failureCode: result.failureCode };
+    payment = { ...payment, failureCode: result.failureCode, ...secured };
     return moveTo('failed', { failureCode: result.failureCode });
   };
 

@@ -1,6 +1,15 @@
 import type { Db } from '../../db/client.js';
 import type { RefundResult } from '../payment-processor.js';
 
+/** A payment waiting on the sandbox's 3-D Secure challenge, and the cardholder's answer once given. */
+export interface SandboxAuthentication {
+  idempotencyKey: string;
+  chargeId: string;
+  redirectUrl: string;
+  result: 'authenticated' | 'failed' | null;
+  voided: boolean;
+}
+
 /**
  * The sandbox acquirer's durable memory (tables `sandbox_charges`, `sandbox_refunds`, migration 017; captures, migration 021):
  * what it approved and refunded outlives the worker process, as a real processor's does.
@@ -15,7 +24,33 @@ export interface SandboxCharges {
   recordCapture(chargeId: string, amount: number): Promise<boolean>;
   /** The first answer to this refund key, kept: a retried refund gets the same answer. */
   recordRefund(idempotencyKey: string, chargeId: string, result: RefundResult): Promise<RefundResult>;
+  /** A challenge started for this key (table `sandbox_authentications`, migration 020); the first one stays. */
+  startAuthentication(idempotencyKey: string, chargeId: string, redirectUrl: string): Promise<SandboxAuthentication>;
+  authenticationOfKey(idempotencyKey: string): Promise<SandboxAuthentication | undefined>;
+  authenticationOfCharge(chargeId: string): Promise<SandboxAuthentication | undefined>;
+  /**
+   * The cardholder's answer on the challenge page. The first answer stays, and a voided payment takes
+   * none: false when nothing was recorded.
+   */
+  answerAuthentication(chargeId: string, result: 'authenticated' | 'failed'): Promise<boolean>;
+  voidAuthentication(idempotencyKey: string): Promise<void>;
 }
+
+interface AuthenticationRow {
+  idempotency_key: string;
+  charge_id: string;
+  redirect_url: string;
+  result: 'authenticated' | 'failed' | null;
+  voided: boolean;
+}
+
+const toAuthentication = (row: AuthenticationRow): SandboxAuthentication => ({
+  idempotencyKey: row.idempotency_key,
+  chargeId: row.charge_id,
+  redirectUrl: row.redirect_url,
+  result: row.result,
+  voided: row.voided,
+});
 
 export function sandboxChargesIn(db: Db): SandboxCharges {
   return {
@@ -41,6 +76,33 @@ export function sandboxChargesIn(db: Db): SandboxCharges {
         values (${idempotencyKey}, ${chargeId}, ${db.json(result)}) on conflict (idempotency_key) do nothing`;
       const [row] = await db<{ result: RefundResult }[]>`select result from sandbox_refunds where idempotency_key = ${idempotencyKey}`;
       return row!.result;
+    },
+    async startAuthentication(idempotencyKey, chargeId, redirectUrl) {
+      await db`
+        insert into sandbox_authentications (idempotency_key, charge_id, redirect_url)
+        values (${idempotencyKey}, ${chargeId}, ${redirectUrl}) on conflict do nothing`;
+      return (await this.authenticationOfKey(idempotencyKey))!;
+    },
+    async authenticationOfKey(idempotencyKey) {
+      const [row] = await db<AuthenticationRow[]>`
+        select idempotency_key, charge_id, redirect_url, result, voided_at is not null as voided
+        from sandbox_authentications where idempotency_key = ${idempotencyKey}`;
+      return row && toAuthentication(row);
+    },
+    async authenticationOfCharge(chargeId) {
+      const [row] = await db<AuthenticationRow[]>`
+        select idempotency_key, charge_id, redirect_url, result, voided_at is not null as voided
+        from sandbox_authentications where charge_id = ${chargeId}`;
+      return row && toAuthentication(row);
+    },
+    async answerAuthentication(chargeId, result) {
+      const answered = await db`
+        update sandbox_authentications set result = ${result}
+        where charge_id = ${chargeId} and result is null and voided_at is null`;
+      return answered.count === 1;
+    },
+    async voidAuthentication(idempotencyKey) {
+      await db`update sandbox_authentications set voided_at = coalesce(voided_at, now()) where idempotency_key = ${idempotencyKey}`;
     },
   };
 }

@@ -3,7 +3,7 @@ import type { Environment } from '../../config.js';
 import type { Db } from '../../db/client.js';
 import type { Card } from '../cards.js';
 import { ProcessorUnavailableError, type ChargeRequest, type ChargeResult, type PaymentProcessor, type RefundResult } from '../payment-processor.js';
-import { sandboxChargesIn } from './sandbox-charges.js';
+import { sandboxChargesIn, type SandboxAuthentication } from './sandbox-charges.js';
 
 /** The sandbox test cards (docs/decisions/otp-and-cards.md), by number. */
 export const SANDBOX_CARDS = {
@@ -18,7 +18,17 @@ export const SANDBOX_CARDS = {
   timesOutTwice: '4000000000000267',
   /** Never answers; the acquirer approves the first request late (SandboxOptions.lateApprovalMs). */
   neverAnswers: '4000000000000275',
+  /** Always asks for a 3-D Secure challenge, answered on the sandbox challenge page (needs SandboxOptions.db). */
+  challenge: '4000002760003184',
+  /** Approved after a frictionless 3-D Secure authentication: no challenge, no redirect. */
+  frictionless: '4000000000003055',
 } as const;
+
+/**
+ * The sandbox issuer's challenge page, served by the checkout page's process beside `/3ds/return`
+ * (web/checkout/sandbox-challenge.ts): the payment's `redirectUrl` is this path on the return URL's origin.
+ */
+export const SANDBOX_CHALLENGE_PATH = '/3ds/sandbox-challenge';
 
 /**
  * The sandbox's failing refund: a refund of exactly this amount (13.13 in a two-decimal currency) is
@@ -95,11 +105,19 @@ export function createSandboxPaymentProcessor(environment: Environment, options:
     name: 'sandbox',
     // Each method settles as an async function would: a simulated outage's throw becomes a rejection.
     charge: async (request) => {
+      if (request.card.pan === SANDBOX_CARDS.challenge) return startChallenge(request);
       const result = await simulateCharge(request);
       if (stored && result.outcome === 'approved') await stored.recordCharge(request.idempotencyKey, result.chargeId);
       return result;
     },
+    authenticationResult: async ({ idempotencyKey, chargeId }) => {
+      const authentication = await stored?.authenticationOfCharge(chargeId);
+      if (!authentication || authentication.idempotencyKey !== idempotencyKey) return AUTHENTICATION_FAILED;
+      return settleChallenge(authentication);
+    },
     lookup: async ({ idempotencyKey }) => {
+      const authentication = await stored?.authenticationOfKey(idempotencyKey);
+      if (authentication) return { found: true, result: await settleChallenge(authentication) };
       const result = sandboxStore.get(idempotencyKey)?.result;
       if (result) {
         if (stored && result.outcome === 'approved') await stored.recordCharge(idempotencyKey, result.chargeId);
@@ -108,9 +126,9 @@ export function createSandboxPaymentProcessor(environment: Environment, options:
       const chargeId = await stored?.chargeOfKey(idempotencyKey);
       return chargeId ? { found: true, result: { outcome: 'approved', chargeId } } : { found: false };
     },
-    void: ({ idempotencyKey }) => {
+    void: async ({ idempotencyKey }) => {
       recordOf(idempotencyKey).voided = true;
-      return Promise.resolve();
+      await stored?.voidAuthentication(idempotencyKey);
     },
     capture: async ({ chargeId, amount }) => {
       const record = [...sandboxStore.values()].find((r) => r.result?.outcome === 'approved' && r.result.chargeId === chargeId);
@@ -137,6 +155,32 @@ export function createSandboxPaymentProcessor(environment: Environment, options:
     },
   };
 
+  /**
+   * The challenge card: a payment waiting for the cardholder on the sandbox challenge page, whose
+   * answer the page's process writes to PostgreSQL. Without a return URL, or a database to share the
+   * answer through, no challenge can happen: declined as a card that needs one.
+   */
+  async function startChallenge({ idempotencyKey, returnUrl }: ChargeRequest): Promise<ChargeResult> {
+    recordOf(idempotencyKey).requests++;
+    if (!returnUrl || !stored) return { outcome: 'declined', declineCode: 'authentication_required', threeDSecure: 'failed' };
+    const chargeId = sandboxId('pi', idempotencyKey);
+    const challengePage = new URL(SANDBOX_CHALLENGE_PATH, returnUrl);
+    challengePage.search = new URLSearchParams({ payment: chargeId, return: returnUrl }).toString();
+    return settleChallenge(await stored.startAuthentication(idempotencyKey, chargeId, challengePage.toString()));
+  }
+
+  /** Where a challenge stands: still waiting, or the cardholder's answer (a voided payment takes none). */
+  async function settleChallenge(authentication: SandboxAuthentication): Promise<ChargeResult> {
+    const { idempotencyKey, chargeId } = authentication;
+    if (authentication.voided || authentication.result === 'failed') return AUTHENTICATION_FAILED;
+    if (authentication.result === null) return { outcome: 'requires_authentication', chargeId, redirectUrl: authentication.redirectUrl };
+    const record = recordOf(idempotencyKey);
+    record.result = { outcome: 'approved', chargeId, threeDSecure: 'authenticated' };
+    record.charges = 1;
+    await stored?.recordCharge(idempotencyKey, chargeId);
+    return record.result;
+  }
+
   function simulateCharge({ idempotencyKey, card }: ChargeRequest): Promise<ChargeResult> {
     return new Promise<ChargeResult>((resolve) => {
       const record = recordOf(idempotencyKey);
@@ -162,23 +206,27 @@ export function createSandboxPaymentProcessor(environment: Environment, options:
   }
 }
 
+const AUTHENTICATION_FAILED: ChargeResult = { outcome: 'declined', declineCode: 'authentication_failed', threeDSecure: 'failed' };
+
 function sandboxDecision(idempotencyKey: string, card: Card): ChargeResult {
   const testCard = SANDBOX_TEST_CARD;
-  const approved: ChargeResult = { outcome: 'approved', chargeId: sandboxId('ch', idempotencyKey) };
+  const approved: ChargeResult = { outcome: 'approved', chargeId: sandboxId('ch', idempotencyKey), threeDSecure: 'not_required' };
   switch (card.pan) {
     case SANDBOX_CARDS.approved: {
       const matches = card.expMonth === testCard.expMonth && card.expYear === testCard.expYear && card.cvv === testCard.cvv;
-      return matches ? approved : { outcome: 'declined', declineCode: 'card_declined' };
+      return matches ? approved : { outcome: 'declined', declineCode: 'card_declined', threeDSecure: 'not_required' };
     }
     case SANDBOX_CARDS.answerLostOnce:
     case SANDBOX_CARDS.timesOutTwice:
     case SANDBOX_CARDS.neverAnswers:
       return approved;
+    case SANDBOX_CARDS.frictionless:
+      return { ...approved, threeDSecure: 'frictionless' };
     case SANDBOX_CARDS.declined:
-      return { outcome: 'declined', declineCode: 'card_declined' };
+      return { outcome: 'declined', declineCode: 'card_declined', threeDSecure: 'not_required' };
     case SANDBOX_CARDS.insufficientFunds:
-      return { outcome: 'declined', declineCode: 'insufficient_funds' };
+      return { outcome: 'declined', declineCode: 'insufficient_funds', threeDSecure: 'not_required' };
     default:
-      return { outcome: 'declined', declineCode: 'not_a_test_card' };
+      return { outcome: 'declined', declineCode: 'not_a_test_card', threeDSecure: 'not_required' };
   }
 }

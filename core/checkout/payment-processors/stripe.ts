@@ -10,6 +10,7 @@ import {
   type PaymentProcessor,
   type RefundRequest,
   type RefundResult,
+  type ThreeDSecureResult,
   type VoidRequest,
 } from '../payment-processor.js';
 
@@ -46,6 +47,24 @@ const declineOf = (...reasons: Array<string | null | undefined>): DeclineCode =>
   return 'card_declined';
 };
 
+/**
+ * What 3-D Secure did, from the charge's card details (expand `latest_charge`): none ran, `not_required`;
+ * an unexpanded or missing charge cannot tell, undefined.
+ */
+export function threeDSecureOfCharge(charge: Stripe.PaymentIntent['latest_charge']): ThreeDSecureResult | undefined {
+  if (!charge || typeof charge === 'string') return undefined;
+  const secure = charge.payment_method_details?.card?.three_d_secure;
+  if (!secure) return 'not_required';
+  if (secure.result === 'failed') return 'failed';
+  if (secure.result === 'authenticated') return secure.authentication_flow === 'frictionless' ? 'frictionless' : 'authenticated';
+  // The issuer took part without a challenge (liability shifts all the same).
+  if (secure.result === 'attempt_acknowledged') return 'frictionless';
+  return 'not_required';
+}
+
+/** Stripe's code for a payment whose 3-D Secure challenge was failed or abandoned. */
+const AUTHENTICATION_FAILURE = 'payment_intent_authentication_failure';
+
 /** Statuses Stripe can still cancel (https://docs.stripe.com/api/payment_intents/cancel). */
 const CANCELABLE = new Set<Stripe.PaymentIntent.Status>(['requires_payment_method', 'requires_capture', 'requires_confirmation', 'requires_action']);
 
@@ -55,18 +74,24 @@ const CANCELABLE = new Set<Stripe.PaymentIntent.Status>(['requires_payment_metho
  * by key) settles it.
  */
 export function resultOfPaymentIntent(intent: Stripe.PaymentIntent): ChargeResult {
+  const threeDSecure = threeDSecureOfCharge(intent.latest_charge);
+  const known = threeDSecure ? { threeDSecure } : {};
   switch (intent.status) {
     // requires_capture: a manual-capture intent, authorized; the hold the merchant captures or voids later.
     case 'succeeded':
     case 'requires_capture':
-      return { outcome: 'approved', chargeId: intent.id };
-    case 'requires_action':
-      // 3-D Secure or another customer action: this page has no way to show it, so it is a decline the merchant can name.
+      return { outcome: 'approved', chargeId: intent.id, ...known };
+    case 'requires_action': {
+      // A challenge at the cardholder's bank (`return_url` given). Any other action (an SDK flow) this page cannot show.
+      const redirectUrl = intent.next_action?.type === 'redirect_to_url' ? intent.next_action.redirect_to_url?.url : undefined;
+      if (redirectUrl) return { outcome: 'requires_authentication', chargeId: intent.id, redirectUrl };
       return { outcome: 'declined', declineCode: 'authentication_required' };
+    }
     case 'requires_payment_method':
     case 'canceled': {
       const error = intent.last_payment_error;
-      return { outcome: 'declined', declineCode: declineOf(error?.decline_code, error?.code) };
+      if (error?.code === AUTHENTICATION_FAILURE) return { outcome: 'declined', declineCode: 'authentication_failed', threeDSecure: 'failed' };
+      return { outcome: 'declined', declineCode: declineOf(error?.decline_code, error?.code), ...known };
     }
     default:
       throw new ProcessorUnavailableError(`stripe: payment ${intent.id} is ${intent.status}, no outcome yet`);
@@ -166,7 +191,7 @@ export function createStripePaymentProcessor(settings: StripeSettings): PaymentP
   return {
     name: 'stripe',
 
-    async charge({ idempotencyKey, amount, currency, card, captureMethod }: ChargeRequest): Promise<ChargeResult> {
+    async charge({ idempotencyKey, amount, currency, card, captureMethod, returnUrl }: ChargeRequest): Promise<ChargeResult> {
       try {
         const paymentMethod = await stripe.paymentMethods.create(
           { type: 'card', card: { number: card.pan, exp_month: card.expMonth, exp_year: card.expYear, cvc: card.cvv } },
@@ -180,8 +205,10 @@ export function createStripePaymentProcessor(settings: StripeSettings): PaymentP
             allowed_payment_method_types: ['card'],
             confirm: true,
             capture_method: captureMethod === 'manual' ? 'manual' : 'automatic',
-            // No page of ours can show a 3-D Secure challenge: fail such a payment now rather than leave it waiting.
-            error_on_requires_action: true,
+            // With a return URL the cardholder's bank may challenge them (next_action.redirect_to_url);
+            // without one no page of ours could show it: fail such a payment now rather than leave it waiting.
+            ...(returnUrl ? { return_url: returnUrl } : { error_on_requires_action: true }),
+            expand: ['latest_charge'],
             metadata: { [KEY_METADATA]: idempotencyKey },
           },
           { idempotencyKey },
@@ -190,6 +217,11 @@ export function createStripePaymentProcessor(settings: StripeSettings): PaymentP
       } catch (error) {
         return resultOfStripeError(error);
       }
+    },
+
+    /** After the cardholder's return: the PaymentIntent as it stands, by id. */
+    async authenticationResult({ chargeId }): Promise<ChargeResult> {
+      return resultOfPaymentIntent(await call(() => stripe.paymentIntents.retrieve(chargeId, { expand: ['latest_charge'] })));
     },
 
     async lookup({ idempotencyKey }): Promise<LookupResult> {

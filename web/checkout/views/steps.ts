@@ -31,7 +31,8 @@ const STEP_LABELS = { contact: 'steps.contact', code: 'steps.code', card: 'steps
 export function stepPanel(view: StepView): Html {
   const { step } = view.session.state;
   return html`<section id="step" class="panel step" aria-live="polite" data-step="${step}">
-    ${step === 'processing' ? '' : progress(step, view.locale)} ${view.errors?.form ? html`<p class="alert" role="alert">${view.errors.form}</p>` : ''}
+    ${step === 'processing' || step === 'authenticating' ? '' : progress(step, view.locale)}
+    ${view.errors?.form ? html`<p class="alert" role="alert">${view.errors.form}</p>` : ''}
     ${view.notice ? html`<p class="notice" role="status">${view.notice}</p>` : ''} ${stepBody(view)}
   </section>`;
 }
@@ -44,10 +45,23 @@ function stepBody(view: StepView): Html {
       return codeStep(view);
     case 'card':
       return cardStep(view);
+    case 'authenticating':
+      return authenticatingStep(view);
     case 'processing':
     case 'done':
       return processingStep(view);
   }
+}
+
+/**
+ * The page answers a load at this step with a redirect to the bank's challenge (web/checkout/routes.ts);
+ * this panel is what an htmx swap shows meanwhile, with a plain link that works without JavaScript.
+ */
+function authenticatingStep(view: StepView): Html {
+  const redirectUrl = view.session.state.authentication?.redirectUrl;
+  return html`<h2>${t(view.locale, 'threeDSecure.heading')}</h2>
+    <p class="lead">${t(view.locale, 'threeDSecure.lead')}</p>
+    ${redirectUrl ? html`<a class="button-link" href="${redirectUrl}">${t(view.locale, 'threeDSecure.continue')}</a>` : ''}`;
 }
 
 function progress(current: CheckoutStep, locale: string): Html {

@@ -1,0 +1,168 @@
+import type { Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { SANDBOX_CARDS } from '../../core/checkout/payment-processors/sandbox.js';
+import type { CreatedMerchant } from '../../core/merchants/registration.js';
+import type { WebhookEventBody } from '../../core/webhooks/events.js';
+import { verifyWebhook } from '../../core/webhooks/verify.js';
+import { axeViolations, describeViolations } from '../support/axe.js';
+import { useBrowserCheckout } from '../support/browser-checkout.js';
+import { skipWithoutChromium } from '../support/chromium.js';
+import { createCartId, validCartRequest } from '../support/fixtures.js';
+import { startWebhookReceiver, type WebhookReceiver } from '../support/webhook-receiver.js';
+
+/** Short, so the unanswered challenge fails within the test; still long enough for a click on a loaded machine. */
+const CHALLENGE_SECONDS = 8;
+
+/**
+ * 3-D Secure on the sandbox's cards at 375 px: the challenge card sends the customer to the sandbox
+ * challenge page (a plain redirect) and back through `/3ds/return`; the frictionless card pays without
+ * leaving the page. The merchant's webhooks are checked as a merchant would: signature over the raw body.
+ */
+describe.skipIf(skipWithoutChromium())('3-D Secure in the hosted checkout', () => {
+  const checkout = useBrowserCheckout(
+    { name: '3DS Store' },
+    { THREE_DS_CHALLENGE_SECONDS: String(CHALLENGE_SECONDS) },
+    // The bank's return link is built from CHECKOUT_BASE_URL: it must lead to this page.
+    { checkoutAtItsBaseUrl: true },
+  );
+  const { stack } = checkout;
+  let receiver: WebhookReceiver;
+  let merchant: CreatedMerchant;
+
+  beforeAll(async () => {
+    receiver = await startWebhookReceiver();
+    merchant = await stack.createMerchant({ name: '3DS Store', webhookUrl: receiver.url });
+  });
+  afterAll(async () => {
+    await receiver?.close();
+  });
+
+  const createCart = () => {
+    const body = validCartRequest(merchant.platformUuid);
+    const site = checkout.merchant().baseUrl;
+    body.cartObject.cart.merchantUrls = { successUrl: `${site}/success`, failureUrl: `${site}/failure` };
+    return createCartId(stack.apiUrl, body);
+  };
+
+  /** The customer's way to the card step, then Pay with `number`; every URL the page visits is kept. */
+  async function payWith(cartId: string, number: string): Promise<{ page: Page; visited: URL[] }> {
+    const { page } = await checkout.open(`/?token=${cartId}`);
+    const visited: URL[] = [];
+    page.on('framenavigated', (frame) => {
+      if (frame === page.mainFrame()) visited.push(new URL(frame.url()));
+    });
+    await page.getByLabel('Phone or email').fill('customer@example.com');
+    await page.getByRole('button', { name: 'Send code', exact: true }).click();
+    await page.getByLabel('One-time code').fill('123456');
+    await page.getByRole('button', { name: 'Verify', exact: true }).click();
+    await page.getByLabel('Card number').fill(number);
+    await page.getByLabel('Expiry (MM/YY)').fill('12/30');
+    await page.getByLabel('CVV').fill('123');
+    await page.getByRole('button', { name: 'Pay', exact: true }).click();
+    return { page, visited };
+  }
+
+  const atChallenge = (page: Page) => page.waitForURL((url) => url.pathname === '/3ds/sandbox-challenge', { timeout: 20_000 });
+
+  async function expectAccessible(page: Page) {
+    const violations = await axeViolations(page);
+    expect(violations, describeViolations(violations)).toEqual([]);
+  }
+
+  /** The cart's events the receiver got with a valid signature, by name. */
+  const verifiedEvents = (cartId: string, name: string): WebhookEventBody[] =>
+    receiver.requests
+      .map((r) => verifyWebhook(r.rawBody, r.headers, merchant.webhookSecret))
+      .flatMap((v) => (v.valid && v.event.data.cartId === cartId && v.event.event === name ? [v.event] : []));
+
+  const ledger = async (cartId: string) =>
+    (
+      await stack.db<{ status: string; failure_code: string | null; three_d_secure: string | null }[]>`
+      select status, failure_code, three_d_secure from carts where cart_id = ${cartId}`
+    )[0];
+
+  it('completed challenge: lands on successUrl, one order_created with threeDSecure authenticated; a second return changes nothing', async () => {
+    const cartId = await createCart();
+    const { page } = await payWith(cartId, '4000 0027 6000 3184');
+    await atChallenge(page);
+    await page.getByRole('button', { name: 'Complete authentication' }).waitFor();
+    await page.getByRole('button', { name: 'Fail authentication' }).waitFor();
+    await expectAccessible(page);
+    const returnUrl = await page.locator('input[name="return"]').inputValue();
+    expect(new URL(returnUrl).pathname).toBe('/3ds/return');
+
+    await page.getByRole('button', { name: 'Complete authentication' }).click();
+    await page.waitForURL((url) => url.pathname === '/success', { timeout: 20_000 });
+    await expect.poll(() => verifiedEvents(cartId, 'order_created'), { timeout: 15_000 }).toHaveLength(1);
+    expect(verifiedEvents(cartId, 'order_created')[0]!.data).toMatchObject({
+      status: 'paid',
+      payment: { last4: '3184', threeDSecure: { result: 'authenticated' } },
+    });
+
+    // The bank posts the return again: the same completion, back to successUrl, nothing new recorded.
+    const again = await fetch(returnUrl, { method: 'POST', redirect: 'manual' });
+    expect(again.status).toBe(303);
+    expect(new URL(again.headers.get('location')!).pathname).toBe('/success');
+    const events = await stack.db<{ event: string }[]>`select event from webhook_events where cart_id = ${cartId} order by sequence`;
+    expect(events.map((e) => e.event)).toEqual(['order_updated', 'order_created']);
+    expect(await ledger(cartId)).toEqual({ status: 'paid', failure_code: null, three_d_secure: 'authenticated' });
+
+    const order = await fetch(`${stack.apiUrl}/v2/merchant/orders/${cartId}`, { headers: { authorization: `Bearer ${merchant.apiKey}` } });
+    expect(order.status).toBe(200);
+    expect((await order.json()) as unknown).toMatchObject({ payment: { threeDSecure: { result: 'authenticated' } } });
+  });
+
+  it('failed challenge, in Arabic: lands on failureUrl with a failed order_updated', async () => {
+    const cartId = await createCart();
+    const { page } = await payWith(cartId, '4000 0027 6000 3184');
+    await atChallenge(page);
+    await page.goto(`${page.url()}&lang=ar`);
+    expect(await page.locator('html').getAttribute('dir')).toBe('rtl');
+    await page.getByRole('button', { name: 'إكمال التحقق' }).waitFor();
+    await expectAccessible(page);
+
+    await page.getByRole('button', { name: 'إفشال التحقق' }).click();
+    await page.waitForURL((url) => url.pathname === '/failure', { timeout: 20_000 });
+    await expect.poll(() => verifiedEvents(cartId, 'order_updated').filter((e) => e.data.status === 'failed'), { timeout: 15_000 }).toHaveLength(1);
+    const failed = verifiedEvents(cartId, 'order_updated').find((e) => e.data.status === 'failed')!;
+    expect(failed.data).toMatchObject({
+      failureCode: 'authentication_failed',
+      payment: { failureCode: 'authentication_failed', threeDSecure: { result: 'failed' } },
+    });
+    expect(await ledger(cartId)).toEqual({ status: 'failed', failure_code: 'authentication_failed', three_d_secure: 'failed' });
+  });
+
+  it('challenge never answered: fails at the bound with authentication_timeout, the payment voided', async () => {
+    const cartId = await createCart();
+    const { page } = await payWith(cartId, '4000 0027 6000 3184');
+    await atChallenge(page);
+    const started = Date.now();
+
+    await expect.poll(() => ledger(cartId), { timeout: (CHALLENGE_SECONDS + 15) * 1000 }).toMatchObject({ status: 'failed' });
+    expect(Date.now() - started).toBeGreaterThanOrEqual((CHALLENGE_SECONDS - 2) * 1000);
+    expect(await ledger(cartId)).toEqual({ status: 'failed', failure_code: 'authentication_timeout', three_d_secure: 'failed' });
+    const [authentication] = await stack.db<{ voided: boolean; result: string | null }[]>`
+      select voided_at is not null as voided, result from sandbox_authentications where idempotency_key = ${cartId}`;
+    expect(authentication).toEqual({ voided: true, result: null });
+    await expect.poll(() => verifiedEvents(cartId, 'order_updated').filter((e) => e.data.status === 'failed'), { timeout: 15_000 }).toHaveLength(1);
+
+    // Too late: the bank's answer finds the payment voided, and the customer lands on failureUrl.
+    await page.getByRole('button', { name: 'Complete authentication' }).click();
+    await page.waitForURL((url) => url.pathname === '/failure', { timeout: 20_000 });
+    const [after] = await stack.db<{ result: string | null }[]>`select result from sandbox_authentications where idempotency_key = ${cartId}`;
+    expect(after?.result).toBeNull();
+  });
+
+  it('frictionless card: paid without a redirect to a challenge', async () => {
+    const cartId = await createCart();
+    const { page, visited } = await payWith(cartId, SANDBOX_CARDS.frictionless);
+    await page.waitForURL((url) => url.pathname === '/success', { timeout: 20_000 });
+    expect(visited.filter((url) => url.pathname.startsWith('/3ds/'))).toEqual([]);
+    await expect.poll(() => verifiedEvents(cartId, 'order_created'), { timeout: 15_000 }).toHaveLength(1);
+    expect(verifiedEvents(cartId, 'order_created')[0]!.data).toMatchObject({
+      status: 'paid',
+      payment: { last4: '3055', threeDSecure: { result: 'frictionless' } },
+    });
+    expect(await ledger(cartId)).toEqual({ status: 'paid', failure_code: null, three_d_secure: 'frictionless' });
+  });
+});
