@@ -43,7 +43,7 @@ describe('cart session workflow (sandbox, real Temporal and PostgreSQL)', () => 
     expect(await ledgerRow(stack, s.cartId)).toEqual({ status: 'paid', payment_brand: 'visa', payment_last4: '1111', failure_code: null });
     expect(await recordedEvents(stack, s.cartId)).toEqual([
       { sequence: 1, event: 'order_updated', status: 'processing', payment: { brand: 'visa', last4: '1111' } },
-      { sequence: 2, event: 'order_created', status: 'paid', payment: { brand: 'visa', last4: '1111' } },
+      { sequence: 2, event: 'order_created', status: 'paid', payment: { brand: 'visa', last4: '1111', threeDSecure: { result: 'not_required' } } },
     ]);
     expect(await vaultCount(stack, s.cartId)).toBe(0);
 

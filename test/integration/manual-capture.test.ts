@@ -99,8 +99,14 @@ describe('manual capture: authorize at checkout, capture or let the hold expire,
       ['order_updated', 'paid'],
       ['order_refunded', 'partially_refunded'],
     ]);
-    expect(events[1]!.data.payment).toEqual({ brand: 'visa', last4: '1111', captureMethod: 'manual' });
-    expect(events[2]!.data.payment).toEqual({ brand: 'visa', last4: '1111', captureMethod: 'manual', capturedAmount: 3000 });
+    expect(events[1]!.data.payment).toEqual({ brand: 'visa', last4: '1111', captureMethod: 'manual', threeDSecure: { result: 'not_required' } });
+    expect(events[2]!.data.payment).toEqual({
+      brand: 'visa',
+      last4: '1111',
+      captureMethod: 'manual',
+      capturedAmount: 3000,
+      threeDSecure: { result: 'not_required' },
+    });
     expect(events[3]!.data).toMatchObject({
       amount: AUTHORIZED,
       payment: { captureMethod: 'manual', capturedAmount: 3000 },

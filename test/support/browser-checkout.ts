@@ -37,6 +37,13 @@ export function useBrowserCheckout(
     await Promise.all(opened.splice(0).map((watched) => watched.context.close()));
   });
 
+  /** A page at 375 px, closed after the test, that has gone nowhere yet. */
+  async function blank(options: { javaScriptEnabled?: boolean; locale?: string } = {}): Promise<WatchedPage> {
+    const watched = await openPage(browser, { width: 375, ...options });
+    opened.push(watched);
+    return watched;
+  }
+
   return {
     stack,
     browser: () => browser,
@@ -49,15 +56,10 @@ export function useBrowserCheckout(
       edit(body);
       return createCartId(stack.apiUrl, body);
     },
-    /** A page at 375 px, closed after the test, that has gone nowhere yet. */
-    async blank(options: { javaScriptEnabled?: boolean; locale?: string } = {}): Promise<WatchedPage> {
-      const watched = await openPage(browser, { width: 375, ...options });
-      opened.push(watched);
-      return watched;
-    },
+    blank,
     /** Opens a checkout path (e.g. `/?token=…`) at 375 px and expects a 200. */
     async open(path: string, options: { javaScriptEnabled?: boolean; locale?: string } = {}): Promise<WatchedPage> {
-      const watched = await this.blank(options);
+      const watched = await blank(options);
       expect((await watched.page.goto(`${stack.checkoutUrl}${path}`))?.status()).toBe(200);
       return watched;
     },

@@ -106,7 +106,7 @@ describe('cart session workflow, activities mocked', () => {
     expect(await handle.result()).toEqual({ status: 'paid' });
 
     const cartId = paid.cartId;
-    expect(mocks.named('chargePayment')).toEqual([{ cartId, cardToken: CARD.cardToken, amount: 4498, currency: 'EUR' }]);
+    expect(mocks.named('chargePayment')).toEqual([{ cartId, cardToken: CARD.cardToken, amount: 4498, currency: 'EUR', threeDSecure: true }]);
     expect(mocks.named('recordCartStatus')).toEqual([
       { cartId, status: 'processing', payment: { brand: 'visa', last4: '4242' } },
       { cartId, status: 'paid', payment: { brand: 'visa', last4: '4242' } },

@@ -453,8 +453,16 @@ export async function cartSession(input: CartSessionInput): Promise<{ status: Ca
       ? { brand: payment.brand, last4: payment.last4, ...(payment.threeDSecure ? { threeDSecure: payment.threeDSecure.result } : {}) }
       : undefined;
     await recordCartStatus({ cartId, status: next, ...(card ? { payment: card } : {}), ...outcome });
-    const { failureCode: code } = outcome;
-    if (event) await recordCartEvent({ cartId, event, status: next, ...(payment ? { payment } : {}), ...(code ? { failureCode: code } : {}) });
+    const { failureCode: code, cancelledBy } = outcome;
+    if (event)
+      await recordCartEvent({
+        cartId,
+        event,
+        status: next,
+        ...(payment ? { payment } : {}),
+        ...(code ? { failureCode: code } : {}),
+        ...(cancelledBy ? { cancelledBy } : {}),
+      });
   };
 
   const resultOf = (outcome: PaymentOutcome): PaymentResult => {
