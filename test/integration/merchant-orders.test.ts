@@ -108,7 +108,7 @@ describe('the merchant’s orders: one order in full, and the list with filters 
       amount: 4498,
       currency: 'EUR',
       refundedTotal: 0,
-      payment: { brand: 'visa', last4: '1111' },
+      payment: { brand: 'visa', last4: '1111', threeDSecure: { result: 'not_required' } },
       extra: { orderRef: 'order-42' },
       createdWith: 'public',
       createdAt: expect.any(String) as string,

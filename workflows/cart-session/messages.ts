@@ -102,8 +102,9 @@ export const stateQuery = defineQuery<CartSessionState>('state');
  * rejected by its validator with an ApplicationFailure whose type is one of ACTION_REFUSED.
  * A wrong code is not a refusal: verifyCode returns the state with one attempt fewer (step stays
  * `code`), or with status `failed` / failureCode `otp_locked` after the last one.
- * `pay` resolves once the payment has an outcome (status `paid` or `failed`); with processor retries
- * that can take a few seconds, so a caller that gives up earlier can follow the `state` query.
+ * `pay` resolves once the payment has an outcome (status `paid`, `authorized` or `failed`), or once the
+ * customer must authenticate at their bank (step `authenticating`, `authentication.redirectUrl`); with
+ * processor retries that can take a few seconds, so a caller that gives up earlier can follow the `state` query.
  * Use the update id as the idempotency key of the action (e.g. `pay-<cartId>`).
  */
 /**

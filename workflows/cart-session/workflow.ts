@@ -339,7 +339,9 @@ export async function cartSession(input: CartSessionInput): Promise<{ status: Ca
     (card) => {
       decision = { kind: 'pay', card: { cardToken: card.cardToken, brand: card.brand, last4: card.last4 } };
       paymentSubmittedAt = Date.now();
-      return settledState();
+      // Pay answers with the outcome, or as soon as the customer must go to their bank's challenge,
+      // so the page sends them there at once instead of waiting out its bound on the outcome.
+      return condition(() => settled || authentication !== undefined).then(state);
     },
     {
       // `Card` is payUpdate's declared argument type, but update arguments come from outside: the shape is still checked.
