@@ -342,27 +342,14 @@ const NOT_AUTHORIZED: DocumentedError = {
 };
 
 const CAPTURE_ERRORS: DocumentedError[] = [
-  {
-    description: 'INVALID_JSON: the body is not JSON. VALIDATION_ERROR: amount not a whole number of minor units greater than 0, or an unknown field.',
-    examples: [
-      example('INVALID_JSON', 'The body is not valid JSON. Check for trailing commas, unquoted keys or a truncated body.'),
-      example('VALIDATION_ERROR', 'The request has 1 invalid field.', [
-        { path: 'amount', message: 'must be greater than 0 (minor units, e.g. 1000 for 10.00 EUR)' },
-      ]),
-    ],
-  },
+  ...bodyErrors(CAPTURE_BODY_BYTES, 'amount not a whole number of minor units greater than 0, or an unknown field. The body may be {}.', {
+    path: 'amount',
+    message: 'must be greater than 0 (minor units, e.g. 1000 for 10.00 EUR)',
+  }),
   MERCHANT_UNAUTHORIZED,
   ORDER_NOT_FOUND,
   methodNotAllowedError('POST'),
   NOT_AUTHORIZED,
-  {
-    description: `PAYLOAD_TOO_LARGE: the body exceeds ${CAPTURE_BODY_BYTES} bytes.`,
-    examples: [example('PAYLOAD_TOO_LARGE', `The body must be at most ${CAPTURE_BODY_BYTES} bytes.`)],
-  },
-  {
-    description: 'UNSUPPORTED_MEDIA_TYPE: send Content-Type: application/json (the body may be {}).',
-    examples: [example('UNSUPPORTED_MEDIA_TYPE', 'Send the body as JSON with the header Content-Type: application/json.')],
-  },
   {
     description: 'AMOUNT_EXCEEDS_AUTHORIZED: the amount is more than the authorized amount (the order amount).',
     examples: [
