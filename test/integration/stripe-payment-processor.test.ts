@@ -37,6 +37,21 @@ describe('Stripe payment processor against stripe-mock', () => {
     ]);
   });
 
+  it('authorizes with capture_method manual, then captures part of the hold under the capture key', async () => {
+    const from = proxy.requests.length;
+    const held = await processor().charge({ idempotencyKey: 'cart-hold-1', amount: 4498, currency: 'EUR', card: CARD, captureMethod: 'manual' });
+    expect(held).toMatchObject({ outcome: 'approved', chargeId: expect.stringMatching(/^pi_/) as string });
+    expect(new URLSearchParams(proxy.requests.at(-1)!.body).get('capture_method')).toBe('manual');
+
+    expect(await processor().capture({ idempotencyKey: 'cart-hold-1:capture', chargeId: 'pi_held', amount: 3000 })).toEqual({ outcome: 'captured' });
+    expect(sent(from)).toEqual([
+      ['POST', '/v1/payment_methods', 'cart-hold-1:payment-method', 200],
+      ['POST', '/v1/payment_intents', 'cart-hold-1', 200],
+      ['POST', '/v1/payment_intents/pi_held/capture', 'cart-hold-1:capture', 200],
+    ]);
+    expect(new URLSearchParams(proxy.requests.at(-1)!.body).get('amount_to_capture')).toBe('3000');
+  });
+
   it('looks up by key with the search API, and takes the fixture (which carries no key of ours) as not found', async () => {
     const from = proxy.requests.length;
     expect(await processor().lookup({ idempotencyKey: 'cart-lookup-1' })).toEqual({ found: false });
