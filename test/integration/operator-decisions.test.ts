@@ -1,7 +1,9 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { CreatedMerchant } from '../../core/merchants/registration.js';
 import { dashboardClient } from '../support/dashboard-client.js';
-import { paidCarts } from '../support/merchant-api.js';
+import { SANDBOX_CARDS } from '../../core/checkout/payment-processors/sandbox.js';
+import type { Order } from '../../core/orders/order-schema.js';
+import { merchantApi, paidCarts } from '../support/merchant-api.js';
 import { operatorApi } from '../support/operator.js';
 import { useTestStack } from '../support/test-stack.js';
 import { waitFor } from '../support/wait-for.js';
@@ -160,5 +162,44 @@ describe('operator decisions bind the merchant; test events and replays are limi
     expect(deleted.status).toBe(200);
     expect(deleted.body).toContain('Deleted: nothing more is sent to it.');
     expect((await stack.db`select 1 from webhook_endpoints where id = ${row!.id} and deleted_at is null`).length).toBe(0);
+  });
+  it('captures part of an authorized order from the dashboard, refusing more than was authorized, and voids another', async () => {
+    const merchant = await stack.createMerchant({ name: 'Ship Later Dashboard', webhookUrl: receiver.url });
+    const { driver } = paidCarts(stack, merchant);
+    const authorizedCart = async () => {
+      const session = await driver.verifiedSession({ captureMethod: 'manual' });
+      expect((await driver.pay(session, SANDBOX_CARDS.approved)).status).toBe('authorized');
+      return session.cartId;
+    };
+    const toCapture = await authorizedCart();
+    const toVoid = await authorizedCart();
+    const order = async (cartId: string) => (await (await merchantApi(stack, merchant.apiKey).get(`/orders/${cartId}`)).json()) as Order;
+
+    const browser = dashboardClient(stack.checkoutUrl);
+    expect((await browser.signIn(merchant.apiKey)).status).toBe(303);
+    const page = await browser.get(`/dashboard/orders/${toCapture}`);
+    expect(page.body).toContain(`action="/dashboard/orders/${toCapture}/capture"`);
+    expect(page.body).toContain(`action="/dashboard/orders/${toCapture}/void"`);
+
+    // validCartRequest's 44.98 EUR is authorized: more is refused beside the amount, and nothing is captured.
+    const tooMuch = await browser.post(`/dashboard/orders/${toCapture}/capture`, { amount: '50' });
+    expect(tooMuch.status).toBe(422);
+    expect(tooMuch.body).toMatch(/id="capture-amount-error">At most [^<]*44\.98 was authorized on this order: enter that or less\./);
+    expect((await order(toCapture)).status).toBe('authorized');
+
+    const captured = await browser.post(`/dashboard/orders/${toCapture}/capture`, { amount: '30,00' });
+    expect(captured.status).toBe(200);
+    expect(captured.body).toContain('The capture is done: the order is paid.');
+    expect(await order(toCapture)).toMatchObject({ status: 'paid', capturedAmount: 3000 });
+    // Captured once: a second capture is ORDER_NOT_AUTHORIZED, said in words above the forms.
+    const again = await browser.post(`/dashboard/orders/${toCapture}/capture`, {});
+    expect(again.status).toBe(422);
+    expect(again.body).toMatch(/id="capture-form-error">This order is paid, not authorized/);
+
+    await browser.get(`/dashboard/orders/${toVoid}`);
+    const voided = await browser.post(`/dashboard/orders/${toVoid}/void`);
+    expect(voided.status).toBe(200);
+    expect(voided.body).toContain('data-order-status="cancelled"');
+    expect((await order(toVoid)).status).toBe('cancelled');
   });
 });

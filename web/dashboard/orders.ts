@@ -4,11 +4,13 @@ import { randomToken } from '../../core/crypto.js';
 import type { Db } from '../../core/db/client.js';
 import type { Logger } from '../../core/logger.js';
 import { getMerchant } from '../../core/merchants/merchants.js';
-import { ORDER_LIMITS, orderListQuerySchema, type OrderSummary } from '../../core/orders/order-schema.js';
+import { ORDER_LIMITS, orderListQuerySchema, type Order, type OrderSummary } from '../../core/orders/order-schema.js';
 import { getOrder, listOrders, type OrderFilters } from '../../core/orders/orders.js';
 import { ordersCsv } from '../../core/orders/orders-csv.js';
 import { withDeadline, type Temporal } from '../../core/temporal.js';
 import { refundOrder, RefundRefused } from '../../core/orders/request-refund.js';
+import { AuthorizationRefused, captureOrder, voidOrder, type AuthorizationOutcome } from '../../core/orders/authorization.js';
+import { authorizationHold } from '../../workflows/cart-session/client.js';
 import { refundWorkflow } from '../../workflows/refund/client.js';
 import { replayEvent } from '../../workflows/webhook-delivery/client.js';
 import type { DashboardEnv } from './env.js';
@@ -17,7 +19,7 @@ import { parseRefundAmount } from './refund-amount.js';
 import { formatMoney } from './views/format.js';
 import { partOrPage } from './respond.js';
 import { notFoundPage } from './views/layout.js';
-import { afterRefund, orderPage, timelineSection, type OrderView, type RefundFormState } from './views/order.js';
+import { afterCapture, afterRefund, orderPage, timelineSection, type CaptureFormState, type OrderView, type RefundFormState } from './views/order.js';
 import { ordersPage, ordersView, type OrderFilterForm, type OrdersView } from './views/orders.js';
 
 type C = Context<DashboardEnv>;
@@ -54,6 +56,7 @@ function dayStart(value: string, plusDays = 0): string | undefined | null {
 export function orderRoutes(deps: { config: Config; db: Db; temporal: Temporal; logger: Logger }) {
   const { db, temporal } = deps;
   const refunds = { db, temporal, refundWorkflow: refundWorkflow(temporal.client, deps.config) };
+  const holds = { db, hold: authorizationHold(temporal.client) };
   const app = new Hono<DashboardEnv>();
   const mayManuallySend = manualSendGuard(deps);
   const owner = (c: C) => {
@@ -212,6 +215,63 @@ export function orderRoutes(deps: { config: Config; db: Db; temporal: Temporal; 
       return refused({ [field]: message });
     }
   });
+
+  /**
+   * Capture or void through core/orders/authorization.ts, as the merchant API does; a refusal is said
+   * beside the amount (above the authorized amount) or above the forms (no longer authorized).
+   */
+  async function holdAction(
+    c: C,
+    act: (typedAmount: string, order: Order) => Promise<AuthorizationOutcome | Pick<CaptureFormState, 'errors'>>,
+    what: 'capture' | 'void',
+  ) {
+    const order = await loadOrder(c);
+    if (!order) return c.html(notFoundPage('This order'), 404);
+    const body = await c.req.parseBody();
+    const typed = typeof body.amount === 'string' ? body.amount.trim() : '';
+    const render = async (capture: CaptureFormState, status: 200 | 202 | 422) => {
+      const view: OrderView = { order: (await loadOrder(c)) ?? order, csrf: c.get('csrf'), refund: newRefundForm(), capture };
+      return c.html(
+        await partOrPage(
+          c,
+          () => afterCapture(view),
+          async () => orderPage({ ...view, who: await who(c) }),
+        ),
+        status,
+      );
+    };
+    try {
+      const outcome = await act(typed, order);
+      if (!('order' in outcome)) return await render({ amount: typed, ...outcome }, 422);
+      const done = outcome.settled
+        ? `The ${what} is done: the order is ${outcome.order.status}.`
+        : `The ${what} is on its way to the processor; the timeline shows when it is done.`;
+      return await render({ done }, outcome.settled ? 200 : 202);
+    } catch (err) {
+      if (!(err instanceof AuthorizationRefused)) throw err;
+      const message =
+        err.code === 'amount_exceeds_authorized' && err.authorized !== undefined
+          ? `At most ${formatMoney(err.authorized, order.currency)} was authorized on this order: enter that or less.`
+          : err.message;
+      return render({ amount: typed, errors: { [err.field === 'amount' ? 'amount' : 'form']: message } }, 422);
+    }
+  }
+
+  app.post('/orders/:cartId/capture', (c) =>
+    holdAction(
+      c,
+      async (typed, order) => {
+        const input = { ...owner(c), cartId: order.cartId };
+        if (!typed) return captureOrder(holds, input);
+        const amount = parseRefundAmount(typed, order.currency);
+        if ('problem' in amount) return { errors: { amount: amount.problem } };
+        return captureOrder(holds, { ...input, amount: amount.minor });
+      },
+      'capture',
+    ),
+  );
+
+  app.post('/orders/:cartId/void', (c) => holdAction(c, (_, order) => voidOrder(holds, { ...owner(c), cartId: order.cartId }), 'void'));
 
   app.post('/orders/:cartId/events/:eventId/replay', async (c) => {
     const order = await loadOrder(c);

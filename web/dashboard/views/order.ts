@@ -22,6 +22,17 @@ export interface OrderView {
   refund: RefundFormState;
   /** Said in the timeline after a replay. */
   replayed?: { eventId: string; error?: string };
+  /** The capture and void forms of an authorized order, after a post. */
+  capture?: CaptureFormState;
+}
+
+/** What the capture form was given and what came of a capture or a void. */
+export interface CaptureFormState {
+  /** As typed, in major units; empty captures the whole authorized amount. */
+  amount?: string;
+  errors?: Partial<Record<'amount' | 'form', string>>;
+  /** Said above the forms once the processor answered, or that it is still on its way. */
+  done?: string;
 }
 
 const EVENT_TITLES: Record<string, string> = {
@@ -166,7 +177,7 @@ function factsSection(order: Order, oob = false): Html {
 
 const REFUNDABLE = new Set(['paid', 'partially_refunded']);
 
-export function refundSection(view: OrderView): Html {
+export function refundSection(view: OrderView, oob = false): Html {
   const { order, refund } = view;
   const action = `/dashboard/orders/${encodeURIComponent(order.cartId)}/refunds`;
   const errors = refund.errors ?? {};
@@ -177,7 +188,7 @@ export function refundSection(view: OrderView): Html {
       : name === 'amount'
         ? html`aria-describedby="refund-amount-hint"`
         : '';
-  return html`<section id="refund" class="panel" aria-labelledby="refund-title">
+  return html`<section id="refund" class="panel" aria-labelledby="refund-title" ${oob ? html`hx-swap-oob="true"` : ''}>
     <h2 id="refund-title">Refund</h2>
     ${
       refund.done
@@ -216,6 +227,58 @@ export function refundSection(view: OrderView): Html {
   </section>`;
 }
 
+/**
+ * An authorized order's Capture form (all, or part: the rest of the hold is released) and Void
+ * button; plain forms, which htmx enhances as it does the refund form.
+ */
+export function captureSection(view: OrderView): Html {
+  const { order } = view;
+  const capture = view.capture ?? {};
+  const errors = capture.errors ?? {};
+  // An empty placeholder keeps the htmx target when the order was never authorized.
+  if (order.status !== 'authorized' && !capture.done && !errors.form && !errors.amount) return html`<section id="capture" hidden></section>`;
+  const base = `/dashboard/orders/${encodeURIComponent(order.cartId)}`;
+  const enhance = (action: string) => html`hx-post="${action}" hx-target="#capture" hx-swap="outerHTML"`;
+  return html`<section id="capture" class="panel" aria-labelledby="capture-title">
+    <h2 id="capture-title">Capture</h2>
+    ${capture.done ? html`<p class="notice" role="status">${capture.done}</p>` : ''}
+    ${errors.form ? html`<p class="alert" role="alert" id="capture-form-error">${errors.form}</p>` : ''}
+    ${
+      order.status === 'authorized'
+        ? html`<form method="post" action="${base}/capture" ${enhance(`${base}/capture`)}>
+              <input type="hidden" name="csrf" value="${view.csrf}" />
+              <div class="field ${errors.amount ? 'invalid' : ''}">
+                <label for="capture-amount">Amount (${order.currency}, optional)</label>
+                <input
+                  type="text"
+                  inputmode="decimal"
+                  id="capture-amount"
+                  name="amount"
+                  value="${capture.amount ?? ''}"
+                  autocomplete="off"
+                  aria-describedby="capture-amount-hint${errors.amount ? ' capture-amount-error' : ''}"
+                  ${errors.amount ? html`aria-invalid="true" autofocus` : ''}
+                />
+                <p class="hint" id="capture-amount-hint">Empty captures all ${formatMoney(order.amount, order.currency)} authorized; less releases the rest.</p>
+                ${errors.amount ? html`<p class="field-error" id="capture-amount-error">${errors.amount}</p>` : ''}
+              </div>
+              <button type="submit">Capture</button>
+            </form>
+            <form method="post" action="${base}/void" ${enhance(`${base}/void`)}>
+              <input type="hidden" name="csrf" value="${view.csrf}" />
+              <p class="hint">Void releases the whole hold and cancels the order.</p>
+              <button type="submit" class="secondary">Void</button>
+            </form>`
+        : ''
+    }
+  </section>`;
+}
+
+/** The parts a capture or void changes: its answer, the refund form, and (out of band) the facts and the timeline. */
+export function afterCapture(view: OrderView): Html {
+  return html`${captureSection(view)} ${refundSection(view, true)} ${factsSection(view.order, true)} ${timelineSection(view, true)}`;
+}
+
 /** The parts a refund changes: the form's answer, and (out of band) the facts and the timeline. */
 export function afterRefund(view: OrderView): Html {
   return html`${refundSection(view)} ${factsSection(view.order, true)} ${timelineSection(view, true)}`;
@@ -229,7 +292,7 @@ export function orderPage(view: OrderView & { who: string }): Html {
       <h1>Order <code>${view.order.cartId}</code></h1>
       <div class="order-grid">
         <div class="stack">${factsSection(view.order)} ${timelineSection(view)}</div>
-        ${refundSection(view)}
+        <div class="stack">${captureSection(view)} ${refundSection(view)}</div>
       </div>`,
   });
 }
