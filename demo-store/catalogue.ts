@@ -6,12 +6,15 @@ export interface Product {
   title: string;
   description: string;
   price: number;
+  /** Made after the order: the card is only authorized at checkout and captured when it ships (captureMethod manual). */
+  shipLater?: true;
 }
 
 export const PRODUCTS: readonly Product[] = [
   { id: 'espresso-cup', title: 'Espresso cup', description: 'Stoneware, 80 ml', price: 1200 },
   { id: 'tea-towel', title: 'Tea towel', description: 'Linen, 50 × 70 cm', price: 850 },
   { id: 'notebook', title: 'Notebook', description: 'A5, dot grid, 120 pages', price: 1500 },
+  { id: 'serving-bowl', title: 'Serving bowl (ships later)', description: 'Thrown to order; charged when it ships', price: 3400, shipLater: true },
 ];
 
 export const MAX_QUANTITY = 10;

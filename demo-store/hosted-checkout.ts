@@ -107,6 +107,8 @@ export function createHostedCheckoutClient(settings: HostedCheckoutSettings) {
       items: CartLine[];
       successUrl: string;
       failureUrl: string;
+      /** `manual` when something ships later: authorized at checkout, captured from the orders page. */
+      captureMethod?: 'manual';
     }): Promise<{ cartId: string; expiresOn: string }> {
       const body = {
         cartObject: {
@@ -118,6 +120,7 @@ export function createHostedCheckoutClient(settings: HostedCheckoutSettings) {
             // Echoed in every webhook: the link from the payment back to the store's order.
             extra: { orderId: input.orderId },
             merchantUrls: { successUrl: input.successUrl, failureUrl: input.failureUrl },
+            ...(input.captureMethod ? { captureMethod: input.captureMethod } : {}),
           },
         },
       };
@@ -131,6 +134,15 @@ export function createHostedCheckoutClient(settings: HostedCheckoutSettings) {
         `/v2/merchant/orders/${encodeURIComponent(input.cartId)}/refunds`,
         { body, idempotencyKey: input.idempotencyKey, bearer: settings.apiKey },
         refundSchema,
+      );
+    },
+
+    /** `POST /v2/merchant/orders/{cartId}/capture` of the whole authorized amount; a repeat is the same capture. */
+    capture(cartId: string): Promise<{ status: string }> {
+      return call(
+        `/v2/merchant/orders/${encodeURIComponent(cartId)}/capture`,
+        { body: {}, idempotencyKey: `capture-${cartId}`, bearer: settings.apiKey },
+        z.object({ status: z.string() }),
       );
     },
   };

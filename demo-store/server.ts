@@ -111,6 +111,7 @@ export function createDemoStoreApp(settings: DemoStoreSettings) {
         }),
         successUrl: `${orderUrl}?return=success`,
         failureUrl: `${orderUrl}?return=failure`,
+        ...(order.items.some((i) => findProduct(i.productId)?.shipLater) ? { captureMethod: 'manual' as const } : {}),
       });
       await store.update(() => {
         order.cartId = cart.cartId;
@@ -151,6 +152,20 @@ export function createDemoStoreApp(settings: DemoStoreSettings) {
     const order = store.get(c.req.param('id'));
     if (!order) return c.html(problemPage('Order not found', 'There is no such order in this store.'), 404);
     return c.html(orderPage(order, c.req.query('return')));
+  });
+
+  /** Ships an authorized order: captures it; its order_updated (status paid) then updates the order. */
+  app.post('/orders/:id/capture', async (c) => {
+    if (!(await owner.signedIn(c))) return c.html(problemPage('Sign in required', 'Only the store owner can capture: sign in at /login.'), 401);
+    const order = store.get(c.req.param('id'));
+    if (!order?.cartId) return c.html(problemPage('Order not found', 'There is no authorized order with this id.'), 404);
+    try {
+      await checkout.capture(order.cartId);
+      return c.redirect(`/orders#${order.id}`, 303);
+    } catch (err) {
+      if (!(err instanceof HostedCheckoutError)) throw err;
+      return c.html(ordersPage(store, { [order.id]: err.describe() }), err.status === null || err.status >= 500 ? 502 : 422);
+    }
   });
 
   app.post('/orders/:id/refunds', async (c) => {

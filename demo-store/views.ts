@@ -109,7 +109,7 @@ export function ordersPage(store: OrderStore, problems: Record<string, string> =
         (order) =>
           html`<section class="order" id="${order.id}" aria-labelledby="${order.id}-title">
             <h2 id="${order.id}-title"><a href="/orders/${order.id}">${order.id}</a></h2>
-            ${orderDetails(order)} ${refundForm(order, problems[order.id])}
+            ${orderDetails(order)} ${order.status === 'authorized' ? captureForm(order, problems[order.id]) : refundForm(order, problems[order.id])}
           </section>`,
       )}
       ${journalSection(store)} ${unmatchedSection(store)}`,
@@ -205,6 +205,15 @@ function orderDetails(order: StoreOrder): Html {
 /** In the cart's order, whatever order they arrived in; unverified ones (no trusted sequence) last. */
 function bySequence(webhooks: WebhookRecord[]): WebhookRecord[] {
   return [...webhooks].sort((a, b) => (a.sequence ?? Infinity) - (b.sequence ?? Infinity));
+}
+
+/** A ship-later order is only authorized: shipping it captures the payment. */
+function captureForm(order: StoreOrder, problem: string | undefined): Html {
+  return html`<form method="post" action="/orders/${order.id}/capture" class="capture">
+    ${problem ? html`<p class="error" role="alert" data-testid="capture-error">${problem}</p>` : ''}
+    <p>Authorized ${formatMoney(order.total, order.currency)}, not charged yet.</p>
+    <button type="submit">Ship and capture</button>
+  </form>`;
 }
 
 function refundForm(order: StoreOrder, problem: string | undefined): Html {

@@ -3,7 +3,9 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { freePort } from '../../scripts/free-port.js';
+import { SANDBOX_CARDS } from '../../core/checkout/payment-processors/sandbox.js';
 import { cartEvents } from '../support/cart-events.js';
+import { cartSessionDriver } from '../support/cart-session-driver.js';
 import { signInToDemoStore, startDemoStoreOnStack } from '../support/demo-store.js';
 import { useTestStack } from '../support/test-stack.js';
 import { waitFor } from '../support/wait-for.js';
@@ -82,6 +84,53 @@ describe('the demo store npm start runs, against the real API and webhooks', () 
         ['order_cancelled', true],
         ['(unverified)', false],
       ]);
+    } finally {
+      await store.close();
+    }
+  });
+
+  it('sells a ship-later product with captureMethod manual, and its orders page captures the authorized order', async () => {
+    const port = await freePort();
+    const baseUrl = `http://127.0.0.1:${port}`;
+    const merchant = await stack.createMerchant({ name: 'Demo Store Ship Later', webhookUrl: `${baseUrl}/webhooks` });
+    const store = await startDemoStoreOnStack(stack, merchant, { port, baseUrl, ordersFile: path.join(dataDir, 'ship-later-orders.json'), log: () => {} });
+    const post = (pathname: string, body: Record<string, string>, cookie?: string) =>
+      fetch(`${baseUrl}${pathname}`, {
+        method: 'POST',
+        headers: { origin: baseUrl, 'content-type': 'application/x-www-form-urlencoded', ...(cookie ? { cookie } : {}) },
+        body: new URLSearchParams(body).toString(),
+        redirect: 'manual',
+      });
+    try {
+      const bought = await post('/checkout', { 'qty-serving-bowl': '1' });
+      expect(bought.status).toBe(303);
+      const cartId = new URL(bought.headers.get('location')!).searchParams.get('token')!;
+      const [cart] = await stack.db<{ cart: { captureMethod?: string; extra: Record<string, string> } }[]>`select cart from carts where cart_id = ${cartId}`;
+      expect(cart!.cart.captureMethod).toBe('manual');
+      const orderId = cart!.cart.extra.orderId!;
+
+      const driver = cartSessionDriver(stack, merchant.platformUuid);
+      const session = { cartId, handle: driver.handleOf(cartId) };
+      await driver.sendCode(session);
+      await driver.verify(session, await driver.sentCode(session));
+      expect((await driver.pay(session, SANDBOX_CARDS.approved)).status).toBe('authorized');
+
+      const { cookie } = await signInToDemoStore(baseUrl, store.ownerPassword);
+      const ordersPage = async () => (await fetch(`${baseUrl}/orders`, { headers: { cookie } })).text();
+      await waitFor(async () => ((await ordersPage()).includes(`action="/orders/${orderId}/capture"`) ? true : undefined), {
+        what: 'the authorized order offered for capture',
+      });
+
+      const captured = await post(`/orders/${orderId}/capture`, {}, cookie);
+      expect(captured.status).toBe(303);
+      const [row] = await stack.db<{ status: string; captured_amount: string | null }[]>`select status, captured_amount from carts where cart_id = ${cartId}`;
+      expect(row).toMatchObject({ status: 'paid' });
+      expect(Number(row!.captured_amount)).toBe(3400);
+      // Its order_updated (paid) reaches the store: the capture form gives way to the refund form.
+      await waitFor(async () => (!(await ordersPage()).includes(`action="/orders/${orderId}/capture"`) ? true : undefined), {
+        what: 'the captured order no longer offered for capture',
+      });
+      expect(await ordersPage()).toContain(`action="/orders/${orderId}/refunds"`);
     } finally {
       await store.close();
     }
