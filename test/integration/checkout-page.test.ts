@@ -322,7 +322,8 @@ describe('the checkout page over HTTP', () => {
     });
   });
 
-  describe('when Temporal cannot answer', () => {
+  // Each waits out a deadline; side by side, the file waits for one.
+  describe.concurrent('when Temporal cannot answer', () => {
     it('answers a friendly 503 within the deadline when no worker serves the cart', async () => {
       const noWorker = { ...stack.config, temporal: { ...stack.config.temporal, taskQueue: `no-worker-${Date.now()}` } };
       // The API needs a real socket (it reads the client address from it).

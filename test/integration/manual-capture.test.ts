@@ -13,7 +13,7 @@ import { startWebhookReceiver, type WebhookReceiver } from '../support/webhook-r
 /** validCartRequest's total: what the card is authorized for. */
 const AUTHORIZED = 4498;
 /** The hold, in seconds: long enough to capture within it on a loaded machine, short enough to watch it run out. */
-const HOLD_SECONDS = 20;
+const HOLD_SECONDS = 10;
 
 describe('manual capture: authorize at checkout, capture or let the hold expire, each announced by signed webhooks', () => {
   const stack = useTestStack({ AUTHORIZATION_HOLD_DAYS: String(HOLD_SECONDS / 86_400), WEBHOOK_RETRY_SCHEDULE_MS: '0,300,500' });
