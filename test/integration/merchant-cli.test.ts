@@ -49,15 +49,19 @@ describe('operator CLI: npm run -s merchant', () => {
     await waitFor(() => (receiver.requests.length === 2 ? true : undefined), { what: 'the replay' });
     expect(receiver.requests[1]!.headers['webhook-id']).toBe(eventId);
 
+    // A loaded machine may have retried the scheduled delivery (the receiver answering past the
+    // webhook timeout): the listing ends with the replay, after the scheduled attempt(s).
     const deliveries = await waitFor(
       async () => {
         const out = await cli('deliveries', '--cart-id', cartId);
         const events = (out.json.events ?? []) as Array<{ attempts: Array<{ trigger: string }> }>;
-        return events[0]?.attempts.length === 2 ? events : undefined;
+        return events[0]?.attempts.some((a) => a.trigger === 'replay') ? events : undefined;
       },
-      { what: 'both attempts listed' },
+      { what: 'the replay attempt listed', timeoutMs: 30_000 },
     );
-    expect(deliveries[0]!.attempts.map((a) => a.trigger)).toEqual(['scheduled', 'replay']);
+    const triggers = deliveries[0]!.attempts.map((a) => a.trigger);
+    expect(triggers.length).toBeGreaterThanOrEqual(2);
+    expect(triggers).toEqual([...Array<string>(triggers.length - 1).fill('scheduled'), 'replay']);
 
     const rotated = await cli('rotate-secret', '--platform-uuid', platformUuid);
     expect(rotated.json).toMatchObject({ platformUuid, webhookSecret: expect.stringMatching(/^whsec_/) });

@@ -10,8 +10,8 @@ describe('the page while a payment outcome is unknown', () => {
   // The processor-error card never answers and its lookups find nothing: the outcome stays unknown
   // for PAYMENT_RESOLUTION_SECONDS, far longer than the page holds the customer. The Pay post's own
   // wait for the outcome is cut short, well inside the confirmation wait, which leaves a loaded
-  // machine the time of the post and the first status read.
-  const stack = useTestStack({ PAYMENT_CONFIRMATION_WAIT_SECONDS: '2', PAYMENT_RESOLUTION_SECONDS: '6', PAY_OUTCOME_WAIT_MS: '100' });
+  // machine the time of the post and the first status read (over 2 s with two test runs side by side).
+  const stack = useTestStack({ PAYMENT_CONFIRMATION_WAIT_SECONDS: '5', PAYMENT_RESOLUTION_SECONDS: '10', PAY_OUTCOME_WAIT_MS: '100' });
 
   it('confirms, then past its wait tells the customer the outcome will follow, then sends them back once it is known', async () => {
     const cartId = await createCartId(stack.apiUrl, validCartRequest((await stack.createMerchant()).platformUuid));

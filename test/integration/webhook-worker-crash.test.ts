@@ -4,6 +4,7 @@ import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { verifyWebhook } from '../../core/webhooks/verify.js';
 import { cartEvents } from '../support/cart-events.js';
 import { createCartId, validCartRequest } from '../support/fixtures.js';
+import { TEST_WORKER, writeWorkflowBundle } from '../support/process-stack.js';
 import { useTestStack } from '../support/test-stack.js';
 import { waitFor } from '../support/wait-for.js';
 import { startWebhookReceiver, type WebhookReceiver } from '../support/webhook-receiver.js';
@@ -14,6 +15,7 @@ describe('a worker killed in the middle of a delivery', () => {
   const workers: ChildProcess[] = [];
   // Deliveries run on a queue of their own, polled only by the worker processes this test kills.
   const deliveryQueue = `crash-${randomUUID()}`;
+  const workflowBundleFile = writeWorkflowBundle();
 
   beforeAll(async () => {
     // The first request is never answered: the worker handling it dies first.
@@ -24,11 +26,15 @@ describe('a worker killed in the middle of a delivery', () => {
     await receiver?.close();
   });
 
-  /** worker/main.ts as production runs it, in its own process. */
+  /**
+   * The production worker in its own process, on the run's workflow bundle: worker/main.ts bundles the
+   * workflows itself, which took over 60 s with two test runs side by side (npm-start.test.ts runs it).
+   */
   async function startWorkerProcess(): Promise<ChildProcess> {
-    const child = spawn(process.execPath, ['--import', 'tsx', 'worker/main.ts'], {
+    const child = spawn(process.execPath, ['--import', 'tsx', TEST_WORKER], {
       env: {
         ...process.env,
+        TEST_WORKFLOW_BUNDLE: workflowBundleFile,
         CHECKOUT_ENV: 'sandbox',
         DATABASE_URL: stack.config.databaseUrl,
         DATA_ENCRYPTION_KEY: inject('dataEncryptionKey'),
