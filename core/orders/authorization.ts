@@ -1,7 +1,7 @@
 import type { Environment } from '../config.js';
 import type { Db } from '../db/client.js';
 import { findOwnerCart } from '../checkout/cart-ledger.js';
-import { getOrder } from './orders.js';
+import { getOrder, orderNotFoundMessage } from './orders.js';
 import type { Order } from './order-schema.js';
 
 /**
@@ -53,11 +53,7 @@ async function authorizedOrder(db: Db, input: AuthorizationInput) {
   const owner = { platformUuid: input.platformUuid, environment: input.environment };
   const row = await findOwnerCart(db, owner, input.cartId);
   if (!row) {
-    throw new AuthorizationRefused(
-      'order_not_found',
-      `No ${input.environment} order of yours has this cartId. Check the cartId and the API key's environment.`,
-      'cartId',
-    );
+    throw new AuthorizationRefused('order_not_found', orderNotFoundMessage(input.environment), 'cartId');
   }
   if (row.status !== 'authorized') throw notAuthorized(row.status, row.cart.captureMethod === 'manual');
   return row;

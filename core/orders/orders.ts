@@ -31,6 +31,11 @@ export interface OrderFilters {
   cursor?: string;
 }
 
+/** What a merchant is told for a cartId that is not one of its orders in this key's environment (never whose it is). */
+export function orderNotFoundMessage(environment: Environment): string {
+  return `No ${environment} order of yours has this cartId. Check the cartId and the API key's environment.`;
+}
+
 export class InvalidOrderCursorError extends Error {
   override name = 'InvalidOrderCursorError';
   constructor() {

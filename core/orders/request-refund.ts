@@ -6,6 +6,7 @@ import type { Db } from '../db/client.js';
 import type { Temporal } from '../temporal.js';
 import { findCartEvent } from '../webhooks/event-store.js';
 import { startOrTerminateOrphan, workflowStarted } from '../workflow-start.js';
+import { orderNotFoundMessage } from './orders.js';
 import { refundRequestSchema, type Refund } from './order-schema.js';
 import { findRefund, findRefundByIdempotencyKey, insertRefund, publicRefund, reservedRefundAmount, type StoredRefund } from './refund-ledger.js';
 
@@ -122,11 +123,7 @@ export async function requestRefund(deps: RefundDeps, input: RefundOrderInput): 
       deps.db.begin(async (tx) => {
         const cart = await lockOwnerCart(tx, owner, input.cartId);
         if (!cart) {
-          throw new RefundRefused(
-            'order_not_found',
-            `No ${input.environment} order of yours has this cartId. Check the cartId and the API key's environment.`,
-            'cartId',
-          );
+          throw new RefundRefused('order_not_found', orderNotFoundMessage(input.environment), 'cartId');
         }
         if (input.idempotencyKey !== undefined) {
           const existing = await findRefundByIdempotencyKey(tx, input.platformUuid, input.idempotencyKey);
