@@ -562,6 +562,18 @@ export const DEVELOPMENT_VARIABLES: Record<string, SettingDoc & { default: strin
     default: '`stripe-mock` on PATH, then the cache',
     meaning: "path of a `stripe-mock` binary for the Stripe adapter's tests; `npm run stripe-mock:provision` builds it",
   },
+  TEMPORAL_TOPOLOGY: {
+    readBy: ['tests', 'verify'],
+    default: '`dev`',
+    meaning:
+      "which Temporal the run starts: `dev`, the Temporal CLI's dev server; `server`, production's `temporal-server` on the run's PostgreSQL, set up as `docker-compose.yml` does (docs/going-live.md); the benchmark takes `--topology` instead",
+  },
+  TEMPORAL_SERVER: {
+    readBy: ['tests', 'verify', 'bench'],
+    default: '`temporal-server` on PATH, then the cache',
+    meaning:
+      'path of a `temporal-server` binary with `temporal-sql-tool` and `schema/` beside it, for the `server` topology; `npm run temporal-server:provision` builds them once',
+  },
   XDG_CACHE_HOME: { readBy: ['npm start', 'tests', 'bench'], default: '`~/.cache`', meaning: 'the cache holding the built tools, under `hosted-checkout/`' },
   CHROMIUM_PATH: { readBy: ['tests'], default: '`/usr/bin/chromium`', meaning: 'the Chromium the browser tests drive' },
   DOCS_SCREENSHOT: {

@@ -6,6 +6,21 @@ import { migrate } from '../core/db/migrate.js';
 import { startEmbeddedPostgres } from './embedded-postgres.js';
 import { ensureTemporalCli } from './temporal-cli.js';
 import { startTemporalDevServer } from './temporal-server.js';
+import { ensureTemporalServer, startTemporalSqlServer } from './temporal-sql-server.js';
+
+/**
+ * Which Temporal: the CLI's dev server (SQLite, what `npm start` and the tests run by default) or
+ * production's `temporal-server` on the same PostgreSQL (scripts/temporal-sql-server.ts).
+ */
+export const TEMPORAL_TOPOLOGIES = ['dev', 'server'] as const;
+export type TemporalTopology = (typeof TEMPORAL_TOPOLOGIES)[number];
+
+/** TEMPORAL_TOPOLOGY, read by the test setup: `server`, or the dev server by default. */
+export function temporalTopologyFromEnv(value = process.env.TEMPORAL_TOPOLOGY): TemporalTopology {
+  if (value === undefined || value === '') return 'dev';
+  if ((TEMPORAL_TOPOLOGIES as readonly string[]).includes(value)) return value as TemporalTopology;
+  throw new Error(`TEMPORAL_TOPOLOGY=${value}: use dev (the CLI’s dev server, the default) or server (temporal-server on PostgreSQL).`);
+}
 
 export interface Infrastructure {
   databaseUrl: string;
@@ -28,7 +43,9 @@ export interface InfrastructureOptions {
   temporalUiPublicPath?: string;
   /** Keep Temporal's state on disk across restarts (npm start) or not (tests). */
   persistentTemporal: boolean;
-  /** Dynamic config of the Temporal dev server we start (see TemporalDevServerOptions). */
+  /** The dev server unless said otherwise. */
+  temporalTopology?: TemporalTopology;
+  /** Dynamic config of the Temporal server we start (see TemporalDevServerOptions). */
   temporalDynamicConfig?: Record<string, number | string | boolean>;
   /** Use these instead of starting our own (DATABASE_URL / TEMPORAL_ADDRESS). */
   databaseUrl?: string;
@@ -66,37 +83,51 @@ export async function startInfrastructure(options: InfrastructureOptions): Promi
     await Promise.allSettled(stops.reverse().map((s) => s()));
   };
   try {
-    // allSettled, not all: when one fails, the other must finish starting before stop() can reach it.
-    const [pgResult, temporalResult] = await Promise.allSettled([
-      (async () => {
-        if (options.databaseUrl) return options.databaseUrl;
-        options.log(`Starting PostgreSQL on 127.0.0.1:${options.postgresPort} (data in ${path.join(options.dataDir, 'pg')})…`);
-        const pg = await startEmbeddedPostgres({
-          dataDir: path.join(options.dataDir, 'pg'),
-          port: options.postgresPort,
-          password: localSecret(options.dataDir, 'postgresPassword', () => randomBytes(18).toString('base64url')),
-        });
-        stops.push(pg.stop);
-        return pg.url;
-      })(),
-      (async () => {
-        if (options.temporalAddress) return { address: options.temporalAddress, uiUrl: undefined, pid: undefined };
-        const cli = await ensureTemporalCli(options.log);
-        options.log(`Starting the Temporal dev server on 127.0.0.1:${options.temporalPort}…`);
-        const server = await startTemporalDevServer({
+    const postgres = (async () => {
+      if (options.databaseUrl) return options.databaseUrl;
+      options.log(`Starting PostgreSQL on 127.0.0.1:${options.postgresPort} (data in ${path.join(options.dataDir, 'pg')})…`);
+      const pg = await startEmbeddedPostgres({
+        dataDir: path.join(options.dataDir, 'pg'),
+        port: options.postgresPort,
+        password: localSecret(options.dataDir, 'postgresPassword', () => randomBytes(18).toString('base64url')),
+      });
+      stops.push(pg.stop);
+      return pg.url;
+    })();
+    const startTemporal = async () => {
+      if (options.temporalAddress) return { address: options.temporalAddress, uiUrl: undefined, pid: undefined };
+      const cli = await ensureTemporalCli(options.log);
+      if (options.temporalTopology === 'server') {
+        const binary = await ensureTemporalServer(options.log);
+        const url = new URL(await postgres);
+        options.log(`Starting temporal-server on PostgreSQL, frontend on 127.0.0.1:${options.temporalPort}…`);
+        const server = await startTemporalSqlServer({
+          binary,
           cli,
+          postgres: { host: url.hostname, port: Number(url.port || 5432), user: decodeURIComponent(url.username), password: decodeURIComponent(url.password) },
           port: options.temporalPort,
-          uiPort: options.temporalUiPort,
-          uiCodecEndpoint: options.temporalUiCodecEndpoint,
-          uiPublicPath: options.temporalUiPublicPath,
-          dbFile: options.persistentTemporal ? path.join(options.dataDir, 'temporal.db') : undefined,
-          fastUnsafeStorage: !options.persistentTemporal,
+          dataDir: path.join(options.dataDir, 'temporal-server'),
           dynamicConfig: options.temporalDynamicConfig,
         });
         stops.push(server.stop);
-        return { address: server.address, uiUrl: server.uiUrl, pid: server.process.pid };
-      })(),
-    ]);
+        return { address: server.address, uiUrl: undefined, pid: server.pid };
+      }
+      options.log(`Starting the Temporal dev server on 127.0.0.1:${options.temporalPort}…`);
+      const server = await startTemporalDevServer({
+        cli,
+        port: options.temporalPort,
+        uiPort: options.temporalUiPort,
+        uiCodecEndpoint: options.temporalUiCodecEndpoint,
+        uiPublicPath: options.temporalUiPublicPath,
+        dbFile: options.persistentTemporal ? path.join(options.dataDir, 'temporal.db') : undefined,
+        fastUnsafeStorage: !options.persistentTemporal,
+        dynamicConfig: options.temporalDynamicConfig,
+      });
+      stops.push(server.stop);
+      return { address: server.address, uiUrl: server.uiUrl, pid: server.process.pid };
+    };
+    // allSettled, not all: when one fails, the other must finish starting before stop() can reach it.
+    const [pgResult, temporalResult] = await Promise.allSettled([postgres, startTemporal()]);
     if (pgResult.status === 'rejected') throw pgResult.reason;
     if (temporalResult.status === 'rejected') throw temporalResult.reason;
     const databaseUrl = pgResult.value;

@@ -2,6 +2,7 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import { Connection } from '@temporalio/client';
 import { SEARCH_ATTRIBUTE_DEFINITIONS } from '../workflows/cart-session/messages.js';
 import { freePort } from './free-port.js';
+import { superviseServer } from './server-process.js';
 
 export interface TemporalDevServer {
   address: string;
@@ -41,26 +42,11 @@ export async function startTemporalDevServer(options: TemporalDevServerOptions):
   for (const [key, value] of Object.entries(options.dynamicConfig ?? {})) args.push('--dynamic-config-value', `${key}=${JSON.stringify(value)}`);
 
   const child = spawn(options.cli, args, { stdio: ['ignore', 'pipe', 'pipe'] });
-  let output = '';
-  const collect = (chunk: Buffer) => {
-    output = (output + chunk.toString()).slice(-4000);
-    options.log?.(chunk.toString().trimEnd());
-  };
-  child.stdout?.on('data', collect);
-  child.stderr?.on('data', collect);
-  const exited = new Promise<number | null>((resolve) => child.once('exit', resolve));
-
-  const stop = async () => {
-    if (child.exitCode !== null || child.signalCode !== null) return;
-    child.kill('SIGTERM');
-    const timer = setTimeout(() => child.kill('SIGKILL'), 10_000);
-    await exited;
-    clearTimeout(timer);
-  };
+  const { output, stop } = superviseServer(child, options.log);
 
   const deadline = Date.now() + 60_000;
   for (;;) {
-    if (child.exitCode !== null) throw new Error(`temporal server exited with code ${child.exitCode}:\n${output}`);
+    if (child.exitCode !== null) throw new Error(`temporal server exited with code ${child.exitCode}:\n${output()}`);
     try {
       const connection = await Connection.connect({ address, connectTimeout: 1_000 });
       try {
@@ -72,7 +58,7 @@ export async function startTemporalDevServer(options: TemporalDevServerOptions):
     } catch (err) {
       if (Date.now() > deadline) {
         await stop();
-        throw new Error(`temporal server did not become ready on ${address}: ${String(err)}\n${output}`);
+        throw new Error(`temporal server did not become ready on ${address}: ${String(err)}\n${output()}`);
       }
       await new Promise((r) => setTimeout(r, 250));
     }

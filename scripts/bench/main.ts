@@ -9,7 +9,9 @@ import { loadConfig } from '../../core/config.js';
 import { createDb } from '../../core/db/client.js';
 import { registerMerchant } from '../../core/merchants/registration.js';
 import { connectTemporal } from '../../core/temporal.js';
+import { TEMPORAL_TOPOLOGIES } from '../infrastructure.js';
 import { ensureTemporalCli } from '../temporal-cli.js';
+import { TEMPORAL_SERVER_VERSION } from '../temporal-sql-server.js';
 import { measureBaseline } from './baseline.js';
 import { settle, type BenchContext } from './context.js';
 import { measureCostCurve } from './cost-curve.js';
@@ -42,6 +44,7 @@ const { values } = parseArgs({
     lifetime: { type: 'string' },
     out: { type: 'string', default: 'reports' },
     render: { type: 'boolean', default: false },
+    topology: { type: 'string', default: 'dev' },
   },
 });
 const options = z
@@ -62,6 +65,8 @@ const options = z
     out: z.string(),
     /** Only re-renders bench.md and the chart from bench.json (after editing bench-notes.md). */
     render: z.boolean(),
+    /** `dev`: the Temporal CLI's dev server (SQLite); `server`: temporal-server on PostgreSQL, as in production. */
+    topology: z.enum(TEMPORAL_TOPOLOGIES),
   })
   .parse(values);
 const runs = (m: (typeof MEASUREMENTS)[number]) => !options.only || options.only.includes(m);
@@ -90,7 +95,7 @@ const machine = {
   kernel: release(),
   loadAverageAtStart: loadavg()[0]!.toFixed(2),
 };
-const stack = await startBenchStack(() => {});
+const stack = await startBenchStack(() => {}, options.topology);
 try {
   const roles = await startRoles(stack, { taskQueue: 'bench' });
   const config = loadConfig({ ...stack.baseEnv, ...roles.env });
@@ -102,11 +107,15 @@ try {
     receiver.useSecret(merchant.webhookSecret);
     const ctx: BenchContext = { stack, roles, config, db, temporal, merchant, concurrency: options.concurrency, durationS: options.duration, log };
     const postgresVersion = (await db<{ version: string }[]>`select version()`)[0]!.version;
-    const temporalCli = process.env.TEMPORAL_ADDRESS ? 'external' : execFileSync(await ensureTemporalCli(() => {}), ['--version'], { encoding: 'utf8' }).trim();
+    const temporalServer = process.env.TEMPORAL_ADDRESS
+      ? 'external'
+      : options.topology === 'server'
+        ? `temporal-server ${TEMPORAL_SERVER_VERSION} on PostgreSQL`
+        : execFileSync(await ensureTemporalCli(() => {}), ['--version'], { encoding: 'utf8' }).trim();
     const versions = {
       node: process.version,
       postgresql: process.env.DATABASE_URL ? `external: ${postgresVersion}` : postgresVersion.split(',')[0]!,
-      temporalServer: temporalCli,
+      temporalServer,
       '@temporalio/client': versionOf('@temporalio/client'),
       hono: versionOf('hono'),
       autocannon: versionOf('autocannon'),

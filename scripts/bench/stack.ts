@@ -7,7 +7,7 @@ import { fileURLToPath } from 'node:url';
 import { Connection } from '@temporalio/client';
 import protos from '@temporalio/proto';
 import { freePort } from '../free-port.js';
-import { startInfrastructure, type Infrastructure } from '../infrastructure.js';
+import { startInfrastructure, type Infrastructure, type TemporalTopology } from '../infrastructure.js';
 import type { ProcessGroup } from './cpu.js';
 
 const ROOT = fileURLToPath(new URL('../..', import.meta.url));
@@ -95,10 +95,10 @@ async function waitUntilReady(check: ReadyCheck, temporalAddress: string, child:
 }
 
 /**
- * The stack the benchmark measures: PostgreSQL and the Temporal dev server (ours on free ports, or
- * DATABASE_URL / TEMPORAL_ADDRESS when given), then each role as a child process started on demand.
+ * The stack the benchmark measures: PostgreSQL and a Temporal server of the given topology (ours on
+ * free ports, or DATABASE_URL / TEMPORAL_ADDRESS when given), then each role as a child process started on demand.
  */
-export async function startBenchStack(log: (line: string) => void): Promise<BenchStack> {
+export async function startBenchStack(log: (line: string) => void, topology: TemporalTopology = 'dev'): Promise<BenchStack> {
   const dataDir = mkdtempSync(path.join(tmpdir(), 'hosted-checkout-bench-'));
   chmodSync(dataDir, 0o755);
   let infrastructure: Infrastructure;
@@ -108,6 +108,7 @@ export async function startBenchStack(log: (line: string) => void): Promise<Benc
       postgresPort: await freePort(),
       temporalPort: await freePort(),
       persistentTemporal: false,
+      temporalTopology: topology,
       databaseUrl: process.env.DATABASE_URL,
       temporalAddress: process.env.TEMPORAL_ADDRESS,
       log,

@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import type { TestProject } from 'vitest/node';
 import { freePort } from '../../scripts/free-port.js';
-import { startInfrastructure } from '../../scripts/infrastructure.js';
+import { startInfrastructure, temporalTopologyFromEnv } from '../../scripts/infrastructure.js';
 import { ensureStripeMock, startStripeMock, stripeMockFixtures } from '../../scripts/stripe-mock.js';
 import { bundleWorkflows } from '../../worker/create-worker.js';
 import { writeApprovingFixtures } from '../support/stripe-mock.js';
@@ -22,7 +22,8 @@ declare module 'vitest' {
 }
 
 /**
- * One real PostgreSQL, one real Temporal dev server and one stripe-mock for the whole run, on free
+ * One real PostgreSQL, one real Temporal server (the CLI's dev server; with TEMPORAL_TOPOLOGY=server,
+ * production's temporal-server on that PostgreSQL) and one stripe-mock for the whole run, on free
  * ports and in a throwaway folder, so the suite runs beside `npm start`. The workflow bundle is built
  * once too. stripe-mock is built with Go the first time (about 30 s), like the Temporal CLI.
  */
@@ -46,6 +47,7 @@ export default async function setup(project: TestProject) {
       postgresPort,
       temporalPort,
       persistentTemporal: false,
+      temporalTopology: temporalTopologyFromEnv(),
       temporalDynamicConfig: TEST_TEMPORAL_DYNAMIC_CONFIG,
       log: () => {},
     });
