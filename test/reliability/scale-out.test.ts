@@ -53,6 +53,7 @@ describe('scaled out: 2 APIs, 2 checkout pages, 2 workers, workers killed where 
   let workers: RoleProcess[];
   /** Set while the update moment's session sends its code: that send's worker dies before the mail is taken. */
   let armedSend: { contact: string; cartId: string; kill: (victim: RoleProcess | undefined) => Promise<void> } | undefined;
+  const hookFailures: string[] = [];
 
   beforeAll(async () => {
     receiver = await startWebhookReceiver();
@@ -61,7 +62,12 @@ describe('scaled out: 2 APIs, 2 checkout pages, 2 workers, workers killed where 
         const armed = armedSend;
         if (!armed || !recipients.includes(armed.contact)) return;
         armedSend = undefined;
-        await armed.kill(await workerRunningActivity(stack.temporal.client, cartWorkflowId(armed.cartId), workers));
+        try {
+          await armed.kill(await workerRunningActivity(stack.temporal.client, cartWorkflowId(armed.cartId), workers));
+        } catch (err) {
+          // Thrown here, it would only reach the SMTP server (a refused send, retried): say it instead.
+          hookFailures.push(`update: the kill failed: ${err instanceof Error ? err.message : String(err)}`);
+        }
       },
     });
     stack = createProcessStack({
@@ -164,8 +170,12 @@ describe('scaled out: 2 APIs, 2 checkout pages, 2 workers, workers killed where 
           armedSend = { contact: contactOf(session), cartId, kill: (victim) => killAndReplace('update', session, victim) };
         }
         await post('/contact', { contact: contactOf(session) });
-        if (moment === 'update' && armedSend) faultNotes.push(`update: missed in session ${session}, its code send never reached the SMTP server`);
-        armedSend = undefined;
+        // Only the update moment's session disarms: the other lanes' sessions run meanwhile, and one
+        // finishing its own send must not take the arming away (seed 146292240 lost its update fault so).
+        if (moment === 'update') {
+          if (armedSend) faultNotes.push(`update: missed in session ${session}, its code send never reached the SMTP server`);
+          armedSend = undefined;
+        }
 
         if (moment === 'query') {
           const holder = await workerHoldingSession(stack.temporal.client, cartWorkflowId(cartId), workers);
@@ -220,11 +230,13 @@ describe('scaled out: 2 APIs, 2 checkout pages, 2 workers, workers killed where 
         `requests by role, method and status: ${JSON.stringify(Object.fromEntries([...statuses].sort()))}`,
         `slowest answer by role and method (ms): ${JSON.stringify(Object.fromEntries([...slowest].sort()))}`,
         ...faultNotes,
+        ...hookFailures,
         `${sessions} sessions in ${loadSeconds.toFixed(0)} s`,
         ...notPaid.map((o) => `${o.cartId}: ${o.status}`),
       ],
     });
     // Each moment struck where it was meant to, not merely somewhere.
+    expect(hookFailures).toEqual([]);
     expect(faultNotes).toEqual(faults);
     expect(faults).toHaveLength(3);
     expect(notPaid).toEqual([]);
