@@ -73,8 +73,9 @@ export function localOperatorToken(dataDir: string): string {
 }
 
 /**
- * PostgreSQL (migrated) and a Temporal dev server, real ones, started in parallel; whichever is
- * given by URL/address is used as it is. `stop()` leaves no process behind.
+ * PostgreSQL (migrated) and a Temporal server, real ones: the dev server starts beside PostgreSQL,
+ * temporal-server once PostgreSQL is up (its databases live there). Whichever is given by
+ * URL/address is used as it is. `stop()` leaves no process behind.
  */
 export async function startInfrastructure(options: InfrastructureOptions): Promise<Infrastructure> {
   mkdirSync(options.dataDir, { recursive: true });

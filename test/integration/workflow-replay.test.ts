@@ -103,149 +103,154 @@ describe('every workflow type replays its histories deterministically', () => {
     driver = cartSessionDriver(stack, paidOwner);
   });
 
-  it('replays paid, cancelled, locked-out, declined, unanswered, abandoned, merchant-expired, captured and voided sessions, their webhook deliveries, refunds and a vault purge', async () => {
-    const paid = await driver.verifiedSession();
-    await driver.pay(paid, SANDBOX_CARDS.approved);
-    const cancelled = await driver.verifiedSession();
-    await driver.cancel(cancelled);
-    const declined = await driver.verifiedSession();
-    await driver.pay(declined, SANDBOX_CARDS.declined);
-    const locked = await driver.createSession();
-    await driver.sendCode(locked);
-    for (let i = 0; i < 5; i++) await driver.verify(locked, (await driver.sentCode(locked)) === '999999' ? '999998' : '999999');
+  // A dozen sessions driven to their ends: 20 s alone, over the default 60 s with two test runs side by side.
+  it(
+    'replays paid, cancelled, locked-out, declined, unanswered, abandoned, merchant-expired, captured and voided sessions, their webhook deliveries, refunds and a vault purge',
+    { timeout: 180_000 },
+    async () => {
+      const paid = await driver.verifiedSession();
+      await driver.pay(paid, SANDBOX_CARDS.approved);
+      const cancelled = await driver.verifiedSession();
+      await driver.cancel(cancelled);
+      const declined = await driver.verifiedSession();
+      await driver.pay(declined, SANDBOX_CARDS.declined);
+      const locked = await driver.createSession();
+      await driver.sendCode(locked);
+      for (let i = 0; i < 5; i++) await driver.verify(locked, (await driver.sentCode(locked)) === '999999' ? '999998' : '999999');
 
-    // An unanswered charge: lookups until the bound, then a void.
-    const unanswered = await driver.verifiedSession();
-    await driver.pay(unanswered, SANDBOX_CARDS.processorError);
+      // An unanswered charge: lookups until the bound, then a void.
+      const unanswered = await driver.verifiedSession();
+      await driver.pay(unanswered, SANDBOX_CARDS.processorError);
 
-    // A session nobody finishes after its code was sent: the same driver with a ten-second session
-    // lifetime, ample for the send even on a loaded machine (a send after it would be refused).
-    const shortLived = cartSessionDriver({ ...stack, config: { ...stack.config, sessionLifetimeMs: 10_000 } }, paidOwner);
-    const abandoned = await shortLived.startSessionWithOtpPolicy({});
-    await shortLived.sendCode(abandoned);
+      // A session nobody finishes after its code was sent: the same driver with a ten-second session
+      // lifetime, ample for the send even on a loaded machine (a send after it would be refused).
+      const shortLived = cartSessionDriver({ ...stack, config: { ...stack.config, sessionLifetimeMs: 10_000 } }, paidOwner);
+      const abandoned = await shortLived.startSessionWithOtpPolicy({});
+      await shortLived.sendCode(abandoned);
 
-    // The merchant ends a session the customer had started (session-control-v1).
-    const expired = await driver.createSession();
-    await driver.sendCode(expired);
-    await expired.handle.executeUpdate(expireUpdate, { updateId: `expire-${expired.cartId}` });
+      // The merchant ends a session the customer had started (session-control-v1).
+      const expired = await driver.createSession();
+      await driver.sendCode(expired);
+      await expired.handle.executeUpdate(expireUpdate, { updateId: `expire-${expired.cartId}` });
 
-    // Manual capture (manual-capture-v1): one authorization captured in part, one voided, as the merchant API does.
-    const hold = authorizationHold(stack.temporal.client, 30_000);
-    const captured = await driver.verifiedSession({ captureMethod: 'manual' });
-    expect((await driver.pay(captured, SANDBOX_CARDS.approved)).status).toBe('authorized');
-    expect(await hold.capture(captured.cartId, 3000)).toEqual({ outcome: 'settled' });
-    const voided = await driver.verifiedSession({ captureMethod: 'manual' });
-    expect((await driver.pay(voided, SANDBOX_CARDS.approved)).status).toBe('authorized');
-    expect(await hold.void(voided.cartId)).toEqual({ outcome: 'settled' });
+      // Manual capture (manual-capture-v1): one authorization captured in part, one voided, as the merchant API does.
+      const hold = authorizationHold(stack.temporal.client, 30_000);
+      const captured = await driver.verifiedSession({ captureMethod: 'manual' });
+      expect((await driver.pay(captured, SANDBOX_CARDS.approved)).status).toBe('authorized');
+      expect(await hold.capture(captured.cartId, 3000)).toEqual({ outcome: 'settled' });
+      const voided = await driver.verifiedSession({ captureMethod: 'manual' });
+      expect((await driver.pay(voided, SANDBOX_CARDS.approved)).status).toBe('authorized');
+      expect(await hold.void(voided.cartId)).toEqual({ outcome: 'settled' });
 
-    // 3-D Secure (patch three-d-secure-v1): a challenge the customer completes, and one nobody answers (voided at the bound).
-    const challenged = await driver.verifiedSession();
-    const challenge = await driver.startPayment(challenged, SANDBOX_CARDS.challenge);
-    await sandboxChargesIn(stack.db).answerAuthentication(challenge.chargeId, 'authenticated');
-    expect(await challenged.handle.executeUpdate(threeDSecureReturnUpdate, { updateId: `three-d-secure-return-${challenged.cartId}` })).toMatchObject({
-      status: 'paid',
-      payment: { threeDSecure: { result: 'authenticated' } },
-    });
-    const unreturned = await driver.verifiedSession();
-    await driver.startPayment(unreturned, SANDBOX_CARDS.challenge);
+      // 3-D Secure (patch three-d-secure-v1): a challenge the customer completes, and one nobody answers (voided at the bound).
+      const challenged = await driver.verifiedSession();
+      const challenge = await driver.startPayment(challenged, SANDBOX_CARDS.challenge);
+      await sandboxChargesIn(stack.db).answerAuthentication(challenge.chargeId, 'authenticated');
+      expect(await challenged.handle.executeUpdate(threeDSecureReturnUpdate, { updateId: `three-d-secure-return-${challenged.cartId}` })).toMatchObject({
+        status: 'paid',
+        payment: { threeDSecure: { result: 'authenticated' } },
+      });
+      const unreturned = await driver.verifiedSession();
+      await driver.startPayment(unreturned, SANDBOX_CARDS.challenge);
 
-    const sessions = {
-      paid,
-      cancelled,
-      declined,
-      'locked-out': locked,
-      unanswered,
-      abandoned,
-      expired,
-      captured,
-      voided,
-      'three-d-secure': challenged,
-      'three-d-secure-timeout': unreturned,
-    } satisfies Record<string, Session>;
-    for (const [path, s] of Object.entries(sessions)) {
-      await s.handle.result();
-      const history = await s.handle.fetchHistory();
-      await replay(history, s.handle.workflowId);
-      fresh.set(`cart-session-${path}`, history);
-    }
-    expect(await abandoned.handle.result()).toEqual({ status: 'abandoned' });
-    expect([await captured.handle.result(), await voided.handle.result()]).toEqual([{ status: 'paid' }, { status: 'cancelled' }]);
-    expect(await unreturned.handle.query(stateQuery)).toMatchObject({ status: 'failed', failureCode: 'authentication_timeout' });
-
-    // The other workflow types, on the same paths: each cart's webhook delivery (still idling, so a
-    // partial history, as a worker restart would replay it) and a run of the card vault purge.
-    for (const s of [paid, cancelled, declined, locked, unanswered] as Session[]) {
-      const deliveries = stack.temporal.client.workflow.getHandle(webhookDeliveryWorkflowId(s.cartId));
-      // Its endpoint refuses connections (the test merchant's), so the delivery is mid-retry: a partial history.
-      const history = await waitFor(
-        async () => {
-          const fetched = await deliveries.fetchHistory().catch(() => undefined);
-          return fetched?.events?.some((e) => e.activityTaskScheduledEventAttributes) ? fetched : undefined;
-        },
-        { what: `a delivery scheduled for ${s.cartId}` },
-      );
-      await replay(history, deliveries.workflowId);
-      if (s === paid) fresh.set('webhook-delivery-retrying', history);
-    }
-    // A merchant with two endpoints, both refusing connections: one line per endpoint, each mid-retry
-    // (the path behind patched('webhook-endpoints-v1')).
-    const twoEndpoints = await stack.createMerchant();
-    await createWebhookEndpoint(
-      stack.db,
-      stack.config.keyring,
-      { platformUuid: twoEndpoints.platformUuid, environment: stack.config.environment },
-      {
-        url: 'http://localhost:9/second',
-        enabledEvents: ['*'],
-      },
-    );
-    const twoDriver = cartSessionDriver(stack, twoEndpoints.platformUuid);
-    const cancelledTwice = await twoDriver.verifiedSession();
-    await twoDriver.cancel(cancelledTwice);
-    const twoLines = stack.temporal.client.workflow.getHandle(webhookDeliveryWorkflowId(cancelledTwice.cartId));
-    const twoLinesHistory = await waitFor(
-      async () => {
-        const fetched = await twoLines.fetchHistory().catch(() => undefined);
-        return (fetched?.events?.filter((e) => e.activityTaskScheduledEventAttributes).length ?? 0) >= 2 ? fetched : undefined;
-      },
-      { what: `deliveries to both endpoints scheduled for ${cancelledTwice.cartId}` },
-    );
-    await replay(twoLinesHistory, twoLines.workflowId);
-    fresh.set('webhook-delivery-endpoints', twoLinesHistory);
-
-    // Refunds of the paid session: one the processor makes, one it declines (the sandbox's failing amount).
-    const owner = { platformUuid: paidOwner, environment: stack.config.environment };
-    const refunds = { db: stack.db, temporal: stack.temporal, refundWorkflow: refundWorkflow(stack.temporal.client, stack.config) };
-    const refunded = await refundOrder(refunds, { ...owner, cartId: paid.cartId, amount: 1000, reason: 'Damaged in transit' });
-    const declinedRefund = await refundOrder(refunds, { ...owner, cartId: paid.cartId, amount: SANDBOX_REFUND_DECLINED_AMOUNT });
-    const refundHandles = [refunded, declinedRefund].map((r) => stack.temporal.client.workflow.getHandle(refundWorkflowId(r.id)));
-    expect(await Promise.all(refundHandles.map((h) => h.result()))).toEqual([{ status: 'succeeded' }, { status: 'failed', failureCode: 'refund_declined' }]);
-    for (const [i, handle] of refundHandles.entries()) {
-      const history = await handle.fetchHistory();
-      await replay(history, handle.workflowId);
-      fresh.set(i === 0 ? 'refund-succeeded' : 'refund-declined', history);
-    }
-
-    const purge = await stack.temporal.client.workflow.start(purgeCardVault, {
-      workflowId: `purge-replay-${paid.cartId}`,
-      taskQueue: stack.config.temporal.taskQueue,
-      // Nothing is that old: the run must not touch the cards of other files' sessions.
-      args: [{ olderThanMs: 100 * 365 * 24 * 3600_000 }],
-    });
-    expect(await purge.result()).toEqual({ purged: 0 });
-    const purgeHistory = await purge.fetchHistory();
-    await replay(purgeHistory, purge.workflowId);
-    fresh.set('card-vault-purge', purgeHistory);
-
-    expect([...fresh.keys()].sort()).toEqual([...RECORDED].sort());
-    if (RECORDING) {
-      mkdirSync(RELEASE_HISTORIES, { recursive: true });
-      for (const [name, history] of fresh) {
-        const json = clearPayloads(History.fromObject(history).toJSON(), stack.config.keyring);
-        writeFileSync(`${RELEASE_HISTORIES}${name}.history.json`, `${JSON.stringify(json, null, 1)}\n`);
+      const sessions = {
+        paid,
+        cancelled,
+        declined,
+        'locked-out': locked,
+        unanswered,
+        abandoned,
+        expired,
+        captured,
+        voided,
+        'three-d-secure': challenged,
+        'three-d-secure-timeout': unreturned,
+      } satisfies Record<string, Session>;
+      for (const [path, s] of Object.entries(sessions)) {
+        await s.handle.result();
+        const history = await s.handle.fetchHistory();
+        await replay(history, s.handle.workflowId);
+        fresh.set(`cart-session-${path}`, history);
       }
-    }
-  });
+      expect(await abandoned.handle.result()).toEqual({ status: 'abandoned' });
+      expect([await captured.handle.result(), await voided.handle.result()]).toEqual([{ status: 'paid' }, { status: 'cancelled' }]);
+      expect(await unreturned.handle.query(stateQuery)).toMatchObject({ status: 'failed', failureCode: 'authentication_timeout' });
+
+      // The other workflow types, on the same paths: each cart's webhook delivery (still idling, so a
+      // partial history, as a worker restart would replay it) and a run of the card vault purge.
+      for (const s of [paid, cancelled, declined, locked, unanswered] as Session[]) {
+        const deliveries = stack.temporal.client.workflow.getHandle(webhookDeliveryWorkflowId(s.cartId));
+        // Its endpoint refuses connections (the test merchant's), so the delivery is mid-retry: a partial history.
+        const history = await waitFor(
+          async () => {
+            const fetched = await deliveries.fetchHistory().catch(() => undefined);
+            return fetched?.events?.some((e) => e.activityTaskScheduledEventAttributes) ? fetched : undefined;
+          },
+          { what: `a delivery scheduled for ${s.cartId}` },
+        );
+        await replay(history, deliveries.workflowId);
+        if (s === paid) fresh.set('webhook-delivery-retrying', history);
+      }
+      // A merchant with two endpoints, both refusing connections: one line per endpoint, each mid-retry
+      // (the path behind patched('webhook-endpoints-v1')).
+      const twoEndpoints = await stack.createMerchant();
+      await createWebhookEndpoint(
+        stack.db,
+        stack.config.keyring,
+        { platformUuid: twoEndpoints.platformUuid, environment: stack.config.environment },
+        {
+          url: 'http://localhost:9/second',
+          enabledEvents: ['*'],
+        },
+      );
+      const twoDriver = cartSessionDriver(stack, twoEndpoints.platformUuid);
+      const cancelledTwice = await twoDriver.verifiedSession();
+      await twoDriver.cancel(cancelledTwice);
+      const twoLines = stack.temporal.client.workflow.getHandle(webhookDeliveryWorkflowId(cancelledTwice.cartId));
+      const twoLinesHistory = await waitFor(
+        async () => {
+          const fetched = await twoLines.fetchHistory().catch(() => undefined);
+          return (fetched?.events?.filter((e) => e.activityTaskScheduledEventAttributes).length ?? 0) >= 2 ? fetched : undefined;
+        },
+        { what: `deliveries to both endpoints scheduled for ${cancelledTwice.cartId}` },
+      );
+      await replay(twoLinesHistory, twoLines.workflowId);
+      fresh.set('webhook-delivery-endpoints', twoLinesHistory);
+
+      // Refunds of the paid session: one the processor makes, one it declines (the sandbox's failing amount).
+      const owner = { platformUuid: paidOwner, environment: stack.config.environment };
+      const refunds = { db: stack.db, temporal: stack.temporal, refundWorkflow: refundWorkflow(stack.temporal.client, stack.config) };
+      const refunded = await refundOrder(refunds, { ...owner, cartId: paid.cartId, amount: 1000, reason: 'Damaged in transit' });
+      const declinedRefund = await refundOrder(refunds, { ...owner, cartId: paid.cartId, amount: SANDBOX_REFUND_DECLINED_AMOUNT });
+      const refundHandles = [refunded, declinedRefund].map((r) => stack.temporal.client.workflow.getHandle(refundWorkflowId(r.id)));
+      expect(await Promise.all(refundHandles.map((h) => h.result()))).toEqual([{ status: 'succeeded' }, { status: 'failed', failureCode: 'refund_declined' }]);
+      for (const [i, handle] of refundHandles.entries()) {
+        const history = await handle.fetchHistory();
+        await replay(history, handle.workflowId);
+        fresh.set(i === 0 ? 'refund-succeeded' : 'refund-declined', history);
+      }
+
+      const purge = await stack.temporal.client.workflow.start(purgeCardVault, {
+        workflowId: `purge-replay-${paid.cartId}`,
+        taskQueue: stack.config.temporal.taskQueue,
+        // Nothing is that old: the run must not touch the cards of other files' sessions.
+        args: [{ olderThanMs: 100 * 365 * 24 * 3600_000 }],
+      });
+      expect(await purge.result()).toEqual({ purged: 0 });
+      const purgeHistory = await purge.fetchHistory();
+      await replay(purgeHistory, purge.workflowId);
+      fresh.set('card-vault-purge', purgeHistory);
+
+      expect([...fresh.keys()].sort()).toEqual([...RECORDED].sort());
+      if (RECORDING) {
+        mkdirSync(RELEASE_HISTORIES, { recursive: true });
+        for (const [name, history] of fresh) {
+          const json = clearPayloads(History.fromObject(history).toJSON(), stack.config.keyring);
+          writeFileSync(`${RELEASE_HISTORIES}${name}.history.json`, `${JSON.stringify(json, null, 1)}\n`);
+        }
+      }
+    },
+  );
 
   it(`holds this release's (${VERSION}) recorded histories, one per path`, () => {
     const names = readdirSync(RELEASE_HISTORIES).map((f) => f.replace('.history.json', ''));
