@@ -204,7 +204,8 @@ describe.skipIf(skipWithoutChromium())('the dashboard in a browser', () => {
     await expect.poll(() => page.locator('#brand').textContent()).toContain('None set');
   });
 
-  it('shows a merchant and an operator insights whose funnel counts the sessions the page took to each step, at 1280 and 375 px, and exports the filtered orders as CSV', async () => {
+  // Sessions driven to every funnel step, then two viewports: 20 s alone, over the default 60 s with two test runs side by side.
+  it('shows a merchant and an operator insights whose funnel counts the sessions the page took to each step, at 1280 and 375 px, and exports the filtered orders as CSV', { timeout: 180_000 }, async () => {
     const failing = await startWebhookReceiver(() => ({ status: 500, body: 'down for maintenance' }));
     try {
       const shop = await stack.createMerchant({ name: 'Insights <Shop>', webhookUrl: failing.url });
