@@ -1,16 +1,28 @@
+import { readFileSync } from 'node:fs';
 import { createServer } from 'node:net';
 
-/** A TCP port nobody listens on right now, so tests can run beside a running `npm start`. */
+/**
+ * Where the kernel picks the local ports of outgoing connections (Linux's default when it cannot be
+ * read). A port handed out from there is free when picked but may be taken by a client's connection
+ * before its server binds it: under load that failed a worker's start with EADDRINUSE.
+ */
+function ephemeralRangeStart(): number {
+  try {
+    const [low] = readFileSync('/proc/sys/net/ipv4/ip_local_port_range', 'utf8').trim().split(/\s+/).map(Number);
+    return low && low > LOWEST_PORT + 1000 ? low : DEFAULT_EPHEMERAL_START;
+  } catch {
+    return DEFAULT_EPHEMERAL_START;
+  }
+}
+const LOWEST_PORT = 10_000;
+const DEFAULT_EPHEMERAL_START = 32_768;
+
+/**
+ * A TCP port nobody listens on right now, so tests can run beside a running `npm start`: below the
+ * ephemeral range, so no outgoing connection takes it between the pick and the server's bind.
+ */
 export function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = createServer();
-    server.unref();
-    server.on('error', reject);
-    server.listen(0, '127.0.0.1', () => {
-      const address = server.address();
-      server.close(() => (typeof address === 'object' && address ? resolve(address.port) : reject(new Error('no port'))));
-    });
-  });
+  return freePortBetween(LOWEST_PORT, ephemeralRangeStart());
 }
 
 function listensOn(port: number): Promise<boolean> {
