@@ -3,7 +3,7 @@ import { createCardVaultPurgeActivities } from '../activities/card-vault-purge/i
 import { createCartSessionActivities } from '../activities/cart-session/index.js';
 import type { ActivityMetrics } from '../activities/metrics.js';
 import { createRefundActivities } from '../activities/refund/index.js';
-import { createWebhookDeliveryActivities } from '../activities/webhook-delivery/index.js';
+import { createDeliveryAttempt, createWebhookDeliveryActivities } from '../activities/webhook-delivery/index.js';
 import { otpSenderFromConfig } from '../core/checkout/otp/delivery/from-config.js';
 import type { OtpSender } from '../core/checkout/otp/sender.js';
 import type { PaymentProcessor } from '../core/checkout/payment-processor.js';
@@ -43,7 +43,7 @@ export function createActivities(deps: ActivityDeps) {
   const paymentProcessor = deps.paymentProcessor ?? paymentProcessorFromConfig(deps.config, deps.db);
   // Inside an activity, the worker's own client starts or signals the delivery workflow.
   const handOver: RequestDelivery = (cartId, request) => requestDelivery(Context.current().client, deps.config, cartId, request);
-  const shared = { ...deps, otpSender, paymentProcessor, requestDelivery: handOver };
+  const shared = { ...deps, otpSender, paymentProcessor, requestDelivery: handOver, attemptDelivery: createDeliveryAttempt(deps) };
   return {
     ...createCartSessionActivities(shared),
     ...createRefundActivities(shared),

@@ -19,6 +19,15 @@ const ACTIVITY_SUMMARIES: Record<string, Summarize> = {
   recordCartStatus: (i) => `ledger: ${str(i.status)}${i.failureCode ? ` (${str(i.failureCode)})` : ''}`,
   recordCartEvent: (i) => `record ${str(i.event)} for the merchant's webhook`,
   discardCards: () => "delete the session's cards from the vault",
+  recordSessionStep: (i) => {
+    const status = (typeof i.status === 'object' && i.status !== null ? i.status : {}) as Record<string, unknown>;
+    const event = (typeof i.event === 'object' && i.event !== null ? i.event : undefined) as Record<string, unknown> | undefined;
+    return [
+      `ledger: ${str(status.status)}${status.failureCode ? ` (${str(status.failureCode)})` : ''}`,
+      ...(event ? [`${str(event.event)} recorded and sent to the merchant`] : []),
+      ...(i.discardCards ? ["the session's cards deleted from the vault"] : []),
+    ].join('; ');
+  },
   deliverWebhook: (i) =>
     `deliver webhook event ${str(i.eventId)} to the merchant's endpoint${i.trigger && i.trigger !== 'scheduled' ? ` (${str(i.trigger)})` : ''}`,
   confirmRefundReservation: () => 'confirm the refund reserved in the ledger',

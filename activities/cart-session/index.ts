@@ -4,7 +4,7 @@ import { findCartMerchantName } from '../../core/checkout/cart-ledger.js';
 import type { Config } from '../../core/config.js';
 import type { Db } from '../../core/db/client.js';
 import type { Logger } from '../../core/logger.js';
-import type { RequestDelivery } from '../../core/webhooks/delivery.js';
+import type { AttemptDelivery, RequestDelivery } from '../../core/webhooks/delivery.js';
 import type { ActivityMetrics } from '../metrics.js';
 import { createLedgerActivities } from './ledger.js';
 import { createOtpActivities } from './otp.js';
@@ -17,6 +17,8 @@ export interface CartSessionActivityDeps {
   otpSender: OtpSender;
   paymentProcessor: PaymentProcessor;
   requestDelivery: RequestDelivery;
+  /** A session's own first attempt at its event (activities/webhook-delivery/index.ts createDeliveryAttempt). */
+  attemptDelivery: AttemptDelivery;
   metrics: ActivityMetrics;
 }
 

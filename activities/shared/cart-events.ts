@@ -1,4 +1,4 @@
-import type { Db } from '../../core/db/client.js';
+import type { Db, Sql } from '../../core/db/client.js';
 import { lockCart } from '../../core/checkout/cart-ledger.js';
 import { deliveryEndpointIds, pendingRefundEventsBefore } from '../../core/webhooks/event-store.js';
 import { recordLockedCartEvent } from '../../core/webhooks/cart-events.js';
@@ -17,36 +17,41 @@ export interface CartEventDeps {
  * returns the event already recorded and hands it over again, which the delivery side ignores.
  */
 export function createCartEventActivities(deps: CartEventDeps) {
-  const { db, requestDelivery } = deps;
-
-  async function record(input: CartEventInput): Promise<{ eventId: string; sequence: number }> {
-    return db.begin(async (tx) => {
-      const cart = await lockCart(tx, input.cartId);
-      if (!cart) throw new Error(`cart ${input.cartId} is not in the ledger`);
-      return recordLockedCartEvent(tx, cart, input);
-    });
-  }
-
   return {
-    async recordCartEvent(input: CartEventInput): Promise<{ eventId: string; sequence: number }> {
-      const recorded = await record(input);
-      for (const endpointId of await deliveryEndpointIds(db, recorded.eventId)) {
-        // Refunds settle concurrently and record their events as they settle (activities/refund/index.ts),
-        // but their workflows may get here in another order: the earlier ones still waiting go first, so the
-        // endpoint receives order_refunded in sequence order (a repeated request is ignored by delivery).
-        if (input.event === 'order_refunded') {
-          for (const earlier of await pendingRefundEventsBefore(db, input.cartId, recorded.sequence, endpointId)) {
-            await requestDelivery(input.cartId, { eventId: earlier, endpointId, trigger: 'scheduled' });
-          }
-        }
-        await requestDelivery(input.cartId, {
-          eventId: recorded.eventId,
-          endpointId,
-          trigger: 'scheduled',
-          ...(isLastCartEvent(input) ? { last: true as const } : {}),
-        });
-      }
+    async recordCartEvent(input: CartEventInput): Promise<RecordedEvent> {
+      const recorded = await deps.db.begin((tx) => recordCartEventIn(tx, input));
+      await handOverCartEvent(deps, input, recorded);
       return recorded;
     },
   };
+}
+
+export type RecordedEvent = { eventId: string; sequence: number };
+
+/** Records the event inside the caller's transaction, holding the cart's row lock until it ends. */
+export async function recordCartEventIn(tx: Sql, input: CartEventInput): Promise<RecordedEvent> {
+  const cart = await lockCart(tx, input.cartId);
+  if (!cart) throw new Error(`cart ${input.cartId} is not in the ledger`);
+  return recordLockedCartEvent(tx, cart, input);
+}
+
+/** Hands a recorded event to the cart's delivery workflow, once per endpoint that wants it. */
+async function handOverCartEvent(deps: CartEventDeps, input: CartEventInput, recorded: RecordedEvent): Promise<void> {
+  const { db, requestDelivery } = deps;
+  for (const endpointId of await deliveryEndpointIds(db, recorded.eventId)) {
+    // Refunds settle concurrently and record their events as they settle (activities/refund/index.ts),
+    // but their workflows may get here in another order: the earlier ones still waiting go first, so the
+    // endpoint receives order_refunded in sequence order (a repeated request is ignored by delivery).
+    if (input.event === 'order_refunded') {
+      for (const earlier of await pendingRefundEventsBefore(db, input.cartId, recorded.sequence, endpointId)) {
+        await requestDelivery(input.cartId, { eventId: earlier, endpointId, trigger: 'scheduled' });
+      }
+    }
+    await requestDelivery(input.cartId, {
+      eventId: recorded.eventId,
+      endpointId,
+      trigger: 'scheduled',
+      ...(isLastCartEvent(input) ? { last: true as const } : {}),
+    });
+  }
 }

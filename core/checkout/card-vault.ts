@@ -1,7 +1,7 @@
 /** The one owner of the `card_vault` table: a card sealed between the customer pressing Pay and the end of its session. */
 
 import { randomToken, type Keyring } from '../crypto.js';
-import type { Db } from '../db/client.js';
+import type { Db, Sql } from '../db/client.js';
 import type { Card } from './cards.js';
 
 /** Long enough to cover an authorization with its retries, short enough that nothing lingers. */
@@ -29,7 +29,7 @@ export async function deleteCard(db: Db, token: string): Promise<void> {
 }
 
 /** Removes every card the cart left in the vault: after the authorization, or when it never paid. */
-export async function discardCartCards(db: Db, cartId: string): Promise<void> {
+export async function discardCartCards(db: Sql, cartId: string): Promise<void> {
   await db`delete from card_vault where cart_id = ${cartId}`;
 }
 

@@ -69,7 +69,7 @@ export interface CartStatusChange {
  * duplicate of the session's `paid` never takes it back; nor does a late `authorized` take back the
  * capture or void that followed it.
  */
-export async function recordCartStatus(db: Db, change: CartStatusChange): Promise<void> {
+export async function recordCartStatus(db: Sql, change: CartStatusChange): Promise<void> {
   await db`
     update carts set
       status = ${change.status},

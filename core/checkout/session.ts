@@ -48,6 +48,9 @@ export const AUTHENTICATION_TIMEOUT = 'authentication_timeout';
 /** THREE_DS_CHALLENGE_SECONDS' default, for sessions started before create-cart handed the bound in. */
 export const THREE_DS_CHALLENGE_DEFAULT_MS = 600_000;
 
+/** A payment without an outcome after this long is announced to the merchant as `processing` (order_updated). */
+export const PROCESSING_EVENT_AFTER_MS = 2_000;
+
 /**
  * Why a customer action was refused: the `type` of the ApplicationFailure an update validator
  * throws, so the page can show the right message (the failure's `message` is written for people).

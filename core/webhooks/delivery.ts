@@ -22,7 +22,28 @@ export interface DeliveryRequest {
    * do not keep thousands of idle workflows and their timers. Absent from every other event.
    */
   last?: true;
+  /**
+   * Attempts already made before the hand-off: the cart session tries its event's first delivery
+   * itself (activities/cart-session/ledger.ts) and hands over only what that attempt did not settle.
+   * The delivery numbers its attempts after these, so the retry table goes on where it was, and
+   * makes the next one no earlier than `retryAt` (ISO 8601), the table's delay after the failed one.
+   */
+  attemptsMade?: number;
+  retryAt?: string;
 }
+
+/**
+ * One attempt to deliver a request (activities/webhook-delivery/index.ts): `attempt` is its row in the
+ * retry table, `timeoutMs` may bound it below the configured timeout. Throws an ApplicationFailure of
+ * type DELIVERY_FAILURE.attemptFailed when it failed and the schedule goes on.
+ */
+export type AttemptDelivery = (request: DeliveryRequest, options: { attempt: number; signal?: AbortSignal; timeoutMs?: number }) => Promise<DeliveryOutcome>;
+
+/**
+ * How long a cart session's own first attempt at its event may take (activities/cart-session/ledger.ts):
+ * the customer waits on it, as on the success redirect's head start (web/checkout/routes.ts).
+ */
+export const SESSION_ATTEMPT_TIMEOUT_MS = 3_000;
 
 /** Hands one event to its cart's delivery workflow; safe to repeat. */
 export type RequestDelivery = (cartId: string, request: DeliveryRequest) => Promise<void>;

@@ -77,6 +77,18 @@ export async function insertDeliveries(sql: Sql, eventId: string, endpointIds: r
     on conflict do nothing`;
 }
 
+/**
+ * Whether an earlier event of the cart still waits for its delivery to the endpoint: then a later one
+ * must queue behind it in the cart's delivery workflow, so the endpoint receives them in order.
+ */
+export async function hasEarlierPendingDelivery(sql: Sql, cartId: string, sequence: number, endpointId: string): Promise<boolean> {
+  const rows = await sql`
+    select 1 from webhook_deliveries d join webhook_events e on e.id = d.event_id
+    where e.cart_id = ${cartId} and e.sequence < ${sequence} and d.endpoint_id = ${endpointId} and d.status = 'pending'
+    limit 1`;
+  return rows.length > 0;
+}
+
 /** The endpoints the event was recorded for, in the order they were subscribed. */
 export async function deliveryEndpointIds(sql: Sql, eventId: string): Promise<string[]> {
   const rows = await sql<{ endpoint_id: string }[]>`
@@ -91,8 +103,13 @@ export async function deliveryEndpointIds(sql: Sql, eventId: string): Promise<st
  * several endpoints.
  */
 export async function ensureDelivery(db: Db, eventId: string, endpointId: string): Promise<DeliveryStatus> {
-  await db`insert into webhook_deliveries (event_id, endpoint_id) values (${eventId}, ${endpointId}) on conflict do nothing`;
-  const [row] = await db<{ status: DeliveryStatus }[]>`select status from webhook_deliveries where event_id = ${eventId} and endpoint_id = ${endpointId}`;
+  // One round trip: the insert's row when it made one, the existing row otherwise (the statement's snapshot does not see its own insert).
+  const [row] = await db<{ status: DeliveryStatus }[]>`
+    with made as (insert into webhook_deliveries (event_id, endpoint_id) values (${eventId}, ${endpointId}) on conflict do nothing returning status)
+    select status from made
+    union all
+    select status from webhook_deliveries where event_id = ${eventId} and endpoint_id = ${endpointId}
+    limit 1`;
   return row!.status;
 }
 
@@ -109,6 +126,11 @@ export async function setDeliveryStatus(
   await (status === 'delivered'
     ? db`update webhook_deliveries set status = 'delivered', delivered_at = now() where event_id = ${eventId} and endpoint_id = ${endpointId}`
     : db`update webhook_deliveries set status = ${status} where event_id = ${eventId} and endpoint_id = ${endpointId} and status <> 'delivered'`);
+  await summarizeDeliveries(db, eventId);
+}
+
+/** Sums up the event's deliveries in its own status (setDeliveryStatus). */
+async function summarizeDeliveries(db: Db, eventId: string): Promise<void> {
   await db`
     update webhook_events ev set delivery_status = s.status, delivered_at = case when s.status = 'delivered' then s.delivered_at end
     from (
@@ -155,6 +177,27 @@ export async function completeAttempt(
     update webhook_attempts set http_status = ${outcome.httpStatus}, error_class = ${outcome.errorClass}, latency_ms = ${outcome.latencyMs},
       response_excerpt = ${outcome.responseExcerpt}, next_attempt_at = ${outcome.nextAttemptAt}
     where id = ${attemptId}`;
+}
+
+/**
+ * A 2xx, recorded in two round trips where it took four: the attempt's outcome, the delivery marked
+ * delivered and the endpoint's failure streak ended in one statement, then the event's own status.
+ */
+export async function recordDeliveredAttempt(
+  db: Db,
+  delivery: { attemptId: string; eventId: string; endpointId: string },
+  outcome: { httpStatus: number; latencyMs: number; responseExcerpt: string | null },
+): Promise<void> {
+  await db`
+    with attempt as (
+      update webhook_attempts set http_status = ${outcome.httpStatus}, error_class = null, latency_ms = ${outcome.latencyMs},
+        response_excerpt = ${outcome.responseExcerpt}, next_attempt_at = null
+      where id = ${delivery.attemptId}
+    ), endpoint as (
+      update webhook_endpoints set failing_since = null where id = ${delivery.endpointId} and failing_since is not null
+    )
+    update webhook_deliveries set status = 'delivered', delivered_at = now() where event_id = ${delivery.eventId} and endpoint_id = ${delivery.endpointId}`;
+  await summarizeDeliveries(db, delivery.eventId);
 }
 
 /** True once an attempt to deliver the cart's `event` has an outcome, whatever it was. */

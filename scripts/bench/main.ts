@@ -1,5 +1,5 @@
 import { execFileSync } from 'node:child_process';
-import { existsSync, readFileSync } from 'node:fs';
+import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { cpus, loadavg, release, totalmem } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -21,8 +21,9 @@ import { measurePage, measurePageAfterFirstAction } from './page.js';
 import { measurePayToLanding } from './pay-to-landing.js';
 import { measurePayToWebhook } from './pay-to-webhook.js';
 import { startVerifyingReceiver } from './receiver.js';
-import { assembleResults, withTargets, writeReports, type BenchResults, type Measured } from './report.js';
+import { assembleResults, topologyFigures, withTargets, writeReports, type BenchResults, type Measured } from './report.js';
 import { measureScale } from './scale.js';
+import { measureCost } from './session-cost.js';
 import { startBenchStack, startRoles } from './stack.js';
 
 /**
@@ -30,7 +31,7 @@ import { startBenchStack, startRoles } from './stack.js';
  * DATABASE_URL / TEMPORAL_ADDRESS when given). `--only limit,create-cart` runs some measurements
  * and prints them without touching reports/.
  */
-const MEASUREMENTS = ['limit', 'create-cart', 'baseline', 'page', 'pay-to-webhook', 'pay-to-landing', 'cost-curve', 'scale'] as const;
+const MEASUREMENTS = ['limit', 'create-cart', 'baseline', 'page', 'pay-to-webhook', 'pay-to-landing', 'cost-curve', 'cost', 'scale'] as const;
 const ROOT = fileURLToPath(new URL('../..', import.meta.url));
 
 const { values } = parseArgs({
@@ -41,10 +42,13 @@ const { values } = parseArgs({
     sessions: { type: 'string', default: '10000' },
     'pay-carts': { type: 'string', default: '200' },
     'landing-checkouts': { type: 'string', default: '20' },
+    'cost-sessions': { type: 'string', default: '100' },
+    'cost-rounds': { type: 'string', default: '2' },
     lifetime: { type: 'string' },
     out: { type: 'string', default: 'reports' },
     render: { type: 'boolean', default: false },
     topology: { type: 'string', default: 'dev' },
+    'record-topology': { type: 'boolean', default: false },
   },
 });
 const options = z
@@ -60,6 +64,10 @@ const options = z
     'pay-carts': z.coerce.number().int().positive(),
     /** Checkouts paid in Chromium, one at a time, for payToLanding. */
     'landing-checkouts': z.coerce.number().int().positive(),
+    /** Paid sessions per cost measurement; twice as many abandoned ones. */
+    'cost-sessions': z.coerce.number().int().positive(),
+    /** Rounds of before-then-ours cost measurements; each figure is the lowest of its rounds. */
+    'cost-rounds': z.coerce.number().int().positive(),
     /** Scale sessions' lifetime in seconds; by default long enough for all of them to be open at once. */
     lifetime: z.coerce.number().int().positive().optional(),
     out: z.string(),
@@ -67,6 +75,8 @@ const options = z
     render: z.boolean(),
     /** `dev`: the Temporal CLI's dev server (SQLite); `server`: temporal-server on PostgreSQL, as in production. */
     topology: z.enum(TEMPORAL_TOPOLOGIES),
+    /** With --only: still record this run's figures as its topology's in bench-topologies.json beside bench.json (a full run always does). */
+    'record-topology': z.boolean(),
   })
   .parse(values);
 const runs = (m: (typeof MEASUREMENTS)[number]) => !options.only || options.only.includes(m);
@@ -77,12 +87,19 @@ const versionOf = (pkg: string) => (JSON.parse(readFileSync(path.join(ROOT, 'nod
 
 const notesFile = path.join(ROOT, options.out, 'bench-notes.md');
 const notes = () => (existsSync(notesFile) ? readFileSync(notesFile, 'utf8') : '');
+const benchFile = path.join(ROOT, options.out, 'bench.json');
+const committedResults = () => JSON.parse(readFileSync(benchFile, 'utf8')) as BenchResults;
+/** Each topology's figures from its latest recorded run, this run's `results` (when given) replacing its own topology's. */
+const topologiesFile = path.join(ROOT, options.out, 'bench-topologies.json');
+function recordTopology(results?: BenchResults): BenchResults['topologies'] {
+  const recorded = (existsSync(topologiesFile) ? JSON.parse(readFileSync(topologiesFile, 'utf8')) : {}) as NonNullable<BenchResults['topologies']>;
+  if (!results) return recorded;
+  const topologies = { ...recorded, [options.topology]: topologyFigures(results) };
+  writeFileSync(topologiesFile, JSON.stringify(topologies, null, 2) + '\n');
+  return topologies;
+}
 if (options.render) {
-  writeReports(
-    path.join(ROOT, options.out),
-    withTargets(JSON.parse(readFileSync(path.join(ROOT, options.out, 'bench.json'), 'utf8')) as BenchResults),
-    notes(),
-  );
+  writeReports(path.join(ROOT, options.out), withTargets({ ...committedResults(), topologies: recordTopology() }), notes());
   log(`Re-rendered ${options.out}/bench.md and bench-latency.svg from bench.json.`);
   process.exit(0);
 }
@@ -128,7 +145,7 @@ try {
         m,
       );
       // A full run writes what it has after each measurement, so a run cut short still leaves its figures.
-      if (!options.only) writeReports(path.join(ROOT, options.out), results, notes());
+      if (!options.only) writeReports(path.join(ROOT, options.out), { ...results, topologies: recordTopology(results) }, notes());
       return results;
     };
     const step = async <T>(name: (typeof MEASUREMENTS)[number], run: () => Promise<T>): Promise<T | undefined> => {
@@ -157,6 +174,10 @@ try {
     report();
     m.costCurve = await step('cost-curve', () => measureCostCurve(ctx, m));
     report();
+    m.cost = await step('cost', () =>
+      measureCost(ctx, { paidSessions: options['cost-sessions'], abandonedSessions: 2 * options['cost-sessions'], rounds: options['cost-rounds'] }),
+    );
+    report();
     // The scale run gets the machine to itself: its own worker and API, on a task queue of its own.
     await roles.stop();
     const createRate = m.createCart?.perSec ?? 50;
@@ -166,6 +187,10 @@ try {
     m.scale = await step('scale', () => measureScale(ctx, options.sessions, lifetimeS));
 
     const results = report();
+    if (options.only && options['record-topology']) {
+      writeReports(path.join(ROOT, options.out), withTargets({ ...committedResults(), topologies: recordTopology(results) }), notes());
+      log(`Recorded this run's figures for ${options.topology} in ${options.out}/bench-topologies.json and bench.md.`);
+    }
     log(`\n${JSON.stringify(results.targets, null, 2)}\nThe whole run took ${Math.round((performance.now() - benchStarted) / 1000)} s.`);
     if (options.only) log(JSON.stringify(results, null, 2));
     else log(`Wrote ${options.out}/bench.json, bench.md and bench-latency.svg.`);

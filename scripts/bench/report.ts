@@ -8,6 +8,8 @@ import type { PageFigures } from './page.js';
 import type { LandingFigures } from './pay-to-landing.js';
 import type { PayFigures } from './pay-to-webhook.js';
 import { GIVE_UP_AFTER_LAST_EXPIRY_S, type ScaleFigures } from './scale.js';
+import type { CostComparison } from './session-cost.js';
+import type { TemporalTopology } from '../infrastructure.js';
 
 export interface BenchResults {
   generatedAt: string;
@@ -28,6 +30,10 @@ export interface BenchResults {
   payToLanding?: LandingFigures;
   scale?: ScaleFigures;
   costCurve?: CurvePoint[];
+  /** CPU of every process per paid and abandoned session, ours and the code before this round's, in one run. */
+  cost?: CostComparison;
+  /** The create-cart, pay and cost figures of a run on each Temporal topology (bench-topologies.json beside bench.json). */
+  topologies?: Partial<Record<TemporalTopology, TopologyFigures>>;
   targets?: Target[];
 }
 
@@ -46,6 +52,47 @@ interface Target {
 
 const ratio = (a: number | undefined, b: number | undefined) => (a && b ? round(a / b, 2) : null);
 
+/** One topology's headline figures: where they come from, and the create-cart, pay and cost figures of that run. */
+export interface TopologyFigures {
+  temporalServer: string;
+  generatedAt: string;
+  limit?: { startsPerSec: number; p99Ms: number };
+  createCart?: { reqPerSec: number; p99Ms: number; ratioToLimit: number | null; p99RatioToLimit: number | null };
+  payToWebhook?: { p50Ms: number; p99Ms: number; redirectP50Ms: number; concurrency: number; cpuMsPerPayment: Record<string, number> };
+  cost?: Omit<CostComparison, 'now' | 'before'>;
+}
+
+export function topologyFigures(r: BenchResults): TopologyFigures {
+  const { limit, createCart, payToWebhook: pay, cost } = r;
+  return {
+    temporalServer: r.versions.temporalServer ?? 'unknown',
+    generatedAt: r.generatedAt,
+    ...(limit ? { limit: { startsPerSec: limit.startsPerSec, p99Ms: limit.p99Ms } } : {}),
+    ...(createCart
+      ? {
+          createCart: {
+            reqPerSec: createCart.reqPerSec,
+            p99Ms: createCart.p99Ms,
+            ratioToLimit: createCart.ratioToLimit,
+            p99RatioToLimit: createCart.p99RatioToLimit,
+          },
+        }
+      : {}),
+    ...(pay
+      ? {
+          payToWebhook: {
+            p50Ms: pay.p50Ms,
+            p99Ms: pay.p99Ms,
+            redirectP50Ms: pay.redirectP50Ms,
+            concurrency: pay.concurrency,
+            cpuMsPerPayment: pay.cpuMsPerPayment,
+          },
+        }
+      : {}),
+    ...(cost ? { cost: (({ now: _now, before: _before, ...figures }) => figures)(cost) } : {}),
+  };
+}
+
 /** What the measurements gave, before the ratios and targets are worked out. */
 export interface Measured {
   limit?: LoadFigures & MeasuredCpu;
@@ -58,6 +105,7 @@ export interface Measured {
   payToLanding?: LandingFigures;
   scale?: ScaleFigures;
   costCurve?: CurvePoint[];
+  cost?: CostComparison;
 }
 
 export function assembleResults(base: Pick<BenchResults, 'generatedAt' | 'machine' | 'versions' | 'concurrency' | 'durationS'>, m: Measured): BenchResults {
@@ -90,6 +138,7 @@ export function assembleResults(base: Pick<BenchResults, 'generatedAt' | 'machin
   if (m.payToLanding) r.payToLanding = m.payToLanding;
   if (m.scale) r.scale = m.scale;
   if (m.costCurve) r.costCurve = m.costCurve;
+  if (m.cost) r.cost = m.cost;
   r.targets = targets(r);
   return r;
 }
@@ -138,6 +187,10 @@ function targets(r: BenchResults): Target[] {
   if (r.payToLanding) {
     t.push(atMost('Pay click → success page in Chromium p50, one at a time', 400, r.payToLanding.p50Ms, ' ms'));
     t.push(atMost('Pay click → success page in Chromium p99, one at a time', 1000, r.payToLanding.p99Ms, ' ms'));
+  }
+  if (r.cost) {
+    t.push(atMost(`paid session CPU / before (${r.cost.beforeCommit})`, 0.5, r.cost.paidRatio, '×'));
+    t.push(atMost(`abandoned session CPU / before (${r.cost.beforeCommit})`, 0.5, r.cost.abandonedRatio, '×'));
   }
   if (r.scale) {
     t.push(atMost(`worker RSS with ${r.scale.sessions} open sessions`, 1024, r.scale.workerRssMiB, ' MiB'));
@@ -283,6 +336,7 @@ export function markdown(r: BenchResults, before: BenchResults | undefined, note
     }
     out.push('');
   }
+  out.push(...costSection(r), ...topologySection(r));
   if (r.targets?.length) {
     out.push('## Targets', '', row(['target', 'wanted', 'measured', 'met', 'missed by']), '|---|---|---|---|---|');
     for (const t of r.targets) out.push(row([t.what, t.target, t.measured, t.met ? 'yes' : 'no', t.by]));
@@ -318,6 +372,66 @@ export function markdown(r: BenchResults, before: BenchResults | undefined, note
   }
   out.push(notes.trim(), '');
   return out.join('\n');
+}
+
+/** What a whole session costs, ours beside the code before (scripts/bench/session-cost.ts). */
+function costSection(r: BenchResults): string[] {
+  const c = r.cost;
+  if (!c) return [];
+  const processes = ['temporal', 'postgres', 'worker', 'api'];
+  const out = [
+    '## What a session costs',
+    '',
+    `CPU of every process (the bench's own excluded) per session, from create-cart to the verified final webhook: ${c.now.paid.sessions} paid and ${c.now.abandoned.sessions} abandoned sessions, ${c.now.paid.concurrency} at a time, on roles of their own; \`before\` runs the roles of commit ${c.beforeCommit} on the same servers in the same run. Each figure is the lowest of its rounds.`,
+    '',
+    row(['session', 'code', ...processes.map((p) => `${p} ms`), 'total ms', 'ours / before']),
+    `|---|---|${processes.map(() => '---|').join('')}---|---|`,
+  ];
+  for (const kind of ['paid', 'abandoned'] as const) {
+    for (const [code, figures] of [
+      ['before', c.before],
+      ['ours', c.now],
+    ] as const) {
+      const f = figures[kind];
+      out.push(
+        row([kind, code, ...processes.map((p) => f.cpuMsByProcess[p]), f.cpuMs, code === 'ours' ? `${kind === 'paid' ? c.paidRatio : c.abandonedRatio}×` : '']),
+      );
+    }
+  }
+  out.push('');
+  return out;
+}
+
+/** The same figures on the dev server and on temporal-server + PostgreSQL, side by side. */
+function topologySection(r: BenchResults): string[] {
+  const t = r.topologies;
+  if (!t || Object.keys(t).length === 0) return [];
+  const sides = Object.entries<TopologyFigures>(t);
+  const line = (what: string, value: (f: TopologyFigures) => string | number | null | undefined) => row([what, ...sides.map(([, f]) => value(f))]);
+  return [
+    '## Topologies',
+    '',
+    'The same measurements on the Temporal CLI dev server (SQLite) and on temporal-server on PostgreSQL, as production runs it; each column comes from its own run (bench-topologies.json beside bench.json).',
+    '',
+    row(['', ...sides.map(([name]) => name)]),
+    `|---|${sides.map(() => '---|').join('')}`,
+    line('Temporal', (f) => f.temporalServer),
+    line('run at', (f) => f.generatedAt),
+    line('raw starts/s (p99 ms)', (f) => f.limit && `${f.limit.startsPerSec} (${f.limit.p99Ms})`),
+    line('create-cart req/s (p99 ms)', (f) => f.createCart && `${f.createCart.reqPerSec} (${f.createCart.p99Ms})`),
+    line('create-cart / raw start rate; p99 ratio', (f) => f.createCart && `${f.createCart.ratioToLimit}×; ${f.createCart.p99RatioToLimit}×`),
+    line(
+      'pay → verified order_created p50 / p99 ms',
+      (f) => f.payToWebhook && `${f.payToWebhook.p50Ms} / ${f.payToWebhook.p99Ms} (${f.payToWebhook.concurrency} at a time)`,
+    ),
+    line('pay → redirect p50 ms', (f) => f.payToWebhook?.redirectP50Ms),
+    line('paid session CPU ms (before)', (f) => f.cost && `${f.cost.paidSessionCpuMs} (${f.cost.beforePaidSessionCpuMs}): ${f.cost.paidRatio}×`),
+    line(
+      'abandoned session CPU ms (before)',
+      (f) => f.cost && `${f.cost.abandonedSessionCpuMs} (${f.cost.beforeAbandonedSessionCpuMs}): ${f.cost.abandonedRatio}×`,
+    ),
+    '',
+  ];
 }
 
 /** Where the CPU went: each process's CPU milliseconds per operation, and how busy the machine's cores were. */

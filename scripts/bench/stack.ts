@@ -60,7 +60,8 @@ export interface BenchStack {
   postgresPid?: number;
   /** What every role gets: the same keys, so the bench process can read what they seal. */
   baseEnv: Record<string, string>;
-  startRole: (name: string, entry: string, env: Record<string, string>, ready: ReadyCheck) => Promise<Role>;
+  /** Starts `entry` of the checkout at `root` (this one by default) as a child process. */
+  startRole: (name: string, entry: string, env: Record<string, string>, ready: ReadyCheck, root?: string) => Promise<Role>;
   stop: () => Promise<void>;
 }
 
@@ -132,11 +133,11 @@ export async function startBenchStack(log: (line: string) => void, topology: Tem
     OTP_SENDS_PER_CLIENT: '100000000',
   };
 
-  async function startRole(name: string, entry: string, env: Record<string, string>, ready: ReadyCheck): Promise<Role> {
+  async function startRole(name: string, entry: string, env: Record<string, string>, ready: ReadyCheck, root = ROOT): Promise<Role> {
     // BENCH_CPU_PROF=<role>: that role writes a V8 CPU profile when it stops, to see where its time goes.
     const profile = process.env.BENCH_CPU_PROF === name ? ['--cpu-prof', `--cpu-prof-dir=${path.join(tmpdir(), 'hosted-checkout-bench-profiles')}`] : [];
     const child = spawn(process.execPath, [...profile, '--import', 'tsx', entry], {
-      cwd: ROOT,
+      cwd: root,
       env: { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '', ...baseEnv, ...env },
       stdio: ['ignore', 'pipe', 'pipe'],
     });
@@ -186,7 +187,7 @@ export async function startBenchStack(log: (line: string) => void, topology: Tem
 }
 
 /** The three roles on their own task queue, as docker-compose.yml runs them. */
-export async function startRoles(stack: BenchStack, options: { taskQueue: string; env?: Record<string, string>; web?: boolean }) {
+export async function startRoles(stack: BenchStack, options: { taskQueue: string; env?: Record<string, string>; web?: boolean; root?: string }) {
   const [apiPort, webPort, metricsPort, sdkMetricsPort] = [await freePort(), await freePort(), await freePort(), await freePort()];
   const env = {
     TEMPORAL_TASK_QUEUE: options.taskQueue,
@@ -200,9 +201,9 @@ export async function startRoles(stack: BenchStack, options: { taskQueue: string
     ...options.env,
   };
   const [worker, api, web] = await Promise.all([
-    stack.startRole('worker', 'worker/main.ts', env, { taskQueue: options.taskQueue }),
-    stack.startRole('api', 'api/main.ts', env, { http: `http://127.0.0.1:${apiPort}/healthz` }),
-    options.web === false ? undefined : stack.startRole('web', 'web/main.ts', env, { http: `http://127.0.0.1:${webPort}/` }),
+    stack.startRole('worker', 'worker/main.ts', env, { taskQueue: options.taskQueue }, options.root),
+    stack.startRole('api', 'api/main.ts', env, { http: `http://127.0.0.1:${apiPort}/healthz` }, options.root),
+    options.web === false ? undefined : stack.startRole('web', 'web/main.ts', env, { http: `http://127.0.0.1:${webPort}/` }, options.root),
   ]);
   return {
     worker,

@@ -41,9 +41,9 @@ describe('cart session workflow (sandbox, real Temporal and PostgreSQL)', () => 
     expect(await s.handle.result()).toEqual({ status: 'paid' });
 
     expect(await ledgerRow(stack, s.cartId)).toEqual({ status: 'paid', payment_brand: 'visa', payment_last4: '1111', failure_code: null });
+    // Approved at once: the merchant's one event is order_created (processing is announced only for a slow payment).
     expect(await recordedEvents(stack, s.cartId)).toEqual([
-      { sequence: 1, event: 'order_updated', status: 'processing', payment: { brand: 'visa', last4: '1111' } },
-      { sequence: 2, event: 'order_created', status: 'paid', payment: { brand: 'visa', last4: '1111', threeDSecure: { result: 'not_required' } } },
+      { sequence: 1, event: 'order_created', status: 'paid', payment: { brand: 'visa', last4: '1111', threeDSecure: { result: 'not_required' } } },
     ]);
     expect(await vaultCount(stack, s.cartId)).toBe(0);
 
@@ -99,7 +99,7 @@ describe('cart session workflow (sandbox, real Temporal and PostgreSQL)', () => 
     const rejected = attempts.filter((a) => a.status === 'rejected');
     for (const a of rejected) expect(refusalIn(a.reason)).toBe(ACTION_REFUSED.paymentSubmitted);
     expect(await scheduledCount(s.handle, 'chargePayment')).toBe(1);
-    expect((await recordedEvents(stack, s.cartId)).map((e) => e.event)).toEqual(['order_updated', 'order_created']);
+    expect((await recordedEvents(stack, s.cartId)).map((e) => e.event)).toEqual(['order_created']);
   });
 
   it('lets the customer cancel before paying: cancelled, order_cancelled, nothing left in the vault', async () => {
@@ -145,11 +145,8 @@ describe('cart session workflow (sandbox, real Temporal and PostgreSQL)', () => 
       expect(await scheduledCount(s.handle, 'chargePayment')).toBe(1);
       expect(await ledgerRow(stack, s.cartId)).toMatchObject({ status: 'failed', payment_last4: last4, failure_code: failureCode });
       const events = await recordedEvents(stack, s.cartId);
-      expect(events.map((e) => [e.event, e.status])).toEqual([
-        ['order_updated', 'processing'],
-        ['order_updated', 'failed'],
-      ]);
-      expect(events[1]).toMatchObject({ payment: { last4, failureCode }, failureCode });
+      expect(events.map((e) => [e.event, e.status])).toEqual([['order_updated', 'failed']]);
+      expect(events[0]).toMatchObject({ payment: { last4, failureCode }, failureCode });
       expect(await vaultCount(stack, s.cartId)).toBe(0);
     });
 

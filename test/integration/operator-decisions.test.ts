@@ -25,13 +25,14 @@ describe('operator decisions bind the merchant; test events and replays are limi
       select status, disabled_by_operator from webhook_endpoints where platform_uuid = ${platformUuid}`
     )[0];
 
-  /** A paid cart's two events (order_updated processing, then order_created), both delivered. */
+  /** The order_created of two paid carts, both delivered. */
   async function deliveredEvents(merchant: CreatedMerchant): Promise<string[]> {
-    const cartId = await paidCarts(stack, merchant).paidCart();
+    const carts = paidCarts(stack, merchant);
+    const cartIds = [await carts.paidCart(), await carts.paidCart()];
     return waitFor(
       async () => {
         const rows = await stack.db<{ id: string; delivery_status: string }[]>`
-          select id, delivery_status from webhook_events where cart_id = ${cartId} order by sequence`;
+          select id, delivery_status from webhook_events where cart_id in ${stack.db(cartIds)} and event = 'order_created' order by created_at`;
         return rows.length === 2 && rows.every((r) => r.delivery_status === 'delivered') ? rows.map((r) => r.id) : undefined;
       },
       { what: 'both events delivered' },
@@ -40,7 +41,7 @@ describe('operator decisions bind the merchant; test events and replays are limi
 
   it('keeps an operator-disabled endpoint disabled when the merchant saves the same URL, and sends no replay to it', async () => {
     const merchant = await stack.createMerchant({ name: 'Disabled Store', webhookUrl: receiver.url });
-    const [processing, created] = await deliveredEvents(merchant);
+    const [failing, created] = await deliveredEvents(merchant);
     expect((await operator('POST', `/merchants/${merchant.platformUuid}/disable-endpoint`)).status).toBe(200);
 
     const browser = dashboardClient(stack.checkoutUrl);
@@ -60,18 +61,18 @@ describe('operator decisions bind the merchant; test events and replays are limi
 
     // An operator's replay is not sent either: it is marked skipped (seen here on an event whose delivery
     // had failed, as a delivered one stays delivered), and the endpoint gets nothing.
-    await stack.db`update webhook_events set delivery_status = 'failed' where id = ${processing!}`;
-    await stack.db`update webhook_deliveries set status = 'failed' where event_id = ${processing!}`;
-    expect((await operator('POST', `/events/${processing}/replay`)).status).toBe(202);
+    await stack.db`update webhook_events set delivery_status = 'failed' where id = ${failing!}`;
+    await stack.db`update webhook_deliveries set status = 'failed' where event_id = ${failing!}`;
+    expect((await operator('POST', `/events/${failing}/replay`)).status).toBe(202);
     const status = await waitFor(
       async () => {
-        const [row] = await stack.db<{ delivery_status: string }[]>`select delivery_status from webhook_events where id = ${processing!}`;
+        const [row] = await stack.db<{ delivery_status: string }[]>`select delivery_status from webhook_events where id = ${failing!}`;
         return row!.delivery_status === 'failed' ? undefined : row!.delivery_status;
       },
       { what: 'the replay dealt with' },
     );
     expect(status).toBe('skipped');
-    expect(received(processing!)).toBe(1);
+    expect(received(failing!)).toBe(1);
 
     // Only an operator enables it again; then replays go through.
     expect((await operator('POST', `/merchants/${merchant.platformUuid}/enable-endpoint`)).status).toBe(200);

@@ -2,10 +2,11 @@ import { createHash, randomUUID } from 'node:crypto';
 import { ApplicationFailure, WorkflowNotFoundError } from '@temporalio/common';
 import { describe, expect, it } from 'vitest';
 import type { CartSessionActivities } from '../../activities/cart-session/index.js';
+import type { SessionStep } from '../../activities/cart-session/ledger.js';
 import type { PaymentLookup, PaymentOutcome } from '../../activities/cart-session/payments.js';
 import type { CartStatusChange } from '../../core/checkout/cart-ledger.js';
 import { otpHashDigest } from '../../core/checkout/otp/digest.js';
-import { ACTION_REFUSED, OTP_LOCKED, OTP_SEND_FAILED } from '../../core/checkout/session.js';
+import { ACTION_REFUSED, OTP_LOCKED, OTP_SEND_FAILED, PROCESSING_EVENT_AFTER_MS } from '../../core/checkout/session.js';
 import type { CartEventInput } from '../../core/webhooks/events.js';
 import { cartSession } from '../../workflows/cart-session/workflow.js';
 import {
@@ -44,6 +45,7 @@ function sessionActivities(behaviour: { charge?: () => Promise<PaymentOutcome>; 
     recordCartStatus: record<CartStatusChange, void>('recordCartStatus', () => undefined),
     recordCartEvent: record<CartEventInput, { eventId: string; sequence: number }>('recordCartEvent', () => ({ eventId: 'evt_1', sequence: 1 })),
     discardCards: record<{ cartId: string }, void>('discardCards', () => undefined),
+    recordSessionStep: record<SessionStep, void>('recordSessionStep', () => undefined),
     sendOtp: record('sendOtp', async () => {
       await behaviour.sendOtp?.();
       return { acceptedDigests: [otpHashDigest(RIGHT_CODE)] };
@@ -53,7 +55,20 @@ function sessionActivities(behaviour: { charge?: () => Promise<PaymentOutcome>; 
     voidPayment: record('voidPayment', () => undefined),
   } satisfies Partial<CartSessionActivities>;
   const named = (name: string) => calls.filter((c) => c.name === name).map((c) => c.input);
-  return { activities, calls, named, events: () => named('recordCartEvent') as CartEventInput[] };
+  /** A session writes a step in one recordSessionStep, or (before the lean-session patch) in up to three activities. */
+  const step = (c: ActivityCall) => (c.name === 'recordSessionStep' ? (c.input as SessionStep) : undefined);
+  const eventOf = (c: ActivityCall) => (c.name === 'recordCartEvent' ? (c.input as CartEventInput) : step(c)?.event);
+  return {
+    activities,
+    calls,
+    named,
+    events: () => calls.flatMap((c) => eventOf(c) ?? []),
+    statuses: () => calls.flatMap((c) => (c.name === 'recordCartStatus' ? [c.input as CartStatusChange] : (step(c)?.status ?? []))),
+    /** How many times the vault was emptied. */
+    discards: () => calls.filter((c) => c.name === 'discardCards' || step(c)?.discardCards).length,
+    /** Where in the calls the last event was recorded. */
+    lastEventAt: () => calls.map((c) => eventOf(c) !== undefined).lastIndexOf(true),
+  };
 }
 
 describe('cart session workflow, activities mocked', () => {
@@ -61,6 +76,7 @@ describe('cart session workflow, activities mocked', () => {
     'recordCartStatus',
     'recordCartEvent',
     'discardCards',
+    'recordSessionStep',
     'sendOtp',
     'chargePayment',
     'lookupPayment',
@@ -107,13 +123,27 @@ describe('cart session workflow, activities mocked', () => {
 
     const cartId = paid.cartId;
     expect(mocks.named('chargePayment')).toEqual([{ cartId, cardToken: CARD.cardToken, amount: 4498, currency: 'EUR', threeDSecure: true }]);
-    expect(mocks.named('recordCartStatus')).toEqual([
+    expect(mocks.statuses()).toEqual([
       { cartId, status: 'processing', payment: { brand: 'visa', last4: '4242' } },
       { cartId, status: 'paid', payment: { brand: 'visa', last4: '4242' } },
     ]);
-    expect(mocks.events().map((e) => `${e.event}:${e.status}`)).toEqual(['order_updated:processing', 'order_created:paid']);
-    expect(mocks.calls.at(-1)).toEqual({ name: 'discardCards', input: { cartId } });
+    // A prompt outcome is announced by its final event alone.
+    expect(mocks.events().map((e) => `${e.event}:${e.status}`)).toEqual(['order_created:paid']);
+    expect(mocks.calls.at(-1)).toMatchObject({ name: 'recordSessionStep', input: { status: { status: 'paid' }, discardCards: true } });
+    expect(mocks.discards()).toBe(1);
     expect(mocks.named('lookupPayment')).toEqual([]);
+  });
+
+  it(`announces processing to the merchant when the payment has no outcome after ${PROCESSING_EVENT_AFTER_MS} ms, then the outcome`, async () => {
+    const slowApproval = () =>
+      new Promise<PaymentOutcome>((resolve) => setTimeout(() => resolve({ outcome: 'approved', chargeId: 'ch_1' }), PROCESSING_EVENT_AFTER_MS + 1_000));
+    const mocks = sessionActivities({ charge: slowApproval });
+    environment.mockActivities(mocks.activities);
+    const handle = await start();
+    await verified(handle);
+    expect(await handle.executeUpdate(payUpdate, { args: [CARD] })).toMatchObject({ status: 'paid' });
+    expect(mocks.events().map((e) => `${e.event}:${e.status}`)).toEqual(['order_updated:processing', 'order_created:paid']);
+    expect(mocks.events()[0]).toMatchObject({ payment: { brand: 'visa', last4: '4242' } });
   });
 
   it('fails the session with otp_locked after the fifth wrong code, and never charges', async () => {
@@ -130,7 +160,7 @@ describe('cart session workflow, activities mocked', () => {
     expect(await handle.result()).toEqual({ status: 'failed' });
     expect(mocks.events()).toEqual([{ cartId: locked.cartId, event: 'order_updated', status: 'failed', failureCode: OTP_LOCKED }]);
     expect(mocks.named('chargePayment')).toEqual([]);
-    expect(mocks.named('discardCards')).toHaveLength(1);
+    expect(mocks.discards()).toBe(1);
   });
 
   it('abandons a session nobody finished when its lifetime runs out', async () => {
@@ -139,7 +169,7 @@ describe('cart session workflow, activities mocked', () => {
     const handle = await start({ lifetimeMs: 1_000 });
     expect(await handle.result()).toEqual({ status: 'abandoned' });
     expect(mocks.events().map((e) => `${e.event}:${e.status}`)).toEqual(['order_abandoned:abandoned']);
-    expect(mocks.named('discardCards')).toHaveLength(1);
+    expect(mocks.discards()).toBe(1);
     expect(await handle.query(stateQuery)).toMatchObject({ status: 'abandoned', step: 'done' });
   });
 
@@ -178,8 +208,7 @@ describe('cart session workflow, activities mocked', () => {
     expect(mocks.named('lookupPayment').length).toBeGreaterThanOrEqual(1);
     expect(mocks.named('voidPayment')).toEqual([{ cartId: failed.cartId }]);
     // The void comes before the final event, so a late approval never contradicts it.
-    const order = mocks.calls.map((c) => c.name);
-    expect(order.lastIndexOf('voidPayment')).toBeLessThan(order.lastIndexOf('recordCartEvent'));
+    expect(mocks.calls.map((c) => c.name).lastIndexOf('voidPayment')).toBeLessThan(mocks.lastEventAt());
   });
 
   it('cancels on the customer’s word, and refuses a payment before the code is verified', async () => {
@@ -204,9 +233,9 @@ describe('cart session workflow, activities mocked', () => {
     expect(await open.executeUpdate(expireUpdate)).toMatchObject({ status: 'cancelled', step: 'done', cancelledBy: 'merchant' });
     expect(await open.result()).toEqual({ status: 'cancelled' });
     const cartId = open.workflowId.replace(/^cart-/, '');
-    expect(mocks.named('recordCartStatus')).toEqual([{ cartId, status: 'cancelled', cancelledBy: 'merchant' }]);
+    expect(mocks.statuses()).toEqual([{ cartId, status: 'cancelled', cancelledBy: 'merchant' }]);
     expect(mocks.events()).toEqual([{ cartId, event: 'order_cancelled', status: 'cancelled', cancelledBy: 'merchant' }]);
-    expect(mocks.named('discardCards')).toEqual([{ cartId }]);
+    expect(mocks.discards()).toBe(1);
 
     const paying = await start();
     await verified(paying);

@@ -136,6 +136,12 @@ export const expireUpdate = defineUpdate<CartSessionState, []>('expire');
 export const SESSION_CONTROL_PATCH = 'session-control-v1';
 
 /**
+ * The patch after which a session writes each step in one local activity and announces a payment as
+ * `processing` only when it is slow to settle (CHANGELOG.md, Unreleased; docs/decisions/session-cost.md).
+ */
+export const LEAN_SESSION_PATCH = 'lean-session-v1';
+
+/**
  * The merchant's actions on an `authorized` session (the merchant API, through
  * ./client.ts): capture all or part of the hold (`amount` in minor units, at most the authorized
  * amount; absent: all of it), or void it. Each resolves once its outcome is recorded. Refused with

@@ -46,21 +46,24 @@ const plural = (n: number, one: string) => `${n} ${one}${n === 1 ? '' : 's'}`;
 const clock = (iso: string) => `${iso.slice(11, 16)} UTC`;
 const card = (payment: { brand: string; last4: string }) => `${payment.brand} ••${payment.last4}`;
 
+/** Where the final event went: the session tried it itself; retries, if any, run in the cart's delivery workflow. */
+const toMerchant = (event: string, cartId: string) => `${event} sent to the merchant (any retry: webhooks-${cartId})`;
+
 /** What the session waits on or does right now, from its own state. */
 export function currentDetails(state: CartSessionState, now: { sending?: boolean; resolvingUntil?: number; holdExpiresAt?: string } = {}): string {
   switch (state.status) {
     case 'paid':
-      return `paid${state.payment ? ` with ${card(state.payment)}` : ''} — order_created goes to the merchant (webhooks-${state.cartId})`;
+      return `paid${state.payment ? ` with ${card(state.payment)}` : ''} — ${toMerchant('order_created', state.cartId)}`;
     case 'authorized':
       return now.holdExpiresAt
         ? `authorized${state.payment ? ` on ${card(state.payment)}` : ''}, not captured — waiting for the merchant's capture or void until ${now.holdExpiresAt.slice(0, 16)} UTC, then the hold is voided`
         : 'authorized — capturing or voiding the hold';
     case 'failed':
-      return `failed: ${state.failureCode ?? 'unknown'} — order_updated goes to the merchant (webhooks-${state.cartId})`;
+      return `failed: ${state.failureCode ?? 'unknown'} — ${toMerchant('order_updated', state.cartId)}`;
     case 'cancelled':
-      return `cancelled by the ${state.cancelledBy === 'merchant' ? 'merchant (expire)' : 'customer'} — order_cancelled goes to the merchant (webhooks-${state.cartId})`;
+      return `cancelled by the ${state.cancelledBy === 'merchant' ? 'merchant (expire)' : 'customer'} — ${toMerchant('order_cancelled', state.cartId)}`;
     case 'abandoned':
-      return `abandoned: the session expired — order_abandoned goes to the merchant (webhooks-${state.cartId})`;
+      return `abandoned: the session expired — ${toMerchant('order_abandoned', state.cartId)}`;
     case 'processing': {
       if (state.authentication) return `waiting for the customer at their bank's 3-D Secure challenge, until ${clock(state.authentication.until)}`;
       const charging = `charging ${state.payment ? card(state.payment) : 'the card'}`;

@@ -24,6 +24,7 @@ import {
   resendCodeUpdate,
   searchAttributes,
   sendCodeUpdate,
+  LEAN_SESSION_PATCH,
   SESSION_CONTROL_PATCH,
   stateQuery,
   threeDSecureReturnUpdate,
@@ -41,6 +42,7 @@ import {
   THREE_DS_CHALLENGE_DEFAULT_MS,
   OTP_POLICY,
   OTP_SEND_FAILED,
+  PROCESSING_EVENT_AFTER_MS,
   TERMINAL_STATUSES,
   type ActionRefusal,
   type CancelledBy,
@@ -58,7 +60,7 @@ import { currentDetails, duration } from './operator-details.js';
  * to five per outcome). They are short, idempotent PostgreSQL writes, so a worker crash that re-runs
  * one on replay is harmless.
  */
-const { recordCartStatus, recordCartEvent, discardCards } = proxyLocalActivities<CartSessionActivities>({
+const { recordCartStatus, recordCartEvent, discardCards, recordSessionStep } = proxyLocalActivities<CartSessionActivities>({
   startToCloseTimeout: '30 seconds',
   retry: { initialInterval: '1 second', maximumInterval: '1 minute' },
 });
@@ -153,6 +155,8 @@ export async function cartSession(input: CartSessionInput): Promise<{ status: Ca
   const { cartId } = input;
   const otpPolicy = { ...OTP_POLICY, ...input.otpPolicy };
   const closesAt = workflowInfo().startTime.getTime() + input.lifetimeMs;
+  // Sessions from before it write each step in three local activities and announce every payment as processing.
+  const lean = patched(LEAN_SESSION_PATCH);
 
   let status: CartStatus = 'pending';
   let contact: { address: string; hint: string; key?: string } | undefined;
@@ -442,29 +446,41 @@ export async function cartSession(input: CartSessionInput): Promise<{ status: Ca
 
   // --- The business process.
 
+  const eventOf = (event: WebhookEventName, outcome: { failureCode?: string; cancelledBy?: CancelledBy } = {}) => ({
+    cartId,
+    event,
+    status,
+    ...(payment ? { payment } : {}),
+    ...(outcome.failureCode ? { failureCode: outcome.failureCode } : {}),
+    ...(outcome.cancelledBy ? { cancelledBy: outcome.cancelledBy } : {}),
+  });
+
+  /** `event` null: the step is recorded without one (a lean session's payment, until it is slow to settle). */
   const moveTo = async (
     next: CartStatus,
     outcome: { failureCode?: string; cancelledBy?: CancelledBy; capturedAmount?: number } = {},
-    event = EVENT_FOR_STATUS[next],
+    event: WebhookEventName | null = EVENT_FOR_STATUS[next] ?? null,
   ) => {
     status = next;
     failureCode = outcome.failureCode;
     tell();
-    upsertSearchAttributes([{ key: searchAttributes.cartStatus, value: next }]);
+    // A lean session's payment shows as processing in search only once it is slow (announcedIfSlow).
+    if (!(lean && next === 'processing')) upsertSearchAttributes([{ key: searchAttributes.cartStatus, value: next }]);
     const card = payment
       ? { brand: payment.brand, last4: payment.last4, ...(payment.threeDSecure ? { threeDSecure: payment.threeDSecure.result } : {}) }
       : undefined;
-    await recordCartStatus({ cartId, status: next, ...(card ? { payment: card } : {}), ...outcome });
-    const { failureCode: code, cancelledBy } = outcome;
-    if (event)
-      await recordCartEvent({
-        cartId,
-        event,
-        status: next,
-        ...(payment ? { payment } : {}),
-        ...(code ? { failureCode: code } : {}),
-        ...(cancelledBy ? { cancelledBy } : {}),
+    const change = { cartId, status: next, ...(card ? { payment: card } : {}), ...outcome };
+    if (lean) {
+      // Every step after processing ends the customer's use of their card: the vault is emptied with it.
+      await recordSessionStep({
+        status: change,
+        ...(event ? { event: eventOf(event, outcome) } : {}),
+        ...(next !== 'processing' ? { discardCards: true } : {}),
       });
+      return;
+    }
+    await recordCartStatus(change);
+    if (event) await recordCartEvent(eventOf(event, outcome));
   };
 
   const resultOf = (outcome: PaymentOutcome): PaymentResult => {
@@ -557,14 +573,32 @@ export async function cartSession(input: CartSessionInput): Promise<{ status: Ca
     return confirmed ? { approved: false, failureCode: 'authentication_failed', threeDSecure: 'failed' } : { approved: false, failureCode: 'processor_error' };
   };
 
+  /**
+   * A lean session tells the merchant `processing` (order_updated) only when the payment is slow to
+   * settle: no answer within PROCESSING_EVENT_AFTER_MS (an unanswered charge being resolved), or a 3-D
+   * Secure challenge to wait on. A prompt outcome is announced by its final event alone, as card
+   * processors do, which spares every such payment a delivery (docs/decisions/session-cost.md).
+   */
+  const announcedIfSlow = async (charge: () => Promise<PaymentResult>): Promise<PaymentResult> => {
+    await moveTo('processing', {}, null);
+    let answer: PaymentResult | undefined;
+    const answering = charge().then((result) => (answer = result));
+    const prompt = await condition(() => answer !== undefined, PROCESSING_EVENT_AFTER_MS, { summary: 'processing announced if the payment is slower' });
+    if (!prompt || 'authenticate' in (await answering)) {
+      upsertSearchAttributes([{ key: searchAttributes.cartStatus, value: status }]);
+      await recordSessionStep({ status: { cartId, status }, event: eventOf('order_updated') });
+    }
+    return answering;
+  };
+
   const takePayment = async (card: Card) => {
     // Sessions from before it charge without a return URL, as they did: a challenge is then a decline.
     const threeDSecure = patched('three-d-secure-v1');
     // Only a manual-capture cart takes the new path; its histories carry the marker (CHANGELOG.md, manual-capture-v1).
     const manual = input.captureMethod === 'manual' && patched('manual-capture-v1');
     payment = { brand: card.brand, last4: card.last4, ...(manual ? { captureMethod: 'manual' as const } : {}) };
-    await moveTo('processing');
-    const answered = await resolvePayment(card, { manual, threeDSecure });
+    if (!lean) await moveTo('processing');
+    const answered = lean ? await announcedIfSlow(() => resolvePayment(card, { manual, threeDSecure })) : await resolvePayment(card, { manual, threeDSecure });
     const result = 'authenticate' in answered ? await authenticate(answered.authenticate) : answered;
     const secured = result.threeDSecure ? { threeDSecure: { result: result.threeDSecure } } : {};
     if (result.approved) {
@@ -583,8 +617,8 @@ export async function cartSession(input: CartSessionInput): Promise<{ status: Ca
   else if (decision!.kind === 'cancel') await moveTo('cancelled', { cancelledBy: decision!.by });
   else await moveTo('failed', { failureCode: OTP_LOCKED });
 
-  // No card outlives its session, whether it was charged, declined or never used.
-  await discardCards({ cartId });
+  // No card outlives its session, whether it was charged, declined or never used (a lean session's last step emptied the vault).
+  if (!lean) await discardCards({ cartId });
   settled = true;
   if (state().status === 'authorized') await holdAuthorization();
   await condition(allHandlersFinished);

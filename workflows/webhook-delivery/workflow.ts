@@ -1,4 +1,15 @@
-import { ActivityFailure, condition, continueAsNew, log, patched, proxyActivities, setCurrentDetails, setHandler, workflowInfo } from '@temporalio/workflow';
+import {
+  ActivityFailure,
+  condition,
+  continueAsNew,
+  log,
+  patched,
+  proxyActivities,
+  setCurrentDetails,
+  setHandler,
+  sleep,
+  workflowInfo,
+} from '@temporalio/workflow';
 import type { WebhookDeliveryActivities } from '../../activities/webhook-delivery/index.js';
 import { DELIVERY_FAILURE, type DeliveryRequest } from '../../core/webhooks/delivery.js';
 import { deliverEventSignal, WEBHOOK_ENDPOINTS_PATCH, type WebhookDeliveryInput } from './messages.js';
@@ -29,6 +40,15 @@ const deliveryActivities = (input: WebhookDeliveryInput) =>
     retry: { initialInterval: '1 second', backoffCoefficient: 2, maximumInterval: '10 minutes', nonRetryableErrorTypes: [DELIVERY_FAILURE.eventMissing] },
   });
 
+/**
+ * A request whose first attempt the cart session made itself waits out the retry table's delay after
+ * it. Only such requests carry `retryAt`, and none existed before it, so histories replay unchanged.
+ */
+async function retryDelayOf(request: DeliveryRequest): Promise<void> {
+  const waitMs = request.retryAt ? Date.parse(request.retryAt) - Date.now() : 0;
+  if (waitMs > 0) await sleep(waitMs, { summary: `retry of webhook event ${request.eventId} after the session's own attempt failed` });
+}
+
 /** The line a request waits in: its endpoint's, or the merchant's first endpoint's for a request that names none. */
 const lineOf = (request: DeliveryRequest) => request.endpointId ?? '';
 
@@ -56,6 +76,7 @@ async function deliverPerEndpoint(input: WebhookDeliveryInput): Promise<void> {
     try {
       while (line.length > 0 && !draining) {
         const next = line[0]!;
+        await retryDelayOf(next);
         try {
           await deliverWebhook(next);
         } catch (err) {
@@ -123,6 +144,7 @@ async function deliverInOneLine(input: WebhookDeliveryInput): Promise<void> {
     }
     const next = queue[0]!;
     delivering = true;
+    await retryDelayOf(next);
     setCurrentDetails(`delivering webhook event ${next.eventId} (${next.trigger}), ${queue.length - 1} more queued`);
     try {
       await deliverWebhook(next);
