@@ -9,7 +9,8 @@ import { WAITED_ACTIVITY_HEARTBEAT_INTERVAL_MS } from '../../core/worker-loss.js
 export async function whileHeartbeating<T>(work: () => Promise<T>, everyMs = WAITED_ACTIVITY_HEARTBEAT_INTERVAL_MS): Promise<T> {
   const context = asyncLocalStorage.getStore();
   if (!context) return work();
-  context.heartbeat();
+  // No heartbeat at the start: the timeout counts from the start too, and a send done within the
+  // first interval (nearly all) then costs Temporal no heartbeat at all.
   const timer = setInterval(() => context.heartbeat(), everyMs);
   try {
     return await work();
