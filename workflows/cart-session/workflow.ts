@@ -583,7 +583,9 @@ export async function cartSession(input: CartSessionInput): Promise<{ status: Ca
     await moveTo('processing', {}, null);
     let answer: PaymentResult | undefined;
     const answering = charge().then((result) => (answer = result));
-    const prompt = await condition(() => answer !== undefined, PROCESSING_EVENT_AFTER_MS, { summary: 'processing announced if the payment is slower' });
+    const prompt = await condition(() => answer !== undefined, PROCESSING_EVENT_AFTER_MS, {
+      summary: `${duration(PROCESSING_EVENT_AFTER_MS)} wait for the outcome before processing goes to the merchant`,
+    });
     if (!prompt || 'authenticate' in (await answering)) {
       upsertSearchAttributes([{ key: searchAttributes.cartStatus, value: status }]);
       await recordSessionStep({ status: { cartId, status }, event: eventOf('order_updated') });
