@@ -16,9 +16,10 @@ const isSuccess = (status: number | undefined) => status !== undefined && status
 type DeliveryDeps = { config: Config; db: Db; logger: Logger; metrics: ActivityMetrics; postWebhook?: typeof postWebhook };
 
 /**
- * One HTTP attempt per activity attempt. The activity owns the retry table: a failure it wants retried
- * is thrown with the delay of the schedule (docs/decisions/webhooks.md) as `nextRetryDelay`; an outcome that ends the
- * delivery (2xx, spent schedule, 410, disabled endpoint) is returned, so the workflow moves to the next event.
+ * One delivery attempt, recorded, signed, counted and logged: the delivery activity's, and a cart
+ * session's own first one (activities/cart-session/ledger.ts). It owns the retry table: a failure to
+ * retry is thrown with the schedule's delay (docs/decisions/webhooks.md) as `nextRetryDelay`; an outcome
+ * that ends the delivery (2xx, spent schedule, 410, disabled endpoint) is returned.
  */
 export function createDeliveryAttempt(deps: DeliveryDeps): AttemptDelivery {
   const { config, db, logger, metrics } = deps;
@@ -159,6 +160,7 @@ export function createDeliveryAttempt(deps: DeliveryDeps): AttemptDelivery {
   return attemptDelivery;
 }
 
+/** One HTTP attempt per activity attempt: the delivery workflow moves to the next event once one returns. */
 export function createWebhookDeliveryActivities(deps: DeliveryDeps) {
   const attemptDelivery = createDeliveryAttempt(deps);
   return {
