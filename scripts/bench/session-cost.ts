@@ -19,10 +19,10 @@ import { processGroups, startRoles, type Roles } from './stack.js';
 const ROOT = fileURLToPath(new URL('../..', import.meta.url));
 
 /**
- * The code before this round's CPU work (issue 25, item 2): `cost.before…` runs its roles, from this
- * commit's tree, beside ours on the same Temporal and PostgreSQL in the same run.
+ * The code before the lean sessions (docs/decisions/session-cost.md): `cost.before…` runs its roles,
+ * from this commit's tree, beside ours on the same Temporal and PostgreSQL in the same run.
  */
-export const COST_BEFORE_COMMIT = '8fd0fd6';
+const COST_BEFORE_COMMIT = '8fd0fd6';
 
 /** Sessions driven at once: a busy shop's pace, short of saturating two cores. */
 const COST_CONCURRENCY = 16;
@@ -33,7 +33,7 @@ const COST_LIFETIME_S = 20;
 export interface SessionCostFigures {
   sessions: number;
   concurrency: number;
-  /** CPU of every process (Temporal, PostgreSQL, worker, API) per session, create to verified final webhook and every workflow closed. */
+  /** CPU of every process (Temporal, PostgreSQL, worker, API) per session, from the create to the verified final webhook. */
   cpuMs: number;
   cpuMsByProcess: Record<string, number>;
   errors: number;
