@@ -4,8 +4,8 @@ import type { Db } from '../../core/db/client.js';
 import { ApplicationFailure } from '@temporalio/activity';
 import { DELIVERY_FAILURE, SESSION_ATTEMPT_TIMEOUT_MS, type AttemptDelivery, type RequestDelivery } from '../../core/webhooks/delivery.js';
 import { deliveryEndpointIds, hasEarlierPendingDelivery } from '../../core/webhooks/event-store.js';
-import { isLastCartEvent, type CartEventInput } from '../../core/webhooks/events.js';
-import { createCartEventActivities, recordCartEventIn, type RecordedEvent } from '../shared/cart-events.js';
+import type { CartEventInput } from '../../core/webhooks/events.js';
+import { createCartEventActivities, recordCartEventIn, scheduledDelivery, type RecordedEvent } from '../shared/cart-events.js';
 
 /** One step of a session: its new status, the webhook event it makes (if any), and whether the customer's cards are done with. */
 export interface SessionStep {
@@ -29,7 +29,7 @@ export function createLedgerActivities(deps: { db: Db; requestDelivery: RequestD
    */
   async function deliverStepEvent(event: CartEventInput, recorded: RecordedEvent): Promise<void> {
     for (const endpointId of await deliveryEndpointIds(db, recorded.eventId)) {
-      const request = { eventId: recorded.eventId, endpointId, trigger: 'scheduled' as const, ...(isLastCartEvent(event) ? { last: true as const } : {}) };
+      const request = scheduledDelivery(event, recorded, endpointId);
       if (recorded.sequence > 1 && (await hasEarlierPendingDelivery(db, event.cartId, recorded.sequence, endpointId))) {
         await requestDelivery(event.cartId, request);
         continue;

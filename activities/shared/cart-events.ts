@@ -3,7 +3,7 @@ import { lockCart } from '../../core/checkout/cart-ledger.js';
 import { deliveryEndpointIds, pendingRefundEventsBefore } from '../../core/webhooks/event-store.js';
 import { recordLockedCartEvent } from '../../core/webhooks/cart-events.js';
 import { isLastCartEvent, type CartEventInput } from '../../core/webhooks/events.js';
-import type { RequestDelivery } from '../../core/webhooks/delivery.js';
+import type { DeliveryRequest, RequestDelivery } from '../../core/webhooks/delivery.js';
 
 export interface CartEventDeps {
   db: Db;
@@ -47,11 +47,11 @@ async function handOverCartEvent(deps: CartEventDeps, input: CartEventInput, rec
         await requestDelivery(input.cartId, { eventId: earlier, endpointId, trigger: 'scheduled' });
       }
     }
-    await requestDelivery(input.cartId, {
-      eventId: recorded.eventId,
-      endpointId,
-      trigger: 'scheduled',
-      ...(isLastCartEvent(input) ? { last: true as const } : {}),
-    });
+    await requestDelivery(input.cartId, scheduledDelivery(input, recorded, endpointId));
   }
+}
+
+/** The normal schedule's request for a recorded event to one endpoint, marked when it is the cart's last. */
+export function scheduledDelivery(input: CartEventInput, recorded: RecordedEvent, endpointId: string): DeliveryRequest {
+  return { eventId: recorded.eventId, endpointId, trigger: 'scheduled', ...(isLastCartEvent(input) ? { last: true as const } : {}) };
 }

@@ -2,7 +2,7 @@ import { ApplicationFailure, Context } from '@temporalio/activity';
 import type { Config } from '../../core/config.js';
 import type { Db } from '../../core/db/client.js';
 import type { Logger } from '../../core/logger.js';
-import { disableEndpoint, findDeliveryEndpoint, recordEndpointFailure } from '../../core/merchants/merchant-store.js';
+import { disableEndpoint, findDeliveryEndpoint, recordEndpointFailure, recordEndpointSuccess } from '../../core/merchants/merchant-store.js';
 import { liveWebhookSecrets } from '../../core/merchants/webhook-secrets.js';
 import { DELIVERY_FAILURE, type AttemptDelivery, type DeliveryOutcome, type DeliveryRequest } from '../../core/webhooks/delivery.js';
 import { completeAttempt, ensureDelivery, findEvent, recordDeliveredAttempt, setDeliveryStatus, startAttempt } from '../../core/webhooks/event-store.js';
@@ -115,6 +115,7 @@ export function createDeliveryAttempt(deps: DeliveryDeps): AttemptDelivery {
         { attemptId, eventId: event.id, endpointId: endpoint.endpointId },
         { httpStatus: outcome.status!, latencyMs: outcome.latencyMs, responseExcerpt: outcome.excerpt ?? outcome.errorMessage ?? null },
       );
+      await recordEndpointSuccess(db, endpoint.endpointId);
       countAttempt('delivered', outcome);
       // Operators' replays would measure how old the event was, not how long delivery took.
       if (request.trigger === 'scheduled') metrics.webhookDeliveryLatency.observe((Date.now() - Date.parse(event.payload.createdAt)) / 1000);

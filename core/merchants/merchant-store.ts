@@ -191,6 +191,11 @@ export async function enableEndpoint(db: Db, endpointId: string, by: EndpointAct
   return updated.count > 0;
 }
 
+/** A 2xx ends the endpoint's failure streak. */
+export async function recordEndpointSuccess(db: Db, endpointId: string): Promise<void> {
+  await db`update webhook_endpoints set failing_since = null where id = ${endpointId} and failing_since is not null`;
+}
+
 /** Starts the failure streak at `at` unless one is running; returns when the streak began. */
 export async function recordEndpointFailure(db: Db, endpointId: string, at: Date): Promise<Date> {
   const [row] = await db<{ failing_since: Date }[]>`

@@ -180,8 +180,8 @@ export async function completeAttempt(
 }
 
 /**
- * A 2xx, recorded in two round trips where it took four: the attempt's outcome, the delivery marked
- * delivered and the endpoint's failure streak ended in one statement, then the event's own status.
+ * A 2xx, recorded in two round trips where it took three: the attempt's outcome and the delivery
+ * marked delivered in one statement, then the event's own status.
  */
 export async function recordDeliveredAttempt(
   db: Db,
@@ -193,8 +193,6 @@ export async function recordDeliveredAttempt(
       update webhook_attempts set http_status = ${outcome.httpStatus}, error_class = null, latency_ms = ${outcome.latencyMs},
         response_excerpt = ${outcome.responseExcerpt}, next_attempt_at = null
       where id = ${delivery.attemptId}
-    ), endpoint as (
-      update webhook_endpoints set failing_since = null where id = ${delivery.endpointId} and failing_since is not null
     )
     update webhook_deliveries set status = 'delivered', delivered_at = now() where event_id = ${delivery.eventId} and endpoint_id = ${delivery.endpointId}`;
   await summarizeDeliveries(db, delivery.eventId);

@@ -2,6 +2,7 @@ import { storeCard } from '../../core/checkout/card-vault.js';
 import { markCustomerStarted } from '../../core/checkout/cart-ledger.js';
 import { checkCard } from '../../core/checkout/cards.js';
 import { otpHash } from '../../core/checkout/otp/hash.js';
+import type { WorkflowHandle } from '@temporalio/client';
 import { cartWorkflowId, payUpdate, sendCodeUpdate, verifyCodeUpdate } from '../../workflows/cart-session/messages.js';
 import type { cartSession } from '../../workflows/cart-session/workflow.js';
 import { createCart, forEachConcurrently, settle, type BenchContext } from './context.js';
@@ -25,24 +26,38 @@ export interface PayFigures {
   cpuMsPerPayment: Record<string, number>;
 }
 
+export interface ReadyToPay {
+  cartId: string;
+  handle: WorkflowHandle<typeof cartSession>;
+  card: { cardToken: string; brand: string; last4: string };
+}
+
+/**
+ * A cart created through the API and taken to the card step as the page takes it: marked started,
+ * a code sent and verified (as its keyed hash), the sandbox card checked and vaulted. Only Pay is left.
+ */
+export async function cartReadyToPay(ctx: BenchContext, apiUrl: string, platformUuid: string): Promise<ReadyToPay> {
+  const { keyring } = ctx.config;
+  const { cartId } = await createCart(apiUrl, platformUuid);
+  const handle = ctx.temporal.client.workflow.getHandle<typeof cartSession>(cartWorkflowId(cartId));
+  await markCustomerStarted(ctx.db, cartId);
+  await handle.executeUpdate(sendCodeUpdate, { args: [{ contact: 'bench@example.com' }], updateId: `send-${cartId}-0` });
+  await handle.executeUpdate(verifyCodeUpdate, { args: [{ codeHash: otpHash(keyring, cartId, ctx.config.sandboxOtp) }] });
+  const checked = checkCard({ number: '4111111111111111', expiry: '12/30', cvv: '123' }, new Date());
+  if (!checked.ok) throw new Error('the sandbox card was refused');
+  const { token } = await storeCard(ctx.db, keyring, cartId, checked.card);
+  return { cartId, handle, card: { cardToken: token, brand: checked.card.brand, last4: checked.card.last4 } };
+}
+
 /**
  * Pay → verified `order_created`, driven as the page drives a session (test/support/cart-session-driver.ts):
  * contact, code (as its keyed hash), the card checked and vaulted, then the `pay` update, whose answer
  * is when the page redirects. Every cart is made ready to pay first, so only the pay is timed.
  */
 export async function measurePayToWebhook(ctx: BenchContext, receiver: VerifyingReceiver, carts: number, concurrency = ctx.concurrency): Promise<PayFigures> {
-  const { keyring } = ctx.config;
-  const ready: Array<{ cartId: string; card: { cardToken: string; brand: string; last4: string } }> = [];
+  const ready: ReadyToPay[] = [];
   await forEachConcurrently(Array.from({ length: carts }), Math.min(ctx.concurrency, 16), async () => {
-    const { cartId } = await createCart(ctx.roles.apiUrl, ctx.merchant.platformUuid);
-    const handle = ctx.temporal.client.workflow.getHandle<typeof cartSession>(cartWorkflowId(cartId));
-    await markCustomerStarted(ctx.db, cartId);
-    await handle.executeUpdate(sendCodeUpdate, { args: [{ contact: 'bench@example.com' }], updateId: `send-${cartId}-0` });
-    await handle.executeUpdate(verifyCodeUpdate, { args: [{ codeHash: otpHash(keyring, cartId, ctx.config.sandboxOtp) }] });
-    const checked = checkCard({ number: '4111111111111111', expiry: '12/30', cvv: '123' }, new Date());
-    if (!checked.ok) throw new Error('the sandbox card was refused');
-    const { token } = await storeCard(ctx.db, keyring, cartId, checked.card);
-    ready.push({ cartId, card: { cardToken: token, brand: checked.card.brand, last4: checked.card.last4 } });
+    ready.push(await cartReadyToPay(ctx, ctx.roles.apiUrl, ctx.merchant.platformUuid));
   });
 
   await settle(ctx);
@@ -50,8 +65,7 @@ export async function measurePayToWebhook(ctx: BenchContext, receiver: Verifying
   const toRedirect: number[] = [];
   let errors = 0;
   const meter = cpuMeter(processGroups(ctx.stack, ctx.roles));
-  await forEachConcurrently(ready, concurrency, async ({ cartId, card }) => {
-    const handle = ctx.temporal.client.workflow.getHandle<typeof cartSession>(cartWorkflowId(cartId));
+  await forEachConcurrently(ready, concurrency, async ({ cartId, handle, card }) => {
     const created = receiver.waitFor('order_created', cartId);
     const submitted = performance.now();
     const state = await handle.executeUpdate(payUpdate, { args: [card], updateId: `pay-${cartId}` });

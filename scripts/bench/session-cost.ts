@@ -3,14 +3,10 @@ import { mkdtempSync, rmSync, symlinkSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { storeCard } from '../../core/checkout/card-vault.js';
-import { markCustomerStarted } from '../../core/checkout/cart-ledger.js';
-import { checkCard } from '../../core/checkout/cards.js';
-import { otpHash } from '../../core/checkout/otp/hash.js';
 import { registerMerchant } from '../../core/merchants/registration.js';
-import { cartWorkflowId, payUpdate, sendCodeUpdate, verifyCodeUpdate } from '../../workflows/cart-session/messages.js';
-import type { cartSession } from '../../workflows/cart-session/workflow.js';
+import { payUpdate } from '../../workflows/cart-session/messages.js';
 import { createCart, forEachConcurrently, type BenchContext } from './context.js';
+import { cartReadyToPay } from './pay-to-webhook.js';
 import { cpuMeter, type CpuFigures } from './cpu.js';
 import { round } from './load.js';
 import { startVerifyingReceiver, type VerifyingReceiver } from './receiver.js';
@@ -75,23 +71,12 @@ async function untilClosed(ctx: BenchContext, taskQueue: string): Promise<void> 
  * `order_created` and every workflow of the session closed.
  */
 async function measurePaid(ctx: BenchContext, roles: Roles, receiver: VerifyingReceiver, platformUuid: string, sessions: number, concurrency: number) {
-  const { keyring } = ctx.config;
   let errors = 0;
   const meter = cpuMeter(processGroups(ctx.stack, roles));
   await forEachConcurrently(Array.from({ length: sessions }), concurrency, async () => {
-    const { cartId } = await createCart(roles.apiUrl, platformUuid);
-    const handle = ctx.temporal.client.workflow.getHandle<typeof cartSession>(cartWorkflowId(cartId));
-    await markCustomerStarted(ctx.db, cartId);
-    await handle.executeUpdate(sendCodeUpdate, { args: [{ contact: 'bench@example.com' }], updateId: `send-${cartId}-0` });
-    await handle.executeUpdate(verifyCodeUpdate, { args: [{ codeHash: otpHash(keyring, cartId, ctx.config.sandboxOtp) }] });
-    const checked = checkCard({ number: '4111111111111111', expiry: '12/30', cvv: '123' }, new Date());
-    if (!checked.ok) throw new Error('the sandbox card was refused');
-    const { token } = await storeCard(ctx.db, keyring, cartId, checked.card);
+    const { cartId, handle, card } = await cartReadyToPay(ctx, roles.apiUrl, platformUuid);
     const created = receiver.waitFor('order_created', cartId);
-    const state = await handle.executeUpdate(payUpdate, {
-      args: [{ cardToken: token, brand: checked.card.brand, last4: checked.card.last4 }],
-      updateId: `pay-${cartId}`,
-    });
+    const state = await handle.executeUpdate(payUpdate, { args: [card], updateId: `pay-${cartId}` });
     if (state.status !== 'paid') errors++;
     else await created;
   });
