@@ -39,7 +39,11 @@ export async function startTemporalDevServer(options: TemporalDevServerOptions):
   if (options.dbFile) args.push('--db-filename', options.dbFile);
   if (options.fastUnsafeStorage) args.push('--sqlite-pragma', 'journal_mode=WAL', '--sqlite-pragma', 'synchronous=OFF');
   for (const definition of SEARCH_ATTRIBUTE_DEFINITIONS) args.push('--search-attribute', definition);
-  for (const [key, value] of Object.entries(options.dynamicConfig ?? {})) args.push('--dynamic-config-value', `${key}=${JSON.stringify(value)}`);
+  // The CLI turns the search-attribute cache off so that attributes registered while it runs show at
+  // once; ours are all registered above, at start, and with the cache off every start and upsert
+  // read the cluster metadata from SQLite again, several times (docs/decisions/session-cost.md).
+  const dynamicConfig = { 'system.forceSearchAttributesCacheRefreshOnRead': false, ...options.dynamicConfig };
+  for (const [key, value] of Object.entries(dynamicConfig)) args.push('--dynamic-config-value', `${key}=${JSON.stringify(value)}`);
 
   const child = spawn(options.cli, args, { stdio: ['ignore', 'pipe', 'pipe'] });
   const { output, stop } = superviseServer(child, options.log);

