@@ -4,11 +4,13 @@ import { WAITED_ACTIVITY_HEARTBEAT_INTERVAL_MS } from '../../core/worker-loss.js
 /**
  * Runs `work` while heartbeating, for an activity scheduled with a heartbeat timeout: alive, it
  * may take its whole start-to-close timeout; dead with its worker, Temporal retries it elsewhere
- * once the heartbeats stop. Outside an activity (a unit test calling it directly) it just runs.
+ * once the heartbeats stop. Outside an activity (a unit test calling it directly), or in a local
+ * one, it just runs.
  */
 export async function whileHeartbeating<T>(work: () => Promise<T>, everyMs = WAITED_ACTIVITY_HEARTBEAT_INTERVAL_MS): Promise<T> {
   const context = asyncLocalStorage.getStore();
-  if (!context) return work();
+  // A local activity has no heartbeat: its workflow task's timeout covers a worker's death.
+  if (!context || context.info.isLocal) return work();
   // No heartbeat at the start: the timeout counts from the start too, and a send done within the
   // first interval (nearly all) then costs Temporal no heartbeat at all.
   const timer = setInterval(() => context.heartbeat(), everyMs);

@@ -7,7 +7,7 @@ import { useOwnDatabase } from '../support/own-database.js';
 import { createProcessStack, TEST_WORKER, writeWorkflowBundle, type ProcessStack } from '../support/process-stack.js';
 import type { RoleProcess } from '../support/role-process.js';
 import { waitFor } from '../support/wait-for.js';
-import { workerHoldingSession, workerRunningActivity } from '../support/worker-holding.js';
+import { workerHoldingSession } from '../support/worker-holding.js';
 
 /**
  * Two worker processes, and the one the customer's session needs SIGKILLed while the page waits on
@@ -43,7 +43,7 @@ describe('the checkout page when a worker dies under a customer', () => {
     smtp = await startSmtpCatcher({
       beforeAnswer: async (recipients) => {
         if (!held || held.killed || !recipients.includes(held.contact)) return;
-        const sender = await workerRunningActivity(stack.temporal.client, cartWorkflowId(held.cartId), workers);
+        const sender = await workerHoldingSession(stack.temporal.client, cartWorkflowId(held.cartId), workers);
         if (!sender) return;
         held.killed = sender;
         await kill(sender);
@@ -70,7 +70,7 @@ describe('the checkout page when a worker dies under a customer', () => {
   };
   const follow = (res: Response, cookie: string) => fetch(`${webUrl}${res.headers.get('location')}`, { redirect: 'manual', headers: { cookie } });
 
-  it('sends the code from the other worker when the one sending it dies between accept and completion', { timeout: 120_000 }, async () => {
+  it('sends the code from the other worker when the one sending it dies before the SMTP server takes the mail', { timeout: 120_000 }, async () => {
     const { cartId, visit, contact } = await newSession('held@example.com');
     held = { contact, cartId };
 

@@ -13,7 +13,7 @@ import { planOf, reliabilitySettings, reportFigures } from '../support/reliabili
 import type { RoleProcess } from '../support/role-process.js';
 import { waitFor } from '../support/wait-for.js';
 import { startWebhookReceiver, type WebhookReceiver } from '../support/webhook-receiver.js';
-import { workerHoldingSession, workerRunningActivity } from '../support/worker-holding.js';
+import { workerHoldingSession } from '../support/worker-holding.js';
 
 /** Sessions in flight at once: enough to keep every process busy on two cores. */
 const CONCURRENCY = 4;
@@ -24,7 +24,7 @@ const CONCURRENCY = 4;
  * under load (often inside a workflow task, which only its timeout hands over).
  */
 const MOMENTS = {
-  update: 'worker SIGKILL between accept and completion of an update (its code send)',
+  update: 'worker SIGKILL while an update runs (its code send)',
   query: 'worker SIGKILL holding a session as the page queries it',
   load: 'worker SIGKILL mid-load',
 } as const;
@@ -63,7 +63,7 @@ describe('scaled out: 2 APIs, 2 checkout pages, 2 workers, workers killed where 
         if (!armed || !recipients.includes(armed.contact)) return;
         armedSend = undefined;
         try {
-          await armed.kill(await workerRunningActivity(stack.temporal.client, cartWorkflowId(armed.cartId), workers));
+          await armed.kill(await workerHoldingSession(stack.temporal.client, cartWorkflowId(armed.cartId), workers));
         } catch (err) {
           // Thrown here, it would only reach the SMTP server (a refused send, retried): say it instead.
           hookFailures.push(`update: the kill failed: ${err instanceof Error ? err.message : String(err)}`);

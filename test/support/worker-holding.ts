@@ -4,16 +4,11 @@ import type { RoleProcess } from './role-process.js';
 /** A worker's identity as the TypeScript SDK names it by default: `<pid>@<host>`. */
 const runsAs = (worker: RoleProcess, identity: string | null | undefined) => !!identity && identity.startsWith(`${worker.child.pid}@`);
 
-/** The worker running the workflow's pending activity right now (Temporal's record of its last attempt), if one of `workers`. */
-export async function workerRunningActivity(client: Client, workflowId: string, workers: RoleProcess[]): Promise<RoleProcess | undefined> {
-  const { raw } = await client.workflow.getHandle(workflowId).describe();
-  const identity = raw.pendingActivities?.find((a) => a.lastWorkerIdentity)?.lastWorkerIdentity;
-  return workers.find((w) => runsAs(w, identity));
-}
-
 /**
  * The worker that completed the workflow's last workflow task, if one of `workers`: it holds the
  * session in its cache, and Temporal sends the session's next task and queries to its sticky queue.
+ * So it is also the worker sending a code: the send is a local activity in the task that took the
+ * update (LOCAL_CODE_SEND_PATCH).
  */
 export async function workerHoldingSession(client: Client, workflowId: string, workers: RoleProcess[]): Promise<RoleProcess | undefined> {
   const { events } = await client.workflow.getHandle(workflowId).fetchHistory();

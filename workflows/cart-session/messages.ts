@@ -142,6 +142,12 @@ export const SESSION_CONTROL_PATCH = 'session-control-v1';
 export const LEAN_SESSION_PATCH = 'lean-session-v1';
 
 /**
+ * The patch after which a code is sent from a local activity, inside the workflow task that took the
+ * send update, not from an activity task of its own (docs/decisions/session-cost.md).
+ */
+export const LOCAL_CODE_SEND_PATCH = 'local-code-send-v1';
+
+/**
  * The merchant's actions on an `authorized` session (the merchant API, through
  * ./client.ts): capture all or part of the hold (`amount` in minor units, at most the authorized
  * amount; absent: all of it), or void it. Each resolves once its outcome is recorded. Refused with

@@ -9,6 +9,7 @@ import {
   setCurrentDetails,
   setHandler,
   sleep,
+  TimeoutFailure,
   upsertSearchAttributes,
   workflowInfo,
 } from '@temporalio/workflow';
@@ -25,6 +26,7 @@ import {
   searchAttributes,
   sendCodeUpdate,
   LEAN_SESSION_PATCH,
+  LOCAL_CODE_SEND_PATCH,
   SESSION_CONTROL_PATCH,
   stateQuery,
   threeDSecureReturnUpdate,
@@ -67,9 +69,20 @@ const { recordCartStatus, recordCartEvent, discardCards, recordSessionStep } = p
 
 /**
  * The customer is waiting on the page: a code that cannot be sent fails the action, not the session.
- * The send heartbeats (activities/shared/heartbeat.ts), so one whose worker died is retried on another
- * after WAITED_ACTIVITY_HEARTBEAT_TIMEOUT_MS, while the page still waits, not after its 15 s
- * start-to-close timeout, which outlasted the page's deadline (docs/decisions/worker-loss.md).
+ * A session under LOCAL_CODE_SEND_PATCH sends it from a local activity, in the workflow task that took
+ * the update: one workflow task and one activity task fewer per send. One whose worker died is sent
+ * again with that task, on another worker, once the task times out (WORKFLOW_TASK_TIMEOUT_MS), while
+ * the page still waits (docs/decisions/worker-loss.md).
+ */
+const { sendOtp: sendOtpLocally } = proxyLocalActivities<CartSessionActivities>({
+  startToCloseTimeout: '15 seconds',
+  retry: { initialInterval: WAITED_ACTIVITY_RETRY_INTERVAL_MS, maximumAttempts: 3 },
+});
+
+/**
+ * Sessions from before that patch: the send is an activity task, and heartbeats
+ * (activities/shared/heartbeat.ts), so one whose worker died is retried on another after
+ * WAITED_ACTIVITY_HEARTBEAT_TIMEOUT_MS, not after its 15 s start-to-close timeout.
  */
 const { sendOtp } = proxyActivities<CartSessionActivities>({
   startToCloseTimeout: '15 seconds',
@@ -257,7 +270,8 @@ export async function cartSession(input: CartSessionInput): Promise<{ status: Ca
     sending = true;
     tell();
     try {
-      const sent = await sendOtp({
+      const send = patched(LOCAL_CODE_SEND_PATCH) ? sendOtpLocally : sendOtp;
+      const sent = await send({
         cartId,
         contact: to.address,
         codeLifetimeMs: otpPolicy.codeLifetimeMs,
@@ -272,7 +286,8 @@ export async function cartSession(input: CartSessionInput): Promise<{ status: Ca
         expiresAt: sentAt + otpPolicy.codeLifetimeMs,
       };
     } catch (error) {
-      if (error instanceof ActivityFailure)
+      // An activity task's failure comes wrapped in an ActivityFailure; a local activity's as it is.
+      if (error instanceof ActivityFailure || error instanceof ApplicationFailure || error instanceof TimeoutFailure)
         throw ApplicationFailure.create({ type: OTP_SEND_FAILED, message: 'The code could not be sent. Try again.', nonRetryable: true });
       throw error;
     } finally {
