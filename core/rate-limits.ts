@@ -56,6 +56,28 @@ export async function countHit(db: Db, limit: Limit): Promise<Count> {
   return { allowed: row.hits <= limit.max, retryAfterSeconds: row.retryAfter, windowOpened: row.hits === 1 };
 }
 
+/** What countHitsInOrder answers: the first limit over its max, if any, and whether a window opened. */
+export interface OrderedCount {
+  refused?: { limit: Limit; retryAfterSeconds: number };
+  windowOpened: boolean;
+}
+
+/**
+ * Counts one hit against each of `limits` in turn, in one round trip, and stops at the first over its
+ * max: that one is counted and refuses, the ones after it are not counted. The same counts as one
+ * countHit per limit that stops at the first refusal, so an earlier, narrower limit still shields the
+ * later, wider ones (a stranger's refused requests never reach a merchant-wide counter).
+ */
+export async function countHitsInOrder(db: Db, limits: Limit[]): Promise<OrderedCount> {
+  const rows = await db<{ counted: number; retryAfterSeconds: number }[]>`
+    select counted, retry_after_seconds as "retryAfterSeconds" from count_rate_limit_hits_in_order(${db.json(limits.map(({ bucket, max, windowSeconds }) => ({ bucket, max, windowSeconds })))})`;
+  const windowOpened = rows.some((row) => row.counted === 1);
+  const last = rows.at(-1);
+  const limit = limits[rows.length - 1];
+  if (last && limit && last.counted > limit.max) return { refused: { limit, retryAfterSeconds: last.retryAfterSeconds }, windowOpened };
+  return { windowOpened };
+}
+
 class Refused extends Error {
   constructor(
     readonly limit: Limit,

@@ -1,16 +1,21 @@
 import type { Db } from '../../core/db/client.js';
 import { pruneExpiredIdempotencyKeys } from '../../core/idempotency-keys.js';
 import type { Logger } from '../../core/logger.js';
-import { countHit, pruneEndedWindows, type Limit } from '../../core/rate-limits.js';
+import { countHitsInOrder, pruneEndedWindows, type Limit } from '../../core/rate-limits.js';
 import { ApiError } from '../errors.js';
 
-/** Counts one request against `limit`; throws RATE_LIMITED with the seconds until the window ends. */
-export async function enforceRateLimit(db: Db, logger: Logger, limit: Limit): Promise<void> {
-  const count = await countHit(db, limit);
+/**
+ * Counts one request against each of `limits` in turn, in one round trip (countHitsInOrder); throws
+ * RATE_LIMITED for the first one over its max, with the seconds until its window ends. The ones after
+ * a refusal are not counted.
+ */
+export async function enforceRateLimits(db: Db, logger: Logger, limits: Limit[]): Promise<void> {
+  const count = await countHitsInOrder(db, limits);
   if (count.windowOpened) pruneOldRows(db, logger);
-  if (!count.allowed) {
+  if (count.refused) {
+    const { limit, retryAfterSeconds } = count.refused;
     throw new ApiError('RATE_LIMITED', `Too many requests: at most ${limit.max} per ${limit.windowSeconds} s. Retry after the delay in Retry-After.`, [], {
-      'Retry-After': String(count.retryAfterSeconds),
+      'Retry-After': String(retryAfterSeconds),
     });
   }
 }

@@ -3,13 +3,13 @@ import { createCartRequestSchema, LIMITS } from '../../core/checkout/cart-schema
 import { createCartSession, type CartSessionDeps } from './create-cart-session.js';
 import { presentedBearerToken } from '../../core/bearer-token.js';
 import { clientAddress, ipv6Network48 } from '../../core/client-address.js';
-import type { Logger } from '../../core/logger.js';
 import { identifyCartCaller } from './cart-caller.js';
 import { methodNotAllowed } from '../errors.js';
 import { jsonBody, readValidJson } from '../json-body.js';
 import { IDEMPOTENCY_HEADER, readIdempotencyKey } from './idempotency.js';
 import type { ApiMetrics } from '../metrics.js';
-import { enforceRateLimit } from './rate-limit.js';
+import { enforceRateLimits } from './rate-limit.js';
+import type { Limit } from '../../core/rate-limits.js';
 
 export const REPLAYED_HEADER = 'Idempotent-Replayed';
 
@@ -20,18 +20,19 @@ export function cartRoutes(deps: CartSessionDeps & { cartsCreated: Pick<ApiMetri
   const app = new Hono();
 
   /** One limit per client address, and for an IPv6 client its /48's, a few clients' worth. */
-  const perAddress = async (log: Logger, bucket: string, address: string, max: number) => {
-    await enforceRateLimit(db, log, { bucket: `${bucket}:${address}`, max, windowSeconds: rateLimit.windowSeconds });
+  const perAddress = (bucket: string, address: string, max: number): Limit[] => {
     const network = ipv6Network48(address);
-    if (network)
-      await enforceRateLimit(db, log, { bucket: `${bucket}:${network}`, max: max * rateLimit.ipv6Clients48, windowSeconds: rateLimit.windowSeconds });
+    return [
+      { bucket: `${bucket}:${address}`, max, windowSeconds: rateLimit.windowSeconds },
+      ...(network ? [{ bucket: `${bucket}:${network}`, max: max * rateLimit.ipv6Clients48, windowSeconds: rateLimit.windowSeconds }] : []),
+    ];
   };
 
   app.post(
     '/',
     // Cheap checks first, before the body is read: a flood of junk costs one counter update each.
     async (c, next) => {
-      await perAddress(c.get('logger') ?? logger, 'client', clientAddress(c, config.trustedProxyHops), rateLimit.perClient);
+      await enforceRateLimits(db, c.get('logger') ?? logger, perAddress('client', clientAddress(c, config.trustedProxyHops), rateLimit.perClient));
       await next();
     },
     jsonBody(LIMITS.bodyBytes),
@@ -47,12 +48,15 @@ export function cartRoutes(deps: CartSessionDeps & { cartsCreated: Pick<ApiMetri
       const caller = await identifyCartCaller(deps, request.cartObject.store.platformUuid, address, presentedBearerToken(c.req.header('authorization')));
       if (caller.createdWith === 'api_key') {
         // The merchant's own requests have a merchant-wide counter of their own, which no public request reaches.
-        await enforceRateLimit(db, log, { bucket: `platform-key:${platform}`, max: rateLimit.perPlatform, windowSeconds: rateLimit.windowSeconds });
+        await enforceRateLimits(db, log, [{ bucket: `platform-key:${platform}`, max: rateLimit.perPlatform, windowSeconds: rateLimit.windowSeconds }]);
       } else {
         // This address's share of the merchant first: a stranger who knows the public platformUuid
-        // runs out here, long before the merchant-wide ceiling of public requests.
-        await perAddress(log, `platform-client:${platform}`, address, rateLimit.perPlatformClient);
-        await enforceRateLimit(db, log, { bucket: `platform:${platform}`, max: rateLimit.perPlatform, windowSeconds: rateLimit.windowSeconds });
+        // runs out here, long before the merchant-wide ceiling of public requests, which its refused
+        // requests never reach (counted in turn, in one round trip).
+        await enforceRateLimits(db, log, [
+          ...perAddress(`platform-client:${platform}`, address, rateLimit.perPlatformClient),
+          { bucket: `platform:${platform}`, max: rateLimit.perPlatform, windowSeconds: rateLimit.windowSeconds },
+        ]);
       }
       const outcome = await createCartSession({ ...deps, logger: log }, request, caller, idempotencyKey);
       if (outcome.replayed) c.header(REPLAYED_HEADER, 'true');
