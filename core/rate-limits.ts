@@ -30,14 +30,13 @@ interface Hit {
   windowStart: Date;
 }
 
+/** The limits as count_rate_limit_hits_in_order (migration 023) takes them: one JSON parameter, in counting order. */
+const limitsParameter = (sql: Sql, limits: Limit[]) => sql.json(limits.map(({ bucket, max, windowSeconds }) => ({ bucket, max, windowSeconds })));
+
 async function hit(sql: Sql, limit: Limit): Promise<Hit> {
-  const w = limit.windowSeconds;
   const [row] = await sql<Hit[]>`
-    with w as (select to_timestamp(floor(extract(epoch from now()) / ${w}) * ${w}) as start)
-    insert into rate_limit_windows (bucket, window_start, window_end, hits)
-    select ${limit.bucket}, w.start, w.start + make_interval(secs => ${w}), 1 from w
-    on conflict (bucket, window_start) do update set hits = rate_limit_windows.hits + 1
-    returning hits, greatest(1, ceil(extract(epoch from window_end - now())))::int as "retryAfter", window_start as "windowStart"`;
+    select counted as hits, retry_after_seconds as "retryAfter", window_opened_at as "windowStart"
+    from count_rate_limit_hits_in_order(${limitsParameter(sql, [limit])})`;
   return row!;
 }
 
@@ -70,7 +69,7 @@ export interface OrderedCount {
  */
 export async function countHitsInOrder(db: Db, limits: Limit[]): Promise<OrderedCount> {
   const rows = await db<{ counted: number; retryAfterSeconds: number }[]>`
-    select counted, retry_after_seconds as "retryAfterSeconds" from count_rate_limit_hits_in_order(${db.json(limits.map(({ bucket, max, windowSeconds }) => ({ bucket, max, windowSeconds })))})`;
+    select counted, retry_after_seconds as "retryAfterSeconds" from count_rate_limit_hits_in_order(${limitsParameter(db, limits)})`;
   const windowOpened = rows.some((row) => row.counted === 1);
   const last = rows.at(-1);
   const limit = limits[rows.length - 1];
