@@ -25,6 +25,7 @@ import { assembleResults, topologyFigures, withTargets, writeReports, type Bench
 import { measureScale } from './scale.js';
 import { measureCost } from './session-cost.js';
 import { startBenchStack, startRoles } from './stack.js';
+import { measureCreateCartAgainstLimit } from './start-pairs.js';
 
 /**
  * `npm run bench`: every figure of reports/bench.md in one run, on a stack of its own (or on
@@ -44,6 +45,7 @@ const { values } = parseArgs({
     'landing-checkouts': { type: 'string', default: '20' },
     'cost-sessions': { type: 'string', default: '100' },
     'cost-rounds': { type: 'string', default: '2' },
+    'pair-rounds': { type: 'string', default: '5' },
     lifetime: { type: 'string' },
     out: { type: 'string', default: 'reports' },
     render: { type: 'boolean', default: false },
@@ -68,6 +70,8 @@ const options = z
     'cost-sessions': z.coerce.number().int().positive(),
     /** Rounds of before-then-ours cost measurements; each figure is the lowest of its rounds. */
     'cost-rounds': z.coerce.number().int().positive(),
+    /** Rounds of create-cart against the raw start, alternating which runs first; the median round is reported. */
+    'pair-rounds': z.coerce.number().int().positive(),
     /** Scale sessions' lifetime in seconds; by default long enough for all of them to be open at once. */
     lifetime: z.coerce.number().int().positive().optional(),
     out: z.string(),
@@ -157,9 +161,13 @@ try {
       log(`  ${JSON.stringify(result)}`);
       return result;
     };
-    m.limit = await step('limit', () => measureLimit(ctx));
-    report();
-    m.createCart = await step('create-cart', () => measureCreateCart(ctx));
+    if (runs('limit') && runs('create-cart')) {
+      const paired = await step('limit', () => measureCreateCartAgainstLimit(ctx, options['pair-rounds']));
+      if (paired) Object.assign(m, { limit: paired.limit, createCart: paired.createCart, pairRounds: paired.rounds });
+    } else {
+      m.limit = await step('limit', () => measureLimit(ctx));
+      m.createCart = await step('create-cart', () => measureCreateCart(ctx));
+    }
     report();
     m.baseline = await step('baseline', () => measureBaseline(ctx));
     report();

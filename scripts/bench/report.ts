@@ -9,6 +9,7 @@ import type { LandingFigures } from './pay-to-landing.js';
 import type { PayFigures } from './pay-to-webhook.js';
 import { GIVE_UP_AFTER_LAST_EXPIRY_S, type ScaleFigures } from './scale.js';
 import type { CostComparison } from './session-cost.js';
+import type { PairRound } from './start-pairs.js';
 import type { TemporalTopology } from '../infrastructure.js';
 
 export interface BenchResults {
@@ -18,7 +19,16 @@ export interface BenchResults {
   concurrency: number;
   durationS: number;
   limit?: { startsPerSec: number; p50Ms: number; p99Ms: number; errors: number } & CpuShare;
-  createCart?: { reqPerSec: number; p50Ms: number; p99Ms: number; errors: number; ratioToLimit: number | null; p99RatioToLimit: number | null } & CpuShare;
+  createCart?: {
+    reqPerSec: number;
+    p50Ms: number;
+    p99Ms: number;
+    errors: number;
+    ratioToLimit: number | null;
+    p99RatioToLimit: number | null;
+    /** Each round of create-cart against the raw start (scripts/bench/start-pairs.ts); the figures above are the median round's. */
+    rounds?: PairRound[];
+  } & CpuShare;
   baseline?: { reqPerSec: number; p50Ms: number; p99Ms: number; errors: number; createCartRatio: number | null };
   page?: PageResult;
   /** The page once the customer has acted: its step comes from a query of the workflow. */
@@ -97,6 +107,7 @@ export function topologyFigures(r: BenchResults): TopologyFigures {
 export interface Measured {
   limit?: LoadFigures & MeasuredCpu;
   createCart?: LoadFigures & MeasuredCpu;
+  pairRounds?: PairRound[];
   baseline?: LoadFigures;
   page?: PageFigures;
   pageAfterFirstAction?: PageFigures;
@@ -119,6 +130,7 @@ export function assembleResults(base: Pick<BenchResults, 'generatedAt' | 'machin
       errors: m.createCart.errors,
       ratioToLimit: ratio(m.createCart.perSec, m.limit?.perSec),
       p99RatioToLimit: ratio(m.createCart.p99Ms, m.limit?.p99Ms),
+      ...(m.pairRounds ? { rounds: m.pairRounds } : {}),
       ...cpuShare(m.createCart),
     };
   }
@@ -299,6 +311,17 @@ export function markdown(r: BenchResults, before: BenchResults | undefined, note
     );
   }
   out.push('');
+  const rounds = r.createCart?.rounds;
+  if (rounds) {
+    out.push(
+      `Create-cart and the raw start ran in ${rounds.length} rounds, each round alternating which ran first; the table gives the round with the median ratio:`,
+      '',
+      row(['round', 'ran first', 'raw starts/s', 'create-cart req/s', 'ratio', 'p99 ratio']),
+      '|---|---|---|---|---|---|',
+      ...rounds.map((p, i) => row([i + 1, p.first, p.startsPerSec, p.createCartPerSec, `${p.ratioToLimit}×`, `${p.p99RatioToLimit}×`])),
+      '',
+    );
+  }
   if (r.scale) {
     const s = r.scale;
     out.push('## Scale', '', '| | |', '|---|---|');
