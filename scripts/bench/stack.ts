@@ -67,31 +67,32 @@ export interface BenchStack {
 
 type ReadyCheck = { http: string } | { taskQueue: string };
 
-async function waitUntilReady(check: ReadyCheck, temporalAddress: string, child: ChildProcess, output: () => string): Promise<void> {
+/**
+ * `connection` is the stack's own, kept open until the stack stops: a describe the server was slow to
+ * answer leaves the SDK's retry timer behind it, and on a connection closed at once that timer threw
+ * "Channel has been shut down" and ended a run on temporal-server.
+ */
+async function waitUntilReady(check: ReadyCheck, connection: () => Promise<Connection>, child: ChildProcess, output: () => string): Promise<void> {
   const deadline = Date.now() + 180_000;
-  const connection = 'taskQueue' in check ? await Connection.connect({ address: temporalAddress }) : undefined;
-  try {
-    for (;;) {
-      if (child.exitCode !== null) throw new Error(`exited with code ${child.exitCode}:\n${output()}`);
-      try {
-        if ('http' in check) {
-          await (await fetch(check.http)).arrayBuffer();
-          return;
-        }
-        const described = await connection!.workflowService.describeTaskQueue({
-          namespace: 'default',
-          taskQueue: { name: check.taskQueue },
-          taskQueueType: protos.temporal.api.enums.v1.TaskQueueType.TASK_QUEUE_TYPE_WORKFLOW,
-        });
-        if ((described.pollers ?? []).length > 0) return;
-      } catch {
-        // Not listening yet.
+  for (;;) {
+    if (child.exitCode !== null) throw new Error(`exited with code ${child.exitCode}:\n${output()}`);
+    try {
+      if ('http' in check) {
+        await (await fetch(check.http)).arrayBuffer();
+        return;
       }
-      if (Date.now() > deadline) throw new Error(`not ready after 180 s:\n${output()}`);
-      await new Promise((r) => setTimeout(r, 250));
+      const { workflowService } = await connection();
+      const described = await workflowService.describeTaskQueue({
+        namespace: 'default',
+        taskQueue: { name: check.taskQueue },
+        taskQueueType: protos.temporal.api.enums.v1.TaskQueueType.TASK_QUEUE_TYPE_WORKFLOW,
+      });
+      if ((described.pollers ?? []).length > 0) return;
+    } catch {
+      // Not listening yet.
     }
-  } finally {
-    await connection?.close();
+    if (Date.now() > deadline) throw new Error(`not ready after 180 s:\n${output()}`);
+    await new Promise((r) => setTimeout(r, 250));
   }
 }
 
@@ -119,6 +120,8 @@ export async function startBenchStack(log: (line: string) => void, topology: Tem
     throw err;
   }
   const roles = new Set<Role>();
+  let readinessConnection: Promise<Connection> | undefined;
+  const connection = () => (readinessConnection ??= Connection.connect({ address: infrastructure.temporalAddress }));
   const baseEnv: Record<string, string> = {
     CHECKOUT_ENV: 'sandbox',
     DATABASE_URL: infrastructure.databaseUrl,
@@ -163,7 +166,7 @@ export async function startBenchStack(log: (line: string) => void, topology: Tem
     };
     roles.add(role);
     try {
-      await waitUntilReady(ready, infrastructure.temporalAddress, child, () => output);
+      await waitUntilReady(ready, connection, child, () => output);
     } catch (err) {
       await role.stop();
       throw new Error(`${name}: ${(err as Error).message}`);
@@ -180,6 +183,7 @@ export async function startBenchStack(log: (line: string) => void, topology: Tem
     startRole,
     async stop() {
       await Promise.allSettled([...roles].map((r) => r.stop()));
+      await readinessConnection?.then((c) => c.close()).catch(() => {});
       await infrastructure.stop();
       rmSync(dataDir, { recursive: true, force: true });
     },
