@@ -68,9 +68,9 @@ export interface BenchStack {
 type ReadyCheck = { http: string } | { taskQueue: string };
 
 /**
- * `connection` is the stack's own, kept open until the stack stops: a describe the server was slow to
- * answer leaves the SDK's retry timer behind it, and on a connection closed at once that timer threw
- * "Channel has been shut down" and ended a run on temporal-server.
+ * `connection` is the stack's own, kept open until the stack stops. A run on temporal-server ended on
+ * an SDK retry timer throwing "Channel has been shut down"; a connection per check, closed as soon as
+ * its role was ready, was the one the bench closed mid-run, and the likely channel.
  */
 async function waitUntilReady(check: ReadyCheck, connection: () => Promise<Connection>, child: ChildProcess, output: () => string): Promise<void> {
   const deadline = Date.now() + 180_000;
@@ -121,7 +121,12 @@ export async function startBenchStack(log: (line: string) => void, topology: Tem
   }
   const roles = new Set<Role>();
   let readinessConnection: Promise<Connection> | undefined;
-  const connection = () => (readinessConnection ??= Connection.connect({ address: infrastructure.temporalAddress }));
+  // A connect that failed (a server too slow to answer in time) is not kept: the next check connects again.
+  const connection = () =>
+    (readinessConnection ??= Connection.connect({ address: infrastructure.temporalAddress }).catch((err: unknown) => {
+      readinessConnection = undefined;
+      throw err;
+    }));
   const baseEnv: Record<string, string> = {
     CHECKOUT_ENV: 'sandbox',
     DATABASE_URL: infrastructure.databaseUrl,
@@ -183,7 +188,10 @@ export async function startBenchStack(log: (line: string) => void, topology: Tem
     startRole,
     async stop() {
       await Promise.allSettled([...roles].map((r) => r.stop()));
-      await readinessConnection?.then((c) => c.close()).catch(() => {});
+      await readinessConnection?.then(
+        (c) => c.close(),
+        () => {},
+      );
       await infrastructure.stop();
       rmSync(dataDir, { recursive: true, force: true });
     },
