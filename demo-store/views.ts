@@ -77,14 +77,25 @@ const WAITING = new Set(['awaiting_payment', 'processing']);
 export function orderPage(order: StoreOrder, returned: string | undefined): Html {
   const waiting = !order.fulfilledAt && WAITING.has(order.status);
   let message: Html;
-  if (order.fulfilledAt) message = html`<p class="ok" role="status">Payment confirmed by the <code>order_created</code> webhook: your order is fulfilled.</p>`;
-  else if (order.cartId === null) message = html`<p class="error" role="alert">The checkout could not be opened: ${order.checkoutError ?? ''}</p>`;
+  if (order.fulfilledAt && shipsLater(order))
+    message = html`<p class="ok" role="status" data-testid="outcome">
+      Shipped and charged: the capture was confirmed by the <code>order_updated</code> webhook (<code>paid</code>), and your order is fulfilled.
+    </p>`;
+  else if (order.fulfilledAt)
+    message = html`<p class="ok" role="status" data-testid="outcome">Payment confirmed by the <code>order_created</code> webhook: your order is fulfilled.</p>`;
+  else if (order.cartId === null)
+    message = html`<p class="error" role="alert" data-testid="outcome">The checkout could not be opened: ${order.checkoutError ?? ''}</p>`;
   else if (waiting)
-    message = html`<p class="waiting" role="status">
+    message = html`<p class="waiting" role="status" data-testid="outcome">
       ${returned === 'success' ? 'The checkout says the payment went through. ' : ''}Waiting for the payment confirmation webhook (<code>order_created</code>)
       before fulfilling; this page refreshes itself.
     </p>`;
-  else message = html`<p class="error" role="status">Not paid: the last webhook says <strong>${order.status}</strong>.</p>`;
+  else if (order.status === 'authorized')
+    message = html`<p class="ok" role="status" data-testid="outcome">
+      Your card is authorized for ${formatMoney(order.total, order.currency)}, not charged yet: the order is awaiting shipment, and you are charged when it
+      ships.
+    </p>`;
+  else message = html`<p class="error" role="status" data-testid="outcome">Not paid: the last webhook says <strong>${order.status}</strong>.</p>`;
   return layout(
     `Order ${order.id}`,
     html`<h1>Order <code>${order.id}</code></h1>
@@ -116,6 +127,11 @@ export function ordersPage(store: OrderStore, problems: Record<string, string> =
     // To the page without its #order fragment: a refresh to the same URL with one would only scroll.
     refreshing ? { refreshSeconds: 3, refreshTo: '/orders' } : {},
   );
+}
+
+/** A ship-later order: its order_created said the card was authorized, to be captured when it ships. */
+function shipsLater(order: StoreOrder): boolean {
+  return order.webhooks.some((w) => w.verified && w.event === 'order_created' && w.status === 'authorized');
 }
 
 function orderDetails(order: StoreOrder): Html {
@@ -211,7 +227,7 @@ function bySequence(webhooks: WebhookRecord[]): WebhookRecord[] {
 function captureForm(order: StoreOrder, problem: string | undefined): Html {
   return html`<form method="post" action="/orders/${order.id}/capture" class="capture">
     ${problem ? html`<p class="error" role="alert" data-testid="capture-error">${problem}</p>` : ''}
-    <p>Authorized ${formatMoney(order.total, order.currency)}, not charged yet.</p>
+    <p>Authorized ${formatMoney(order.total, order.currency)}, not charged yet: awaiting shipment.</p>
     <button type="submit">Ship and capture</button>
   </form>`;
 }

@@ -10,7 +10,9 @@ import { KEPT_REJECTIONS, type OrderStore, type StoreOrder, type WebhookRecord }
  * 4. fulfil only on `order_created`, the payment's confirmation, of a cartId this store created itself for
  *    that order's total: create-cart is public, so a stranger can make and pay a cart for this store and
  *    send it a genuine, signed `order_created` (`data.createdWith: "public"`) with any amount and `extra`;
- *    the specification's "keep a mapping from merchant order to cart" is what stops it;
+ *    the specification's "keep a mapping from merchant order to cart" is what stops it. A ship-later
+ *    order's `order_created` says `authorized`: the card is held, nothing is charged, so the order waits
+ *    for shipment; it is fulfilled when the capture's `order_updated` (`paid`) confirms the charge;
  * 5. persist, then answer 2xx quickly (anything slow, like shipping, would run after the answer).
  */
 
@@ -109,8 +111,9 @@ function apply(order: StoreOrder, event: WebhookEvent, receivedAt: string) {
     order.status = event.data.status;
     order.appliedSequence = event.sequence;
   }
-  // The payment is confirmed whatever arrived before: fulfil once, and only here.
-  if (event.event === 'order_created' && !order.fulfilledAt) order.fulfilledAt = receivedAt;
+  // The payment is confirmed whatever arrived before: fulfil once, and only here. An authorization is
+  // not a payment: a ship-later order is fulfilled once its capture is confirmed (paid), after its order_created.
+  if (!order.fulfilledAt && confirmsPayment(order, event)) order.fulfilledAt = receivedAt;
   if (event.event === 'order_refunded' && event.data.refund) {
     const refund = event.data.refund;
     order.refundedTotal = Math.max(order.refundedTotal, refund.refundedTotal);
@@ -120,6 +123,17 @@ function apply(order: StoreOrder, event: WebhookEvent, receivedAt: string) {
       requested.confirmedAt = receivedAt;
     }
   }
+}
+
+/**
+ * Whether the payment of the order is now confirmed: its `order_created` said `paid`, or it said
+ * `authorized` and a capture (`order_updated`, `paid`) has come too, in whichever order they arrived.
+ */
+function confirmsPayment(order: StoreOrder, event: WebhookEvent): boolean {
+  if (event.event === 'order_created' && event.data.status !== 'authorized') return true;
+  const created = order.webhooks.some((w) => w.verified && w.event === 'order_created');
+  const captured = order.webhooks.some((w) => w.verified && w.event === 'order_updated' && w.status === 'paid');
+  return created && captured;
 }
 
 function record(event: WebhookEvent, receivedAt: string): WebhookRecord {

@@ -147,4 +147,64 @@ describe.skipIf(skipWithoutChromium())('the demo store in headless Chromium, on 
     expect(dialogs).toEqual([]);
     // A purchase and a refund through two servers and a browser, on a machine that may be busy.
   }, 180_000);
+
+  it('sells the ship-later bowl: authorized at checkout, back at the store awaiting shipment, then Ship and capture charges it and fulfils the order', async () => {
+    const watched = await openPage(browser, { width: 375 });
+    opened.push(watched);
+    const { page, consoleErrors, dialogs } = watched;
+
+    await page.goto(storeUrl);
+    await page.getByLabel('Quantity of Serving bowl (ships later)').fill('1');
+    await page.getByRole('button', { name: 'Pay with Hosted Checkout' }).click();
+    await page.waitForURL((url) => url.origin === new URL(stack.checkoutUrl).origin, { timeout: 20_000 });
+    await expect.poll(() => page.getByTestId('total').textContent()).toBe('€34.00');
+    await page.getByLabel('Phone or email').fill('customer@example.com');
+    await page.getByRole('button', { name: 'Send code', exact: true }).click();
+    await page.getByLabel('One-time code').fill('123456');
+    await page.getByRole('button', { name: 'Verify', exact: true }).click();
+    await page.getByLabel('Card number').fill('4111 1111 1111 1111');
+    await page.getByLabel('Expiry (MM/YY)').fill('12/30');
+    await page.getByLabel('CVV').fill('123');
+    await page.getByRole('button', { name: 'Pay', exact: true }).click();
+
+    // Back at the store's order page (its successUrl), not at the checkout's "already been used".
+    await page.waitForURL((url) => url.origin === storeUrl && url.pathname.startsWith('/orders/ord_'), { timeout: 30_000 });
+    const landed = new URL(page.url());
+    expect(landed.searchParams.get('return')).toBe('success');
+    const cartId = landed.searchParams.get('cartId')!;
+    const orderId = landed.pathname.split('/').at(-1)!;
+    const [cart] = await stack.db<{ status: string; cart: { captureMethod?: string } }[]>`select status, cart from carts where cart_id = ${cartId}`;
+    expect(cart).toMatchObject({ status: 'authorized', cart: { captureMethod: 'manual' } });
+
+    // The order_created (authorized) webhook arrives: the card is held, the bowl not shipped, nothing charged.
+    await expect.poll(() => textOf(page, 'status'), { timeout: 30_000 }).toBe('authorized');
+    expect(await textOf(page, 'outcome')).toMatch(/authorized.*awaiting shipment/i);
+    expect(await textOf(page, 'fulfilled')).toBe('no');
+    expect(await page.getByTestId('webhooks').innerText()).toMatch(/order_created\s+1\s+authorized\s+yes/);
+    expect(await horizontalOverflow(page)).toBe(0);
+
+    // The owner ships it: Ship and capture on the orders page.
+    await page.goto(`${storeUrl}/login?next=%2Forders`);
+    await page.getByLabel('Password').fill(store.ownerPassword);
+    await page.getByRole('button', { name: 'Sign in', exact: true }).click();
+    await page.waitForURL(`${storeUrl}/orders`);
+    const order = page.locator(`[id="${orderId}"]`);
+    expect(await order.innerText()).toMatch(/awaiting shipment/i);
+    await order.getByRole('button', { name: 'Ship and capture', exact: true }).click();
+    await page.waitForURL(`${storeUrl}/orders#${orderId}`);
+    const [charge] = await stack.db<{ captured_amount: string | null }[]>`select captured_amount from sandbox_charges where idempotency_key = ${cartId}`;
+    expect(Number(charge?.captured_amount)).toBe(3400);
+
+    // The capture's order_updated (paid) reaches the store: the order is charged and fulfilled.
+    const customerView = async (testId: string) => {
+      await page.goto(`${storeUrl}/orders/${orderId}`);
+      return textOf(page, testId);
+    };
+    await expect.poll(() => customerView('fulfilled'), { timeout: 30_000, interval: 1_000 }).toMatch(/^yes, /);
+    expect(await textOf(page, 'status')).toBe('paid');
+    expect(await textOf(page, 'outcome')).toMatch(/fulfilled/);
+    expect(await page.getByTestId('webhooks').innerText()).toMatch(/order_created\s+1\s+authorized\s+yes[\s\S]*order_updated\s+2\s+paid\s+yes/);
+    expect(consoleErrors).toEqual([]);
+    expect(dialogs).toEqual([]);
+  }, 120_000);
 });

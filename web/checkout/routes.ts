@@ -18,7 +18,7 @@ import type { WebMetrics } from '../metrics.js';
 import { customerActions, type ActionResult } from './customer-actions.js';
 import { checkoutLimits, type OtpSendLimit } from './limits.js';
 import { loadCheckoutSession, queryState, type CheckoutSession } from './load-session.js';
-import { merchantOrigins, merchantReturnUrl } from './merchant-redirect.js';
+import { merchantOrigins, merchantReturnUrl, SUCCESS_STATUSES } from './merchant-redirect.js';
 import { checkoutPage } from './views/checkout-page.js';
 import { sandboxChallengeRoutes } from './sandbox-challenge.js';
 import { cartOfReturnToken, THREE_D_SECURE_RETURN_PATH } from '../../core/checkout/three-d-secure.js';
@@ -104,15 +104,17 @@ export function checkoutRoutes(deps: CheckoutDeps) {
 
   /**
    * A session with an outcome sends the customer back to the merchant; an expired one to its 410 page.
-   * After a payment, the first `order_created` delivery gets a bounded head start, so the merchant's
-   * success page usually already knows the order; the redirect never waits longer, whatever the merchant does.
+   * After a payment (or a manual-capture authorization, also announced by `order_created`), the first
+   * `order_created` delivery gets a bounded head start, so the merchant's success page usually already
+   * knows the order; the redirect never waits longer, whatever the merchant does.
    */
   async function leave(c: C, session: CheckoutSession) {
     // At the bank's 3-D Secure challenge: a plain redirect there (HX-Redirect for htmx), no JavaScript needed.
     if (session.state.step === 'authenticating' && session.state.authentication) return redirect(c, session.state.authentication.redirectUrl);
     const back = closedByStore(session) ? undefined : merchantReturnUrl(session, session.state.status);
     if (back) {
-      if (session.state.status === 'paid') await waitForFirstDeliveryAttempt(deps.db, session.cartId, 'order_created', SUCCESS_REDIRECT_WEBHOOK_WAIT_MS);
+      if (SUCCESS_STATUSES.has(session.state.status))
+        await waitForFirstDeliveryAttempt(deps.db, session.cartId, 'order_created', SUCCESS_REDIRECT_WEBHOOK_WAIT_MS);
       return redirect(c, back);
     }
     if (expired(session) || (session.state.step === 'done' && session.state.status !== 'processing')) return redirect(c, pageUrl(session));
