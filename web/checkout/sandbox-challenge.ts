@@ -23,7 +23,8 @@ const RESULTS = ['authenticated', 'failed'] as const;
  * for the cardholder's bank, with **Complete authentication** and **Fail authentication**. The answer
  * goes to the sandbox acquirer's table (core/checkout/payment-processors/sandbox-charges.ts), which the
  * worker's processor reads when the customer is back at `/3ds/return`. Never served in production.
- * It sends the customer only to a return link of ours that we signed, never to a URL the query names.
+ * It sends the customer only to a return link of ours that we signed, never to a URL the query names,
+ * and answers only the challenge of the cart that link names.
  */
 export function sandboxChallengeRoutes(deps: { config: Config; db: Db; logger: Logger }) {
   const { config, logger } = deps;
@@ -31,13 +32,24 @@ export function sandboxChallengeRoutes(deps: { config: Config; db: Db; logger: L
   const ownOrigin = new URL(config.checkoutBaseUrl).origin;
   const app = new Hono<WebEnv>();
 
-  /** The payment and our signed return link, or undefined for anything we did not issue. */
-  const read = (payment: string | undefined, back: string | undefined): { payment: string; returnUrl: string; cartId: string } | undefined => {
+  /**
+   * The sandbox keys a challenge by its cart (core/checkout/payment-processors/sandbox.ts startChallenge).
+   * A challenge's key and payment never change once started, so the answer posted after this check
+   * still goes to this cart's challenge.
+   */
+  const isChallengeOf = async (payment: string, cartId: string) => (await charges.authenticationOfCharge(payment))?.idempotencyKey === cartId;
+
+  /**
+   * The payment and our signed return link, or undefined for anything we did not issue, or for a
+   * payment of another cart than the link's: that would answer one cart's challenge and spend the
+   * other's return on a challenge still unanswered.
+   */
+  const read = async (payment: string | undefined, back: string | undefined): Promise<{ payment: string; returnUrl: string; cartId: string } | undefined> => {
     if (!payment || !PAYMENT_PATTERN.test(payment) || !back || !URL.canParse(back)) return undefined;
     const url = new URL(back);
     if (url.origin !== ownOrigin || url.pathname !== THREE_D_SECURE_RETURN_PATH) return undefined;
     const cartId = cartOfReturnToken(config.keyring, url.searchParams.get('token') ?? undefined);
-    return cartId ? { payment, returnUrl: url.toString(), cartId } : undefined;
+    return cartId && (await isChallengeOf(payment, cartId)) ? { payment, returnUrl: url.toString(), cartId } : undefined;
   };
 
   /** The buttons' post ends at the merchant (the return redirects there): CSP form-action must allow its origins. */
@@ -52,7 +64,7 @@ export function sandboxChallengeRoutes(deps: { config: Config; db: Db; logger: L
   };
 
   app.get(SANDBOX_CHALLENGE_PATH, async (c) => {
-    const challenge = read(c.req.query('payment'), c.req.query('return'));
+    const challenge = await read(c.req.query('payment'), c.req.query('return'));
     if (!challenge) return invalid(c);
     await allowMerchantOrigins(c, challenge.cartId);
     const lang = requestLocale(c);
@@ -75,7 +87,7 @@ export function sandboxChallengeRoutes(deps: { config: Config; db: Db; logger: L
   app.post(SANDBOX_CHALLENGE_PATH, async (c) => {
     const form = await c.req.parseBody();
     const field = (key: string) => (typeof form[key] === 'string' ? form[key] : undefined);
-    const challenge = read(field('payment'), field('return'));
+    const challenge = await read(field('payment'), field('return'));
     const result = RESULTS.find((r) => r === field('result'));
     if (!challenge || !result) return invalid(c);
     // The first answer stays: a second click, or one after the payment was voided, changes nothing.
