@@ -181,7 +181,7 @@ export type EndpointActor = 'operator' | 'merchant';
  * recovery after the merchant's outage. A merchant's change never enables an endpoint an operator
  * disabled (its URL is still saved). False when no such endpoint (or it was deleted).
  */
-export async function enableEndpoint(db: Db, endpointId: string, by: EndpointActor, newUrl?: string): Promise<boolean> {
+export async function enableEndpoint(db: Sql, endpointId: string, by: EndpointActor, newUrl?: string): Promise<boolean> {
   const updated = await db`
     update webhook_endpoints set url = coalesce(${newUrl ?? null}, url), updated_at = now()
     where id = ${endpointId} and deleted_at is null`;
@@ -204,7 +204,7 @@ export async function recordEndpointFailure(db: Db, endpointId: string, at: Date
 }
 
 /** `byOperator`: only an operator enables it again (enableEndpoint). */
-export async function disableEndpoint(db: Db, endpointId: string, reason: string, byOperator = false): Promise<void> {
+export async function disableEndpoint(db: Sql, endpointId: string, reason: string, byOperator = false): Promise<void> {
   await db`
     update webhook_endpoints set status = 'disabled', disabled_reason = ${reason}, disabled_by_operator = disabled_by_operator or ${byOperator}, updated_at = now()
     where id = ${endpointId}`;
@@ -309,7 +309,7 @@ export function selectEndpoints(db: Db, platformUuid: string): Promise<EndpointR
 }
 
 /** One of the merchant's endpoints (not deleted); another merchant's is not found. */
-export async function selectEndpoint(db: Db, platformUuid: string, endpointId: string): Promise<EndpointRow | undefined> {
+export async function selectEndpoint(db: Sql, platformUuid: string, endpointId: string): Promise<EndpointRow | undefined> {
   const [row] = await db<EndpointRow[]>`
     select ${ENDPOINT_COLUMNS(db)} from webhook_endpoints where id = ${endpointId} and platform_uuid = ${platformUuid} and deleted_at is null`;
   return row;
@@ -339,7 +339,7 @@ export async function insertEndpoint(
 
 /** Changes what the endpoint receives and how it is described. False when not one of the merchant's endpoints. */
 export async function updateEndpointSettings(
-  db: Db,
+  db: Sql,
   platformUuid: string,
   endpointId: string,
   change: { enabledEvents?: readonly string[]; description?: string },

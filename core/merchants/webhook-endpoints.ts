@@ -1,6 +1,6 @@
 import type { Environment } from '../config.js';
 import type { Keyring } from '../crypto.js';
-import type { Db } from '../db/client.js';
+import type { Db, Sql } from '../db/client.js';
 import { listMerchantDeliveries, type EventDeliveries } from '../webhooks/event-store.js';
 import { checkWebhookUrl } from '../webhooks/url-safety.js';
 import {
@@ -164,8 +164,9 @@ export async function createWebhookEndpoint(
 }
 
 /**
- * Changes what the merchant asked: a new URL (checked) re-enables the endpoint like today's single
- * URL; `status` disables or enables it, never one an operator disabled.
+ * Changes what the merchant asked, each field as it would alone: a new URL (checked) re-enables the
+ * endpoint like today's single URL, then `status` disables or enables it, never one an operator
+ * disabled. One transaction: a change naming several fields applies all of them or none.
  */
 export async function updateWebhookEndpoint(
   db: Db,
@@ -173,16 +174,25 @@ export async function updateWebhookEndpoint(
   endpointId: string,
   change: UpdateWebhookEndpoint,
 ): Promise<WebhookEndpoint> {
-  const current = await getWebhookEndpoint(db, merchant.platformUuid, endpointId);
+  // An id not the merchant's is refused as such, before its URL is resolved.
+  await getWebhookEndpoint(db, merchant.platformUuid, endpointId);
+  // Checked outside the transaction: the URL's DNS lookups must not hold the endpoint's row.
   if (change.url !== undefined) await assertWebhookUrl(change.url, merchant.environment);
-  await updateEndpointSettings(db, merchant.platformUuid, endpointId, {
+  await db.begin((tx) => applyEndpointChange(tx, merchant.platformUuid, endpointId, change));
+  return getWebhookEndpoint(db, merchant.platformUuid, endpointId);
+}
+
+async function applyEndpointChange(tx: Sql, platformUuid: string, endpointId: string, change: UpdateWebhookEndpoint): Promise<void> {
+  const settings = {
     ...(change.enabledEvents ? { enabledEvents: change.enabledEvents } : {}),
     ...(change.description !== undefined ? { description: change.description } : {}),
-  });
-  if (change.status === 'disabled') await disableEndpoint(db, endpointId, MERCHANT_DISABLED_REASON);
-  else if (change.url !== undefined || (change.status === 'enabled' && current.status === 'disabled'))
-    await enableEndpoint(db, endpointId, 'merchant', change.url);
-  return getWebhookEndpoint(db, merchant.platformUuid, endpointId);
+  };
+  // The first write locks the row: a change at the same time waits, then sees the status this one leaves.
+  if (!(await updateEndpointSettings(tx, platformUuid, endpointId, settings))) throw new WebhookEndpointNotFoundError(endpointId);
+  const disabled = (await selectEndpoint(tx, platformUuid, endpointId))!.status === 'disabled';
+  // Enabling an enabled endpoint would forget its failure streak: `enabled` only acts on a disabled one.
+  if (change.url !== undefined || (change.status === 'enabled' && disabled)) await enableEndpoint(tx, endpointId, 'merchant', change.url);
+  if (change.status === 'disabled') await disableEndpoint(tx, endpointId, MERCHANT_DISABLED_REASON);
 }
 
 /** Deletes the endpoint: nothing more is sent to it; its log stays. A merchant keeps at least one. */
