@@ -58,6 +58,49 @@ export async function storeIdempotentResponse(tx: Sql, scope: KeyScope, key: str
     where platform_uuid = ${scope.platformUuid} and caller = ${scope.caller} and key = ${key}`;
 }
 
+/**
+ * A key of the service's own, not a caller's: what answers a request that is the same whoever sends it
+ * and with whatever Idempotency-Key (the capture of an order, keyed by its cartId). `caller` names it
+ * (`capture`), a value no HTTP caller has (api_key, public:<address>), so the merchant's keys never meet
+ * it; `fingerprint` says which request it answers (the captured amount).
+ */
+export interface KeptAnswer<Response> {
+  fingerprint: string;
+  response: Response;
+}
+
+/**
+ * Keeps `response` as the answer to `key`, unless one is kept already (another request got there first,
+ * or this is a repeat): then that one is returned, with `ours` false, so concurrent requests all answer
+ * the same bytes. Kept 24 hours, as a caller's key.
+ */
+export async function keepAnswer<Response>(
+  sql: Sql,
+  scope: KeyScope,
+  key: string,
+  answer: KeptAnswer<Response> & { cartId: string },
+): Promise<KeptAnswer<Response> & { ours: boolean }> {
+  const inserted = await sql`
+    insert into idempotency_keys (platform_uuid, caller, key, fingerprint, cart_id, response, expires_at)
+    values (${scope.platformUuid}, ${scope.caller}, ${key}, ${answer.fingerprint}, ${answer.cartId},
+      ${JSON.stringify(answer.response)}::text::json, now() + ${RETENTION}::interval)
+    on conflict (platform_uuid, caller, key) do update
+      set fingerprint = excluded.fingerprint, cart_id = excluded.cart_id, response = excluded.response, created_at = now(), expires_at = excluded.expires_at
+      where idempotency_keys.expires_at <= now()
+    returning 1`;
+  if (inserted.length > 0) return { fingerprint: answer.fingerprint, response: answer.response, ours: true };
+  const earlier = await findKeptAnswer<Response>(sql, scope, key);
+  return earlier ? { ...earlier, ours: false } : { fingerprint: answer.fingerprint, response: answer.response, ours: false };
+}
+
+/** The answer kept for `key` (keepAnswer), while it is kept. */
+export async function findKeptAnswer<Response>(sql: Sql, scope: KeyScope, key: string): Promise<KeptAnswer<Response> | undefined> {
+  const [row] = await sql<{ fingerprint: string; response: Response }[]>`
+    select fingerprint, response from idempotency_keys
+    where platform_uuid = ${scope.platformUuid} and caller = ${scope.caller} and key = ${key} and response is not null and expires_at > now()`;
+  return row;
+}
+
 export async function pruneExpiredIdempotencyKeys(db: Db): Promise<void> {
   await db`delete from idempotency_keys where expires_at < now()`;
 }

@@ -38,21 +38,29 @@ export function requestFingerprint(body: unknown): string {
 const PENDING_WAIT_MS = 10_000;
 const PENDING_POLL_MS = 25;
 
+const createCartConflict = () =>
+  new ApiError('IDEMPOTENCY_CONFLICT', 'This Idempotency-Key was already used with a different request body. Use a new key for a new cart.', [
+    { path: IDEMPOTENCY_HEADER, message: 'was used with a different body in the last 24 hours' },
+  ]);
+
 /**
  * Claims `key` for this request (core/idempotency-keys.ts): a fresh key is ours, a repeat with the
  * same body replays the first response, another body is a conflict. A repeat that arrives while the
  * first is still creating its cart waits for that one's answer (or its failure, then claims the key
- * itself), as it did when it blocked on the first one's transaction.
+ * itself), as it did when it blocked on the first one's transaction. Create-cart's by default; the
+ * merchant's capture, void and expire (api/merchant/idempotency.ts) say their own conflict and wait.
  */
-export async function claimKey(sql: Sql, scope: KeyScope, key: string, fingerprint: string): Promise<{ replay?: CreateCartResponse }> {
-  const giveUpAt = Date.now() + PENDING_WAIT_MS;
+export async function claimKey<Response = CreateCartResponse>(
+  sql: Sql,
+  scope: KeyScope,
+  key: string,
+  fingerprint: string,
+  options: { conflict?: () => ApiError; pendingWaitMs?: number } = {},
+): Promise<{ replay?: Response }> {
+  const giveUpAt = Date.now() + (options.pendingWaitMs ?? PENDING_WAIT_MS);
   for (;;) {
-    const claim = await claimIdempotencyKey<CreateCartResponse>(sql, scope, key, fingerprint);
-    if (claim.outcome === 'conflict') {
-      throw new ApiError('IDEMPOTENCY_CONFLICT', 'This Idempotency-Key was already used with a different request body. Use a new key for a new cart.', [
-        { path: IDEMPOTENCY_HEADER, message: 'was used with a different body in the last 24 hours' },
-      ]);
-    }
+    const claim = await claimIdempotencyKey<Response>(sql, scope, key, fingerprint);
+    if (claim.outcome === 'conflict') throw (options.conflict ?? createCartConflict)();
     if (claim.outcome === 'claimed') return {};
     if (claim.outcome === 'replay') return { replay: claim.response };
     // The first request with this key is stuck on a dependency: the same answer it will get.

@@ -11,7 +11,7 @@ import { expireUpdate } from '../../workflows/cart-session/messages.js';
 import { ApiError } from '../errors.js';
 
 /** The session's own writes (ledger, event, vault) take milliseconds; the rest covers a worker handover. */
-const EXPIRE_DEADLINE_MS = UPDATE_HANDOVER_MS + 10_000;
+export const EXPIRE_DEADLINE_MS = UPDATE_HANDOVER_MS + 10_000;
 
 const paymentInProgress = () =>
   new ApiError(

@@ -3,7 +3,7 @@ import type { Config } from '../../core/config.js';
 import type { Db } from '../../core/db/client.js';
 import type { MerchantProfile } from '../../core/merchants/merchant-schema.js';
 import { getMerchant } from '../../core/merchants/merchants.js';
-import { AuthorizationRefused, captureOrder, voidOrder, type AuthorizationOutcome } from '../../core/orders/authorization.js';
+import { AuthorizationRefused, captureAmount, captureOrder, voidOrder, type AuthorizationOutcome } from '../../core/orders/authorization.js';
 import { captureRequestSchema, orderListQuerySchema, refundRequestSchema, type OrderList } from '../../core/orders/order-schema.js';
 import { getOrder, listOrders } from '../../core/orders/orders.js';
 import type { Temporal } from '../../core/temporal.js';
@@ -15,7 +15,8 @@ import { REPLAYED_HEADER } from '../carts/routes.js';
 import { ApiError, methodNotAllowed, validationError } from '../errors.js';
 import { jsonBody, readValidJson } from '../json-body.js';
 import { merchantAuth } from './auth.js';
-import { expireSession } from './expire-session.js';
+import { EXPIRE_DEADLINE_MS, expireSession } from './expire-session.js';
+import { answerOnce, type ActionRequest } from './idempotency.js';
 import { eventRoutes } from './event-routes.js';
 import { webhookEndpointRoutes } from './webhook-endpoint-routes.js';
 
@@ -52,6 +53,13 @@ function refundRefusal(cartId: string, refusal: RefundRefused): ApiError {
 /** A capture's body is one optional field. */
 export const CAPTURE_BODY_BYTES = 1024;
 
+/**
+ * How long a repeat with an Idempotency-Key waits for the first request with it: a capture or void
+ * answers within its 10 s wait for the processor (workflows/cart-session/client.ts), an expire within its deadline.
+ */
+const HOLD_KEY_WAIT_MS = 15_000;
+const EXPIRE_KEY_WAIT_MS = EXPIRE_DEADLINE_MS + 2_000;
+
 /** A refusal of a capture or void, in the documented envelope, naming the field and the fix. */
 export function authorizationRefusal(cartId: string, refusal: AuthorizationRefused): ApiError {
   switch (refusal.code) {
@@ -65,6 +73,10 @@ export function authorizationRefusal(cartId: string, refusal: AuthorizationRefus
       return new ApiError('AMOUNT_EXCEEDS_AUTHORIZED', refusal.message, [
         { path: 'amount', message: `must be at most ${refusal.authorized ?? 0}, the authorized amount` },
       ]);
+    case 'capture_already_decided':
+      return new ApiError('CAPTURE_ALREADY_DECIDED', refusal.message, [
+        { path: 'amount', message: `must be ${refusal.captured ?? 0}, the amount captured on this order: an order is captured once` },
+      ]);
   }
 }
 
@@ -73,16 +85,20 @@ export function merchantRoutes(deps: { config: Config; db: Db; temporal: Tempora
   const { config, db, temporal } = deps;
   const refunds = { db, temporal, refundWorkflow: refundWorkflow(temporal.client, config) };
   const holds = { db, hold: authorizationHold(temporal.client) };
-  /** 200 with the order once the processor answered; 202 with the order still `authorized` while it works on it. */
-  const answerHold = async (c: Context, cartId: string, act: () => Promise<AuthorizationOutcome>) => {
-    try {
-      const { order, settled } = await act();
-      return c.json(order, settled ? 200 : 202);
-    } catch (err) {
-      if (err instanceof AuthorizationRefused) throw authorizationRefusal(cartId, err);
-      throw err;
-    }
-  };
+  /**
+   * 200 with the order once the processor answered; 202 with the order still `authorized` while it works on it.
+   * With an Idempotency-Key, a repeat of the request answers the first 200 (api/merchant/idempotency.ts).
+   */
+  const answerHold = async (c: Context, key: string | undefined, request: ActionRequest, act: () => Promise<AuthorizationOutcome>) =>
+    answerOnce(c, { db, pendingWaitMs: HOLD_KEY_WAIT_MS }, c.get('merchant').platformUuid, key, request, async () => {
+      try {
+        const { order, settled, replayed } = await act();
+        return { body: order, status: settled ? 200 : 202, replayed };
+      } catch (err) {
+        if (err instanceof AuthorizationRefused) throw authorizationRefusal(request.cartId, err);
+        throw err;
+      }
+    });
   const app = new Hono();
   app.use(merchantAuth({ db, environment: config.environment }));
 
@@ -149,9 +165,13 @@ export function merchantRoutes(deps: { config: Config; db: Db; temporal: Tempora
   // No body: whatever is sent is ignored, so a client that always sends `{}` works too.
   app.post('/carts/:cartId/expire', async (c) => {
     const cartId = c.req.param('cartId');
-    const expired = await expireSession({ db, temporal }, c.get('merchant'), cartId);
-    if (!expired) throw orderNotFound(cartId);
-    return c.json(expired);
+    const key = readIdempotencyKey(c.req.header(IDEMPOTENCY_HEADER));
+    const merchant = c.get('merchant');
+    return answerOnce(c, { db, pendingWaitMs: EXPIRE_KEY_WAIT_MS }, merchant.platformUuid, key, { action: 'expire', cartId }, async () => {
+      const expired = await expireSession({ db, temporal }, merchant, cartId);
+      if (!expired) throw orderNotFound(cartId);
+      return { body: expired, status: 200 };
+    });
   });
   app.all('/carts/:cartId/expire', methodNotAllowed(['POST']));
   app.route('/webhook-endpoints', webhookEndpointRoutes(deps));
@@ -159,23 +179,29 @@ export function merchantRoutes(deps: { config: Config; db: Db; temporal: Tempora
 
   app.post('/orders/:cartId/capture', jsonBody(CAPTURE_BODY_BYTES), async (c) => {
     const cartId = c.req.param('cartId');
+    const key = readIdempotencyKey(c.req.header(IDEMPOTENCY_HEADER));
     const body = await readValidJson(c, captureRequestSchema);
     const merchant = c.get('merchant');
-    return answerHold(c, cartId, () =>
-      captureOrder(holds, {
-        platformUuid: merchant.platformUuid,
-        environment: merchant.environment,
-        cartId,
-        ...(body.amount === undefined ? {} : { amount: body.amount }),
-      }),
-    );
+    const input = { platformUuid: merchant.platformUuid, environment: merchant.environment, cartId };
+    // `{}` and `{amount: <the total>}` are one capture, under a key too.
+    let amount: number;
+    try {
+      amount = await captureAmount(db, { ...input, ...(body.amount === undefined ? {} : { amount: body.amount }) });
+    } catch (err) {
+      if (err instanceof AuthorizationRefused) throw authorizationRefusal(cartId, err);
+      throw err;
+    }
+    return answerHold(c, key, { action: 'capture', cartId, amount }, () => captureOrder(holds, { ...input, amount }));
   });
   app.all('/orders/:cartId/capture', methodNotAllowed(['POST']));
 
   app.post('/orders/:cartId/void', async (c) => {
     const cartId = c.req.param('cartId');
+    const key = readIdempotencyKey(c.req.header(IDEMPOTENCY_HEADER));
     const merchant = c.get('merchant');
-    return answerHold(c, cartId, () => voidOrder(holds, { platformUuid: merchant.platformUuid, environment: merchant.environment, cartId }));
+    return answerHold(c, key, { action: 'void', cartId }, () =>
+      voidOrder(holds, { platformUuid: merchant.platformUuid, environment: merchant.environment, cartId }),
+    );
   });
   app.all('/orders/:cartId/void', methodNotAllowed(['POST']));
   return app;

@@ -1,6 +1,7 @@
 import type { Environment } from '../config.js';
 import type { Db } from '../db/client.js';
-import { findOwnerCart } from '../checkout/cart-ledger.js';
+import { findOwnerCart, type OrderRow } from '../checkout/cart-ledger.js';
+import { findKeptAnswer, keepAnswer, type KeptAnswer } from '../idempotency-keys.js';
 import { getOrder, orderNotFoundMessage } from './orders.js';
 import type { Order } from './order-schema.js';
 
@@ -9,18 +10,29 @@ import type { Order } from './order-schema.js';
  * The ledger says whose order it is and whether it is authorized; the session's workflow, which owns
  * the authorization, decides (docs/decisions/manual-capture.md): a capture, a void and the hold timer
  * race there, one at a time, and only the first happens.
+ *
+ * A capture is decided once, for one amount, and is idempotent by request: the same capture again (the
+ * same amount; none sent is the authorized total) answers what the first answered, a capture of another
+ * amount is refused with capture_already_decided. The first settled answer is kept 24 hours
+ * (core/idempotency-keys.ts, keyed by the cart); after that a repeat answers the order as it stands.
  */
+
+/** Which way a hold was decided, as the session's refusal tells it (workflows/cart-session/messages.ts HoldRefusalDetails). */
+export type HoldDecision = { kind: 'capture'; amount: number } | { kind: 'void' } | { kind: 'expire' };
 
 /** What the session answers (workflows/cart-session/client.ts authorizationHold is the one the roles pass). */
 export type HoldAnswer =
-  { outcome: 'settled' } | { outcome: 'in_progress' } | { outcome: 'refused'; reason: 'not_authorized' | 'invalid_capture_amount'; message: string };
+  | { outcome: 'settled' }
+  | { outcome: 'in_progress' }
+  | { outcome: 'refused'; reason: 'not_authorized' | 'invalid_capture_amount'; message: string; decided?: HoldDecision };
 
 export interface AuthorizationHold {
-  capture(cartId: string, amount: number | undefined): Promise<HoldAnswer>;
+  /** `amount` in minor units, the authorized total when the merchant sent none: one update per cart and amount. */
+  capture(cartId: string, amount: number): Promise<HoldAnswer>;
   void(cartId: string): Promise<HoldAnswer>;
 }
 
-export type AuthorizationRefusal = 'order_not_found' | 'order_not_authorized' | 'amount_exceeds_authorized';
+export type AuthorizationRefusal = 'order_not_found' | 'order_not_authorized' | 'amount_exceeds_authorized' | 'capture_already_decided';
 
 /** Why a capture or void was refused; `message` says the fix. Nothing happened. */
 export class AuthorizationRefused extends Error {
@@ -32,6 +44,8 @@ export class AuthorizationRefused extends Error {
     readonly field: string,
     /** For amount_exceeds_authorized: the authorized amount, minor units. */
     readonly authorized?: number,
+    /** For capture_already_decided: the amount the order's capture was decided for (captured), minor units. */
+    readonly captured?: number,
   ) {
     super(message);
   }
@@ -43,43 +57,94 @@ export interface AuthorizationInput {
   cartId: string;
 }
 
-/** The order once the session answered; `settled` false when it was still at the processor (the order then says `authorized`). */
+/**
+ * The order once the session answered; `settled` false when it was still at the processor (the order
+ * then says `authorized`). `replayed`: the order as an earlier request with the same capture was answered.
+ */
 export interface AuthorizationOutcome {
   order: Order;
   settled: boolean;
-}
-
-async function authorizedOrder(db: Db, input: AuthorizationInput) {
-  const owner = { platformUuid: input.platformUuid, environment: input.environment };
-  const row = await findOwnerCart(db, owner, input.cartId);
-  if (!row) {
-    throw new AuthorizationRefused('order_not_found', orderNotFoundMessage(input.environment), 'cartId');
-  }
-  if (row.status !== 'authorized') throw notAuthorized(row.status, row.cart.captureMethod === 'manual');
-  return row;
+  replayed?: boolean;
 }
 
 function notAuthorized(status: string, manual: boolean): AuthorizationRefused {
   const message = !manual
     ? 'This order was not created with captureMethod "manual": it was captured at payment. Refund it instead.'
-    : `This order is ${status}, not authorized: only an authorized order can be captured or voided (it was captured, voided, its hold expired, or it is not paid yet).`;
+    : status === 'authorized'
+      ? 'This order’s hold is being voided or captured by another request: only the first capture or void happens. Follow the order for its outcome.'
+      : `This order is ${status}, not authorized: only an authorized order can be captured or voided (it was captured, voided, its hold expired, or it is not paid yet).`;
   return new AuthorizationRefused('order_not_authorized', message, 'cartId');
 }
 
-async function outcomeOf(db: Db, input: AuthorizationInput, answer: HoldAnswer): Promise<AuthorizationOutcome> {
-  if (answer.outcome === 'refused') {
-    const row = await findOwnerCart(db, input, input.cartId);
-    throw notAuthorized(row?.status ?? 'unknown', row?.cart.captureMethod === 'manual');
-  }
-  const order = await getOrder(db, input, input.cartId);
-  if (!order) throw new Error(`order ${input.cartId} vanished from the ledger`);
-  return { order, settled: answer.outcome === 'settled' };
+function alreadyDecided(captured: number, asked: number, currency: string): AuthorizationRefused {
+  return new AuthorizationRefused(
+    'capture_already_decided',
+    `This order’s capture is already decided: ${captured} (minor units of ${currency}) captured, so a capture of ${asked} is refused. An order is captured once; ask for ${captured} to get that capture’s answer again, or follow the order for its outcome.`,
+    'amount',
+    undefined,
+    captured,
+  );
 }
 
-/** Captures `amount` (minor units; absent: all) of an authorized order; the rest of the hold is released. */
-export async function captureOrder(deps: { db: Db; hold: AuthorizationHold }, input: AuthorizationInput & { amount?: number }): Promise<AuthorizationOutcome> {
-  const row = await authorizedOrder(deps.db, input);
-  if (input.amount !== undefined && input.amount > row.amount) {
+async function orderOf(db: Db, input: AuthorizationInput): Promise<Order> {
+  const order = await getOrder(db, input, input.cartId);
+  if (!order) throw new Error(`order ${input.cartId} vanished from the ledger`);
+  return order;
+}
+
+/** Where an order's first settled capture answer is kept: a key of the service's own per order, its cartId. */
+const captureAnswers = (input: AuthorizationInput) => ({ platformUuid: input.platformUuid, caller: 'capture' });
+
+/** The kept answer, if it is for `amount`; else the capture was decided for another amount. */
+function sameCapture(kept: KeptAnswer<Order>, amount: number): AuthorizationOutcome {
+  const captured = Number(kept.fingerprint);
+  if (captured !== amount) throw alreadyDecided(captured, amount, kept.response.currency);
+  return { order: kept.response, settled: true, replayed: true };
+}
+
+/** Keeps this settled answer as the capture's, unless an earlier one is kept: that one is answered, so every answer of the capture is the same. */
+async function keepCapture(db: Db, input: AuthorizationInput, amount: number, order: Order): Promise<AuthorizationOutcome> {
+  const kept = await keepAnswer(db, captureAnswers(input), input.cartId, { fingerprint: String(amount), response: order, cartId: input.cartId });
+  return kept.ours ? { order, settled: true } : sameCapture(kept, amount);
+}
+
+/**
+ * A capture of `amount` once the ledger or the session said the hold is decided: the first answer
+ * when a capture of this amount was decided, capture_already_decided when one of another amount was;
+ * undefined while the ledger still says authorized and no answer is kept (a decision on its way).
+ * Anything else (voided, expired, declined, not manual) holds no authorization.
+ */
+async function decidedCapture(db: Db, input: AuthorizationInput, amount: number): Promise<AuthorizationOutcome | undefined> {
+  const kept = await findKeptAnswer<Order>(db, captureAnswers(input), input.cartId);
+  if (kept) return sameCapture(kept, amount);
+  const row = await findOwnerCart(db, input, input.cartId);
+  if (!row) throw new AuthorizationRefused('order_not_found', orderNotFoundMessage(input.environment), 'cartId');
+  const manual = row.cart.captureMethod === 'manual';
+  if (manual && row.capturedAmount !== null) {
+    if (row.capturedAmount !== amount) throw alreadyDecided(row.capturedAmount, amount, row.currency);
+    return keepCapture(db, input, amount, await orderOf(db, input));
+  }
+  if (row.status === 'authorized') return undefined;
+  throw notAuthorized(row.status, manual);
+}
+
+/**
+ * What a capture asks for, in minor units: the amount sent, or the authorized total when none was, so
+ * `{}` and `{amount: <total>}` are one request. Refused as captureOrder refuses it when the order is not
+ * the merchant's or the amount is more than was authorized.
+ */
+export async function captureAmount(db: Db, input: AuthorizationInput & { amount?: number }): Promise<number> {
+  return amountOf(await ownedOrder(db, input), input.amount);
+}
+
+async function ownedOrder(db: Db, input: AuthorizationInput): Promise<OrderRow> {
+  const row = await findOwnerCart(db, input, input.cartId);
+  if (!row) throw new AuthorizationRefused('order_not_found', orderNotFoundMessage(input.environment), 'cartId');
+  return row;
+}
+
+function amountOf(row: OrderRow, amount: number | undefined): number {
+  if (amount !== undefined && amount > row.amount) {
     throw new AuthorizationRefused(
       'amount_exceeds_authorized',
       `At most ${row.amount} (minor units of ${row.currency}) was authorized on this order; capture ${row.amount} or less.`,
@@ -87,11 +152,49 @@ export async function captureOrder(deps: { db: Db; hold: AuthorizationHold }, in
       row.amount,
     );
   }
-  return outcomeOf(deps.db, input, await deps.hold.capture(input.cartId, input.amount));
+  return amount ?? row.amount;
+}
+
+/**
+ * Captures `amount` (minor units; absent: all) of an authorized order; the rest of the hold is released.
+ * Idempotent by request: the same capture again answers what the first answered; another amount, once
+ * one is decided (before, at the same time or after), is refused with capture_already_decided.
+ */
+export async function captureOrder(deps: { db: Db; hold: AuthorizationHold }, input: AuthorizationInput & { amount?: number }): Promise<AuthorizationOutcome> {
+  const { db } = deps;
+  const row = await ownedOrder(db, input);
+  const amount = amountOf(row, input.amount);
+  const refused = () => findOwnerCart(db, input, input.cartId).then((now) => notAuthorized(now?.status ?? 'unknown', now?.cart.captureMethod === 'manual'));
+  if (row.status !== 'authorized') {
+    if (row.cart.captureMethod !== 'manual') throw notAuthorized(row.status, false);
+    const decided = await decidedCapture(db, input, amount);
+    if (decided) return decided;
+    throw await refused();
+  }
+  const answer = await deps.hold.capture(input.cartId, amount);
+  if (answer.outcome === 'in_progress') return { order: await orderOf(db, input), settled: false };
+  if (answer.outcome === 'settled') return keepCapture(db, input, amount, await orderOf(db, input));
+  // An amount the session's own bound refuses (the ledger said it was within the authorized total).
+  if (answer.reason === 'invalid_capture_amount') throw new AuthorizationRefused('amount_exceeds_authorized', answer.message, 'amount', row.amount);
+  // Refused: the hold was decided first, by this request's twin, another amount, a void or the timer.
+  const decision = answer.decided;
+  if (decision?.kind === 'capture' && decision.amount !== amount) throw alreadyDecided(decision.amount, amount, row.currency);
+  if (decision && decision.kind !== 'capture') throw await refused();
+  // The same amount (sent under another update id), or a session that did not say (closed, or an older worker): the ledger tells.
+  const decided = await decidedCapture(db, input, amount);
+  if (decided) return decided;
+  if (decision) return { order: await orderOf(db, input), settled: false };
+  throw await refused();
 }
 
 /** Voids an authorized order: the hold is released and the order cancelled (order_cancelled). */
 export async function voidOrder(deps: { db: Db; hold: AuthorizationHold }, input: AuthorizationInput): Promise<AuthorizationOutcome> {
-  await authorizedOrder(deps.db, input);
-  return outcomeOf(deps.db, input, await deps.hold.void(input.cartId));
+  const row = await ownedOrder(deps.db, input);
+  if (row.status !== 'authorized') throw notAuthorized(row.status, row.cart.captureMethod === 'manual');
+  const answer = await deps.hold.void(input.cartId);
+  if (answer.outcome === 'refused') {
+    const now = await findOwnerCart(deps.db, input, input.cartId);
+    throw notAuthorized(now?.status ?? 'unknown', now?.cart.captureMethod === 'manual');
+  }
+  return { order: await orderOf(deps.db, input), settled: answer.outcome === 'settled' };
 }

@@ -82,8 +82,9 @@ describe('manual capture: authorize at checkout, capture or let the hold expire,
       select s.captured_amount::int as captured from sandbox_charges s join carts c on c.payment_reference = s.charge_id where c.cart_id = ${cartId}`;
     expect(charge!.captured).toBe(3000);
     expect(sandboxRecord(cartId)).toMatchObject({ captured: 3000, voided: false, charges: 1 });
-    // Captured once: neither a second capture nor a void is accepted.
-    await expectError(await api.capture(cartId, { amount: 1000 }), 409, 'ORDER_NOT_AUTHORIZED', 'cartId');
+    // Captured once: a capture of another amount is refused with what was captured, and so is a void.
+    const again = await expectError(await api.capture(cartId, { amount: 1000 }), 409, 'CAPTURE_ALREADY_DECIDED', 'amount');
+    expect(again.errors[0]!.message).toBe('must be 3000, the amount captured on this order: an order is captured once');
     await expectError(await api.void(cartId), 409, 'ORDER_NOT_AUTHORIZED', 'cartId');
 
     const first = (await (await api.refund(cartId, { amount: 1000, reason: 'One item out of stock' })).json()) as Refund;

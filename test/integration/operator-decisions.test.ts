@@ -192,10 +192,14 @@ describe('operator decisions bind the merchant; test events and replays are limi
     expect(captured.status).toBe(200);
     expect(captured.body).toContain('The capture is done: the order is paid.');
     expect(await order(toCapture)).toMatchObject({ status: 'paid', capturedAmount: 3000 });
-    // Captured once: a second capture is ORDER_NOT_AUTHORIZED, said in words above the forms.
+    // Captured once: a capture of another amount (here all of it) is refused above the forms, saying what was captured.
     const again = await browser.post(`/dashboard/orders/${toCapture}/capture`, {});
     expect(again.status).toBe(422);
-    expect(again.body).toMatch(/id="capture-form-error">This order is paid, not authorized/);
+    expect(again.body).toMatch(/id="capture-form-error">This order’s capture is already decided: [^<]*30\.00 was captured\. An order is captured once\./);
+    // The same capture again is answered as the first was.
+    const same = await browser.post(`/dashboard/orders/${toCapture}/capture`, { amount: '30,00' });
+    expect(same.status).toBe(200);
+    expect(same.body).toContain('The capture is done: the order is paid.');
 
     await browser.get(`/dashboard/orders/${toVoid}`);
     const voided = await browser.post(`/dashboard/orders/${toVoid}/void`);

@@ -17,14 +17,16 @@ export function merchantApi(stack: Pick<TestStack, 'apiUrl'>, apiKey: string) {
         headers: { ...headers, 'content-type': 'application/json', ...extraHeaders },
         body: typeof body === 'string' ? body : JSON.stringify(body),
       }),
-    expire: (cartId: string) => fetch(`${stack.apiUrl}/v2/merchant/carts/${encodeURIComponent(cartId)}/expire`, { method: 'POST', headers }),
-    capture: (cartId: string, body: unknown = {}) =>
+    expire: (cartId: string, extraHeaders: Record<string, string> = {}) =>
+      fetch(`${stack.apiUrl}/v2/merchant/carts/${encodeURIComponent(cartId)}/expire`, { method: 'POST', headers: { ...headers, ...extraHeaders } }),
+    capture: (cartId: string, body: unknown = {}, extraHeaders: Record<string, string> = {}) =>
       fetch(`${stack.apiUrl}/v2/merchant/orders/${encodeURIComponent(cartId)}/capture`, {
         method: 'POST',
-        headers: { ...headers, 'content-type': 'application/json' },
+        headers: { ...headers, 'content-type': 'application/json', ...extraHeaders },
         body: JSON.stringify(body),
       }),
-    void: (cartId: string) => fetch(`${stack.apiUrl}/v2/merchant/orders/${encodeURIComponent(cartId)}/void`, { method: 'POST', headers }),
+    void: (cartId: string, extraHeaders: Record<string, string> = {}) =>
+      fetch(`${stack.apiUrl}/v2/merchant/orders/${encodeURIComponent(cartId)}/void`, { method: 'POST', headers: { ...headers, ...extraHeaders } }),
   };
 }
 

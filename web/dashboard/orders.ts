@@ -252,8 +252,12 @@ export function orderRoutes(deps: { config: Config; db: Db; temporal: Temporal; 
       const message =
         err.code === 'amount_exceeds_authorized' && err.authorized !== undefined
           ? `At most ${formatMoney(err.authorized, order.currency)} was authorized on this order: enter that or less.`
-          : err.message;
-      return render({ amount: typed, errors: { [err.field === 'amount' ? 'amount' : 'form']: message } }, 422);
+          : err.code === 'capture_already_decided' && err.captured !== undefined
+            ? `This order’s capture is already decided: ${formatMoney(err.captured, order.currency)} was captured. An order is captured once.`
+            : err.message;
+      // A decided capture is said above the forms: once captured, the order has no amount field to say it beside.
+      const field = err.field === 'amount' && err.code !== 'capture_already_decided' ? 'amount' : 'form';
+      return render({ amount: typed, errors: { [field]: message } }, 422);
     }
   }
 

@@ -10,7 +10,7 @@ import { ApplicationFailure } from '@temporalio/common';
 import type { AuthorizationHold, HoldAnswer } from '../../core/orders/authorization.js';
 import { ACTION_REFUSED } from '../../core/checkout/session.js';
 import { WORKFLOW_TASK_TIMEOUT_MS } from '../../core/worker-loss.js';
-import { captureUpdate, cartWorkflowId, searchAttributes, voidUpdate, type CartSessionInput } from './messages.js';
+import { captureUpdate, cartWorkflowId, searchAttributes, voidUpdate, type CartSessionInput, type HoldRefusalDetails } from './messages.js';
 import { sessionMetadata, type SessionFacts } from './operator-details.js';
 import { cartSession } from './workflow.js';
 
@@ -53,15 +53,18 @@ const HOLD_ANSWER_WAIT_MS = 10_000;
 
 /**
  * The capture and void of an authorized session (core/orders/authorization.ts), as updates with one id
- * per action and cart: a repeated request is the same update, and gets its outcome. Accepted or refused
- * by the workflow's validator first; then the outcome is awaited for a while.
+ * per request: `capture-<cartId>-<amount>` and `void-<cartId>`. A repeated request is the same update,
+ * and gets its outcome; a capture of another amount is another update, which the validator refuses
+ * once the hold is decided, saying how (HoldRefusalDetails). Accepted or refused by the workflow's
+ * validator first; then the outcome is awaited for a while.
  */
 export function authorizationHold(client: Client, waitMs = HOLD_ANSWER_WAIT_MS): AuthorizationHold {
   /** The validator's refusal, which the server reports when the update starts or, having admitted it, with its outcome. */
   const refusalIn = (error: unknown): HoldAnswer | undefined => {
     const cause = error instanceof WorkflowUpdateFailedError ? error.cause : undefined;
     if (cause instanceof ApplicationFailure && (cause.type === ACTION_REFUSED.notAuthorized || cause.type === ACTION_REFUSED.invalidCaptureAmount)) {
-      return { outcome: 'refused', reason: cause.type, message: cause.message };
+      const decided = (cause.details?.[0] as Partial<HoldRefusalDetails> | undefined)?.decided;
+      return { outcome: 'refused', reason: cause.type, message: cause.message, ...(decided ? { decided } : {}) };
     }
     return undefined;
   };
@@ -95,8 +98,8 @@ export function authorizationHold(client: Client, waitMs = HOLD_ANSWER_WAIT_MS):
     capture: (cartId, amount) =>
       run(cartId, (handle) =>
         handle.startUpdate(captureUpdate, {
-          args: [amount === undefined ? {} : { amount }],
-          updateId: `capture-${cartId}`,
+          args: [{ amount }],
+          updateId: `capture-${cartId}-${amount}`,
           waitForStage: WorkflowUpdateStage.ACCEPTED,
         }),
       ),

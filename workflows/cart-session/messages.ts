@@ -152,10 +152,25 @@ export const LOCAL_CODE_SEND_PATCH = 'local-code-send-v1';
  * ./client.ts): capture all or part of the hold (`amount` in minor units, at most the authorized
  * amount; absent: all of it), or void it. Each resolves once its outcome is recorded. Refused with
  * ACTION_REFUSED.notAuthorized when the session holds no authorization (any more): capture, void and
- * the hold timer are decided one at a time by the workflow, so only the first of them happens.
+ * the hold timer are decided one at a time by the workflow, so only the first of them happens; the
+ * refusal's details say which (HoldRefusalDetails). The API sends each capture with the update id
+ * `capture-<cartId>-<amount>`: the same capture again is the same update and gets its outcome.
  */
 export const captureUpdate = defineUpdate<CartSessionState, [{ amount?: number }]>('capture');
 export const voidUpdate = defineUpdate<CartSessionState, []>('void');
+
+/** What ends an authorized hold: the merchant's capture (of `amount`, minor units) or void, or the hold timer. Decided once. */
+export type HoldDecision = { kind: 'capture'; amount: number } | { kind: 'void' } | { kind: 'expire' };
+
+/**
+ * The details (first and only) of a capture's or void's ACTION_REFUSED.notAuthorized once the hold is
+ * decided: which way, so a capture of another amount than the decided one learns it lost
+ * (CAPTURE_ALREADY_DECIDED, docs/decisions/manual-capture.md). Absent when the session never held an
+ * authorization, and from workers older than it.
+ */
+export interface HoldRefusalDetails {
+  decided: HoldDecision;
+}
 
 /** Search attributes registered on the Temporal server (see scripts/temporal-server.ts). */
 export const searchAttributes = {

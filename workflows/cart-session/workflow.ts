@@ -34,6 +34,8 @@ import {
   voidUpdate,
   type CartSessionInput,
   type CartSessionState,
+  type HoldDecision,
+  type HoldRefusalDetails,
 } from './messages.js';
 import {
   ACTION_REFUSED,
@@ -149,9 +151,6 @@ interface Card {
   brand: string;
   last4: string;
 }
-
-/** What ends an authorized hold: the merchant's capture or void, or the hold timer. Decided once. */
-type HoldDecision = { kind: 'capture'; amount: number } | { kind: 'void' } | { kind: 'expire' };
 
 /** What ended the customer's part of the session before the timer did: the customer, or the merchant's expire. */
 type CustomerDecision = { kind: 'pay'; card: Card } | { kind: 'cancel'; by: CancelledBy } | { kind: 'locked_out' };
@@ -424,11 +423,13 @@ export async function cartSession(input: CartSessionInput): Promise<{ status: Ca
   }
 
   // The merchant's capture and void of an authorized session; the first decision wins, the hold timer's included.
+  // A refusal once decided says which way (HoldRefusalDetails): validators are not replayed, so this changes no command.
   const requireHold = () => {
     if (status !== 'authorized' || holdDecision)
       refuse(
         ACTION_REFUSED.notAuthorized,
         `This order is ${holdDecision ? 'being captured or voided' : status}: only an authorized order can be captured or voided.`,
+        holdDecision ? { decided: holdDecision } : undefined,
       );
   };
   const holdSettledState = () => condition(() => holdSettled).then(state);
@@ -671,6 +672,6 @@ export async function cartSession(input: CartSessionInput): Promise<{ status: Ca
   }
 }
 
-function refuse(type: ActionRefusal, message: string): never {
-  throw ApplicationFailure.create({ type, message, nonRetryable: true });
+function refuse(type: ActionRefusal, message: string, details?: HoldRefusalDetails): never {
+  throw ApplicationFailure.create({ type, message, nonRetryable: true, ...(details ? { details: [details] } : {}) });
 }
