@@ -253,13 +253,49 @@ const REFUND_ERRORS: DocumentedError[] = [
   },
 ];
 
+/** A capture's, void's or expire's Idempotency-Key used for another request. */
+const ACTION_KEY_CONFLICT = example(
+  'IDEMPOTENCY_CONFLICT',
+  'This Idempotency-Key was already used for another request (another order, action or amount). Use a new key for a new request.',
+  [{ path: IDEMPOTENCY_HEADER, message: 'was used with a different request' }],
+);
+const ACTION_KEY_CONFLICT_DESCRIPTION =
+  'IDEMPOTENCY_CONFLICT: the Idempotency-Key was used for another request (another order, action or amount) in the last 24 hours.';
+/** Capture, void and expire without a body to refuse: a malformed Idempotency-Key is their one 400. */
+const MALFORMED_KEY: DocumentedError = {
+  description: 'VALIDATION_ERROR: a malformed Idempotency-Key (8 to 255 visible ASCII characters).',
+  examples: [
+    example('VALIDATION_ERROR', 'The Idempotency-Key header is malformed.', [
+      { path: IDEMPOTENCY_HEADER, message: 'must be 8 to 255 visible ASCII characters, e.g. a UUID' },
+    ]),
+  ],
+};
+/** The Idempotency-Key of capture, void and expire, and the header of a replayed answer. */
+const actionKeyHeaders = (what: string) =>
+  z.object({
+    [IDEMPOTENCY_HEADER]: z
+      .string()
+      .regex(new RegExp(IDEMPOTENCY_KEY_PATTERN))
+      .optional()
+      .meta({
+        description: `Retry safely: the same key with the same ${what} within 24 hours returns the first 200 answer, byte for byte, with \`Idempotent-Replayed: true\`; with another request (another order or action${what === 'capture' ? ', or another amount: `{}` and `{"amount": <the authorized total>}` are one request' : ''}), 409 IDEMPOTENCY_CONFLICT. Keys are yours, shared with create-cart's. A 202 or an error is not kept: a retry asks again.`,
+        example: '7d2f9a1c-4e3b-4c8d-9a6f-1b2c3d4e5f60',
+      }),
+  });
+const replayedHeader = {
+  [REPLAYED_HEADER]: {
+    description: 'Present (true) when this is the answer of an earlier request: the same Idempotency-Key, or (capture) the same capture.',
+    schema: { type: 'string' as const, enum: ['true'] },
+  },
+};
+
 const EXPIRE_ERRORS: DocumentedError[] = [
+  MALFORMED_KEY,
   MERCHANT_UNAUTHORIZED,
   ORDER_NOT_FOUND,
   methodNotAllowedError('POST'),
   {
-    description:
-      'PAYMENT_IN_PROGRESS: the customer pressed Pay and the payment has no outcome yet; wait for the order_created or order_updated webhook. SESSION_ENDED: the session is no longer open (paid, failed, cancelled, abandoned or refunded). SESSION_NOT_EXPIRABLE: a session created before this endpoint existed; it ends by itself at its expiresOn.',
+    description: `PAYMENT_IN_PROGRESS: the customer pressed Pay and the payment has no outcome yet; wait for the order_created or order_updated webhook. SESSION_ENDED: the session is no longer open (paid, failed, cancelled, abandoned or refunded; with the Idempotency-Key of the expire that ended it, its answer is replayed instead). SESSION_NOT_EXPIRABLE: a session created before this endpoint existed; it ends by itself at its expiresOn. ${ACTION_KEY_CONFLICT_DESCRIPTION}`,
     examples: [
       example(
         'PAYMENT_IN_PROGRESS',
@@ -274,6 +310,7 @@ const EXPIRE_ERRORS: DocumentedError[] = [
         'This session was created before sessions could be expired and cannot be ended early; it ends by itself at its expiresOn.',
         [{ path: 'cartId', message: 'names a session created before the expire endpoint existed' }],
       ),
+      ACTION_KEY_CONFLICT,
     ],
   },
   MERCHANT_INTERNAL,
@@ -342,14 +379,29 @@ const NOT_AUTHORIZED: DocumentedError = {
 };
 
 const CAPTURE_ERRORS: DocumentedError[] = [
-  ...bodyErrors(CAPTURE_BODY_BYTES, 'amount not a whole number of minor units greater than 0, or an unknown field. The body may be {}.', {
-    path: 'amount',
-    message: 'must be greater than 0 (minor units, e.g. 1000 for 10.00 EUR)',
-  }),
+  ...bodyErrors(
+    CAPTURE_BODY_BYTES,
+    'amount not a whole number of minor units greater than 0, an unknown field, or a malformed Idempotency-Key. The body may be {}.',
+    {
+      path: 'amount',
+      message: 'must be greater than 0 (minor units, e.g. 1000 for 10.00 EUR)',
+    },
+  ),
   MERCHANT_UNAUTHORIZED,
   ORDER_NOT_FOUND,
   methodNotAllowedError('POST'),
-  NOT_AUTHORIZED,
+  {
+    description: `${NOT_AUTHORIZED.description} CAPTURE_ALREADY_DECIDED: this order's capture was already decided for another amount (before this request, or at the same time): an order is captured once; the message and errors[0] say the amount captured, and asking for that amount answers that capture's answer. ${ACTION_KEY_CONFLICT_DESCRIPTION}`,
+    examples: [
+      ...NOT_AUTHORIZED.examples,
+      example(
+        'CAPTURE_ALREADY_DECIDED',
+        'This order’s capture is already decided: 3000 (minor units of EUR) captured, so a capture of 4000 is refused. An order is captured once; ask for 3000 to get that capture’s answer again, or follow the order for its outcome.',
+        [{ path: 'amount', message: 'must be 3000, the amount captured on this order: an order is captured once' }],
+      ),
+      ACTION_KEY_CONFLICT,
+    ],
+  },
   {
     description: 'AMOUNT_EXCEEDS_AUTHORIZED: the amount is more than the authorized amount (the order amount).',
     examples: [
@@ -363,10 +415,11 @@ const CAPTURE_ERRORS: DocumentedError[] = [
 ];
 
 const VOID_ERRORS: DocumentedError[] = [
+  MALFORMED_KEY,
   MERCHANT_UNAUTHORIZED,
   ORDER_NOT_FOUND,
   methodNotAllowedError('POST'),
-  NOT_AUTHORIZED,
+  { description: `${NOT_AUTHORIZED.description} ${ACTION_KEY_CONFLICT_DESCRIPTION}`, examples: [...NOT_AUTHORIZED.examples, ACTION_KEY_CONFLICT] },
   MERCHANT_INTERNAL,
   MERCHANT_UNAVAILABLE,
 ];
@@ -559,18 +612,22 @@ function registerMerchantApi(registry: OpenAPIRegistry, scheme: string) {
       'For a merchant that can no longer sell what the cart holds (sold out, order changed). The session becomes `cancelled` at once:',
       'you receive `order_cancelled` with `data.cancelledBy: "merchant"` (a customer who cancels gives `"customer"`), and the hosted page tells',
       'the customer the store closed this checkout, with a link to your `failureUrl`. No body. Refused while a payment is in progress:',
-      'its outcome decides the session.',
+      'its outcome decides the session. Send an Idempotency-Key to retry safely: a repeat answers the first answer, not SESSION_ENDED.',
     ].join(' '),
     tags: ['Merchant API'],
     security,
-    request: { params: cartIdParameter },
+    request: { params: cartIdParameter, headers: actionKeyHeaders('expire') },
     responses: {
-      200: { description: 'The session is ended; `order_cancelled` is on its way.', headers: requestIdHeader, content: json(expiredCartSchema) },
+      200: {
+        description: 'The session is ended; `order_cancelled` is on its way (or, with a replayed Idempotency-Key, had been).',
+        headers: { ...requestIdHeader, ...replayedHeader },
+        content: json(expiredCartSchema),
+      },
       ...errorResponses(EXPIRE_ERRORS),
     },
   });
   const holdAnswers = (what: string) => ({
-    200: { description: `The order, ${what}.`, headers: requestIdHeader, content: json(orderSchema) },
+    200: { description: `The order, ${what}.`, headers: { ...requestIdHeader, ...replayedHeader }, content: json(orderSchema) },
     202: {
       description: 'The order, still `authorized`: the processor has not answered yet; the outcome follows (its webhook, or the order).',
       headers: requestIdHeader,
@@ -585,12 +642,16 @@ function registerMerchantApi(registry: OpenAPIRegistry, scheme: string) {
     description: [
       'For an order created with `captureMethod: "manual"`, while it is `authorized`: captures `amount` (all of it when absent) and releases the rest of the hold.',
       'The order becomes `paid` with `capturedAmount`, and `order_updated` (status `paid`, `data.payment.capturedAmount`) is sent. Refunds are then held to the captured amount.',
-      'A capture, a void and the hold timer (AUTHORIZATION_HOLD_DAYS) race safely: the first wins, the others are refused with ORDER_NOT_AUTHORIZED. A repeated capture of the same order is the same capture.',
+      'A capture, a void and the hold timer (AUTHORIZATION_HOLD_DAYS) race safely: the first wins, the others are refused with ORDER_NOT_AUTHORIZED.',
+      'A capture is decided once, for one amount, and is idempotent by request: the same capture again (the same amount; `{}` is the authorized total) answers what the first answered: its 200, the same body',
+      '(kept 24 hours; after that, the order as it stands), with `Idempotent-Replayed: true`; a capture of another amount, asked before, at the same time or after, is refused with 409 CAPTURE_ALREADY_DECIDED, which says the amount captured.',
+      'An Idempotency-Key makes any repeat safe, as on create-cart.',
     ].join(' '),
     tags: ['Merchant API'],
     security,
     request: {
       params: cartIdParameter,
+      headers: actionKeyHeaders('capture'),
       body: { required: true, content: { 'application/json': { schema: captureRequestSchema, example: { amount: 3000 } } } },
     },
     responses: { ...holdAnswers('captured (`paid`)'), ...errorResponses(CAPTURE_ERRORS) },
@@ -601,10 +662,10 @@ function registerMerchantApi(registry: OpenAPIRegistry, scheme: string) {
     operationId: 'voidOrder',
     summary: 'Void an authorized order',
     description:
-      'Releases the hold of an `authorized` order (captureMethod manual): the order becomes `cancelled` and `order_cancelled` is sent. No body. Races with a capture and the hold timer as capture does.',
+      'Releases the hold of an `authorized` order (captureMethod manual): the order becomes `cancelled` and `order_cancelled` is sent. No body. Races with a capture and the hold timer as capture does. Send an Idempotency-Key to retry safely: a repeat answers the first answer, not ORDER_NOT_AUTHORIZED.',
     tags: ['Merchant API'],
     security,
-    request: { params: cartIdParameter },
+    request: { params: cartIdParameter, headers: actionKeyHeaders('void') },
     responses: { ...holdAnswers('voided (`cancelled`)'), ...errorResponses(VOID_ERRORS) },
   });
   registerWebhookEndpointApi(registry, security);
