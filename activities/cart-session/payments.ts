@@ -1,6 +1,6 @@
 import { ApplicationFailure } from '@temporalio/activity';
 import { readCard } from '../../core/checkout/card-vault.js';
-import { paymentReferenceOf, recordPaymentReference } from '../../core/checkout/cart-ledger.js';
+import { currencyOfCart, paymentReferenceOf, recordPaymentReference } from '../../core/checkout/cart-ledger.js';
 import type { Config } from '../../core/config.js';
 import type { Db } from '../../core/db/client.js';
 import type { Logger } from '../../core/logger.js';
@@ -98,10 +98,10 @@ export function createPaymentActivities(deps: { config: Config; db: Db; logger: 
      * (`<cartId>:capture`): a retry after a lost answer captures once.
      */
     async capturePayment(input: { cartId: string; amount: number }): Promise<CaptureResult> {
-      const chargeId = await paymentReferenceOf(db, input.cartId);
-      if (!chargeId) throw new Error(`cart ${input.cartId} has no payment reference to capture`);
+      const [chargeId, currency] = await Promise.all([paymentReferenceOf(db, input.cartId), currencyOfCart(db, input.cartId)]);
+      if (!chargeId || !currency) throw new Error(`cart ${input.cartId} has no payment reference to capture`);
       const result = await answered({ cartId: input.cartId }, () =>
-        paymentProcessor.capture({ idempotencyKey: `${input.cartId}:capture`, chargeId, amount: input.amount }),
+        paymentProcessor.capture({ idempotencyKey: `${input.cartId}:capture`, chargeId, amount: input.amount, currency }),
       );
       logger.info({ cartId: input.cartId, processor, chargeId, amount: input.amount, outcome: result.outcome }, 'payment capture');
       return result;

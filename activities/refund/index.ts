@@ -1,5 +1,5 @@
 import { ApplicationFailure } from '@temporalio/activity';
-import { lockCart, lockOwnerCart, paymentReferenceOf, recordRefundedAmount, type LedgerCart } from '../../core/checkout/cart-ledger.js';
+import { currencyOfCart, lockCart, lockOwnerCart, paymentReferenceOf, recordRefundedAmount, type LedgerCart } from '../../core/checkout/cart-ledger.js';
 import type { PaymentProcessor } from '../../core/checkout/payment-processor.js';
 import type { CartStatus } from '../../core/checkout/session.js';
 import type { Db, Sql } from '../../core/db/client.js';
@@ -75,7 +75,9 @@ export function createRefundActivities(deps: {
         }
         chargeId = found.result.chargeId;
       }
-      const result = await answered({ refundId }, () => paymentProcessor.refund({ idempotencyKey: refundId, chargeId, amount }));
+      const currency = await currencyOfCart(db, cartId);
+      if (!currency) throw new Error(`refund ${refundId}: cart ${cartId} is not in the ledger`);
+      const result = await answered({ refundId }, () => paymentProcessor.refund({ idempotencyKey: refundId, chargeId, amount, currency }));
       logger.info({ refundId, cartId, processor, amount, outcome: result.outcome }, 'refund');
       metrics.refunds.inc({ outcome: result.outcome });
       return result.outcome === 'refunded'

@@ -5,6 +5,9 @@ import { presentedBearerToken } from '../../core/bearer-token.js';
 import { clientAddress, ipv6Network48 } from '../../core/client-address.js';
 import { identifyCartCaller } from './cart-caller.js';
 import { methodNotAllowed } from '../errors.js';
+import { assertChargeable } from '../chargeable-amount.js';
+import { processorCurrencies } from '../../core/checkout/processor-amounts.js';
+import { cartTotal } from '../../core/money.js';
 import { jsonBody, readValidJson } from '../json-body.js';
 import { IDEMPOTENCY_HEADER, readIdempotencyKey } from './idempotency.js';
 import type { ApiMetrics } from '../metrics.js';
@@ -18,6 +21,7 @@ export function cartRoutes(deps: CartSessionDeps & { cartsCreated: Pick<ApiMetri
   const { config, db, logger } = deps;
   const { rateLimit } = config;
   const app = new Hono();
+  const currencies = processorCurrencies(config.payments.processor);
 
   /** One limit per client address, and for an IPv6 client its /48's, a few clients' worth. */
   const perAddress = (bucket: string, address: string, max: number): Limit[] => {
@@ -41,6 +45,8 @@ export function cartRoutes(deps: CartSessionDeps & { cartsCreated: Pick<ApiMetri
       const address = clientAddress(c, config.trustedProxyHops);
       const idempotencyKey = readIdempotencyKey(c.req.header(IDEMPOTENCY_HEADER));
       const request = await readValidJson(c, createCartRequestSchema);
+      const { cart } = request.cartObject;
+      assertChargeable(currencies, cart.currency, cartTotal(cart.items), { currency: 'cartObject.cart.currency', amount: 'cartObject.cart.items' });
 
       const platform = request.cartObject.store.platformUuid.toLowerCase();
       // Who asks comes before the merchant's counters: a request refused for lacking the key a merchant

@@ -40,6 +40,14 @@ const example = (code: ErrorCode, message: string, errors: ErrorBody['errors'] =
   requestId: 'req_3f2c9b7e0d3a4c1b8e6f5a4d3c2b1a09',
 });
 
+/** A KWD amount Stripe cannot take (three-decimal amounts end in 0), refused at `path`. */
+const AMOUNT_NOT_REPRESENTABLE_EXAMPLE = (path: string) =>
+  example(
+    'AMOUNT_NOT_REPRESENTABLE',
+    'The payment processor cannot charge 1005 (minor units of KWD) exactly: KWD amounts must be multiples of 10. Use 1000 or 1010 (KWD 1.000 or KWD 1.010).',
+    [{ path, message: 'must be a multiple of 10 (minor units of KWD) for the payment processor to charge it exactly' }],
+  );
+
 /** The platformUuid of the documented example; a sandbox with a merchant of this id accepts the example as written. */
 export const EXAMPLE_PLATFORM_UUID = '8f5e3c2a-6a7b-4d0e-9f21-3b4c5d6e7f80';
 
@@ -132,11 +140,16 @@ const CREATE_CART_ERRORS: DocumentedError[] = [
     examples: [example('UNSUPPORTED_MEDIA_TYPE', 'Send the body as JSON with the header Content-Type: application/json.')],
   },
   {
-    description: 'UNKNOWN_PLATFORM: the platformUuid names no active merchant of this environment (sandbox and production have different ones).',
+    description:
+      'UNKNOWN_PLATFORM: the platformUuid names no active merchant of this environment (sandbox and production have different ones). CURRENCY_NOT_SUPPORTED: the payment processor does not charge this currency. AMOUNT_NOT_REPRESENTABLE: it cannot charge this total exactly (a three-decimal total not ending in 0, MGA not in whole ariary); the message gives the nearest totals it can.',
     examples: [
       example('UNKNOWN_PLATFORM', 'No active sandbox merchant has this platformUuid. Check the value you were given for this environment.', [
         { path: 'cartObject.store.platformUuid', message: 'does not name an active merchant' },
       ]),
+      example('CURRENCY_NOT_SUPPORTED', 'The payment processor cannot charge KPW. Use one of the currencies docs/api.md lists for it.', [
+        { path: 'cartObject.cart.currency', message: 'is not a currency the payment processor charges' },
+      ]),
+      AMOUNT_NOT_REPRESENTABLE_EXAMPLE('cartObject.cart.items'),
     ],
   },
   {
@@ -239,11 +252,13 @@ const REFUND_ERRORS: DocumentedError[] = [
     examples: [example('UNSUPPORTED_MEDIA_TYPE', 'Send the body as JSON with the header Content-Type: application/json.')],
   },
   {
-    description: 'AMOUNT_EXCEEDS_REFUNDABLE: the amount is more than what remains (the captured amount less the succeeded and pending refunds).',
+    description:
+      "AMOUNT_EXCEEDS_REFUNDABLE: the amount is more than what remains (the captured amount less the succeeded and pending refunds). AMOUNT_NOT_REPRESENTABLE: the payment processor cannot refund this amount exactly in the order's currency.",
     examples: [
       example('AMOUNT_EXCEEDS_REFUNDABLE', 'At most 498 (minor units of EUR) remains refundable on this order of 4498; ask for 498 or less.', [
         { path: 'amount', message: 'must be at most 498, what remains refundable on this order' },
       ]),
+      AMOUNT_NOT_REPRESENTABLE_EXAMPLE('amount'),
     ],
   },
   MERCHANT_INTERNAL,
@@ -403,11 +418,13 @@ const CAPTURE_ERRORS: DocumentedError[] = [
     ],
   },
   {
-    description: 'AMOUNT_EXCEEDS_AUTHORIZED: the amount is more than the authorized amount (the order amount).',
+    description:
+      "AMOUNT_EXCEEDS_AUTHORIZED: the amount is more than the authorized amount (the order amount). AMOUNT_NOT_REPRESENTABLE: the payment processor cannot capture this amount exactly in the order's currency.",
     examples: [
       example('AMOUNT_EXCEEDS_AUTHORIZED', 'At most 4498 (minor units of EUR) was authorized on this order; capture 4498 or less.', [
         { path: 'amount', message: 'must be at most 4498, the authorized amount' },
       ]),
+      AMOUNT_NOT_REPRESENTABLE_EXAMPLE('amount'),
     ],
   },
   MERCHANT_INTERNAL,

@@ -19,6 +19,7 @@ import { EXPIRE_DEADLINE_MS, expireSession } from './expire-session.js';
 import { answerOnce, type ActionRequest } from './idempotency.js';
 import { eventRoutes } from './event-routes.js';
 import { webhookEndpointRoutes } from './webhook-endpoint-routes.js';
+import { processorCurrencies } from '../../core/checkout/processor-amounts.js';
 
 /** A refund body is two fields: anything near this size is not one. */
 export const REFUND_BODY_BYTES = 16 * 1024;
@@ -44,6 +45,11 @@ function refundRefusal(cartId: string, refusal: RefundRefused): ApiError {
       ]);
     case 'idempotency_conflict':
       return new ApiError('IDEMPOTENCY_CONFLICT', refusal.message, [{ path: IDEMPOTENCY_HEADER, message: 'was used with a different refund request' }]);
+    case 'amount_not_representable':
+    case 'currency_not_supported':
+      return new ApiError(refusal.code === 'amount_not_representable' ? 'AMOUNT_NOT_REPRESENTABLE' : 'CURRENCY_NOT_SUPPORTED', refusal.message, [
+        { path: 'amount', message: refusal.fieldMessage ?? refusal.message },
+      ]);
     case 'invalid_amount':
     case 'invalid_reason':
       return new ApiError('VALIDATION_ERROR', 'The request has 1 invalid field.', [{ path: field, message: refusal.message }]);
@@ -73,6 +79,11 @@ export function authorizationRefusal(cartId: string, refusal: AuthorizationRefus
       return new ApiError('AMOUNT_EXCEEDS_AUTHORIZED', refusal.message, [
         { path: 'amount', message: `must be at most ${refusal.authorized ?? 0}, the authorized amount` },
       ]);
+    case 'amount_not_representable':
+    case 'currency_not_supported':
+      return new ApiError(refusal.code === 'amount_not_representable' ? 'AMOUNT_NOT_REPRESENTABLE' : 'CURRENCY_NOT_SUPPORTED', refusal.message, [
+        { path: 'amount', message: refusal.fieldMessage ?? refusal.message },
+      ]);
     case 'capture_already_decided':
       return new ApiError('CAPTURE_ALREADY_DECIDED', refusal.message, [
         { path: 'amount', message: `must be ${refusal.captured ?? 0}, the amount captured on this order: an order is captured once` },
@@ -83,8 +94,9 @@ export function authorizationRefusal(cartId: string, refusal: AuthorizationRefus
 /** `/v2/merchant/…`: what a merchant does with its own API key: its profile, orders, refunds, captures and open sessions. */
 export function merchantRoutes(deps: { config: Config; db: Db; temporal: Temporal }) {
   const { config, db, temporal } = deps;
-  const refunds = { db, temporal, refundWorkflow: refundWorkflow(temporal.client, config) };
-  const holds = { db, hold: authorizationHold(temporal.client) };
+  const currencies = processorCurrencies(config.payments.processor);
+  const refunds = { db, temporal, refundWorkflow: refundWorkflow(temporal.client, config), currencies };
+  const holds = { db, hold: authorizationHold(temporal.client), currencies };
   /**
    * 200 with the order once the processor answered; 202 with the order still `authorized` while it works on it.
    * With an Idempotency-Key, a repeat of the request answers the first 200 (api/merchant/idempotency.ts).
@@ -186,7 +198,7 @@ export function merchantRoutes(deps: { config: Config; db: Db; temporal: Tempora
     // `{}` and `{amount: <the total>}` are one capture, under a key too.
     let amount: number;
     try {
-      amount = await captureAmount(db, { ...input, ...(body.amount === undefined ? {} : { amount: body.amount }) });
+      amount = await captureAmount(holds, { ...input, ...(body.amount === undefined ? {} : { amount: body.amount }) });
     } catch (err) {
       if (err instanceof AuthorizationRefused) throw authorizationRefusal(cartId, err);
       throw err;

@@ -98,6 +98,12 @@ export async function paymentReferenceOf(sql: Sql, cartId: string): Promise<stri
   return row?.payment_reference ?? undefined;
 }
 
+/** The cart's currency, which capture and refund amounts are in; undefined for a cart the ledger does not hold. */
+export async function currencyOfCart(sql: Sql, cartId: string): Promise<string | undefined> {
+  const [row] = await sql<{ currency: string }[]>`select currency from carts where cart_id = ${cartId}`;
+  return row?.currency;
+}
+
 export interface LedgerCart {
   platformUuid: string;
   environment: Environment;

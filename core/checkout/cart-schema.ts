@@ -152,7 +152,12 @@ export const currencySchema = z
   .string()
   .regex(/^[A-Z]{3}$/, 'must be an ISO 4217 code in upper case, e.g. "EUR"')
   .refine((c) => PAYABLE.has(c), 'is not an ISO 4217 currency a customer can pay in')
-  .meta({ description: 'ISO 4217 currency code, upper case. Amounts are in its minor units.', example: 'EUR', enum: PAYABLE_CURRENCIES });
+  .meta({
+    description:
+      "ISO 4217 currency code, upper case. Every amount (items, totals, captures, refunds, webhooks, dashboard) is in its ISO 4217 minor units (JPY 0 decimals, EUR 2, KWD 3), whatever the payment processor. The processor must be able to charge the currency and the total exactly, else 422 CURRENCY_NOT_SUPPORTED or AMOUNT_NOT_REPRESENTABLE. With Stripe, and in sandbox, which applies the same rules: only Stripe's presentment currencies; BHD, JOD, KWD, OMR and TND totals end in 0; MGA totals are whole ariary (multiples of 100). docs/api.md lists the rule per processor.",
+    example: 'EUR',
+    enum: PAYABLE_CURRENCIES,
+  });
 
 export const countrySchema = z
   .string()

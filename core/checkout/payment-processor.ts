@@ -4,7 +4,7 @@ import type { CaptureMethod } from './session.js';
 export interface ChargeRequest {
   /** The processor returns the first result again for a repeated key: a retry never charges twice. */
   idempotencyKey: string;
-  /** Minor units. */
+  /** ISO 4217 minor units of `currency`; the adapter sends them in the processor's own units (core/checkout/processor-amounts.ts). */
   amount: number;
   currency: string;
   card: Card;
@@ -71,8 +71,9 @@ export interface RefundRequest {
   /** Its own key, so a retried refund refunds once. */
   idempotencyKey: string;
   chargeId: string;
-  /** Minor units. */
+  /** ISO 4217 minor units of `currency`; the adapter sends them in the processor's own units. */
   amount: number;
+  currency: string;
 }
 
 export interface CaptureRequest {
@@ -80,8 +81,9 @@ export interface CaptureRequest {
   idempotencyKey: string;
   /** The authorization to capture. */
   chargeId: string;
-  /** Minor units, at most what was authorized; the rest of the hold is released. */
+  /** ISO 4217 minor units of `currency`, at most what was authorized; the rest of the hold is released. */
   amount: number;
+  currency: string;
 }
 
 /** A refused capture (the processor no longer holds the authorization) is a result; only no answer throws. */

@@ -1,6 +1,7 @@
 import type { Environment } from '../config.js';
 import type { Db } from '../db/client.js';
 import { findOwnerCart, type OrderRow } from '../checkout/cart-ledger.js';
+import { describeRefusal, toProcessorAmount, type ProcessorCurrencies } from '../checkout/processor-amounts.js';
 import { findKeptAnswer, keepAnswer, type KeptAnswer } from '../idempotency-keys.js';
 import { getOrder, orderNotFoundMessage } from './orders.js';
 import type { Order } from './order-schema.js';
@@ -32,7 +33,8 @@ export interface AuthorizationHold {
   void(cartId: string): Promise<HoldAnswer>;
 }
 
-export type AuthorizationRefusal = 'order_not_found' | 'order_not_authorized' | 'amount_exceeds_authorized' | 'capture_already_decided';
+export type AuthorizationRefusal =
+  'order_not_found' | 'order_not_authorized' | 'amount_exceeds_authorized' | 'capture_already_decided' | 'amount_not_representable' | 'currency_not_supported';
 
 /** Why a capture or void was refused; `message` says the fix. Nothing happened. */
 export class AuthorizationRefused extends Error {
@@ -46,6 +48,8 @@ export class AuthorizationRefused extends Error {
     readonly authorized?: number,
     /** For capture_already_decided: the amount the order's capture was decided for (captured), minor units. */
     readonly captured?: number,
+    /** What the field must be, when more than the message's summary says (an amount the processor cannot capture exactly). */
+    readonly fieldMessage?: string,
   ) {
     super(message);
   }
@@ -133,8 +137,14 @@ async function decidedCapture(db: Db, input: AuthorizationInput, amount: number)
  * `{}` and `{amount: <total>}` are one request. Refused as captureOrder refuses it when the order is not
  * the merchant's or the amount is more than was authorized.
  */
-export async function captureAmount(db: Db, input: AuthorizationInput & { amount?: number }): Promise<number> {
-  return amountOf(await ownedOrder(db, input), input.amount);
+export async function captureAmount(deps: CaptureDeps, input: AuthorizationInput & { amount?: number }): Promise<number> {
+  return amountOf(await ownedOrder(deps.db, input), input.amount, deps.currencies);
+}
+
+/** `currencies`: what the deployment's processor charges (core/checkout/processor-amounts.ts processorCurrencies); a capture it cannot make exactly is refused. */
+export interface CaptureDeps {
+  db: Db;
+  currencies: ProcessorCurrencies;
 }
 
 async function ownedOrder(db: Db, input: AuthorizationInput): Promise<OrderRow> {
@@ -143,7 +153,7 @@ async function ownedOrder(db: Db, input: AuthorizationInput): Promise<OrderRow> 
   return row;
 }
 
-function amountOf(row: OrderRow, amount: number | undefined): number {
+function amountOf(row: OrderRow, amount: number | undefined, currencies: ProcessorCurrencies): number {
   if (amount !== undefined && amount > row.amount) {
     throw new AuthorizationRefused(
       'amount_exceeds_authorized',
@@ -152,7 +162,14 @@ function amountOf(row: OrderRow, amount: number | undefined): number {
       row.amount,
     );
   }
-  return amount ?? row.amount;
+  const capture = amount ?? row.amount;
+  const chargeable = toProcessorAmount(currencies, row.currency, capture);
+  if (!chargeable.ok) {
+    const { message, field } = describeRefusal(chargeable.refusal, row.currency, capture);
+    const code = chargeable.refusal.code === 'CURRENCY_NOT_SUPPORTED' ? 'currency_not_supported' : 'amount_not_representable';
+    throw new AuthorizationRefused(code, message, 'amount', undefined, undefined, field);
+  }
+  return capture;
 }
 
 /**
@@ -160,10 +177,13 @@ function amountOf(row: OrderRow, amount: number | undefined): number {
  * Idempotent by request: the same capture again answers what the first answered; another amount, once
  * one is decided (before, at the same time or after), is refused with capture_already_decided.
  */
-export async function captureOrder(deps: { db: Db; hold: AuthorizationHold }, input: AuthorizationInput & { amount?: number }): Promise<AuthorizationOutcome> {
+export async function captureOrder(
+  deps: CaptureDeps & { hold: AuthorizationHold },
+  input: AuthorizationInput & { amount?: number },
+): Promise<AuthorizationOutcome> {
   const { db } = deps;
   const row = await ownedOrder(db, input);
-  const amount = amountOf(row, input.amount);
+  const amount = amountOf(row, input.amount, deps.currencies);
   const refused = () => findOwnerCart(db, input, input.cartId).then((now) => notAuthorized(now?.status ?? 'unknown', now?.cart.captureMethod === 'manual'));
   if (row.status !== 'authorized') {
     if (row.cart.captureMethod !== 'manual') throw notAuthorized(row.status, false);

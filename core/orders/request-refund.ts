@@ -1,5 +1,6 @@
 import { createHash } from 'node:crypto';
 import { lockOwnerCart } from '../checkout/cart-ledger.js';
+import { describeRefusal, toProcessorAmount, type ProcessorCurrencies } from '../checkout/processor-amounts.js';
 import type { Environment } from '../config.js';
 import { randomToken } from '../crypto.js';
 import type { Db } from '../db/client.js';
@@ -27,6 +28,8 @@ export interface RefundDeps {
    * commit. workflows/refund/client.ts refundWorkflow(client, config) is the one the roles pass.
    */
   refundWorkflow: { start(input: RefundStart): Promise<unknown>; workflowId(refundId: string): string };
+  /** The currencies the deployment's processor charges (core/checkout/processor-amounts.ts processorCurrencies): a refund it cannot make exactly is refused. */
+  currencies: ProcessorCurrencies;
 }
 
 export interface RefundOrderInput {
@@ -40,7 +43,15 @@ export interface RefundOrderInput {
   idempotencyKey?: string;
 }
 
-export type RefundRefusal = 'order_not_found' | 'order_not_paid' | 'amount_exceeds_refundable' | 'invalid_amount' | 'invalid_reason' | 'idempotency_conflict';
+export type RefundRefusal =
+  | 'order_not_found'
+  | 'order_not_paid'
+  | 'amount_exceeds_refundable'
+  | 'amount_not_representable'
+  | 'currency_not_supported'
+  | 'invalid_amount'
+  | 'invalid_reason'
+  | 'idempotency_conflict';
 
 /** Why a refund was not even reserved; `message` is written for people and says the fix. Nothing was written. */
 export class RefundRefused extends Error {
@@ -52,6 +63,8 @@ export class RefundRefused extends Error {
     readonly field?: string,
     /** For amount_exceeds_refundable: what may still be refunded, in minor units. */
     readonly refundable?: number,
+    /** What the field must be, when more than the message's summary says (an amount the processor cannot refund exactly). */
+    readonly fieldMessage?: string,
   ) {
     super(message);
   }
@@ -155,6 +168,17 @@ export async function requestRefund(deps: RefundDeps, input: RefundOrderInput): 
               : `At most ${refundable} (minor units of ${cart.currency}) remains refundable on this order of ${captured}${captured === cart.amount ? '' : ' captured'}; ask for ${refundable} or less.`,
             'amount',
             refundable,
+          );
+        }
+        const chargeable = toProcessorAmount(deps.currencies, cart.currency, input.amount);
+        if (!chargeable.ok) {
+          const { message, field } = describeRefusal(chargeable.refusal, cart.currency, input.amount);
+          throw new RefundRefused(
+            chargeable.refusal.code === 'CURRENCY_NOT_SUPPORTED' ? 'currency_not_supported' : 'amount_not_representable',
+            message,
+            'amount',
+            undefined,
+            field,
           );
         }
         const refund = await insertRefund(tx, {

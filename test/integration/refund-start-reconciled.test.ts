@@ -1,3 +1,4 @@
+import { SANDBOX_CURRENCIES } from '../../core/checkout/processor-amounts.js';
 import { beforeAll, describe, expect, it } from 'vitest';
 import type { CreatedMerchant } from '../../core/merchants/registration.js';
 import { refundOrder, type RefundDeps } from '../../core/orders/request-refund.js';
@@ -38,7 +39,7 @@ describe('a refund whose start acknowledgement was lost is reconciled, never orp
 
   it('keeps the workflow Temporal accepted: the reservation commits, the refund settles, nothing is terminated', async () => {
     const cartId = await carts.paidCart();
-    const deps: RefundDeps = { db: stack.db, temporal: stack.temporal, refundWorkflow: portWith(true) };
+    const deps: RefundDeps = { db: stack.db, temporal: stack.temporal, refundWorkflow: portWith(true), currencies: SANDBOX_CURRENCIES };
 
     const refund = await refundOrder(deps, { ...owner(), cartId, amount: 1000, reason: 'Lost acknowledgement' });
     expect(refund).toMatchObject({ cartId, amount: 1000, reason: 'Lost acknowledgement' });
@@ -62,7 +63,7 @@ describe('a refund whose start acknowledgement was lost is reconciled, never orp
 
   it('releases the reservation when the workflow truly does not exist: nothing is reserved, nothing refunded', async () => {
     const cartId = await carts.paidCart();
-    const deps: RefundDeps = { db: stack.db, temporal: stack.temporal, refundWorkflow: portWith(false) };
+    const deps: RefundDeps = { db: stack.db, temporal: stack.temporal, refundWorkflow: portWith(false), currencies: SANDBOX_CURRENCIES };
 
     await expect(refundOrder(deps, { ...owner(), cartId, amount: 1000 })).rejects.toThrow(/DEADLINE_EXCEEDED/);
     expect(await refundRows(cartId)).toEqual([]);

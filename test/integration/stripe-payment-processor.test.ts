@@ -43,7 +43,9 @@ describe('Stripe payment processor against stripe-mock', () => {
     expect(held).toMatchObject({ outcome: 'approved', chargeId: expect.stringMatching(/^pi_/) as string });
     expect(new URLSearchParams(proxy.requests.at(-1)!.body).get('capture_method')).toBe('manual');
 
-    expect(await processor().capture({ idempotencyKey: 'cart-hold-1:capture', chargeId: 'pi_held', amount: 3000 })).toEqual({ outcome: 'captured' });
+    expect(await processor().capture({ idempotencyKey: 'cart-hold-1:capture', chargeId: 'pi_held', amount: 3000, currency: 'EUR' })).toEqual({
+      outcome: 'captured',
+    });
     expect(sent(from)).toEqual([
       ['POST', '/v1/payment_methods', 'cart-hold-1:payment-method', 200],
       ['POST', '/v1/payment_intents', 'cart-hold-1', 200],
@@ -70,7 +72,7 @@ describe('Stripe payment processor against stripe-mock', () => {
 
   it('refunds part of a charge under the refund key', async () => {
     const from = proxy.requests.length;
-    const result = await processor().refund({ idempotencyKey: 'refund-1', chargeId: 'pi_captured', amount: 1000 });
+    const result = await processor().refund({ idempotencyKey: 'refund-1', chargeId: 'pi_captured', amount: 1000, currency: 'EUR' });
     expect(result).toMatchObject({ outcome: 'refunded', refundId: expect.stringMatching(/^re_/) as unknown });
     expect(sent(from)).toEqual([['POST', '/v1/refunds', 'refund-1', 200]]);
   });

@@ -1,3 +1,4 @@
+import { SANDBOX_CURRENCIES } from '../../core/checkout/processor-amounts.js';
 import { randomUUID } from 'node:crypto';
 import { mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
@@ -219,7 +220,12 @@ describe('every workflow type replays its histories deterministically', () => {
 
       // Refunds of the paid session: one the processor makes, one it declines (the sandbox's failing amount).
       const owner = { platformUuid: paidOwner, environment: stack.config.environment };
-      const refunds = { db: stack.db, temporal: stack.temporal, refundWorkflow: refundWorkflow(stack.temporal.client, stack.config) };
+      const refunds = {
+        db: stack.db,
+        temporal: stack.temporal,
+        refundWorkflow: refundWorkflow(stack.temporal.client, stack.config),
+        currencies: SANDBOX_CURRENCIES,
+      };
       const refunded = await refundOrder(refunds, { ...owner, cartId: paid.cartId, amount: 1000, reason: 'Damaged in transit' });
       const declinedRefund = await refundOrder(refunds, { ...owner, cartId: paid.cartId, amount: SANDBOX_REFUND_DECLINED_AMOUNT });
       const refundHandles = [refunded, declinedRefund].map((r) => stack.temporal.client.workflow.getHandle(refundWorkflowId(r.id)));

@@ -1,12 +1,10 @@
-import currencyCodes from 'currency-codes';
 import countries from 'i18n-iso-countries';
 import fc from 'fast-check';
-import { SESSION_MINUTES, type CreateCartRequest, type Item } from '../../core/checkout/cart-schema.js';
+import { PAYABLE_CURRENCIES, SESSION_MINUTES, type CreateCartRequest, type Item } from '../../core/checkout/cart-schema.js';
+import { SANDBOX_CURRENCIES, smallestChargeable } from '../../core/checkout/processor-amounts.js';
 
-// Payable currencies only: funds codes, metals and test codes are refused by design.
-const CURRENCIES = currencyCodes
-  .codes()
-  .filter((c) => !/^(BOV|CHE|CHW|CLF|COU|MXV|USN|UYI|UYW|X[A-Z]{2})$/.test(c) || c === 'XAF' || c === 'XOF' || c === 'XPF' || c === 'XCD');
+// Currencies the processor charges (a payable currency it does not is refused with CURRENCY_NOT_SUPPORTED).
+const CURRENCIES = PAYABLE_CURRENCIES.filter((c) => SANDBOX_CURRENCIES.has(c));
 const COUNTRIES = [...Object.keys(countries.getAlpha2Codes()), ...Object.keys(countries.getAlpha3Codes())];
 
 /** Non-blank text of any script, emoji included, without control characters. */
@@ -45,6 +43,10 @@ const item: fc.Arbitrary<Item> = fc
   )
   .map((i) => ({ ...i, zeroPay: i.price === 0 }));
 
+/** Prices in multiples of the smallest amount the processor charges in `currency` (KWD 10), so every total is chargeable. */
+const chargeableIn = (currency: string, items: Item[]): Item[] =>
+  items.map((i) => ({ ...i, price: i.price * smallestChargeable(SANDBOX_CURRENCIES, currency)! }));
+
 /** Any cart the API must accept, for the given merchant. */
 export function validCartArbitrary(platformUuid: string): fc.Arbitrary<CreateCartRequest> {
   return fc
@@ -69,5 +71,7 @@ export function validCartArbitrary(platformUuid: string): fc.Arbitrary<CreateCar
         { requiredKeys: ['currency', 'country', 'items', 'extra', 'merchantUrls'] },
       ),
     })
-    .map((cartObject) => ({ cartObject }));
+    .map((cartObject) => ({
+      cartObject: { ...cartObject, cart: { ...cartObject.cart, items: chargeableIn(cartObject.cart.currency, cartObject.cart.items) } },
+    }));
 }

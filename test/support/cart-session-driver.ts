@@ -2,6 +2,7 @@ import { WorkflowUpdateFailedError, WorkflowUpdateStage } from '@temporalio/clie
 import { ApplicationFailure } from '@temporalio/common';
 import type { temporal } from '@temporalio/proto';
 import { expect } from 'vitest';
+import type { Item } from '../../core/checkout/cart-schema.js';
 import { storeCard } from '../../core/checkout/card-vault.js';
 import { markCustomerStarted } from '../../core/checkout/cart-ledger.js';
 import { checkCard } from '../../core/checkout/cards.js';
@@ -38,6 +39,13 @@ export interface Session {
 /** Any running stack will do: the in-process one, or processes started by the reliability suites. */
 export type DrivenStack = Pick<TestStack, 'config' | 'db' | 'temporal' | 'apiUrl'>;
 
+/** What a test's cart differs in from validCartRequest's. */
+export interface SessionOptions {
+  captureMethod?: CaptureMethod;
+  currency?: string;
+  items?: Item[];
+}
+
 export function cartSessionDriver(stack: DrivenStack, platformUuid: string) {
   const keyring = stack.config.keyring;
   const handleOf = (cartId: string): SessionHandle => stack.temporal.client.workflow.getHandle(cartWorkflowId(cartId));
@@ -47,10 +55,12 @@ export function cartSessionDriver(stack: DrivenStack, platformUuid: string) {
   return {
     handleOf,
 
-    /** A session created through the public API, exactly as a merchant does; `captureMethod` as the cart says it. */
-    async createSession(options: { captureMethod?: CaptureMethod } = {}): Promise<Session> {
+    /** A session created through the public API, exactly as a merchant does; `captureMethod`, `currency` and `items` as the cart says them. */
+    async createSession(options: SessionOptions = {}): Promise<Session> {
       const request = validCartRequest(platformUuid);
       if (options.captureMethod) request.cartObject.cart.captureMethod = options.captureMethod;
+      if (options.currency) request.cartObject.cart.currency = options.currency;
+      if (options.items) request.cartObject.cart.items = options.items;
       const cartId = await createCartId(stack.apiUrl, request);
       return { cartId, handle: handleOf(cartId) };
     },
@@ -99,7 +109,7 @@ export function cartSessionDriver(stack: DrivenStack, platformUuid: string) {
     },
 
     /** Contact → code from the outbox → verified, ready for the card. */
-    async verifiedSession(options: { captureMethod?: CaptureMethod } = {}): Promise<Session> {
+    async verifiedSession(options: SessionOptions = {}): Promise<Session> {
       const s = await this.createSession(options);
       await this.sendCode(s);
       const state = await this.verify(s, await this.sentCode(s));

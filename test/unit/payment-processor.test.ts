@@ -90,10 +90,10 @@ describe('sandbox payment processor', () => {
   it('refunds an approved charge once per refund key', async () => {
     const result = await charge(card(SANDBOX_CARDS.approved));
     if (result.outcome !== 'approved') throw new Error('expected an approval');
-    const refund = await sandbox.refund({ idempotencyKey: 'refund-1', chargeId: result.chargeId, amount: 1000 });
+    const refund = await sandbox.refund({ idempotencyKey: 'refund-1', chargeId: result.chargeId, amount: 1000, currency: 'EUR' });
     expect(refund).toEqual({ outcome: 'refunded', refundId: expect.stringMatching(/^re_sbx_/) as unknown });
-    expect(await sandbox.refund({ idempotencyKey: 'refund-1', chargeId: result.chargeId, amount: 1000 })).toEqual(refund);
-    expect(await sandbox.refund({ idempotencyKey: 'refund-2', chargeId: 'ch_unknown', amount: 1 })).toEqual({
+    expect(await sandbox.refund({ idempotencyKey: 'refund-1', chargeId: result.chargeId, amount: 1000, currency: 'EUR' })).toEqual(refund);
+    expect(await sandbox.refund({ idempotencyKey: 'refund-2', chargeId: 'ch_unknown', amount: 1, currency: 'EUR' })).toEqual({
       outcome: 'declined',
       declineCode: 'charge_not_found',
     });
@@ -103,9 +103,15 @@ describe('sandbox payment processor', () => {
     const result = await charge(card(SANDBOX_CARDS.approved));
     if (result.outcome !== 'approved') throw new Error('expected an approval');
     const declined = { outcome: 'declined', declineCode: 'refund_declined' };
-    expect(await sandbox.refund({ idempotencyKey: 'refund-3', chargeId: result.chargeId, amount: SANDBOX_REFUND_DECLINED_AMOUNT })).toEqual(declined);
-    expect(await sandbox.refund({ idempotencyKey: 'refund-3', chargeId: result.chargeId, amount: SANDBOX_REFUND_DECLINED_AMOUNT })).toEqual(declined);
-    expect(await sandbox.refund({ idempotencyKey: 'refund-4', chargeId: result.chargeId, amount: SANDBOX_REFUND_DECLINED_AMOUNT + 1 })).toMatchObject({
+    expect(await sandbox.refund({ idempotencyKey: 'refund-3', chargeId: result.chargeId, amount: SANDBOX_REFUND_DECLINED_AMOUNT, currency: 'EUR' })).toEqual(
+      declined,
+    );
+    expect(await sandbox.refund({ idempotencyKey: 'refund-3', chargeId: result.chargeId, amount: SANDBOX_REFUND_DECLINED_AMOUNT, currency: 'EUR' })).toEqual(
+      declined,
+    );
+    expect(
+      await sandbox.refund({ idempotencyKey: 'refund-4', chargeId: result.chargeId, amount: SANDBOX_REFUND_DECLINED_AMOUNT + 1, currency: 'EUR' }),
+    ).toMatchObject({
       outcome: 'refunded',
     });
   });

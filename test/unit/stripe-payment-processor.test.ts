@@ -230,7 +230,7 @@ describe('Stripe payment processor: what its answers mean', () => {
 
   it('refunds part of a charge under the refund key', async () => {
     const { processor, sent } = processorAnswering({ '/v1/refunds': { status: 200, body: { id: 're_partial', object: 'refund', amount: 1000 } } });
-    expect(await processor.refund({ idempotencyKey: 'refund-1', chargeId: 'pi_3QxGx2LkdIwHu7ix0aBcDeFg', amount: 1000 })).toEqual({
+    expect(await processor.refund({ idempotencyKey: 'refund-1', chargeId: 'pi_3QxGx2LkdIwHu7ix0aBcDeFg', amount: 1000, currency: 'EUR' })).toEqual({
       outcome: 'refunded',
       refundId: 're_partial',
     });
@@ -248,7 +248,7 @@ describe('Stripe payment processor: what its answers mean', () => {
     const { processor } = processorAnswering({
       '/v1/refunds': { status, body: { error: { type: 'invalid_request_error', code, message: `refused: ${code}` } } },
     });
-    expect(await processor.refund({ idempotencyKey: 'refund-2', chargeId: 'pi_3QxGx2LkdIwHu7ix0aBcDeFg', amount: 1000 })).toEqual({
+    expect(await processor.refund({ idempotencyKey: 'refund-2', chargeId: 'pi_3QxGx2LkdIwHu7ix0aBcDeFg', amount: 1000, currency: 'EUR' })).toEqual({
       outcome: 'declined',
       declineCode,
     });
@@ -256,8 +256,8 @@ describe('Stripe payment processor: what its answers mean', () => {
 
   it('takes a refund Stripe fails to answer as unknown, so it is asked again under the same key', async () => {
     const { processor } = processorAnswering({ '/v1/refunds': { status: 500, body: { error: { type: 'api_error', message: 'try again' } } } });
-    await expect(processor.refund({ idempotencyKey: 'refund-3', chargeId: 'pi_3QxGx2LkdIwHu7ix0aBcDeFg', amount: 1000 })).rejects.toBeInstanceOf(
-      ProcessorUnavailableError,
-    );
+    await expect(
+      processor.refund({ idempotencyKey: 'refund-3', chargeId: 'pi_3QxGx2LkdIwHu7ix0aBcDeFg', amount: 1000, currency: 'EUR' }),
+    ).rejects.toBeInstanceOf(ProcessorUnavailableError);
   });
 });

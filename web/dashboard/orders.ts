@@ -9,6 +9,7 @@ import { getOrder, listOrders, type OrderFilters } from '../../core/orders/order
 import { ordersCsv } from '../../core/orders/orders-csv.js';
 import { withDeadline, type Temporal } from '../../core/temporal.js';
 import { refundOrder, RefundRefused } from '../../core/orders/request-refund.js';
+import { processorCurrencies } from '../../core/checkout/processor-amounts.js';
 import { AuthorizationRefused, captureOrder, voidOrder, type AuthorizationOutcome } from '../../core/orders/authorization.js';
 import { authorizationHold } from '../../workflows/cart-session/client.js';
 import { refundWorkflow } from '../../workflows/refund/client.js';
@@ -55,8 +56,9 @@ function dayStart(value: string, plusDays = 0): string | undefined | null {
  */
 export function orderRoutes(deps: { config: Config; db: Db; temporal: Temporal; logger: Logger }) {
   const { db, temporal } = deps;
-  const refunds = { db, temporal, refundWorkflow: refundWorkflow(temporal.client, deps.config) };
-  const holds = { db, hold: authorizationHold(temporal.client) };
+  const currencies = processorCurrencies(deps.config.payments.processor);
+  const refunds = { db, temporal, refundWorkflow: refundWorkflow(temporal.client, deps.config), currencies };
+  const holds = { db, hold: authorizationHold(temporal.client), currencies };
   const app = new Hono<DashboardEnv>();
   const mayManuallySend = manualSendGuard(deps);
   const owner = (c: C) => {

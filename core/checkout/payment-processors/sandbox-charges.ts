@@ -1,6 +1,12 @@
 import type { Db } from '../../db/client.js';
 import type { RefundResult } from '../payment-processor.js';
 
+/** An amount as the sandbox acquirer charged it: ISO 4217 minor units of `currency`. */
+export interface SandboxAmount {
+  amount: number;
+  currency: string;
+}
+
 /** A payment waiting on the sandbox's 3-D Secure challenge, and the cardholder's answer once given. */
 export interface SandboxAuthentication {
   idempotencyKey: string;
@@ -11,11 +17,12 @@ export interface SandboxAuthentication {
 }
 
 /**
- * The sandbox acquirer's durable memory (tables `sandbox_charges`, `sandbox_refunds`, migration 017; captures, migration 021):
+ * The sandbox acquirer's durable memory (tables `sandbox_charges`, `sandbox_refunds`, migration 017; captures, migration 021; amounts, migration 024):
  * what it approved and refunded outlives the worker process, as a real processor's does.
  */
 export interface SandboxCharges {
-  recordCharge(idempotencyKey: string, chargeId: string): Promise<void>;
+  /** `charged`: what was asked, when this process still knows it; the first amount recorded stays. */
+  recordCharge(idempotencyKey: string, chargeId: string, charged?: SandboxAmount): Promise<void>;
   /** The charge approved under this key, if any. */
   chargeOfKey(idempotencyKey: string): Promise<string | undefined>;
   /** Whether the acquirer made this charge. */
@@ -54,8 +61,12 @@ const toAuthentication = (row: AuthenticationRow): SandboxAuthentication => ({
 
 export function sandboxChargesIn(db: Db): SandboxCharges {
   return {
-    async recordCharge(idempotencyKey, chargeId) {
-      await db`insert into sandbox_charges (idempotency_key, charge_id) values (${idempotencyKey}, ${chargeId}) on conflict do nothing`;
+    async recordCharge(idempotencyKey, chargeId, charged) {
+      await db`
+        insert into sandbox_charges (idempotency_key, charge_id, amount, currency)
+        values (${idempotencyKey}, ${chargeId}, ${charged?.amount ?? null}, ${charged?.currency ?? null})
+        on conflict (idempotency_key) do update
+          set amount = coalesce(sandbox_charges.amount, excluded.amount), currency = coalesce(sandbox_charges.currency, excluded.currency)`;
     },
     async chargeOfKey(idempotencyKey) {
       const [row] = await db<{ charge_id: string }[]>`select charge_id from sandbox_charges where idempotency_key = ${idempotencyKey}`;

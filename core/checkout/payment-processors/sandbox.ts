@@ -3,7 +3,8 @@ import type { Environment } from '../../config.js';
 import type { Db } from '../../db/client.js';
 import type { Card } from '../cards.js';
 import { ProcessorUnavailableError, type ChargeRequest, type ChargeResult, type PaymentProcessor, type RefundResult } from '../payment-processor.js';
-import { sandboxChargesIn, type SandboxAuthentication } from './sandbox-charges.js';
+import { SANDBOX_CURRENCIES, toProcessorAmount } from '../processor-amounts.js';
+import { sandboxChargesIn, type SandboxAmount, type SandboxAuthentication } from './sandbox-charges.js';
 
 /** The sandbox test cards (docs/decisions/otp-and-cards.md), by number. */
 export const SANDBOX_CARDS = {
@@ -58,6 +59,8 @@ export interface SandboxRecord {
   result?: ChargeResult;
   /** A void by key arrived: any approval for this key, now or later, is voided. */
   voided: boolean;
+  /** What the first charge request asked, in the sandbox's units (ISO 4217 minor units). */
+  requested?: SandboxAmount;
   /** What a manual authorization's capture took, once captured. */
   captured?: number;
   refunds: Map<string, RefundResult>;
@@ -73,6 +76,17 @@ const sandboxStore = new Map<string, SandboxRecord>();
 /** For tests: what the sandbox acquirer did for this key. */
 export function sandboxRecord(idempotencyKey: string): Readonly<SandboxRecord> | undefined {
   return sandboxStore.get(idempotencyKey);
+}
+
+/**
+ * An amount as the sandbox charges it: ISO 4217 minor units, refused where the production processor
+ * would refuse it (core/checkout/processor-amounts.ts). Create-cart, capture and refund refuse those
+ * first, so a refusal here is our bug.
+ */
+function sandboxAmount(amount: number, currency: string): SandboxAmount {
+  const converted = toProcessorAmount(SANDBOX_CURRENCIES, currency, amount);
+  if (!converted.ok) throw new Error(`sandbox: ${converted.refusal.code}: ${amount} ${currency} (minor units)`);
+  return { amount: converted.amount, currency };
 }
 
 const unavailable = () => new ProcessorUnavailableError('sandbox: simulated processor outage (no answer)');
@@ -105,9 +119,11 @@ export function createSandboxPaymentProcessor(environment: Environment, options:
     name: 'sandbox',
     // Each method settles as an async function would: a simulated outage's throw becomes a rejection.
     charge: async (request) => {
+      const record = recordOf(request.idempotencyKey);
+      record.requested ??= sandboxAmount(request.amount, request.currency);
       if (request.card.pan === SANDBOX_CARDS.challenge) return startChallenge(request);
       const result = await simulateCharge(request);
-      if (stored && result.outcome === 'approved') await stored.recordCharge(request.idempotencyKey, result.chargeId);
+      if (stored && result.outcome === 'approved') await stored.recordCharge(request.idempotencyKey, result.chargeId, record.requested);
       return result;
     },
     authenticationResult: async ({ idempotencyKey, chargeId }) => {
@@ -120,7 +136,7 @@ export function createSandboxPaymentProcessor(environment: Environment, options:
       if (authentication) return { found: true, result: await settleChallenge(authentication) };
       const result = sandboxStore.get(idempotencyKey)?.result;
       if (result) {
-        if (stored && result.outcome === 'approved') await stored.recordCharge(idempotencyKey, result.chargeId);
+        if (stored && result.outcome === 'approved') await stored.recordCharge(idempotencyKey, result.chargeId, sandboxStore.get(idempotencyKey)?.requested);
         return { found: true, result };
       }
       const chargeId = await stored?.chargeOfKey(idempotencyKey);
@@ -130,7 +146,8 @@ export function createSandboxPaymentProcessor(environment: Environment, options:
       recordOf(idempotencyKey).voided = true;
       await stored?.voidAuthentication(idempotencyKey);
     },
-    capture: async ({ chargeId, amount }) => {
+    capture: async ({ chargeId, amount: requested, currency }) => {
+      const { amount } = sandboxAmount(requested, currency);
       const record = [...sandboxStore.values()].find((r) => r.result?.outcome === 'approved' && r.result.chargeId === chargeId);
       // A released hold cannot be captured, nor a charge the acquirer never made.
       if (record?.voided) return { outcome: 'declined', declineCode: 'capture_declined' };
@@ -139,9 +156,10 @@ export function createSandboxPaymentProcessor(environment: Environment, options:
       if (record) record.captured ??= amount;
       return { outcome: 'captured' };
     },
-    refund: async ({ idempotencyKey, chargeId, amount }) => {
+    refund: async ({ idempotencyKey, chargeId, amount: requested, currency }) => {
+      const { amount } = sandboxAmount(requested, currency);
       const [key, record] = [...sandboxStore.entries()].find(([, r]) => r.result?.outcome === 'approved' && r.result.chargeId === chargeId) ?? [];
-      if (stored && key !== undefined) await stored.recordCharge(key, chargeId);
+      if (stored && key !== undefined) await stored.recordCharge(key, chargeId, record?.requested);
       // A charge the acquirer never made cannot be refunded.
       if (!record && !(await stored?.chargeExists(chargeId))) return { outcome: 'declined', declineCode: 'charge_not_found' };
       const decided: RefundResult =
@@ -177,7 +195,7 @@ export function createSandboxPaymentProcessor(environment: Environment, options:
     const record = recordOf(idempotencyKey);
     record.result = { outcome: 'approved', chargeId, threeDSecure: 'authenticated' };
     record.charges = 1;
-    await stored?.recordCharge(idempotencyKey, chargeId);
+    await stored?.recordCharge(idempotencyKey, chargeId, record.requested);
     return record.result;
   }
 

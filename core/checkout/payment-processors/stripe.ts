@@ -13,6 +13,8 @@ import {
   type ThreeDSecureResult,
   type VoidRequest,
 } from '../payment-processor.js';
+import { toProcessorAmount } from '../processor-amounts.js';
+import { STRIPE_CURRENCIES } from './stripe-currencies.js';
 
 export interface StripeSettings {
   secretKey: string;
@@ -139,6 +141,16 @@ function translatedError(error: unknown): Error {
   return noAnswer ? new ProcessorUnavailableError(what) : new Error(what);
 }
 
+/**
+ * An amount in Stripe's units for its currency (core/checkout/payment-processors/stripe-currencies.ts).
+ * Create-cart, capture and refund refuse what Stripe cannot take, so a refusal here is our bug.
+ */
+function stripeAmount(isoAmount: number, currency: string): number {
+  const converted = toProcessorAmount(STRIPE_CURRENCIES, currency, isoAmount);
+  if (!converted.ok) throw new Error(`stripe: ${converted.refusal.code}: ${isoAmount} ${currency} (minor units)`);
+  return converted.amount;
+}
+
 const searchQuery = (idempotencyKey: string) => `metadata['${KEY_METADATA}']:'${idempotencyKey.replace(/['\\]/g, '\\$&')}'`;
 
 /**
@@ -192,6 +204,7 @@ export function createStripePaymentProcessor(settings: StripeSettings): PaymentP
     name: 'stripe',
 
     async charge({ idempotencyKey, amount, currency, card, captureMethod, returnUrl }: ChargeRequest): Promise<ChargeResult> {
+      const amountInStripeUnits = stripeAmount(amount, currency);
       try {
         const paymentMethod = await stripe.paymentMethods.create(
           { type: 'card', card: { number: card.pan, exp_month: card.expMonth, exp_year: card.expYear, cvc: card.cvv } },
@@ -199,7 +212,7 @@ export function createStripePaymentProcessor(settings: StripeSettings): PaymentP
         );
         const intent = await stripe.paymentIntents.create(
           {
-            amount,
+            amount: amountInStripeUnits,
             currency: currency.toLowerCase(),
             payment_method: paymentMethod.id,
             allowed_payment_method_types: ['card'],
@@ -235,10 +248,11 @@ export function createStripePaymentProcessor(settings: StripeSettings): PaymentP
       for (const intent of intents) await undo(intent, idempotencyKey);
     },
 
-    async capture({ idempotencyKey, chargeId, amount }: CaptureRequest): Promise<CaptureResult> {
+    async capture({ idempotencyKey, chargeId, amount, currency }: CaptureRequest): Promise<CaptureResult> {
+      const amountToCapture = stripeAmount(amount, currency);
       try {
         // amount_to_capture below the authorized amount releases the rest (https://docs.stripe.com/payments/place-a-hold-on-a-payment-method).
-        const intent = await stripe.paymentIntents.capture(chargeId, { amount_to_capture: amount }, { idempotencyKey });
+        const intent = await stripe.paymentIntents.capture(chargeId, { amount_to_capture: amountToCapture }, { idempotencyKey });
         if (intent.status === 'succeeded') return { outcome: 'captured' };
         if (intent.status === 'processing') throw new ProcessorUnavailableError(`stripe: capture of ${intent.id} is still processing`);
         return { outcome: 'declined', declineCode: 'capture_declined' };
@@ -248,9 +262,10 @@ export function createStripePaymentProcessor(settings: StripeSettings): PaymentP
       }
     },
 
-    async refund({ idempotencyKey, chargeId, amount }: RefundRequest): Promise<RefundResult> {
+    async refund({ idempotencyKey, chargeId, amount, currency }: RefundRequest): Promise<RefundResult> {
+      const amountToRefund = stripeAmount(amount, currency);
       try {
-        const refund = await stripe.refunds.create({ payment_intent: chargeId, amount }, { idempotencyKey });
+        const refund = await stripe.refunds.create({ payment_intent: chargeId, amount: amountToRefund }, { idempotencyKey });
         return refund.status === 'failed' || refund.status === 'canceled'
           ? { outcome: 'declined', declineCode: 'refund_declined' }
           : { outcome: 'refunded', refundId: refund.id };
