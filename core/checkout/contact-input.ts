@@ -2,13 +2,15 @@ import { domainToASCII } from 'node:url';
 import countries from 'i18n-iso-countries';
 import { isSupportedCountry, parsePhoneNumberFromString } from 'libphonenumber-js';
 import { parseContact, type ParsedContact } from './contact.js';
+import { foldMailbox } from './otp/destination.js';
 
 export interface ContactInput {
   /** What the code is sent to, and what the workflow is given: lower-cased email with an ASCII domain, or E.164. */
   contact: ParsedContact;
   /**
    * What the per-destination code limit counts (core/checkout/otp/destination.ts): the address, with
-   * an email's sub-address (`jane+1@…`) folded, since it reaches the same mailbox.
+   * an email folded to the mailbox it reaches (foldMailbox: `jane+1@…` is `jane@…`, and at Gmail
+   * `j.a.n.e@googlemail.com` is `jane@gmail.com`).
    */
   destination: string;
 }
@@ -26,9 +28,7 @@ export function readContact(raw: string, cartCountry?: string): ContactInput | u
     const domain = domainToASCII(value.slice(at + 1));
     const contact = domain ? parseContact(`${value.slice(0, at)}@${domain}`) : undefined;
     if (!contact) return undefined;
-    const [local = '', host = ''] = contact.address.split('@');
-    const mailbox = local.split('+')[0] || local;
-    return { contact, destination: `${mailbox}@${host}` };
+    return { contact, destination: foldMailbox(contact.address) };
   }
   const region = cartCountry && (cartCountry.length === 3 ? countries.alpha3ToAlpha2(cartCountry) : cartCountry);
   const phone = parsePhoneNumberFromString(value.replace(/^00/, '+'), region && isSupportedCountry(region) ? region : undefined);
