@@ -8,6 +8,7 @@ import { createApiMetrics } from './metrics.js';
 import { operatorAuth } from './operator/auth.js';
 import { operatorAttempts } from '../core/operator-attempts.js';
 import { requestContext } from './middleware/request-context.js';
+import { strictTransportSecurity } from './middleware/strict-transport-security.js';
 import { cartRoutes } from './carts/routes.js';
 import { codecRoutes } from './codec/routes.js';
 import { docsRoutes } from './docs/routes.js';
@@ -26,6 +27,7 @@ export interface ApiDeps {
 export function createApiApp(deps: ApiDeps) {
   const metrics = createApiMetrics();
   const app = new Hono({ strict: false });
+  app.use(strictTransportSecurity({ production: deps.config.environment === 'production' }));
   app.use(requestContext(deps.logger));
   app.use(metrics.middleware);
   app.route('/', healthRoutes(deps));

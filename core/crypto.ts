@@ -1,8 +1,10 @@
-import { createCipheriv, createDecipheriv, createHmac, hkdfSync, randomBytes } from 'node:crypto';
+import { createCipheriv, createDecipheriv, createHmac, hkdfSync, randomBytes, timingSafeEqual } from 'node:crypto';
 
 const IV_BYTES = 12;
 const TAG_BYTES = 16;
 const KEY_BYTES = 32;
+/** The synthetic IV of `sivSeal`: 128 bits of HMAC-SHA256, also its authentication tag. */
+const SIV_BYTES = 16;
 /** First byte of a sealed value that names its key: 0x01 ‖ len(id) ‖ id ‖ iv ‖ tag ‖ ciphertext. */
 const TAGGED_FORMAT = 0x01;
 
@@ -44,6 +46,30 @@ export function keyedHash(key: Buffer, value: string): string {
   return createHmac('sha256', key).update(value).digest('hex');
 }
 
+/**
+ * Deterministic authenticated encryption, SIV-style (RFC 5297's construction with HMAC-SHA256 as
+ * its PRF): the IV is the first 16 bytes of HMAC(macKey, plaintext), the ciphertext AES-256-CTR
+ * under encKey with that IV. The same plaintext always seals to the same bytes (which is the point:
+ * a value that must not change between attempts); nothing else about it shows, and `sivOpen` checks
+ * the IV against the plaintext, so an altered value does not open. Two keys, never the same one.
+ */
+export function sivSeal(keys: { encKey: Buffer; macKey: Buffer }, plaintext: string): Buffer {
+  const data = Buffer.from(plaintext, 'utf8');
+  const iv = createHmac('sha256', keys.macKey).update(data).digest().subarray(0, SIV_BYTES);
+  const cipher = createCipheriv('aes-256-ctr', keys.encKey, iv);
+  return Buffer.concat([iv, cipher.update(data), cipher.final()]);
+}
+
+/** The plaintext `sivSeal` sealed under these keys, or undefined for anything else. */
+export function sivOpen(keys: { encKey: Buffer; macKey: Buffer }, sealed: Buffer): string | undefined {
+  if (sealed.length <= SIV_BYTES) return undefined;
+  const iv = sealed.subarray(0, SIV_BYTES);
+  const decipher = createDecipheriv('aes-256-ctr', keys.encKey, iv);
+  const data = Buffer.concat([decipher.update(sealed.subarray(SIV_BYTES)), decipher.final()]);
+  const expected = createHmac('sha256', keys.macKey).update(data).digest().subarray(0, SIV_BYTES);
+  return timingSafeEqual(iv, expected) ? data.toString('utf8') : undefined;
+}
+
 /** A URL-safe bearer token with `bytes` of CSPRNG entropy. */
 export function randomToken(bytes: number): string {
   return randomBytes(bytes).toString('base64url');
@@ -69,6 +95,8 @@ export interface Keyring {
   decryptBytes(keyId: string, data: Uint8Array): Buffer;
   /** A key for one purpose (HMACs: OTP hashes, CSRF tokens), derived from the newest key. */
   deriveKey(purpose: string): Buffer;
+  /** The key for one purpose derived from every key, newest first: what opens a value made before a rotation. */
+  deriveKeys(purpose: string): Buffer[];
 }
 
 export class KeyringError extends Error {
@@ -191,6 +219,9 @@ export function createKeyring(entries: ReadonlyArray<{ id: string; key: Buffer }
     },
     deriveKey(purpose) {
       return deriveKey(sealingKey, purpose);
+    },
+    deriveKeys(purpose) {
+      return [...keys.values()].reverse().map((key) => deriveKey(key, purpose));
     },
   };
   return keyring;

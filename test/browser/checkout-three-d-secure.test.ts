@@ -90,6 +90,9 @@ describe.skipIf(skipWithoutChromium())('3-D Secure in the hosted checkout', () =
     await expectAccessible(page);
     const returnUrl = await page.locator('input[name="return"]').inputValue();
     expect(new URL(returnUrl).pathname).toBe('/3ds/return');
+    // The processor and the bank get the return link (and the challenge page's URL holds it): never the cartId.
+    expect(returnUrl).not.toContain(cartId);
+    expect(page.url()).not.toContain(cartId);
 
     await page.getByRole('button', { name: 'Complete authentication' }).click();
     await page.waitForURL((url) => url.pathname === '/success', { timeout: 20_000 });

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { SANDBOX_CARDS } from '../../core/checkout/payment-processors/sandbox.js';
+import { threeDSecureReturnUrl } from '../../core/checkout/three-d-secure.js';
 import { cartWorkflowId, stateQuery } from '../../workflows/cart-session/messages.js';
 import { postCheckoutForm, visitCheckout } from '../support/checkout-forms.js';
 import { createCartId, validCartRequest } from '../support/fixtures.js';
@@ -30,7 +31,13 @@ describe('the sandbox 3-D Secure challenge, bound to its cart', () => {
       },
       { what: `the redirect of ${cartId} to the 3-D Secure challenge` },
     );
-    return { cartId, path: challenge.pathname, payment: challenge.searchParams.get('payment')!, returnUrl: challenge.searchParams.get('return')! };
+    return {
+      cartId,
+      challengeUrl: challenge.toString(),
+      path: challenge.pathname,
+      payment: challenge.searchParams.get('payment')!,
+      returnUrl: challenge.searchParams.get('return')!,
+    };
   }
 
   const answer = (path: string, payment: string, returnUrl: string) =>
@@ -65,5 +72,22 @@ describe('the sandbox 3-D Secure challenge, bound to its cart', () => {
     expect(ledger).toEqual({ status: 'paid', three_d_secure: 'authenticated' });
     expect(await authenticationResult(b.cartId)).toBeNull();
     expect(await step(b.cartId)).toBe('authenticating');
+  });
+
+  it('gives the bank a return link that does not carry the cartId, the same link on every attempt, which still completes the cart', async () => {
+    const { platformUuid } = await stack.createMerchant();
+    const a = await cartAtChallenge(platformUuid);
+    // What the processor and the bank are given (and keep): no cartId, the checkout page's bearer token.
+    expect(a.returnUrl).not.toContain(a.cartId);
+    expect(a.challengeUrl).not.toContain(a.cartId);
+    expect(a.challengeUrl).not.toContain(a.cartId.replaceAll('-', ''));
+    // The worker's charge sends it as the payment's return_url under the cartId's idempotency key: a
+    // retried charge must send the same one.
+    expect(threeDSecureReturnUrl(stack.config, a.cartId)).toBe(a.returnUrl);
+
+    expect((await answer(a.path, a.payment, a.returnUrl)).status).toBe(303);
+    const back = await fetch(a.returnUrl, { redirect: 'manual' });
+    expect(back.status).toBe(303);
+    expect(back.headers.get('location')).toBe(`https://store.example/success?cartId=${a.cartId}`);
   });
 });
