@@ -1,13 +1,14 @@
 import ipaddr from 'ipaddr.js';
 import type { Context } from 'hono';
 import { getConnInfo } from '@hono/node-server/conninfo';
+import type { Limit } from './rate-limits.js';
 
 /**
  * The address to rate-limit by, for the API (create-cart) and the checkout page alike: both pass
  * `TRUST_PROXY` as `trustedProxyHops`. X-Forwarded-For is believed only for the hops our own proxies added
  * (`trustedProxyHops` from the right), because a client can put anything in the header itself.
  * IPv6 clients are grouped by /64: one customer line usually owns a whole /64 (and the /48 it is in
- * shares a ceiling too: ipv6Network48).
+ * shares a ceiling too: ipv6Network48, which perAddress counts for every per-address limit).
  */
 export function clientAddress(c: Context, trustedProxyHops: number): string {
   const socket = getConnInfo(c).remote.address ?? 'unknown';
@@ -42,4 +43,15 @@ export function ipv6Network48(client: string): string | undefined {
   if (!ipaddr.IPv6.isValid(prefix)) return undefined;
   const bytes = ipaddr.IPv6.parse(prefix).toByteArray().slice(0, 6).concat(Array(10).fill(0));
   return `${ipaddr.fromByteArray(bytes).toString()}/48`;
+}
+
+/**
+ * One per-address limit as every limiter counts it: `max` for the client (an IPv4 address or an IPv6
+ * /64, from clientAddress), and for an IPv6 client also `max × clients48` (RATE_LIMIT_IPV6_48_CLIENTS)
+ * for its whole /48, the client's own first: counted in order (countHitsInOrder) a refused /64 never
+ * reaches its /48's count. Buckets are `<bucket>:<address>` and `<bucket>:<network>/48`.
+ */
+export function perAddress(bucket: string, client: string, max: number, windowSeconds: number, clients48: number): Limit[] {
+  const network = ipv6Network48(client);
+  return [{ bucket: `${bucket}:${client}`, max, windowSeconds }, ...(network ? [{ bucket: `${bucket}:${network}`, max: max * clients48, windowSeconds }] : [])];
 }

@@ -415,8 +415,9 @@ export const environmentSchema = z.object({
     .positive()
     .default(4)
     .register(settingDocs, {
-      readBy: ['api'],
-      meaning: "how many clients' allowance all the /64s of one IPv6 /48 share, for create-cart's per-address limits",
+      readBy: ['api', 'web', 'worker'],
+      meaning:
+        "how many clients' allowance all the /64s of one IPv6 /48 share, for every per-address limit that counts an IPv6 client per /64: create-cart's, the checkout page's form posts and one-time codes, dashboard sign-ins and wrong operator tokens",
     }),
   RATE_LIMIT_PAGE_ACTIONS_PER_CLIENT: z.coerce
     .number()
@@ -462,6 +463,35 @@ export const environmentSchema = z.object({
     .positive()
     .default(3000)
     .register(settingDocs, { readBy: ['web'], meaning: 'codes sent by SMS per hour by the whole deployment, whichever merchant' }),
+  EMAIL_PER_MERCHANT_PER_HOUR: z.coerce
+    .number()
+    .int()
+    .positive()
+    .default(1000)
+    .register(settingDocs, {
+      readBy: ['web'],
+      meaning:
+        "codes sent by email per hour for one merchant's carts, whoever asks: against mail bombing and the sender's reputation, from many addresses and contacts; past it codes go by SMS only",
+    }),
+  EMAIL_PER_DEPLOYMENT_PER_HOUR: z.coerce
+    .number()
+    .int()
+    .positive()
+    .default(10_000)
+    .register(settingDocs, { readBy: ['web'], meaning: 'codes sent by email per hour by the whole deployment, whichever merchant' }),
+  // A botnet can make public carts for any merchant whose platformUuid it knows: without a share of
+  // their own, the merchants that send their API key would lose codes with everyone else.
+  OTP_KEYED_SHARE_PERCENT: z.coerce
+    .number()
+    .int()
+    .min(0)
+    .max(100)
+    .default(50)
+    .register(settingDocs, {
+      readBy: ['web'],
+      meaning:
+        "percent of `SMS_PER_DEPLOYMENT_PER_HOUR` and of `EMAIL_PER_DEPLOYMENT_PER_HOUR` that only sessions of carts created with their merchant's API key (`createdWith: api_key`) may spend: sessions of public create-cart requests together get the rest (rounded down), so a flood of them cannot switch codes off for every merchant. 0: no share kept",
+    }),
   TRUST_PROXY: z.coerce
     .number()
     .int()
@@ -732,6 +762,9 @@ export const configSchema = environmentSchema
       perClient: c.OTP_SENDS_PER_CLIENT,
       smsPerMerchantPerHour: c.SMS_PER_MERCHANT_PER_HOUR,
       smsPerDeploymentPerHour: c.SMS_PER_DEPLOYMENT_PER_HOUR,
+      emailPerMerchantPerHour: c.EMAIL_PER_MERCHANT_PER_HOUR,
+      emailPerDeploymentPerHour: c.EMAIL_PER_DEPLOYMENT_PER_HOUR,
+      keyedSharePercent: c.OTP_KEYED_SHARE_PERCENT,
     },
     trustedProxyHops: c.TRUST_PROXY,
     payments:

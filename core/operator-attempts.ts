@@ -1,34 +1,41 @@
 import type { Context } from 'hono';
 import { createMiddleware } from 'hono/factory';
 import { bearerTokenMatches } from './bearer-token.js';
-import { clientAddress } from './client-address.js';
+import { clientAddress, perAddress } from './client-address.js';
 import type { Config } from './config.js';
 import type { Db } from './db/client.js';
-import { countHit, isExhausted, type Limit } from './rate-limits.js';
+import { countHitsInOrder, isExhausted, type Limit } from './rate-limits.js';
 
 /**
  * Wrong operator tokens per client address (RATE_LIMIT_OPERATOR_AUTH_FAILURES_PER_CLIENT per
  * RATE_LIMIT_WINDOW_SECONDS), shared by every route that takes the token (/operator, /metrics and
  * /codec of the API, /metrics of the page and of the worker): past the limit an address is refused before its token is
  * even compared, so guessing stops, while right tokens are never counted and an operator's own
- * traffic never uses it up.
+ * traffic never uses it up. An IPv6 client's /48 shares RATE_LIMIT_IPV6_48_CLIENTS clients' wrong
+ * tokens (core/client-address.ts perAddress).
  */
 export function operatorAttempts(config: Pick<Config, 'trustedProxyHops' | 'rateLimit'>, db: Db) {
-  const limitFor = (c: Context): Limit => ({
-    bucket: `operator-auth:${clientAddress(c, config.trustedProxyHops)}`,
-    max: config.rateLimit.operatorAuthFailuresPerClient,
-    windowSeconds: config.rateLimit.windowSeconds,
-  });
+  const { rateLimit } = config;
+  const limitsFor = (c: Context): Limit[] =>
+    perAddress(
+      'operator-auth',
+      clientAddress(c, config.trustedProxyHops),
+      rateLimit.operatorAuthFailuresPerClient,
+      rateLimit.windowSeconds,
+      rateLimit.ipv6Clients48,
+    );
   return {
-    /** Seconds to wait when this address has used up its wrong tokens; undefined when it may try. */
+    /** Seconds to wait when this address (or its IPv6 /48) has used up its wrong tokens; undefined when it may try. */
     async refusedFor(c: Context): Promise<{ limit: Limit; retryAfterSeconds: number } | undefined> {
-      const limit = limitFor(c);
-      const used = await isExhausted(db, limit);
-      return used.exhausted ? { limit, retryAfterSeconds: used.retryAfterSeconds } : undefined;
+      for (const limit of limitsFor(c)) {
+        const used = await isExhausted(db, limit);
+        if (used.exhausted) return { limit, retryAfterSeconds: used.retryAfterSeconds };
+      }
+      return undefined;
     },
-    /** Counts one wrong token from this address. */
+    /** Counts one wrong token from this address, and from its IPv6 /48. */
     async failed(c: Context): Promise<void> {
-      await countHit(db, limitFor(c));
+      await countHitsInOrder(db, limitsFor(c));
     },
   };
 }

@@ -9,13 +9,13 @@ export function createWebMetrics() {
   const registry = new Registry();
   const otpSendsRefused = new Counter({
     name: 'checkout_otp_sends_refused_total',
-    help: 'One-time-code sends and resends refused by a rate limit, by limit: destination (OTP_SENDS_PER_DESTINATION), client (OTP_SENDS_PER_CLIENT), sms_merchant (SMS_PER_MERCHANT_PER_HOUR) or sms_deployment (SMS_PER_DEPLOYMENT_PER_HOUR).',
+    help: "One-time-code sends and resends refused by a rate limit, by limit: destination (OTP_SENDS_PER_DESTINATION), client (OTP_SENDS_PER_CLIENT, or its IPv6 /48's), sms_merchant (SMS_PER_MERCHANT_PER_HOUR), sms_deployment (SMS_PER_DEPLOYMENT_PER_HOUR), sms_deployment_public (public carts' part of it, OTP_KEYED_SHARE_PERCENT), email_merchant (EMAIL_PER_MERCHANT_PER_HOUR), email_deployment (EMAIL_PER_DEPLOYMENT_PER_HOUR) or email_deployment_public.",
     labelNames: ['limit'] as const,
     registers: [registry],
   });
   const pageActionsRefused = new Counter({
     name: 'checkout_page_actions_rate_limited_total',
-    help: 'Checkout form posts refused by RATE_LIMIT_PAGE_ACTIONS_PER_CLIENT.',
+    help: "Checkout form posts refused by RATE_LIMIT_PAGE_ACTIONS_PER_CLIENT (or its IPv6 /48's).",
     registers: [registry],
   });
   return { registry, otpSendsRefused, pageActionsRefused };

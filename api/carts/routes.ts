@@ -2,7 +2,7 @@ import { Hono } from 'hono';
 import { createCartRequestSchema, LIMITS } from '../../core/checkout/cart-schema.js';
 import { createCartSession, type CartSessionDeps } from './create-cart-session.js';
 import { presentedBearerToken } from '../../core/bearer-token.js';
-import { clientAddress, ipv6Network48 } from '../../core/client-address.js';
+import { clientAddress, perAddress as perAddressLimits } from '../../core/client-address.js';
 import { identifyCartCaller } from './cart-caller.js';
 import { methodNotAllowed } from '../errors.js';
 import { assertChargeable } from '../chargeable-amount.js';
@@ -24,13 +24,8 @@ export function cartRoutes(deps: CartSessionDeps & { cartsCreated: Pick<ApiMetri
   const currencies = processorCurrencies(config.payments.processor);
 
   /** One limit per client address, and for an IPv6 client its /48's, a few clients' worth. */
-  const perAddress = (bucket: string, address: string, max: number): Limit[] => {
-    const network = ipv6Network48(address);
-    return [
-      { bucket: `${bucket}:${address}`, max, windowSeconds: rateLimit.windowSeconds },
-      ...(network ? [{ bucket: `${bucket}:${network}`, max: max * rateLimit.ipv6Clients48, windowSeconds: rateLimit.windowSeconds }] : []),
-    ];
-  };
+  const perAddress = (bucket: string, address: string, max: number): Limit[] =>
+    perAddressLimits(bucket, address, max, rateLimit.windowSeconds, rateLimit.ipv6Clients48);
 
   app.post(
     '/',

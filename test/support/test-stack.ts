@@ -83,6 +83,8 @@ export async function startTestStack(env: Record<string, string> = {}, options: 
     OTP_SENDS_PER_CLIENT: '1000000',
     SMS_PER_MERCHANT_PER_HOUR: '1000000',
     SMS_PER_DEPLOYMENT_PER_HOUR: '1000000',
+    EMAIL_PER_MERCHANT_PER_HOUR: '1000000',
+    EMAIL_PER_DEPLOYMENT_PER_HOUR: '1000000',
     // Many files check that a wrong or missing operator token is refused, all from 127.0.0.1.
     RATE_LIMIT_OPERATOR_AUTH_FAILURES_PER_CLIENT: '1000000',
     TEMPORAL_SDK_METRICS_ADDRESS: metricsAddress,

@@ -7,6 +7,7 @@ import { QUERY_HANDOVER_MS } from '../../core/worker-loss.js';
 import { stateQuery, type CartSessionState } from '../../workflows/cart-session/messages.js';
 import { cartSessionHandle } from '../../workflows/cart-session/client.js';
 import { TERMINAL_STATUSES } from '../../core/checkout/session.js';
+import type { CartProvenance } from '../../core/checkout/cart-provenance.js';
 
 export interface CheckoutSession {
   cartId: string;
@@ -25,6 +26,8 @@ export interface CheckoutSession {
   pageOpened: boolean;
   /** The merchant's brand colour (#rrggbb), from which the page derives its accent; null: the page's own. */
   brandColour: string | null;
+  /** How the cart was created: `api_key` sessions may spend the keyed share of the code caps (web/checkout/limits.ts). */
+  createdWith: CartProvenance;
 }
 
 /**
@@ -57,6 +60,7 @@ export async function loadCheckoutSession(deps: { db: Db; temporal: Temporal }, 
     customerStarted,
     pageOpened: row.pageOpenedAt !== null,
     brandColour: row.brandColour,
+    createdWith: row.createdWith,
   };
   if (TERMINAL_STATUSES.has(row.status)) {
     const state: CartSessionState = { cartId: token, status: row.status, step: 'done', expiresOn: row.expiresOn.toISOString() };

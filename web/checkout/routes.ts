@@ -252,14 +252,13 @@ export function checkoutRoutes(deps: CheckoutDeps) {
   }
 
   /**
-   * A one-time code refused by OTP_SENDS_PER_DESTINATION, OTP_SENDS_PER_CLIENT or an hourly SMS cap,
-   * said at the field. An SMS cap is told as the number's limit: its message already suggests another
-   * contact, and an email still goes out.
+   * A one-time code refused by OTP_SENDS_PER_DESTINATION, OTP_SENDS_PER_CLIENT or an hourly SMS or
+   * email cap, said at the field. A channel's cap is told as the number's or the address's limit: its
+   * message already suggests another contact, and the other channel still goes out.
    */
   function tooManyCodes(c: C, session: CheckoutSession, refused: Extract<OtpSendLimit, { allowed: false }>, field: 'contact' | 'code', extras: Extras) {
     const to = (field === 'contact' ? extras.values?.contact : session.state.contactHint)?.includes('@') ? 'email' : 'phone';
-    const key =
-      refused.refusedBy === 'destination' ? (`tooManyCodes.${to}` as const) : refused.refusedBy === 'client' ? 'tooManyCodes.client' : 'tooManyCodes.phone';
+    const key = refused.refusedBy === 'client' ? 'tooManyCodes.client' : (`tooManyCodes.${to}` as const);
     const message = t(locale(c), key, { minutes: waitMinutes(refused.retryAfterSeconds) });
     logger.warn({ cartId: session.cartId, limit: refused.refusedBy }, 'one-time code refused: send limit reached');
     c.header('Retry-After', String(refused.retryAfterSeconds));
@@ -347,7 +346,12 @@ export function checkoutRoutes(deps: CheckoutDeps) {
     }
     if (session.state.step !== 'contact') return moveOn(c, session);
     const contactKey = limits.contactKey(read.destination);
-    const counted = await limits.otpSend(c, { contactKey, channel: read.contact.channel, platformUuid: session.store.platformUuid });
+    const counted = await limits.otpSend(c, {
+      contactKey,
+      channel: read.contact.channel,
+      platformUuid: session.store.platformUuid,
+      createdWith: session.createdWith,
+    });
     if (!counted.allowed) return tooManyCodes(c, session, counted, 'contact', { values: { contact } });
     // The workflow is given the address as it was read, so the code goes where it was counted.
     const result = await actions.sendCode(session.cartId, read.contact.address, session.state, contactKey, locale(c));
@@ -360,7 +364,12 @@ export function checkoutRoutes(deps: CheckoutDeps) {
     if (session.state.step !== 'code') return moveOn(c, session);
     // The hint is what the state keeps of the contact: an email's has its domain, a phone's is its last digits.
     const channel = session.state.contactHint?.includes('@') ? 'email' : 'sms';
-    const counted = await limits.otpSend(c, { contactKey: session.state.contactKey, channel, platformUuid: session.store.platformUuid });
+    const counted = await limits.otpSend(c, {
+      contactKey: session.state.contactKey,
+      channel,
+      platformUuid: session.store.platformUuid,
+      createdWith: session.createdWith,
+    });
     if (!counted.allowed) return tooManyCodes(c, session, counted, 'code', {});
     const result = await actions.resendCode(session.cartId, session.state);
     await refundUnlessSent(session, result, counted);

@@ -1,27 +1,34 @@
 import type { Context } from 'hono';
-import { clientAddress } from '../../core/client-address.js';
+import { clientAddress, perAddress } from '../../core/client-address.js';
 import type { Config } from '../../core/config.js';
 import type { Db } from '../../core/db/client.js';
 import type { Logger } from '../../core/logger.js';
-import { countHit, pruneEndedWindows } from '../../core/rate-limits.js';
+import { countHitsInOrder, pruneEndedWindows } from '../../core/rate-limits.js';
 
 /**
  * Sign-in attempts per client address (TRUST_PROXY as everywhere), right or wrong, counted before the
  * form is read: RATE_LIMIT_DASHBOARD_SIGN_INS_PER_CLIENT per RATE_LIMIT_WINDOW_SECONDS. An API key
  * cannot be guessed (256 bits), so this is against floods and scripted token probing, not luck.
+ * An IPv6 client's /48 shares RATE_LIMIT_IPV6_48_CLIENTS clients' attempts (core/client-address.ts perAddress).
  * Answers the seconds to wait, or undefined when allowed.
  */
 export function signInLimit(deps: { config: Config; db: Db; logger: Logger }) {
   const { config, db, logger } = deps;
   return async (c: Context): Promise<number | undefined> => {
-    const count = await countHit(db, {
-      bucket: `dashboard-sign-in:${clientAddress(c, config.trustedProxyHops)}`,
-      max: config.rateLimit.dashboardSignInsPerClient,
-      windowSeconds: config.rateLimit.windowSeconds,
-    });
+    const { rateLimit } = config;
+    const count = await countHitsInOrder(
+      db,
+      perAddress(
+        'dashboard-sign-in',
+        clientAddress(c, config.trustedProxyHops),
+        rateLimit.dashboardSignInsPerClient,
+        rateLimit.windowSeconds,
+        rateLimit.ipv6Clients48,
+      ),
+    );
     if (count.windowOpened) pruneEndedWindows(db).catch((err: unknown) => logger.warn({ err }, 'pruning ended rate-limit windows failed'));
-    if (count.allowed) return undefined;
+    if (!count.refused) return undefined;
     logger.warn({ path: c.req.path }, 'dashboard sign-in refused: attempt limit reached');
-    return count.retryAfterSeconds;
+    return count.refused.retryAfterSeconds;
   };
 }
