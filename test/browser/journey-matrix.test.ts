@@ -101,9 +101,9 @@ const FILTERED_EVENTS = ['order_created'] as const;
  * Journeys walked at once: each is a Chromium page plus the stack's work behind it, on a 2-core
  * machine, and mostly waits (the page, the processor, the webhooks). On a busy one (load average 11)
  * the 15 took 56 s two at a time, 61 s three, 52 s four and 44 s five (vitest's maxConcurrency):
- * four leaves room for the other files' forks when the whole suite runs.
+ * three leaves room for the other files' forks when the whole suite runs.
  */
-const CONCURRENCY = Number(process.env.JOURNEY_CONCURRENCY ?? 4);
+const CONCURRENCY = 3;
 const JOURNEY_TIMEOUT_MS = 300_000;
 
 const JOURNEYS: Journey[] = pairwise(AXES);

@@ -145,7 +145,7 @@ describe('Amounts in the processor’s unit (core/checkout/processor-amounts.ts)
           expect(converted).toEqual({ ok: true, amount: name === 'stripe' ? stripeAmount : amount });
         },
       ),
-      { numRuns: 2000 },
+      { numRuns: 400 },
     );
   });
 
