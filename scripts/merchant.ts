@@ -6,6 +6,7 @@ import { createDb, type Db } from '../core/db/client.js';
 import { activeApiKeyId, revokeApiKey, rotateApiKey, setRequireApiKey } from '../core/merchants/api-keys.js';
 import { activateMerchant, deactivateMerchant, getMerchant, listMerchants, setMerchantBrandColour, setMerchantDomains } from '../core/merchants/merchants.js';
 import { registerMerchant } from '../core/merchants/registration.js';
+import { verifyDomainsNow } from '../workflows/domain-verification/client.js';
 import {
   changeWebhookUrl,
   createWebhookEndpoint,
@@ -33,7 +34,13 @@ const HELP = `Operator CLI for merchants and their webhooks. Every command print
       Registers a merchant. Prints platformUuid, webhookSecret and apiKey (each shown once; store them now).
   npm run -s merchant -- set-domains --platform-uuid <uuid> --domain <host> [--domain <host> …]
       Replaces the domains its store URL, logo and return URLs may use; shop.example also allows
-      its subdomains. A production merchant takes no cart until it has at least one.
+      its subdomains. A production merchant takes no cart until it has at least one, and takes
+      carts only on domains it has verified: the answer's domainVerification gives each domain's
+      token to publish at https://<domain>/.well-known/hosted-checkout-verification (or in a DNS
+      TXT record _hosted-checkout.<domain>: hosted-checkout-verification=<token>); checked now.
+  npm run -s merchant -- verify-domains --platform-uuid <uuid>
+      Checks a production merchant's domains now, once it has published their tokens (the worker
+      also re-checks them daily). Prints its summary with each domain's status.
   npm run -s merchant -- list [--environment sandbox|production]
   npm run -s merchant -- set-webhook-url --platform-uuid <uuid> --webhook-url <url>
       The URL of its first endpoint. Also re-enables it when disabled.
@@ -142,6 +149,11 @@ async function run(command: string | undefined, values: Values, config: Config, 
       await temporal.close();
     }
   };
+  /** A production merchant's domains checked by the worker, then its summary (core/merchants/domain-verification.ts). */
+  const checkDomains = async (client: ReturnType<typeof connectTemporal>['client'], platformUuid: string) => {
+    await verifyDomainsNow(client, config, await getMerchant(db, platformUuid), 8_000);
+    return getMerchant(db, platformUuid);
+  };
   switch (command) {
     case 'create':
       return registerMerchant(db, config.keyring, {
@@ -154,7 +166,10 @@ async function run(command: string | undefined, values: Values, config: Config, 
       return { merchants: await listMerchants(db, values.environment ? environmentOf(values.environment, config) : undefined) };
     case 'set-domains':
       if (!values.domain?.length) throw new UsageError('--domain is required (repeat it for each domain)');
-      return setMerchantDomains(db, required(values, 'platform-uuid'), values.domain);
+      await setMerchantDomains(db, required(values, 'platform-uuid'), values.domain);
+      return withTemporal((deps) => checkDomains(deps.client, required(values, 'platform-uuid')));
+    case 'verify-domains':
+      return withTemporal((deps) => checkDomains(deps.client, required(values, 'platform-uuid')));
     case 'set-webhook-url':
       return changeWebhookUrl(db, required(values, 'platform-uuid'), required(values, 'webhook-url'), 'operator');
     case 'rotate-secret':

@@ -1,6 +1,7 @@
 import { Context } from '@temporalio/activity';
 import { createCardVaultPurgeActivities } from '../activities/card-vault-purge/index.js';
 import { createCartSessionActivities } from '../activities/cart-session/index.js';
+import { createDomainVerificationActivities } from '../activities/domain-verification/index.js';
 import type { ActivityMetrics } from '../activities/metrics.js';
 import { createRefundActivities } from '../activities/refund/index.js';
 import { createDeliveryAttempt, createWebhookDeliveryActivities } from '../activities/webhook-delivery/index.js';
@@ -10,6 +11,7 @@ import type { PaymentProcessor } from '../core/checkout/payment-processor.js';
 import { paymentProcessorFromConfig } from '../core/checkout/payment-processors/from-config.js';
 import type { Config } from '../core/config.js';
 import type { Db } from '../core/db/client.js';
+import type { FetchVerificationFile, ResolveTxt } from '../core/merchants/domain-verification.js';
 import type { Logger } from '../core/logger.js';
 import type { RequestDelivery } from '../core/webhooks/delivery.js';
 import type { postWebhook } from '../core/webhooks/http-post.js';
@@ -28,6 +30,13 @@ export interface ActivityDeps {
   postWebhook?: typeof postWebhook;
   /** Defaults to the one PAYMENT_PROCESSOR names: Stripe, or the simulator (which refuses production). */
   paymentProcessor?: PaymentProcessor;
+  /**
+   * How a domain's well-known verification file is fetched and its TXT record looked up
+   * (core/merchants/domain-verification.ts): the real ones, through the webhooks' outbound guard,
+   * unless a test gives its own (no network in tests).
+   */
+  fetchVerificationFile?: FetchVerificationFile;
+  resolveTxt?: ResolveTxt;
   /** What the activities count (payments, refunds, webhook attempts, code sends), served by the worker's /metrics. */
   metrics: ActivityMetrics;
 }
@@ -49,5 +58,6 @@ export function createActivities(deps: ActivityDeps) {
     ...createRefundActivities(shared),
     ...createWebhookDeliveryActivities(shared),
     ...createCardVaultPurgeActivities(shared),
+    ...createDomainVerificationActivities(shared),
   };
 }

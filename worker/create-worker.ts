@@ -30,6 +30,8 @@ export async function createCartWorker(deps: {
   otpSender?: ActivityDeps['otpSender'];
   paymentProcessor?: ActivityDeps['paymentProcessor'];
   postWebhook?: ActivityDeps['postWebhook'];
+  fetchVerificationFile?: ActivityDeps['fetchVerificationFile'];
+  resolveTxt?: ActivityDeps['resolveTxt'];
   connection: NativeConnection;
   workflowBundle?: WorkflowBundleWithSourceMap;
   /** What its activities count; served by worker/metrics.ts. A worker nobody scrapes may leave it out. */
@@ -57,6 +59,8 @@ export async function createCartWorker(deps: {
       otpSender: deps.otpSender,
       paymentProcessor: deps.paymentProcessor,
       postWebhook: deps.postWebhook,
+      fetchVerificationFile: deps.fetchVerificationFile,
+      resolveTxt: deps.resolveTxt,
       metrics: deps.metrics ?? createActivityMetrics(),
     }),
   });

@@ -6,6 +6,7 @@ import { surviveOrphanedConnectionErrors } from '../core/db/connection-loss.js';
 import { createLogger } from '../core/logger.js';
 import { connectTemporal, temporalConnectionOptions } from '../core/temporal.js';
 import { ensureCardVaultPurgeSchedule } from '../workflows/card-vault-purge/client.js';
+import { ensureDomainRecheckSchedule } from '../workflows/domain-verification/client.js';
 import { createCartWorker } from './create-worker.js';
 import { serveWorkerMetrics, workerTelemetryOptions } from './metrics.js';
 import { sdkLoggerFrom } from './sdk-logger.js';
@@ -26,6 +27,7 @@ const worker = await createCartWorker({ config, db, logger, connection, metrics 
 const metricsServer = await serveWorkerMetrics({ config, db, registry: metrics.registry });
 const temporal = connectTemporal(config);
 await ensureCardVaultPurgeSchedule(temporal.client, config);
+await ensureDomainRecheckSchedule(temporal.client, config);
 await temporal.close();
 logger.info({ taskQueue: config.temporal.taskQueue, address: config.temporal.address, metrics: `${metricsServer.url}/metrics` }, 'worker polling');
 // Worker.run() shuts down gracefully on SIGINT/SIGTERM by default.

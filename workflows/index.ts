@@ -2,3 +2,4 @@ export { cartSession } from './cart-session/workflow.js';
 export { webhookDelivery } from './webhook-delivery/workflow.js';
 export { purgeCardVault } from './card-vault-purge/workflow.js';
 export { refundPayment } from './refund/workflow.js';
+export { verifyMerchantDomains, recheckDomainVerifications } from './domain-verification/workflow.js';

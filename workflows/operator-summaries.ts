@@ -34,6 +34,9 @@ const ACTIVITY_SUMMARIES: Record<string, Summarize> = {
   refundCharge: (i) => `refund ${typeof i.amount === 'number' ? i.amount : '?'} (minor units) of cart ${str(i.cartId)} at the processor`,
   settleRefund: () => 'settle the refund in the ledger',
   failRefund: (i) => `refund refused: ${str(i.failureCode)}; release the reservation`,
+  merchantDomainsToVerify: () => "list the merchant's domains to verify",
+  productionDomainsToVerify: () => "list production merchants' domains to check again",
+  verifyDomain: (i) => `check that ${str(i.domain)} publishes its verification token`,
   purgeCardVault: (i) => `delete vault cards older than ${typeof i.olderThanMs === 'number' ? duration(i.olderThanMs) : '?'} window`,
 };
 

@@ -48,7 +48,7 @@ export async function createCartSession(
 
   const { merchant } = caller;
   // Before anything is written: in production every URL the customer sees or is sent to must be the merchant's.
-  assertCartUrlsAllowed(request, config.environment, merchant.domains);
+  assertCartUrlsAllowed(request, config.environment, merchant.domains, merchant.verifiedDomains);
   const scope = idempotencyScope(caller);
 
   const cartId = newCartId();

@@ -15,6 +15,7 @@ import {
   setMerchantDomains,
 } from '../../core/merchants/merchants.js';
 import { registerMerchant } from '../../core/merchants/registration.js';
+import { verifyDomainsNow } from '../../workflows/domain-verification/client.js';
 import {
   changeWebhookUrl,
   disableWebhookEndpoint,
@@ -104,6 +105,17 @@ export function operatorRoutes(deps: { config: Config; db: Db; temporal: Tempora
   };
   /** `{"endpointId"}` names one endpoint of the merchant; no body (as before several endpoints), its first. */
   const optionalEndpoint = async (c: Context) => (c.req.header('content-type') === undefined ? {} : await readValidJson(c, endpointBody));
+  /**
+   * A production merchant's domains checked now by the worker (core/merchants/domain-verification.ts),
+   * then its summary with each domain's status and token. A check that cannot be had (Temporal down, a
+   * slow host) leaves them as they were: the daily re-check and the next request try again.
+   */
+  const checkedDomains = async (platformUuid: string) => {
+    const merchant = await getMerchant(db, platformUuid);
+    // Its checkedAt stays as it was: what the summary shows of a check that did not happen.
+    await verifyDomainsNow(temporal.client, config, merchant).catch(() => undefined);
+    return getMerchant(db, platformUuid);
+  };
   const app = new Hono();
   app.use(operatorAuth(config.operatorToken, { attempts: operatorAttempts(config, db) }));
 
@@ -115,7 +127,8 @@ export function operatorRoutes(deps: { config: Config; db: Db; temporal: Tempora
       environment: body.environment ?? config.environment,
       ...(body.domains ? { domains: body.domains } : {}),
     }).catch(translate);
-    return c.json(created, 201);
+    // Checked at registration: the tokens to publish, and any the merchant had published already.
+    return c.json({ ...created, domainVerification: (await checkedDomains(created.platformUuid)).domainVerification }, 201);
   });
 
   app.get('/merchants', async (c) => {
@@ -131,7 +144,16 @@ export function operatorRoutes(deps: { config: Config; db: Db; temporal: Tempora
 
   app.put('/merchants/:platformUuid/domains', async (c) => {
     const body = await readValidJson(c, domainsBody);
-    return c.json(await setMerchantDomains(db, uuid(c), body.domains).catch(translate));
+    const platformUuid = uuid(c);
+    await setMerchantDomains(db, platformUuid, body.domains).catch(translate);
+    return c.json(await checkedDomains(platformUuid));
+  });
+
+  /** Checks the merchant's domains again now, once it has published their tokens (production; sandbox does not check). */
+  app.post('/merchants/:platformUuid/domains/verify', async (c) => {
+    const platformUuid = uuid(c);
+    await getMerchant(db, platformUuid).catch(translate);
+    return c.json(await checkedDomains(platformUuid));
   });
 
   app.post('/merchants/:platformUuid/rotate-secret', async (c) => {

@@ -22,12 +22,29 @@ export interface MerchantRow {
   disabled_reason: string | null;
   disabled_by_operator: boolean;
   domains: string[];
+  domain_verification: DomainVerificationRow[];
   require_api_key_for_carts: boolean;
   brand_colour: string | null;
   /** The active API key's display prefix; null when it has none (revoked, or registered before keys existed). */
   api_key_prefix: string | null;
   created_at: Date;
 }
+
+/** A registered domain's proof of control (core/merchants/domain-verification.ts), as stored. */
+export interface DomainVerificationRow {
+  domain: string;
+  token: string;
+  /** When a check last found the token; null: not verified (never, or a later check did not find it). */
+  verifiedAt: string | null;
+  verifiedBy: 'well-known' | 'dns-txt' | null;
+  checkedAt: string | null;
+  problem: string | null;
+}
+
+const domainVerificationColumn = (sql: Sql) => sql`coalesce((
+  select json_agg(json_build_object('domain', d.domain, 'token', d.verification_token, 'verifiedAt', d.verified_at, 'verifiedBy', d.verified_by,
+    'checkedAt', d.checked_at, 'problem', d.check_problem) order by d.domain)
+  from merchant_domains d where d.platform_uuid = m.platform_uuid), '[]'::json) as domain_verification`;
 
 /** What is stored of an API key: its SHA-256 digest and a short prefix to display, never the key. */
 export interface StoredApiKey {
@@ -63,6 +80,7 @@ export function selectMerchants(db: Db, filter: { environment?: Environment; pla
   return db<MerchantRow[]>`
     select m.platform_uuid, m.name, m.environment, m.status, e.url, e.status as endpoint_status, e.disabled_reason, e.disabled_by_operator, m.created_at,
       array(select d.domain from merchant_domains d where d.platform_uuid = m.platform_uuid order by d.domain) as domains,
+      ${domainVerificationColumn(db)},
       m.require_api_key_for_carts, m.brand_colour,
       (select k.key_prefix from merchant_api_keys k where k.platform_uuid = m.platform_uuid and k.revoked_at is null) as api_key_prefix
     from merchants m join lateral (${firstEndpoint(db, db`m.platform_uuid`)}) e on true
@@ -75,6 +93,8 @@ export function selectMerchants(db: Db, filter: { environment?: Environment; pla
 export interface ActiveMerchant {
   name: string;
   domains: string[];
+  /** Those of its domains a check has proved it controls (production holds cart URLs to these). */
+  verifiedDomains: string[];
   requireApiKeyForCarts: boolean;
   /** SHA-256 of its active API key; null when it has none. */
   apiKeyHash: Buffer | null;
@@ -84,6 +104,7 @@ export interface ActiveMerchant {
 export async function findActiveMerchant(db: Db, platformUuid: string, environment: Environment): Promise<ActiveMerchant | undefined> {
   const [row] = await db<ActiveMerchant[]>`
     select m.name, array(select d.domain from merchant_domains d where d.platform_uuid = m.platform_uuid order by d.domain) as domains,
+      array(select d.domain from merchant_domains d where d.platform_uuid = m.platform_uuid and d.verified_at is not null order by d.domain) as "verifiedDomains",
       m.require_api_key_for_carts as "requireApiKeyForCarts",
       (select k.key_hash from merchant_api_keys k where k.platform_uuid = m.platform_uuid and k.revoked_at is null) as "apiKeyHash"
     from merchants m where m.platform_uuid = ${platformUuid} and m.environment = ${environment} and m.status = 'active'`;
@@ -156,15 +177,62 @@ export async function setBrandColour(db: Db, platformUuid: string, colour: strin
 export const cartMerchantBrandColourColumn = (sql: Sql) =>
   sql`(select m.brand_colour from merchants m where m.platform_uuid = carts.platform_uuid) as brand_colour`;
 
-/** Replaces the merchant's registered domains with these (already normalized). False when no such merchant. */
+/**
+ * Replaces the merchant's registered domains with these (already normalized). A domain it keeps keeps
+ * its token and verification; a new one gets a fresh token, unverified. False when no such merchant.
+ */
 export async function replaceDomains(db: Db, platformUuid: string, domains: readonly string[]): Promise<boolean> {
   return db.begin(async (tx) => {
     const [merchant] = await tx`select 1 from merchants where platform_uuid = ${platformUuid} for update`;
     if (!merchant) return false;
-    await tx`delete from merchant_domains where platform_uuid = ${platformUuid}`;
-    if (domains.length) await tx`insert into merchant_domains ${tx(domains.map((domain) => ({ platform_uuid: platformUuid, domain })))}`;
+    await tx`delete from merchant_domains where platform_uuid = ${platformUuid} and not (domain = any(${domains as string[]}::text[]))`;
+    if (domains.length)
+      await tx`insert into merchant_domains ${tx(domains.map((domain) => ({ platform_uuid: platformUuid, domain })))} on conflict (platform_uuid, domain) do nothing`;
     return true;
   });
+}
+
+/** A domain to check: whose, which, and the token to look for. */
+export interface DomainToVerify {
+  platformUuid: string;
+  domain: string;
+  token: string;
+}
+
+/** One merchant's registered domains with their tokens (none when no such merchant). */
+export function selectMerchantDomainTokens(db: Db, platformUuid: string): Promise<DomainToVerify[]> {
+  return db<DomainToVerify[]>`
+    select platform_uuid as "platformUuid", domain, verification_token as token
+    from merchant_domains where platform_uuid = ${platformUuid} order by domain`;
+}
+
+/** Production merchants' domains after `after` (by merchant, then domain), `limit` at most: the daily re-check's pages. */
+export function selectProductionDomainsToVerify(db: Db, after: { platformUuid: string; domain: string } | undefined, limit: number): Promise<DomainToVerify[]> {
+  return db<DomainToVerify[]>`
+    select d.platform_uuid as "platformUuid", d.domain, d.verification_token as token
+    from merchant_domains d join merchants m using (platform_uuid)
+    where m.environment = 'production'
+      ${after ? db`and (d.platform_uuid, d.domain) > (${after.platformUuid}::uuid, ${after.domain})` : db``}
+    order by d.platform_uuid, d.domain limit ${limit}`;
+}
+
+/**
+ * What a check found. Applies only while the domain still has the token checked (not removed, nor
+ * removed and added again with a new token, meanwhile). False when it no longer does.
+ */
+export async function recordDomainCheck(
+  db: Db,
+  checked: DomainToVerify,
+  result: { verifiedBy: 'well-known' | 'dns-txt' } | { problem: string },
+): Promise<boolean> {
+  const verified = 'verifiedBy' in result;
+  const updated = await db`
+    update merchant_domains set checked_at = now(),
+      verified_at = ${verified ? db`coalesce(verified_at, now())` : db`null`},
+      verified_by = ${verified ? result.verifiedBy : null},
+      check_problem = ${verified ? null : result.problem}
+    where platform_uuid = ${checked.platformUuid} and domain = ${checked.domain} and verification_token = ${checked.token}`;
+  return updated.count > 0;
 }
 
 /** Whether the merchant takes new carts. False when no merchant has this platformUuid. */
@@ -317,15 +385,27 @@ export async function selectEndpoint(db: Sql, platformUuid: string, endpointId: 
 
 /**
  * Adds an endpoint with its first sealed secret, unless the merchant already has `max`: counted under
- * the merchant's row lock, so two requests at once cannot both pass. Undefined when no such merchant.
+ * the merchant's row lock, so two requests at once cannot both pass; nor when `boundBy` names one of
+ * the merchant's endpoints an operator disabled that the new one would stand for (its URL), answered
+ * as `{ boundBy }`. Undefined when no such merchant.
  */
 export async function insertEndpoint(
   db: Db,
-  row: { platformUuid: string; url: string; enabledEvents: readonly string[]; description: string; sealedSecret: Buffer; max: number },
-): Promise<{ id: string } | 'limit_reached' | undefined> {
+  row: {
+    platformUuid: string;
+    url: string;
+    enabledEvents: readonly string[];
+    description: string;
+    sealedSecret: Buffer;
+    max: number;
+    boundBy?: (operatorDisabled: EndpointRow[]) => string | undefined;
+  },
+): Promise<{ id: string } | 'limit_reached' | { boundBy: string } | undefined> {
   return db.begin(async (tx) => {
     const [merchant] = await tx`select 1 from merchants where platform_uuid = ${row.platformUuid} for update`;
     if (!merchant) return undefined;
+    const boundBy = row.boundBy?.(await selectOperatorDisabledEndpoints(tx, row.platformUuid));
+    if (boundBy !== undefined) return { boundBy };
     const [live] = await tx<{ count: number }[]>`
       select count(*)::int as count from webhook_endpoints where platform_uuid = ${row.platformUuid} and deleted_at is null`;
     if (live!.count >= row.max) return 'limit_reached';
@@ -353,12 +433,33 @@ export async function updateEndpointSettings(
   return updated.count > 0;
 }
 
-/** Deletes the endpoint (its row stays for its log), unless it is the merchant's last one. */
-export async function deleteEndpoint(db: Db, platformUuid: string, endpointId: string): Promise<'deleted' | 'not_found' | 'last_endpoint'> {
+/**
+ * The merchant's endpoints (not deleted) an operator disabled: until an operator enables each again,
+ * the merchant neither deletes, enables nor moves it, nor adds its URL again (core/merchants/webhook-endpoints.ts).
+ */
+export function selectOperatorDisabledEndpoints(sql: Sql, platformUuid: string): Promise<EndpointRow[]> {
+  return sql<EndpointRow[]>`
+    select ${ENDPOINT_COLUMNS(sql)} from webhook_endpoints
+    where platform_uuid = ${platformUuid} and deleted_at is null and status = 'disabled' and disabled_by_operator
+    order by created_at, id`;
+}
+
+/**
+ * Deletes the endpoint (its row stays for its log), unless it is the merchant's last one, or one an
+ * operator disabled (only an operator's enable lifts that).
+ */
+export async function deleteEndpoint(
+  db: Db,
+  platformUuid: string,
+  endpointId: string,
+): Promise<'deleted' | 'not_found' | 'last_endpoint' | 'operator_disabled'> {
   return db.begin(async (tx) => {
     await tx`select 1 from merchants where platform_uuid = ${platformUuid} for update`;
-    const live = await tx<{ id: string }[]>`select id from webhook_endpoints where platform_uuid = ${platformUuid} and deleted_at is null`;
-    if (!live.some((e) => e.id === endpointId)) return 'not_found';
+    const live = await tx<{ id: string; bound: boolean }[]>`
+      select id, status = 'disabled' and disabled_by_operator as bound from webhook_endpoints where platform_uuid = ${platformUuid} and deleted_at is null`;
+    const endpoint = live.find((e) => e.id === endpointId);
+    if (!endpoint) return 'not_found';
+    if (endpoint.bound) return 'operator_disabled';
     if (live.length === 1) return 'last_endpoint';
     await tx`update webhook_endpoints set deleted_at = now(), updated_at = now() where id = ${endpointId}`;
     return 'deleted';

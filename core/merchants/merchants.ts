@@ -1,6 +1,7 @@
 import type { Environment } from '../config.js';
 import type { Db } from '../db/client.js';
 import { MAX_DOMAINS, normalizeDomain } from './domains.js';
+import { domainVerificationView, type DomainVerificationView } from './domain-verification.js';
 import { brandPalette, explainPalette, normalizeBrandColour, type BrandPalette } from '../brand/brand-colours.js';
 import { replaceDomains, selectMerchants, setBrandColour, setMerchantStatus, type EndpointStatus, type MerchantRow } from './merchant-store.js';
 
@@ -22,6 +23,11 @@ export interface MerchantSummary {
   /** Disabled by an operator: only an operator enables it again; the merchant's saves and replays do not. */
   endpointDisabledByOperator: boolean;
   domains: string[];
+  /**
+   * Each domain's proof of control (core/merchants/domain-verification.ts): its status and the token
+   * to publish. Production takes carts only on verified ones; sandbox does not check them.
+   */
+  domainVerification: DomainVerificationView[];
   /** When true, create-cart for this merchant needs Authorization: Bearer <its API key>. */
   requireApiKeyForCarts: boolean;
   /** The start of its active API key, to tell keys apart (`sk_sandbox_ab12`); null when it has none. */
@@ -72,6 +78,7 @@ const toSummary = (r: MerchantRow): MerchantSummary => ({
   endpointDisabledReason: r.disabled_reason,
   endpointDisabledByOperator: r.disabled_by_operator,
   domains: r.domains,
+  domainVerification: r.domain_verification.map((row) => domainVerificationView(row, r.environment)),
   requireApiKeyForCarts: r.require_api_key_for_carts,
   apiKeyPrefix: r.api_key_prefix,
   brandColour: r.brand_colour,
@@ -89,7 +96,11 @@ export async function getMerchant(db: Db, platformUuid: string): Promise<Merchan
   return toSummary(row);
 }
 
-/** Replaces the merchant's registered domains; an empty list stops a production merchant from taking carts. */
+/**
+ * Replaces the merchant's registered domains; an empty list stops a production merchant from taking
+ * carts. A domain kept keeps its token and verification; a new one starts unverified (the caller asks
+ * the worker to check it: workflows/domain-verification/client.ts).
+ */
 export async function setMerchantDomains(db: Db, platformUuid: string, domains: readonly string[]): Promise<MerchantSummary> {
   const normalized = normalizeDomains(domains);
   if (!(await replaceDomains(db, platformUuid, normalized))) throw new MerchantNotFoundError(platformUuid);

@@ -5,6 +5,7 @@ import { registerMerchant } from '../../core/merchants/registration.js';
 import { answeringProcessor } from '../support/payment-processors.js';
 import { postCart, validCartRequest } from '../support/fixtures.js';
 import { useTestStack } from '../support/test-stack.js';
+import { markDomainsVerified } from '../support/verified-domains.js';
 
 // The per-client bucket is shared by every file of the run (all from 127.0.0.1): the fuzzer may have used it up.
 const NO_RATE_LIMIT = { RATE_LIMIT_PER_CLIENT: '1000000', RATE_LIMIT_PER_PLATFORM: '1000000' };
@@ -34,13 +35,17 @@ describe('production create-cart: URLs must be on the merchant’s registered do
   let platformUuid: string;
   let bare: string;
   beforeAll(async () => {
-    const register = (domains: string[]) =>
-      registerMerchant(stack.db, stack.config.keyring, {
+    // Verified, as every domain must be to take carts (test/integration/domain-verification.test.ts tests that).
+    const register = async (domains: string[]) => {
+      const merchant = await registerMerchant(stack.db, stack.config.keyring, {
         name: 'Shop Ltd',
         environment: 'production',
         webhookUrl: 'https://93.184.216.34/hooks',
         domains,
       });
+      await markDomainsVerified(stack.db, merchant.platformUuid);
+      return merchant;
+    };
     platformUuid = (await register(['shop.example', 'bücher.example'])).platformUuid;
     bare = (await register([])).platformUuid;
   });

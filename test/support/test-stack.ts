@@ -10,6 +10,8 @@ import { createLogger, type Logger } from '../../core/logger.js';
 import type { OtpSender } from '../../core/checkout/otp/sender.js';
 import type { PaymentProcessor } from '../../core/checkout/payment-processor.js';
 import type { postWebhook } from '../../core/webhooks/http-post.js';
+import type { FetchVerificationFile, ResolveTxt } from '../../core/merchants/domain-verification.js';
+import { markDomainsVerified } from './verified-domains.js';
 import { registerMerchantWithoutUrlCheck, type CreatedMerchant, type NewMerchant } from '../../core/merchants/registration.js';
 import { connectTemporal, type Temporal, temporalConnectionOptions } from '../../core/temporal.js';
 import { createWebApp } from '../../web/app.js';
@@ -42,6 +44,9 @@ export interface TestStackOptions {
   otpSender?: OtpSender;
   paymentProcessor?: PaymentProcessor;
   postWebhook?: typeof postWebhook;
+  /** The worker's domain verification fetch and TXT lookup; by default neither finds anything (no network in tests). */
+  fetchVerificationFile?: FetchVerificationFile;
+  resolveTxt?: ResolveTxt;
   logDestination?: DestinationStream;
   /**
    * Serve the worker's /metrics on WORKER_METRICS_PORT (set it in env), with the Temporal SDK's
@@ -108,6 +113,8 @@ export async function startTestStack(env: Record<string, string> = {}, options: 
     otpSender: options.otpSender,
     paymentProcessor: options.paymentProcessor,
     postWebhook: options.postWebhook,
+    fetchVerificationFile: options.fetchVerificationFile ?? (() => Promise.resolve({ error: 'no network in tests' })),
+    resolveTxt: options.resolveTxt ?? (() => Promise.reject(Object.assign(new Error('no network in tests'), { code: 'ECONNREFUSED' }))),
   });
   const running = worker.run();
 
@@ -127,15 +134,19 @@ export async function startTestStack(env: Record<string, string> = {}, options: 
     checkoutUrl: web.url,
     workerMetrics,
     ...(metricsServer ? { workerMetricsUrl: `${metricsServer.url}/metrics` } : {}),
-    createMerchant: (overrides = {}) =>
-      registerMerchantWithoutUrlCheck(db, config.keyring, {
+    async createMerchant(overrides = {}) {
+      const merchant = await registerMerchantWithoutUrlCheck(db, config.keyring, {
         name: 'Test Store',
         environment: config.environment,
         webhookUrl: 'http://localhost:9/webhooks',
         // The host of every URL in validCartRequest, so production stacks take its carts.
         domains: ['store.example'],
         ...overrides,
-      }),
+      });
+      // Verified, as production needs (test/integration/domain-verification.test.ts tests the check itself).
+      if (merchant.environment === 'production') await markDomainsVerified(db, merchant.platformUuid);
+      return merchant;
+    },
     async stop() {
       await Promise.all([api.close(), web.close(), metricsServer?.close()]);
       worker.shutdown();

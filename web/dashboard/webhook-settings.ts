@@ -18,6 +18,7 @@ import { rotateWebhookSecret } from '../../core/merchants/webhook-secrets.js';
 import { withDeadline, type Temporal } from '../../core/temporal.js';
 import { sendTestWebhook } from '../../core/webhooks/test-event.js';
 import { replayEvent, WebhookEventNotFoundError } from '../../workflows/webhook-delivery/client.js';
+import { verifyDomainsNow } from '../../workflows/domain-verification/client.js';
 import type { DashboardEnv } from './env.js';
 import { manualSendGuard, type ManualSendRefusal } from './manual-sends.js';
 import { partOrPage } from './respond.js';
@@ -38,6 +39,8 @@ type C = Context<DashboardEnv>;
 const RECENT_DELIVERIES = 20;
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 const TEMPORAL_DEADLINE_MS = 5_000;
+/** How long a save or "Check now" waits for the worker's domain check (its fetch is bounded at 10 s). */
+const DOMAIN_CHECK_WAIT_MS = 12_000;
 const SECTIONS = {
   url: endpointSection,
   endpoints: endpointsSection,
@@ -164,12 +167,27 @@ export function webhookSettingsRoutes(deps: { config: Config; db: Db; temporal: 
       .map((d) => d.trim())
       .filter(Boolean);
     try {
-      await setMerchantDomains(db, me(c), domains);
+      const merchant = await setMerchantDomains(db, me(c), domains);
+      await checkDomains(merchant);
       return await respond(c, { form: 'domains', saved: true });
     } catch (err) {
       if (!(err instanceof DomainsRejectedError)) throw err;
       return respond(c, { form: 'domains', value, error: err.problems.map((p) => (p.index === undefined ? `The list ${p.message}.` : `${p.message}.`)) }, 422);
     }
+  });
+
+  /**
+   * A production merchant's domains checked by the worker now (core/merchants/domain-verification.ts).
+   * One that cannot be had in time (Temporal down, a slow host) leaves them as they were.
+   */
+  const checkDomains = (merchant: { platformUuid: string; environment: 'sandbox' | 'production' }) =>
+    verifyDomainsNow(temporal.client, config, merchant, DOMAIN_CHECK_WAIT_MS).catch((err: unknown) =>
+      deps.logger.warn({ platformUuid: merchant.platformUuid, err }, 'domain verification could not be had now'),
+    );
+
+  app.post('/webhooks/domains/verify', async (c) => {
+    await checkDomains(await getMerchant(db, me(c)));
+    return respond(c, { form: 'domains', checked: true });
   });
 
   app.post('/webhooks/brand', async (c) => {

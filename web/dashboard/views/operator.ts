@@ -109,7 +109,13 @@ export function operatorMerchantPage(view: OperatorMerchantView): Html {
           <dt>Webhook URL</dt>
           <dd>${m.webhookUrl} (${m.endpointStatus}${m.endpointDisabledReason ? `: ${m.endpointDisabledReason}` : ''})</dd>
           <dt>Domains</dt>
-          <dd>${m.domains.length ? m.domains.join(', ') : 'none'}</dd>
+          <dd>
+            ${
+              m.domainVerification.length
+                ? m.domainVerification.map((d) => `${d.domain}${d.status === 'not-required' ? '' : ` (${d.status})`}`).join(', ')
+                : 'none'
+            }
+          </dd>
           <dt>API key</dt>
           <dd>${m.apiKeyPrefix ? html`<code>${m.apiKeyPrefix}…</code>` : 'none'}${m.requireApiKeyForCarts ? ', required on create-cart' : ''}</dd>
         </dl>

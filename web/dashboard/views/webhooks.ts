@@ -12,7 +12,7 @@ export type WebhookFormResult =
   | { form: 'url'; error?: string[]; saved?: boolean; value?: string }
   | { form: 'test'; result?: TestEventResult; error?: string }
   | { form: 'secret'; secret: string; previousSecretsExpireAt: string }
-  | { form: 'domains'; error?: string[]; saved?: boolean; value?: string }
+  | { form: 'domains'; error?: string[]; saved?: boolean; value?: string; checked?: boolean }
   | { form: 'replay'; eventId: string; error?: string }
   | { form: 'brand'; error?: string; saved?: boolean; value?: string }
   | {
@@ -288,7 +288,51 @@ ${result?.value ?? view.merchant.domains.join('\n')}</textarea>
         </div>
         <button type="submit">Save domains</button>`,
     )}
+    ${domainVerificationList(view)}
   </section>`;
+}
+
+const VERIFIED_BY = { 'well-known': 'its well-known file', 'dns-txt': 'its DNS TXT record' } as const;
+
+/**
+ * Each domain's proof of control (core/merchants/domain-verification.ts): in production its status
+ * and the token to publish, and a button to check again; sandbox does not check domains.
+ */
+function domainVerificationList(view: WebhookSettingsView): Html | string {
+  const domains = view.merchant.domainVerification;
+  if (domains.length === 0) return '';
+  if (view.merchant.environment === 'sandbox')
+    return html`<p class="hint">Sandbox does not ask you to verify these domains; production will, before it takes a cart on them.</p>`;
+  const checked = view.result?.form === 'domains' && view.result.checked;
+  return html`<h3 id="domain-verification-title">Verification</h3>
+    ${checked ? html`<p class="notice" role="status">Checked.</p>` : ''}
+    <p class="hint">
+      Production takes carts only on domains you have verified. For each, publish its token on a line of its own at
+      <code>https://&lt;domain&gt;/.well-known/hosted-checkout-verification</code>, or as a DNS TXT record; then check. We check again every day: keep it
+      published.
+    </p>
+    <ul class="domain-verification" aria-labelledby="domain-verification-title">
+      ${domains.map(
+        (d) =>
+          html`<li data-domain="${d.domain}" data-status="${d.status}">
+            <strong>${d.domain}</strong>:
+            ${
+              d.status === 'verified'
+                ? html`verified through ${VERIFIED_BY[d.verifiedBy ?? 'well-known']}${d.checkedAt ? html`, last checked ${formatTime(d.checkedAt)}` : ''}.`
+                : html`<em>not verified</em>${d.problem ? html` (${d.problem})` : d.checkedAt ? '' : ' (not checked yet)'}.`
+            }
+            <dl>
+              <dt>Token</dt>
+              <dd><code>${d.token}</code></dd>
+              <dt>File</dt>
+              <dd><code>${d.wellKnownUrl}</code></dd>
+              <dt>Or DNS TXT</dt>
+              <dd><code>${d.txtRecord.name}</code> <code>${d.txtRecord.value}</code></dd>
+            </dl>
+          </li>`,
+      )}
+    </ul>
+    ${form('domains', '/dashboard/webhooks/domains/verify', view.csrf, html`<button type="submit">Check now</button>`)}`;
 }
 
 /** The brand colour, and the colours the checkout page will use for it, with the reason when they differ. */
