@@ -534,8 +534,9 @@ export const environmentSchema = z.object({
     .positive()
     .default(30)
     .register(settingDocs, {
-      readBy: ['web'],
-      meaning: 'test events and replays a merchant may send from the dashboard per hour: each makes us POST to its URL',
+      readBy: ['api', 'web'],
+      meaning:
+        'test events and replays a merchant may send to one webhook endpoint per hour, from the dashboard and the merchant API together: each makes us POST to its URL (core/webhooks/manual-sends.ts)',
     }),
   WEBHOOK_TIMEOUT_MS: z.coerce.number().int().positive().default(15_000).register(settingDocs, {
     readBy: EVERY_PROCESS,

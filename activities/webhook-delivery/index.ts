@@ -19,7 +19,7 @@ type DeliveryDeps = { config: Config; db: Db; logger: Logger; metrics: ActivityM
  * One delivery attempt, recorded, signed, counted and logged: the delivery activity's, and a cart
  * session's own first one (activities/cart-session/ledger.ts). It owns the retry table: a failure to
  * retry is thrown with the schedule's delay (docs/decisions/webhooks.md) as `nextRetryDelay`; an outcome
- * that ends the delivery (2xx, spent schedule, 410, disabled endpoint) is returned.
+ * that ends the delivery (2xx, spent schedule, a failed replay, 410, disabled endpoint) is returned.
  */
 export function createDeliveryAttempt(deps: DeliveryDeps): AttemptDelivery {
   const { config, db, logger, metrics } = deps;
@@ -140,12 +140,17 @@ export function createDeliveryAttempt(deps: DeliveryDeps): AttemptDelivery {
       return 'endpoint_disabled';
     }
 
-    const delay = nextAttemptDelayMs(config.webhooks.retryScheduleMs, attempt, { retryAfterMs: parseRetryAfter(outcome.retryAfter, attemptedAt) });
+    // A replay is one attempt, asked by hand (and limited so, core/webhooks/manual-sends.ts): never put
+    // back on the retry schedule, whose 75 hours would turn one request into a dozen.
+    const delay =
+      request.trigger === 'replay'
+        ? undefined
+        : nextAttemptDelayMs(config.webhooks.retryScheduleMs, attempt, { retryAfterMs: parseRetryAfter(outcome.retryAfter, attemptedAt) });
     if (delay === undefined) {
       await recordAttempt(attemptId, outcome);
       await setStatus('failed');
       countAttempt('failed', outcome);
-      logger.warn(log, 'webhook delivery failed for good; replayable');
+      logger.warn(log, request.trigger === 'replay' ? 'webhook replay failed; not retried, replayable' : 'webhook delivery failed for good; replayable');
       return 'failed';
     }
     await recordAttempt(attemptId, outcome, new Date(attemptedAt.getTime() + delay));

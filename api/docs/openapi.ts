@@ -372,6 +372,35 @@ const LAST_ENDPOINT: DocumentedError = {
     ]),
   ],
 };
+/** Errors of one status as one response (errorResponses keeps one entry per status): descriptions and examples side by side. */
+const together = (...entries: DocumentedError[]): DocumentedError => ({
+  description: entries.map((e) => e.description).join(' '),
+  examples: entries.flatMap((e) => e.examples),
+  ...(entries.some((e) => e.retryAfter) ? { retryAfter: true } : {}),
+});
+const BOUND_BY_OPERATOR: DocumentedError = {
+  description:
+    'ENDPOINT_DISABLED_BY_OPERATOR: an operator disabled the endpoint, and that binds you until an operator enables it again: its URL (same origin and path) is not added again, as a new endpoint or another’s URL; it is not moved, enabled, disabled again (its reason stays the operator’s) nor deleted; nothing is replayed to it. Contact support.',
+  examples: [
+    example(
+      'ENDPOINT_DISABLED_BY_OPERATOR',
+      'An operator disabled this webhook endpoint: it cannot be deleted until an operator enables it again. Contact support.',
+      [{ path: 'id', message: 'an operator disabled webhook endpoint 0b6f4c1e-8d2a-4f3b-9c7e-5a1d2e3f4a5b; only an operator enables it again' }],
+    ),
+  ],
+};
+const MANUAL_SENDS_LIMITED: DocumentedError = {
+  description:
+    'RATE_LIMITED: the endpoint had its test events and replays for the hour (WEBHOOK_MANUAL_SENDS_PER_HOUR, 30 by default, from the dashboard and the API together); retry after Retry-After seconds.',
+  examples: [
+    example(
+      'RATE_LIMITED',
+      'Too many test events and replays to this endpoint: at most 30 an hour, from the dashboard and the API together. Retry after the delay in Retry-After.',
+      [{ path: 'endpointId', message: 'has had 30 test events and replays this hour' }],
+    ),
+  ],
+  retryAfter: true,
+};
 const EVENT_NOT_FOUND: DocumentedError = {
   description: 'NOT_FOUND: no event of yours has this id, or endpointId names none of your endpoints.',
   examples: [
@@ -734,7 +763,7 @@ function registerWebhookEndpointApi(registry: OpenAPIRegistry, security: Array<R
     },
     responses: {
       201: { description: 'The endpoint, with its secret.', headers: requestIdHeader, content: json(createdWebhookEndpointSchema) },
-      ...errorResponses([...endpointBodyErrors, ...common, ENDPOINT_LIMIT]),
+      ...errorResponses([...endpointBodyErrors, ...common, together(ENDPOINT_LIMIT, BOUND_BY_OPERATOR)]),
     },
   });
   registry.registerPath({
@@ -756,7 +785,7 @@ function registerWebhookEndpointApi(registry: OpenAPIRegistry, security: Array<R
     operationId: 'updateWebhookEndpoint',
     summary: 'Change a webhook endpoint',
     description:
-      'Any of url, enabledEvents, description and status. A new URL enables the endpoint again; `status: "disabled"` stops its deliveries (kept as skipped, replayable) and `"enabled"` starts them again, except for an endpoint an operator disabled.',
+      'Any of url, enabledEvents, description and status. A new URL enables the endpoint again; `status: "disabled"` stops its deliveries (kept as skipped, replayable) and `"enabled"` starts them again. An endpoint an operator disabled keeps its status, reason and URL until an operator enables it (ENDPOINT_DISABLED_BY_OPERATOR), and no endpoint takes its URL; its enabledEvents and description are still yours.',
     tags,
     security,
     request: {
@@ -765,7 +794,7 @@ function registerWebhookEndpointApi(registry: OpenAPIRegistry, security: Array<R
     },
     responses: {
       200: { description: 'The endpoint as changed.', headers: requestIdHeader, content: json(webhookEndpointSchema) },
-      ...errorResponses([...endpointBodyErrors, ...common, ENDPOINT_NOT_FOUND]),
+      ...errorResponses([...endpointBodyErrors, ...common, ENDPOINT_NOT_FOUND, BOUND_BY_OPERATOR]),
     },
   });
   registry.registerPath({
@@ -773,13 +802,14 @@ function registerWebhookEndpointApi(registry: OpenAPIRegistry, security: Array<R
     path: '/v2/merchant/webhook-endpoints/{id}',
     operationId: 'deleteWebhookEndpoint',
     summary: 'Delete a webhook endpoint',
-    description: 'Nothing more is sent to it, retries included. Your last endpoint cannot be deleted: disable it instead.',
+    description:
+      'Nothing more is sent to it, retries included. Your last endpoint cannot be deleted: disable it instead. Nor one an operator disabled, until an operator enables it again.',
     tags,
     security,
     request: { params: endpointIdParameter },
     responses: {
       204: { description: 'Deleted.', headers: requestIdHeader },
-      ...errorResponses([...common, ENDPOINT_NOT_FOUND, LAST_ENDPOINT]),
+      ...errorResponses([...common, ENDPOINT_NOT_FOUND, together(LAST_ENDPOINT, BOUND_BY_OPERATOR)]),
     },
   });
   registry.registerPath({
@@ -828,7 +858,7 @@ function registerWebhookEndpointApi(registry: OpenAPIRegistry, security: Array<R
     operationId: 'replayEvent',
     summary: 'Send an event again to one endpoint',
     description:
-      'Same id and body, a fresh timestamp and signature; queued behind the order’s earlier events for that endpoint. Not sent to an endpoint an operator disabled.',
+      'Same id and body, a fresh timestamp and signature; queued behind the order’s earlier events for that endpoint. One attempt: a failed replay is not retried (it shows in the event’s deliveries; replay it again). Counted with the dashboard’s test events and replays to that endpoint, at most WEBHOOK_MANUAL_SENDS_PER_HOUR (30) an hour. Refused for an endpoint an operator disabled.',
     tags,
     security,
     request: {
@@ -844,6 +874,8 @@ function registerWebhookEndpointApi(registry: OpenAPIRegistry, security: Array<R
         ...bodyErrors(REPLAY_BODY_BYTES, 'endpointId missing or not an id, or an unknown field.', { path: 'endpointId', message: 'is required' }),
         ...common,
         EVENT_NOT_FOUND,
+        BOUND_BY_OPERATOR,
+        MANUAL_SENDS_LIMITED,
         methodNotAllowedError('POST'),
       ]),
     },

@@ -1,23 +1,38 @@
 import { Hono } from 'hono';
 import type { Config } from '../../core/config.js';
 import type { Db } from '../../core/db/client.js';
+import { EndpointDisabledByOperatorError } from '../../core/merchants/webhook-endpoints.js';
 import { withDeadline, type Temporal } from '../../core/temporal.js';
 import { eventListQuerySchema, replayRequestSchema } from '../../core/webhooks/event-schema.js';
+import { ManualSendLimitError } from '../../core/webhooks/manual-sends.js';
 import { listEvents } from '../../core/webhooks/merchant-events.js';
 import { replayEvent, WebhookEndpointUnknownError, WebhookEventNotFoundError } from '../../workflows/webhook-delivery/client.js';
 import { ApiError, methodNotAllowed, validationError } from '../errors.js';
 import { jsonBody, readValidJson } from '../json-body.js';
+import { endpointDisabledByOperator } from './webhook-endpoint-routes.js';
 
 const TEMPORAL_DEADLINE_MS = 5_000;
 /** A replay body is one id. */
 export const REPLAY_BODY_BYTES = 4 * 1024;
+
+/** RATE_LIMITED: the endpoint's manual sends (test events and replays, dashboard and API together) are used up for the hour. */
+export const manualSendsRateLimited = (err: ManualSendLimitError) =>
+  new ApiError(
+    'RATE_LIMITED',
+    `Too many test events and replays to this endpoint: at most ${err.max} an hour, from the dashboard and the API together. Retry after the delay in Retry-After.`,
+    [{ path: 'endpointId', message: `has had ${err.max} test events and replays this hour` }],
+    { 'Retry-After': String(err.retryAfterSeconds) },
+  );
 
 const eventNotFound = (id: string) =>
   new ApiError('NOT_FOUND', 'No event of yours has this id. Event ids are the webhook-id header of a delivery, or the id listed by GET /v2/merchant/events.', [
     { path: 'id', message: `${id.length > 64 ? 'this value' : id} is not one of your events` },
   ]);
 
-/** `/v2/merchant/events…`: the merchant's events and their replay, mounted behind its API key (./routes.ts). */
+/**
+ * `/v2/merchant/events…`: the merchant's events and their replay, mounted behind its API key (./routes.ts).
+ * A replay is a manual send, limited per endpoint with the dashboard's (core/webhooks/manual-sends.ts).
+ */
 export function eventRoutes(deps: { config: Config; db: Db; temporal: Temporal }) {
   const { config, db, temporal } = deps;
   const delivery = { db, client: temporal.client, config };
@@ -40,6 +55,8 @@ export function eventRoutes(deps: { config: Config; db: Db; temporal: Temporal }
       return c.json({ eventId: replayed.eventId, endpointId: body.endpointId, cartId: replayed.cartId }, 202);
     } catch (err) {
       if (err instanceof WebhookEventNotFoundError) throw eventNotFound(id);
+      if (err instanceof EndpointDisabledByOperatorError) throw endpointDisabledByOperator(err);
+      if (err instanceof ManualSendLimitError) throw manualSendsRateLimited(err);
       if (err instanceof WebhookEndpointUnknownError)
         throw new ApiError('NOT_FOUND', 'No webhook endpoint of yours has this id. List yours with GET /v2/merchant/webhook-endpoints.', [
           { path: 'endpointId', message: 'is not one of your webhook endpoints' },

@@ -10,6 +10,7 @@ import {
 import {
   createWebhookEndpoint,
   deleteWebhookEndpoint,
+  EndpointDisabledByOperatorError,
   getWebhookEndpoint,
   listWebhookEndpoints,
   updateWebhookEndpoint,
@@ -26,6 +27,15 @@ export const ENDPOINT_BODY_BYTES = 16 * 1024;
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
+/** The field each refused change of an operator-disabled endpoint names. */
+const BOUND_FIELD = { add: 'url', move: 'url', enable: 'status', disable: 'status', delete: 'id', send: 'endpointId' } as const;
+
+/** ENDPOINT_DISABLED_BY_OPERATOR: what the merchant asked would lift an operator's disable, or send to the endpoint. */
+export const endpointDisabledByOperator = (err: EndpointDisabledByOperatorError) =>
+  new ApiError('ENDPOINT_DISABLED_BY_OPERATOR', err.message, [
+    { path: BOUND_FIELD[err.action], message: `an operator disabled webhook endpoint ${err.endpointId}; only an operator enables it again` },
+  ]);
+
 export const endpointNotFound = (id: string) =>
   new ApiError('NOT_FOUND', 'No webhook endpoint of yours has this id. List yours with GET /v2/merchant/webhook-endpoints.', [
     { path: 'id', message: `${id.length > 64 ? 'this value' : id} is not one of your webhook endpoints` },
@@ -34,6 +44,7 @@ export const endpointNotFound = (id: string) =>
 /** The domain's refusals in the documented envelope, each naming the field and the fix. */
 function translate(err: unknown): never {
   if (err instanceof WebhookEndpointNotFoundError) throw endpointNotFound(err.endpointId);
+  if (err instanceof EndpointDisabledByOperatorError) throw endpointDisabledByOperator(err);
   if (err instanceof WebhookUrlRejectedError)
     throw new ApiError(
       'VALIDATION_ERROR',

@@ -11,6 +11,7 @@ import {
   insertEndpoint,
   selectEndpoint,
   selectEndpoints,
+  selectOperatorDisabledEndpoints,
   updateEndpointSettings,
   type EndpointActor,
   type EndpointRow,
@@ -62,6 +63,66 @@ export class WebhookEndpointRefusedError extends Error {
   }
 }
 
+/** What a merchant asked of an endpoint an operator disabled, refused until an operator enables it again. */
+export type BoundAction = 'add' | 'move' | 'enable' | 'disable' | 'delete' | 'send';
+
+/**
+ * Refused: an operator disabled the endpoint, and that decision binds the merchant until an operator
+ * enables it again (reenableWebhookEndpoint). The message is what the API's 409 and the dashboard say.
+ */
+export class EndpointDisabledByOperatorError extends Error {
+  override name = 'EndpointDisabledByOperatorError';
+  constructor(
+    /** The endpoint the operator disabled. */
+    readonly endpointId: string,
+    readonly action: BoundAction,
+  ) {
+    super(
+      {
+        add: 'An operator disabled your webhook endpoint at this URL: the URL cannot be added again, as a new endpoint or another one’s URL, until an operator enables that endpoint again. Contact support.',
+        move: 'An operator disabled this webhook endpoint: its URL cannot be changed until an operator enables it again. Contact support.',
+        enable: 'An operator disabled this webhook endpoint: only an operator enables it again. Contact support.',
+        disable: 'An operator disabled this webhook endpoint: it stays disabled for the operator’s reason until an operator enables it again. Contact support.',
+        delete: 'An operator disabled this webhook endpoint: it cannot be deleted until an operator enables it again. Contact support.',
+        send: 'An operator disabled your endpoint: nothing is sent to it, test events and replays included, until an operator enables it again. Contact support.',
+      }[action],
+    );
+  }
+}
+
+/**
+ * What a URL is for the binding of an operator's disable: its origin and path (repeated and trailing
+ * slashes aside), so that neither a query, the scheme's or host's case, a default port nor an extra
+ * slash makes the same receiver another URL. Undefined for what is not a URL (refused by its own check).
+ */
+export function endpointTarget(url: string): string | undefined {
+  if (!URL.canParse(url)) return undefined;
+  const parsed = new URL(url);
+  return `${parsed.origin}${parsed.pathname.replace(/\/{2,}/g, '/').replace(/\/+$/, '')}`;
+}
+
+/** The merchant's endpoint an operator disabled whose URL is `url`'s (endpointTarget), if any. */
+const boundEndpointFor = (url: string, operatorDisabled: readonly { id: string; url: string }[]) =>
+  operatorDisabled.find((e) => endpointTarget(e.url) === endpointTarget(url))?.id;
+
+/**
+ * Throws EndpointDisabledByOperatorError when the merchant's change of `endpointId` (to `newUrl`,
+ * `status`) would lift an operator's disable: that endpoint's own status or URL, or another
+ * endpoint moved onto the URL of one an operator disabled.
+ */
+async function assertNotBound(sql: Sql, platformUuid: string, endpointId: string, change: { newUrl?: string; status?: 'enabled' | 'disabled' }): Promise<void> {
+  const bound = await selectOperatorDisabledEndpoints(sql, platformUuid);
+  const own = bound.find((e) => e.id === endpointId);
+  if (own && change.status !== undefined) throw new EndpointDisabledByOperatorError(own.id, change.status === 'enabled' ? 'enable' : 'disable');
+  if (change.newUrl === undefined) return;
+  if (own && endpointTarget(change.newUrl) !== endpointTarget(own.url)) throw new EndpointDisabledByOperatorError(own.id, 'move');
+  const other = boundEndpointFor(
+    change.newUrl,
+    bound.filter((e) => e.id !== endpointId),
+  );
+  if (other !== undefined) throw new EndpointDisabledByOperatorError(other, 'add');
+}
+
 /** Throws WebhookUrlRejectedError unless the URL passes the checks of the merchant's environment. */
 export async function assertWebhookUrl(url: string, environment: Environment): Promise<void> {
   const { problems, merchantProblems } = await checkWebhookUrl(url, environment);
@@ -76,12 +137,16 @@ async function firstEndpointOf(db: Db, platformUuid: string): Promise<string> {
 
 /**
  * The merchant's first endpoint's URL, checked for the merchant's environment; a new URL also
- * re-enables the endpoint, except one an operator disabled when the merchant (`by`) saves it.
+ * re-enables the endpoint, except one an operator disabled when the merchant (`by`) saves it: the
+ * merchant may save its same URL again, never another (EndpointDisabledByOperatorError), nor the URL
+ * of another endpoint an operator disabled.
  */
 export async function changeWebhookUrl(db: Db, platformUuid: string, webhookUrl: string, by: EndpointActor): Promise<MerchantSummary> {
   const merchant = await getMerchant(db, platformUuid);
   await assertWebhookUrl(webhookUrl, merchant.environment);
-  if (!(await enableEndpoint(db, await firstEndpointOf(db, platformUuid), by, webhookUrl))) throw new MerchantNotFoundError(platformUuid);
+  const endpointId = await firstEndpointOf(db, platformUuid);
+  if (by === 'merchant') await assertNotBound(db, platformUuid, endpointId, { newUrl: webhookUrl });
+  if (!(await enableEndpoint(db, endpointId, by, webhookUrl))) throw new MerchantNotFoundError(platformUuid);
   return getMerchant(db, platformUuid);
 }
 
@@ -92,7 +157,8 @@ export const MERCHANT_DISABLED_REASON = 'disabled by the merchant';
 
 /**
  * An operator stops deliveries to an endpoint of the merchant (its first without `endpointId`); its
- * events are kept as `skipped`, replayable once it is enabled again.
+ * events are kept as `skipped`, replayable once it is enabled again. Until an operator enables it, the
+ * merchant cannot delete, enable, disable or move it, nor add its URL again (EndpointDisabledByOperatorError).
  */
 export async function disableWebhookEndpoint(db: Db, platformUuid: string, reason: string, endpointId?: string): Promise<MerchantSummary> {
   const endpoint = await findDeliveryEndpoint(db, platformUuid, endpointId);
@@ -141,7 +207,10 @@ export async function getWebhookEndpoint(db: Db, platformUuid: string, endpointI
   return toEndpoint(row);
 }
 
-/** A new endpoint with its own secret, returned this once; its URL checked for the merchant's environment. */
+/**
+ * A new endpoint with its own secret, returned this once; its URL checked for the merchant's
+ * environment, and never that of an endpoint an operator disabled (endpointTarget).
+ */
 export async function createWebhookEndpoint(
   db: Db,
   keyring: Keyring,
@@ -157,16 +226,19 @@ export async function createWebhookEndpoint(
     description: input.description ?? '',
     sealedSecret: keyring.seal(secret),
     max: ENDPOINT_LIMITS.perMerchant,
+    boundBy: (operatorDisabled) => boundEndpointFor(input.url, operatorDisabled),
   });
   if (created === undefined) throw new MerchantNotFoundError(merchant.platformUuid);
   if (created === 'limit_reached') throw new WebhookEndpointRefusedError('limit_reached');
+  if ('boundBy' in created) throw new EndpointDisabledByOperatorError(created.boundBy, 'add');
   return { ...(await getWebhookEndpoint(db, merchant.platformUuid, created.id)), secret };
 }
 
 /**
  * Changes what the merchant asked, each field as it would alone: a new URL (checked) re-enables the
- * endpoint like today's single URL, then `status` disables or enables it, never one an operator
- * disabled. One transaction: a change naming several fields applies all of them or none.
+ * endpoint like today's single URL, then `status` disables or enables it. One an operator disabled
+ * keeps its status, reason and URL (EndpointDisabledByOperatorError); its events and description
+ * are still the merchant's. One transaction: a change naming several fields applies all of them or none.
  */
 export async function updateWebhookEndpoint(
   db: Db,
@@ -189,15 +261,23 @@ async function applyEndpointChange(tx: Sql, platformUuid: string, endpointId: st
   };
   // The first write locks the row: a change at the same time waits, then sees the status this one leaves.
   if (!(await updateEndpointSettings(tx, platformUuid, endpointId, settings))) throw new WebhookEndpointNotFoundError(endpointId);
+  await assertNotBound(tx, platformUuid, endpointId, {
+    ...(change.url !== undefined ? { newUrl: change.url } : {}),
+    ...(change.status ? { status: change.status } : {}),
+  });
   const disabled = (await selectEndpoint(tx, platformUuid, endpointId))!.status === 'disabled';
   // Enabling an enabled endpoint would forget its failure streak: `enabled` only acts on a disabled one.
   if (change.url !== undefined || (change.status === 'enabled' && disabled)) await enableEndpoint(tx, endpointId, 'merchant', change.url);
   if (change.status === 'disabled') await disableEndpoint(tx, endpointId, MERCHANT_DISABLED_REASON);
 }
 
-/** Deletes the endpoint: nothing more is sent to it; its log stays. A merchant keeps at least one. */
+/**
+ * Deletes the endpoint: nothing more is sent to it; its log stays. A merchant keeps at least one, and
+ * every one an operator disabled.
+ */
 export async function deleteWebhookEndpoint(db: Db, platformUuid: string, endpointId: string): Promise<void> {
   const outcome = await deleteEndpoint(db, platformUuid, endpointId);
   if (outcome === 'not_found') throw new WebhookEndpointNotFoundError(endpointId);
+  if (outcome === 'operator_disabled') throw new EndpointDisabledByOperatorError(endpointId, 'delete');
   if (outcome === 'last_endpoint') throw new WebhookEndpointRefusedError('last_endpoint');
 }

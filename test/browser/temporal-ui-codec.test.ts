@@ -200,4 +200,69 @@ describe.skipIf(skipWithoutChromium())('the Temporal Web UI behind the operator 
     expect(await page.content()).not.toContain('Served Shop (sandbox)');
     await context.close();
   });
+
+  it("serves the UI on the card form's origin only under a strict CSP, never framed, and it still renders with no CSP violation", async () => {
+    const merchant = await stack.createMerchant({ name: 'Walled Shop' });
+    const driver = cartSessionDriver(stack, merchant.platformUuid);
+    const session = await driver.createSession();
+    await driver.sendCode(session, CONTACT);
+
+    const { context, page } = await openPage(browser, { width: 1280 });
+    const violations: string[] = [];
+    page.on('console', (message) => {
+      if (/Content Security Policy/i.test(message.text())) violations.push(message.text());
+    });
+    page.on('pageerror', (error) => violations.push(`page error: ${error.message}`));
+    /** Every answer under the UI's path: its URL, type and security headers. */
+    const served: Array<{ url: string; type: string; csp: string | null; frame: string | null }> = [];
+    page.on('response', (response) => {
+      if (!new URL(response.url()).pathname.startsWith(TEMPORAL_UI_PATH)) return;
+      const headers = response.headers();
+      served.push({
+        url: response.url(),
+        type: headers['content-type'] ?? '',
+        csp: headers['content-security-policy'] ?? null,
+        frame: headers['x-frame-options'] ?? null,
+      });
+    });
+    await page.goto(`${stack.checkoutUrl}/dashboard/sign-in/operator`);
+    await page.getByLabel('Operator token').fill(stack.config.operatorToken!);
+    await page.getByRole('button', { name: 'Sign in' }).click();
+    await page.waitForURL(/\/dashboard\/operator$/);
+
+    await page.goto(`${stack.checkoutUrl}${TEMPORAL_UI_PATH}/namespaces/default/workflows/cart-${session.cartId}`);
+    // It renders and decodes: the session in words, and the update's argument once its row is expanded.
+    await page.getByText('Walled Shop (sandbox): €44.98, 3 items').first().waitFor({ timeout: 30_000 });
+    await page.getByText('Workflow Execution Update Accepted').last().click({ timeout: 30_000 });
+    await page.getByText(`"contact": "${CONTACT}"`).first().waitFor({ timeout: 30_000 });
+    expect(violations).toEqual([]);
+
+    const document = served.find((r) => r.type.startsWith('text/html'));
+    expect(document, served.map((r) => r.url).join('\n')).toBeDefined();
+    // The UI's inline bootstrap runs by its hash, with no 'unsafe-inline' for scripts.
+    expect(document!.csp).toMatch(/script-src 'self' 'sha256-[A-Za-z0-9+/]+=*'/);
+    for (const response of served) {
+      expect(response.csp, response.url).not.toBeNull();
+      const directives = new Map(
+        response.csp!.split(';').map((d) => {
+          const [name, ...values] = d.trim().split(/\s+/);
+          return [name!, values] as const;
+        }),
+      );
+      expect(directives.get('default-src'), response.url).toEqual(["'none'"]);
+      expect(directives.get('frame-ancestors'), response.url).toEqual(["'none'"]);
+      expect(directives.get('base-uri'), response.url).toEqual(["'none'"]);
+      expect(directives.get('object-src') ?? directives.get('default-src'), response.url).toEqual(["'none'"]);
+      const scripts = directives.get('script-src') ?? [];
+      expect(scripts, response.url).toContain("'self'");
+      // Scripts: ours only; no inline script but the UI's own bootstrap by its hash, never eval.
+      expect(
+        scripts.filter((s) => s !== "'self'" && !/^'sha256-[A-Za-z0-9+/]+=*'$/.test(s)),
+        response.url,
+      ).toEqual([]);
+      expect(directives.get('connect-src'), response.url).toEqual(["'self'"]);
+      expect(response.frame, response.url).toBe('DENY');
+    }
+    await context.close();
+  });
 });

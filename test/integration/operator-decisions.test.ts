@@ -9,7 +9,7 @@ import { useTestStack } from '../support/test-stack.js';
 import { waitFor } from '../support/wait-for.js';
 import { startWebhookReceiver, type WebhookReceiver } from '../support/webhook-receiver.js';
 
-describe('operator decisions bind the merchant; test events and replays are limited per merchant', () => {
+describe('operator decisions bind the merchant; test events and replays are limited per endpoint', () => {
   const stack = useTestStack({ TRUST_PROXY: '1', WEBHOOK_RETRY_SCHEDULE_MS: '0,300,500', WEBHOOK_MANUAL_SENDS_PER_HOUR: '3' });
   const operator = operatorApi(stack);
   let receiver: WebhookReceiver;
@@ -108,7 +108,7 @@ describe('operator decisions bind the merchant; test events and replays are limi
     expect(JSON.stringify(await byOperator.json())).toContain('10.1.2.3');
   });
 
-  it('limits test events and replays together per merchant, and not another merchant', async () => {
+  it('limits test events and replays together per endpoint, and not another merchant’s', async () => {
     const merchant = await stack.createMerchant({ name: 'Busy Store', webhookUrl: receiver.url });
     const [, created] = await deliveredEvents(merchant);
     const browser = dashboardClient(stack.checkoutUrl);

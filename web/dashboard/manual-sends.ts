@@ -2,38 +2,43 @@ import type { Config } from '../../core/config.js';
 import type { Db } from '../../core/db/client.js';
 import type { Logger } from '../../core/logger.js';
 import { findDeliveryEndpoint } from '../../core/merchants/merchant-store.js';
-import { countHit, pruneEndedWindows } from '../../core/rate-limits.js';
-
-const HOUR_SECONDS = 3600;
+import { EndpointDisabledByOperatorError } from '../../core/merchants/webhook-endpoints.js';
+import { admitManualSend, ManualSendLimitError } from '../../core/webhooks/manual-sends.js';
 
 export type ManualSendRefusal = { status: 409 | 429; message: string; retryAfterSeconds?: number };
 
 /**
- * What a merchant sends by hand from the dashboard, test events and replays, each making us POST signed
- * JSON to its URL: none to an endpoint an operator disabled (that decision binds until an operator enables
- * it again), and at most WEBHOOK_MANUAL_SENDS_PER_HOUR per merchant, so the dashboard is not a way to
- * aim our requests at a URL at will. Answers why a send is refused, or undefined when it may go.
+ * The dashboard's words for a refused manual send (core/webhooks/manual-sends.ts: one limit per
+ * endpoint for test events and replays, from the dashboard and the merchant API together; nothing to
+ * an endpoint an operator disabled), or undefined for any other error.
  */
-export function manualSendGuard(deps: { config: Pick<Config, 'webhooks'>; db: Db; logger: Logger }) {
-  const { config, db, logger } = deps;
+export function manualSendRefusal(err: unknown): ManualSendRefusal | undefined {
+  if (err instanceof EndpointDisabledByOperatorError) return { status: 409, message: err.message };
+  if (!(err instanceof ManualSendLimitError)) return undefined;
+  const minutes = Math.max(1, Math.ceil(err.retryAfterSeconds / 60));
+  return {
+    status: 429,
+    message: `Too many test events and replays: at most ${err.max} an hour. Try again in ${minutes} minute${minutes === 1 ? '' : 's'}.`,
+    retryAfterSeconds: err.retryAfterSeconds,
+  };
+}
+
+/**
+ * A test event from the dashboard goes to the merchant's first endpoint (core/webhooks/test-event.ts):
+ * counted there like a replay. Answers why it is refused, or undefined when it may go. Replays are
+ * admitted by replayEvent itself (workflows/webhook-delivery/client.ts).
+ */
+export function testEventGuard(deps: { config: Pick<Config, 'webhooks'>; db: Db; logger: Logger }) {
   return async (platformUuid: string): Promise<ManualSendRefusal | undefined> => {
-    const endpoint = await findDeliveryEndpoint(db, platformUuid);
-    if (endpoint?.status === 'disabled' && endpoint.disabledByOperator) {
-      return {
-        status: 409,
-        message:
-          'An operator disabled your endpoint: nothing is sent to it, test events and replays included, until an operator enables it again. Contact support.',
-      };
+    const endpoint = await findDeliveryEndpoint(deps.db, platformUuid);
+    if (!endpoint) return undefined;
+    try {
+      await admitManualSend(deps, [endpoint]);
+      return undefined;
+    } catch (err) {
+      const refusal = manualSendRefusal(err);
+      if (!refusal) throw err;
+      return refusal;
     }
-    const max = config.webhooks.manualSendsPerHour;
-    const count = await countHit(db, { bucket: `webhook-manual-sends:${platformUuid}`, max, windowSeconds: HOUR_SECONDS });
-    if (count.windowOpened) pruneEndedWindows(db).catch((err: unknown) => logger.warn({ err }, 'pruning ended rate-limit windows failed'));
-    if (count.allowed) return undefined;
-    const minutes = Math.max(1, Math.ceil(count.retryAfterSeconds / 60));
-    return {
-      status: 429,
-      message: `Too many test events and replays: at most ${max} an hour. Try again in ${minutes} minute${minutes === 1 ? '' : 's'}.`,
-      retryAfterSeconds: count.retryAfterSeconds,
-    };
   };
 }

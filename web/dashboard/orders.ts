@@ -15,7 +15,7 @@ import { authorizationHold } from '../../workflows/cart-session/client.js';
 import { refundWorkflow } from '../../workflows/refund/client.js';
 import { replayEvent } from '../../workflows/webhook-delivery/client.js';
 import type { DashboardEnv } from './env.js';
-import { manualSendGuard } from './manual-sends.js';
+import { manualSendRefusal, type ManualSendRefusal } from './manual-sends.js';
 import { parseRefundAmount } from './refund-amount.js';
 import { formatMoney } from './views/format.js';
 import { partOrPage } from './respond.js';
@@ -60,7 +60,6 @@ export function orderRoutes(deps: { config: Config; db: Db; temporal: Temporal; 
   const refunds = { db, temporal, refundWorkflow: refundWorkflow(temporal.client, deps.config), currencies };
   const holds = { db, hold: authorizationHold(temporal.client), currencies };
   const app = new Hono<DashboardEnv>();
-  const mayManuallySend = manualSendGuard(deps);
   const owner = (c: C) => {
     const merchant = c.get('merchant')!;
     return { platformUuid: merchant.platformUuid, environment: merchant.environment };
@@ -284,9 +283,15 @@ export function orderRoutes(deps: { config: Config; db: Db; temporal: Temporal; 
     if (!order) return c.html(notFoundPage('This order'), 404);
     const eventId = c.req.param('eventId');
     const ours = order.webhooks.some((w) => w.eventId === eventId);
-    const refused = ours ? await mayManuallySend(owner(c).platformUuid) : undefined;
-    if (ours && !refused)
-      await withDeadline(temporal, TEMPORAL_DEADLINE_MS, () => replayEvent({ db, client: temporal.client, config: deps.config }, eventId, owner(c)));
+    let refused: ManualSendRefusal | undefined;
+    if (ours)
+      // Limited as every manual send is (replayEvent, core/webhooks/manual-sends.ts).
+      await withDeadline(temporal, TEMPORAL_DEADLINE_MS, () =>
+        replayEvent({ db, client: temporal.client, config: deps.config, logger: deps.logger }, eventId, owner(c)),
+      ).catch((err: unknown) => {
+        refused = manualSendRefusal(err);
+        if (!refused) throw err;
+      });
     if (refused?.retryAfterSeconds !== undefined) c.header('Retry-After', String(refused.retryAfterSeconds));
     const error = !ours ? 'No such event on this order.' : refused?.message;
     const view: OrderView = {

@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import { Hono } from 'hono';
 import { z } from 'zod';
 import { createEncryptionCodec, payloadFromJson, payloadToJson } from '../../core/temporal-codec.js';
@@ -83,7 +84,48 @@ export function temporalUiProxy(deps: { upstream: string }) {
     });
     for (const cookie of upstream.headers.getSetCookie()) answer.append('set-cookie', cookie.replace(/;\s*Path=[^;]*/i, `; Path=${TEMPORAL_UI_PATH}`));
     c.set('ownHeaders', true);
-    return new Response(upstream.body, { status: upstream.status, headers: answer });
+    // The page's HTML is read to allow its own inline scripts by hash; every other answer streams through.
+    const page = (answer.get('content-type') ?? '').startsWith('text/html') ? await upstream.text() : undefined;
+    for (const [name, value] of Object.entries(temporalUiHeaders(page === undefined ? [] : inlineScriptsOf(page)))) answer.set(name, value);
+    return new Response(page ?? upstream.body, { status: upstream.status, headers: answer });
   });
   return app;
+}
+
+/** The text of each `<script>` without a `src` in an HTML page: the UI's bootstrap (SvelteKit's start script). */
+export function inlineScriptsOf(page: string): string[] {
+  return [...page.matchAll(/<script(?![^>]*\ssrc\s*=)[^>]*>([\s\S]*?)<\/script\s*>/gi)].map((m) => m[1]!);
+}
+
+/**
+ * The headers of every answer of the Temporal UI, which runs on the card form's origin and shows data
+ * anyone can put in a cart through the public create-cart (names, items, extra): a strict CSP in place
+ * of the UI's own `X-Frame-Options: SAMEORIGIN` and no CSP. Scripts from this origin only, plus the
+ * inline bootstrap the UI's HTML carries, allowed by its hash (computed from the upstream's page, which
+ * is static: no request data in it), never eval; styles from this origin and inline (`'unsafe-inline'`
+ * for styles only: the UI sets style attributes; no script runs from a style); data only from this
+ * origin (the UI's API and the dashboard's codec); never framed, not even by the dashboard.
+ */
+export function temporalUiHeaders(inlineScripts: readonly string[]): Record<string, string> {
+  const hashes = inlineScripts.map((script) => ` 'sha256-${createHash('sha256').update(script, 'utf8').digest('base64')}'`).join('');
+  return {
+    'Content-Security-Policy': [
+      "default-src 'none'",
+      `script-src 'self'${hashes}`,
+      "style-src 'self' 'unsafe-inline'",
+      "img-src 'self' data:",
+      "font-src 'self' data:",
+      "media-src 'self'",
+      "connect-src 'self'",
+      "manifest-src 'self'",
+      "form-action 'self'",
+      "frame-ancestors 'none'",
+      "base-uri 'none'",
+      "object-src 'none'",
+    ].join('; '),
+    'X-Frame-Options': 'DENY',
+    'X-Content-Type-Options': 'nosniff',
+    'Referrer-Policy': 'no-referrer',
+    'Cross-Origin-Opener-Policy': 'same-origin',
+  };
 }

@@ -8,6 +8,7 @@ import {
   changeWebhookUrl,
   createWebhookEndpoint,
   deleteWebhookEndpoint,
+  EndpointDisabledByOperatorError,
   listEndpointDeliveries,
   listWebhookEndpoints,
   WebhookEndpointNotFoundError,
@@ -20,7 +21,7 @@ import { sendTestWebhook } from '../../core/webhooks/test-event.js';
 import { replayEvent, WebhookEventNotFoundError } from '../../workflows/webhook-delivery/client.js';
 import { verifyDomainsNow } from '../../workflows/domain-verification/client.js';
 import type { DashboardEnv } from './env.js';
-import { manualSendGuard, type ManualSendRefusal } from './manual-sends.js';
+import { manualSendRefusal, testEventGuard, type ManualSendRefusal } from './manual-sends.js';
 import { partOrPage } from './respond.js';
 import {
   brandSection,
@@ -66,7 +67,7 @@ export function webhookSettingsRoutes(deps: { config: Config; db: Db; temporal: 
   const { config, db, temporal } = deps;
   const app = new Hono<DashboardEnv>();
   const me = (c: C) => c.get('merchant')!.platformUuid;
-  const mayManuallySend = manualSendGuard(deps);
+  const maySendTestEvent = testEventGuard(deps);
   const refusedWith = (c: C, refused: ManualSendRefusal) => {
     if (refused.retryAfterSeconds !== undefined) c.header('Retry-After', String(refused.retryAfterSeconds));
     return refused.status;
@@ -98,6 +99,8 @@ export function webhookSettingsRoutes(deps: { config: Config; db: Db; temporal: 
       await changeWebhookUrl(db, me(c), value, 'merchant');
       return await respond(c, { form: 'url', saved: true });
     } catch (err) {
+      // The same refusal as the API's ENDPOINT_DISABLED_BY_OPERATOR: an operator's disable binds the merchant.
+      if (err instanceof EndpointDisabledByOperatorError) return respond(c, { form: 'url', value, error: [err.message] }, 409);
       if (!(err instanceof WebhookUrlRejectedError)) throw err;
       // The detail (what our resolver answered) is for operators: the merchant gets the generic problems.
       deps.logger.warn({ platformUuid: me(c), problems: err.problems }, 'a merchant’s webhook URL was refused');
@@ -131,7 +134,8 @@ export function webhookSettingsRoutes(deps: { config: Config; db: Db; temporal: 
       return await respond(c, { form: 'endpoints', added: { url: created.url, secret: created.secret } });
     } catch (err) {
       if (err instanceof WebhookUrlRejectedError) return respond(c, { form: 'endpoints', value, error: err.merchantProblems.map((p) => `The URL ${p}.`) }, 422);
-      if (err instanceof WebhookEndpointRefusedError) return respond(c, { form: 'endpoints', value, error: [err.message] }, 409);
+      if (err instanceof WebhookEndpointRefusedError || err instanceof EndpointDisabledByOperatorError)
+        return respond(c, { form: 'endpoints', value, error: [err.message] }, 409);
       throw err;
     }
   });
@@ -144,13 +148,14 @@ export function webhookSettingsRoutes(deps: { config: Config; db: Db; temporal: 
       return await respond(c, { form: 'endpoints', deleted: true });
     } catch (err) {
       if (err instanceof WebhookEndpointNotFoundError) return respond(c, { form: 'endpoints', error: ['No such endpoint among yours.'] }, 404);
-      if (err instanceof WebhookEndpointRefusedError) return respond(c, { form: 'endpoints', error: [err.message] }, 409);
+      if (err instanceof WebhookEndpointRefusedError || err instanceof EndpointDisabledByOperatorError)
+        return respond(c, { form: 'endpoints', error: [err.message] }, 409);
       throw err;
     }
   });
 
   app.post('/webhooks/test', async (c) => {
-    const refused = await mayManuallySend(me(c));
+    const refused = await maySendTestEvent(me(c));
     if (refused) return respond(c, { form: 'test', error: refused.message }, refusedWith(c, refused));
     return respond(c, { form: 'test', result: await sendTestWebhook(db, config, me(c)) });
   });
@@ -201,17 +206,17 @@ export function webhookSettingsRoutes(deps: { config: Config; db: Db; temporal: 
     }
   });
 
-  /** The same replay as the operators', for one of this merchant's own events only. */
+  /** The same replay as the operators', for one of this merchant's own events only, and limited as the API's (replayEvent). */
   app.post('/events/:eventId/replay', async (c) => {
     const eventId = c.req.param('eventId');
-    const refused = await mayManuallySend(me(c));
-    if (refused) return respond(c, { form: 'replay', eventId, error: refused.message }, refusedWith(c, refused));
     try {
       const replayed = await withDeadline(temporal, TEMPORAL_DEADLINE_MS, () =>
-        replayEvent({ db, client: temporal.client, config }, eventId, { platformUuid: me(c) }),
+        replayEvent({ db, client: temporal.client, config, logger: deps.logger }, eventId, { platformUuid: me(c) }),
       );
       return await respond(c, { form: 'replay', eventId: replayed.eventId }, 202);
     } catch (err) {
+      const refused = manualSendRefusal(err);
+      if (refused) return respond(c, { form: 'replay', eventId, error: refused.message }, refusedWith(c, refused));
       if (!(err instanceof WebhookEventNotFoundError)) throw err;
       return respond(c, { form: 'replay', eventId, error: 'No such event among yours.' }, 404);
     }

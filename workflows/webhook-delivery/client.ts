@@ -2,7 +2,9 @@ import type { Client } from '@temporalio/client';
 import type { Config } from '../../core/config.js';
 import type { Db } from '../../core/db/client.js';
 import { reenableWebhookEndpoint } from '../../core/merchants/webhook-endpoints.js';
-import { findDeliveryEndpoint } from '../../core/merchants/merchant-store.js';
+import { findDeliveryEndpoint, type DeliveryEndpoint } from '../../core/merchants/merchant-store.js';
+import type { Logger } from '../../core/logger.js';
+import { admitManualSend } from '../../core/webhooks/manual-sends.js';
 import { deliveryEndpointIds, findEvent, undeliveredEventsSince } from '../../core/webhooks/event-store.js';
 import type { DeliveryRequest } from '../../core/webhooks/delivery.js';
 import { deliverEventSignal, webhookDeliveryWorkflowId, type WebhookDeliveryInput } from './messages.js';
@@ -13,7 +15,7 @@ import { webhookDelivery } from './workflow.js';
  * and operators replaying or recovering. Runs outside the workflow sandbox.
  */
 
-type Deps = { db: Db; client: Client; config: Pick<Config, 'temporal' | 'webhooks'> };
+type Deps = { db: Db; client: Client; config: Pick<Config, 'temporal' | 'webhooks'>; logger?: Logger };
 
 export class WebhookEventNotFoundError extends Error {
   override name = 'WebhookEventNotFoundError';
@@ -46,9 +48,13 @@ export class WebhookEndpointUnknownError extends Error {
 }
 
 /**
- * Sends one event again: same event id and body, fresh timestamp and signature; to `endpointId`, or
- * without it to every endpoint it was recorded for (the merchant's first when none was). With
- * `platformUuid` (a merchant replaying) another merchant's event is not found, like a missing one.
+ * Sends one event again, once (a replay is one attempt, never put back on the retry schedule,
+ * activities/webhook-delivery/index.ts): same event id and body, fresh timestamp and signature; to
+ * `endpointId`, or without it to every endpoint it was recorded for (the merchant's first when none
+ * was). With `platformUuid` (a merchant replaying, from the dashboard or the API) another merchant's
+ * event is not found, like a missing one, and the replay is a manual send (core/webhooks/manual-sends.ts):
+ * never to an endpoint an operator disabled, and counted against each endpoint's hourly limit
+ * (EndpointDisabledByOperatorError, ManualSendLimitError). Operators' replays are neither.
  */
 export async function replayEvent(
   deps: Deps,
@@ -57,19 +63,32 @@ export async function replayEvent(
 ): Promise<{ eventId: string; cartId: string; endpointIds: string[] }> {
   const event = await findEvent(deps.db, eventId);
   if (!event || (options.platformUuid !== undefined && event.platform_uuid !== options.platformUuid)) throw new WebhookEventNotFoundError(eventId);
-  let endpointIds: string[];
+  let endpoints: DeliveryEndpoint[];
   if (options.endpointId !== undefined) {
     const endpoint = await findDeliveryEndpoint(deps.db, event.platform_uuid, options.endpointId);
     if (!endpoint || endpoint.deleted) throw new WebhookEndpointUnknownError(options.endpointId);
-    endpointIds = [endpoint.endpointId];
+    endpoints = [endpoint];
   } else {
-    endpointIds = await deliveryEndpointIds(deps.db, eventId);
-    if (endpointIds.length === 0) {
-      const first = await findDeliveryEndpoint(deps.db, event.platform_uuid);
-      endpointIds = first ? [first.endpointId] : [];
-    }
+    const recorded = await deliveryEndpointIds(deps.db, eventId);
+    const found = await Promise.all(
+      recorded.length ? recorded.map((id) => findDeliveryEndpoint(deps.db, event.platform_uuid, id)) : [findDeliveryEndpoint(deps.db, event.platform_uuid)],
+    );
+    endpoints = found.filter((e): e is DeliveryEndpoint => e !== undefined);
   }
-  for (const endpointId of endpointIds) await requestDelivery(deps.client, deps.config, event.cart_id, { eventId, endpointId, trigger: 'replay' });
+  const admitted = options.platformUuid === undefined ? undefined : await admitManualSend(deps, endpoints);
+  const endpointIds = (admitted?.endpoints ?? endpoints).map((e) => e.endpointId);
+  let asked = 0;
+  try {
+    for (const endpointId of endpointIds) {
+      await requestDelivery(deps.client, deps.config, event.cart_id, { eventId, endpointId, trigger: 'replay' });
+      asked++;
+    }
+  } catch (err) {
+    // Nothing asked of Temporal: the merchant's counts are given back (a partly asked replay keeps them).
+    if (admitted && asked === 0)
+      await admitted.refund().catch((refundErr: unknown) => deps.logger?.warn({ err: refundErr }, 'giving back manual-send counts failed'));
+    throw err;
+  }
   return { eventId, cartId: event.cart_id, endpointIds };
 }
 

@@ -1,0 +1,119 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { CreatedMerchant } from '../../core/merchants/registration.js';
+import { dashboardClient } from '../support/dashboard-client.js';
+import { paidCarts, type ErrorBody } from '../support/merchant-api.js';
+import { useTestStack } from '../support/test-stack.js';
+import { waitFor } from '../support/wait-for.js';
+import { startWebhookReceiver, type WebhookReceiver } from '../support/webhook-receiver.js';
+
+/**
+ * Security review, point 4: every manual send (test event or replay, from the dashboard or the merchant
+ * API) counts against one limit per endpoint, and a replay is one attempt, never put back on the
+ * retry schedule. Against a real HTTP receiver.
+ */
+describe('manual sends: one limit per endpoint, a replay is one attempt', () => {
+  // A short retry schedule: a replay put back on it would be retried within a second.
+  const stack = useTestStack({ TRUST_PROXY: '1', WEBHOOK_RETRY_SCHEDULE_MS: '0,300,500', WEBHOOK_MANUAL_SENDS_PER_HOUR: '3' });
+  let receiver: WebhookReceiver;
+  /** Answers an event's first delivery 200, and every later request for it (a replay) 500. */
+  let failing: WebhookReceiver;
+  beforeAll(async () => {
+    receiver = await startWebhookReceiver();
+    failing = await startWebhookReceiver((request) => ({
+      status: failing.requests.filter((r) => r.headers['webhook-id'] === request.headers['webhook-id']).length > 1 ? 500 : 200,
+    }));
+  });
+  afterAll(() => Promise.all([receiver?.close(), failing?.close()]));
+
+  const sentTo = (path: string, to = receiver) => `http://127.0.0.1:${to.port}${path}`;
+  const received = (eventId: string, by = receiver) => by.requests.filter((r) => r.headers['webhook-id'] === eventId).length;
+
+  function api(merchant: CreatedMerchant) {
+    return async (method: string, path: string, body?: unknown) => {
+      const res = await fetch(`${stack.apiUrl}/v2/merchant${path}`, {
+        method,
+        headers: { authorization: `Bearer ${merchant.apiKey}`, ...(body === undefined ? {} : { 'content-type': 'application/json' }) },
+        ...(body === undefined ? {} : { body: JSON.stringify(body) }),
+      });
+      const text = await res.text();
+      return { status: res.status, headers: res.headers, json: (text ? JSON.parse(text) : {}) as Record<string, unknown> };
+    };
+  }
+
+  /** A merchant at `path` of the receiver, with one delivered order_created and its endpoint's id. */
+  async function merchantWithEvent(path: string, to = receiver) {
+    const merchant = await stack.createMerchant({ name: 'Replaying Store', webhookUrl: sentTo(path, to) });
+    const call = api(merchant);
+    const endpointId = ((await call('GET', '/webhook-endpoints')).json.data as Array<{ id: string }>)[0]!.id;
+    const cartId = await paidCarts(stack, merchant).paidCart();
+    const eventId = await waitFor(
+      async () => {
+        const [row] = await stack.db<{ id: string; delivery_status: string }[]>`
+          select id, delivery_status from webhook_events where cart_id = ${cartId} and event = 'order_created'`;
+        return row?.delivery_status === 'delivered' ? row.id : undefined;
+      },
+      { what: 'the order_created delivered' },
+    );
+    return { merchant, call, endpointId, eventId };
+  }
+
+  const settle = () => new Promise((resolve) => setTimeout(resolve, 1_500));
+
+  it('limits the merchant API’s replays as the dashboard’s, together, per endpoint: 429 RATE_LIMITED with Retry-After', async () => {
+    const { merchant, call, endpointId, eventId } = await merchantWithEvent('/limited');
+    const replay = (id = endpointId) => call('POST', `/events/${eventId}/replay`, { endpointId: id });
+
+    // One at a time: a replay asked while an equal one still waits in the delivery's line is that one.
+    for (let i = 1; i <= 3; i++) {
+      expect((await replay()).status).toBe(202);
+      await waitFor(() => (received(eventId) === 1 + i ? true : undefined), { what: `replay ${i}` });
+    }
+
+    const refused = await replay();
+    expect(refused.status).toBe(429);
+    expect((refused.json as unknown as ErrorBody).code).toBe('RATE_LIMITED');
+    expect((refused.json as unknown as ErrorBody).message).toContain('at most 3');
+    expect(Number(refused.headers.get('retry-after'))).toBeGreaterThan(0);
+
+    // The dashboard's test event and replay to the same endpoint count against the same limit.
+    const browser = dashboardClient(stack.checkoutUrl);
+    expect((await browser.signIn(merchant.apiKey)).status).toBe(303);
+    await browser.get('/dashboard/webhooks');
+    const test = await browser.post('/dashboard/webhooks/test');
+    expect(test.status).toBe(429);
+    expect(Number(test.headers.get('retry-after'))).toBeGreaterThan(0);
+    expect((await browser.post(`/dashboard/events/${eventId}/replay`)).status).toBe(429);
+    await settle();
+    expect(received(eventId)).toBe(4);
+
+    // Another endpoint of the same merchant has its own count.
+    const other = await call('POST', '/webhook-endpoints', { url: sentTo('/limited-other'), enabledEvents: ['*'] });
+    expect(other.status).toBe(201);
+    expect((await replay(other.json.id as string)).status).toBe(202);
+    await waitFor(() => (received(eventId) === 5 ? true : undefined), { what: 'the replay to the other endpoint' });
+  });
+
+  it('counts dashboard test events against the endpoint the merchant API replays to', async () => {
+    const { merchant, call, endpointId, eventId } = await merchantWithEvent('/shared');
+    const browser = dashboardClient(stack.checkoutUrl);
+    expect((await browser.signIn(merchant.apiKey)).status).toBe(303);
+    await browser.get('/dashboard/webhooks');
+    expect((await browser.post('/dashboard/webhooks/test')).status).toBe(200);
+    expect((await browser.post('/dashboard/webhooks/test')).status).toBe(200);
+    expect((await call('POST', `/events/${eventId}/replay`, { endpointId })).status).toBe(202);
+    const refused = await call('POST', `/events/${eventId}/replay`, { endpointId });
+    expect(refused.status).toBe(429);
+    expect(Number(refused.headers.get('retry-after'))).toBeGreaterThan(0);
+  });
+
+  it('sends a failing replay once: never put back on the retry schedule', async () => {
+    const { call, endpointId, eventId } = await merchantWithEvent('/failing', failing);
+    expect((await call('POST', `/events/${eventId}/replay`, { endpointId })).status).toBe(202);
+    await waitFor(() => (received(eventId, failing) >= 2 ? true : undefined), { what: 'the replay' });
+    await settle();
+    expect(received(eventId, failing)).toBe(2);
+    const attempts = await stack.db<{ http_status: number; next_attempt_at: Date | null }[]>`
+      select http_status, next_attempt_at from webhook_attempts where event_id = ${eventId} and trigger = 'replay' order by id`;
+    expect(attempts).toEqual([{ http_status: 500, next_attempt_at: null }]);
+  });
+});
