@@ -61,7 +61,15 @@ export async function checkMerchantReadiness(
       ? `a ${merchant.environment} merchant on the ${config.environment} deployment`
       : `a ${merchant.environment} merchant, but this is the ${config.environment} deployment: register the merchant on the ${merchant.environment} deployment (each has its own merchants and secrets)`,
   );
-  if (merchant.domains.length > 0) add('domains', true, merchant.domains.join(', '));
+  // Production takes carts only on verified domains (core/merchants/domain-verification.ts).
+  const unverified = merchant.domain_verification.filter((d) => d.verifiedAt === null).map((d) => d.domain);
+  if (merchant.domains.length > 0 && production && unverified.length > 0)
+    add(
+      'domains',
+      false,
+      `${merchant.domains.join(', ')}; not verified: ${unverified.join(', ')} (publish each domain's token, then merchant verify-domains --platform-uuid P)`,
+    );
+  else if (merchant.domains.length > 0) add('domains', true, merchant.domains.join(', '));
   else if (production)
     add('domains', false, 'none: production refuses every cart until some are set (merchant set-domains --platform-uuid P --domain shop.example)');
   else add('domains', true, 'none (sandbox does not check them; production will)');
