@@ -538,6 +538,15 @@ export const environmentSchema = z.object({
       meaning:
         'test events and replays a merchant may send to one webhook endpoint per hour, from the dashboard and the merchant API together: each makes us POST to its URL (core/webhooks/manual-sends.ts)',
     }),
+  // Off unless said: a deployed sandbox must not let whoever registers a URL probe the worker's own
+  // machine and read the answers in the delivery log. Only local development turns it on.
+  WEBHOOK_ALLOW_LOOPBACK: z.enum(['true', 'false'], { error: 'must be true or false' }).default('false').register(settingDocs, {
+    readBy: EVERY_PROCESS,
+    meaning:
+      "`true`: sandbox merchants' webhooks may go to this machine's loopback (`http://localhost:…`, `127.0.0.1`, `[::1]`), at registration and at delivery, for local development only. Off, a sandbox is held to public addresses like production (docs/webhooks.md)",
+    production: 'refused: production webhooks reach the public internet only',
+    npmStart: '`true`, so the demo store on localhost receives its webhooks; the tests set it too',
+  }),
   WEBHOOK_TIMEOUT_MS: z.coerce.number().int().positive().default(15_000).register(settingDocs, {
     readBy: EVERY_PROCESS,
     meaning: 'one webhook attempt (connect, send, read the answer) must finish within this; also the test event of the dashboard and of `check`',
@@ -646,8 +655,9 @@ const SANDBOX_TEMPORAL_UI_ORIGINS = 'http://localhost:8233,http://127.0.0.1:8233
 
 /**
  * What a production deployment must have, as [variable, problem] pairs: real adapters (Stripe, SMTP,
- * Twilio), its public https addresses, an operator token and its own data keys. Nothing here has a
- * default, because a production default would be a sandbox one.
+ * Twilio), its public https addresses, an operator token and its own data keys; and none of local
+ * development's allowances (webhooks to loopback). Nothing here has a default, because a production
+ * default would be a sandbox one.
  */
 function productionProblems(c: RawEnvironment): Array<[string, string]> {
   const problems: Array<[string, string]> = [];
@@ -675,6 +685,12 @@ function productionProblems(c: RawEnvironment): Array<[string, string]> {
   }
   required('OPERATOR_TOKEN', 'the bearer token of /operator and /metrics: openssl rand -hex 24');
   required('TEMPORAL_UI_ORIGINS', 'the origins of your Temporal UI allowed to call /codec, e.g. https://temporal.pay.example');
+  if (c.WEBHOOK_ALLOW_LOOPBACK === 'true') {
+    problems.push([
+      'WEBHOOK_ALLOW_LOOPBACK',
+      "cannot be true in production (production webhooks reach the public internet only, never this machine's loopback)",
+    ]);
+  }
   if (c.DATA_ENCRYPTION_KEYS === undefined && c.DATA_ENCRYPTION_KEY === undefined) {
     problems.push(['DATA_ENCRYPTION_KEYS', "is required in production (this deployment's own keys: k1:$(openssl rand -base64 32))"]);
   }
@@ -786,6 +802,8 @@ export const configSchema = environmentSchema
       secretOverlapMs: c.WEBHOOK_SECRET_OVERLAP_SECONDS * 1000,
       disableAfterMs: c.WEBHOOK_DISABLE_AFTER_SECONDS * 1000,
       manualSendsPerHour: c.WEBHOOK_MANUAL_SENDS_PER_HOUR,
+      /** Never true in production (productionProblems); core/webhooks/url-safety.ts webhookTargets applies it. */
+      allowLoopback: c.WEBHOOK_ALLOW_LOOPBACK === 'true',
     },
   }));
 

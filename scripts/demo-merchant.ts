@@ -34,11 +34,11 @@ export async function ensureDemoMerchant(deps: { db: Db; config: Config }, file:
       // A data folder from before API keys, or a store moved to another port.
       if (!saved.apiKey) saved = save({ ...saved, apiKey: (await rotateApiKey(deps.db, saved.platformUuid)).apiKey });
       if (saved.webhookUrl !== webhookUrl)
-        saved = save({ ...saved, webhookUrl: (await changeWebhookUrl(deps.db, saved.platformUuid, webhookUrl, 'operator')).webhookUrl });
+        saved = save({ ...saved, webhookUrl: (await changeWebhookUrl(deps.db, saved.platformUuid, webhookUrl, 'operator', deps.config.webhooks)).webhookUrl });
       merchant = saved;
     }
   }
-  merchant ??= save(await registerMerchant(deps.db, deps.config.keyring, { name: 'Demo Store', environment: 'sandbox', webhookUrl }));
+  merchant ??= save(await registerMerchant(deps.db, deps.config.keyring, { name: 'Demo Store', environment: 'sandbox', webhookUrl }, deps.config.webhooks));
   return { ...merchant, accounting: await ensureAccountingEndpoint(deps, merchant, `${webhookUrl}/accounting`, save) };
 }
 
@@ -53,13 +53,15 @@ async function ensureAccountingEndpoint(
   const existing = merchant.accounting && (await listWebhookEndpoints(deps.db, merchant.platformUuid)).find((e) => e.id === merchant.accounting!.endpointId);
   if (existing && merchant.accounting) {
     if (existing.url === url) return merchant.accounting;
-    await updateWebhookEndpoint(deps.db, owner, existing.id, { url });
+    await updateWebhookEndpoint(deps.db, owner, existing.id, { url }, deps.config.webhooks);
     return save({ ...merchant, accounting: { ...merchant.accounting, url } }).accounting!;
   }
-  const created = await createWebhookEndpoint(deps.db, deps.config.keyring, owner, {
-    url,
-    enabledEvents: ['order_refunded'],
-    description: 'Accounting: refunds only',
-  });
+  const created = await createWebhookEndpoint(
+    deps.db,
+    deps.config.keyring,
+    owner,
+    { url, enabledEvents: ['order_refunded'], description: 'Accounting: refunds only' },
+    deps.config.webhooks,
+  );
   return save({ ...merchant, accounting: { endpointId: created.id, url, webhookSecret: created.secret } }).accounting!;
 }

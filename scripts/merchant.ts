@@ -104,6 +104,8 @@ function cliConfig(env: NodeJS.ProcessEnv): Config {
     ...env,
     // The stack npm start ran is sandbox; pointed elsewhere, the CLI takes CHECKOUT_ENV as given.
     CHECKOUT_ENV: env.CHECKOUT_ENV ?? (env.DATABASE_URL ? undefined : 'sandbox'),
+    // And it sends webhooks to its demo store on localhost, as the URLs given here may (scripts/start.ts).
+    WEBHOOK_ALLOW_LOOPBACK: env.WEBHOOK_ALLOW_LOOPBACK ?? (env.DATABASE_URL || (env.CHECKOUT_ENV ?? 'sandbox') !== 'sandbox' ? undefined : 'true'),
     DATABASE_URL: env.DATABASE_URL ?? stack.databaseUrl,
     ...(env.DATA_ENCRYPTION_KEYS ? {} : { DATA_ENCRYPTION_KEY: env.DATA_ENCRYPTION_KEY ?? secrets.dataEncryptionKey }),
     TEMPORAL_ADDRESS: env.TEMPORAL_ADDRESS ?? stack.temporalAddress,
@@ -156,12 +158,17 @@ async function run(command: string | undefined, values: Values, config: Config, 
   };
   switch (command) {
     case 'create':
-      return registerMerchant(db, config.keyring, {
-        name: required(values, 'name'),
-        webhookUrl: required(values, 'webhook-url'),
-        environment: environmentOf(values.environment, config),
-        domains: values.domain ?? [],
-      });
+      return registerMerchant(
+        db,
+        config.keyring,
+        {
+          name: required(values, 'name'),
+          webhookUrl: required(values, 'webhook-url'),
+          environment: environmentOf(values.environment, config),
+          domains: values.domain ?? [],
+        },
+        config.webhooks,
+      );
     case 'list':
       return { merchants: await listMerchants(db, values.environment ? environmentOf(values.environment, config) : undefined) };
     case 'set-domains':
@@ -171,7 +178,7 @@ async function run(command: string | undefined, values: Values, config: Config, 
     case 'verify-domains':
       return withTemporal((deps) => checkDomains(deps.client, required(values, 'platform-uuid')));
     case 'set-webhook-url':
-      return changeWebhookUrl(db, required(values, 'platform-uuid'), required(values, 'webhook-url'), 'operator');
+      return changeWebhookUrl(db, required(values, 'platform-uuid'), required(values, 'webhook-url'), 'operator', config.webhooks);
     case 'rotate-secret':
       return rotateWebhookSecret(db, config.keyring, required(values, 'platform-uuid'), config.webhooks.secretOverlapMs, values['endpoint-id']);
     case 'endpoints':
@@ -179,20 +186,32 @@ async function run(command: string | undefined, values: Values, config: Config, 
       return { endpoints: await listWebhookEndpoints(db, required(values, 'platform-uuid')) };
     case 'add-endpoint': {
       const merchant = await getMerchant(db, required(values, 'platform-uuid'));
-      return createWebhookEndpoint(db, config.keyring, merchant, {
-        url: required(values, 'url'),
-        enabledEvents: enabledEvents(values) ?? [ALL_EVENTS],
-        ...(values.description === undefined ? {} : { description: values.description }),
-      });
+      return createWebhookEndpoint(
+        db,
+        config.keyring,
+        merchant,
+        {
+          url: required(values, 'url'),
+          enabledEvents: enabledEvents(values) ?? [ALL_EVENTS],
+          ...(values.description === undefined ? {} : { description: values.description }),
+        },
+        config.webhooks,
+      );
     }
     case 'update-endpoint': {
       const merchant = await getMerchant(db, required(values, 'platform-uuid'));
       const events = enabledEvents(values);
-      return updateWebhookEndpoint(db, merchant, required(values, 'endpoint-id'), {
-        ...(values.url === undefined ? {} : { url: values.url }),
-        ...(events ? { enabledEvents: events } : {}),
-        ...(values.description === undefined ? {} : { description: values.description }),
-      });
+      return updateWebhookEndpoint(
+        db,
+        merchant,
+        required(values, 'endpoint-id'),
+        {
+          ...(values.url === undefined ? {} : { url: values.url }),
+          ...(events ? { enabledEvents: events } : {}),
+          ...(values.description === undefined ? {} : { description: values.description }),
+        },
+        config.webhooks,
+      );
     }
     case 'delete-endpoint': {
       const endpointId = required(values, 'endpoint-id');

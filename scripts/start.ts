@@ -62,8 +62,10 @@ process.on('SIGTERM', () => void shutdown(0));
 
 try {
   const config = loadConfig({
-    // npm start is the local sandbox unless told otherwise.
+    // npm start is the local sandbox unless told otherwise,
     CHECKOUT_ENV: 'sandbox',
+    // whose webhooks go to the demo store on localhost: loopback, which only local development allows.
+    ...((process.env.CHECKOUT_ENV ?? 'sandbox') === 'sandbox' ? { WEBHOOK_ALLOW_LOOPBACK: 'true' } : {}),
     ...process.env,
     DATABASE_URL: infrastructure.databaseUrl,
     TEMPORAL_ADDRESS: infrastructure.temporalAddress,

@@ -9,6 +9,7 @@ import { completeAttempt, ensureDelivery, findEvent, recordDeliveredAttempt, set
 import { postWebhook, type PostOutcome } from '../../core/webhooks/http-post.js';
 import { nextAttemptDelayMs, parseRetryAfter } from '../../core/webhooks/retry-schedule.js';
 import { webhookHeaders } from '../../core/webhooks/signing.js';
+import { webhookTargets } from '../../core/webhooks/url-safety.js';
 import type { ActivityMetrics } from '../metrics.js';
 
 const isSuccess = (status: number | undefined) => status !== undefined && status >= 200 && status <= 299;
@@ -95,7 +96,7 @@ export function createDeliveryAttempt(deps: DeliveryDeps): AttemptDelivery {
       headers,
       body: rawBody,
       timeoutMs: Math.min(config.webhooks.timeoutMs, options.timeoutMs ?? Infinity),
-      environment: endpoint.environment,
+      targets: webhookTargets(endpoint.environment, config.webhooks),
       ...(options.signal ? { signal: options.signal } : {}),
     });
     const log = {

@@ -77,7 +77,7 @@ export function webhookEndpointRoutes(deps: { config: Config; db: Db }) {
   app.get('/', async (c) => c.json({ data: await listWebhookEndpoints(db, c.get('merchant').platformUuid) }));
   app.post('/', jsonBody(ENDPOINT_BODY_BYTES), async (c) => {
     const body = await readValidJson(c, createWebhookEndpointSchema);
-    const created = await createWebhookEndpoint(db, config.keyring, c.get('merchant'), body).catch(translate);
+    const created = await createWebhookEndpoint(db, config.keyring, c.get('merchant'), body, config.webhooks).catch(translate);
     return c.json(created satisfies CreatedWebhookEndpoint, 201);
   });
   app.all('/', methodNotAllowed(['GET', 'POST']));
@@ -86,7 +86,7 @@ export function webhookEndpointRoutes(deps: { config: Config; db: Db }) {
   app.patch('/:id', jsonBody(ENDPOINT_BODY_BYTES), async (c) => {
     const id = endpointId(c.req.param('id'));
     const body = await readValidJson(c, updateWebhookEndpointSchema);
-    return c.json(await updateWebhookEndpoint(db, c.get('merchant'), id, body).catch(translate));
+    return c.json(await updateWebhookEndpoint(db, c.get('merchant'), id, body, config.webhooks).catch(translate));
   });
   app.delete('/:id', async (c) => {
     await deleteWebhookEndpoint(db, c.get('merchant').platformUuid, endpointId(c.req.param('id'))).catch(translate);

@@ -121,12 +121,17 @@ export function operatorRoutes(deps: { config: Config; db: Db; temporal: Tempora
 
   app.post('/merchants', async (c) => {
     const body = await readValidJson(c, createMerchantBody);
-    const created = await registerMerchant(db, config.keyring, {
-      name: body.name,
-      webhookUrl: body.webhookUrl,
-      environment: body.environment ?? config.environment,
-      ...(body.domains ? { domains: body.domains } : {}),
-    }).catch(translate);
+    const created = await registerMerchant(
+      db,
+      config.keyring,
+      {
+        name: body.name,
+        webhookUrl: body.webhookUrl,
+        environment: body.environment ?? config.environment,
+        ...(body.domains ? { domains: body.domains } : {}),
+      },
+      config.webhooks,
+    ).catch(translate);
     // Checked at registration: the tokens to publish, and any the merchant had published already.
     return c.json({ ...created, domainVerification: (await checkedDomains(created.platformUuid)).domainVerification }, 201);
   });
@@ -139,7 +144,7 @@ export function operatorRoutes(deps: { config: Config; db: Db; temporal: Tempora
 
   app.put('/merchants/:platformUuid/webhook-url', async (c) => {
     const body = await readValidJson(c, webhookUrlBody);
-    return c.json(await changeWebhookUrl(db, uuid(c), body.webhookUrl, 'operator').catch(translate));
+    return c.json(await changeWebhookUrl(db, uuid(c), body.webhookUrl, 'operator', config.webhooks).catch(translate));
   });
 
   app.put('/merchants/:platformUuid/domains', async (c) => {

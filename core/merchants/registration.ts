@@ -5,6 +5,7 @@ import type { Db } from '../db/client.js';
 import { newApiKey, storedApiKey } from './api-keys.js';
 import { insertMerchant } from './merchant-store.js';
 import { normalizeDomains } from './merchants.js';
+import { NO_LOOPBACK, webhookTargets, type LoopbackSetting } from '../webhooks/url-safety.js';
 import { assertWebhookUrl } from './webhook-endpoints.js';
 import { newWebhookSecret } from './webhook-secrets.js';
 
@@ -34,10 +35,13 @@ export interface CreatedMerchant {
   apiKey: string;
 }
 
-/** Creates a merchant with its webhook endpoint and a first signing secret, once the URL passes its checks. */
-export async function registerMerchant(db: Db, keyring: Keyring, merchant: NewMerchant): Promise<CreatedMerchant> {
+/**
+ * Creates a merchant with its webhook endpoint and a first signing secret, once the URL passes its
+ * checks: those its deliveries will meet, given the deployment's `config.webhooks` (loopback refused without).
+ */
+export async function registerMerchant(db: Db, keyring: Keyring, merchant: NewMerchant, deployment: LoopbackSetting = NO_LOOPBACK): Promise<CreatedMerchant> {
   normalizeDomains(merchant.domains ?? []);
-  await assertWebhookUrl(merchant.webhookUrl, merchant.environment);
+  await assertWebhookUrl(merchant.webhookUrl, webhookTargets(merchant.environment, deployment));
   return registerMerchantWithoutUrlCheck(db, keyring, merchant);
 }
 

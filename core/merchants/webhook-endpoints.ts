@@ -2,7 +2,7 @@ import type { Environment } from '../config.js';
 import type { Keyring } from '../crypto.js';
 import type { Db, Sql } from '../db/client.js';
 import { listMerchantDeliveries, type EventDeliveries } from '../webhooks/event-store.js';
-import { checkWebhookUrl } from '../webhooks/url-safety.js';
+import { checkWebhookUrl, NO_LOOPBACK, webhookTargets, type LoopbackSetting, type WebhookTargets } from '../webhooks/url-safety.js';
 import {
   deleteEndpoint,
   disableEndpoint,
@@ -30,6 +30,11 @@ import { newWebhookSecret } from './webhook-secrets.js';
  * A merchant's webhook endpoints: each URL (checked for the merchant's environment), the events it
  * wants, disabled and enabled again, deleted; and its deliveries. Operators' single-URL settings act
  * on the merchant's first endpoint (core/merchants/merchant-store.ts).
+ *
+ * Each function that takes a URL takes the deployment's `config.webhooks` too (WEBHOOK_ALLOW_LOOPBACK),
+ * so that a URL is checked against what its deliveries will be allowed to reach
+ * (core/webhooks/url-safety.ts webhookTargets). Without it, loopback is refused, as in every deployed
+ * environment.
  */
 
 export class WebhookUrlRejectedError extends Error {
@@ -123,9 +128,9 @@ async function assertNotBound(sql: Sql, platformUuid: string, endpointId: string
   if (other !== undefined) throw new EndpointDisabledByOperatorError(other, 'add');
 }
 
-/** Throws WebhookUrlRejectedError unless the URL passes the checks of the merchant's environment. */
-export async function assertWebhookUrl(url: string, environment: Environment): Promise<void> {
-  const { problems, merchantProblems } = await checkWebhookUrl(url, environment);
+/** Throws WebhookUrlRejectedError unless the URL passes the checks of the merchant's targets (its environment, the deployment's loopback setting). */
+export async function assertWebhookUrl(url: string, targets: WebhookTargets): Promise<void> {
+  const { problems, merchantProblems } = await checkWebhookUrl(url, targets);
   if (problems.length) throw new WebhookUrlRejectedError(problems, merchantProblems);
 }
 
@@ -141,9 +146,15 @@ async function firstEndpointOf(db: Db, platformUuid: string): Promise<string> {
  * merchant may save its same URL again, never another (EndpointDisabledByOperatorError), nor the URL
  * of another endpoint an operator disabled.
  */
-export async function changeWebhookUrl(db: Db, platformUuid: string, webhookUrl: string, by: EndpointActor): Promise<MerchantSummary> {
+export async function changeWebhookUrl(
+  db: Db,
+  platformUuid: string,
+  webhookUrl: string,
+  by: EndpointActor,
+  deployment: LoopbackSetting = NO_LOOPBACK,
+): Promise<MerchantSummary> {
   const merchant = await getMerchant(db, platformUuid);
-  await assertWebhookUrl(webhookUrl, merchant.environment);
+  await assertWebhookUrl(webhookUrl, webhookTargets(merchant.environment, deployment));
   const endpointId = await firstEndpointOf(db, platformUuid);
   if (by === 'merchant') await assertNotBound(db, platformUuid, endpointId, { newUrl: webhookUrl });
   if (!(await enableEndpoint(db, endpointId, by, webhookUrl))) throw new MerchantNotFoundError(platformUuid);
@@ -216,8 +227,9 @@ export async function createWebhookEndpoint(
   keyring: Keyring,
   merchant: { platformUuid: string; environment: Environment },
   input: CreateWebhookEndpoint,
+  deployment: LoopbackSetting = NO_LOOPBACK,
 ): Promise<CreatedWebhookEndpoint> {
-  await assertWebhookUrl(input.url, merchant.environment);
+  await assertWebhookUrl(input.url, webhookTargets(merchant.environment, deployment));
   const secret = newWebhookSecret();
   const created = await insertEndpoint(db, {
     platformUuid: merchant.platformUuid,
@@ -245,11 +257,12 @@ export async function updateWebhookEndpoint(
   merchant: { platformUuid: string; environment: Environment },
   endpointId: string,
   change: UpdateWebhookEndpoint,
+  deployment: LoopbackSetting = NO_LOOPBACK,
 ): Promise<WebhookEndpoint> {
   // An id not the merchant's is refused as such, before its URL is resolved.
   await getWebhookEndpoint(db, merchant.platformUuid, endpointId);
   // Checked outside the transaction: the URL's DNS lookups must not hold the endpoint's row.
-  if (change.url !== undefined) await assertWebhookUrl(change.url, merchant.environment);
+  if (change.url !== undefined) await assertWebhookUrl(change.url, webhookTargets(merchant.environment, deployment));
   await db.begin((tx) => applyEndpointChange(tx, merchant.platformUuid, endpointId, change));
   return getWebhookEndpoint(db, merchant.platformUuid, endpointId);
 }

@@ -1,7 +1,6 @@
 import http from 'node:http';
 import https from 'node:https';
-import type { Environment } from '../config.js';
-import { assertConnectable, BlockedAddressError, guardedLookup } from './url-safety.js';
+import { assertConnectable, BlockedAddressError, guardedLookup, type WebhookTargets } from './url-safety.js';
 
 /** At most this much of a merchant's answer is read and kept. */
 export const RESPONSE_EXCERPT_BYTES = 20 * 1024;
@@ -42,7 +41,8 @@ export function postWebhook(input: {
   headers: Record<string, string>;
   body: string;
   timeoutMs: number;
-  environment: Environment;
+  /** What this merchant's webhooks may reach (url-safety.ts webhookTargets), checked before and at connect. */
+  targets: WebhookTargets;
   signal?: AbortSignal;
 }): Promise<PostOutcome> {
   const started = performance.now();
@@ -61,7 +61,7 @@ export function postWebhook(input: {
     let url: URL;
     try {
       url = new URL(input.url);
-      assertConnectable(url, input.environment);
+      assertConnectable(url, input.targets);
     } catch (err) {
       // No timer or request exists yet.
       settled = true;
@@ -73,7 +73,7 @@ export function postWebhook(input: {
     const request = client.request(url, {
       method: 'POST',
       headers: { ...input.headers, 'content-length': String(Buffer.byteLength(input.body)) },
-      lookup: guardedLookup(input.environment),
+      lookup: guardedLookup(input.targets),
       agent: false,
     });
     const timer = setTimeout(() => {

@@ -7,6 +7,7 @@ import { liveWebhookSecrets } from '../merchants/webhook-secrets.js';
 import { WEBHOOK_TEST_EVENT } from './events.js';
 import { postWebhook, type PostOutcome } from './http-post.js';
 import { webhookHeaders } from './signing.js';
+import { webhookTargets } from './url-safety.js';
 
 export interface TestEventResult {
   eventId: string;
@@ -52,7 +53,7 @@ export async function sendTestWebhook(
     headers,
     body: rawBody,
     timeoutMs: config.webhooks.timeoutMs,
-    environment: endpoint.environment,
+    targets: webhookTargets(endpoint.environment, config.webhooks),
   });
   return { eventId, url: endpoint.url, outcome };
 }

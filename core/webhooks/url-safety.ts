@@ -7,9 +7,37 @@ import type { Environment } from '../config.js';
  * Keeps webhooks from being aimed at our own network (SSRF). In production a URL must be https and
  * every address it resolves to must be public unicast; the check runs at registration and again on
  * the address each delivery actually connects to, so re-pointing DNS after registration does not help.
- * Sandbox also accepts http and loopback, so a developer can receive on localhost, and nothing else:
- * a sandbox endpoint must not reach our private network or the cloud metadata service either.
+ * Sandbox also accepts http, and nothing else: a sandbox endpoint must not reach our private network,
+ * the cloud metadata service or this machine either. Only local development (WEBHOOK_ALLOW_LOOPBACK,
+ * which production refuses) lets sandbox reach loopback, so a developer can receive on localhost: a
+ * deployed sandbox that did would let anyone who registers a URL probe the worker's own services and
+ * read their answers in the delivery log.
  */
+
+/**
+ * What one merchant's webhooks may reach: its environment's rules and, for a sandbox merchant of a
+ * deployment that allows it, this machine's loopback. Registration, every change of an endpoint's URL,
+ * every delivery and every test event take theirs from webhookTargets, so they agree.
+ */
+export interface WebhookTargets {
+  environment: Environment;
+  allowLoopback: boolean;
+}
+
+/** The deployment's part of it: `config.webhooks` (WEBHOOK_ALLOW_LOOPBACK). */
+export interface LoopbackSetting {
+  allowLoopback: boolean;
+}
+
+/** What a deployment that does not allow loopback (every deployed one) gives. */
+export const NO_LOOPBACK: LoopbackSetting = { allowLoopback: false };
+
+/** A merchant's targets: loopback only for sandbox, and only where the deployment allows it. */
+export function webhookTargets(environment: Environment, deployment: LoopbackSetting): WebhookTargets {
+  return { environment, allowLoopback: environment === 'sandbox' && deployment.allowLoopback };
+}
+
+const reachesLoopback = (targets: WebhookTargets) => targets.environment === 'sandbox' && targets.allowLoopback;
 
 /**
  * Its message is what a merchant may see (a delivery attempt's error, a test event's answer): it never
@@ -28,27 +56,34 @@ export class BlockedAddressError extends Error {
 }
 
 /** The one thing a merchant is told about an address we refuse, whatever our resolver answered. */
-export function blockedAddressMessage(environment: Environment): string {
-  return environment === 'production'
-    ? 'must resolve to public internet addresses only (production webhooks must reach the public internet)'
-    : "must resolve to public internet addresses or this machine's loopback (sandbox webhooks may reach nothing else)";
+export function blockedAddressMessage(targets: WebhookTargets): string {
+  if (targets.environment === 'production') return 'must resolve to public internet addresses only (production webhooks must reach the public internet)';
+  return reachesLoopback(targets)
+    ? "must resolve to public internet addresses or this machine's loopback (sandbox webhooks may reach nothing else)"
+    : "must resolve to public internet addresses only (this deployment's webhooks may reach nothing else)";
 }
 
 /**
- * Where this environment may send webhooks: public unicast (not private, link-local, CGNAT,
- * multicast, documentation or other reserved ranges), and in sandbox loopback too.
+ * Where these targets allow a webhook to go: public unicast (not private, link-local, CGNAT,
+ * multicast, documentation or other reserved ranges), and loopback where the targets allow it.
  */
-export function isAllowedAddress(address: string, environment: Environment): boolean {
+export function isAllowedAddress(address: string, targets: WebhookTargets): boolean {
   if (!ipaddr.isValid(address)) return false;
   // process() unwraps IPv4-mapped IPv6 (::ffff:10.0.0.1) so it is judged as the IPv4 it is.
   const range = ipaddr.process(address).range();
-  return range === 'unicast' || (environment === 'sandbox' && range === 'loopback');
+  return range === 'unicast' || (reachesLoopback(targets) && range === 'loopback');
 }
 
-function disallowedAddressProblem(addresses: string[], environment: Environment): string[] {
-  if (environment === 'production') return [`resolves to a non-public address (${addresses.join(', ')}); production webhooks must reach the public internet`];
-  return [`resolves to ${addresses.join(', ')}; sandbox webhooks may reach public addresses or this machine's loopback, nothing else`];
+function disallowedAddressProblem(addresses: string[], targets: WebhookTargets): string[] {
+  if (targets.environment === 'production')
+    return [`resolves to a non-public address (${addresses.join(', ')}); production webhooks must reach the public internet`];
+  if (reachesLoopback(targets))
+    return [`resolves to ${addresses.join(', ')}; sandbox webhooks may reach public addresses or this machine's loopback, nothing else`];
+  return [`resolves to ${addresses.join(', ')}; this deployment's webhooks may reach public addresses only, not this machine's loopback nor a private network`];
 }
+
+/** Names that are this machine's loopback by definition (RFC 6761), whatever a resolver says. */
+const isLoopbackName = (host: string) => host.toLowerCase() === 'localhost' || host.toLowerCase().endsWith('.localhost');
 
 export type Resolve = (hostname: string) => Promise<string[]>;
 
@@ -60,24 +95,24 @@ export const resolveAll: Resolve = (hostname) =>
 const MAX_URL_LENGTH = 2048;
 
 /**
- * Problems with a webhook URL for this environment, empty when it may be registered: `problems` in
+ * Problems with a webhook URL for these targets, empty when it may be registered: `problems` in
  * full, for operators and logs; `merchantProblems` the same but never what our resolver answered (the
  * addresses a host resolves to, or whether it resolves at all), which would let anyone who registers a
  * URL probe our internal names.
  */
 export async function checkWebhookUrl(
   rawUrl: string,
-  environment: Environment,
+  targets: WebhookTargets,
   resolve: Resolve = resolveAll,
 ): Promise<{ problems: string[]; merchantProblems: string[] }> {
-  const problems = await webhookUrlProblems(rawUrl, environment, resolve);
+  const problems = await webhookUrlProblems(rawUrl, targets, resolve);
   const fromResolver = (p: string) => p.startsWith('resolves to ') || (p.startsWith('host ') && p.endsWith(' does not resolve'));
-  const merchantProblems = [...new Set(problems.map((p) => (fromResolver(p) ? blockedAddressMessage(environment) : p)))];
+  const merchantProblems = [...new Set(problems.map((p) => (fromResolver(p) ? blockedAddressMessage(targets) : p)))];
   return { problems, merchantProblems };
 }
 
-/** Problems with a webhook URL for this environment, in full (see checkWebhookUrl); empty when it may be registered. */
-export async function webhookUrlProblems(rawUrl: string, environment: Environment, resolve: Resolve = resolveAll): Promise<string[]> {
+/** Problems with a webhook URL for these targets, in full (see checkWebhookUrl); empty when it may be registered. */
+export async function webhookUrlProblems(rawUrl: string, targets: WebhookTargets, resolve: Resolve = resolveAll): Promise<string[]> {
   if (rawUrl.length > MAX_URL_LENGTH) return [`must be at most ${MAX_URL_LENGTH} characters`];
   let url: URL;
   try {
@@ -88,11 +123,15 @@ export async function webhookUrlProblems(rawUrl: string, environment: Environmen
   if (url.username || url.password) return ['must not carry credentials'];
   if (url.hash) return ['must not have a fragment'];
   const host = url.hostname.replace(/^\[(.*)\]$/, '$1');
-  if (environment === 'sandbox') {
+  if (targets.environment === 'sandbox') {
     if (url.protocol !== 'https:' && url.protocol !== 'http:') return ['must be an http or https URL'];
-    // A sandbox host need not resolve yet (the developer's endpoint may not be up); each delivery
-    // checks the address it connects to.
-    return isIP(host) && !isAllowedAddress(host, environment) ? disallowedAddressProblem([host], environment) : [];
+    // `localhost` needs no resolver to be known for loopback: refused here, as its delivery would be.
+    if (isLoopbackName(host) && !reachesLoopback(targets)) {
+      return [`names this machine's loopback (${host}); this deployment's webhooks may reach public addresses only`];
+    }
+    // Any other sandbox host need not resolve yet (the developer's endpoint may not be up); each
+    // delivery checks the address it connects to.
+    return isIP(host) && !isAllowedAddress(host, targets) ? disallowedAddressProblem([host], targets) : [];
   }
   if (url.protocol !== 'https:') return ['must be https in production'];
   let addresses: string[];
@@ -102,29 +141,29 @@ export async function webhookUrlProblems(rawUrl: string, environment: Environmen
     return [`host ${host} does not resolve`];
   }
   if (addresses.length === 0) return [`host ${host} does not resolve`];
-  const blocked = addresses.filter((a) => !isAllowedAddress(a, environment));
-  return blocked.length ? disallowedAddressProblem(blocked, environment) : [];
+  const blocked = addresses.filter((a) => !isAllowedAddress(a, targets));
+  return blocked.length ? disallowedAddressProblem(blocked, targets) : [];
 }
 
 type LookupCallback = (err: NodeJS.ErrnoException | null, address: string | LookupAddress[], family?: number) => void;
 type LookupFunction = (hostname: string, options: LookupOptions, callback: LookupCallback) => void;
 
 /**
- * A `lookup` for http(s).request that refuses answers the environment does not allow. Node connects
- * to the address this returns, so the check and the connection see the same address. IP-literal
- * hosts skip lookup entirely; `assertConnectable` covers them.
+ * A `lookup` for http(s).request that refuses answers the targets do not allow. Node connects to the
+ * address this returns, so the check and the connection see the same address. IP-literal hosts skip
+ * lookup entirely; `assertConnectable` covers them.
  */
-export function guardedLookup(environment: Environment, lookup: LookupFunction = dnsLookup): LookupFunction {
+export function guardedLookup(targets: WebhookTargets, lookup: LookupFunction = dnsLookup): LookupFunction {
   return (hostname, options, callback) => {
     lookup(hostname, { ...options, all: true }, (err, addresses) => {
       if (err) return callback(err, '');
       const list = addresses as LookupAddress[];
-      const blocked = list.find((a) => !isAllowedAddress(a.address, environment));
+      const blocked = list.find((a) => !isAllowedAddress(a.address, targets));
       if (blocked || list.length === 0) {
         return callback(
           new BlockedAddressError(
-            `the endpoint's host ${blockedAddressMessage(environment)}`,
-            `${hostname} resolves to ${blocked?.address ?? 'no address'}, which ${environment} webhooks may not reach`,
+            `the endpoint's host ${blockedAddressMessage(targets)}`,
+            `${hostname} resolves to ${blocked?.address ?? 'no address'}, which ${targets.environment} webhooks of this deployment may not reach`,
           ),
           '',
         );
@@ -135,10 +174,13 @@ export function guardedLookup(environment: Environment, lookup: LookupFunction =
   };
 }
 
-/** Refuses, before any connection, a production delivery to a non-https URL, and an IP literal the environment does not allow. */
-export function assertConnectable(url: URL, environment: Environment): void {
-  if (environment === 'production' && url.protocol !== 'https:') throw new BlockedAddressError('production webhooks must be https');
+/** Refuses, before any connection, a production delivery to a non-https URL, and an IP literal the targets do not allow. */
+export function assertConnectable(url: URL, targets: WebhookTargets): void {
+  if (targets.environment === 'production' && url.protocol !== 'https:') throw new BlockedAddressError('production webhooks must be https');
   const host = url.hostname.replace(/^\[(.*)\]$/, '$1');
-  if (isIP(host) && !isAllowedAddress(host, environment))
-    throw new BlockedAddressError(`the endpoint's host ${blockedAddressMessage(environment)}`, `${host} is not an address ${environment} webhooks may reach`);
+  if (isIP(host) && !isAllowedAddress(host, targets))
+    throw new BlockedAddressError(
+      `the endpoint's host ${blockedAddressMessage(targets)}`,
+      `${host} is not an address ${targets.environment} webhooks of this deployment may reach`,
+    );
 }

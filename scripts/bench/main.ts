@@ -124,7 +124,7 @@ try {
   const temporal = connectTemporal(config);
   const receiver = await startVerifyingReceiver();
   try {
-    const merchant = await registerMerchant(db, config.keyring, { name: 'Bench Store', environment: 'sandbox', webhookUrl: receiver.url });
+    const merchant = await registerMerchant(db, config.keyring, { name: 'Bench Store', environment: 'sandbox', webhookUrl: receiver.url }, config.webhooks);
     receiver.useSecret(merchant.webhookSecret);
     const ctx: BenchContext = { stack, roles, config, db, temporal, merchant, concurrency: options.concurrency, durationS: options.duration, log };
     const postgresVersion = (await db<{ version: string }[]>`select version()`)[0]!.version;

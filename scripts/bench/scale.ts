@@ -49,7 +49,12 @@ export async function measureScale(ctx: BenchContext, sessions: number, lifetime
   const roles = await startRoles(ctx.stack, { taskQueue: 'bench-scale', web: false, env: { SESSION_LIFETIME_SECONDS: String(lifetimeS) } });
   const sampler = rssSampler({ worker: roles.worker.pid, api: roles.api.pid, temporal: ctx.stack.temporalPid });
   try {
-    const merchant = await registerMerchant(ctx.db, ctx.config.keyring, { name: 'Bench Scale Store', environment: 'sandbox', webhookUrl: receiver.url });
+    const merchant = await registerMerchant(
+      ctx.db,
+      ctx.config.keyring,
+      { name: 'Bench Scale Store', environment: 'sandbox', webhookUrl: receiver.url },
+      ctx.config.webhooks,
+    );
     receiver.useSecret(merchant.webhookSecret);
     const carts: Array<{ cartId: string; expiresAt: number }> = [];
     const started = performance.now();

@@ -126,11 +126,12 @@ export async function measureSessionCost(
   const receiver = await startVerifyingReceiver();
   const roles = await startRoles(ctx.stack, { taskQueue, web: false, root: options.root, env: { SESSION_LIFETIME_SECONDS: String(COST_LIFETIME_S) } });
   try {
-    const merchant = await registerMerchant(ctx.db, ctx.config.keyring, {
-      name: `Bench Cost ${options.code}`,
-      environment: 'sandbox',
-      webhookUrl: receiver.url,
-    });
+    const merchant = await registerMerchant(
+      ctx.db,
+      ctx.config.keyring,
+      { name: `Bench Cost ${options.code}`, environment: 'sandbox', webhookUrl: receiver.url },
+      ctx.config.webhooks,
+    );
     receiver.useSecret(merchant.webhookSecret);
     // Warm-up: a fresh worker's first sessions compile and cache what every later one reuses.
     await measurePaid(ctx, roles, receiver, merchant.platformUuid, options.concurrency, options.concurrency);

@@ -133,6 +133,8 @@ export async function startBenchStack(log: (line: string) => void, topology: Tem
     TEMPORAL_ADDRESS: infrastructure.temporalAddress,
     DATA_ENCRYPTION_KEY: randomBytes(32).toString('base64'),
     LOG_LEVEL: 'warn',
+    // Its verifying receiver listens on this machine's loopback.
+    WEBHOOK_ALLOW_LOOPBACK: 'true',
     // The benchmark is one client address sending far more than a merchant's share.
     RATE_LIMIT_PER_CLIENT: '100000000',
     RATE_LIMIT_PER_PLATFORM_CLIENT: '100000000',

@@ -34,7 +34,8 @@ describe.skipIf(skipWithoutChromium())('a checkout in production, in headless Ch
   // The stack reads both when it starts, after the hook below has the local servers listening.
   const env: Record<string, string> = { ...PRODUCTION_SETTINGS, WEBHOOK_RETRY_SCHEDULE_MS: '0,500,1000' };
   const options: TestStackOptions = {
-    postWebhook: (input) => postWebhook({ ...input, url: input.url === MERCHANT_WEBHOOK_URL ? receiver.url : input.url, environment: 'sandbox' }),
+    postWebhook: (input) =>
+      postWebhook({ ...input, url: input.url === MERCHANT_WEBHOOK_URL ? receiver.url : input.url, targets: { environment: 'sandbox', allowLoopback: true } }),
   };
   beforeAll(async () => {
     [smtp, stripe, receiver, browser] = await Promise.all([

@@ -41,6 +41,8 @@ describe('a worker killed in the middle of a delivery', () => {
         TEMPORAL_ADDRESS: stack.config.temporal.address,
         TEMPORAL_TASK_QUEUE: deliveryQueue,
         WEBHOOK_TIMEOUT_MS: '1000',
+        // Its receiver listens on this machine.
+        WEBHOOK_ALLOW_LOOPBACK: 'true',
         LOG_LEVEL: 'info',
       },
       stdio: ['ignore', 'pipe', 'inherit'],

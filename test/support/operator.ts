@@ -29,6 +29,8 @@ function cliEnvironment(stack: TestStack): NodeJS.ProcessEnv {
   return {
     ...process.env,
     CHECKOUT_ENV: 'sandbox',
+    // As the stack's own: the tests' webhook receivers listen on this machine.
+    WEBHOOK_ALLOW_LOOPBACK: String(stack.config.webhooks.allowLoopback),
     DATABASE_URL: stack.config.databaseUrl,
     DATA_ENCRYPTION_KEY: inject('dataEncryptionKey'),
     TEMPORAL_ADDRESS: stack.config.temporal.address,

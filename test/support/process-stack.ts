@@ -43,6 +43,8 @@ export function createProcessStack(options: { databaseUrl: string; temporalAddre
     OTP_SENDS_PER_DESTINATION: '1000000',
     OTP_SENDS_PER_CLIENT: '1000000',
     RATE_LIMIT_OPERATOR_AUTH_FAILURES_PER_CLIENT: '1000000',
+    // Its merchants' webhooks go to receivers on this machine.
+    WEBHOOK_ALLOW_LOOPBACK: 'true',
     ...options.env,
   };
   const config: Config = loadConfig({ ...env, LOG_LEVEL: 'silent' });

@@ -94,6 +94,9 @@ export async function startTestStack(env: Record<string, string> = {}, options: 
     RATE_LIMIT_OPERATOR_AUTH_FAILURES_PER_CLIENT: '1000000',
     TEMPORAL_SDK_METRICS_ADDRESS: metricsAddress,
     ...(webPort ? { CHECKOUT_BASE_URL: `http://127.0.0.1:${webPort}` } : {}),
+    // Sandbox tests deliver to receivers on this machine (test/support/webhook-receiver.ts), as local
+    // development does; production refuses the setting, and a test of the deployed sandbox turns it off.
+    ...(env.CHECKOUT_ENV === 'production' ? {} : { WEBHOOK_ALLOW_LOOPBACK: 'true' }),
     ...env,
   });
   const logger = createLogger({ level: config.logLevel, name: 'test', ...(options.logDestination ? { destination: options.logDestination } : {}) });

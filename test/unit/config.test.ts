@@ -165,3 +165,21 @@ describe('the production profile', () => {
     ]);
   });
 });
+
+describe('WEBHOOK_ALLOW_LOOPBACK: webhooks to this machine, for local development only', () => {
+  const sandbox = { ...BASE, CHECKOUT_ENV: 'sandbox' };
+
+  it('is off unless set, so a deployed sandbox reaches no loopback service', () => {
+    expect(loadConfig(sandbox).webhooks.allowLoopback).toBe(false);
+    expect(loadConfig({ ...sandbox, WEBHOOK_ALLOW_LOOPBACK: 'false' }).webhooks.allowLoopback).toBe(false);
+    expect(loadConfig({ ...sandbox, WEBHOOK_ALLOW_LOOPBACK: 'true' }).webhooks.allowLoopback).toBe(true);
+    expect(problems({ ...sandbox, WEBHOOK_ALLOW_LOOPBACK: 'yes' })).toEqual(['WEBHOOK_ALLOW_LOOPBACK: must be true or false']);
+  });
+
+  it('is refused in production with a line that says why, whatever else is right', () => {
+    expect(loadConfig(PRODUCTION).webhooks.allowLoopback).toBe(false);
+    expect(problems({ ...PRODUCTION, WEBHOOK_ALLOW_LOOPBACK: 'true' })).toEqual([
+      "WEBHOOK_ALLOW_LOOPBACK: cannot be true in production (production webhooks reach the public internet only, never this machine's loopback)",
+    ]);
+  });
+});

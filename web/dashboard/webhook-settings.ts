@@ -96,7 +96,7 @@ export function webhookSettingsRoutes(deps: { config: Config; db: Db; temporal: 
   app.post('/webhooks/url', async (c) => {
     const value = (await field(c, 'webhookUrl')).trim();
     try {
-      await changeWebhookUrl(db, me(c), value, 'merchant');
+      await changeWebhookUrl(db, me(c), value, 'merchant', config.webhooks);
       return await respond(c, { form: 'url', saved: true });
     } catch (err) {
       // The same refusal as the API's ENDPOINT_DISABLED_BY_OPERATOR: an operator's disable binds the merchant.
@@ -130,7 +130,7 @@ export function webhookSettingsRoutes(deps: { config: Config; db: Db; temporal: 
         422,
       );
     try {
-      const created = await createWebhookEndpoint(db, config.keyring, c.get('merchant')!, parsed.data);
+      const created = await createWebhookEndpoint(db, config.keyring, c.get('merchant')!, parsed.data, config.webhooks);
       return await respond(c, { form: 'endpoints', added: { url: created.url, secret: created.secret } });
     } catch (err) {
       if (err instanceof WebhookUrlRejectedError) return respond(c, { form: 'endpoints', value, error: err.merchantProblems.map((p) => `The URL ${p}.`) }, 422);
