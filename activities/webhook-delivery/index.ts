@@ -5,6 +5,7 @@ import type { Logger } from '../../core/logger.js';
 import { disableEndpoint, findDeliveryEndpoint, recordEndpointFailure, recordEndpointSuccess } from '../../core/merchants/merchant-store.js';
 import { liveWebhookSecrets } from '../../core/merchants/webhook-secrets.js';
 import { DELIVERY_FAILURE, type AttemptDelivery, type DeliveryOutcome, type DeliveryRequest } from '../../core/webhooks/delivery.js';
+import type { DeliveryError } from '../../core/webhooks/delivery-errors.js';
 import { completeAttempt, ensureDelivery, findEvent, recordDeliveredAttempt, setDeliveryStatus, startAttempt } from '../../core/webhooks/event-store.js';
 import { postWebhook, type PostOutcome } from '../../core/webhooks/http-post.js';
 import { nextAttemptDelayMs, parseRetryAfter } from '../../core/webhooks/retry-schedule.js';
@@ -33,13 +34,17 @@ export function createDeliveryAttempt(deps: DeliveryDeps): AttemptDelivery {
     metrics.webhookAttemptDuration.observe({ result }, outcome.latencyMs / 1000);
   }
 
+  /**
+   * A failed attempt as stored: its category (the status itself is in http_status) and the endpoint's
+   * own answer, if any; what Node said of a failure stays in the log line (errorDetail).
+   */
   async function recordAttempt(attemptId: string, outcome: PostOutcome, nextAttemptAt?: Date) {
-    const errorClass = outcome.errorClass ?? (outcome.status !== undefined && !isSuccess(outcome.status) ? `http_${outcome.status}` : null);
+    const errorClass: DeliveryError = outcome.errorClass ?? 'http_status';
     await completeAttempt(db, attemptId, {
       httpStatus: outcome.status ?? null,
       errorClass,
       latencyMs: outcome.latencyMs,
-      responseExcerpt: outcome.excerpt ?? outcome.errorMessage ?? null,
+      responseExcerpt: outcome.excerpt ?? null,
       nextAttemptAt: nextAttemptAt ?? null,
     });
   }
@@ -114,7 +119,7 @@ export function createDeliveryAttempt(deps: DeliveryDeps): AttemptDelivery {
       await recordDeliveredAttempt(
         db,
         { attemptId, eventId: event.id, endpointId: endpoint.endpointId },
-        { httpStatus: outcome.status!, latencyMs: outcome.latencyMs, responseExcerpt: outcome.excerpt ?? outcome.errorMessage ?? null },
+        { httpStatus: outcome.status!, latencyMs: outcome.latencyMs, responseExcerpt: outcome.excerpt ?? null },
       );
       await recordEndpointSuccess(db, endpoint.endpointId);
       countAttempt('delivered', outcome);

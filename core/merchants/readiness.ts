@@ -109,12 +109,13 @@ export async function checkMerchantReadiness(
       message: 'A signed test event from the operator (merchant check): answer 2xx; it is not an order.',
     });
     const answered = outcome.status !== undefined && outcome.status >= 200 && outcome.status < 300;
+    // The operator's own check (the CLI): what Node said of a failure is theirs to see, unlike a merchant.
     add(
       'endpoint',
       answered,
       answered
         ? `${endpoint.url} answered ${outcome.status} to a signed test event (${eventId}) in ${outcome.latencyMs} ms`
-        : `${endpoint.url} did not answer 2xx to a signed test event: ${outcome.status !== undefined ? `HTTP ${outcome.status}` : `${outcome.errorClass}: ${outcome.errorMessage}`}`,
+        : `${endpoint.url} did not answer 2xx to a signed test event: ${outcome.status !== undefined ? `HTTP ${outcome.status}` : `${outcome.errorClass}${outcome.errorDetail ? ` (${outcome.errorDetail})` : ''}`}`,
     );
   }
 

@@ -3,6 +3,7 @@ import { itemSchema, plainText } from '../checkout/cart-schema.js';
 import { CART_PROVENANCES } from '../checkout/cart-provenance.js';
 import { CAPTURE_METHODS, CART_STATUSES } from '../checkout/session.js';
 import { THREE_D_SECURE_RESULTS } from '../checkout/payment-processor.js';
+import { DELIVERY_ERRORS } from '../webhooks/delivery-errors.js';
 import { DELIVERY_STATUSES, WEBHOOK_EVENT_NAMES } from '../webhooks/events.js';
 import { decodeOrderCursor } from './order-cursor.js';
 
@@ -93,8 +94,12 @@ export const webhookAttemptSchema = z
     responseExcerpt: z
       .string()
       .nullable()
-      .meta({ description: `The first ${ORDER_LIMITS.responseExcerpt} characters of your endpoint’s answer`, example: 'ok' }),
-    error: z.string().nullable().meta({ description: 'Why the attempt failed without an answer (timeout, connection refused…), or null', example: null }),
+      .meta({ description: `The first ${ORDER_LIMITS.responseExcerpt} characters of your endpoint’s answer; null when no answer came`, example: 'ok' }),
+    error: z.enum(DELIVERY_ERRORS).nullable().meta({
+      description:
+        'Why the attempt failed, as a category: dns (the host name did not resolve), blocked_address (the host is an address webhooks may not reach), connection_refused, timeout, tls, network (the connection failed otherwise), cancelled, or http_status (your endpoint answered, not 2xx: see responseStatus). Never more than the category. Null for a 2xx, and while the attempt has no outcome yet',
+      example: null,
+    }),
     durationMs: z.int().nullable().meta({ description: 'How long the attempt took', example: 42 }),
   })
   .meta({ id: 'WebhookAttempt' });

@@ -1,4 +1,5 @@
 import type { Db, Sql } from '../db/client.js';
+import { isDeliveryError, type DeliveryError } from './delivery-errors.js';
 import type { DeliveryStatus, WebhookEventBody, WebhookEventName } from './events.js';
 
 /**
@@ -9,6 +10,17 @@ import type { DeliveryStatus, WebhookEventBody, WebhookEventName } from './event
 
 /** The error class of an attempt that started and never reported back (its worker stopped). */
 export const NO_OUTCOME = 'no_outcome';
+
+/**
+ * A stored attempt's error as a merchant is told it: its category (core/webhooks/delivery-errors.ts),
+ * also for rows written before categories (`http_<status>` for an answer); null for a 2xx and for an
+ * attempt without an outcome (NO_OUTCOME).
+ */
+export function deliveryErrorOf(errorClass: string | null, httpStatus: number | null): DeliveryError | null {
+  if (httpStatus !== null) return httpStatus >= 200 && httpStatus <= 299 ? null : 'http_status';
+  if (errorClass === null || errorClass === NO_OUTCOME) return null;
+  return isDeliveryError(errorClass) ? errorClass : 'network';
+}
 
 /**
  * The cart's event of this kind and status, if recorded: each happens once per cart, except
@@ -307,14 +319,23 @@ export async function listMerchantDeliveries(
   return rows.map(toDeliveries);
 }
 
-/** What a merchant sees of one of its order's events: the attempts, each answer cut to `excerptChars`. */
+/**
+ * What a merchant sees of one of its order's events: the attempts, each answer cut to `excerptChars`,
+ * each failure as its category only.
+ */
 export interface OrderEventDeliveries {
   eventId: string;
   event: WebhookEventName;
   sequence: number;
   status: DeliveryStatus;
   createdAt: string;
-  attempts: Array<{ attemptedAt: string; responseStatus: number | null; responseExcerpt: string | null; error: string | null; durationMs: number | null }>;
+  attempts: Array<{
+    attemptedAt: string;
+    responseStatus: number | null;
+    responseExcerpt: string | null;
+    error: DeliveryError | null;
+    durationMs: number | null;
+  }>;
 }
 
 /** The cart's events in sequence order with their attempts, oldest first. */
@@ -355,8 +376,9 @@ export async function listOrderEventDeliveries(db: Db, cartId: string, excerptCh
       return {
         attemptedAt: new Date(a.attempted_at).toISOString(),
         responseStatus: a.http_status,
-        responseExcerpt: a.response_excerpt,
-        error: a.error_class,
+        // Only an answer has an excerpt: rows from before categories kept Node's error message here.
+        responseExcerpt: a.http_status === null ? null : a.response_excerpt,
+        error: deliveryErrorOf(a.error_class, a.http_status),
         durationMs: inFlight ? null : a.latency_ms,
       };
     }),

@@ -1,5 +1,6 @@
 import http from 'node:http';
 import https from 'node:https';
+import type { NoAnswerError } from './delivery-errors.js';
 import { assertConnectable, BlockedAddressError, guardedLookup, type WebhookTargets } from './url-safety.js';
 
 /** At most this much of a merchant's answer is read and kept. */
@@ -8,27 +9,38 @@ export const RESPONSE_EXCERPT_BYTES = 20 * 1024;
 export interface PostOutcome {
   /** Undefined when no HTTP answer came back; `errorClass` says why. */
   status?: number;
-  errorClass?: 'timeout' | 'connection_refused' | 'dns' | 'tls' | 'blocked_address' | 'network' | 'cancelled';
-  /** What the merchant may see of the failure (a refused address is not named: BlockedAddressError). */
-  errorMessage?: string;
-  /** For operators' logs only: the refused address, when there is one. */
+  /** Why there was no answer: all a merchant is told of it (core/webhooks/delivery-errors.ts). */
+  errorClass?: NoAnswerError;
+  /**
+   * For operators' logs only, never stored or shown to a merchant: the error as Node gave it (what
+   * our resolver answered, the address a socket tried, a refused address), cut to 500 characters.
+   */
   errorDetail?: string;
   retryAfter?: string;
+  /** The start of the endpoint's own answer; absent when there was none. */
   excerpt?: string;
   latencyMs: number;
 }
 
-function classify(err: NodeJS.ErrnoException): NonNullable<PostOutcome['errorClass']> {
-  if (err.code === 'EBLOCKEDADDRESS') return 'blocked_address';
-  if (err.code === 'ETIMEDOUT' || err.name === 'TimeoutError') return 'timeout';
-  if (err.code === 'ECONNREFUSED') return 'connection_refused';
-  if (err.code === 'ENOTFOUND' || err.code === 'EAI_AGAIN') return 'dns';
+/** OpenSSL's certificate verification codes that do not say CERT or CRL (Node gives these as `code`). */
+const TLS_VERIFY_CODES = new Set(['UNABLE_TO_VERIFY_LEAF_SIGNATURE', 'INVALID_CA', 'PATH_LENGTH_EXCEEDED', 'INVALID_PURPOSE', 'HOSTNAME_MISMATCH']);
+
+function classify(err: NodeJS.ErrnoException): NoAnswerError {
+  const code = err.code ?? '';
+  if (code === 'EBLOCKEDADDRESS') return 'blocked_address';
+  if (code === 'ETIMEDOUT' || err.name === 'TimeoutError') return 'timeout';
+  if (code === 'ECONNREFUSED') return 'connection_refused';
+  if (err.syscall === 'getaddrinfo' || code === 'ENOTFOUND' || code.startsWith('EAI_')) return 'dns';
   if (err.name === 'AbortError') return 'cancelled';
-  if (err.code?.startsWith('ERR_TLS') || err.code?.includes('CERT') || err.code === 'EPROTO') return 'tls';
+  if (/^ERR_(TLS|SSL)_/.test(code) || code.includes('CERT') || code.includes('CRL') || TLS_VERIFY_CODES.has(code) || code === 'EPROTO') return 'tls';
   return 'network';
 }
 
-const blockedDetail = (err: unknown) => (err instanceof BlockedAddressError ? { errorDetail: err.detail } : {});
+/** The failure as an outcome: its category, and what Node said of it for the log line only. */
+const failure = (err: unknown): Omit<PostOutcome, 'latencyMs'> => {
+  const error = err as NodeJS.ErrnoException;
+  return { errorClass: classify(error), errorDetail: (err instanceof BlockedAddressError ? err.detail : String(error.message)).slice(0, 500) };
+};
 
 /**
  * One POST with node:http rather than fetch, because only node:http lets us validate the address we
@@ -56,7 +68,7 @@ export function postWebhook(input: {
       input.signal?.removeEventListener('abort', onAbort);
       resolve({ ...outcome, latencyMs: elapsed() });
     };
-    const fail = (err: NodeJS.ErrnoException) => finish({ errorClass: classify(err), errorMessage: err.message.slice(0, 500), ...blockedDetail(err) });
+    const fail = (err: NodeJS.ErrnoException) => finish(failure(err));
 
     let url: URL;
     try {
@@ -65,7 +77,7 @@ export function postWebhook(input: {
     } catch (err) {
       // No timer or request exists yet.
       settled = true;
-      resolve({ errorClass: classify(err as NodeJS.ErrnoException), errorMessage: (err as Error).message, ...blockedDetail(err), latencyMs: elapsed() });
+      resolve({ ...failure(err), latencyMs: elapsed() });
       return;
     }
 

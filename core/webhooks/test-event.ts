@@ -20,7 +20,8 @@ export interface TestEventResult {
  * same address checks as a delivery: what a merchant uses to check its verification code before real
  * orders arrive. Sent even to a disabled endpoint (the merchant asked; the dashboard refuses it for
  * one an operator disabled, web/dashboard/manual-sends.ts), tied to no cart, so it is neither
- * recorded nor retried; the answer is shown to the merchant instead.
+ * recorded nor retried; the answer is shown to the merchant instead (a failure as its category only,
+ * core/webhooks/delivery-errors.ts; `outcome.errorDetail` is for operators).
  */
 export async function sendTestWebhook(
   db: Db,

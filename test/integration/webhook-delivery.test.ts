@@ -145,8 +145,8 @@ describe('webhook delivery against a real HTTP receiver', () => {
 
     const attempts = await attemptsOf(eventId);
     expect(attempts.map((a) => [a.attempt, a.http_status, a.error_class, a.response_excerpt])).toEqual([
-      [1, 500, 'http_500', 'boom 1'],
-      [2, 500, 'http_500', 'boom 2'],
+      [1, 500, 'http_status', 'boom 1'],
+      [2, 500, 'http_status', 'boom 2'],
       [3, 204, null, ''],
     ]);
     // The delays follow the table (±20 % jitter, plus scheduling overhead).

@@ -125,8 +125,7 @@ describe('a deployed sandbox refuses webhooks aimed at its own loopback, as prod
         },
         { what: `the attempt to ${webhookUrl}` },
       );
-      expect(attempt, webhookUrl).toMatchObject({ error_class: 'blocked_address', http_status: null });
-      expect(attempt!.response_excerpt ?? '').not.toContain('internal admin');
+      expect(attempt, webhookUrl).toEqual({ error_class: 'blocked_address', http_status: null, response_excerpt: null });
       const test = await sendTestWebhook(stack.db, stack.config, merchant.platformUuid);
       expect(test.outcome).toMatchObject({ errorClass: 'blocked_address' });
       expect(test.outcome.status).toBeUndefined();

@@ -1,6 +1,7 @@
 import { html } from 'hono/html';
 import type { MerchantSummary } from '../../../core/merchants/merchants.js';
 import { ENDPOINT_LIMITS, type WebhookEndpoint } from '../../../core/merchants/webhook-endpoint-schema.js';
+import { DELIVERY_ERROR_WORDS } from '../../../core/webhooks/delivery-errors.js';
 import { WEBHOOK_EVENT_NAMES } from '../../../core/webhooks/events.js';
 import type { EventDeliveries } from '../../../core/webhooks/event-store.js';
 import type { TestEventResult } from '../../../core/webhooks/test-event.js';
@@ -230,7 +231,7 @@ export function testSection(view: WebhookSettingsView): Html {
               ${
                 outcome.status !== undefined
                   ? `Your endpoint answered HTTP ${outcome.status} in ${outcome.latencyMs} ms${ok ? '.' : ': a delivery would be retried.'}`
-                  : `No answer: ${words(outcome.errorClass ?? 'network')} after ${outcome.latencyMs} ms. ${outcome.errorMessage ?? ''}`
+                  : `No answer after ${outcome.latencyMs} ms: ${DELIVERY_ERROR_WORDS[outcome.errorClass ?? 'network']}.`
               }
             </p>
             <p>Event id <code>${result.eventId}</code></p>
