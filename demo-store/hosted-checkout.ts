@@ -1,8 +1,8 @@
 import { z } from 'zod';
 
 /**
- * The store's client of Hosted Checkout's public HTTP APIs: create-cart (public, named by
- * platformUuid) and the merchant API (the secret API key). Only these two, as any merchant would.
+ * The store's client of Hosted Checkout's public HTTP APIs: create-cart (named by platformUuid, sent
+ * with the secret API key) and the merchant API (the API key). Only these two, as any merchant would.
  */
 
 export interface HostedCheckoutSettings {
@@ -96,8 +96,11 @@ export function createHostedCheckoutClient(settings: HostedCheckoutSettings) {
 
   return {
     /**
-     * `POST /v2/public/api/cart/`. The store's order id is the Idempotency-Key: asking again for the
-     * same order (a timeout, a double click) returns the same cart instead of a second one.
+     * `POST /v2/public/api/cart/`, with the merchant's API key: the cart, and every webhook of it, then
+     * says `createdWith: "api_key"`, which no one without the key can make (create-cart also takes
+     * carts without it, `createdWith: "public"`, from anyone who knows the platformUuid). The store's
+     * order id is the Idempotency-Key: asking again for the same order (a timeout, a double click)
+     * returns the same cart instead of a second one.
      */
     createCart(input: {
       orderId: string;
@@ -124,7 +127,7 @@ export function createHostedCheckoutClient(settings: HostedCheckoutSettings) {
           },
         },
       };
-      return call('/v2/public/api/cart/', { body, idempotencyKey: input.orderId }, createCartResponseSchema).then((r) => r.data);
+      return call('/v2/public/api/cart/', { body, idempotencyKey: input.orderId, bearer: settings.apiKey }, createCartResponseSchema).then((r) => r.data);
     },
 
     /** `POST /v2/merchant/orders/{cartId}/refunds`, with the merchant's API key. */

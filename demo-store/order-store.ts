@@ -58,7 +58,7 @@ const orderSchema = z.object({
 
 const fileSchema = z.object({
   orders: z.array(orderSchema),
-  /** Verified events for carts the store has no order for (e.g. a cart created with the printed curl). */
+  /** Verified events for carts the store has no order for (e.g. a cart created with the printed curl): the latest KEPT_UNMATCHED. */
   unmatched: z.array(webhookRecordSchema.extend({ cartId: z.string() })),
   /** The accounting endpoint's bookings (./accounting.ts): one per refund event. */
   journal: z
@@ -73,6 +73,11 @@ type StoreFile = z.infer<typeof fileSchema>;
 
 /** How many records of one kind are kept where senders we cannot trust could add them. */
 export const KEPT_REJECTIONS = 20;
+/**
+ * How many unmatched events are kept, the latest: anyone can create carts for the store and have their
+ * genuine, signed events sent here, so the list (and the file, rewritten on each change) stays bounded.
+ */
+export const KEPT_UNMATCHED = 100;
 
 export interface OrderStore {
   list(): StoreOrder[];

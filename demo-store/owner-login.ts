@@ -7,8 +7,10 @@ import { deleteCookie, getSignedCookie, setSignedCookie } from 'hono/cookie';
 /** The store owner's session cookie: signed, HttpOnly, SameSite=Strict, for the orders page and refunds. */
 export const OWNER_COOKIE = 'demo_store_owner';
 const SESSION_MS = 8 * 60 * 60 * 1000;
-/** Wrong passwords allowed per minute, for the whole store: enough for a typo, too few to guess. */
+/** Wrong passwords allowed per minute from one client address: enough for a typo, too few to guess. */
 const FAILURES_PER_MINUTE = 10;
+/** Addresses whose count is kept at once; beyond it, the oldest windows are dropped (the map stays bounded). */
+const TRACKED_ADDRESSES = 10_000;
 
 /**
  * The owner's password, kept in `file` (created on first start, readable by its owner only). A new
@@ -36,7 +38,19 @@ const digest = (value: string) => createHash('sha256').update(value).digest();
 export function ownerLogin(settings: { password: string; secure: boolean }) {
   const key = createHmac('sha256', settings.password).update('demo-store owner session').digest();
   const expected = digest(settings.password);
-  let window = { startedAt: 0, failures: 0 };
+  // Per client address: a count for the whole store would let anyone lock the owner out with ten
+  // wrong passwords a minute. (The password is 144 random bits: the count only slows a guesser.)
+  const windows = new Map<string, { startedAt: number; failures: number }>();
+  const windowOf = (address: string) => {
+    let window = windows.get(address);
+    if (!window || Date.now() - window.startedAt > 60_000) {
+      windows.delete(address);
+      if (windows.size >= TRACKED_ADDRESSES) windows.delete(windows.keys().next().value!);
+      window = { startedAt: Date.now(), failures: 0 };
+      windows.set(address, window);
+    }
+    return window;
+  };
 
   return {
     /** Whether this request carries a valid, unexpired owner session. */
@@ -45,16 +59,15 @@ export function ownerLogin(settings: { password: string; secure: boolean }) {
       return typeof value === 'string' && /^\d+$/.test(value) && Number(value) > Date.now();
     },
 
-    /** Too many wrong passwords this minute: the caller answers 429 without checking this one. */
-    throttled(): boolean {
-      if (Date.now() - window.startedAt > 60_000) window = { startedAt: Date.now(), failures: 0 };
-      return window.failures >= FAILURES_PER_MINUTE;
+    /** Too many wrong passwords this minute from this address: the caller answers 429 without checking this one. */
+    throttled(address: string): boolean {
+      return windowOf(address).failures >= FAILURES_PER_MINUTE;
     },
 
     /** Checks the password (in constant time) and, when it matches, sets the session cookie. */
-    async signIn(c: Context, password: string): Promise<boolean> {
+    async signIn(c: Context, password: string, address: string): Promise<boolean> {
       if (!timingSafeEqual(digest(password), expected)) {
-        window.failures++;
+        windowOf(address).failures++;
         return false;
       }
       await setSignedCookie(c, OWNER_COOKIE, String(Date.now() + SESSION_MS), key, {
@@ -73,7 +86,19 @@ export function ownerLogin(settings: { password: string; secure: boolean }) {
   };
 }
 
-/** Where to go after signing in: a path of this store only, never another site. */
-export function safeNext(next: unknown): string {
-  return typeof next === 'string' && /^\/(?![/\\])/.test(next) ? next : '/orders';
+/**
+ * Where to go after signing in: a page of this store only, never another site. `next` is read as the
+ * browser will read it (a URL relative to the store's `origin`: tabs and newlines dropped, `\` as `/`,
+ * so `/\t/evil.example` is `//evil.example`) and kept only when that lands on the store's own origin;
+ * what is returned is that URL's path, query and fragment, as parsed.
+ */
+export function safeNext(next: unknown, origin: string): string {
+  if (typeof next !== 'string' || !next.startsWith('/')) return '/orders';
+  let url: URL;
+  try {
+    url = new URL(next, origin);
+  } catch {
+    return '/orders';
+  }
+  return url.origin === new URL(origin).origin ? `${url.pathname}${url.search}${url.hash}` : '/orders';
 }

@@ -1,6 +1,7 @@
 import { readFileSync } from 'node:fs';
 import type { AddressInfo } from 'node:net';
 import { serve } from '@hono/node-server';
+import { getConnInfo } from '@hono/node-server/conninfo';
 import { Hono, type Context } from 'hono';
 import { bodyLimit } from 'hono/body-limit';
 import { csrf } from 'hono/csrf';
@@ -130,12 +131,14 @@ export function createDemoStoreApp(settings: DemoStoreSettings) {
 
   // The owner's pages: the orders (with every customer's order) and refunds. The shop, a customer's own
   // order page (its return URL) and the webhook endpoint stay public.
-  app.get('/login', (c) => c.html(loginPage(safeNext(c.req.query('next')))));
+  app.get('/login', (c) => c.html(loginPage(safeNext(c.req.query('next'), base))));
   app.post('/login', async (c) => {
     const form = await c.req.parseBody<Record<string, string>>();
-    const next = safeNext(form.next);
-    if (owner.throttled()) return c.html(loginPage(next, 'Too many wrong passwords: wait a minute and try again.'), 429);
-    if (!(await owner.signIn(c, String(form.password ?? '')))) return c.html(loginPage(next, 'Wrong password.'), 401);
+    const next = safeNext(form.next, base);
+    // The connection's address: the store is reached directly. Behind a proxy, use the address it forwards.
+    const address = getConnInfo(c).remote.address ?? 'unknown';
+    if (owner.throttled(address)) return c.html(loginPage(next, 'Too many wrong passwords: wait a minute and try again.'), 429);
+    if (!(await owner.signIn(c, String(form.password ?? ''), address))) return c.html(loginPage(next, 'Wrong password.'), 401);
     return c.redirect(next, 303);
   });
   app.post('/logout', (c) => {

@@ -1,16 +1,17 @@
 import { Webhook, WebhookVerificationError } from 'standardwebhooks';
 import { z } from 'zod';
-import { KEPT_REJECTIONS, type OrderStore, type StoreOrder, type WebhookRecord } from './order-store.js';
+import { KEPT_REJECTIONS, KEPT_UNMATCHED, type OrderStore, type StoreOrder, type WebhookRecord } from './order-store.js';
 
 /**
  * The store's webhook endpoint, as a merchant should write one:
  * 1. verify the Standard Webhooks signature over the raw bytes received, before reading anything;
  * 2. deduplicate by event id (retries and replays repeat it);
  * 3. order by `sequence` per cart: a late, older event is recorded but never rolls the order back;
- * 4. fulfil only on `order_created`, the payment's confirmation, of a cartId this store created itself for
- *    that order's total: create-cart is public, so a stranger can make and pay a cart for this store and
- *    send it a genuine, signed `order_created` (`data.createdWith: "public"`) with any amount and `extra`;
- *    the specification's "keep a mapping from merchant order to cart" is what stops it. A ship-later
+ * 4. fulfil only on `order_created`, the payment's confirmation, of a cart created with this store's API
+ *    key (`data.createdWith: "api_key"`), whose cartId it created itself for that order's total: create-cart
+ *    also takes carts without the key, so a stranger can make and pay a cart for this store and have it
+ *    sent a genuine, signed `order_created` (`data.createdWith: "public"`) with any amount and `extra`;
+ *    the key, and the specification's "keep a mapping from merchant order to cart", are what stop it. A ship-later
  *    order's `order_created` says `authorized`: the card is held, nothing is charged, so the order waits
  *    for shipment; it is fulfilled when the capture's `order_updated` (`paid`) confirms the charge;
  * 5. persist, then answer 2xx quickly (anything slow, like shipping, would run after the answer).
@@ -23,6 +24,8 @@ const eventSchema = z.looseObject({
   sequence: z.number().int().positive(),
   data: z.looseObject({
     cartId: z.string(),
+    /** `api_key`: created with the merchant's API key; `public`: by anyone who knows the platformUuid. */
+    createdWith: z.string().optional(),
     status: z.string(),
     amount: z.number().int(),
     currency: z.string(),
@@ -81,12 +84,21 @@ export function createWebhookReceiver(deps: { secret: string; store: OrderStore;
       // The id is signed as a header; the body must be the event it names.
       if (event.id !== lowerCased(headers)['webhook-id']) return reject(rawBody, headers, 'the body is not the event named by webhook-id');
 
+      // Only a cart the store made itself, with its API key, for this order and its total. Kept apart
+      // otherwise, the latest KEPT_UNMATCHED only: anyone can make such events.
       const order = deps.store.findByCartId(event.data.cartId);
-      if (!order || order.id !== event.data.extra.orderId || order.total !== event.data.amount || order.currency !== event.data.currency) {
+      if (
+        !order ||
+        event.data.createdWith !== 'api_key' ||
+        order.id !== event.data.extra.orderId ||
+        order.total !== event.data.amount ||
+        order.currency !== event.data.currency
+      ) {
         const unmatched = deps.store.unmatched();
         if (!unmatched.some((w) => w.eventId === event.id)) {
           await deps.store.update((file) => {
             file.unmatched.push({ ...record(event, now()), cartId: event.data.cartId });
+            file.unmatched.splice(0, Math.max(0, file.unmatched.length - KEPT_UNMATCHED));
           });
         }
         return { status: 200, result: 'unmatched', event };

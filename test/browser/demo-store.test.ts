@@ -207,4 +207,22 @@ describe.skipIf(skipWithoutChromium())('the demo store in headless Chromium, on 
     expect(consoleErrors).toEqual([]);
     expect(dialogs).toEqual([]);
   }, 120_000);
+
+  it('after the owner signs in, stays on the store whatever next says: /<tab>/evil.example is not followed off-site', async () => {
+    const watched = await openPage(browser, { width: 1024 });
+    opened.push(watched);
+    const { page } = watched;
+    // Were the browser sent there, it would land here (and the test would say so), not on a DNS error.
+    await page.route(/^https?:\/\/evil\.example\//, (route) => route.fulfill({ contentType: 'text/html', body: '<h1>evil</h1>' }));
+    for (const next of ['/\t/evil.example', '/\\evil.example', '//evil.example']) {
+      await page.context().clearCookies();
+      await page.goto(`${storeUrl}/login?next=${encodeURIComponent(next)}`);
+      await page.getByLabel('Password').fill(store.ownerPassword);
+      await page.getByRole('button', { name: 'Sign in', exact: true }).click();
+      // Off-site, the redirect would land on evil.example, or be stopped by the store's CSP form-action.
+      await expect
+        .poll(() => page.url(), { timeout: 10_000, message: `${JSON.stringify(next)}: ${watched.consoleErrors.join(' | ')}` })
+        .toBe(`${storeUrl}/orders`);
+    }
+  });
 });

@@ -34,8 +34,12 @@ describe('the demo store npm start runs, against the real API and webhooks', () 
       const checkoutUrl = new URL(bought.headers.get('location')!);
       expect(checkoutUrl.origin).toBe(new URL(stack.checkoutUrl).origin);
       const cartId = checkoutUrl.searchParams.get('token')!;
-      const [cart] = await stack.db<{ amount: string; cart: { extra: Record<string, string> } }[]>`select amount, cart from carts where cart_id = ${cartId}`;
+      const [cart] = await stack.db<
+        { amount: string; cart: { extra: Record<string, string> }; created_with: string }[]
+      >`select amount, cart, created_with from carts where cart_id = ${cartId}`;
       expect(Number(cart!.amount)).toBe(3900);
+      // Created with the store's API key: its webhooks say createdWith "api_key", which no stranger's cart can.
+      expect(cart!.created_with).toBe('api_key');
       const orderId = cart!.cart.extra.orderId!;
       expect(orderId).toMatch(/^ord_/);
 

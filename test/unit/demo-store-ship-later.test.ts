@@ -42,7 +42,16 @@ describe("the demo store's ship-later orders", () => {
       createdAt: '2030-01-01T12:00:00.000Z',
       environment: 'sandbox',
       sequence,
-      data: { cartId: 'cart_bowl', status, amount: 3400, currency: 'EUR', items: [], extra: { orderId: order.id }, payment: { captureMethod: 'manual' } },
+      data: {
+        cartId: 'cart_bowl',
+        status,
+        amount: 3400,
+        currency: 'EUR',
+        items: [],
+        extra: { orderId: order.id },
+        createdWith: 'api_key',
+        payment: { captureMethod: 'manual' },
+      },
     };
     const raw = Buffer.from(JSON.stringify(body));
     const at = new Date();

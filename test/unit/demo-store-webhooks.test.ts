@@ -32,7 +32,7 @@ describe("the demo store's webhook receiver", () => {
     createdAt: '2030-01-01T12:00:00.000Z',
     environment: 'sandbox',
     sequence,
-    data: { cartId: 'cart_abc', status, amount: 3000, currency: 'EUR', items: [], extra: { orderId: order.id }, ...extra },
+    data: { cartId: 'cart_abc', status, amount: 3000, currency: 'EUR', items: [], extra: { orderId: order.id }, createdWith: 'api_key', ...extra },
   });
 
   /** Signed as Hosted Checkout signs: Standard Webhooks over the exact bytes sent. */
@@ -130,5 +130,38 @@ describe("the demo store's webhook receiver", () => {
     }
     expect(saved()).toMatchObject({ fulfilledAt: null, webhooks: [] });
     expect(JSON.parse(readFileSync(file, 'utf8')).unmatched.map((w: { eventId: string }) => w.eventId)).toEqual(['evt_a', 'evt_c']);
+  });
+
+  it('fulfils only a cart created with its API key: a public order_created, even for its own cartId and total, is kept apart', async () => {
+    // The store sends its key on create-cart; a cart made without it (`createdWith: "public"`) was made
+    // by whoever knows the platformUuid, whatever cartId, amount and extra its events claim.
+    for (const [id, createdWith] of [
+      ['evt_public', 'public'],
+      ['evt_unsaid', undefined],
+    ] as const) {
+      const paid = event(id, 'order_created', 2, 'paid', { createdWith });
+      const d = delivery(paid);
+      expect(await receiver().receive(d.raw, d.headers)).toMatchObject({ status: 200, result: 'unmatched' });
+    }
+    expect(saved()).toMatchObject({ status: 'awaiting_payment', fulfilledAt: null, webhooks: [] });
+    expect(JSON.parse(readFileSync(file, 'utf8')).unmatched.map((w: { eventId: string }) => w.eventId)).toEqual(['evt_public', 'evt_unsaid']);
+
+    const keyed = delivery(event('evt_keyed', 'order_created', 2, 'paid'));
+    expect(await receiver().receive(keyed.raw, keyed.headers)).toMatchObject({ status: 200, result: 'applied' });
+    expect(saved()).toMatchObject({ status: 'paid', fulfilledAt: expect.any(String) });
+  });
+
+  it('keeps only the latest 100 unmatched events: anyone can create carts and have their signed events sent here', async () => {
+    const KEPT_UNMATCHED = 100;
+    for (let i = 0; i < KEPT_UNMATCHED + 30; i++) {
+      const stranger = event(`evt_${i}`, 'order_created', 2, 'paid', { createdWith: 'public' });
+      stranger.data.cartId = `cart_stranger_${i}`;
+      const d = delivery(stranger);
+      expect(await receiver().receive(d.raw, d.headers)).toMatchObject({ status: 200, result: 'unmatched' });
+    }
+    const kept = JSON.parse(readFileSync(file, 'utf8')).unmatched.map((w: { eventId: string }) => w.eventId);
+    expect(kept).toHaveLength(KEPT_UNMATCHED);
+    expect(kept[0]).toBe('evt_30');
+    expect(kept.at(-1)).toBe(`evt_${KEPT_UNMATCHED + 29}`);
   });
 });
