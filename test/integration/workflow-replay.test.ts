@@ -203,6 +203,7 @@ describe('every workflow type replays its histories deterministically', () => {
           url: 'http://localhost:9/second',
           enabledEvents: ['*'],
         },
+        stack.config.webhooks,
       );
       const twoDriver = cartSessionDriver(stack, twoEndpoints.platformUuid);
       const cancelledTwice = await twoDriver.verifiedSession();
