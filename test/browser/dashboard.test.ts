@@ -346,9 +346,11 @@ describe.skipIf(skipWithoutChromium())('the dashboard in a browser', () => {
         expect(csv.headers()['content-type']).toBe('text/csv; charset=utf-8');
         expect(csv.headers()['content-disposition']).toMatch(/^attachment; filename="orders-sandbox-\d{4}-\d{2}-\d{2}\.csv"$/);
         const [row] = await stack.db<{ created_at: Date; created_with: string }[]>`select created_at, created_with from carts where cart_id = ${paid.cartId}`;
+        // A cartId is URL-safe base64, so one in 64 starts with '-', which the export quotes like any formula-like cell.
+        const cartIdCell = paid.cartId.startsWith('-') ? `'${paid.cartId}` : paid.cartId;
         expect((await csv.text()).split('\r\n')).toEqual([
           'cartId,createdAt,status,amount,refundedTotal,currency,cardBrand,cardLast4,createdWith,extra.orderRef',
-          `${paid.cartId},${row!.created_at.toISOString()},partially_refunded,44.98,10.00,EUR,visa,1111,${row!.created_with},"'=HYPERLINK(""http://evil.example"")"`,
+          `${cartIdCell},${row!.created_at.toISOString()},partially_refunded,44.98,10.00,EUR,visa,1111,${row!.created_with},"'=HYPERLINK(""http://evil.example"")"`,
           '',
         ]);
         const everything = await page.request.get(`${stack.checkoutUrl}/dashboard/orders/export.csv`);
