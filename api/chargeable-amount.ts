@@ -1,4 +1,4 @@
-import { describeRefusal, toProcessorAmount, type AmountRefusal, type ProcessorCurrencies } from '../core/checkout/processor-amounts.js';
+import { unchargeable, type ProcessorCurrencies, type Unchargeable } from '../core/checkout/processor-amounts.js';
 import { ApiError } from './errors.js';
 
 /** Where the currency and the amount are in the request, as the error's `errors[].path` names them. */
@@ -7,11 +7,14 @@ export interface AmountFields {
   amount: string;
 }
 
-/** A refusal as the API's 422: `CURRENCY_NOT_SUPPORTED` naming the currency, `AMOUNT_NOT_REPRESENTABLE` naming the amount and the nearest it can charge. */
-export function amountRefusalError(refusal: AmountRefusal, currency: string, amount: number, fields: AmountFields): ApiError {
-  const { message, field } = describeRefusal(refusal, currency, amount);
-  const path = refusal.code === 'CURRENCY_NOT_SUPPORTED' ? fields.currency : fields.amount;
-  return new ApiError(refusal.code, message, [{ path, message: field }]);
+/**
+ * An amount the processor cannot charge exactly, as the API's 422 (create-cart, capture, refund):
+ * `CURRENCY_NOT_SUPPORTED` naming the currency, `AMOUNT_NOT_REPRESENTABLE` naming the amount and the nearest it can charge.
+ */
+export function unchargeableError(refused: Unchargeable, fields: AmountFields): ApiError {
+  const [code, path] =
+    refused.code === 'currency_not_supported' ? (['CURRENCY_NOT_SUPPORTED', fields.currency] as const) : (['AMOUNT_NOT_REPRESENTABLE', fields.amount] as const);
+  return new ApiError(code, refused.message, [{ path, message: refused.field }]);
 }
 
 /**
@@ -19,6 +22,6 @@ export function amountRefusalError(refusal: AmountRefusal, currency: string, amo
  * charge exactly (core/checkout/processor-amounts.ts).
  */
 export function assertChargeable(currencies: ProcessorCurrencies, currency: string, amount: number, fields: AmountFields): void {
-  const converted = toProcessorAmount(currencies, currency, amount);
-  if (!converted.ok) throw amountRefusalError(converted.refusal, currency, amount, fields);
+  const refused = unchargeable(currencies, currency, amount);
+  if (refused) throw unchargeableError(refused, fields);
 }

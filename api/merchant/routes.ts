@@ -20,6 +20,7 @@ import { answerOnce, type ActionRequest } from './idempotency.js';
 import { eventRoutes } from './event-routes.js';
 import { webhookEndpointRoutes } from './webhook-endpoint-routes.js';
 import { processorCurrencies } from '../../core/checkout/processor-amounts.js';
+import { unchargeableError } from '../chargeable-amount.js';
 
 /** A refund body is two fields: anything near this size is not one. */
 export const REFUND_BODY_BYTES = 16 * 1024;
@@ -30,6 +31,9 @@ const orderNotFound = (cartId: string) =>
     'No order of yours in this environment has this cartId. Check the cartId and that the API key is of the environment the cart was created in.',
     [{ path: 'cartId', message: `${cartId.length > 64 ? 'this value' : cartId} is not one of your orders in this environment` }],
   );
+
+/** Capture and refund amounts are in the order's currency: `amount` is the one field either refusal can name. */
+const AMOUNT_ONLY = { currency: 'amount', amount: 'amount' };
 
 /** A refusal of the refund client, in the documented envelope, naming the field and the fix. */
 function refundRefusal(cartId: string, refusal: RefundRefused): ApiError {
@@ -47,9 +51,7 @@ function refundRefusal(cartId: string, refusal: RefundRefused): ApiError {
       return new ApiError('IDEMPOTENCY_CONFLICT', refusal.message, [{ path: IDEMPOTENCY_HEADER, message: 'was used with a different refund request' }]);
     case 'amount_not_representable':
     case 'currency_not_supported':
-      return new ApiError(refusal.code === 'amount_not_representable' ? 'AMOUNT_NOT_REPRESENTABLE' : 'CURRENCY_NOT_SUPPORTED', refusal.message, [
-        { path: 'amount', message: refusal.fieldMessage ?? refusal.message },
-      ]);
+      return unchargeableError({ code: refusal.code, message: refusal.message, field: refusal.fieldMessage ?? refusal.message }, AMOUNT_ONLY);
     case 'invalid_amount':
     case 'invalid_reason':
       return new ApiError('VALIDATION_ERROR', 'The request has 1 invalid field.', [{ path: field, message: refusal.message }]);
@@ -81,9 +83,7 @@ export function authorizationRefusal(cartId: string, refusal: AuthorizationRefus
       ]);
     case 'amount_not_representable':
     case 'currency_not_supported':
-      return new ApiError(refusal.code === 'amount_not_representable' ? 'AMOUNT_NOT_REPRESENTABLE' : 'CURRENCY_NOT_SUPPORTED', refusal.message, [
-        { path: 'amount', message: refusal.fieldMessage ?? refusal.message },
-      ]);
+      return unchargeableError({ code: refusal.code, message: refusal.message, field: refusal.fieldMessage ?? refusal.message }, AMOUNT_ONLY);
     case 'capture_already_decided':
       return new ApiError('CAPTURE_ALREADY_DECIDED', refusal.message, [
         { path: 'amount', message: `must be ${refusal.captured ?? 0}, the amount captured on this order: an order is captured once` },

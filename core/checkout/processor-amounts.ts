@@ -53,8 +53,35 @@ export function smallestChargeable(currencies: ProcessorCurrencies, currency: st
 
 const gcd = (a: number, b: number): number => (b === 0 ? a : gcd(b, a % b));
 
-/** A refusal in words, for a developer: what is wrong (`message`, with the fix) and what the field must be (`field`). */
-export function describeRefusal(refusal: AmountRefusal, currency: string, amount: number): { message: string; field: string } {
+/**
+ * An amount the processor cannot charge exactly, as the refusals of create-cart, capture and refund
+ * say it: the code, what is wrong with the fix (`message`), and what the field must be (`field`).
+ */
+export interface Unchargeable {
+  code: 'currency_not_supported' | 'amount_not_representable';
+  message: string;
+  field: string;
+}
+
+/** Why the processor cannot charge `amount` of `currency` exactly, or undefined when it can. */
+export function unchargeable(currencies: ProcessorCurrencies, currency: string, amount: number): Unchargeable | undefined {
+  const converted = toProcessorAmount(currencies, currency, amount);
+  if (converted.ok) return undefined;
+  const code = converted.refusal.code === 'CURRENCY_NOT_SUPPORTED' ? 'currency_not_supported' : 'amount_not_representable';
+  return { code, ...describeRefusal(converted.refusal, currency, amount) };
+}
+
+/**
+ * The amount in an adapter's units. Create-cart, capture and refund refuse what the processor cannot
+ * take (`unchargeable`), so a refusal here is our bug, and says so.
+ */
+export function adapterAmount(currencies: ProcessorCurrencies, processor: string, currency: string, amount: number): number {
+  const converted = toProcessorAmount(currencies, currency, amount);
+  if (!converted.ok) throw new Error(`${processor}: ${converted.refusal.code}: ${amount} ${currency} (minor units)`);
+  return converted.amount;
+}
+
+function describeRefusal(refusal: AmountRefusal, currency: string, amount: number): { message: string; field: string } {
   if (refusal.code === 'CURRENCY_NOT_SUPPORTED') {
     return {
       message: `The payment processor cannot charge ${currency}. Use one of the currencies docs/api.md lists for it.`,

@@ -1,7 +1,7 @@
 import type { Environment } from '../config.js';
 import type { Db } from '../db/client.js';
 import { findOwnerCart, type OrderRow } from '../checkout/cart-ledger.js';
-import { describeRefusal, toProcessorAmount, type ProcessorCurrencies } from '../checkout/processor-amounts.js';
+import { unchargeable, type ProcessorCurrencies } from '../checkout/processor-amounts.js';
 import { findKeptAnswer, keepAnswer, type KeptAnswer } from '../idempotency-keys.js';
 import { getOrder, orderNotFoundMessage } from './orders.js';
 import type { Order } from './order-schema.js';
@@ -163,12 +163,8 @@ function amountOf(row: OrderRow, amount: number | undefined, currencies: Process
     );
   }
   const capture = amount ?? row.amount;
-  const chargeable = toProcessorAmount(currencies, row.currency, capture);
-  if (!chargeable.ok) {
-    const { message, field } = describeRefusal(chargeable.refusal, row.currency, capture);
-    const code = chargeable.refusal.code === 'CURRENCY_NOT_SUPPORTED' ? 'currency_not_supported' : 'amount_not_representable';
-    throw new AuthorizationRefused(code, message, 'amount', undefined, undefined, field);
-  }
+  const refused = unchargeable(currencies, row.currency, capture);
+  if (refused) throw new AuthorizationRefused(refused.code, refused.message, 'amount', undefined, undefined, refused.field);
   return capture;
 }
 

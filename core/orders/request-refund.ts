@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
 import { lockOwnerCart } from '../checkout/cart-ledger.js';
-import { describeRefusal, toProcessorAmount, type ProcessorCurrencies } from '../checkout/processor-amounts.js';
+import { unchargeable, type ProcessorCurrencies } from '../checkout/processor-amounts.js';
 import type { Environment } from '../config.js';
 import { randomToken } from '../crypto.js';
 import type { Db } from '../db/client.js';
@@ -170,17 +170,8 @@ export async function requestRefund(deps: RefundDeps, input: RefundOrderInput): 
             refundable,
           );
         }
-        const chargeable = toProcessorAmount(deps.currencies, cart.currency, input.amount);
-        if (!chargeable.ok) {
-          const { message, field } = describeRefusal(chargeable.refusal, cart.currency, input.amount);
-          throw new RefundRefused(
-            chargeable.refusal.code === 'CURRENCY_NOT_SUPPORTED' ? 'currency_not_supported' : 'amount_not_representable',
-            message,
-            'amount',
-            undefined,
-            field,
-          );
-        }
+        const refused = unchargeable(deps.currencies, cart.currency, input.amount);
+        if (refused) throw new RefundRefused(refused.code, refused.message, 'amount', undefined, refused.field);
         const refund = await insertRefund(tx, {
           id: refundId,
           cartId: input.cartId,

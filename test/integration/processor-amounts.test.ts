@@ -23,6 +23,15 @@ describe('Amounts the processor cannot charge exactly are refused at the API, na
     merchant = await stack.createMerchant();
   });
 
+  /** A cart of one item of `price` in `currency`, paid with the approved sandbox card: `paid`, or `authorized` for manual capture. */
+  async function paidCart(currency: string, price: number, captureMethod?: 'manual'): Promise<string> {
+    const driver = cartSessionDriver(stack, merchant.platformUuid);
+    const item = { ...validCartRequest(merchant.platformUuid).cartObject.cart.items[0]!, price, quantity: 1 };
+    const session = await driver.verifiedSession({ currency, items: [item], ...(captureMethod ? { captureMethod } : {}) });
+    expect((await driver.pay(session, SANDBOX_CARDS.approved)).status).toBe(captureMethod ? 'authorized' : 'paid');
+    return session.cartId;
+  }
+
   it.each([
     ['KWD', 1005, 'AMOUNT_NOT_REPRESENTABLE', 'cartObject.cart.items', /multiples of 10\. Use 1000 or 1010/],
     ['MGA', 100050, 'AMOUNT_NOT_REPRESENTABLE', 'cartObject.cart.items', /multiples of 100\. Use 100000 or 100100/],
@@ -38,51 +47,42 @@ describe('Amounts the processor cannot charge exactly are refused at the API, na
   });
 
   it('create-cart accepts ISK and KWD totals the processor can charge, and the sandbox charges them in ISO 4217 minor units', async () => {
-    const driver = cartSessionDriver(stack, merchant.platformUuid);
     for (const [currency, price] of [
       ['ISK', 5000],
       ['KWD', 12340],
     ] as const) {
-      const item = { ...validCartRequest(merchant.platformUuid).cartObject.cart.items[0]!, price, quantity: 1 };
-      const session = await driver.verifiedSession({ currency, items: [item] });
-      expect((await driver.pay(session, SANDBOX_CARDS.approved)).status).toBe('paid');
+      const cartId = await paidCart(currency, price);
       const [charged] = await stack.db<Array<{ amount: string; currency: string }>>`
-        select amount, currency from sandbox_charges where idempotency_key = ${session.cartId}`;
+        select amount, currency from sandbox_charges where idempotency_key = ${cartId}`;
       expect([Number(charged!.amount), charged!.currency]).toEqual([price, currency]);
     }
   });
 
   it('a partial refund of an amount the processor cannot charge is refused with 422 AMOUNT_NOT_REPRESENTABLE naming amount; a representable one goes through', async () => {
-    const driver = cartSessionDriver(stack, merchant.platformUuid);
-    const item = { ...validCartRequest(merchant.platformUuid).cartObject.cart.items[0]!, price: 12340, quantity: 1 };
-    const session = await driver.verifiedSession({ currency: 'KWD', items: [item] });
-    expect((await driver.pay(session, SANDBOX_CARDS.approved)).status).toBe('paid');
+    const cartId = await paidCart('KWD', 12340);
     const api = merchantApi(stack, merchant.apiKey);
     // The refund waits for order_created to be recorded; until then it says so (ORDER_NOT_PAID), so ask until it is.
     const refused = await waitFor(async () => {
-      const res = await api.refund(session.cartId, { amount: 1005 });
+      const res = await api.refund(cartId, { amount: 1005 });
       const body = (await res.json()) as ErrorBody;
       return body.code === 'ORDER_NOT_PAID' ? undefined : { status: res.status, body };
     });
     expect([refused.status, refused.body.code, refused.body.errors.map((e) => e.path)]).toEqual([422, 'AMOUNT_NOT_REPRESENTABLE', ['amount']]);
     expect(refused.body.message).toMatch(/Use 1000 or 1010/);
-    const accepted = await api.refund(session.cartId, { amount: 1000 });
+    const accepted = await api.refund(cartId, { amount: 1000 });
     expect(accepted.status).toBeLessThan(300);
   });
 
   it('a partial capture of an amount the processor cannot charge is refused with 422 AMOUNT_NOT_REPRESENTABLE naming amount, and the hold stays', async () => {
-    const driver = cartSessionDriver(stack, merchant.platformUuid);
-    const item = { ...validCartRequest(merchant.platformUuid).cartObject.cart.items[0]!, price: 12340, quantity: 1 };
-    const session = await driver.verifiedSession({ currency: 'KWD', items: [item], captureMethod: 'manual' });
-    expect((await driver.pay(session, SANDBOX_CARDS.approved)).status).toBe('authorized');
+    const cartId = await paidCart('KWD', 12340, 'manual');
     const api = merchantApi(stack, merchant.apiKey);
-    const refused = await api.capture(session.cartId, { amount: 1005 });
+    const refused = await api.capture(cartId, { amount: 1005 });
     const body = (await refused.json()) as ErrorBody;
     expect([refused.status, body.code, body.errors.map((e) => e.path)]).toEqual([422, 'AMOUNT_NOT_REPRESENTABLE', ['amount']]);
     expect(body.message).toMatch(/Use 1000 or 1010/);
-    const captured = await api.capture(session.cartId, { amount: 1000 });
+    const captured = await api.capture(cartId, { amount: 1000 });
     expect(captured.status).toBe(200);
-    const [charged] = await stack.db<Array<{ captured_amount: string }>>`select captured_amount from sandbox_charges where idempotency_key = ${session.cartId}`;
+    const [charged] = await stack.db<Array<{ captured_amount: string }>>`select captured_amount from sandbox_charges where idempotency_key = ${cartId}`;
     expect(Number(charged!.captured_amount)).toBe(1000);
   });
 });

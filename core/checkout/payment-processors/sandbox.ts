@@ -3,7 +3,7 @@ import type { Environment } from '../../config.js';
 import type { Db } from '../../db/client.js';
 import type { Card } from '../cards.js';
 import { ProcessorUnavailableError, type ChargeRequest, type ChargeResult, type PaymentProcessor, type RefundResult } from '../payment-processor.js';
-import { SANDBOX_CURRENCIES, toProcessorAmount } from '../processor-amounts.js';
+import { adapterAmount, SANDBOX_CURRENCIES } from '../processor-amounts.js';
 import { sandboxChargesIn, type SandboxAmount, type SandboxAuthentication } from './sandbox-charges.js';
 
 /** The sandbox test cards (docs/decisions/otp-and-cards.md), by number. */
@@ -78,16 +78,11 @@ export function sandboxRecord(idempotencyKey: string): Readonly<SandboxRecord> |
   return sandboxStore.get(idempotencyKey);
 }
 
-/**
- * An amount as the sandbox charges it: ISO 4217 minor units, refused where the production processor
- * would refuse it (core/checkout/processor-amounts.ts). Create-cart, capture and refund refuse those
- * first, so a refusal here is our bug.
- */
-function sandboxAmount(amount: number, currency: string): SandboxAmount {
-  const converted = toProcessorAmount(SANDBOX_CURRENCIES, currency, amount);
-  if (!converted.ok) throw new Error(`sandbox: ${converted.refusal.code}: ${amount} ${currency} (minor units)`);
-  return { amount: converted.amount, currency };
-}
+/** An amount as the sandbox charges it: ISO 4217 minor units, refused where the production processor would refuse it. */
+const sandboxAmount = (amount: number, currency: string): SandboxAmount => ({
+  amount: adapterAmount(SANDBOX_CURRENCIES, 'sandbox', currency, amount),
+  currency,
+});
 
 const unavailable = () => new ProcessorUnavailableError('sandbox: simulated processor outage (no answer)');
 const sandboxId = (prefix: string, key: string) => `${prefix}_sbx_${createHash('sha256').update(key).digest('base64url').slice(0, 24)}`;

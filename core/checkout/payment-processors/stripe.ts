@@ -13,7 +13,7 @@ import {
   type ThreeDSecureResult,
   type VoidRequest,
 } from '../payment-processor.js';
-import { toProcessorAmount } from '../processor-amounts.js';
+import { adapterAmount } from '../processor-amounts.js';
 import { STRIPE_CURRENCIES } from './stripe-currencies.js';
 
 export interface StripeSettings {
@@ -141,15 +141,8 @@ function translatedError(error: unknown): Error {
   return noAnswer ? new ProcessorUnavailableError(what) : new Error(what);
 }
 
-/**
- * An amount in Stripe's units for its currency (core/checkout/payment-processors/stripe-currencies.ts).
- * Create-cart, capture and refund refuse what Stripe cannot take, so a refusal here is our bug.
- */
-function stripeAmount(isoAmount: number, currency: string): number {
-  const converted = toProcessorAmount(STRIPE_CURRENCIES, currency, isoAmount);
-  if (!converted.ok) throw new Error(`stripe: ${converted.refusal.code}: ${isoAmount} ${currency} (minor units)`);
-  return converted.amount;
-}
+/** An amount in Stripe's units for its currency (core/checkout/payment-processors/stripe-currencies.ts). */
+const stripeAmount = (isoAmount: number, currency: string): number => adapterAmount(STRIPE_CURRENCIES, 'stripe', currency, isoAmount);
 
 const searchQuery = (idempotencyKey: string) => `metadata['${KEY_METADATA}']:'${idempotencyKey.replace(/['\\]/g, '\\$&')}'`;
 
