@@ -55,7 +55,7 @@ export function createLedgerActivities(deps: { db: Db; requestDelivery: RequestD
     /**
      * A step of the session in one transaction: the status, the step's event and the discarded cards
      * commit together, then the event goes out (deliverStepEvent). One local activity where a session
-     * before the lean-session patch runs up to three, each with its marker in history.
+     * of 1.0 runs up to three.
      */
     async recordSessionStep(step: SessionStep): Promise<void> {
       const recorded = await db.begin(async (tx) => {

@@ -38,7 +38,7 @@ export function createOtpActivities(deps: {
       if (merchantName === undefined) throw new Error('sendOtp: this cart has no ledger row to name its merchant');
       const code = randomInt(0, 1_000_000).toString().padStart(6, '0');
       try {
-        // Run as an activity task (sessions from before local-code-send-v1), a send heartbeats, so one
+        // Run as an activity task (sessions from before release-1.1), a send heartbeats, so one
         // whose worker died is retried on another while the page still waits.
         await whileHeartbeating(() =>
           otpSender.send({

@@ -44,7 +44,7 @@ export function createPaymentActivities(deps: { config: Config; db: Db; logger: 
 
   /**
    * `threeDSecure`: the session can take the customer through a challenge (workflows/cart-session/
-   * workflow.ts, patch three-d-secure-v1), so the processor gets our sealed `/3ds/return` link (the same one on every attempt).
+   * payment.ts, 1.1 sessions), so the processor gets our sealed `/3ds/return` link (the same one on every attempt).
    */
   const chargePayment = async (input: {
     cartId: string;

@@ -129,12 +129,12 @@ describe('every workflow type replays its histories deterministically', () => {
       const abandoned = await shortLived.startSessionWithOtpPolicy({});
       await shortLived.sendCode(abandoned);
 
-      // The merchant ends a session the customer had started (session-control-v1).
+      // The merchant ends a session the customer had started (release-1.1).
       const expired = await driver.createSession();
       await driver.sendCode(expired);
       await expired.handle.executeUpdate(expireUpdate, { updateId: `expire-${expired.cartId}` });
 
-      // Manual capture (manual-capture-v1): one authorization captured in part, one voided, as the merchant API does.
+      // Manual capture (release-1.1): one authorization captured in part, one voided, as the merchant API does.
       const hold = authorizationHold(stack.temporal.client, 30_000);
       const captured = await driver.verifiedSession({ captureMethod: 'manual' });
       expect((await driver.pay(captured, SANDBOX_CARDS.approved)).status).toBe('authorized');
@@ -143,7 +143,7 @@ describe('every workflow type replays its histories deterministically', () => {
       expect((await driver.pay(voided, SANDBOX_CARDS.approved)).status).toBe('authorized');
       expect(await hold.void(voided.cartId)).toEqual({ outcome: 'settled' });
 
-      // 3-D Secure (patch three-d-secure-v1): a challenge the customer completes, and one nobody answers (voided at the bound).
+      // 3-D Secure (patch release-1.1): a challenge the customer completes, and one nobody answers (voided at the bound).
       const challenged = await driver.verifiedSession();
       const challenge = await driver.startPayment(challenged, SANDBOX_CARDS.challenge);
       await sandboxChargesIn(stack.db).answerAuthentication(challenge.chargeId, 'authenticated');
@@ -193,7 +193,7 @@ describe('every workflow type replays its histories deterministically', () => {
         if (s === paid) fresh.set('webhook-delivery-retrying', history);
       }
       // A merchant with two endpoints, both refusing connections: one line per endpoint, each mid-retry
-      // (the path behind patched('webhook-endpoints-v1')).
+      // (the path behind patched('release-1.1')).
       const twoEndpoints = await stack.createMerchant();
       await createWebhookEndpoint(
         stack.db,

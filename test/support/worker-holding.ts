@@ -8,7 +8,7 @@ const runsAs = (worker: RoleProcess, identity: string | null | undefined) => !!i
  * The worker that completed the workflow's last workflow task, if one of `workers`: it holds the
  * session in its cache, and Temporal sends the session's next task and queries to its sticky queue.
  * So it is also the worker sending a code: the send is a local activity in the task that took the
- * update (LOCAL_CODE_SEND_PATCH).
+ * update (RELEASE_1_1, workflows/release-patches.ts).
  */
 export async function workerHoldingSession(client: Client, workflowId: string, workers: RoleProcess[]): Promise<RoleProcess | undefined> {
   const { events } = await client.workflow.getHandle(workflowId).fetchHistory();

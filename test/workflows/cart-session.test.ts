@@ -55,7 +55,7 @@ function sessionActivities(behaviour: { charge?: () => Promise<PaymentOutcome>; 
     voidPayment: record('voidPayment', () => undefined),
   } satisfies Partial<CartSessionActivities>;
   const named = (name: string) => calls.filter((c) => c.name === name).map((c) => c.input);
-  /** A session writes a step in one recordSessionStep, or (before the lean-session patch) in up to three activities. */
+  /** A session writes a step in one recordSessionStep, or (a 1.0 session) in up to three activities. */
   const step = (c: ActivityCall) => (c.name === 'recordSessionStep' ? (c.input as SessionStep) : undefined);
   const eventOf = (c: ActivityCall) => (c.name === 'recordCartEvent' ? (c.input as CartEventInput) : step(c)?.event);
   return {

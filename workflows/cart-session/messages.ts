@@ -127,25 +127,10 @@ export const threeDSecureReturnUpdate = defineUpdate<CartSessionState, []>('thre
 /**
  * The merchant ends an open session now (`POST /v2/merchant/carts/{cartId}/expire`): `cancelled`, with
  * `order_cancelled` saying `cancelledBy: "merchant"`. Refused with ACTION_REFUSED.paymentInProgress once
- * the customer pressed Pay (until the outcome), with sessionClosed once the session ended. Only
- * sessions that took the SESSION_CONTROL_PATCH path have it. Update id: `expire-<cartId>`.
+ * the customer pressed Pay (until the outcome), with sessionClosed once the session ended. Sessions
+ * started before 1.1 have no such handler, and refuse it. Update id: `expire-<cartId>`.
  */
 export const expireUpdate = defineUpdate<CartSessionState, []>('expire');
-
-/** The patch that brought expireUpdate (CHANGELOG.md, Unreleased). */
-export const SESSION_CONTROL_PATCH = 'session-control-v1';
-
-/**
- * The patch after which a session writes each step in one local activity and announces a payment as
- * `processing` only when it is slow to settle (CHANGELOG.md, Unreleased; docs/decisions/session-cost.md).
- */
-export const LEAN_SESSION_PATCH = 'lean-session-v1';
-
-/**
- * The patch after which a code is sent from a local activity, inside the workflow task that took the
- * send update, not from an activity task of its own (docs/decisions/session-cost.md).
- */
-export const LOCAL_CODE_SEND_PATCH = 'local-code-send-v1';
 
 /**
  * The merchant's actions on an `authorized` session (the merchant API, through
