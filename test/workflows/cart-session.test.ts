@@ -16,6 +16,7 @@ import {
   sendCodeUpdate,
   stateQuery,
   verifyCodeUpdate,
+  voidUpdate,
   type CartSessionInput,
 } from '../../workflows/cart-session/messages.js';
 import { refusalOf } from '../support/cart-session-driver.js';
@@ -253,6 +254,23 @@ describe('cart session workflow, activities mocked', () => {
         .filter((e) => e.event === 'order_cancelled')
         .map((e) => e.cartId),
     ).toEqual([cartId]);
+  });
+
+  it('records a merchant’s void of a held authorization as cancelled by the merchant', async () => {
+    const mocks = sessionActivities();
+    environment.mockActivities(mocks.activities);
+    const handle = await start({ captureMethod: 'manual', authorizationHoldMs: 60_000 });
+    await verified(handle);
+    expect(await handle.executeUpdate(payUpdate, { args: [CARD] })).toMatchObject({ status: 'authorized' });
+    expect(await handle.executeUpdate(voidUpdate)).toMatchObject({ status: 'cancelled', cancelledBy: 'merchant' });
+    expect(await handle.result()).toEqual({ status: 'cancelled' });
+    const cartId = handle.workflowId.replace(/^cart-/, '');
+    expect(mocks.named('voidPayment')).toEqual([{ cartId }]);
+    expect(mocks.events().map((e) => `${e.event}:${e.status}:${e.cancelledBy}`)).toEqual([
+      'order_created:authorized:undefined',
+      'order_cancelled:cancelled:merchant',
+    ]);
+    expect(mocks.statuses().at(-1)).toMatchObject({ status: 'cancelled', cancelledBy: 'merchant' });
   });
 
   it('fails a send the provider refused without ending the session, and counts the attempt', async () => {

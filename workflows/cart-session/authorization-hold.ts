@@ -64,7 +64,7 @@ export function authorizationHold(session: SessionState, recorder: ReturnType<ty
         }
       } else {
         await voidPayment({ cartId });
-        await recorder.moveTo('cancelled', decided.kind === 'expire' ? { failureCode: AUTHORIZATION_EXPIRED } : {});
+        await recorder.moveTo('cancelled', decided.kind === 'expire' ? { failureCode: AUTHORIZATION_EXPIRED } : { cancelledBy: 'merchant' });
       }
       session.holdSettled = true;
     },

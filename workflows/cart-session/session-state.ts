@@ -87,9 +87,15 @@ export class SessionState {
     return this.challenge ? 'code' : 'contact';
   }
 
+  /** Who ended the session: the customer's cancel, or the merchant's expire or void. */
+  cancelledBy(): CancelledBy | undefined {
+    if (this.decision?.kind === 'cancel') return this.decision.by;
+    return this.holdDecision?.kind === 'void' ? 'merchant' : undefined;
+  }
+
   /** The state query's answer, and what every update returns. */
   snapshot(): CartSessionState {
-    const { cartId, status, contact, challenge, payment, authentication, failureCode, decision, holdExpiresAt, capturedAmount } = this;
+    const { cartId, status, contact, challenge, payment, authentication, failureCode, holdExpiresAt, capturedAmount } = this;
     return {
       cartId,
       status,
@@ -114,7 +120,7 @@ export class SessionState {
         : {}),
       ...(this.paymentSubmittedAt !== undefined ? { paymentSubmittedAt: new Date(this.paymentSubmittedAt).toISOString() } : {}),
       ...(failureCode ? { failureCode } : {}),
-      ...(status === 'cancelled' && decision?.kind === 'cancel' ? { cancelledBy: decision.by } : {}),
+      ...(status === 'cancelled' && this.cancelledBy() ? { cancelledBy: this.cancelledBy() } : {}),
       ...(holdExpiresAt !== undefined
         ? { authorization: { holdExpiresAt: new Date(holdExpiresAt).toISOString(), ...(capturedAmount !== undefined ? { capturedAmount } : {}) } }
         : {}),
