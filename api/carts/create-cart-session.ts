@@ -10,6 +10,7 @@ import { startOrTerminateOrphan } from '../../core/workflow-start.js';
 import { cartWorkflowId, type CartSessionInput } from '../../workflows/cart-session/messages.js';
 import { startCartSession } from '../../workflows/cart-session/client.js';
 import { claimKey, requestFingerprint } from './idempotency.js';
+import { requestIdentity } from './request-identity.js';
 import { releaseIdempotencyKey, storeIdempotentResponse } from '../../core/idempotency-keys.js';
 import { deleteUnstartedCart, insertCart } from '../../core/checkout/cart-ledger.js';
 import { idempotencyScope, type CartCaller } from './cart-caller.js';
@@ -72,7 +73,7 @@ export async function createCartSession(
   const response: CreateCartResponse = { code: 'SUCCESS', message: 'Cart created', data: { cartId, cartData: request.cartObject, expiresOn } };
 
   if (idempotencyKey) {
-    const { replay } = await claimKey(db, scope, idempotencyKey, requestFingerprint(request));
+    const { replay } = await claimKey(db, scope, idempotencyKey, requestFingerprint(requestIdentity(request, config.sessionLifetimeMs)));
     if (replay) return { response: replay, replayed: true };
   }
   const release = async () => {

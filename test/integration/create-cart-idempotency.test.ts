@@ -33,6 +33,26 @@ describe('Idempotency-Key on POST /v2/public/api/cart/', () => {
     expect(await stack.db`select count(*)::int as n from carts where platform_uuid = ${platformUuid}`).toEqual([{ n: 1 }]);
   });
 
+  it('takes a request that spells out the defaults (sessionMinutes, captureMethod) as the one that leaves them out', async () => {
+    const { platformUuid } = await stack.createMerchant();
+    const defaultMinutes = stack.config.sessionLifetimeMs / 60_000;
+    expect(Number.isInteger(defaultMinutes)).toBe(true);
+    const key = randomUUID();
+    const bare = validCartRequest(platformUuid);
+    const first = await postCart(stack.apiUrl, bare, { 'idempotency-key': key });
+    expect(first.status).toBe(200);
+    const spelledOut = validCartRequest(platformUuid);
+    Object.assign(spelledOut.cartObject.cart, { sessionMinutes: defaultMinutes, captureMethod: 'automatic' });
+    const again = await postCart(stack.apiUrl, spelledOut, { 'idempotency-key': key });
+    expect(again.status).toBe(200);
+    expect(again.headers.get('idempotent-replayed')).toBe('true');
+    expect(await again.text()).toBe(await first.text());
+    // Another lifetime is another request.
+    Object.assign(spelledOut.cartObject.cart, { sessionMinutes: defaultMinutes + 1 });
+    expect((await postCart(stack.apiUrl, spelledOut, { 'idempotency-key': key })).status).toBe(409);
+    expect(await stack.db`select count(*)::int as n from carts where platform_uuid = ${platformUuid}`).toEqual([{ n: 1 }]);
+  });
+
   it('answers 409 IDEMPOTENCY_CONFLICT for the same key with another body, creating nothing', async () => {
     const { platformUuid } = await stack.createMerchant();
     const key = randomUUID();
