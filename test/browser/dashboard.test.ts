@@ -204,6 +204,57 @@ describe.skipIf(skipWithoutChromium())('the dashboard in a browser', () => {
     await expect.poll(() => page.locator('#brand').textContent()).toContain('None set');
   });
 
+  it('the webhooks page fits 1280 and 375 px: each endpoint, a long unbroken URL included, and each delivery read in full with no sideways scroll', async () => {
+    const shop = await stack.createMerchant({ name: 'Narrow <Shop>', webhookUrl: receiver.url });
+    const driver = cartSessionDriver(stack, shop.platformUuid);
+    const session = await driver.verifiedSession();
+    expect((await driver.pay(session, SANDBOX_CARDS.approved)).status).toBe('paid');
+    await expect.poll(async () => (await stack.db`select 1 from webhook_events where cart_id = ${session.cartId}`).length).toBeGreaterThan(0);
+
+    for (const width of [1280, 375]) {
+      const page = await watch(width);
+      await signIn(page, shop.apiKey);
+      await page.getByRole('navigation', { name: 'Dashboard' }).getByRole('link', { name: 'Webhooks' }).click();
+      await page.waitForURL(/\/dashboard\/webhooks$/);
+      await expectAccessible(page, `${width}: webhooks`);
+
+      // A generated path is one unbroken run of characters, far wider than a phone: it must wrap.
+      const longUrl = `${receiver.url}/hooks/${width}/${'0123456789abcdef'.repeat(8)}`;
+      await page.getByLabel('New endpoint URL').fill(longUrl);
+      await page.getByLabel('Description (optional)').fill('Accounting <team>');
+      await page.getByRole('button', { name: 'Add endpoint' }).click();
+      await expect.poll(() => page.locator('#endpoints .notice').textContent()).toContain(longUrl);
+      await expectAccessible(page, `${width}: webhooks, an endpoint added`);
+
+      // Reflowed, not clipped: every row's values lie within the screen, and nothing scrolls inside a table's box either.
+      const endpoints = page.getByRole('region', { name: 'Endpoints table' });
+      const deliveries = page.getByRole('region', { name: 'Deliveries table' });
+      expect(await endpoints.locator('tbody tr').count()).toBe(width === 1280 ? 2 : 3);
+      expect(await endpoints.locator('tbody tr').last().locator('code').textContent()).toBe(longUrl);
+      expect(await deliveries.locator('tbody tr').count()).toBeGreaterThan(0);
+      const values = [
+        ...(await endpoints.locator('tbody code, tbody .badge-status, tbody button').all()),
+        ...(await deliveries.locator('tbody code, tbody a, tbody .badge-status, tbody button').all()),
+      ];
+      for (const value of values) {
+        const box = await value.boundingBox();
+        const what = `${width}: ${await value.textContent()}`;
+        expect(box, what).not.toBeNull();
+        expect(box!.x, what).toBeGreaterThanOrEqual(0);
+        expect(box!.x + box!.width, `${what} within the screen`).toBeLessThanOrEqual(width);
+      }
+      for (const table of [endpoints, deliveries]) expect(await table.evaluate((box) => box.scrollWidth - box.clientWidth)).toBe(0);
+      // The desktop keeps its table; a phone gets cards, each value under its column's name.
+      expect(
+        await endpoints
+          .locator('tbody tr')
+          .first()
+          .evaluate((row) => getComputedStyle(row).display),
+      ).toBe(width === 1280 ? 'table-row' : 'block');
+      expect(await endpoints.locator('tbody tr').last().locator('.cell-label', { hasText: 'URL' }).isVisible()).toBe(width === 375);
+    }
+  });
+
   // Sessions driven to every funnel step, then two viewports: 20 s alone, over the default 60 s with two test runs side by side.
   it(
     'shows a merchant and an operator insights whose funnel counts the sessions the page took to each step, at 1280 and 375 px, and exports the filtered orders as CSV',

@@ -115,6 +115,9 @@ export function endpointSection(view: WebhookSettingsView): Html {
   </section>`;
 }
 
+/** A column's name in its cell, shown where a phone turns a table's rows into cards (dashboard.css); screen readers have the header already. */
+const cellLabel = (column: string) => html`<span class="cell-label" aria-hidden="true">${column}</span>`;
+
 /** Every endpoint with its events, and adding or deleting one; the API does the rest (docs/webhooks.md). */
 export function endpointsSection(view: WebhookSettingsView): Html {
   const result = view.result?.form === 'endpoints' ? view.result : undefined;
@@ -133,7 +136,7 @@ export function endpointsSection(view: WebhookSettingsView): Html {
         : ''
     }
     <div class="table-scroll" tabindex="0" role="region" aria-label="Endpoints table">
-      <table>
+      <table class="reflow">
         <thead>
           <tr>
             <th scope="col">URL</th>
@@ -147,11 +150,15 @@ export function endpointsSection(view: WebhookSettingsView): Html {
           ${view.endpoints.map(
             (e, i) =>
               html`<tr data-endpoint-id="${e.id}">
-                <td><code>${e.url}</code></td>
-                <td>${e.enabledEvents.includes('*') ? 'All events' : e.enabledEvents.map((name, j) => html`${j ? ', ' : ''}<code>${name}</code>`)}</td>
-                <td>${e.description}</td>
+                <td>${cellLabel('URL')}<code>${e.url}</code></td>
                 <td>
-                  <span class="badge-status ${e.status === 'disabled' ? 'status-bad' : 'status-ok'}">${e.status === 'disabled' ? 'Disabled' : 'Enabled'}</span>
+                  ${cellLabel('Events')}${e.enabledEvents.includes('*') ? 'All events' : e.enabledEvents.map((name, j) => html`${j ? ', ' : ''}<code>${name}</code>`)}
+                </td>
+                <td>${e.description ? html`${cellLabel('Description')}${e.description}` : ''}</td>
+                <td>
+                  ${cellLabel('Status')}<span class="badge-status ${e.status === 'disabled' ? 'status-bad' : 'status-ok'}"
+                    >${e.status === 'disabled' ? 'Disabled' : 'Enabled'}</span
+                  >
                 </td>
                 <td>
                   ${
@@ -404,7 +411,7 @@ export function deliveriesSection(view: WebhookSettingsView): Html {
       view.deliveries.length === 0
         ? html`<p class="lead">No events yet.</p>`
         : html`<div class="table-scroll" tabindex="0" role="region" aria-label="Deliveries table">
-            <table>
+            <table class="reflow">
               <thead>
                 <tr>
                   <th scope="col">Event</th>
@@ -418,10 +425,10 @@ export function deliveriesSection(view: WebhookSettingsView): Html {
                 ${view.deliveries.map(
                   (e) =>
                     html`<tr>
-                      <td><code>${e.event}</code></td>
-                      <td><a href="/dashboard/orders/${encodeURIComponent(e.cartId)}">${e.cartId}</a></td>
-                      <td><span class="badge-status status-${e.status}">${words(e.status)}</span></td>
-                      <td>${lastAttempt(e)}</td>
+                      <td>${cellLabel('Event')}<code>${e.event}</code></td>
+                      <td>${cellLabel('Order')}<a href="/dashboard/orders/${encodeURIComponent(e.cartId)}">${e.cartId}</a></td>
+                      <td>${cellLabel('Status')}<span class="badge-status status-${e.status}">${words(e.status)}</span></td>
+                      <td>${cellLabel('Last attempt')}${lastAttempt(e)}</td>
                       <td>${replayButton(e.eventId, view.csrf, 'deliveries')}</td>
                     </tr>`,
                 )}
