@@ -3,9 +3,10 @@ import { configDefaults, defineConfig } from 'vitest/config';
 export default defineConfig({
   test: {
     include: ['test/**/*.test.ts'],
+    // test/unit/ is vitest.unit.config.ts's, which `npm test` runs first without the stack.
     // The reliability suites run here with RELIABILITY_TRIALS' small default; these two only under
     // `npm run verify` (vitest.reliability.config.ts): a 40 s session lifetime to wait out, six processes.
-    exclude: [...configDefaults.exclude, 'test/reliability/temporal-restart.test.ts', 'test/reliability/scale-out.test.ts'],
+    exclude: [...configDefaults.exclude, 'test/unit/**', 'test/reliability/temporal-restart.test.ts', 'test/reliability/scale-out.test.ts'],
     globalSetup: ['test/setup/global-setup.ts'],
     testTimeout: 60_000,
     // expect.poll's own default (1 s) is a bet on the machine's load: a page step or a webhook that
