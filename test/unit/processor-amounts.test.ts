@@ -104,15 +104,12 @@ describe('Amounts in the processor’s unit (core/checkout/processor-amounts.ts)
   });
 
   it('every currency the cart schema accepts × every adapter: the adapter sends exactly the total in its unit, or create-cart refuses with a 422 naming the field', async () => {
-    const adapters: Record<'stripe' | 'sandbox', () => { processor: PaymentProcessor; sent: (key: string) => number | undefined }> = {
-      stripe: () => {
-        const { processor, lastAmount } = recordingStripe();
-        return { processor, sent: () => lastAmount() };
-      },
-      sandbox: () => {
-        const processor = createSandboxPaymentProcessor('sandbox');
-        return { processor, sent: (key) => sandboxRecord(key)?.requested?.amount };
-      },
+    // One client per adapter for the whole property: building a Stripe client per run was most of its time.
+    const stripe = recordingStripe();
+    const sandbox = createSandboxPaymentProcessor('sandbox');
+    const adapters: Record<'stripe' | 'sandbox', { processor: PaymentProcessor; sent: (key: string) => number | undefined }> = {
+      stripe: { processor: stripe.processor, sent: () => stripe.lastAmount() },
+      sandbox: { processor: sandbox, sent: (key) => sandboxRecord(key)?.requested?.amount },
     };
     let run = 0;
     await fc.assert(
@@ -136,7 +133,7 @@ describe('Amounts in the processor’s unit (core/checkout/processor-amounts.ts)
             return;
           }
           expect(refusal).toBeUndefined();
-          const { processor, sent } = adapters[name]();
+          const { processor, sent } = adapters[name];
           const key = `property-${run++}`;
           await processor.charge({ idempotencyKey: key, amount, currency, card: name === 'stripe' ? STRIPE_CARD : SANDBOX_CARD });
           // The sandbox's unit is ISO 4217's minor unit; Stripe's is its own.
@@ -150,9 +147,9 @@ describe('Amounts in the processor’s unit (core/checkout/processor-amounts.ts)
   });
 
   it('a capture or refund of part of the total is held to the same rule', async () => {
+    const { processor, lastAmount } = recordingStripe();
     await fc.assert(
       fc.asyncProperty(fc.constantFrom(...STRIPE_CURRENCIES.keys()), fc.integer({ min: 1, max: 10_000_000 }), async (currency, amount) => {
-        const { processor, lastAmount } = recordingStripe();
         const expected = expectedStripeAmount(currency, amount);
         const capture = processor.capture({ idempotencyKey: 'k:capture', chargeId: 'pi_test', amount, currency });
         const refund = () => processor.refund({ idempotencyKey: 'k:refund', chargeId: 'pi_test', amount, currency });
