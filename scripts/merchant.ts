@@ -23,7 +23,7 @@ import { ALL_EVENTS, enabledEventsSchema } from '../core/merchants/webhook-endpo
 import { DELIVERY_STATUSES, type DeliveryStatus } from '../core/webhooks/events.js';
 import { rotateWebhookSecret } from '../core/merchants/webhook-secrets.js';
 import { checkMerchantReadiness, type MerchantReadiness } from '../core/merchants/readiness.js';
-import { connectTemporal, withDeadline } from '../core/temporal.js';
+import { connectTemporal, withDeadline } from '../core/temporal/connection.js';
 import { listCartDeliveries } from '../core/webhooks/event-store.js';
 import { dashboardSessions } from '../web/dashboard/session.js';
 import { recoverEndpoint, replayEvent } from '../workflows/webhook-delivery/client.js';

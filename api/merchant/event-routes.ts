@@ -2,7 +2,7 @@ import { Hono } from 'hono';
 import type { Config } from '../../core/config.js';
 import type { Db } from '../../core/db/client.js';
 import { EndpointDisabledByOperatorError } from '../../core/merchants/webhook-endpoints.js';
-import { withDeadline, type Temporal } from '../../core/temporal.js';
+import { withDeadline, type Temporal } from '../../core/temporal/connection.js';
 import { eventListQuerySchema, replayRequestSchema } from '../../core/webhooks/event-schema.js';
 import { ManualSendLimitError } from '../../core/webhooks/manual-sends.js';
 import { listEvents } from '../../core/webhooks/merchant-events.js';

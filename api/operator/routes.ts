@@ -27,7 +27,7 @@ import {
   WebhookUrlRejectedError,
 } from '../../core/merchants/webhook-endpoints.js';
 import { rotateWebhookSecret } from '../../core/merchants/webhook-secrets.js';
-import { withDeadline, type Temporal } from '../../core/temporal.js';
+import { withDeadline, type Temporal } from '../../core/temporal/connection.js';
 import { listCartDeliveries } from '../../core/webhooks/event-store.js';
 import { DELIVERY_STATUSES } from '../../core/webhooks/events.js';
 import { recoverEndpoint, replayEvent, WebhookEndpointUnknownError, WebhookEventNotFoundError } from '../../workflows/webhook-delivery/client.js';

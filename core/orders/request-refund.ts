@@ -4,9 +4,9 @@ import { unchargeable, type ProcessorCurrencies } from '../checkout/processor-am
 import type { Environment } from '../config.js';
 import { randomToken } from '../crypto.js';
 import type { Db } from '../db/client.js';
-import type { Temporal } from '../temporal.js';
+import type { Temporal } from '../temporal/connection.js';
 import { findCartEvent } from '../webhooks/event-store.js';
-import { startOrTerminateOrphan, workflowStarted } from '../workflow-start.js';
+import { startOrTerminateOrphan, workflowStarted } from '../temporal/workflow-start.js';
 import { orderNotFoundMessage } from './orders.js';
 import { refundRequestSchema, type Refund } from './order-schema.js';
 import { findRefund, findRefundByIdempotencyKey, insertRefund, publicRefund, reservedRefundAmount, type StoredRefund } from './refund-ledger.js';

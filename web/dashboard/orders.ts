@@ -7,7 +7,7 @@ import { getMerchant } from '../../core/merchants/merchants.js';
 import { ORDER_LIMITS, orderListQuerySchema, type Order, type OrderSummary } from '../../core/orders/order-schema.js';
 import { getOrder, listOrders, type OrderFilters } from '../../core/orders/orders.js';
 import { ordersCsv } from '../../core/orders/orders-csv.js';
-import { withDeadline, type Temporal } from '../../core/temporal.js';
+import { withDeadline, type Temporal } from '../../core/temporal/connection.js';
 import { refundOrder, RefundRefused } from '../../core/orders/request-refund.js';
 import { processorCurrencies } from '../../core/checkout/processor-amounts.js';
 import { AuthorizationRefused, captureOrder, voidOrder, type AuthorizationOutcome } from '../../core/orders/authorization.js';

@@ -16,7 +16,7 @@ import {
   WebhookUrlRejectedError,
 } from '../../core/merchants/webhook-endpoints.js';
 import { rotateWebhookSecret } from '../../core/merchants/webhook-secrets.js';
-import { withDeadline, type Temporal } from '../../core/temporal.js';
+import { withDeadline, type Temporal } from '../../core/temporal/connection.js';
 import { sendTestWebhook } from '../../core/webhooks/test-event.js';
 import { replayEvent, WebhookEventNotFoundError } from '../../workflows/webhook-delivery/client.js';
 import { verifyDomainsNow } from '../../workflows/domain-verification/client.js';

@@ -9,7 +9,7 @@ import {
 import { ApplicationFailure } from '@temporalio/common';
 import type { AuthorizationHold, HoldAnswer } from '../../core/orders/authorization.js';
 import { ACTION_REFUSED } from '../../core/checkout/session.js';
-import { WORKFLOW_TASK_TIMEOUT_MS } from '../../core/worker-loss.js';
+import { WORKFLOW_TASK_TIMEOUT_MS } from '../../core/temporal/worker-loss.js';
 import { captureUpdate, cartWorkflowId, searchAttributes, voidUpdate, type CartSessionInput, type HoldRefusalDetails } from './messages.js';
 import { sessionMetadata, type SessionFacts } from './operator-details.js';
 import { cartSession } from './workflow.js';
