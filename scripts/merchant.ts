@@ -25,7 +25,7 @@ import { DELIVERY_STATUSES, type DeliveryStatus } from '../core/webhooks/events.
 import { rotateWebhookSecret } from '../core/merchants/webhook-secrets.js';
 import { checkMerchantReadiness, type MerchantReadiness } from '../core/merchants/readiness.js';
 import { connectTemporal, withDeadline } from '../core/temporal/connection.js';
-import { listCartDeliveries } from '../core/webhooks/event-store.js';
+import { listCartDeliveries } from '../core/webhooks/event-history.js';
 import { dashboardSessions } from '../web/dashboard/session.js';
 import { recoverEndpoint } from '../core/webhooks/recovery.js';
 import { replayEvent } from '../core/webhooks/replay.js';

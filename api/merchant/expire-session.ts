@@ -1,6 +1,7 @@
 import { WorkflowUpdateFailedError } from '@temporalio/client';
 import { ApplicationFailure, WorkflowNotFoundError } from '@temporalio/common';
-import { findOwnerCart, type CartOwner } from '../../core/checkout/cart-ledger.js';
+import type { CartOwner } from '../../core/checkout/cart-ledger.js';
+import { findOwnerCart } from '../../core/checkout/order-views.js';
 import type { ExpiredCart } from '../../core/checkout/cart-schema.js';
 import { ACTION_REFUSED, type CartStatus } from '../../core/checkout/session.js';
 import type { Db } from '../../core/db/client.js';

@@ -28,7 +28,7 @@ import {
 } from '../../core/merchants/webhook-endpoints.js';
 import { rotateWebhookSecret } from '../../core/merchants/webhook-secrets.js';
 import { withDeadline, type Temporal } from '../../core/temporal/connection.js';
-import { listCartDeliveries } from '../../core/webhooks/event-store.js';
+import { listCartDeliveries } from '../../core/webhooks/event-history.js';
 import { DELIVERY_STATUSES } from '../../core/webhooks/events.js';
 import { recoverEndpoint } from '../../core/webhooks/recovery.js';
 import { replayEvent, WebhookEndpointUnknownError, WebhookEventNotFoundError } from '../../core/webhooks/replay.js';

@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import { lockOwnerCart } from '../checkout/cart-ledger.js';
+import { lockOwnerCart } from '../checkout/order-views.js';
 import { unchargeable, type ProcessorCurrencies } from '../checkout/processor-amounts.js';
 import type { Environment } from '../config.js';
 import { randomToken } from '../crypto.js';
