@@ -31,7 +31,7 @@ export function startCartSession(
     taskQueue: options.taskQueue,
     args: [input],
     workflowIdReusePolicy: WorkflowIdReusePolicy.REJECT_DUPLICATE,
-    // A task held by a worker that died is retried elsewhere after this; the page's deadlines outlast it (core/worker-loss.ts).
+    // A task held by a worker that died is retried elsewhere after this; the page's deadlines outlast it (core/temporal/worker-loss.ts).
     workflowTaskTimeout: WORKFLOW_TASK_TIMEOUT_MS,
     memo: { storeName: options.storeName },
     ...(facts ? sessionMetadata({ ...facts, amount: input.amount, currency: input.currency }) : {}),
