@@ -2,7 +2,7 @@ import { Hono } from 'hono';
 import type { Config } from '../core/config.js';
 import type { Db } from '../core/db/client.js';
 import type { Logger } from '../core/logger.js';
-import type { Temporal } from '../core/temporal.js';
+import type { Temporal } from '../core/temporal/connection.js';
 import { onError, onNotFound } from './errors.js';
 import { createApiMetrics } from './metrics.js';
 import { operatorAuth } from './operator/auth.js';

@@ -4,7 +4,7 @@ import { loadConfigOrExit, type Config } from './config.js';
 import { createDb, type Db } from './db/client.js';
 import { surviveOrphanedConnectionErrors } from './db/connection-loss.js';
 import { createLogger, type Logger } from './logger.js';
-import { connectTemporal, type Temporal } from './temporal.js';
+import { connectTemporal, type Temporal } from './temporal/connection.js';
 
 export type FetchHandler = (request: Request) => Response | Promise<Response>;
 

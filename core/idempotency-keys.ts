@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import type { Db, Sql } from './db/client.js';
 
 /**
@@ -6,6 +7,25 @@ import type { Db, Sql } from './db/client.js';
  * transaction in between (docs/decisions/create-cart-consistency.md): a concurrent request with the
  * same key sees the claim `pending` and asks again until it is answered or released.
  */
+
+/** Object keys sorted at every level, so two bodies that differ only in key order or spacing match. */
+function canonicalJson(value: unknown): string {
+  if (Array.isArray(value)) return `[${value.map(canonicalJson).join(',')}]`;
+  if (value !== null && typeof value === 'object') {
+    const entries = Object.entries(value).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
+    return `{${entries.map(([k, v]) => `${JSON.stringify(k)}:${canonicalJson(v)}`).join(',')}}`;
+  }
+  return JSON.stringify(value);
+}
+
+/**
+ * What makes two requests under one key the same request, as SHA-256 of their canonical JSON: a
+ * create-cart body, a capture, void or expire (api/merchant/idempotency.ts), a refund
+ * (core/orders/request-refund.ts). Stored with the key, and compared when the key comes again.
+ */
+export function requestFingerprint(body: unknown): string {
+  return createHash('sha256').update(canonicalJson(body)).digest('hex');
+}
 
 /** How long a key remembers its response. */
 const RETENTION = '24 hours';

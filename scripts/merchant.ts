@@ -20,13 +20,16 @@ import {
 } from '../core/merchants/webhook-endpoints.js';
 import type { z } from 'zod';
 import { ALL_EVENTS, enabledEventsSchema } from '../core/merchants/webhook-endpoint-schema.js';
+import type { RequestDelivery } from '../core/webhooks/delivery.js';
 import { DELIVERY_STATUSES, type DeliveryStatus } from '../core/webhooks/events.js';
 import { rotateWebhookSecret } from '../core/merchants/webhook-secrets.js';
 import { checkMerchantReadiness, type MerchantReadiness } from '../core/merchants/readiness.js';
-import { connectTemporal, withDeadline } from '../core/temporal.js';
-import { listCartDeliveries } from '../core/webhooks/event-store.js';
+import { connectTemporal, withDeadline } from '../core/temporal/connection.js';
+import { listCartDeliveries } from '../core/webhooks/event-history.js';
 import { dashboardSessions } from '../web/dashboard/session.js';
-import { recoverEndpoint, replayEvent } from '../workflows/webhook-delivery/client.js';
+import { recoverEndpoint } from '../core/webhooks/recovery.js';
+import { replayEvent } from '../core/webhooks/replay.js';
+import { deliveryRequests } from '../workflows/webhook-delivery/client.js';
 
 const HELP = `Operator CLI for merchants and their webhooks. Every command prints one JSON object.
 
@@ -143,10 +146,14 @@ function environmentOf(value: string | undefined, config: Config) {
 type Values = Record<string, string | undefined> & { domain?: string[]; event?: string[]; on?: boolean; off?: boolean };
 
 async function run(command: string | undefined, values: Values, config: Config, db: Db): Promise<unknown> {
-  const withTemporal = async <T>(fn: (deps: { db: Db; client: ReturnType<typeof connectTemporal>['client']; config: Config }) => Promise<T>) => {
+  const withTemporal = async <T>(
+    fn: (deps: { db: Db; client: ReturnType<typeof connectTemporal>['client']; config: Config; requestDelivery: RequestDelivery }) => Promise<T>,
+  ) => {
     const temporal = connectTemporal(config);
     try {
-      return await withDeadline(temporal, 10_000, () => fn({ db, client: temporal.client, config }));
+      return await withDeadline(temporal, 10_000, () =>
+        fn({ db, client: temporal.client, config, requestDelivery: deliveryRequests(temporal.client, config) }),
+      );
     } finally {
       await temporal.close();
     }

@@ -7,7 +7,7 @@ import { launcherEnvironmentSchema, loadConfig } from '../core/config.js';
 import { createDb } from '../core/db/client.js';
 import { listen } from '../core/http-service.js';
 import { createLogger } from '../core/logger.js';
-import { connectTemporal, temporalConnectionOptions } from '../core/temporal.js';
+import { connectTemporal, temporalConnectionOptions } from '../core/temporal/connection.js';
 import { createWebApp } from '../web/app.js';
 import { DASHBOARD_CODEC_PATH, TEMPORAL_UI_PATH } from '../web/dashboard/temporal-ui.js';
 import { bundleWorkflows, createCartWorker } from '../worker/create-worker.js';

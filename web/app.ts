@@ -5,7 +5,7 @@ import { metricsTokenGuard } from '../core/operator-attempts.js';
 import type { Config } from '../core/config.js';
 import type { Db } from '../core/db/client.js';
 import type { Logger } from '../core/logger.js';
-import type { Temporal } from '../core/temporal.js';
+import type { Temporal } from '../core/temporal/connection.js';
 import { serveAsset } from './assets.js';
 import { compressResponses } from './compression.js';
 import { checkoutRoutes } from './checkout/routes.js';

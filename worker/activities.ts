@@ -15,7 +15,7 @@ import type { FetchVerificationFile, ResolveTxt } from '../core/merchants/domain
 import type { Logger } from '../core/logger.js';
 import type { RequestDelivery } from '../core/webhooks/delivery.js';
 import type { postWebhook } from '../core/webhooks/http-post.js';
-import { requestDelivery } from '../workflows/webhook-delivery/client.js';
+import { deliveryRequests } from '../workflows/webhook-delivery/client.js';
 
 export interface ActivityDeps {
   config: Config;
@@ -50,9 +50,11 @@ export function createActivities(deps: ActivityDeps) {
   // Code delivery first: a production worker missing both is told about its code providers first.
   const otpSender = deps.otpSender ?? otpSenderFromConfig(deps);
   const paymentProcessor = deps.paymentProcessor ?? paymentProcessorFromConfig(deps.config, deps.db);
-  // Inside an activity, the worker's own client starts or signals the delivery workflow.
-  const handOver: RequestDelivery = (cartId, request) => requestDelivery(Context.current().client, deps.config, cartId, request);
-  const shared = { ...deps, otpSender, paymentProcessor, requestDelivery: handOver, attemptDelivery: createDeliveryAttempt(deps) };
+  // The activities that record cart events hand each to its cart's delivery workflow
+  // (activities/shared/cart-events.ts, activities/cart-session/ledger.ts) through the client of the
+  // activity running at the time: the worker's own, which exists only inside an activity.
+  const requestDelivery: RequestDelivery = (cartId, request) => deliveryRequests(Context.current().client, deps.config)(cartId, request);
+  const shared = { ...deps, otpSender, paymentProcessor, requestDelivery, attemptDelivery: createDeliveryAttempt(deps) };
   return {
     ...createCartSessionActivities(shared),
     ...createRefundActivities(shared),

@@ -3,8 +3,8 @@ import { bundleWorkflowCode, NativeConnection, Worker, type WorkflowBundleWithSo
 import type { Config } from '../core/config.js';
 import type { Db } from '../core/db/client.js';
 import type { Logger } from '../core/logger.js';
-import { FAILURE_CONVERTER_PATH, temporalDataConverter } from '../core/temporal-codec.js';
-import { STICKY_SCHEDULE_TO_START_MS } from '../core/worker-loss.js';
+import { FAILURE_CONVERTER_PATH, temporalDataConverter } from '../core/temporal/codec.js';
+import { STICKY_SCHEDULE_TO_START_MS } from '../core/temporal/worker-loss.js';
 import { createActivities, type ActivityDeps } from './activities.js';
 import { createActivityMetrics, type ActivityMetrics } from '../activities/metrics.js';
 
@@ -42,7 +42,7 @@ export async function createCartWorker(deps: {
     connection,
     namespace: config.temporal.namespace,
     taskQueue: config.temporal.taskQueue,
-    // Same converter as every client: payloads and failure messages are encrypted in history (core/temporal-codec.ts).
+    // Same converter as every client: payloads and failure messages are encrypted in history (core/temporal/codec.ts).
     dataConverter: temporalDataConverter(config.keyring),
     ...(deps.workflowBundle
       ? { workflowBundle: deps.workflowBundle }
@@ -50,7 +50,7 @@ export async function createCartWorker(deps: {
     maxCachedWorkflows: config.worker.maxCachedWorkflows,
     // A worker killed without a goodbye keeps its sessions on its sticky queue: Temporal moves their
     // tasks, and the page's state queries, to the other workers only after this long (the default is
-    // 5 s). The page's deadlines are built on it (core/worker-loss.ts).
+    // 5 s). The page's deadlines are built on it (core/temporal/worker-loss.ts).
     stickyQueueScheduleToStartTimeout: STICKY_SCHEDULE_TO_START_MS,
     activities: createActivities({
       config: deps.config,

@@ -4,7 +4,7 @@ import { loadConfigOrExit } from '../core/config.js';
 import { createDb } from '../core/db/client.js';
 import { surviveOrphanedConnectionErrors } from '../core/db/connection-loss.js';
 import { createLogger } from '../core/logger.js';
-import { connectTemporal, temporalConnectionOptions } from '../core/temporal.js';
+import { connectTemporal, temporalConnectionOptions } from '../core/temporal/connection.js';
 import { ensureCardVaultPurgeSchedule } from '../workflows/card-vault-purge/client.js';
 import { ensureDomainRecheckSchedule } from '../workflows/domain-verification/client.js';
 import { createCartWorker } from './create-worker.js';

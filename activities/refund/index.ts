@@ -1,5 +1,6 @@
 import { ApplicationFailure } from '@temporalio/activity';
-import { currencyOfCart, lockCart, lockOwnerCart, paymentReferenceOf, recordRefundedAmount, type LedgerCart } from '../../core/checkout/cart-ledger.js';
+import { currencyOfCart, lockCart, paymentReferenceOf, recordRefundedAmount, type LedgerCart } from '../../core/checkout/cart-ledger.js';
+import { lockOwnerCart } from '../../core/checkout/order-views.js';
 import type { PaymentProcessor } from '../../core/checkout/payment-processor.js';
 import type { CartStatus } from '../../core/checkout/session.js';
 import type { Db, Sql } from '../../core/db/client.js';

@@ -1,5 +1,5 @@
 import { asyncLocalStorage } from '@temporalio/activity';
-import { WAITED_ACTIVITY_HEARTBEAT_INTERVAL_MS } from '../../core/worker-loss.js';
+import { WAITED_ACTIVITY_HEARTBEAT_INTERVAL_MS } from '../../core/temporal/worker-loss.js';
 
 /**
  * Runs `work` while heartbeating, for an activity scheduled with a heartbeat timeout: alive, it

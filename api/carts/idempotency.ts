@@ -1,4 +1,3 @@
-import { createHash } from 'node:crypto';
 import type { CreateCartResponse } from '../../core/checkout/cart-schema.js';
 import type { Sql } from '../../core/db/client.js';
 import { claimIdempotencyKey, type KeyScope } from '../../core/idempotency-keys.js';
@@ -18,20 +17,6 @@ export function readIdempotencyKey(header: string | undefined): string | undefin
     ]);
   }
   return header;
-}
-
-/** Object keys sorted at every level, so two bodies that differ only in key order or spacing match. */
-function canonicalJson(value: unknown): string {
-  if (Array.isArray(value)) return `[${value.map(canonicalJson).join(',')}]`;
-  if (value !== null && typeof value === 'object') {
-    const entries = Object.entries(value).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
-    return `{${entries.map(([k, v]) => `${JSON.stringify(k)}:${canonicalJson(v)}`).join(',')}}`;
-  }
-  return JSON.stringify(value);
-}
-
-export function requestFingerprint(body: unknown): string {
-  return createHash('sha256').update(canonicalJson(body)).digest('hex');
 }
 
 /** How long a repeat waits for the first request with its key to answer, and how often it looks. */

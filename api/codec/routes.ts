@@ -6,7 +6,7 @@ import type { Config } from '../../core/config.js';
 import type { Db } from '../../core/db/client.js';
 import { keyedHash, type Keyring } from '../../core/crypto.js';
 import { signedTokens } from '../../core/signed-token.js';
-import { createEncryptionCodec, payloadFromJson, payloadToJson } from '../../core/temporal-codec.js';
+import { createEncryptionCodec, payloadFromJson, payloadToJson } from '../../core/temporal/codec.js';
 import { ApiError } from '../errors.js';
 import { readValidJson } from '../json-body.js';
 import { operatorAuth } from '../operator/auth.js';

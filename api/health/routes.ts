@@ -1,6 +1,6 @@
 import { Hono } from 'hono';
 import type { Db } from '../../core/db/client.js';
-import { withDeadline, type Temporal } from '../../core/temporal.js';
+import { withDeadline, type Temporal } from '../../core/temporal/connection.js';
 
 const PROBE_TIMEOUT_MS = 2_000;
 

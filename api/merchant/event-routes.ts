@@ -2,11 +2,12 @@ import { Hono } from 'hono';
 import type { Config } from '../../core/config.js';
 import type { Db } from '../../core/db/client.js';
 import { EndpointDisabledByOperatorError } from '../../core/merchants/webhook-endpoints.js';
-import { withDeadline, type Temporal } from '../../core/temporal.js';
+import { withDeadline, type Temporal } from '../../core/temporal/connection.js';
 import { eventListQuerySchema, replayRequestSchema } from '../../core/webhooks/event-schema.js';
 import { ManualSendLimitError } from '../../core/webhooks/manual-sends.js';
 import { listEvents } from '../../core/webhooks/merchant-events.js';
-import { replayEvent, WebhookEndpointUnknownError, WebhookEventNotFoundError } from '../../workflows/webhook-delivery/client.js';
+import { replayEvent, WebhookEndpointUnknownError, WebhookEventNotFoundError } from '../../core/webhooks/replay.js';
+import { deliveryRequests } from '../../workflows/webhook-delivery/client.js';
 import { ApiError, methodNotAllowed, validationError } from '../errors.js';
 import { jsonBody, readValidJson } from '../json-body.js';
 import { endpointDisabledByOperator } from './webhook-endpoint-routes.js';
@@ -35,7 +36,7 @@ const eventNotFound = (id: string) =>
  */
 export function eventRoutes(deps: { config: Config; db: Db; temporal: Temporal }) {
   const { config, db, temporal } = deps;
-  const delivery = { db, client: temporal.client, config };
+  const delivery = { db, config, requestDelivery: deliveryRequests(temporal.client, config) };
   const app = new Hono();
 
   app.get('/', async (c) => {

@@ -1,11 +1,12 @@
 import { WorkflowUpdateFailedError } from '@temporalio/client';
 import { ApplicationFailure, WorkflowNotFoundError } from '@temporalio/common';
-import { findOwnerCart, type CartOwner } from '../../core/checkout/cart-ledger.js';
+import type { CartOwner } from '../../core/checkout/cart-ledger.js';
+import { findOwnerCart } from '../../core/checkout/order-views.js';
 import type { ExpiredCart } from '../../core/checkout/cart-schema.js';
 import { ACTION_REFUSED, type CartStatus } from '../../core/checkout/session.js';
 import type { Db } from '../../core/db/client.js';
-import { withDeadline, type Temporal } from '../../core/temporal.js';
-import { UPDATE_HANDOVER_MS } from '../../core/worker-loss.js';
+import { withDeadline, type Temporal } from '../../core/temporal/connection.js';
+import { UPDATE_HANDOVER_MS } from '../../core/temporal/worker-loss.js';
 import { cartSessionHandle } from '../../workflows/cart-session/client.js';
 import { expireUpdate } from '../../workflows/cart-session/messages.js';
 import { ApiError } from '../errors.js';

@@ -1,7 +1,7 @@
 import type { Context } from 'hono';
 import type { Db } from '../../core/db/client.js';
-import { releaseIdempotencyKey, storeIdempotentResponse } from '../../core/idempotency-keys.js';
-import { claimKey, IDEMPOTENCY_HEADER, requestFingerprint } from '../carts/idempotency.js';
+import { releaseIdempotencyKey, requestFingerprint, storeIdempotentResponse } from '../../core/idempotency-keys.js';
+import { claimKey, IDEMPOTENCY_HEADER } from '../carts/idempotency.js';
 import { REPLAYED_HEADER } from '../carts/routes.js';
 import { ApiError } from '../errors.js';
 

@@ -6,7 +6,7 @@ import { getMerchant } from '../../core/merchants/merchants.js';
 import { AuthorizationRefused, captureAmount, captureOrder, voidOrder, type AuthorizationOutcome } from '../../core/orders/authorization.js';
 import { captureRequestSchema, orderListQuerySchema, refundRequestSchema, type OrderList } from '../../core/orders/order-schema.js';
 import { getOrder, listOrders } from '../../core/orders/orders.js';
-import type { Temporal } from '../../core/temporal.js';
+import type { Temporal } from '../../core/temporal/connection.js';
 import { requestRefund, RefundRefused } from '../../core/orders/request-refund.js';
 import { authorizationHold } from '../../workflows/cart-session/client.js';
 import { refundWorkflow } from '../../workflows/refund/client.js';

@@ -27,10 +27,12 @@ import {
   WebhookUrlRejectedError,
 } from '../../core/merchants/webhook-endpoints.js';
 import { rotateWebhookSecret } from '../../core/merchants/webhook-secrets.js';
-import { withDeadline, type Temporal } from '../../core/temporal.js';
-import { listCartDeliveries } from '../../core/webhooks/event-store.js';
+import { withDeadline, type Temporal } from '../../core/temporal/connection.js';
+import { listCartDeliveries } from '../../core/webhooks/event-history.js';
 import { DELIVERY_STATUSES } from '../../core/webhooks/events.js';
-import { recoverEndpoint, replayEvent, WebhookEndpointUnknownError, WebhookEventNotFoundError } from '../../workflows/webhook-delivery/client.js';
+import { recoverEndpoint } from '../../core/webhooks/recovery.js';
+import { replayEvent, WebhookEndpointUnknownError, WebhookEventNotFoundError } from '../../core/webhooks/replay.js';
+import { deliveryRequests } from '../../workflows/webhook-delivery/client.js';
 import { ApiError, validationError } from '../errors.js';
 import { readValidJson } from '../json-body.js';
 import { operatorAuth } from './auth.js';
@@ -97,7 +99,7 @@ function translate(err: unknown): never {
  */
 export function operatorRoutes(deps: { config: Config; db: Db; temporal: Temporal }) {
   const { config, db, temporal } = deps;
-  const delivery = { db, client: temporal.client, config };
+  const delivery = { db, config, requestDelivery: deliveryRequests(temporal.client, config) };
   const uuid = (c: Context) => {
     const value = c.req.param('platformUuid') ?? '';
     if (!z.uuid().safeParse(value).success) throw new ApiError('NOT_FOUND', `No merchant has platformUuid ${value}.`);

@@ -7,9 +7,10 @@ import type { CancelledBy, CartStatus } from './session.js';
 import type { ThreeDSecureResult } from './payment-processor.js';
 
 /**
- * The one owner of the `carts` table: the order ledger, a projection of each cart session written
+ * The write path of the `carts` table: the order ledger, a projection of each cart session written
  * when the session is created and by the workflow's activities as it moves. Temporal stays the
- * source of truth for the session itself.
+ * source of truth for the session itself. What is read of it for the merchant's orders, the operators'
+ * search and the insights is ./order-views.ts, ./cart-search.ts and ./cart-insights.ts.
  */
 
 export interface NewCart {
@@ -192,112 +193,6 @@ export interface CartOwner {
   environment: Environment;
 }
 
-/** A cart as the merchant's order views need it. */
-export interface OrderRow {
-  cartId: string;
-  status: CartStatus;
-  amount: number;
-  currency: string;
-  refundedAmount: number;
-  /** What was captured (minor units): the amount once paid automatically, a manual capture's amount, or null before any capture. */
-  capturedAmount: number | null;
-  payment: { brand: string; last4: string; threeDSecure?: { result: ThreeDSecureResult } } | null;
-  failureCode: string | null;
-  cart: Cart;
-  expiresOn: Date;
-  createdAt: Date;
-  /** createdAt in microseconds since the epoch (decimal digits), PostgreSQL's precision, for list cursors. */
-  createdAtMicros: string;
-  createdWith: CartProvenance;
-}
-
-interface OrderDbRow {
-  cart_id: string;
-  status: CartStatus;
-  amount: string;
-  currency: string;
-  refunded_amount: string;
-  captured_amount: string | null;
-  payment_brand: string | null;
-  payment_last4: string | null;
-  three_d_secure: ThreeDSecureResult | null;
-  failure_code: string | null;
-  cart: Cart;
-  expires_on: Date;
-  created_at: Date;
-  created_at_micros: string;
-  created_with: CartProvenance;
-}
-
-/** Statuses of an order whose charge was captured; without a recorded manual capture, it was captured in full. */
-const CAPTURED_IN_FULL: ReadonlySet<CartStatus> = new Set(['paid', 'partially_refunded', 'refunded']);
-
-const toOrderRow = (r: OrderDbRow): OrderRow => ({
-  cartId: r.cart_id,
-  status: r.status,
-  amount: Number(r.amount),
-  currency: r.currency,
-  refundedAmount: Number(r.refunded_amount),
-  capturedAmount: r.captured_amount !== null ? Number(r.captured_amount) : CAPTURED_IN_FULL.has(r.status) ? Number(r.amount) : null,
-  payment:
-    r.payment_brand && r.payment_last4
-      ? { brand: r.payment_brand, last4: r.payment_last4, ...(r.three_d_secure ? { threeDSecure: { result: r.three_d_secure } } : {}) }
-      : null,
-  failureCode: r.failure_code,
-  cart: r.cart,
-  expiresOn: r.expires_on,
-  createdAt: r.created_at,
-  createdAtMicros: r.created_at_micros,
-  createdWith: r.created_with,
-});
-
-export interface CartListFilter {
-  status?: CartStatus;
-  /** Inclusive. */
-  createdFrom?: Date;
-  /** Exclusive. */
-  createdTo?: Date;
-  extra?: { key: string; value: string };
-  /** Only carts after this one in the list's order (newest first, then cartId descending). */
-  after?: { createdAtMicros: string; cartId: string };
-  limit: number;
-}
-
-const ORDER_COLUMNS = (sql: Sql) => sql`
-  cart_id, status, amount, currency, refunded_amount, captured_amount, payment_brand, payment_last4, three_d_secure, failure_code, cart, expires_on, created_at, created_with,
-  (extract(epoch from created_at) * 1000000)::bigint::text as created_at_micros`;
-
-/** One owner's carts, newest first (ties by cartId), filtered; the index carts_merchant_env_created serves it. */
-export async function listOwnerCarts(db: Db, owner: CartOwner, filter: CartListFilter): Promise<OrderRow[]> {
-  const { after, extra } = filter;
-  const rows = await db<OrderDbRow[]>`
-    select ${ORDER_COLUMNS(db)} from carts
-    where platform_uuid = ${owner.platformUuid} and environment = ${owner.environment}
-      ${filter.status ? db`and status = ${filter.status}` : db``}
-      ${filter.createdFrom ? db`and created_at >= ${filter.createdFrom}` : db``}
-      ${filter.createdTo ? db`and created_at < ${filter.createdTo}` : db``}
-      ${extra ? db`and cart -> 'extra' @> ${db.json({ [extra.key]: extra.value })}` : db``}
-      ${after ? db`and (created_at, cart_id) < (timestamptz 'epoch' + ${after.createdAtMicros}::bigint * interval '1 microsecond', ${after.cartId})` : db``}
-    order by created_at desc, cart_id desc
-    limit ${filter.limit}`;
-  return rows.map(toOrderRow);
-}
-
-/** The cart if it is this owner's, else undefined: another merchant's cart and an unknown one look the same. */
-export async function findOwnerCart(db: Db, owner: CartOwner, cartId: string): Promise<OrderRow | undefined> {
-  const [row] = await db<OrderDbRow[]>`
-    select ${ORDER_COLUMNS(db)} from carts where cart_id = ${cartId} and platform_uuid = ${owner.platformUuid} and environment = ${owner.environment}`;
-  return row && toOrderRow(row);
-}
-
-/** As findOwnerCart, locked until the transaction ends: one refund reservation or settlement at a time per cart. */
-export async function lockOwnerCart(tx: Sql, owner: CartOwner, cartId: string): Promise<OrderRow | undefined> {
-  const [row] = await tx<OrderDbRow[]>`
-    select ${ORDER_COLUMNS(tx)} from carts
-    where cart_id = ${cartId} and platform_uuid = ${owner.platformUuid} and environment = ${owner.environment} for update`;
-  return row && toOrderRow(row);
-}
-
 /**
  * The sum of the cart's succeeded refunds and the status it implies (refunded once it reaches the
  * captured amount). Called with the cart locked, in the transaction that settles the refund.
@@ -312,107 +207,6 @@ export async function recordRefundedAmount(tx: Sql, cartId: string, refundedAmou
     returning status`;
   if (!row) throw new Error(`cart ${cartId} is not in the ledger`);
   return row.status;
-}
-
-/**
- * Where a session is, as the ledger knows it. The ledger is written when the customer first acts
- * (customer_started_at) and at each status, not between the code and the card: those two steps of
- * the page are one here, and the Temporal UI's current details tell them apart.
- */
-export const LEDGER_STEPS = ['not_started', 'in_checkout', 'processing', 'done'] as const;
-export type LedgerStep = (typeof LEDGER_STEPS)[number];
-
-/** The operators' search: any merchant's carts, every filter optional, newest first (ties by cartId). */
-export interface CartSearch {
-  cartId?: string;
-  merchant?: CartOwner;
-  status?: CartStatus;
-  step?: LedgerStep;
-  /** Inclusive. */
-  createdFrom?: Date;
-  /** Exclusive. */
-  createdTo?: Date;
-  after?: { createdAtMicros: string; cartId: string };
-  limit: number;
-}
-
-export interface FoundCart {
-  cartId: string;
-  platformUuid: string;
-  merchantName: string;
-  environment: Environment;
-  status: CartStatus;
-  step: LedgerStep;
-  amount: number;
-  currency: string;
-  createdAt: Date;
-  createdAtMicros: string;
-}
-
-interface FoundCartRow {
-  cart_id: string;
-  platform_uuid: string;
-  merchant_name: string;
-  environment: Environment;
-  status: CartStatus;
-  customer_started_at: Date | null;
-  amount: string;
-  currency: string;
-  created_at: Date;
-  created_at_micros: string;
-}
-
-const TERMINAL = ['authorized', 'paid', 'failed', 'cancelled', 'abandoned', 'partially_refunded', 'refunded'] as const;
-
-function ledgerStep(status: CartStatus, customerStartedAt: Date | null): LedgerStep {
-  if (status === 'processing') return 'processing';
-  if (status !== 'pending') return 'done';
-  return customerStartedAt ? 'in_checkout' : 'not_started';
-}
-
-/**
- * Each filter narrows one of the indexes: cart_id (primary key), the merchant
- * (carts_merchant_env_created), status (carts_status_created, which a step implies), or none
- * (carts_created); so a page reads about as many rows as it shows, whatever the table's size.
- */
-export async function searchCarts(db: Db, search: CartSearch): Promise<FoundCart[]> {
-  const { after, step } = search;
-  const stepCondition =
-    step === 'not_started'
-      ? db`and status = 'pending' and customer_started_at is null`
-      : step === 'in_checkout'
-        ? db`and status = 'pending' and customer_started_at is not null`
-        : step === 'processing'
-          ? db`and status = 'processing'`
-          : step === 'done'
-            ? db`and status in ${db(TERMINAL)}`
-            : db``;
-  const rows = await db<FoundCartRow[]>`
-    select cart_id, platform_uuid, merchant_name, environment, status, customer_started_at, amount, currency, created_at,
-      (extract(epoch from created_at) * 1000000)::bigint::text as created_at_micros
-    from carts
-    where true
-      ${search.cartId ? db`and cart_id = ${search.cartId}` : db``}
-      ${search.merchant ? db`and platform_uuid = ${search.merchant.platformUuid} and environment = ${search.merchant.environment}` : db``}
-      ${search.status ? db`and status = ${search.status}` : db``}
-      ${stepCondition}
-      ${search.createdFrom ? db`and created_at >= ${search.createdFrom}` : db``}
-      ${search.createdTo ? db`and created_at < ${search.createdTo}` : db``}
-      ${after ? db`and (created_at, cart_id) < (timestamptz 'epoch' + ${after.createdAtMicros}::bigint * interval '1 microsecond', ${after.cartId})` : db``}
-    order by created_at desc, cart_id desc
-    limit ${search.limit}`;
-  return rows.map((r) => ({
-    cartId: r.cart_id,
-    platformUuid: r.platform_uuid,
-    merchantName: r.merchant_name,
-    environment: r.environment,
-    status: r.status,
-    step: ledgerStep(r.status, r.customer_started_at),
-    amount: Number(r.amount),
-    currency: r.currency,
-    createdAt: r.created_at,
-    createdAtMicros: r.created_at_micros,
-  }));
 }
 
 /**
@@ -435,51 +229,6 @@ const FUNNEL_COLUMN = {
 export async function recordFunnelStep(db: Db, cartId: string, step: RecordedFunnelStep): Promise<void> {
   const column = FUNNEL_COLUMN[step];
   await db`update carts set ${db(column)} = now() where cart_id = ${cartId} and ${db(column)} is null`;
-}
-
-/** Which carts an insight counts: one merchant's in one environment, or (operators) every merchant's. */
-export interface InsightScope {
-  merchant?: CartOwner;
-  /** Carts created at or after this instant. */
-  since: Date;
-}
-
-const PAID_STATUSES = ['paid', 'partially_refunded', 'refunded'] as const;
-
-const scopeCondition = (db: Db, scope: InsightScope) =>
-  db`created_at >= ${scope.since}
-    ${scope.merchant ? db`and platform_uuid = ${scope.merchant.platformUuid} and environment = ${scope.merchant.environment}` : db``}`;
-
-/** Sessions created in the scope, per currency: how many, how many were paid (refunded ones included), and what those paid. */
-export async function cartTotals(db: Db, scope: InsightScope): Promise<Array<{ currency: string; sessions: number; paid: number; paidAmount: number }>> {
-  const rows = await db<{ currency: string; sessions: string; paid: string; paid_amount: string }[]>`
-    select currency, count(*) as sessions,
-      count(*) filter (where status in ${db(PAID_STATUSES)}) as paid,
-      coalesce(sum(amount) filter (where status in ${db(PAID_STATUSES)}), 0) as paid_amount
-    from carts where ${scopeCondition(db, scope)}
-    group by currency order by currency`;
-  return rows.map((r) => ({ currency: r.currency, sessions: Number(r.sessions), paid: Number(r.paid), paidAmount: Number(r.paid_amount) }));
-}
-
-/**
- * How many sessions of the scope reached each step as their furthest, by status. A later step
- * implies the earlier ones, and what a session's status and card show counts too: a cart created
- * before migration 019, or whose page write was lost, still counts where its outcome proves it was.
- */
-export async function cartFunnel(db: Db, scope: InsightScope): Promise<Array<{ furthest: FunnelStep; status: CartStatus; sessions: number }>> {
-  const rows = await db<{ furthest: number; status: CartStatus; sessions: string }[]>`
-    select furthest, status, count(*) as sessions from (
-      select status, case
-        when status in ${db(PAID_STATUSES)} then 5
-        when pay_attempted_at is not null or status = 'processing' or payment_brand is not null then 4
-        when code_verified_at is not null then 3
-        when code_sent_at is not null or failure_code = 'otp_locked' then 2
-        when page_opened_at is not null then 1
-        else 0 end as furthest
-      from carts where ${scopeCondition(db, scope)}
-    ) reached
-    group by furthest, status`;
-  return rows.map((r) => ({ furthest: FUNNEL_STEPS[r.furthest]!, status: r.status, sessions: Number(r.sessions) }));
 }
 
 /** The currency of the refunded cart, for the refund ledger's totals (refunds keep no currency of their own). */

@@ -1,7 +1,8 @@
-import { cartFunnel, cartTotals, FUNNEL_STEPS, type CartOwner, type FunnelStep } from '../checkout/cart-ledger.js';
+import { cartFunnel, cartTotals } from '../checkout/cart-insights.js';
+import { FUNNEL_STEPS, type CartOwner, type FunnelStep } from '../checkout/cart-ledger.js';
 import type { Db } from '../db/client.js';
 import { refundTotals } from '../orders/refund-ledger.js';
-import { endpointDeliveryHealth, type EndpointHealth } from '../webhooks/event-store.js';
+import { endpointDeliveryHealth, type EndpointHealth } from '../webhooks/event-history.js';
 
 /**
  * The dashboard's insights, each figure computed from what PostgreSQL stores (the ledger, the

@@ -1,14 +1,7 @@
 import { createHash, randomBytes, timingSafeEqual } from 'node:crypto';
 import type { Environment } from '../config.js';
 import type { Db } from '../db/client.js';
-import {
-  findActiveApiKeyId,
-  findMerchantByApiKeyHash,
-  findMerchantByApiKeyId,
-  replaceApiKey,
-  setRequireApiKeyForCarts,
-  type StoredApiKey,
-} from './merchant-store.js';
+import { findActiveApiKeyId, findMerchantByApiKey, replaceApiKey, setRequireApiKeyForCarts, type StoredApiKey } from './merchant-store.js';
 import { getMerchant, MerchantNotFoundError, type MerchantSummary } from './merchants.js';
 
 /**
@@ -62,7 +55,7 @@ export interface KeyedMerchant {
 export async function authenticateApiKey(db: Db, presented: string | undefined, environment: Environment): Promise<KeyedMerchant | undefined> {
   const format = presented ? API_KEY_PATTERN.exec(presented) : null;
   if (!presented || !format || format[1] !== environment) return undefined;
-  const row = await findMerchantByApiKeyHash(db, apiKeyHash(presented));
+  const row = await findMerchantByApiKey(db, { hash: apiKeyHash(presented) });
   if (!row || !apiKeyMatches(presented, row.keyHash) || row.environment !== environment || row.status !== 'active') return undefined;
   return { platformUuid: row.platformUuid, environment: row.environment, keyId: row.keyId };
 }
@@ -80,7 +73,7 @@ export async function authenticateApiKeyId(
   environment: Environment,
 ): Promise<KeyedMerchant | undefined> {
   if (!UUID.test(claimed.keyId)) return undefined;
-  const row = await findMerchantByApiKeyId(db, claimed.keyId);
+  const row = await findMerchantByApiKey(db, { id: claimed.keyId });
   if (!row || row.platformUuid !== claimed.platformUuid || row.environment !== environment || row.status !== 'active') return undefined;
   return { platformUuid: row.platformUuid, environment: row.environment, keyId: row.keyId };
 }

@@ -120,21 +120,15 @@ export interface ApiKeyHolder {
   keyHash: Buffer;
 }
 
-/** The merchant whose active (not revoked) API key has this digest, with the digest as stored. */
-export async function findMerchantByApiKeyHash(db: Db, hash: Buffer): Promise<ApiKeyHolder | undefined> {
+/**
+ * The merchant whose active (not revoked) API key has this digest (a presented key) or this id (a
+ * dashboard session's), with the digest as stored; undefined once the key is rotated or revoked.
+ */
+export async function findMerchantByApiKey(db: Db, key: { hash: Buffer } | { id: string }): Promise<ApiKeyHolder | undefined> {
   const [row] = await db<ApiKeyHolder[]>`
     select m.platform_uuid as "platformUuid", m.environment, m.status, k.id as "keyId", k.key_hash as "keyHash"
     from merchant_api_keys k join merchants m using (platform_uuid)
-    where k.key_hash = ${hash} and k.revoked_at is null`;
-  return row;
-}
-
-/** The merchant whose active (not revoked) API key has this id; undefined once it is rotated or revoked. */
-export async function findMerchantByApiKeyId(db: Db, keyId: string): Promise<ApiKeyHolder | undefined> {
-  const [row] = await db<ApiKeyHolder[]>`
-    select m.platform_uuid as "platformUuid", m.environment, m.status, k.id as "keyId", k.key_hash as "keyHash"
-    from merchant_api_keys k join merchants m using (platform_uuid)
-    where k.id = ${keyId} and k.revoked_at is null`;
+    where ${'hash' in key ? db`k.key_hash = ${key.hash}` : db`k.id = ${key.id}`} and k.revoked_at is null`;
   return row;
 }
 

@@ -1,7 +1,7 @@
 import type { Environment } from '../config.js';
 import type { Keyring } from '../crypto.js';
 import type { Db, Sql } from '../db/client.js';
-import { listMerchantDeliveries, type EventDeliveries } from '../webhooks/event-store.js';
+import { listMerchantDeliveries, type EventDeliveries } from '../webhooks/event-history.js';
 import { checkWebhookUrl, NO_LOOPBACK, webhookTargets, type LoopbackSetting, type WebhookTargets } from '../webhooks/url-safety.js';
 import {
   deleteEndpoint,

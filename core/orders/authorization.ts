@@ -1,6 +1,6 @@
 import type { Environment } from '../config.js';
 import type { Db } from '../db/client.js';
-import { findOwnerCart, type OrderRow } from '../checkout/cart-ledger.js';
+import { findOwnerCart, type OrderRow } from '../checkout/order-views.js';
 import { unchargeable, type ProcessorCurrencies } from '../checkout/processor-amounts.js';
 import { findKeptAnswer, keepAnswer, type KeptAnswer } from '../idempotency-keys.js';
 import { getOrder, orderNotFoundMessage } from './orders.js';

@@ -1,8 +1,8 @@
 import type { Environment } from '../config.js';
 import type { Db } from '../db/client.js';
-import { findOwnerCart, listOwnerCarts, type OrderRow } from '../checkout/cart-ledger.js';
+import { findOwnerCart, listOwnerCarts, type OrderRow } from '../checkout/order-views.js';
 import type { CartStatus } from '../checkout/session.js';
-import { listOrderEventDeliveries } from '../webhooks/event-store.js';
+import { listOrderEventDeliveries } from '../webhooks/event-history.js';
 import { decodeOrderCursor, encodeOrderCursor } from './order-cursor.js';
 import { ORDER_LIMITS, type Order, type OrderSummary } from './order-schema.js';
 import { listCartRefunds, publicRefund } from './refund-ledger.js';

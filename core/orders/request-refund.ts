@@ -1,12 +1,12 @@
-import { createHash } from 'node:crypto';
-import { lockOwnerCart } from '../checkout/cart-ledger.js';
+import { lockOwnerCart } from '../checkout/order-views.js';
 import { unchargeable, type ProcessorCurrencies } from '../checkout/processor-amounts.js';
 import type { Environment } from '../config.js';
 import { randomToken } from '../crypto.js';
 import type { Db } from '../db/client.js';
-import type { Temporal } from '../temporal.js';
+import { requestFingerprint } from '../idempotency-keys.js';
+import type { Temporal } from '../temporal/connection.js';
 import { findCartEvent } from '../webhooks/event-store.js';
-import { startOrTerminateOrphan, workflowStarted } from '../workflow-start.js';
+import { startOrTerminateOrphan, workflowStarted } from '../temporal/workflow-start.js';
 import { orderNotFoundMessage } from './orders.js';
 import { refundRequestSchema, type Refund } from './order-schema.js';
 import { findRefund, findRefundByIdempotencyKey, insertRefund, publicRefund, reservedRefundAmount, type StoredRefund } from './refund-ledger.js';
@@ -78,13 +78,6 @@ const OUTCOME_WAIT_MS = 3_000;
 const OUTCOME_POLL_MS = 100;
 const UNIQUE_VIOLATION = '23505';
 
-/** SHA-256 of what makes two refund requests the same: the order, the amount and the reason. */
-function fingerprintOf(input: { cartId: string; amount: number; reason: string | null }): string {
-  return createHash('sha256')
-    .update(JSON.stringify([input.cartId, input.amount, input.reason]))
-    .digest('hex');
-}
-
 function refusedInput(input: RefundOrderInput): RefundRefused | undefined {
   const parsed = refundRequestSchema.safeParse({ amount: input.amount, ...(input.reason === undefined ? {} : { reason: input.reason }) });
   const issue = parsed.error?.issues[0];
@@ -114,7 +107,9 @@ export async function requestRefund(deps: RefundDeps, input: RefundOrderInput): 
   const invalid = refusedInput(input);
   if (invalid) throw invalid;
   const reason = input.reason ?? null;
-  const fingerprint = fingerprintOf({ cartId: input.cartId, amount: input.amount, reason });
+  // What makes two refund requests the same: the order, the amount and the reason, as an array: the
+  // fingerprint every stored refund was given, so a repeat of one still matches it.
+  const fingerprint = requestFingerprint([input.cartId, input.amount, reason]);
   const owner = { platformUuid: input.platformUuid, environment: input.environment };
   const refundId = `re_${randomToken(18)}`;
 

@@ -2,7 +2,7 @@ import type { Db } from '../db/client.js';
 import { decodeEventCursor, encodeEventCursor } from './event-cursor.js';
 import type { EventList, EventListQuery } from './event-schema.js';
 import { EVENT_LIMITS } from './event-schema.js';
-import { listMerchantEvents } from './event-store.js';
+import { listMerchantEvents } from './event-history.js';
 
 /** A merchant's events, filtered and paged: `GET /v2/merchant/events`. */
 export async function listEvents(db: Db, platformUuid: string, query: EventListQuery): Promise<EventList> {

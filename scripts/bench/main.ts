@@ -8,7 +8,7 @@ import { z } from 'zod';
 import { loadConfig } from '../../core/config.js';
 import { createDb } from '../../core/db/client.js';
 import { registerMerchant } from '../../core/merchants/registration.js';
-import { connectTemporal } from '../../core/temporal.js';
+import { connectTemporal } from '../../core/temporal/connection.js';
 import { TEMPORAL_TOPOLOGIES } from '../infrastructure.js';
 import { ensureTemporalCli } from '../temporal-cli.js';
 import { TEMPORAL_SERVER_VERSION } from '../temporal-sql-server.js';

@@ -3,7 +3,7 @@ import { SANDBOX_CARDS } from '../../core/checkout/payment-processors/sandbox.js
 import type { Keyring } from '../../core/crypto.js';
 import { otpHash } from '../../core/checkout/otp/hash.js';
 import type { CreatedMerchant } from '../../core/merchants/registration.js';
-import { decodePayload, payloadFromJson, payloadToJson, type JsonPayload } from '../../core/temporal-codec.js';
+import { decodePayload, payloadFromJson, payloadToJson, type JsonPayload } from '../../core/temporal/codec.js';
 import { useTestStack } from '../support/test-stack.js';
 import { cartSessionDriver, type Session } from '../support/cart-session-driver.js';
 

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { markCustomerStarted } from '../../core/checkout/cart-ledger.js';
-import { connectTemporal } from '../../core/temporal.js';
+import { connectTemporal } from '../../core/temporal/connection.js';
 import { freePort } from '../../scripts/free-port.js';
 import { createWebApp } from '../../web/app.js';
 import { loadCheckoutSession } from '../../web/checkout/load-session.js';

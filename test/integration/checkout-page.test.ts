@@ -10,7 +10,7 @@ import type { WebhookEventBody } from '../../core/webhooks/events.js';
 import { verifyWebhook } from '../../core/webhooks/verify.js';
 import { merchantApi, type ErrorBody } from '../support/merchant-api.js';
 import { startWebhookReceiver, type WebhookReceiver } from '../support/webhook-receiver.js';
-import { connectTemporal } from '../../core/temporal.js';
+import { connectTemporal } from '../../core/temporal/connection.js';
 import { createWebApp } from '../../web/app.js';
 import { assetPath } from '../../web/assets.js';
 import { QUERY_DEADLINE_MS } from '../../web/checkout/load-session.js';

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { createEncryptionCodec, payloadToJson } from '../../core/temporal-codec.js';
+import { createEncryptionCodec, payloadToJson } from '../../core/temporal/codec.js';
 import { dashboardClient } from '../support/dashboard-client.js';
 import { useTestStack } from '../support/test-stack.js';
 

@@ -1,5 +1,5 @@
 import { afterEach, describe, expect, it } from 'vitest';
-import type { EventDeliveries } from '../../core/webhooks/event-store.js';
+import type { EventDeliveries } from '../../core/webhooks/event-history.js';
 import { verifyWebhook } from '../../core/webhooks/verify.js';
 import { cartEvents } from '../support/cart-events.js';
 import { createCartId, postCart, validCartRequest } from '../support/fixtures.js';

@@ -2,7 +2,7 @@ import { Client } from '@temporalio/client';
 import type { temporal } from '@temporalio/proto';
 import { describe, expect, it } from 'vitest';
 import { SANDBOX_CARDS } from '../../core/checkout/payment-processors/sandbox.js';
-import { decodePayload, ENCRYPTED_ENCODING } from '../../core/temporal-codec.js';
+import { decodePayload, ENCRYPTED_ENCODING } from '../../core/temporal/codec.js';
 import { webhookDeliveryWorkflowId } from '../../workflows/webhook-delivery/messages.js';
 import { cartSessionDriver } from '../support/cart-session-driver.js';
 import { personalDataIn } from '../support/personal-data.js';

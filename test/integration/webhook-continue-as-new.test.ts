@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, expect, it } from 'vitest';
-import { replayEvent } from '../../workflows/webhook-delivery/client.js';
+import { replayEvent } from '../../core/webhooks/replay.js';
+import { deliveryRequests } from '../../workflows/webhook-delivery/client.js';
 import { webhookDeliveryWorkflowId } from '../../workflows/webhook-delivery/messages.js';
 import { cartEvents } from '../support/cart-events.js';
 import { createCartId, validCartRequest } from '../support/fixtures.js';
@@ -31,7 +32,7 @@ it(`continues as new past ${CONTINUE_AS_NEW_AFTER_EVENTS} history events, carryi
 
   // Each round queues three replays at once, so the workflow often holds several when it is told to
   // continue as new; each round must still arrive whole and in order.
-  const deps = { db: stack.db, client: stack.temporal.client, config: stack.config };
+  const deps = { db: stack.db, config: stack.config, requestDelivery: deliveryRequests(stack.temporal.client, stack.config) };
   const rounds = 8;
   for (let round = 1; round <= rounds; round++) {
     for (const id of ids) await replayEvent(deps, id);

@@ -9,7 +9,7 @@ import { bundleWorkflowCode, NativeConnection, Worker } from '@temporalio/worker
 import { beforeAll, describe, expect, inject, it } from 'vitest';
 import { SANDBOX_CARDS, SANDBOX_REFUND_DECLINED_AMOUNT } from '../../core/checkout/payment-processors/sandbox.js';
 import type { Keyring } from '../../core/crypto.js';
-import { temporalDataConverter, decodePayload, ENCRYPTED_ENCODING, payloadFromJson, payloadToJson, type JsonPayload } from '../../core/temporal-codec.js';
+import { temporalDataConverter, decodePayload, ENCRYPTED_ENCODING, payloadFromJson, payloadToJson, type JsonPayload } from '../../core/temporal/codec.js';
 import { refundOrder } from '../../core/orders/request-refund.js';
 import { authorizationHold } from '../../workflows/cart-session/client.js';
 import { refundWorkflow } from '../../workflows/refund/client.js';

@@ -2,7 +2,7 @@ import type { Client } from '@temporalio/client';
 import { createCartEventActivities } from '../../activities/shared/cart-events.js';
 import type { Config } from '../../core/config.js';
 import type { Db } from '../../core/db/client.js';
-import { requestDelivery } from '../../workflows/webhook-delivery/client.js';
+import { deliveryRequests } from '../../workflows/webhook-delivery/client.js';
 
 /**
  * The event-recording activity outside a worker, as the worker builds it (worker/activities.ts), with
@@ -11,6 +11,6 @@ import { requestDelivery } from '../../workflows/webhook-delivery/client.js';
 export function cartEvents(stack: { config: Pick<Config, 'temporal' | 'webhooks'>; db: Db; temporal: { client: Client } }) {
   return createCartEventActivities({
     db: stack.db,
-    requestDelivery: (cartId, request) => requestDelivery(stack.temporal.client, stack.config, cartId, request),
+    requestDelivery: deliveryRequests(stack.temporal.client, stack.config),
   });
 }

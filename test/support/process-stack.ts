@@ -6,7 +6,7 @@ import { inject } from 'vitest';
 import { loadConfig, type Config } from '../../core/config.js';
 import { createDb, type Db } from '../../core/db/client.js';
 import { registerMerchantWithoutUrlCheck, type CreatedMerchant, type NewMerchant } from '../../core/merchants/registration.js';
-import { connectTemporal, type Temporal } from '../../core/temporal.js';
+import { connectTemporal, type Temporal } from '../../core/temporal/connection.js';
 import { startRole, type Role, type RoleProcess } from './role-process.js';
 
 const OPERATOR_TOKEN = 'reliability-operator-token-0123456789';

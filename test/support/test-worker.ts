@@ -4,7 +4,7 @@ import { loadConfigOrExit } from '../../core/config.js';
 import { createDb } from '../../core/db/client.js';
 import { surviveOrphanedConnectionErrors } from '../../core/db/connection-loss.js';
 import { createLogger } from '../../core/logger.js';
-import { temporalConnectionOptions } from '../../core/temporal.js';
+import { temporalConnectionOptions } from '../../core/temporal/connection.js';
 import { createCartWorker } from '../../worker/create-worker.js';
 import { sdkLoggerFrom } from '../../worker/sdk-logger.js';
 import { testAcquirerProcessor } from './http-processor.js';

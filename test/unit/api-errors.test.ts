@@ -3,7 +3,8 @@ import { describe, expect, it } from 'vitest';
 import { createLogger } from '../../core/logger.js';
 import { isDependencyUnavailable } from '../../api/dependency-errors.js';
 import { jsonPath, onError, onNotFound } from '../../api/errors.js';
-import { readIdempotencyKey, requestFingerprint } from '../../api/carts/idempotency.js';
+import { readIdempotencyKey } from '../../api/carts/idempotency.js';
+import { requestFingerprint } from '../../core/idempotency-keys.js';
 import { requestContext } from '../../api/middleware/request-context.js';
 
 describe('error envelope', () => {

@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { ConfigError, loadConfig } from '../../core/config.js';
-import { temporalConnectionOptions } from '../../core/temporal.js';
+import { temporalConnectionOptions } from '../../core/temporal/connection.js';
 import { PRODUCTION_SETTINGS } from '../support/production-settings.js';
 
 const BASE = { DATABASE_URL: 'postgres://x', DATA_ENCRYPTION_KEY: randomBytes(32).toString('base64') };

@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { afterEach, expect, it } from 'vitest';
 import { createKeyring } from '../../core/crypto.js';
-import { connectTemporal, withDeadline } from '../../core/temporal.js';
+import { connectTemporal, withDeadline } from '../../core/temporal/connection.js';
 import { freePort } from '../../scripts/free-port.js';
 
 const uncaught: unknown[] = [];

@@ -1,8 +1,8 @@
 import { WorkflowUpdateFailedError, WorkflowUpdateStage, type WorkflowUpdateHandle } from '@temporalio/client';
 import { ApplicationFailure, WorkflowNotFoundError } from '@temporalio/common';
 import type { Config } from '../../core/config.js';
-import { withDeadline, type Temporal } from '../../core/temporal.js';
-import { UPDATE_HANDOVER_MS } from '../../core/worker-loss.js';
+import { withDeadline, type Temporal } from '../../core/temporal/connection.js';
+import { UPDATE_HANDOVER_MS } from '../../core/temporal/worker-loss.js';
 import {
   cancelUpdate,
   payUpdate,
@@ -23,7 +23,7 @@ export type ActionResult =
 
 /**
  * Covers an update whose handler runs an activity (sending a code, 10 s), after a worker that died
- * holding the session was replaced (core/worker-loss.ts); longer means a 503. A deadline that strikes
+ * holding the session was replaced (core/temporal/worker-loss.ts); longer means a 503. A deadline that strikes
  * leaves the update where it was: sent again, under the same id, it is the same update.
  */
 export const UPDATE_DEADLINE_MS = UPDATE_HANDOVER_MS + 10_000;

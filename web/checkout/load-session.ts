@@ -2,8 +2,8 @@ import { findCart } from '../../core/checkout/cart-ledger.js';
 import type { Db } from '../../core/db/client.js';
 import { CART_ID_PATTERN } from '../../core/checkout/cart-id.js';
 import type { Cart, Store } from '../../core/checkout/cart-schema.js';
-import { withDeadline, type Temporal } from '../../core/temporal.js';
-import { QUERY_HANDOVER_MS } from '../../core/worker-loss.js';
+import { withDeadline, type Temporal } from '../../core/temporal/connection.js';
+import { QUERY_HANDOVER_MS } from '../../core/temporal/worker-loss.js';
 import { stateQuery, type CartSessionState } from '../../workflows/cart-session/messages.js';
 import { cartSessionHandle } from '../../workflows/cart-session/client.js';
 import { TERMINAL_STATUSES } from '../../core/checkout/session.js';
@@ -32,7 +32,7 @@ export interface CheckoutSession {
 
 /**
  * A query answers in milliseconds from the worker holding the session. When that worker died without
- * a goodbye, Temporal answers it from another once the session is handed over (core/worker-loss.ts);
+ * a goodbye, Temporal answers it from another once the session is handed over (core/temporal/worker-loss.ts);
  * the page waits for that rather than answer 503 for a worker Temporal replaces.
  */
 export const QUERY_DEADLINE_MS = QUERY_HANDOVER_MS + 2_000;

@@ -9,7 +9,7 @@ import type { Config } from '../../core/config.js';
 import type { Db } from '../../core/db/client.js';
 import type { Logger } from '../../core/logger.js';
 import { otpHash } from '../../core/checkout/otp/hash.js';
-import type { Temporal } from '../../core/temporal.js';
+import type { Temporal } from '../../core/temporal/connection.js';
 import { waitForFirstDeliveryAttempt } from '../../core/webhooks/first-delivery.js';
 import { isHtmx } from '../htmx.js';
 import { CSRF_COOKIE, CSRF_FIELD, csrfToken, csrfTokenValid, deriveCsrfKey, newCsrfNonce } from '../csrf.js';

@@ -26,7 +26,7 @@ export function manualSendRefusal(err: unknown): ManualSendRefusal | undefined {
 /**
  * A test event from the dashboard goes to the merchant's first endpoint (core/webhooks/test-event.ts):
  * counted there like a replay. Answers why it is refused, or undefined when it may go. Replays are
- * admitted by replayEvent itself (workflows/webhook-delivery/client.ts).
+ * admitted by replayEvent itself (core/webhooks/replay.ts).
  */
 export function testEventGuard(deps: { config: Pick<Config, 'webhooks'>; db: Db; logger: Logger }) {
   return async (platformUuid: string): Promise<ManualSendRefusal | undefined> => {

@@ -4,7 +4,7 @@ import type { Config } from '../../core/config.js';
 import type { Db } from '../../core/db/client.js';
 import { InvalidOrderCursorError, listOrders } from '../../core/orders/orders.js';
 import { decodeOrderCursor, encodeOrderCursor } from '../../core/orders/order-cursor.js';
-import { LEDGER_STEPS, searchCarts, type CartSearch, type LedgerStep } from '../../core/checkout/cart-ledger.js';
+import { LEDGER_STEPS, searchCarts, type CartSearch, type LedgerStep } from '../../core/checkout/cart-search.js';
 import { CART_ID_PATTERN } from '../../core/checkout/cart-id.js';
 import { CART_STATUSES, type CartStatus } from '../../core/checkout/session.js';
 import {

@@ -7,13 +7,14 @@ import { getMerchant } from '../../core/merchants/merchants.js';
 import { ORDER_LIMITS, orderListQuerySchema, type Order, type OrderSummary } from '../../core/orders/order-schema.js';
 import { getOrder, listOrders, type OrderFilters } from '../../core/orders/orders.js';
 import { ordersCsv } from '../../core/orders/orders-csv.js';
-import { withDeadline, type Temporal } from '../../core/temporal.js';
+import { withDeadline, type Temporal } from '../../core/temporal/connection.js';
 import { refundOrder, RefundRefused } from '../../core/orders/request-refund.js';
 import { processorCurrencies } from '../../core/checkout/processor-amounts.js';
 import { AuthorizationRefused, captureOrder, voidOrder, type AuthorizationOutcome } from '../../core/orders/authorization.js';
 import { authorizationHold } from '../../workflows/cart-session/client.js';
 import { refundWorkflow } from '../../workflows/refund/client.js';
-import { replayEvent } from '../../workflows/webhook-delivery/client.js';
+import { replayEvent } from '../../core/webhooks/replay.js';
+import { deliveryRequests } from '../../workflows/webhook-delivery/client.js';
 import type { DashboardEnv } from './env.js';
 import { manualSendRefusal, type ManualSendRefusal } from './manual-sends.js';
 import { parseRefundAmount } from './refund-amount.js';
@@ -59,6 +60,7 @@ export function orderRoutes(deps: { config: Config; db: Db; temporal: Temporal; 
   const currencies = processorCurrencies(deps.config.payments.processor);
   const refunds = { db, temporal, refundWorkflow: refundWorkflow(temporal.client, deps.config), currencies };
   const holds = { db, hold: authorizationHold(temporal.client), currencies };
+  const replays = { db, config: deps.config, requestDelivery: deliveryRequests(temporal.client, deps.config), logger: deps.logger };
   const app = new Hono<DashboardEnv>();
   const owner = (c: C) => {
     const merchant = c.get('merchant')!;
@@ -286,9 +288,7 @@ export function orderRoutes(deps: { config: Config; db: Db; temporal: Temporal; 
     let refused: ManualSendRefusal | undefined;
     if (ours)
       // Limited as every manual send is (replayEvent, core/webhooks/manual-sends.ts).
-      await withDeadline(temporal, TEMPORAL_DEADLINE_MS, () =>
-        replayEvent({ db, client: temporal.client, config: deps.config, logger: deps.logger }, eventId, owner(c)),
-      ).catch((err: unknown) => {
+      await withDeadline(temporal, TEMPORAL_DEADLINE_MS, () => replayEvent(replays, eventId, owner(c))).catch((err: unknown) => {
         refused = manualSendRefusal(err);
         if (!refused) throw err;
       });

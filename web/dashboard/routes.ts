@@ -6,7 +6,7 @@ import { HTTPException } from 'hono/http-exception';
 import type { Config } from '../../core/config.js';
 import type { Db } from '../../core/db/client.js';
 import type { Logger } from '../../core/logger.js';
-import type { Temporal } from '../../core/temporal.js';
+import type { Temporal } from '../../core/temporal/connection.js';
 import { requireMerchant, requireOperator } from './auth.js';
 import { dashboardCsrf } from './csrf.js';
 import type { DashboardEnv } from './env.js';

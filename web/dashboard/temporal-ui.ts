@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto';
 import { Hono } from 'hono';
 import { z } from 'zod';
-import { createEncryptionCodec, payloadFromJson, payloadToJson } from '../../core/temporal-codec.js';
+import { createEncryptionCodec, payloadFromJson, payloadToJson } from '../../core/temporal/codec.js';
 import type { Keyring } from '../../core/crypto.js';
 import type { DashboardEnv } from './env.js';
 import { SESSION_COOKIE } from './session.js';

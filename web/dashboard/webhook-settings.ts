@@ -16,9 +16,10 @@ import {
   WebhookUrlRejectedError,
 } from '../../core/merchants/webhook-endpoints.js';
 import { rotateWebhookSecret } from '../../core/merchants/webhook-secrets.js';
-import { withDeadline, type Temporal } from '../../core/temporal.js';
+import { withDeadline, type Temporal } from '../../core/temporal/connection.js';
 import { sendTestWebhook } from '../../core/webhooks/test-event.js';
-import { replayEvent, WebhookEventNotFoundError } from '../../workflows/webhook-delivery/client.js';
+import { replayEvent, WebhookEventNotFoundError } from '../../core/webhooks/replay.js';
+import { deliveryRequests } from '../../workflows/webhook-delivery/client.js';
 import { verifyDomainsNow } from '../../workflows/domain-verification/client.js';
 import type { DashboardEnv } from './env.js';
 import { manualSendRefusal, testEventGuard, type ManualSendRefusal } from './manual-sends.js';
@@ -61,7 +62,7 @@ const field = async (c: C, name: string) => {
  * A merchant's webhook settings: the endpoint URL (checked as the operator path checks it), a signed
  * test event, secret rotation, allowed domains, the brand colour, recent deliveries and their replay. Every change goes
  * through the functions the operator API and CLI use (core/merchants/webhook-endpoints.ts,
- * webhook-secrets.ts and merchants.ts, workflows/webhook-delivery/client.ts), for the signed-in merchant only.
+ * webhook-secrets.ts and merchants.ts, core/webhooks/replay.ts), for the signed-in merchant only.
  */
 export function webhookSettingsRoutes(deps: { config: Config; db: Db; temporal: Temporal; logger: Logger }) {
   const { config, db, temporal } = deps;
@@ -211,7 +212,7 @@ export function webhookSettingsRoutes(deps: { config: Config; db: Db; temporal: 
     const eventId = c.req.param('eventId');
     try {
       const replayed = await withDeadline(temporal, TEMPORAL_DEADLINE_MS, () =>
-        replayEvent({ db, client: temporal.client, config, logger: deps.logger }, eventId, { platformUuid: me(c) }),
+        replayEvent({ db, config, requestDelivery: deliveryRequests(temporal.client, config), logger: deps.logger }, eventId, { platformUuid: me(c) }),
       );
       return await respond(c, { form: 'replay', eventId: replayed.eventId }, 202);
     } catch (err) {

@@ -9,7 +9,7 @@ import {
 import { ApplicationFailure } from '@temporalio/common';
 import type { AuthorizationHold, HoldAnswer } from '../../core/orders/authorization.js';
 import { ACTION_REFUSED } from '../../core/checkout/session.js';
-import { WORKFLOW_TASK_TIMEOUT_MS } from '../../core/worker-loss.js';
+import { WORKFLOW_TASK_TIMEOUT_MS } from '../../core/temporal/worker-loss.js';
 import { captureUpdate, cartWorkflowId, searchAttributes, voidUpdate, type CartSessionInput, type HoldRefusalDetails } from './messages.js';
 import { sessionMetadata, type SessionFacts } from './operator-details.js';
 import { cartSession } from './workflow.js';
@@ -31,7 +31,7 @@ export function startCartSession(
     taskQueue: options.taskQueue,
     args: [input],
     workflowIdReusePolicy: WorkflowIdReusePolicy.REJECT_DUPLICATE,
-    // A task held by a worker that died is retried elsewhere after this; the page's deadlines outlast it (core/worker-loss.ts).
+    // A task held by a worker that died is retried elsewhere after this; the page's deadlines outlast it (core/temporal/worker-loss.ts).
     workflowTaskTimeout: WORKFLOW_TASK_TIMEOUT_MS,
     memo: { storeName: options.storeName },
     ...(facts ? sessionMetadata({ ...facts, amount: input.amount, currency: input.currency }) : {}),

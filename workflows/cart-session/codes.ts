@@ -3,7 +3,7 @@ import type { CartSessionActivities } from '../../activities/cart-session/index.
 import { ACTION_REFUSED, OTP_SEND_FAILED } from '../../core/checkout/session.js';
 import { parseContact } from '../../core/checkout/contact.js';
 import { otpHashDigest } from '../../core/checkout/otp/digest.js';
-import { WAITED_ACTIVITY_HEARTBEAT_TIMEOUT_MS, WAITED_ACTIVITY_RETRY_INTERVAL_MS } from '../../core/worker-loss.js';
+import { WAITED_ACTIVITY_HEARTBEAT_TIMEOUT_MS, WAITED_ACTIVITY_RETRY_INTERVAL_MS } from '../../core/temporal/worker-loss.js';
 import type { CartSessionState } from './messages.js';
 import { refuse, type Contact, type SessionState } from './session-state.js';
 

@@ -1,6 +1,6 @@
 import { html } from 'hono/html';
 import { CART_STATUSES } from '../../../core/checkout/session.js';
-import { LEDGER_STEPS, type FoundCart, type LedgerStep } from '../../../core/checkout/cart-ledger.js';
+import { LEDGER_STEPS, type FoundCart, type LedgerStep } from '../../../core/checkout/cart-search.js';
 import type { MerchantSummary } from '../../../core/merchants/merchants.js';
 import { formatMoney, formatTime, words } from './format.js';
 import { dashboardLayout, type Html } from './layout.js';

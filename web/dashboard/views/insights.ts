@@ -1,7 +1,7 @@
 import { html } from 'hono/html';
 import { FUNNEL_ENDINGS, INSIGHT_PERIODS, type FunnelRow, type InsightPeriod, type InsightSummary } from '../../../core/insights/insights.js';
 import type { MerchantSummary } from '../../../core/merchants/merchants.js';
-import type { EndpointHealth } from '../../../core/webhooks/event-store.js';
+import type { EndpointHealth } from '../../../core/webhooks/event-history.js';
 import { formatMoney, formatTime } from './format.js';
 import { FUNNEL_LABELS, funnelChart } from './funnel-chart.js';
 import { dashboardLayout, type Html } from './layout.js';

@@ -2,7 +2,7 @@ import { fileURLToPath } from 'node:url';
 import type { DataConverter, Payload, PayloadCodec } from '@temporalio/common';
 // A CommonJS package whose named exports Node's ESM loader cannot see: the default import works in both Node and vitest.
 import proto from '@temporalio/proto';
-import type { Keyring } from './crypto.js';
+import type { Keyring } from '../crypto.js';
 
 /**
  * Workflow and activity payloads (inputs, results, queries, updates, signals, memos, failures'
@@ -49,7 +49,7 @@ export function createEncryptionCodec(keyring: Keyring): PayloadCodec {
  * messages and stack traces moved into an encoded attribute the codec encrypts too (the converter's
  * module says why it is loaded by path). Operators' decoding (api/codec/) reads both alike.
  */
-export const FAILURE_CONVERTER_PATH = fileURLToPath(new URL('./temporal-failure-converter.cjs', import.meta.url));
+export const FAILURE_CONVERTER_PATH = fileURLToPath(new URL('./failure-converter.cjs', import.meta.url));
 
 export function temporalDataConverter(keyring: Keyring): DataConverter {
   return { payloadCodecs: [createEncryptionCodec(keyring)], failureConverterPath: FAILURE_CONVERTER_PATH };

@@ -1,6 +1,6 @@
 import { WorkflowNotFoundError } from '@temporalio/common';
-import type { Logger } from './logger.js';
-import { withDeadline, type Temporal } from './temporal.js';
+import type { Logger } from '../logger.js';
+import { withDeadline, type Temporal } from './connection.js';
 
 /** Bounds the whole start call, connection included: a Temporal that is down must fail the request in seconds, not hold it open. */
 const START_DEADLINE_MS = 3_000;

@@ -1,8 +1,8 @@
 import { InterceptingCall, type Interceptor } from '@grpc/grpc-js';
 import { Client, Connection, defaultGrpcRetryOptions, makeGrpcRetryInterceptor, type TLSConfig } from '@temporalio/client';
 import { readFileSync } from 'node:fs';
-import type { Config } from './config.js';
-import { temporalDataConverter } from './temporal-codec.js';
+import type { Config } from '../config.js';
+import { temporalDataConverter } from './codec.js';
 
 export interface Temporal {
   connection: Connection;

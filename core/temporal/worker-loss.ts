@@ -28,7 +28,7 @@ export const WAITED_ACTIVITY_HEARTBEAT_TIMEOUT_MS = 4_000;
 /** How often such an activity heartbeats; the SDK sends at most one per 80 % of the timeout. */
 export const WAITED_ACTIVITY_HEARTBEAT_INTERVAL_MS = 1_000;
 
-/** A send that failed is retried after this (workflows/cart-session/workflow.ts). */
+/** A send that failed is retried after this (workflows/cart-session/codes.ts). */
 export const WAITED_ACTIVITY_RETRY_INTERVAL_MS = 1_000;
 
 /** What the replacement worker needs once it has the task: the session's history replayed, on a busy machine. */

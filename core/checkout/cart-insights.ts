@@ -1,0 +1,50 @@
+import type { Db } from '../db/client.js';
+import { FUNNEL_STEPS, type CartOwner, type FunnelStep } from './cart-ledger.js';
+import type { CartStatus } from './session.js';
+
+/** What the dashboard's insights read of the `carts` ledger (./cart-ledger.ts): sessions and payments per currency, and the funnel. */
+
+/** Which carts an insight counts: one merchant's in one environment, or (operators) every merchant's. */
+export interface InsightScope {
+  merchant?: CartOwner;
+  /** Carts created at or after this instant. */
+  since: Date;
+}
+
+const PAID_STATUSES = ['paid', 'partially_refunded', 'refunded'] as const;
+
+const scopeCondition = (db: Db, scope: InsightScope) =>
+  db`created_at >= ${scope.since}
+    ${scope.merchant ? db`and platform_uuid = ${scope.merchant.platformUuid} and environment = ${scope.merchant.environment}` : db``}`;
+
+/** Sessions created in the scope, per currency: how many, how many were paid (refunded ones included), and what those paid. */
+export async function cartTotals(db: Db, scope: InsightScope): Promise<Array<{ currency: string; sessions: number; paid: number; paidAmount: number }>> {
+  const rows = await db<{ currency: string; sessions: string; paid: string; paid_amount: string }[]>`
+    select currency, count(*) as sessions,
+      count(*) filter (where status in ${db(PAID_STATUSES)}) as paid,
+      coalesce(sum(amount) filter (where status in ${db(PAID_STATUSES)}), 0) as paid_amount
+    from carts where ${scopeCondition(db, scope)}
+    group by currency order by currency`;
+  return rows.map((r) => ({ currency: r.currency, sessions: Number(r.sessions), paid: Number(r.paid), paidAmount: Number(r.paid_amount) }));
+}
+
+/**
+ * How many sessions of the scope reached each step as their furthest, by status. A later step
+ * implies the earlier ones, and what a session's status and card show counts too: a cart created
+ * before migration 019, or whose page write was lost, still counts where its outcome proves it was.
+ */
+export async function cartFunnel(db: Db, scope: InsightScope): Promise<Array<{ furthest: FunnelStep; status: CartStatus; sessions: number }>> {
+  const rows = await db<{ furthest: number; status: CartStatus; sessions: string }[]>`
+    select furthest, status, count(*) as sessions from (
+      select status, case
+        when status in ${db(PAID_STATUSES)} then 5
+        when pay_attempted_at is not null or status = 'processing' or payment_brand is not null then 4
+        when code_verified_at is not null then 3
+        when code_sent_at is not null or failure_code = 'otp_locked' then 2
+        when page_opened_at is not null then 1
+        else 0 end as furthest
+      from carts where ${scopeCondition(db, scope)}
+    ) reached
+    group by furthest, status`;
+  return rows.map((r) => ({ furthest: FUNNEL_STEPS[r.furthest]!, status: r.status, sessions: Number(r.sessions) }));
+}

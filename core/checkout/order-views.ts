@@ -1,0 +1,117 @@
+import type { Db, Sql } from '../db/client.js';
+import type { CartOwner } from './cart-ledger.js';
+import type { Cart } from './cart-schema.js';
+import type { CartProvenance } from './cart-provenance.js';
+import type { ThreeDSecureResult } from './payment-processor.js';
+import type { CartStatus } from './session.js';
+
+/**
+ * The merchant's orders as the `carts` ledger (./cart-ledger.ts) holds them: one owner's list, one
+ * order, and one order locked for a refund's reservation or settlement.
+ */
+
+/** A cart as the merchant's order views need it. */
+export interface OrderRow {
+  cartId: string;
+  status: CartStatus;
+  amount: number;
+  currency: string;
+  refundedAmount: number;
+  /** What was captured (minor units): the amount once paid automatically, a manual capture's amount, or null before any capture. */
+  capturedAmount: number | null;
+  payment: { brand: string; last4: string; threeDSecure?: { result: ThreeDSecureResult } } | null;
+  failureCode: string | null;
+  cart: Cart;
+  expiresOn: Date;
+  createdAt: Date;
+  /** createdAt in microseconds since the epoch (decimal digits), PostgreSQL's precision, for list cursors. */
+  createdAtMicros: string;
+  createdWith: CartProvenance;
+}
+
+interface OrderDbRow {
+  cart_id: string;
+  status: CartStatus;
+  amount: string;
+  currency: string;
+  refunded_amount: string;
+  captured_amount: string | null;
+  payment_brand: string | null;
+  payment_last4: string | null;
+  three_d_secure: ThreeDSecureResult | null;
+  failure_code: string | null;
+  cart: Cart;
+  expires_on: Date;
+  created_at: Date;
+  created_at_micros: string;
+  created_with: CartProvenance;
+}
+
+/** Statuses of an order whose charge was captured; without a recorded manual capture, it was captured in full. */
+const CAPTURED_IN_FULL: ReadonlySet<CartStatus> = new Set(['paid', 'partially_refunded', 'refunded']);
+
+const toOrderRow = (r: OrderDbRow): OrderRow => ({
+  cartId: r.cart_id,
+  status: r.status,
+  amount: Number(r.amount),
+  currency: r.currency,
+  refundedAmount: Number(r.refunded_amount),
+  capturedAmount: r.captured_amount !== null ? Number(r.captured_amount) : CAPTURED_IN_FULL.has(r.status) ? Number(r.amount) : null,
+  payment:
+    r.payment_brand && r.payment_last4
+      ? { brand: r.payment_brand, last4: r.payment_last4, ...(r.three_d_secure ? { threeDSecure: { result: r.three_d_secure } } : {}) }
+      : null,
+  failureCode: r.failure_code,
+  cart: r.cart,
+  expiresOn: r.expires_on,
+  createdAt: r.created_at,
+  createdAtMicros: r.created_at_micros,
+  createdWith: r.created_with,
+});
+
+export interface CartListFilter {
+  status?: CartStatus;
+  /** Inclusive. */
+  createdFrom?: Date;
+  /** Exclusive. */
+  createdTo?: Date;
+  extra?: { key: string; value: string };
+  /** Only carts after this one in the list's order (newest first, then cartId descending). */
+  after?: { createdAtMicros: string; cartId: string };
+  limit: number;
+}
+
+const ORDER_COLUMNS = (sql: Sql) => sql`
+  cart_id, status, amount, currency, refunded_amount, captured_amount, payment_brand, payment_last4, three_d_secure, failure_code, cart, expires_on, created_at, created_with,
+  (extract(epoch from created_at) * 1000000)::bigint::text as created_at_micros`;
+
+/** One owner's carts, newest first (ties by cartId), filtered; the index carts_merchant_env_created serves it. */
+export async function listOwnerCarts(db: Db, owner: CartOwner, filter: CartListFilter): Promise<OrderRow[]> {
+  const { after, extra } = filter;
+  const rows = await db<OrderDbRow[]>`
+    select ${ORDER_COLUMNS(db)} from carts
+    where platform_uuid = ${owner.platformUuid} and environment = ${owner.environment}
+      ${filter.status ? db`and status = ${filter.status}` : db``}
+      ${filter.createdFrom ? db`and created_at >= ${filter.createdFrom}` : db``}
+      ${filter.createdTo ? db`and created_at < ${filter.createdTo}` : db``}
+      ${extra ? db`and cart -> 'extra' @> ${db.json({ [extra.key]: extra.value })}` : db``}
+      ${after ? db`and (created_at, cart_id) < (timestamptz 'epoch' + ${after.createdAtMicros}::bigint * interval '1 microsecond', ${after.cartId})` : db``}
+    order by created_at desc, cart_id desc
+    limit ${filter.limit}`;
+  return rows.map(toOrderRow);
+}
+
+/** The cart if it is this owner's, else undefined: another merchant's cart and an unknown one look the same. */
+export async function findOwnerCart(db: Db, owner: CartOwner, cartId: string): Promise<OrderRow | undefined> {
+  const [row] = await db<OrderDbRow[]>`
+    select ${ORDER_COLUMNS(db)} from carts where cart_id = ${cartId} and platform_uuid = ${owner.platformUuid} and environment = ${owner.environment}`;
+  return row && toOrderRow(row);
+}
+
+/** As findOwnerCart, locked until the transaction ends: one refund reservation or settlement at a time per cart. */
+export async function lockOwnerCart(tx: Sql, owner: CartOwner, cartId: string): Promise<OrderRow | undefined> {
+  const [row] = await tx<OrderDbRow[]>`
+    select ${ORDER_COLUMNS(tx)} from carts
+    where cart_id = ${cartId} and platform_uuid = ${owner.platformUuid} and environment = ${owner.environment} for update`;
+  return row && toOrderRow(row);
+}
