@@ -52,6 +52,16 @@ async function retryDelayOf(request: DeliveryRequest): Promise<void> {
 /** The line a request waits in: its endpoint's, or the merchant's first endpoint's for a request that names none. */
 const lineOf = (request: DeliveryRequest) => request.endpointId ?? '';
 
+/**
+ * Puts a request at the end of its line unless it repeats one still waiting there (requestDelivery is
+ * safe to retry). One equal to the request being delivered (the line's first, while `delivering`) is a
+ * new one: a replay of the event.
+ */
+function enqueueOnce(line: DeliveryRequest[], request: DeliveryRequest, delivering: boolean): void {
+  const waiting = delivering ? line.slice(1) : line;
+  if (!waiting.some((q) => q.eventId === request.eventId && q.trigger === request.trigger)) line.push(request);
+}
+
 async function deliverPerEndpoint(input: WebhookDeliveryInput): Promise<void> {
   const { deliverWebhook } = deliveryActivities(input);
   /** Each endpoint's requests in order; lines[x][0] is being delivered while x is in `busy`. */
@@ -62,10 +72,7 @@ async function deliverPerEndpoint(input: WebhookDeliveryInput): Promise<void> {
   const enqueue = (request: DeliveryRequest) => {
     const line = lines.get(lineOf(request)) ?? [];
     lines.set(lineOf(request), line);
-    // A request equal to one still waiting is a repeat of it (requestDelivery is safe to retry). One
-    // equal to the request being delivered is a new one: a replay of the event.
-    const waiting = busy.has(lineOf(request)) ? line.slice(1) : line;
-    if (!waiting.some((q) => q.eventId === request.eventId && q.trigger === request.trigger)) line.push(request);
+    enqueueOnce(line, request, busy.has(lineOf(request)));
   };
   for (const request of input.queued ?? []) enqueue(request);
   setHandler(deliverEventSignal, enqueue);
@@ -123,12 +130,7 @@ async function deliverInOneLine(input: WebhookDeliveryInput): Promise<void> {
   const queue: DeliveryRequest[] = [...(input.queued ?? [])];
   /** queue[0] is being delivered right now. */
   let delivering = false;
-  setHandler(deliverEventSignal, (request) => {
-    // A request equal to one still waiting is a repeat of it (requestDelivery is safe to retry). One
-    // equal to the request being delivered is a new one: an operator replaying the event again.
-    const waiting = delivering ? queue.slice(1) : queue;
-    if (!waiting.some((q) => q.eventId === request.eventId && q.trigger === request.trigger)) queue.push(request);
-  });
+  setHandler(deliverEventSignal, (request) => enqueueOnce(queue, request, delivering));
   const { deliverWebhook } = deliveryActivities(input);
 
   for (;;) {
