@@ -3,9 +3,8 @@ import { recordCartStatus, type CartStatusChange } from '../../core/checkout/car
 import type { Db } from '../../core/db/client.js';
 import { ApplicationFailure } from '@temporalio/activity';
 import { DELIVERY_FAILURE, SESSION_ATTEMPT_TIMEOUT_MS, type AttemptDelivery, type RequestDelivery } from '../../core/webhooks/delivery.js';
-import { deliveryEndpointIds, hasEarlierPendingDelivery } from '../../core/webhooks/event-store.js';
 import type { CartEventInput } from '../../core/webhooks/events.js';
-import { createCartEventActivities, recordCartEventIn, scheduledDelivery, type RecordedEvent } from '../shared/cart-events.js';
+import { createCartEventActivities, recordCartEventIn, sendCartEvent, type FirstAttempt } from '../shared/cart-events.js';
 
 /** One step of a session: its new status, the webhook event it makes (if any), and whether the customer's cards are done with. */
 export interface SessionStep {
@@ -19,30 +18,32 @@ export interface SessionStep {
  * status, the cart's webhook events, and the cards it no longer needs. Idempotent, so retries are harmless.
  */
 export function createLedgerActivities(deps: { db: Db; requestDelivery: RequestDelivery; attemptDelivery: AttemptDelivery }) {
-  const { db, requestDelivery, attemptDelivery } = deps;
+  const { db, attemptDelivery } = deps;
 
   /**
-   * The step's event is tried from here, once per endpoint that wants it, when nothing of the cart waits
-   * before it for that endpoint: one attempt, bounded by SESSION_ATTEMPT_TIMEOUT_MS. Only a delivery
-   * that attempt did not settle (a failure to retry, or an earlier event still queued) goes to the
-   * cart's delivery workflow, so a session whose merchant answers never starts one.
+   * The step's own attempt at its event: one per endpoint, made at every endpoint at once and all
+   * ended by one `deadline`, so the step takes about SESSION_ATTEMPT_TIMEOUT_MS however many endpoints
+   * hang, well inside its local activity's timeout (workflows/cart-session/workflow.ts). A failure is
+   * left to the delivery workflow as attempt 1, after the retry table's delay. The attempt is made
+   * once per event, not per run of the step: a run that finds one recorded (the step ran again after
+   * its worker died, or after a hand-over failed) only hands the event over, so it is neither sent
+   * twice from here nor lost.
    */
-  async function deliverStepEvent(event: CartEventInput, recorded: RecordedEvent): Promise<void> {
-    for (const endpointId of await deliveryEndpointIds(db, recorded.eventId)) {
-      const request = scheduledDelivery(event, recorded, endpointId);
-      if (recorded.sequence > 1 && (await hasEarlierPendingDelivery(db, event.cartId, recorded.sequence, endpointId))) {
-        await requestDelivery(event.cartId, request);
-        continue;
-      }
+  const attemptBy =
+    (deadline: number): FirstAttempt =>
+    async (request, delivery) => {
+      if (delivery.attempts > 0)
+        return { ...request, attemptsMade: delivery.attempts, ...(delivery.nextAttemptAt ? { retryAt: delivery.nextAttemptAt.toISOString() } : {}) };
+      if (Date.now() >= deadline) return request;
       try {
-        await attemptDelivery(request, { attempt: 1, timeoutMs: SESSION_ATTEMPT_TIMEOUT_MS });
+        await attemptDelivery(request, { attempt: 1, deadline });
+        return undefined;
       } catch (error) {
         if (!(error instanceof ApplicationFailure && error.type === DELIVERY_FAILURE.attemptFailed)) throw error;
         const delayMs = typeof error.nextRetryDelay === 'number' ? error.nextRetryDelay : 0;
-        await requestDelivery(event.cartId, { ...request, attemptsMade: 1, retryAt: new Date(Date.now() + delayMs).toISOString() });
+        return { ...request, attemptsMade: 1, retryAt: new Date(Date.now() + delayMs).toISOString() };
       }
-    }
-  }
+    };
 
   return {
     recordCartStatus: (input: CartStatusChange): Promise<void> => recordCartStatus(db, input),
@@ -54,8 +55,8 @@ export function createLedgerActivities(deps: { db: Db; requestDelivery: RequestD
 
     /**
      * A step of the session in one transaction: the status, the step's event and the discarded cards
-     * commit together, then the event goes out (deliverStepEvent). One local activity where a session
-     * of 1.0 runs up to three.
+     * commit together, then the event goes out, tried first from here (attemptBy). One local activity
+     * where a session of 1.0 runs up to three.
      */
     async recordSessionStep(step: SessionStep): Promise<void> {
       const recorded = await db.begin(async (tx) => {
@@ -63,7 +64,7 @@ export function createLedgerActivities(deps: { db: Db; requestDelivery: RequestD
         if (step.discardCards) await discardCartCards(tx, step.status.cartId);
         return step.event ? recordCartEventIn(tx, step.event) : undefined;
       });
-      if (step.event && recorded) await deliverStepEvent(step.event, recorded);
+      if (step.event && recorded) await sendCartEvent(deps, step.event, recorded, attemptBy(Date.now() + SESSION_ATTEMPT_TIMEOUT_MS));
     },
   };
 }

@@ -1,6 +1,6 @@
 import type { Db, Sql } from '../../core/db/client.js';
 import { lockCart } from '../../core/checkout/cart-ledger.js';
-import { deliveryEndpointIds, pendingRefundEventsBefore } from '../../core/webhooks/event-store.js';
+import { eventDeliveries, type EventDelivery } from '../../core/webhooks/event-store.js';
 import { recordLockedCartEvent } from '../../core/webhooks/cart-events.js';
 import { isLastCartEvent, type CartEventInput } from '../../core/webhooks/events.js';
 import type { DeliveryRequest, RequestDelivery } from '../../core/webhooks/delivery.js';
@@ -12,15 +12,16 @@ export interface CartEventDeps {
 }
 
 /**
- * Records a cart's event with the next sequence number and its final body, then hands it to the cart's
- * delivery workflow once per endpoint that wants it (none: recorded, never sent). Idempotent on (cart, event, status), and for `order_refunded` on the refund too: an activity retry after a lost response
- * returns the event already recorded and hands it over again, which the delivery side ignores.
+ * Records a cart's event with the next sequence number and its final body, then sends it
+ * (sendCartEvent). Idempotent on (cart, event, status), and for `order_refunded` on the refund too: an
+ * activity retry after a lost response returns the event already recorded and sends it again, which
+ * the delivery side ignores.
  */
 export function createCartEventActivities(deps: CartEventDeps) {
   return {
     async recordCartEvent(input: CartEventInput): Promise<RecordedEvent> {
       const recorded = await deps.db.begin((tx) => recordCartEventIn(tx, input));
-      await handOverCartEvent(deps, input, recorded);
+      await sendCartEvent(deps, input, recorded);
       return recorded;
     },
   };
@@ -35,23 +36,42 @@ export async function recordCartEventIn(tx: Sql, input: CartEventInput): Promise
   return recordLockedCartEvent(tx, cart, input);
 }
 
-/** Hands a recorded event to the cart's delivery workflow, once per endpoint that wants it. */
-async function handOverCartEvent(deps: CartEventDeps, input: CartEventInput, recorded: RecordedEvent): Promise<void> {
+/**
+ * A cart session's own attempt at its step's event, to one endpoint where nothing of the cart waits
+ * before it (activities/cart-session/ledger.ts): what is left for the delivery workflow, or nothing
+ * when the attempt settled it.
+ */
+export type FirstAttempt = (request: DeliveryRequest, delivery: EventDelivery) => Promise<DeliveryRequest | undefined>;
+
+/**
+ * Sends a recorded event to each endpoint that wants it, all endpoints at once, under one rule
+ * whoever recorded it: an endpoint never receives a cart's events out of recorded order. An event
+ * waits behind the cart's earlier ones still pending at that endpoint, handed to the cart's delivery
+ * workflow after them. Handing them over again keeps the order when their recorders raced here
+ * (refunds settle concurrently, activities/refund/index.ts); a repeat costs no second send (the
+ * workflow drops a repeat of a waiting request, the delivery activity a scheduled one already made).
+ * With nothing before it, `firstAttempt` (a session's step) may try it first; otherwise, or for
+ * what that attempt left, the delivery workflow sends it.
+ */
+export async function sendCartEvent(deps: CartEventDeps, input: CartEventInput, recorded: RecordedEvent, firstAttempt?: FirstAttempt): Promise<void> {
   const { db, requestDelivery } = deps;
-  for (const endpointId of await deliveryEndpointIds(db, recorded.eventId)) {
-    // Refunds settle concurrently and record their events as they settle (activities/refund/index.ts),
-    // but their workflows may get here in another order: the earlier ones still waiting go first, so the
-    // endpoint receives order_refunded in sequence order (a repeated request is ignored by delivery).
-    if (input.event === 'order_refunded') {
-      for (const earlier of await pendingRefundEventsBefore(db, input.cartId, recorded.sequence, endpointId)) {
-        await requestDelivery(input.cartId, { eventId: earlier, endpointId, trigger: 'scheduled' });
-      }
-    }
-    await requestDelivery(input.cartId, scheduledDelivery(input, recorded, endpointId));
-  }
+  const deliveries = await eventDeliveries(db, { ...recorded, cartId: input.cartId });
+  // Every endpoint's attempt is over before a failure is thrown, so a retry of the activity never overlaps one.
+  const sent = await Promise.allSettled(
+    deliveries.map(async (delivery) => {
+      if (delivery.status !== 'pending') return;
+      const request = scheduledDelivery(input, recorded, delivery.endpointId);
+      const left = firstAttempt && delivery.waitingBehind.length === 0 ? await firstAttempt(request, delivery) : request;
+      if (!left) return;
+      for (const eventId of delivery.waitingBehind) await requestDelivery(input.cartId, { eventId, endpointId: delivery.endpointId, trigger: 'scheduled' });
+      await requestDelivery(input.cartId, left);
+    }),
+  );
+  const failed = sent.find((s) => s.status === 'rejected');
+  if (failed) throw failed.reason;
 }
 
 /** The normal schedule's request for a recorded event to one endpoint, marked when it is the cart's last. */
-export function scheduledDelivery(input: CartEventInput, recorded: RecordedEvent, endpointId: string): DeliveryRequest {
+function scheduledDelivery(input: CartEventInput, recorded: RecordedEvent, endpointId: string): DeliveryRequest {
   return { eventId: recorded.eventId, endpointId, trigger: 'scheduled', ...(isLastCartEvent(input) ? { last: true as const } : {}) };
 }

@@ -55,11 +55,11 @@ export function createDeliveryAttempt(deps: DeliveryDeps): AttemptDelivery {
   }
 
   /**
-   * One HTTP attempt: `attempt` numbers it (the retry table's row), `signal` cancels it, `timeoutMs`
-   * bounds it below the configured timeout. Throws DELIVERY_FAILURE.attemptFailed, with the delay
-   * before the next attempt as `nextRetryDelay`, when the attempt failed and the schedule goes on.
+   * One HTTP attempt: `attempt` numbers it (the retry table's row), `signal` cancels it, `deadline` ends
+   * its request before the configured timeout would. Throws DELIVERY_FAILURE.attemptFailed, with the
+   * delay before the next attempt as `nextRetryDelay`, when the attempt failed and the schedule goes on.
    */
-  async function attemptDelivery(request: DeliveryRequest, options: { attempt: number; signal?: AbortSignal; timeoutMs?: number }): Promise<DeliveryOutcome> {
+  async function attemptDelivery(request: DeliveryRequest, options: { attempt: number; signal?: AbortSignal; deadline?: number }): Promise<DeliveryOutcome> {
     const { attempt } = options;
     const event = await findEvent(db, request.eventId);
     const endpoint = event && (await findDeliveryEndpoint(db, event.platform_uuid, request.endpointId));
@@ -100,7 +100,8 @@ export function createDeliveryAttempt(deps: DeliveryDeps): AttemptDelivery {
       url: endpoint.url,
       headers,
       body: rawBody,
-      timeoutMs: Math.min(config.webhooks.timeoutMs, options.timeoutMs ?? Infinity),
+      // Counted once the request is ready, so the reads before it do not stretch a deadline.
+      timeoutMs: Math.max(1, Math.min(config.webhooks.timeoutMs, (options.deadline ?? Infinity) - Date.now())),
       targets: webhookTargets(endpoint.environment, config.webhooks),
       ...(options.signal ? { signal: options.signal } : {}),
     });

@@ -34,14 +34,15 @@ export interface DeliveryRequest {
 
 /**
  * One attempt to deliver a request (activities/webhook-delivery/index.ts): `attempt` is its row in the
- * retry table, `timeoutMs` may bound it below the configured timeout. Throws an ApplicationFailure of
- * type DELIVERY_FAILURE.attemptFailed when it failed and the schedule goes on.
+ * retry table; `deadline` (epoch ms) may end its request before the configured timeout would. Throws an
+ * ApplicationFailure of type DELIVERY_FAILURE.attemptFailed when it failed and the schedule goes on.
  */
-export type AttemptDelivery = (request: DeliveryRequest, options: { attempt: number; signal?: AbortSignal; timeoutMs?: number }) => Promise<DeliveryOutcome>;
+export type AttemptDelivery = (request: DeliveryRequest, options: { attempt: number; signal?: AbortSignal; deadline?: number }) => Promise<DeliveryOutcome>;
 
 /**
- * How long a cart session's own first attempt at its event may take (activities/cart-session/ledger.ts):
- * the customer waits on it, as on the success redirect's head start (web/checkout/routes.ts).
+ * How long a cart session's own first attempt at its step's event may take, at every endpoint at once
+ * (activities/cart-session/ledger.ts): the customer waits on it, as on the success redirect's head
+ * start (web/checkout/routes.ts), and it must end well inside the step's local activity timeout.
  */
 export const SESSION_ATTEMPT_TIMEOUT_MS = 3_000;
 

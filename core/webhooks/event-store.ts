@@ -34,15 +34,6 @@ export async function nextEventSequence(sql: Sql, cartId: string): Promise<numbe
   return row?.next ?? 1;
 }
 
-/** The cart's `order_refunded` events before `sequence` not delivered yet to the endpoint, in sequence order. */
-export async function pendingRefundEventsBefore(db: Db, cartId: string, sequence: number, endpointId: string): Promise<string[]> {
-  const rows = await db<{ id: string }[]>`
-    select ev.id from webhook_events ev join webhook_deliveries d on d.event_id = ev.id and d.endpoint_id = ${endpointId}
-    where ev.cart_id = ${cartId} and ev.event = 'order_refunded' and ev.sequence < ${sequence} and d.status = 'pending'
-    order by ev.sequence`;
-  return rows.map((r) => r.id);
-}
-
 export async function insertEvent(sql: Sql, platformUuid: string, body: WebhookEventBody): Promise<void> {
   await sql`
     insert into webhook_events (id, cart_id, platform_uuid, sequence, event, payload)
@@ -78,16 +69,39 @@ export async function insertDeliveries(sql: Sql, eventId: string, endpointIds: r
     on conflict do nothing`;
 }
 
-/**
- * Whether an earlier event of the cart still waits for its delivery to the endpoint: then a later one
- * must queue behind it in the cart's delivery workflow, so the endpoint receives them in order.
- */
-export async function hasEarlierPendingDelivery(sql: Sql, cartId: string, sequence: number, endpointId: string): Promise<boolean> {
-  const rows = await sql`
-    select 1 from webhook_deliveries d join webhook_events e on e.id = d.event_id
-    where e.cart_id = ${cartId} and e.sequence < ${sequence} and d.endpoint_id = ${endpointId} and d.status = 'pending'
-    limit 1`;
-  return rows.length > 0;
+/** Where a recorded event stands at one endpoint it was recorded for, as its sending needs it (activities/shared/cart-events.ts). */
+export interface EventDelivery {
+  endpointId: string;
+  status: Exclude<DeliveryStatus, 'unsubscribed'>;
+  /** The cart's earlier events still pending at this endpoint, in sequence order: this one must wait behind them. */
+  waitingBehind: string[];
+  /** Attempts already made at this endpoint, and when the last one said to try next. */
+  attempts: number;
+  nextAttemptAt: Date | null;
+}
+
+/** The event's deliveries, in the order their endpoints were subscribed, each with what stands before it: one round trip for all. */
+export async function eventDeliveries(sql: Sql, event: { eventId: string; cartId: string; sequence: number }): Promise<EventDelivery[]> {
+  const rows = await sql<{ endpoint_id: string; status: EventDelivery['status']; waiting_behind: string[]; attempts: number; next_attempt_at: Date | null }[]>`
+    select d.endpoint_id, d.status,
+      array(
+        select ev.id from webhook_events ev join webhook_deliveries p on p.event_id = ev.id and p.endpoint_id = d.endpoint_id
+        where ev.cart_id = ${event.cartId} and ev.sequence < ${event.sequence} and p.status = 'pending'
+        order by ev.sequence) as waiting_behind,
+      a.attempts, a.next_attempt_at
+    from webhook_deliveries d join webhook_endpoints e on e.id = d.endpoint_id
+    cross join lateral (
+      select count(*)::int as attempts, (array_agg(next_attempt_at order by id desc))[1] as next_attempt_at
+      from webhook_attempts where event_id = d.event_id and endpoint_id = d.endpoint_id) a
+    where d.event_id = ${event.eventId}
+    order by e.created_at, e.id`;
+  return rows.map((r) => ({
+    endpointId: r.endpoint_id,
+    status: r.status,
+    waitingBehind: r.waiting_behind,
+    attempts: r.attempts,
+    nextAttemptAt: r.next_attempt_at,
+  }));
 }
 
 /** The endpoints the event was recorded for, in the order they were subscribed. */

@@ -19,9 +19,10 @@ export interface Reply {
 
 /**
  * A merchant's webhook endpoint, for real: a node:http server on a free port. It records every
- * request, answers as `reply` says, and — like a well-behaved merchant — processes each event id once.
+ * request, answers as `reply` says (once its promise settles, for an endpoint that hangs until the
+ * test lets it answer), and — like a well-behaved merchant — processes each event id once.
  */
-export async function startWebhookReceiver(reply: (request: ReceivedRequest, nth: number) => Reply = () => ({ status: 200 }), port = 0) {
+export async function startWebhookReceiver(reply: (request: ReceivedRequest, nth: number) => Reply | Promise<Reply> = () => ({ status: 200 }), port = 0) {
   const requests: ReceivedRequest[] = [];
   const processed = new Map<string, ReceivedRequest>();
   const sockets = new Set<import('node:net').Socket>();
@@ -31,16 +32,18 @@ export async function startWebhookReceiver(reply: (request: ReceivedRequest, nth
     req.on('end', () => {
       const received: ReceivedRequest = { headers: req.headers, rawBody: Buffer.concat(chunks).toString('utf8'), at: Date.now() };
       requests.push(received);
-      const answer = reply(received, requests.length);
-      const send = () => {
+      const answering = reply(received, requests.length);
+      const send = (answer: Reply) => {
         if (res.destroyed) return;
         const id = String(req.headers['webhook-id']);
         received.answered = answer.status;
         if (answer.status >= 200 && answer.status < 300 && !processed.has(id)) processed.set(id, received);
         res.writeHead(answer.status, answer.headers).end(answer.body ?? '');
       };
-      if (answer.delayMs) setTimeout(send, answer.delayMs);
-      else send();
+      void Promise.resolve(answering).then((answer) => {
+        if (answer.delayMs) setTimeout(() => send(answer), answer.delayMs);
+        else send(answer);
+      });
     });
   });
   server.on('connection', (s) => {

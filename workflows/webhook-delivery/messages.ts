@@ -7,9 +7,6 @@ import type { DeliveryRequest } from '../../core/webhooks/delivery.js';
  * imports only.
  */
 
-/** Each endpoint of the cart's merchant gets its own line; executions started before keep one line for all. */
-export const WEBHOOK_ENDPOINTS_PATCH = 'webhook-endpoints-v1';
-
 export function webhookDeliveryWorkflowId(cartId: string): string {
   return `webhooks-${cartId}`;
 }

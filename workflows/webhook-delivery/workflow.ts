@@ -12,7 +12,8 @@ import {
 } from '@temporalio/workflow';
 import type { WebhookDeliveryActivities } from '../../activities/webhook-delivery/index.js';
 import { DELIVERY_FAILURE, type DeliveryRequest } from '../../core/webhooks/delivery.js';
-import { deliverEventSignal, WEBHOOK_ENDPOINTS_PATCH, type WebhookDeliveryInput } from './messages.js';
+import { RELEASE_1_1 } from '../release-patches.js';
+import { deliverEventSignal, type WebhookDeliveryInput } from './messages.js';
 
 /** With nothing left to send for this long, the workflow ends; the next event starts it again. */
 const IDLE_BEFORE_CLOSING = '1 minute';
@@ -24,8 +25,8 @@ const IDLE_BEFORE_CLOSING = '1 minute';
  * cart, each endpoint has its own line, so one endpoint's retries never delay another's events.
  */
 export async function webhookDelivery(input: WebhookDeliveryInput): Promise<void> {
-  // Executions started before several endpoints keep their single line until they end or continue as new.
-  if (patched(WEBHOOK_ENDPOINTS_PATCH)) return deliverPerEndpoint(input);
+  // Each endpoint gets its own line from 1.1; a 1.0 execution keeps its single line until it ends or continues as new.
+  if (patched(RELEASE_1_1)) return deliverPerEndpoint(input);
   return deliverInOneLine(input);
 }
 
@@ -52,6 +53,16 @@ async function retryDelayOf(request: DeliveryRequest): Promise<void> {
 /** The line a request waits in: its endpoint's, or the merchant's first endpoint's for a request that names none. */
 const lineOf = (request: DeliveryRequest) => request.endpointId ?? '';
 
+/**
+ * Puts a request at the end of its line unless it repeats one still waiting there (requestDelivery is
+ * safe to retry). One equal to the request being delivered (the line's first, while `delivering`) is a
+ * new one: a replay of the event.
+ */
+function enqueueOnce(line: DeliveryRequest[], request: DeliveryRequest, delivering: boolean): void {
+  const waiting = delivering ? line.slice(1) : line;
+  if (!waiting.some((q) => q.eventId === request.eventId && q.trigger === request.trigger)) line.push(request);
+}
+
 async function deliverPerEndpoint(input: WebhookDeliveryInput): Promise<void> {
   const { deliverWebhook } = deliveryActivities(input);
   /** Each endpoint's requests in order; lines[x][0] is being delivered while x is in `busy`. */
@@ -62,10 +73,7 @@ async function deliverPerEndpoint(input: WebhookDeliveryInput): Promise<void> {
   const enqueue = (request: DeliveryRequest) => {
     const line = lines.get(lineOf(request)) ?? [];
     lines.set(lineOf(request), line);
-    // A request equal to one still waiting is a repeat of it (requestDelivery is safe to retry). One
-    // equal to the request being delivered is a new one: a replay of the event.
-    const waiting = busy.has(lineOf(request)) ? line.slice(1) : line;
-    if (!waiting.some((q) => q.eventId === request.eventId && q.trigger === request.trigger)) line.push(request);
+    enqueueOnce(line, request, busy.has(lineOf(request)));
   };
   for (const request of input.queued ?? []) enqueue(request);
   setHandler(deliverEventSignal, enqueue);
@@ -123,12 +131,7 @@ async function deliverInOneLine(input: WebhookDeliveryInput): Promise<void> {
   const queue: DeliveryRequest[] = [...(input.queued ?? [])];
   /** queue[0] is being delivered right now. */
   let delivering = false;
-  setHandler(deliverEventSignal, (request) => {
-    // A request equal to one still waiting is a repeat of it (requestDelivery is safe to retry). One
-    // equal to the request being delivered is a new one: an operator replaying the event again.
-    const waiting = delivering ? queue.slice(1) : queue;
-    if (!waiting.some((q) => q.eventId === request.eventId && q.trigger === request.trigger)) queue.push(request);
-  });
+  setHandler(deliverEventSignal, (request) => enqueueOnce(queue, request, delivering));
   const { deliverWebhook } = deliveryActivities(input);
 
   for (;;) {
