@@ -48,8 +48,8 @@ export async function cartSession(input: CartSessionInput): Promise<{ status: Ca
   setHandler(voidUpdate, hold.void, { validator: hold.validateVoid });
 
   const decided = await condition(() => session.decision !== undefined, input.lifetimeMs, { summary: `${duration(input.lifetimeMs)} expiry of the session` });
-  const decision = session.decision!;
-  if (!decided) await recorder.moveTo('abandoned');
+  const decision = decided ? session.decision : undefined;
+  if (!decision) await recorder.moveTo('abandoned');
   else if (decision.kind === 'pay') await payment.take(decision.card);
   else if (decision.kind === 'cancel') await recorder.moveTo('cancelled', { cancelledBy: decision.by });
   else await recorder.moveTo('failed', { failureCode: OTP_LOCKED });
