@@ -69,7 +69,7 @@ const cartEventDataSchema = z.strictObject({
   status: z.enum(CART_STATUSES),
   amount: z.int().meta({ description: 'The cart total, minor units', example: 4498 }),
   currency: z.string().meta({ example: 'EUR' }),
-  items: z.array(itemSchema).meta({ description: 'The lines as given at cart creation' }),
+  items: z.array(itemSchema).meta({ description: 'The lines as given at cart creation (Item: as create-cart takes them)' }),
   extra: z.record(z.string(), z.string()).meta({ description: 'Your metadata, echoed exactly as given at cart creation', example: { orderRef: 'order-42' } }),
   createdWith: cartProvenanceSchema,
   payment: webhookPaymentSchema.optional().meta({ description: 'The card, once the customer paid or tried to' }),
