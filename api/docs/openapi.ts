@@ -529,8 +529,8 @@ export function buildOpenApiDocument(config: Pick<Config, 'apiBaseUrl' | 'checko
       'Creates a cart session and returns its `cartId`. Redirect the customer to',
       `\`${config.checkoutBaseUrl}/?token=<cartId>\` before \`expiresOn\` (45 minutes). The redirect to`,
       'successUrl is not a payment confirmation: fulfil orders on the webhook only. The trailing slash is optional.',
-      `Add \`&lang=<code>\` to choose the page's language: ${PAGE_LANGUAGES}. Without it the page speaks the customer's earlier choice on this device,`,
-      "else the best match of the browser's languages, else the language of the cart's `country` (a French cart in French), else English.",
+      `Add \`&lang=<code>\` to choose the page's language: ${PAGE_LANGUAGES}. Without it the page follows the customer's last choice on its language switcher,`,
+      "then their browser's Accept-Language, then the language of the cart's `country` (a French cart in French), then English.",
     ].join(' '),
     tags: ['Checkout sessions'],
     // Either no credentials or the merchant's API key: an empty requirement makes it optional.
