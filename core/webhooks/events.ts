@@ -115,13 +115,7 @@ function cartEventSchema<E extends WebhookEventName, S extends CartStatus>(
         ...(carries.cancelledBy ? { cancelledBy: cancelledBy.meta({ description: carries.cancelledBy }) } : {}),
       }),
     })
-    .meta({
-      id: `${event
-        .split('_')
-        .map((w) => w[0]!.toUpperCase() + w.slice(1))
-        .join('')}Event`,
-      description,
-    });
+    .meta({ id: `${event.replace(/(?:^|_)(.)/g, (_, letter: string) => letter.toUpperCase())}Event`, description });
 }
 
 /** Each event as the OpenAPI document and docs/webhooks.md describe it; webhookEventBodySchema is their union, loosely. */
