@@ -20,7 +20,7 @@ const WORKFLOW_SANDBOX_MESSAGE =
   'Do the work in an activity and call it through proxyActivities().';
 
 export default defineConfig(
-  globalIgnores(['**/node_modules/', '.data/', '.test-data/', 'reports/', 'coverage/', 'test/fixtures/**/*.json']),
+  globalIgnores(['**/node_modules/', '.data/', '.test-data/', 'reports/', 'coverage/', 'test/fixtures/**/*.json', '.openapi/']),
 
   // Every deliberate exception is an `// eslint-disable-next-line <rule> -- <why>` naming its rule and its reason;
   // a directive that no longer suppresses anything is an error too.

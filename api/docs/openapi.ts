@@ -29,6 +29,9 @@ import {
   webhookEndpointSchema,
 } from '../../core/merchants/webhook-endpoint-schema.js';
 import { EVENT_LIMITS, eventListQuerySchema, eventListSchema, replayRequestSchema, replayResponseSchema } from '../../core/webhooks/event-schema.js';
+import { CART_EVENT_SCHEMAS, testEventBodySchema, WEBHOOK_EVENT_NAMES, WEBHOOK_TEST_EVENT } from '../../core/webhooks/events.js';
+import { CART_EVENT_EXAMPLES, TEST_EVENT_EXAMPLE } from '../../core/webhooks/event-examples.js';
+import { DEFAULT_LOCALE, LOCALES } from '../../web/i18n/index.js';
 
 const requestIdHeader = { 'X-Request-Id': { description: 'Identifies this request in our logs; quote it to support.', schema: { type: 'string' as const } } };
 const retryAfterHeader = { 'Retry-After': { description: 'Seconds to wait before retrying.', schema: { type: 'integer' as const, minimum: 1 } } };
@@ -495,6 +498,19 @@ function errorResponses(entries: DocumentedError[]) {
   return responses;
 }
 
+/** The languages of the hosted page, as `&lang=` takes them: "Arabic (ar), German (de), …". */
+const PAGE_LANGUAGES = LOCALES.map((code) => `${new Intl.DisplayNames([DEFAULT_LOCALE], { type: 'language' }).of(code)} (${code})`).join(', ');
+
+const TAGS = [
+  { name: 'Checkout sessions', description: 'Create the session the customer pays on the hosted page.' },
+  { name: 'Merchant API', description: 'Your profile and orders: look them up, refund, capture or void them, and end an open session. With your API key.' },
+  {
+    name: 'Webhook endpoints',
+    description: 'Where your events go, and what became of each: endpoints, their secrets, the events list and replays. With your API key.',
+  },
+  { name: 'Webhooks', description: 'What we POST to your endpoints, signed (Standard Webhooks): one body per event, in order per cart (docs/webhooks.md).' },
+];
+
 /** The OpenAPI 3.1 document, generated from the same zod schemas that validate the requests. */
 export function buildOpenApiDocument(config: Pick<Config, 'apiBaseUrl' | 'checkoutBaseUrl' | 'environment'>) {
   const registry = new OpenAPIRegistry();
@@ -513,8 +529,10 @@ export function buildOpenApiDocument(config: Pick<Config, 'apiBaseUrl' | 'checko
       'Creates a cart session and returns its `cartId`. Redirect the customer to',
       `\`${config.checkoutBaseUrl}/?token=<cartId>\` before \`expiresOn\` (45 minutes). The redirect to`,
       'successUrl is not a payment confirmation: fulfil orders on the webhook only. The trailing slash is optional.',
-      "Add `&lang=ar` (or `&lang=en`) to choose the page's language; without it the customer's browser language is used, English by default.",
+      `Add \`&lang=<code>\` to choose the page's language: ${PAGE_LANGUAGES}. Without it the page follows the customer's last choice on its language switcher,`,
+      "then their browser's Accept-Language, then the language of the cart's `country` (a French cart in French), then English.",
     ].join(' '),
+    tags: ['Checkout sessions'],
     // Either no credentials or the merchant's API key: an empty requirement makes it optional.
     security: [{}, { [merchantApiKey.name]: [] }],
     request: {
@@ -543,14 +561,18 @@ export function buildOpenApiDocument(config: Pick<Config, 'apiBaseUrl' | 'checko
     },
   });
   registerMerchantApi(registry, merchantApiKey.name);
+  registerWebhooks(registry);
   return new OpenApiGeneratorV31(registry.definitions).generateDocument({
     openapi: '3.1.0',
     info: {
       title: 'Hosted Checkout API',
       version: '2.0.0',
+      contact: { name: 'Hosted Checkout support: quote the X-Request-Id of the request in question' },
+      license: { name: 'Proprietary', identifier: 'LicenseRef-Proprietary' },
       description: `Create checkout sessions for the hosted payment page, then look up and refund your orders, and end a session you can no longer honour. This is the ${config.environment} environment. Create-cart identifies the merchant by \`cartObject.store.platformUuid\`; no Authorization header is needed unless the merchant chose to require its API key on create-cart (then \`Authorization: Bearer <apiKey>\`, else 401). Everything under \`/v2/merchant/\` needs \`Authorization: Bearer <apiKey>\`. Every error has the same body (\`Error\`).`,
     },
     servers: [{ url: config.apiBaseUrl, description: config.environment }],
+    tags: TAGS,
   });
 }
 
@@ -574,6 +596,8 @@ function registerMerchantApi(registry: OpenAPIRegistry, scheme: string) {
     path: '/v2/merchant/me',
     operationId: 'getMerchant',
     summary: 'Who this API key belongs to',
+    description:
+      'The merchant the key belongs to: its platformUuid (for create-cart), name, environment, webhook URL, registered domains and whether create-cart needs the key. Check a key with it before you rely on it.',
     tags: ['Merchant API'],
     security,
     responses: {
@@ -771,6 +795,7 @@ function registerWebhookEndpointApi(registry: OpenAPIRegistry, security: Array<R
     path: '/v2/merchant/webhook-endpoints/{id}',
     operationId: 'getWebhookEndpoint',
     summary: 'One webhook endpoint',
+    description: 'Its URL, enabledEvents, description and status (with why it was disabled); never its secret.',
     tags,
     security,
     request: { params: endpointIdParameter },
@@ -879,5 +904,63 @@ function registerWebhookEndpointApi(registry: OpenAPIRegistry, security: Array<R
         methodNotAllowedError('POST'),
       ]),
     },
+  });
+}
+
+/** The headers of every delivery (core/webhooks/signing.ts webhookHeaders); the timestamp and signature are fresh per attempt. */
+const deliveryHeaders = z.object({
+  'webhook-id': z.string().meta({ description: 'The event’s id, the same on every retry and replay: dedupe on it', example: 'evt_0a1b2c3d4e5f6a7b8c9d0e1f' }),
+  'webhook-timestamp': z.string().regex(/^\d+$/).meta({ description: 'Unix seconds of this attempt; reject beyond ±5 minutes', example: '1893499200' }),
+  'webhook-signature': z.string().meta({
+    description:
+      'Standard Webhooks: `v1,<base64 HMAC-SHA256>` of `<webhook-id>.<webhook-timestamp>.<raw body>`, keyed with the base64-decoded part of your secret after `whsec_`; several, space-separated, while a rotated secret overlaps',
+    example: 'v1,K5oZfzN95Z9UVu1EsfQmfVNQhnkZ2pj9o9NDN/H/pI4=',
+  }),
+  'X-Client-Signature': z.string().meta({ description: 'The same as webhook-signature', example: 'v1,K5oZfzN95Z9UVu1EsfQmfVNQhnkZ2pj9o9NDN/H/pI4=' }),
+  'X-Client-Event': z.enum([...WEBHOOK_EVENT_NAMES, WEBHOOK_TEST_EVENT]).meta({ description: 'The body’s event' }),
+  'X-Client-Delivery-Attempt': z.string().regex(/^\d+$/).meta({ description: 'Counts the attempts of this delivery, from 1', example: '1' }),
+});
+
+const DELIVERY_ANSWERS = {
+  '2XX': {
+    description:
+      'Received: any 2xx within WEBHOOK_TIMEOUT_MS (15 s) ends the delivery. Answer first, then work; anything else, a redirect or no answer is retried on the schedule of docs/webhooks.md.',
+  },
+  410: { description: 'Gone: the endpoint is disabled and its events are kept as skipped, replayable once you enable it again.' },
+};
+
+/** `webhooks`: each event we POST to your endpoints, with its headers and the answer we expect. */
+function registerWebhooks(registry: OpenAPIRegistry) {
+  for (const name of WEBHOOK_EVENT_NAMES) {
+    const schema = CART_EVENT_SCHEMAS[name];
+    registry.registerWebhook({
+      method: 'post',
+      path: name,
+      operationId: `${name.replace(/_(.)/g, (_, c: string) => c.toUpperCase())}Webhook`,
+      summary: `The ${name} event`,
+      description: schema.description ?? name,
+      tags: ['Webhooks'],
+      // Signed, not authenticated by a scheme of ours: the receiver checks the signature headers.
+      security: [],
+      request: {
+        headers: deliveryHeaders,
+        body: { required: true, content: { 'application/json': { schema, example: CART_EVENT_EXAMPLES[name] } } },
+      },
+      responses: DELIVERY_ANSWERS,
+    });
+  }
+  registry.registerWebhook({
+    method: 'post',
+    path: WEBHOOK_TEST_EVENT,
+    operationId: 'webhookTestWebhook',
+    summary: 'The test event',
+    description: testEventBodySchema.description ?? WEBHOOK_TEST_EVENT,
+    tags: ['Webhooks'],
+    security: [],
+    request: {
+      headers: deliveryHeaders,
+      body: { required: true, content: { 'application/json': { schema: testEventBodySchema, example: TEST_EVENT_EXAMPLE } } },
+    },
+    responses: { '2XX': { description: 'Your verification works. The answer is shown to you in the dashboard; nothing is retried.' } },
   });
 }

@@ -1,10 +1,8 @@
 import { z } from 'zod';
 import { itemSchema, plainText } from '../checkout/cart-schema.js';
-import { CART_PROVENANCES } from '../checkout/cart-provenance.js';
 import { CAPTURE_METHODS, CART_STATUSES } from '../checkout/session.js';
-import { THREE_D_SECURE_RESULTS } from '../checkout/payment-processor.js';
 import { DELIVERY_ERRORS } from '../webhooks/delivery-errors.js';
-import { DELIVERY_STATUSES, WEBHOOK_EVENT_NAMES } from '../webhooks/events.js';
+import { cartProvenanceSchema, DELIVERY_STATUSES, threeDSecureSchema, WEBHOOK_EVENT_NAMES } from '../webhooks/events.js';
 import { decodeOrderCursor } from './order-cursor.js';
 
 /**
@@ -48,16 +46,6 @@ export const refundSchema = z
   })
   .meta({ id: 'Refund', description: 'One refund of an order.' });
 
-export const threeDSecureSchema = z
-  .strictObject({
-    result: z.enum(THREE_D_SECURE_RESULTS).meta({
-      description:
-        'authenticated: the cardholder passed their bank’s challenge; frictionless: the bank authenticated them without one; failed: the challenge was failed or never answered (failureCode authentication_failed or authentication_timeout); not_required: no authentication was asked for.',
-      example: 'authenticated',
-    }),
-  })
-  .meta({ id: 'ThreeDSecure', description: 'What 3-D Secure (SCA) did for the payment. Webhook events carry the same object as data.payment.threeDSecure.' });
-
 export const paymentSummarySchema = z
   .strictObject({
     brand: z.string().meta({ example: 'visa' }),
@@ -77,12 +65,7 @@ export const orderSummarySchema = z
     refundedTotal: z.int().meta({ description: 'Sum of the succeeded refunds, minor units', example: 1000 }),
     payment: paymentSummarySchema.nullable().meta({ description: 'The card used, once the customer paid or tried to; null before' }),
     extra: z.record(z.string(), z.string()).meta({ description: 'Your metadata, as given at cart creation', example: { orderRef: 'order-42' } }),
-    createdWith: z.enum(CART_PROVENANCES).meta({
-      id: 'CartProvenance',
-      description:
-        'api_key: the create-cart request carried your API key. public: it did not, so anyone who knows your platformUuid may have made this cart; fulfil only a cartId you created yourself, for the amount you expect. Webhook events carry the same value as data.createdWith.',
-      example: 'api_key',
-    }),
+    createdWith: cartProvenanceSchema,
     createdAt: isoTime('When the cart was created'),
   })
   .meta({ id: 'OrderSummary', description: 'An order (a cart session) as listed.' });

@@ -37,7 +37,7 @@ export async function nextEventSequence(sql: Sql, cartId: string): Promise<numbe
 export async function insertEvent(sql: Sql, platformUuid: string, body: WebhookEventBody): Promise<void> {
   await sql`
     insert into webhook_events (id, cart_id, platform_uuid, sequence, event, payload)
-    values (${body.id}, ${body.data.cartId}, ${platformUuid}, ${body.sequence}, ${body.event}, ${sql.json(body as never)})`;
+    values (${body.id}, ${body.data.cartId}, ${platformUuid}, ${body.sequence}, ${body.event}, ${sql.json(body)})`;
 }
 
 export interface StoredEvent {

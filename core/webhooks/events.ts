@@ -1,6 +1,14 @@
-import type { CartProvenance } from '../checkout/cart-provenance.js';
-import type { CancelledBy, CartStatus } from '../checkout/session.js';
-import type { ThreeDSecureResult } from '../checkout/payment-processor.js';
+import { z } from 'zod';
+import { CART_PROVENANCES } from '../checkout/cart-provenance.js';
+import { itemSchema } from '../checkout/cart-schema.js';
+import { CANCELLED_BY, CART_STATUSES, type CancelledBy, type CartStatus } from '../checkout/session.js';
+import { THREE_D_SECURE_RESULTS } from '../checkout/payment-processor.js';
+
+/**
+ * What a merchant's endpoint receives: one source for the payload types, the OpenAPI document's
+ * `webhooks` (api/docs/openapi.ts) and the event reference in docs/webhooks.md
+ * (scripts/generate-webhook-docs.ts).
+ */
 
 /** The five event names merchants code against (docs/decisions/webhooks.md). */
 export const WEBHOOK_EVENT_NAMES = ['order_created', 'order_updated', 'order_cancelled', 'order_refunded', 'order_abandoned'] as const;
@@ -9,18 +17,156 @@ export type WebhookEventName = (typeof WEBHOOK_EVENT_NAMES)[number];
 /** What the dashboard's "Send a test event" sends: signed like any event, tied to no cart, never retried or recorded. */
 export const WEBHOOK_TEST_EVENT = 'webhook_test';
 
-export interface PaymentSummary {
-  brand: string;
-  last4: string;
-  /** Set when the payment failed: `card_declined`, `insufficient_funds`, `processor_error`, … */
-  failureCode?: string;
-  /** Set on every event of a cart created with `captureMethod: "manual"` (docs/webhooks.md). */
-  captureMethod?: 'manual';
-  /** Set once a manual authorization was captured: the amount captured, minor units (refunds are held to it). */
-  capturedAmount?: number;
-  /** What 3-D Secure did, once the payment has an outcome (absent while it is processing). */
-  threeDSecure?: { result: ThreeDSecureResult };
+const isoTime = (description: string) => z.iso.datetime().meta({ description, example: '2030-01-01T12:00:00.000Z' });
+
+export const threeDSecureSchema = z
+  .strictObject({
+    result: z.enum(THREE_D_SECURE_RESULTS).meta({
+      description:
+        'authenticated: the cardholder passed their bank’s challenge; frictionless: the bank authenticated them without one; failed: the challenge was failed or never answered (failureCode authentication_failed or authentication_timeout); not_required: no authentication was asked for.',
+      example: 'authenticated',
+    }),
+  })
+  .meta({ id: 'ThreeDSecure', description: 'What 3-D Secure (SCA) did for the payment. Webhook events carry the same object as data.payment.threeDSecure.' });
+
+export const cartProvenanceSchema = z.enum(CART_PROVENANCES).meta({
+  id: 'CartProvenance',
+  description:
+    'api_key: the create-cart request carried your API key. public: it did not, so anyone who knows your platformUuid may have made this cart; fulfil only a cartId you created yourself, for the amount you expect. Webhook events carry the same value as data.createdWith.',
+  example: 'api_key',
+});
+
+export const webhookPaymentSchema = z
+  .strictObject({
+    brand: z.string().meta({ example: 'visa' }),
+    last4: z.string().meta({ example: '1111' }),
+    failureCode: z
+      .string()
+      .optional()
+      .meta({ description: 'Set when the payment failed: card_declined, insufficient_funds, processor_error, …', example: 'card_declined' }),
+    captureMethod: z.literal('manual').optional().meta({ description: 'Set on every event of a cart created with captureMethod manual' }),
+    capturedAmount: z
+      .int()
+      .optional()
+      .meta({ description: 'Set once a manual authorization was captured: the amount captured, minor units (refunds are held to it)', example: 3000 }),
+    threeDSecure: threeDSecureSchema.optional().meta({ description: 'Once the payment has an outcome; absent while it is processing' }),
+  })
+  .meta({ id: 'WebhookPayment', description: 'The card, as brand and last 4 digits only, and what became of the payment.' });
+export type PaymentSummary = z.infer<typeof webhookPaymentSchema>;
+
+export const webhookRefundSchema = z
+  .strictObject({
+    id: z.string().meta({ example: 're_Jx0b3kQ8VhV2mW9sT1aP4cLd' }),
+    amount: z.int().meta({ description: 'Minor units', example: 1000 }),
+    refundedTotal: z.int().meta({ description: 'Every succeeded refund of the order so far, this one included, minor units', example: 1000 }),
+    reason: z.string().nullable().meta({ description: 'As you gave it, or null', example: 'Damaged in transit' }),
+  })
+  .meta({ id: 'WebhookRefund', description: 'The refund order_refunded announces (docs/decisions/refunds.md); one event per refund.' });
+export type RefundSummary = z.infer<typeof webhookRefundSchema>;
+
+const cartEventDataSchema = z.strictObject({
+  cartId: z.string().meta({ example: 'q3Vh0Xc2b1TzM9r8L5kA7wYe' }),
+  status: z.enum(CART_STATUSES),
+  amount: z.int().meta({ description: 'The cart total, minor units', example: 4498 }),
+  currency: z.string().meta({ example: 'EUR' }),
+  items: z.array(itemSchema).meta({ description: 'The lines as given at cart creation (Item: as create-cart takes them)' }),
+  extra: z.record(z.string(), z.string()).meta({ description: 'Your metadata, echoed exactly as given at cart creation', example: { orderRef: 'order-42' } }),
+  createdWith: cartProvenanceSchema,
+  payment: webhookPaymentSchema.optional().meta({ description: 'The card, once the customer paid or tried to' }),
+  failureCode: z.string().optional().meta({ description: 'Why a failed session failed, also when no payment was tried (otp_locked)' }),
+  refund: webhookRefundSchema.optional(),
+  cancelledBy: z.enum(CANCELLED_BY).optional().meta({ description: 'Who ended a cancelled session' }),
+});
+
+const envelope = {
+  id: z
+    .string()
+    .meta({ description: 'The event; also its webhook-id header, the same on every retry and replay: dedupe on it', example: 'evt_0a1b2c3d4e5f6a7b8c9d0e1f' }),
+  createdAt: isoTime('When the event was recorded'),
+  environment: z.enum(['sandbox', 'production']),
+};
+
+/** Any cart event, as the builder (core/webhooks/cart-events.ts) makes it and the event store keeps it. */
+export const webhookEventBodySchema = z.strictObject({
+  ...envelope,
+  event: z.enum(WEBHOOK_EVENT_NAMES),
+  sequence: z.int().min(1).meta({ description: 'Counts the cart’s events, from 1: apply them in this order', example: 1 }),
+  data: cartEventDataSchema,
+});
+/** The body every merchant receives (docs/decisions/webhooks.md). */
+export type WebhookEventBody = z.infer<typeof webhookEventBodySchema>;
+
+/** One event's body: its name, the statuses it says and the fields it may carry besides the order's own. */
+function cartEventSchema<E extends WebhookEventName, S extends CartStatus>(
+  event: E,
+  statuses: readonly [S, ...S[]],
+  description: string,
+  carries: { failureCode?: string; cancelledBy?: string; refund?: true } = {},
+) {
+  const { failureCode, refund, cancelledBy, ...order } = cartEventDataSchema.shape;
+  return webhookEventBodySchema
+    .extend({
+      event: z.literal(event),
+      data: z.strictObject({
+        ...order,
+        status: z.enum(statuses),
+        ...(carries.failureCode ? { failureCode: failureCode.meta({ description: carries.failureCode }) } : {}),
+        ...(carries.refund ? { refund: refund.unwrap() } : {}),
+        ...(carries.cancelledBy ? { cancelledBy: cancelledBy.meta({ description: carries.cancelledBy }) } : {}),
+      }),
+    })
+    .meta({ id: `${event.replace(/(?:^|_)(.)/g, (_, letter: string) => letter.toUpperCase())}Event`, description });
 }
+
+/** Each event as the OpenAPI document and docs/webhooks.md describe it; webhookEventBodySchema is their union, loosely. */
+export const CART_EVENT_SCHEMAS = {
+  order_created: cartEventSchema(
+    'order_created',
+    ['paid', 'authorized'],
+    'The payment succeeded: the order exists. With captureMethod manual the card was authorized, not charged (status authorized): ship, then capture.',
+  ),
+  order_updated: cartEventSchema(
+    'order_updated',
+    ['processing', 'failed', 'paid'],
+    'The payment is processing (only when it has no outcome after 2 s: a charge being resolved, or a 3-D Secure challenge; a card answered at once gets order_created or failed alone), the session failed (data.failureCode), or a manual authorization was captured (paid, with data.payment.capturedAmount).',
+    {
+      failureCode:
+        'On failed: card_declined, insufficient_funds, expired_card, incorrect_cvc, incorrect_number, processing_error, authentication_required, authentication_failed, authentication_timeout, processor_error, not_a_test_card, otp_locked, capture_declined',
+    },
+  ),
+  order_cancelled: cartEventSchema(
+    'order_cancelled',
+    ['cancelled'],
+    'The customer cancelled, you ended the session (POST /v2/merchant/carts/{cartId}/expire), or a manual authorization was voided, by you or by the hold timer. Nothing was charged.',
+    {
+      failureCode: 'authorization_expired when the hold timer (AUTHORIZATION_HOLD_DAYS) voided a manual authorization',
+      cancelledBy:
+        'customer (Cancel on the page) or merchant (the expire endpoint, or a void); absent when the hold timer ended it, and on events recorded before 1.1',
+    },
+  ),
+  order_abandoned: cartEventSchema('order_abandoned', ['abandoned'], 'The session expired unpaid.'),
+  order_refunded: cartEventSchema(
+    'order_refunded',
+    ['partially_refunded', 'refunded'],
+    'A refund succeeded: one event per refund, with data.refund. A manual-capture order’s repeats data.payment.capturedAmount.',
+    { refund: true },
+  ),
+} satisfies Record<WebhookEventName, z.ZodType>;
+
+export const testEventBodySchema = z
+  .strictObject({
+    ...envelope,
+    id: z.string().meta({ description: 'evt_test_…; tied to no cart', example: 'evt_test_0a1b2c3d4e5f6a7b8c9d0e1f' }),
+    event: z.literal(WEBHOOK_TEST_EVENT),
+    sequence: z.literal(0).meta({ description: 'Always 0: the event belongs to no cart' }),
+    data: z.strictObject({ message: z.string().meta({ example: 'A test event sent from the dashboard. Answer 2xx once its signature verifies.' }) }),
+  })
+  .meta({
+    id: 'WebhookTestEvent',
+    description:
+      'What the dashboard’s "Send a test event" sends to check your verification before real orders arrive: signed like any event, tied to no cart, neither retried nor recorded.',
+  });
+export type TestEventBody = z.infer<typeof testEventBodySchema>;
 
 /**
  * Whether nothing can follow this event for its cart: a session that ended without a payment has no
@@ -42,40 +188,6 @@ export interface CartEventInput {
   refund?: RefundSummary;
   /** Set on `order_cancelled`: who ended the session. */
   cancelledBy?: CancelledBy;
-}
-
-/** What `order_refunded` says of its refund (docs/decisions/refunds.md). */
-export interface RefundSummary {
-  id: string;
-  /** Minor units. */
-  amount: number;
-  /** Every succeeded refund of the order so far, this one included. */
-  refundedTotal: number;
-  reason: string | null;
-}
-
-/** The body every merchant receives (docs/decisions/webhooks.md). */
-export interface WebhookEventBody {
-  id: string;
-  event: WebhookEventName;
-  createdAt: string;
-  environment: 'sandbox' | 'production';
-  sequence: number;
-  data: {
-    cartId: string;
-    status: CartStatus;
-    amount: number;
-    currency: string;
-    items: unknown[];
-    extra: Record<string, string>;
-    /** `api_key`: the merchant made the cart with its API key; `public`: anyone may have (create-cart is public). */
-    createdWith: CartProvenance;
-    payment?: PaymentSummary;
-    failureCode?: string;
-    refund?: RefundSummary;
-    /** On `order_cancelled`: `customer` (Cancel on the page) or `merchant` (the expire endpoint). Absent from events recorded before 1.1. */
-    cancelledBy?: CancelledBy;
-  };
 }
 
 /**

@@ -21,7 +21,7 @@ export async function listEvents(db: Db, platformUuid: string, query: EventListQ
   const page = rows.slice(0, limit);
   const last = page.at(-1);
   return {
-    data: page.map(({ createdAtMicros: _micros, body, ...event }) => ({ ...event, body: body as unknown as Record<string, unknown> })),
+    data: page.map(({ createdAtMicros: _micros, body, ...event }) => ({ ...event, body })),
     nextCursor: rows.length > limit && last ? encodeEventCursor({ createdAtMicros: last.createdAtMicros, eventId: last.id }) : null,
   };
 }

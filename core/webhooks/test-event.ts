@@ -4,7 +4,7 @@ import type { Db } from '../db/client.js';
 import { findDeliveryEndpoint } from '../merchants/merchant-store.js';
 import { MerchantNotFoundError } from '../merchants/merchants.js';
 import { liveWebhookSecrets } from '../merchants/webhook-secrets.js';
-import { WEBHOOK_TEST_EVENT } from './events.js';
+import { WEBHOOK_TEST_EVENT, type TestEventBody } from './events.js';
 import { postWebhook, type PostOutcome } from './http-post.js';
 import { webhookHeaders } from './signing.js';
 import { webhookTargets } from './url-safety.js';
@@ -33,14 +33,15 @@ export async function sendTestWebhook(
   if (!endpoint) throw new MerchantNotFoundError(platformUuid);
   const sentAt = new Date();
   const eventId = `evt_test_${randomToken(18)}`;
-  const rawBody = JSON.stringify({
+  const body: TestEventBody = {
     id: eventId,
     event: WEBHOOK_TEST_EVENT,
     createdAt: sentAt.toISOString(),
     environment: endpoint.environment,
     sequence: 0,
     data: { message: options.message ?? 'A test event sent from the dashboard. Answer 2xx once its signature verifies.' },
-  });
+  };
+  const rawBody = JSON.stringify(body);
   const headers = webhookHeaders({
     eventId,
     event: WEBHOOK_TEST_EVENT,

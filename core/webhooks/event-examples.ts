@@ -1,0 +1,81 @@
+import type { z } from 'zod';
+import { CART_EVENT_SCHEMAS, type TestEventBody, type WebhookEventName } from './events.js';
+
+/**
+ * One body of each event, as sent: the examples of the OpenAPI document's `webhooks` and of
+ * docs/webhooks.md, parsed with their schemas by test/unit/webhook-docs.test.ts.
+ */
+
+const item = {
+  title: 'T-shirt',
+  description: 'Organic cotton',
+  price: 1999,
+  quantity: 2,
+  url: 'https://store.example/products/t-shirt',
+  image: 'https://store.example/products/t-shirt.png',
+  zeroPay: false,
+  sku: 'TS-ORG-M-BLU',
+  variantOptions: ['Size : M', 'Color : Blue'],
+};
+const cartId = 'q3Vh0Xc2b1TzM9r8L5kA7wYe';
+const order = {
+  amount: 3998,
+  currency: 'EUR',
+  items: [item],
+  extra: { orderRef: 'order-42' },
+  createdWith: 'api_key' as const,
+};
+const sent = { createdAt: '2030-01-01T12:00:00.000Z', environment: 'sandbox' as const };
+const card = { brand: 'visa', last4: '4242' };
+
+export const CART_EVENT_EXAMPLES: { [E in WebhookEventName]: z.infer<(typeof CART_EVENT_SCHEMAS)[E]> } = {
+  order_created: {
+    id: 'evt_0a1b2c3d4e5f6a7b8c9d0e1f',
+    event: 'order_created',
+    ...sent,
+    sequence: 1,
+    data: { cartId, status: 'paid', ...order, payment: { ...card, threeDSecure: { result: 'not_required' } } },
+  },
+  order_updated: {
+    id: 'evt_1b2c3d4e5f6a7b8c9d0e1f2a',
+    event: 'order_updated',
+    ...sent,
+    sequence: 2,
+    data: { cartId, status: 'paid', ...order, payment: { ...card, captureMethod: 'manual', capturedAmount: 3000, threeDSecure: { result: 'frictionless' } } },
+  },
+  order_cancelled: {
+    id: 'evt_2c3d4e5f6a7b8c9d0e1f2a3b',
+    event: 'order_cancelled',
+    ...sent,
+    sequence: 1,
+    data: { cartId, status: 'cancelled', ...order, cancelledBy: 'merchant' },
+  },
+  order_abandoned: {
+    id: 'evt_3d4e5f6a7b8c9d0e1f2a3b4c',
+    event: 'order_abandoned',
+    ...sent,
+    sequence: 1,
+    data: { cartId, status: 'abandoned', ...order },
+  },
+  order_refunded: {
+    id: 'evt_4e5f6a7b8c9d0e1f2a3b4c5d',
+    event: 'order_refunded',
+    ...sent,
+    sequence: 2,
+    data: {
+      cartId,
+      status: 'partially_refunded',
+      ...order,
+      payment: { ...card, threeDSecure: { result: 'not_required' } },
+      refund: { id: 're_Jx0b3kQ8VhV2mW9sT1aP4cLd', amount: 1000, refundedTotal: 1000, reason: 'Damaged in transit' },
+    },
+  },
+};
+
+export const TEST_EVENT_EXAMPLE: TestEventBody = {
+  id: 'evt_test_0a1b2c3d4e5f6a7b8c9d0e1f',
+  event: 'webhook_test',
+  ...sent,
+  sequence: 0,
+  data: { message: 'A test event sent from the dashboard. Answer 2xx once its signature verifies.' },
+};

@@ -1,0 +1,119 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { SANDBOX_CARDS } from '../../core/checkout/payment-processors/sandbox.js';
+import type { CreatedMerchant } from '../../core/merchants/registration.js';
+import { CART_EVENT_SCHEMAS, testEventBodySchema, WEBHOOK_TEST_EVENT, type WebhookEventBody } from '../../core/webhooks/events.js';
+import { sendTestWebhook } from '../../core/webhooks/test-event.js';
+import { verifyWebhook } from '../../core/webhooks/verify.js';
+import { cartSessionDriver } from '../support/cart-session-driver.js';
+import { merchantApi } from '../support/merchant-api.js';
+import { useTestStack } from '../support/test-stack.js';
+import { waitFor } from '../support/wait-for.js';
+import { startWebhookReceiver, type WebhookReceiver } from '../support/webhook-receiver.js';
+
+/** Long enough for a session to be paid on a loaded machine, short enough to watch one be abandoned. */
+const LIFETIME_SECONDS = 20;
+
+describe('webhook payloads: every event a real session sends is what its schema (and so /openapi.json and docs/webhooks.md) says', () => {
+  const stack = useTestStack({ SESSION_LIFETIME_SECONDS: String(LIFETIME_SECONDS), WEBHOOK_RETRY_SCHEDULE_MS: '0,300,500' });
+  let receiver: WebhookReceiver;
+  let merchant: CreatedMerchant;
+  let api: ReturnType<typeof merchantApi>;
+  let driver: ReturnType<typeof cartSessionDriver>;
+
+  beforeAll(async () => {
+    receiver = await startWebhookReceiver();
+    merchant = await stack.createMerchant({ name: 'Schema Store', webhookUrl: receiver.url });
+    api = merchantApi(stack, merchant.apiKey);
+    driver = cartSessionDriver(stack, merchant.platformUuid);
+  });
+  afterAll(() => receiver?.close());
+
+  /** The cart's events as received, verified over their raw bytes, in sequence order: `[event, status]` each. */
+  const received = (cartId: string, count: number) =>
+    waitFor(
+      () => {
+        const events = [...receiver.processed.values()]
+          .filter((request) => request.headers['x-client-event'] !== WEBHOOK_TEST_EVENT)
+          .map((request) => {
+            const verified = verifyWebhook(request.rawBody, request.headers, merchant.webhookSecret);
+            if (!verified.valid) throw new Error(`a webhook failed verification: ${verified.reason}`);
+            expect(request.headers['x-client-signature']).toBe(request.headers['webhook-signature']);
+            expect(request.headers['x-client-event']).toBe(verified.event.event);
+            return verified.event;
+          })
+          .filter((event) => event.data.cartId === cartId)
+          .sort((a, b) => a.sequence - b.sequence);
+        return events.length === count ? events : undefined;
+      },
+      { timeoutMs: 60_000, what: `${count} webhooks for ${cartId}` },
+    );
+
+  /** Each body through the strict schema of its event: an unknown, missing or mistyped field fails. */
+  const parsed = (events: WebhookEventBody[]) =>
+    events.map((event) => {
+      const result = CART_EVENT_SCHEMAS[event.event].safeParse(event);
+      expect(result.error, `${event.event}: ${JSON.stringify(event)}`).toBeUndefined();
+      return [event.event, event.data.status, event.sequence];
+    });
+
+  it('order_created and order_refunded of a card payment', async () => {
+    const session = await driver.verifiedSession();
+    expect((await driver.pay(session, SANDBOX_CARDS.approved)).status).toBe('paid');
+    expect((await api.refund(session.cartId, { amount: 1000, reason: 'Damaged in transit' })).status).toBe(201);
+    expect(parsed(await received(session.cartId, 2))).toEqual([
+      ['order_created', 'paid', 1],
+      ['order_refunded', 'partially_refunded', 2],
+    ]);
+  });
+
+  it('order_updated of a declined card', async () => {
+    const session = await driver.verifiedSession();
+    expect((await driver.pay(session, SANDBOX_CARDS.declined)).status).toBe('failed');
+    expect(parsed(await received(session.cartId, 1))).toEqual([['order_updated', 'failed', 1]]);
+  });
+
+  it('order_created (authorized), order_updated (captured) and order_refunded of a manual capture, and order_cancelled of a void', async () => {
+    const captured = await driver.verifiedSession({ captureMethod: 'manual' });
+    const voided = await driver.verifiedSession({ captureMethod: 'manual' });
+    for (const session of [captured, voided]) expect((await driver.pay(session, SANDBOX_CARDS.approved)).status).toBe('authorized');
+    expect((await api.capture(captured.cartId, { amount: 3000 })).status).toBe(200);
+    expect((await api.refund(captured.cartId, { amount: 3000 })).status).toBe(201);
+    expect((await api.void(voided.cartId)).status).toBe(200);
+    const capturedEvents = await received(captured.cartId, 3);
+    expect(parsed(capturedEvents)).toEqual([
+      ['order_created', 'authorized', 1],
+      ['order_updated', 'paid', 2],
+      ['order_refunded', 'refunded', 3],
+    ]);
+    expect(capturedEvents[1]?.data.payment).toMatchObject({ captureMethod: 'manual', capturedAmount: 3000 });
+    expect(parsed(await received(voided.cartId, 2))).toEqual([
+      ['order_created', 'authorized', 1],
+      ['order_cancelled', 'cancelled', 2],
+    ]);
+  });
+
+  it('order_cancelled of a session the customer cancelled or the merchant expired, and order_abandoned of one nobody paid', async () => {
+    const cancelled = await driver.createSession();
+    await driver.cancel(cancelled);
+    const expired = await driver.createSession();
+    expect((await api.expire(expired.cartId)).status).toBe(200);
+    const abandoned = await driver.createSession();
+    const [byCustomer] = await received(cancelled.cartId, 1);
+    const [byMerchant] = await received(expired.cartId, 1);
+    expect(parsed([byCustomer!, byMerchant!])).toEqual([
+      ['order_cancelled', 'cancelled', 1],
+      ['order_cancelled', 'cancelled', 1],
+    ]);
+    expect([byCustomer?.data.cancelledBy, byMerchant?.data.cancelledBy]).toEqual(['customer', 'merchant']);
+    expect(parsed(await received(abandoned.cartId, 1))).toEqual([['order_abandoned', 'abandoned', 1]]);
+  });
+
+  it('webhook_test, the dashboard’s test event', async () => {
+    const { eventId } = await sendTestWebhook(stack.db, stack.config, merchant.platformUuid);
+    const request = [...receiver.processed.values()].find((r) => r.headers['webhook-id'] === eventId);
+    expect(request?.headers['x-client-event']).toBe(WEBHOOK_TEST_EVENT);
+    const verified = verifyWebhook(request!.rawBody, request!.headers, merchant.webhookSecret);
+    expect(verified.valid).toBe(true);
+    expect(testEventBodySchema.safeParse(JSON.parse(request!.rawBody)).error).toBeUndefined();
+  });
+});
