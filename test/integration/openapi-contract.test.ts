@@ -151,6 +151,7 @@ describe('the OpenAPI document tells the truth about the merchant API', () => {
     expect(merchantOperations.map(([path]) => path).sort()).toEqual([
       '/v2/merchant/carts/{cartId}/expire',
       '/v2/merchant/events',
+      '/v2/merchant/events/stream',
       '/v2/merchant/events/{id}/replay',
       '/v2/merchant/me',
       '/v2/merchant/orders',
