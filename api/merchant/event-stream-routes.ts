@@ -30,7 +30,8 @@ export function eventStreamRoutes(deps: { db: Db }) {
     const query = eventStreamQuerySchema.safeParse(c.req.query(), { reportInput: true });
     if (!query.success) throw validationError(query.error);
     const lastEventId = lastEventIdSchema.safeParse(c.req.header('last-event-id'));
-    if (!lastEventId.success) throw validationError(lastEventId.error, ['Last-Event-ID']);
+    // A header's name is its path, as the Idempotency-Key's (api/carts/idempotency.ts).
+    if (!lastEventId.success) throw validationError(undefined, [], [{ path: 'Last-Event-ID', message: lastEventId.error.issues[0]!.message }]);
     const types = eventTypesOf(query.data);
     const platformUuid = c.get('merchant').platformUuid;
     const resumed = lastEventId.data === undefined ? undefined : decodeFeedPosition(lastEventId.data);
