@@ -54,7 +54,7 @@ function settingsOf(argv: string[], env: Record<string, string | undefined>) {
   const unknown = values.events === undefined ? [] : unknownEventNames(values.events);
   if (unknown.length > 0)
     throw new UsageError(
-      `--events: ${unknown.map((name) => JSON.stringify(name)).join(', ')} is not an event name; the events are ${WEBHOOK_EVENT_NAMES.join(', ')}`,
+      `--events: ${unknown.map((name) => JSON.stringify(name)).join(', ')} ${unknown.length === 1 ? 'is not an event name' : 'are not event names'}; the events are ${WEBHOOK_EVENT_NAMES.join(', ')}`,
     );
   return { forwardTo: target, apiUrl, apiKey, types: values.events?.split(',') };
 }

@@ -52,7 +52,7 @@ export const eventStreamQuerySchema = z.strictObject({
       if (unknown.length > 0)
         ctx.addIssue({
           code: 'custom',
-          message: `${unknown.map((name) => (name.length > 64 ? 'a value' : JSON.stringify(name))).join(', ')} is not an event name: must be a comma-separated list of ${WEBHOOK_EVENT_NAMES.join(', ')}`,
+          message: `${unknown.map((name) => (name.length > 64 ? 'a value' : JSON.stringify(name))).join(', ')} ${unknown.length === 1 ? 'is not an event name' : 'are not event names'}: must be a comma-separated list of ${WEBHOOK_EVENT_NAMES.join(', ')}`,
         });
     })
     .optional()
