@@ -861,7 +861,7 @@ function registerWebhookEndpointApi(registry: OpenAPIRegistry, security: Array<R
     description: [
       'Server-sent events (text/event-stream), open until you close it: first a `ready` message, then one message per event recorded from then on, oldest first,',
       'its `event` the event name, its `data` the body every endpoint receives, byte for byte, and its `id` its position. Reconnect with the last `id` received as',
-      '`Last-Event-ID` (EventSource does) and the stream resumes right after it: nothing missed, nothing twice. A `: heartbeat` comment comes at least every 15 s.',
+      '`Last-Event-ID` (EventSource does) and the stream resumes right after it: nothing missed, nothing twice. A `: heartbeat` comment comes at least every 15 s. The stream ends within 5 s of its key being rotated or revoked.',
       'Nothing is delivered or signed: `npm run listen` (docs/webhooks.md) forwards each event, signed with a secret of its own, to your machine.',
     ].join(' '),
     tags,

@@ -1,5 +1,7 @@
 import { setTimeout as sleep } from 'node:timers/promises';
 import { describe, expect, it } from 'vitest';
+import { rotateApiKey } from '../../core/merchants/api-keys.js';
+import { FEED_POLL_MS, FEED_REAUTH_MS } from '../../api/merchant/event-stream-routes.js';
 import { cartSessionDriver } from '../support/cart-session-driver.js';
 import { merchantApi } from '../support/merchant-api.js';
 import { useTestStack } from '../support/test-stack.js';
@@ -81,5 +83,17 @@ describe('GET /v2/merchant/events/stream', () => {
     expect(resumed.map((m) => m.event)).toEqual(['ready', 'order_cancelled']);
     expect(resumed[1]).toEqual(messages[2]);
     reconnected.abort();
+  });
+
+  it('ends an open stream once its key is rotated out, and refuses the key when the client reconnects', async () => {
+    const merchant = await stack.createMerchant();
+    const url = `${stack.apiUrl}/v2/merchant/events/stream`;
+    const response = await fetch(url, { headers: { authorization: `Bearer ${merchant.apiKey}` } });
+    const ended = response.text();
+    await rotateApiKey(stack.db, merchant.platformUuid);
+    const rotatedAt = Date.now();
+    expect(await ended).toMatch(/^event: ready\n/);
+    expect(Date.now() - rotatedAt).toBeLessThan(FEED_REAUTH_MS + 2 * FEED_POLL_MS);
+    expect((await fetch(url, { headers: { authorization: `Bearer ${merchant.apiKey}` } })).status).toBe(401);
   });
 });
