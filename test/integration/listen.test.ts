@@ -83,7 +83,9 @@ describe('npm run listen', () => {
       for (const header of ['webhook-id', 'x-client-event', 'x-client-delivery-attempt', 'content-type', 'user-agent'])
         expect(forwardedCreated.headers[header], header).toBe(deliveredCreated.headers[header]);
       expect(() => new Webhook(secret).verify(deliveredCreated.rawBody, deliveredCreated.headers as Record<string, string>)).toThrow();
-      expect(output).toMatch(new RegExp(`order_created +${forwardedCreated.headers['webhook-id'] as string} +cart ${first.cartId} +→ 200 in \\d+ ms`));
+      // The command prints its line once the answer is complete, which the receiver sees a moment before.
+      const line = new RegExp(`order_created +${forwardedCreated.headers['webhook-id'] as string} +cart ${first.cartId} +→ 200 in \\d+ ms`);
+      await waitFor(() => (line.test(output) ? true : undefined), { what: 'the command’s line for the forwarded order_created' });
 
       // The API goes away while events happen: an expired session (order_cancelled, not asked for) and a second paid checkout.
       api.close();
