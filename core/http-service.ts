@@ -1,3 +1,4 @@
+import type { Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { serve } from '@hono/node-server';
 import { loadConfigOrExit, type Config } from './config.js';
@@ -10,9 +11,16 @@ export type FetchHandler = (request: Request) => Response | Promise<Response>;
 
 export interface Listening {
   url: string;
-  /** Stops accepting connections and resolves once the open ones have finished. */
+  /** Stops accepting connections and resolves once the open ones have finished, or were cut after CLOSE_GRACE_MS. */
   close: () => Promise<void>;
 }
+
+/**
+ * How long open requests get to finish once a server stops: longer than any answer waits (a repeated
+ * capture waits 15 s, api/merchant/routes.ts). What is still open after it is a stream that never
+ * finishes by itself (api/merchant/event-stream-routes.ts), whose client reconnects from its last id.
+ */
+export const CLOSE_GRACE_MS = 20_000;
 
 /** Serves `fetch` on `port` (0: any free one), resolving once it listens. */
 export function listen(fetch: FetchHandler, options: { port?: number; hostname?: string } = {}): Promise<Listening> {
@@ -20,7 +28,14 @@ export function listen(fetch: FetchHandler, options: { port?: number; hostname?:
     const server = serve({ fetch, port: options.port ?? 0, ...(options.hostname ? { hostname: options.hostname } : {}) }, (info: AddressInfo) =>
       resolve({
         url: `http://${options.hostname ?? 'localhost'}:${info.port}`,
-        close: () => new Promise((done) => server.close(() => done())),
+        close: () =>
+          new Promise((done) => {
+            const cut = setTimeout(() => (server as Server).closeAllConnections(), CLOSE_GRACE_MS).unref();
+            server.close(() => {
+              clearTimeout(cut);
+              done();
+            });
+          }),
       }),
     );
   });

@@ -32,6 +32,7 @@ import { EVENT_LIMITS, eventListQuerySchema, eventListSchema, replayRequestSchem
 import { CART_EVENT_SCHEMAS, testEventBodySchema, WEBHOOK_EVENT_NAMES, WEBHOOK_TEST_EVENT } from '../../core/webhooks/events.js';
 import { CART_EVENT_EXAMPLES, TEST_EVENT_EXAMPLE } from '../../core/webhooks/event-examples.js';
 import { DEFAULT_LOCALE, LOCALES } from '../../web/i18n/index.js';
+import { eventStreamQuerySchema, lastEventIdSchema } from '../../core/webhooks/event-feed-schema.js';
 
 const requestIdHeader = { 'X-Request-Id': { description: 'Identifies this request in our logs; quote it to support.', schema: { type: 'string' as const } } };
 const retryAfterHeader = { 'Retry-After': { description: 'Seconds to wait before retrying.', schema: { type: 'integer' as const, minimum: 1 } } };
@@ -869,6 +870,50 @@ function registerWebhookEndpointApi(registry: OpenAPIRegistry, security: Array<R
           examples: [
             example('VALIDATION_ERROR', 'The request has 1 invalid field.', [
               { path: 'endpointId', message: 'is required with delivered (the endpoint whose deliveries to look at)' },
+            ]),
+          ],
+        },
+        ...common,
+        methodNotAllowedError('GET'),
+      ]),
+    },
+  });
+  registry.registerPath({
+    method: 'get',
+    path: '/v2/merchant/events/stream',
+    operationId: 'streamEvents',
+    summary: 'Follow your events as they happen',
+    description: [
+      'Server-sent events (text/event-stream), open until you close it: first a `ready` message, then one message per event recorded from then on, oldest first,',
+      'its `event` the event name, its `data` the body every endpoint receives, byte for byte, and its `id` its position. Reconnect with the last `id` received as',
+      '`Last-Event-ID` (EventSource does) and the stream resumes right after it: nothing missed, nothing twice. A `: heartbeat` comment comes at least every 15 s. The stream ends within 5 s of its key being rotated or revoked.',
+      'Nothing is delivered or signed: `npm run listen` (docs/webhooks.md) forwards each event, signed with a secret of its own, to your machine.',
+    ].join(' '),
+    tags,
+    security,
+    request: { query: eventStreamQuerySchema, headers: z.object({ 'Last-Event-ID': lastEventIdSchema }) },
+    responses: {
+      200: {
+        description: 'The stream.',
+        headers: requestIdHeader,
+        content: {
+          'text/event-stream': {
+            schema: { type: 'string' },
+            example:
+              'event: ready\nid: ZjEuMTc5NTMwMzE2NzE3OTIwNC4\ndata: {"types":null}\n\nevent: order_created\nid: ZjEuMTc5NTMwMzE2OTIwMDAwMC5ldnRfMGExYjJjM2Q0ZTVm\ndata: {"id":"evt_0a1b2c3d4e5f","event":"order_created",…}\n\n',
+          },
+        },
+      },
+      ...errorResponses([
+        {
+          description: 'VALIDATION_ERROR: types names something that is not an event, an unknown query parameter, or a Last-Event-ID this stream did not send.',
+          examples: [
+            example('VALIDATION_ERROR', 'The request has 1 invalid field.', [
+              {
+                path: 'types',
+                message:
+                  '"order_paid" is not an event name: must be a comma-separated list of order_created, order_updated, order_cancelled, order_refunded, order_abandoned',
+              },
             ]),
           ],
         },

@@ -18,6 +18,7 @@ import { merchantAuth } from './auth.js';
 import { EXPIRE_DEADLINE_MS, expireSession } from './expire-session.js';
 import { answerOnce, type ActionRequest } from './idempotency.js';
 import { eventRoutes } from './event-routes.js';
+import { eventStreamRoutes } from './event-stream-routes.js';
 import { webhookEndpointRoutes } from './webhook-endpoint-routes.js';
 import { processorCurrencies } from '../../core/checkout/processor-amounts.js';
 import { unchargeableError } from '../chargeable-amount.js';
@@ -187,6 +188,7 @@ export function merchantRoutes(deps: { config: Config; db: Db; temporal: Tempora
   });
   app.all('/carts/:cartId/expire', methodNotAllowed(['POST']));
   app.route('/webhook-endpoints', webhookEndpointRoutes(deps));
+  app.route('/events/stream', eventStreamRoutes(deps));
   app.route('/events', eventRoutes(deps));
 
   app.post('/orders/:cartId/capture', jsonBody(CAPTURE_BODY_BYTES), async (c) => {

@@ -7,7 +7,7 @@ import { insertMerchant } from './merchant-store.js';
 import { normalizeDomains } from './merchants.js';
 import { NO_LOOPBACK, webhookTargets, type LoopbackSetting } from '../webhooks/url-safety.js';
 import { assertWebhookUrl } from './webhook-endpoints.js';
-import { newWebhookSecret } from './webhook-secrets.js';
+import { newWebhookSecret } from '../webhooks/signing.js';
 
 /**
  * How a merchant comes to exist, for operators (CLI and API) and the stack's own seeding: the webhook

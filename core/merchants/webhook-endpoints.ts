@@ -24,7 +24,7 @@ import {
   type UpdateWebhookEndpoint,
   type WebhookEndpoint,
 } from './webhook-endpoint-schema.js';
-import { newWebhookSecret } from './webhook-secrets.js';
+import { newWebhookSecret } from '../webhooks/signing.js';
 
 /**
  * A merchant's webhook endpoints: each URL (checked for the merchant's environment), the events it

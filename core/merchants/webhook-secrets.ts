@@ -1,15 +1,10 @@
-import { randomBytes } from 'node:crypto';
 import type { Keyring } from '../crypto.js';
 import type { Db } from '../db/client.js';
 import { addSecret, findDeliveryEndpoint, liveSealedSecrets } from './merchant-store.js';
 import { MerchantNotFoundError } from './merchants.js';
+import { newWebhookSecret } from '../webhooks/signing.js';
 
 /** The secrets a merchant's webhooks are signed with, one set per endpoint: sealed at rest, rotated with an overlap. */
-
-/** A Standard Webhooks secret: `whsec_` + base64 of 32 random bytes. */
-export function newWebhookSecret(): string {
-  return `whsec_${randomBytes(32).toString('base64')}`;
-}
 
 /**
  * Adds a new secret to an endpoint of the merchant (its first without `endpointId`); the ones live

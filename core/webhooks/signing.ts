@@ -1,4 +1,4 @@
-import { createHmac } from 'node:crypto';
+import { createHmac, randomBytes } from 'node:crypto';
 import type { WEBHOOK_TEST_EVENT, WebhookEventName } from './events.js';
 
 /**
@@ -8,6 +8,11 @@ import type { WEBHOOK_TEST_EVENT, WebhookEventName } from './events.js';
  */
 
 const SECRET_PREFIX = 'whsec_';
+
+/** A Standard Webhooks secret: `whsec_` + base64 of 32 random bytes. */
+export function newWebhookSecret(): string {
+  return `${SECRET_PREFIX}${randomBytes(32).toString('base64')}`;
+}
 
 export function secretKey(secret: string): Buffer {
   const encoded = secret.startsWith(SECRET_PREFIX) ? secret.slice(SECRET_PREFIX.length) : secret;

@@ -4,7 +4,7 @@ import { CREATE_CART_EXAMPLE, EXAMPLE_PLATFORM_UUID } from '../../api/docs/opena
 import { ERROR_STATUS, type ErrorCode } from '../../api/errors.js';
 import { insertMerchant } from '../../core/merchants/merchant-store.js';
 import { setRequireApiKey } from '../../core/merchants/api-keys.js';
-import { newWebhookSecret } from '../../core/merchants/webhook-secrets.js';
+import { newWebhookSecret } from '../../core/webhooks/signing.js';
 import { COUNTRY_CODES, PAYABLE_CURRENCIES } from '../../core/checkout/cart-schema.js';
 import { SANDBOX_REFUND_DECLINED_AMOUNT } from '../../core/checkout/payment-processors/sandbox.js';
 import { createCartId, postCart, validCartRequest } from '../support/fixtures.js';
@@ -151,6 +151,7 @@ describe('the OpenAPI document tells the truth about the merchant API', () => {
     expect(merchantOperations.map(([path]) => path).sort()).toEqual([
       '/v2/merchant/carts/{cartId}/expire',
       '/v2/merchant/events',
+      '/v2/merchant/events/stream',
       '/v2/merchant/events/{id}/replay',
       '/v2/merchant/me',
       '/v2/merchant/orders',

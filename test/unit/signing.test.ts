@@ -1,8 +1,7 @@
 import { createHmac } from 'node:crypto';
 import { Webhook } from 'standardwebhooks';
 import { describe, expect, it } from 'vitest';
-import { newWebhookSecret } from '../../core/merchants/webhook-secrets.js';
-import { signatureFor, webhookHeaders } from '../../core/webhooks/signing.js';
+import { newWebhookSecret, signatureFor, webhookHeaders } from '../../core/webhooks/signing.js';
 import { verifyWebhook } from '../../core/webhooks/verify.js';
 
 const secret = newWebhookSecret();
