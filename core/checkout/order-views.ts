@@ -102,7 +102,7 @@ export async function listOwnerCarts(db: Db, owner: CartOwner, filter: CartListF
 }
 
 /** The cart if it is this owner's, else undefined: another merchant's cart and an unknown one look the same. */
-export async function findOwnerCart(db: Db, owner: CartOwner, cartId: string): Promise<OrderRow | undefined> {
+export async function findOwnerCart(db: Sql, owner: CartOwner, cartId: string): Promise<OrderRow | undefined> {
   const [row] = await db<OrderDbRow[]>`
     select ${ORDER_COLUMNS(db)} from carts where cart_id = ${cartId} and platform_uuid = ${owner.platformUuid} and environment = ${owner.environment}`;
   return row && toOrderRow(row);

@@ -81,9 +81,16 @@ export async function listOrders(db: Db, merchant: OrderOwner, filters: OrderFil
 
 /** The order, or undefined when it is not this merchant's in this environment (the API answers 404 either way). */
 export async function getOrder(db: Db, merchant: OrderOwner, cartId: string): Promise<Order | undefined> {
-  const row = await findOwnerCart(db, merchant, cartId);
-  if (!row) return undefined;
-  const [refunds, webhooks] = await Promise.all([listCartRefunds(db, cartId), listOrderEventDeliveries(db, cartId, ORDER_LIMITS.responseExcerpt)]);
+  // One snapshot: read one after the other, a refund settling in between showed as succeeded beside the
+  // order's status and refundedTotal from before it.
+  const read = await db.begin('isolation level repeatable read read only', async (tx) => {
+    const found = await findOwnerCart(tx, merchant, cartId);
+    if (!found) return undefined;
+    const [refunds, webhooks] = await Promise.all([listCartRefunds(tx, cartId), listOrderEventDeliveries(tx, cartId, ORDER_LIMITS.responseExcerpt)]);
+    return { row: found, refunds, webhooks };
+  });
+  if (!read) return undefined;
+  const { row, refunds, webhooks } = read;
   return {
     ...summaryOf(row),
     items: row.cart.items,

@@ -1,4 +1,4 @@
-import type { Db } from '../db/client.js';
+import type { Db, Sql } from '../db/client.js';
 import { isDeliveryError, type DeliveryError } from './delivery-errors.js';
 import type { DeliveryStatus, WebhookEventBody, WebhookEventName } from './events.js';
 import { NO_OUTCOME } from './event-store.js';
@@ -141,7 +141,7 @@ export interface OrderEventDeliveries {
 }
 
 /** The cart's events in sequence order with their attempts, oldest first. */
-export async function listOrderEventDeliveries(db: Db, cartId: string, excerptChars: number): Promise<OrderEventDeliveries[]> {
+export async function listOrderEventDeliveries(db: Sql, cartId: string, excerptChars: number): Promise<OrderEventDeliveries[]> {
   const rows = await db<
     Array<{
       id: string;
