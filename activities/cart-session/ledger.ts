@@ -23,7 +23,7 @@ export function createLedgerActivities(deps: { db: Db; requestDelivery: RequestD
   /**
    * The step's own attempt at its event: one per endpoint, made at every endpoint at once and all
    * ended by one `deadline`, so the step takes about SESSION_ATTEMPT_TIMEOUT_MS however many endpoints
-   * hang, well inside its local activity's timeout (workflows/cart-session/workflow.ts). A failure is
+   * hang, well inside its local activity's timeout (workflows/cart-session/recording.ts). A failure is
    * left to the delivery workflow as attempt 1, after the retry table's delay. The attempt is made
    * once per event, not per run of the step: a run that finds one recorded (the step ran again after
    * its worker died, or after a hand-over failed) only hands the event over, so it is neither sent
