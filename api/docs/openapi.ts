@@ -30,7 +30,7 @@ import {
 } from '../../core/merchants/webhook-endpoint-schema.js';
 import { EVENT_LIMITS, eventListQuerySchema, eventListSchema, replayRequestSchema, replayResponseSchema } from '../../core/webhooks/event-schema.js';
 import { CART_EVENT_SCHEMAS, testEventBodySchema, WEBHOOK_EVENT_NAMES, WEBHOOK_TEST_EVENT } from '../../core/webhooks/events.js';
-import { CART_EVENT_EXAMPLES, TEST_EVENT_EXAMPLE } from '../../core/webhooks/event-examples.js';
+import { CART_EVENT_EXAMPLES, EXAMPLE_ITEM, TEST_EVENT_EXAMPLE } from '../../core/webhooks/event-examples.js';
 import { DEFAULT_LOCALE, LOCALES } from '../../web/i18n/index.js';
 import { eventStreamQuerySchema, lastEventIdSchema } from '../../core/webhooks/event-feed-schema.js';
 
@@ -62,19 +62,7 @@ export const CREATE_CART_EXAMPLE: CreateCartRequest = {
     cart: {
       currency: 'EUR',
       country: 'FR',
-      items: [
-        {
-          title: 'T-shirt',
-          description: 'Organic cotton',
-          price: 1999,
-          quantity: 2,
-          url: 'https://store.example/products/t-shirt',
-          image: 'https://store.example/products/t-shirt.png',
-          zeroPay: false,
-          sku: 'TS-ORG-M-BLU',
-          variantOptions: ['Size : M', 'Color : Blue'],
-        },
-      ],
+      items: [EXAMPLE_ITEM],
       extra: { orderRef: 'order-42' },
       merchantUrls: { successUrl: 'https://store.example/checkout/success', failureUrl: 'https://store.example/checkout/failure' },
     },

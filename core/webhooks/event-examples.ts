@@ -6,7 +6,8 @@ import { CART_EVENT_SCHEMAS, type TestEventBody, type WebhookEventName } from '.
  * docs/webhooks.md, parsed with their schemas by test/unit/webhook-docs.test.ts.
  */
 
-const item = {
+/** The example cart line: create-cart's request example (api/docs/openapi.ts) and every event's. */
+export const EXAMPLE_ITEM = {
   title: 'T-shirt',
   description: 'Organic cotton',
   price: 1999,
@@ -21,7 +22,7 @@ const cartId = 'q3Vh0Xc2b1TzM9r8L5kA7wYe';
 const order = {
   amount: 3998,
   currency: 'EUR',
-  items: [item],
+  items: [EXAMPLE_ITEM],
   extra: { orderRef: 'order-42' },
   createdWith: 'api_key' as const,
 };
