@@ -2,13 +2,17 @@ import { existsSync, readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { loadConfig } from '../core/config.js';
 import { resealCards } from '../core/checkout/card-vault.js';
+import { resealCartCustomers } from '../core/checkout/cart-ledger.js';
 import { resealOutbox } from '../core/checkout/otp/outbox.js';
 import { createDb } from '../core/db/client.js';
 import { resealWebhookSecrets } from '../core/merchants/merchant-store.js';
+import { resealEventCustomers } from '../core/webhooks/event-body-seal.js';
 
 /**
- * `npm run reseal`: re-seals every stored ciphertext (webhook secrets, card vault, OTP outbox) with
- * the newest key of DATA_ENCRYPTION_KEYS, through each table's owner. Values already sealed with the
+ * `npm run reseal`: re-seals every stored ciphertext (webhook secrets, card vault, OTP outbox, the
+ * customers' contacts in the ledger and the event bodies) with the newest key of DATA_ENCRYPTION_KEYS,
+ * through each table's owner. Kept capture and void answers also hold a sealed contact; they expire
+ * within 24 hours, so keep an old key at least that long. Values already sealed with the
  * newest key are left alone, so it can run again (and after a crash) safely. Once it prints zeros,
  * the older keys may be dropped from DATA_ENCRYPTION_KEYS (workflow payloads sealed with them stay in
  * Temporal histories until those are deleted: keep an old key until its retention has passed).
@@ -35,6 +39,8 @@ try {
     webhookSecrets: await resealWebhookSecrets(db, keyring),
     cardVault: await resealCards(db, keyring),
     otpOutbox: await resealOutbox(db, keyring),
+    orderCustomers: await resealCartCustomers(db, keyring),
+    eventCustomers: await resealEventCustomers(db, keyring),
   };
   process.stdout.write(`${JSON.stringify(resealed)}\n`);
 } finally {

@@ -2,6 +2,7 @@ import type { OtpSender } from '../../core/checkout/otp/sender.js';
 import type { PaymentProcessor } from '../../core/checkout/payment-processor.js';
 import { findCartMerchantName } from '../../core/checkout/cart-ledger.js';
 import type { Config } from '../../core/config.js';
+import type { Keyring } from '../../core/crypto.js';
 import type { Db } from '../../core/db/client.js';
 import type { Logger } from '../../core/logger.js';
 import type { AttemptDelivery, RequestDelivery } from '../../core/webhooks/delivery.js';
@@ -13,6 +14,8 @@ import { createPaymentActivities } from './payments.js';
 export interface CartSessionActivityDeps {
   config: Config;
   db: Db;
+  /** The config's keyring: seals the customer's contact in the ledger and the stored events. */
+  keyring: Keyring;
   logger: Logger;
   otpSender: OtpSender;
   paymentProcessor: PaymentProcessor;

@@ -1,5 +1,6 @@
 import { discardCartCards } from '../../core/checkout/card-vault.js';
 import { recordCartStatus, type CartStatusChange } from '../../core/checkout/cart-ledger.js';
+import type { Keyring } from '../../core/crypto.js';
 import type { Db } from '../../core/db/client.js';
 import { ApplicationFailure } from '@temporalio/activity';
 import { DELIVERY_FAILURE, SESSION_ATTEMPT_TIMEOUT_MS, type AttemptDelivery, type RequestDelivery } from '../../core/webhooks/delivery.js';
@@ -17,8 +18,8 @@ export interface SessionStep {
  * What the session writes as it goes (the workflow runs these as local activities): the order ledger's
  * status, the cart's webhook events, and the cards it no longer needs. Idempotent, so retries are harmless.
  */
-export function createLedgerActivities(deps: { db: Db; requestDelivery: RequestDelivery; attemptDelivery: AttemptDelivery }) {
-  const { db, attemptDelivery } = deps;
+export function createLedgerActivities(deps: { db: Db; keyring: Keyring; requestDelivery: RequestDelivery; attemptDelivery: AttemptDelivery }) {
+  const { db, keyring, attemptDelivery } = deps;
 
   /**
    * The step's own attempt at its event: one per endpoint, made at every endpoint at once and all
@@ -46,7 +47,7 @@ export function createLedgerActivities(deps: { db: Db; requestDelivery: RequestD
     };
 
   return {
-    recordCartStatus: (input: CartStatusChange): Promise<void> => recordCartStatus(db, input),
+    recordCartStatus: (input: CartStatusChange): Promise<void> => recordCartStatus(db, keyring, input),
 
     ...createCartEventActivities(deps),
 
@@ -60,9 +61,9 @@ export function createLedgerActivities(deps: { db: Db; requestDelivery: RequestD
      */
     async recordSessionStep(step: SessionStep): Promise<void> {
       const recorded = await db.begin(async (tx) => {
-        await recordCartStatus(tx, step.status);
+        await recordCartStatus(tx, keyring, step.status);
         if (step.discardCards) await discardCartCards(tx, step.status.cartId);
-        return step.event ? recordCartEventIn(tx, step.event) : undefined;
+        return step.event ? recordCartEventIn(tx, keyring, step.event) : undefined;
       });
       if (step.event && recorded) await sendCartEvent(deps, step.event, recorded, attemptBy(Date.now() + SESSION_ATTEMPT_TIMEOUT_MS));
     },

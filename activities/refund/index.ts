@@ -3,12 +3,13 @@ import { currencyOfCart, lockCart, paymentReferenceOf, recordRefundedAmount, typ
 import { lockOwnerCart } from '../../core/checkout/order-views.js';
 import type { PaymentProcessor } from '../../core/checkout/payment-processor.js';
 import type { CartStatus } from '../../core/checkout/session.js';
+import type { Keyring } from '../../core/crypto.js';
 import type { Db, Sql } from '../../core/db/client.js';
 import type { Logger } from '../../core/logger.js';
 import { findRefund, markRefundFailed, markRefundSucceeded, succeededRefundAmount } from '../../core/orders/refund-ledger.js';
 import { recordLockedCartEvent } from '../../core/webhooks/cart-events.js';
 import type { RequestDelivery } from '../../core/webhooks/delivery.js';
-import type { PaymentSummary, RefundSummary } from '../../core/webhooks/events.js';
+import type { RefundSummary } from '../../core/webhooks/events.js';
 import type { ActivityMetrics } from '../metrics.js';
 import { createCartEventActivities } from '../shared/cart-events.js';
 import { processorCalls } from '../shared/processor-call.js';
@@ -18,7 +19,6 @@ export type RefundAnswer = { outcome: 'refunded'; processorRefundId: string } | 
 export interface SettledRefund {
   orderStatus: CartStatus;
   refund: RefundSummary;
-  payment?: PaymentSummary;
 }
 
 /** ApplicationFailure type while a refund's reservation is not visible yet (its transaction has not committed). */
@@ -30,6 +30,7 @@ const REFUND_NOT_VISIBLE = 'RefundNotVisible';
  */
 export function createRefundActivities(deps: {
   db: Db;
+  keyring: Keyring;
   logger: Logger;
   paymentProcessor: PaymentProcessor;
   requestDelivery: RequestDelivery;
@@ -103,24 +104,15 @@ export function createRefundActivities(deps: {
           throw ApplicationFailure.nonRetryable(`refund ${input.refundId} cannot succeed: it is ${refund?.status ?? 'missing'}`);
         }
         const order = await lockOwnerCart(tx, cart, cartId);
-        // A manual-capture order's events all say so, with what was captured (docs/webhooks.md).
-        const manual = cart.cart.captureMethod === 'manual' ? { captureMethod: 'manual' as const, capturedAmount: cart.capturedAmount } : {};
-        const payment = order?.payment ? { ...order.payment, ...manual } : undefined;
+        if (!order) throw new Error(`cart ${cartId} is not in the ledger`);
         const settled: SettledRefund = {
           // From this refund's own total, not the ledger's current status: a retry after a later refund says the same.
           orderStatus: refund.refundedTotalAfter >= cart.capturedAmount ? 'refunded' : 'partially_refunded',
           refund: { id: refund.id, amount: refund.amount, refundedTotal: refund.refundedTotalAfter, reason: refund.reason },
-          ...(payment ? { payment } : {}),
         };
         // Its order_refunded is recorded here, under the cart's lock with the settlement, so sequences follow
         // settlement order and refundedTotal never goes backwards; the workflow's recordCartEvent then finds it.
-        await recordLockedCartEvent(tx, cart, {
-          cartId,
-          event: 'order_refunded',
-          status: settled.orderStatus,
-          ...(payment ? { payment } : {}),
-          refund: settled.refund,
-        });
+        await recordLockedCartEvent(tx, deps.keyring, order, { cartId, event: 'order_refunded', status: settled.orderStatus, refund: settled.refund });
         return settled;
       }),
 

@@ -1,5 +1,6 @@
+import type { Keyring } from '../../core/crypto.js';
 import type { Db, Sql } from '../../core/db/client.js';
-import { lockCart } from '../../core/checkout/cart-ledger.js';
+import { lockOrder } from '../../core/checkout/order-views.js';
 import { eventDeliveries, type EventDelivery } from '../../core/webhooks/event-store.js';
 import { recordLockedCartEvent } from '../../core/webhooks/cart-events.js';
 import { isLastCartEvent, type CartEventInput } from '../../core/webhooks/events.js';
@@ -7,6 +8,8 @@ import type { DeliveryRequest, RequestDelivery } from '../../core/webhooks/deliv
 
 export interface CartEventDeps {
   db: Db;
+  /** Seals the customer's contact in the stored body (core/webhooks/event-body-seal.ts). */
+  keyring: Keyring;
   /** Hands the recorded event to the cart's delivery workflow (the worker passes workflows/webhook-delivery/client.ts requestDelivery). */
   requestDelivery: RequestDelivery;
 }
@@ -20,7 +23,7 @@ export interface CartEventDeps {
 export function createCartEventActivities(deps: CartEventDeps) {
   return {
     async recordCartEvent(input: CartEventInput): Promise<RecordedEvent> {
-      const recorded = await deps.db.begin((tx) => recordCartEventIn(tx, input));
+      const recorded = await deps.db.begin((tx) => recordCartEventIn(tx, deps.keyring, input));
       await sendCartEvent(deps, input, recorded);
       return recorded;
     },
@@ -30,10 +33,10 @@ export function createCartEventActivities(deps: CartEventDeps) {
 export type RecordedEvent = { eventId: string; sequence: number };
 
 /** Records the event inside the caller's transaction, holding the cart's row lock until it ends. */
-export async function recordCartEventIn(tx: Sql, input: CartEventInput): Promise<RecordedEvent> {
-  const cart = await lockCart(tx, input.cartId);
-  if (!cart) throw new Error(`cart ${input.cartId} is not in the ledger`);
-  return recordLockedCartEvent(tx, cart, input);
+export async function recordCartEventIn(tx: Sql, keyring: Keyring, input: CartEventInput): Promise<RecordedEvent> {
+  const order = await lockOrder(tx, input.cartId);
+  if (!order) throw new Error(`cart ${input.cartId} is not in the ledger`);
+  return recordLockedCartEvent(tx, keyring, order, input);
 }
 
 /**

@@ -6,6 +6,7 @@ import { disableEndpoint, findDeliveryEndpoint, recordEndpointFailure, recordEnd
 import { liveWebhookSecrets } from '../../core/merchants/webhook-secrets.js';
 import { DELIVERY_FAILURE, type AttemptDelivery, type DeliveryOutcome, type DeliveryRequest } from '../../core/webhooks/delivery.js';
 import type { DeliveryError } from '../../core/webhooks/delivery-errors.js';
+import { openEventBody } from '../../core/webhooks/event-body-seal.js';
 import { completeAttempt, ensureDelivery, findEvent, recordDeliveredAttempt, setDeliveryStatus, startAttempt } from '../../core/webhooks/event-store.js';
 import { postWebhook, type PostOutcome } from '../../core/webhooks/http-post.js';
 import { nextAttemptDelayMs, parseRetryAfter } from '../../core/webhooks/retry-schedule.js';
@@ -77,7 +78,7 @@ export function createDeliveryAttempt(deps: DeliveryDeps): AttemptDelivery {
       return 'skipped';
     }
 
-    const rawBody = JSON.stringify(event.payload);
+    const rawBody = JSON.stringify(openEventBody(config.keyring, event.payload));
     const secrets = await liveWebhookSecrets(db, config.keyring, endpoint.endpointId);
     const attemptedAt = new Date();
     const attemptId = await startAttempt(db, {

@@ -700,7 +700,7 @@ function registerMerchantApi(registry: OpenAPIRegistry, scheme: string) {
     summary: 'Capture all or part of an authorized order',
     description: [
       'For an order created with `captureMethod: "manual"`, while it is `authorized`: captures `amount` (all of it when absent) and releases the rest of the hold.',
-      'The order becomes `paid` with `capturedAmount`, and `order_updated` (status `paid`, `data.payment.capturedAmount`) is sent. Refunds are then held to the captured amount.',
+      'The order becomes `paid` with `capturedAmount`, and `order_updated` (status `paid`, `data.capturedAmount`) is sent. Refunds are then held to the captured amount.',
       'A capture, a void and the hold timer (AUTHORIZATION_HOLD_DAYS) race safely: the first wins, the others are refused with ORDER_NOT_AUTHORIZED.',
       'A capture is decided once, for one amount, and is idempotent by request: the same capture again (the same amount; `{}` is the authorized total) answers what the first answered: its 200, the same body',
       '(kept 24 hours; after that, the order as it stands), with `Idempotent-Replayed: true`; a capture of another amount, asked before, at the same time or after, is refused with 409 CAPTURE_ALREADY_DECIDED, which says the amount captured.',

@@ -42,7 +42,7 @@ export function eventRoutes(deps: { config: Config; db: Db; temporal: Temporal }
   app.get('/', async (c) => {
     const parsed = eventListQuerySchema.safeParse(c.req.query(), { reportInput: true });
     if (!parsed.success) throw validationError(parsed.error);
-    return c.json(await listEvents(db, c.get('merchant').platformUuid, parsed.data));
+    return c.json(await listEvents(db, config.keyring, c.get('merchant').platformUuid, parsed.data));
   });
   app.all('/', methodNotAllowed(['GET']));
 

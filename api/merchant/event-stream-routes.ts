@@ -59,7 +59,7 @@ export function eventStreamRoutes(deps: { config: Config; db: Db }) {
             keyCheckedAt = Date.now();
           }
           const horizon = await feedHorizon(db);
-          const events = await readFeed(db, platformUuid, { after: position, horizon, ...(types ? { types } : {}), limit: FEED_BATCH });
+          const events = await readFeed(db, config.keyring, platformUuid, { after: position, horizon, ...(types ? { types } : {}), limit: FEED_BATCH });
           for (const event of events) {
             await stream.writeSSE({ event: event.event, id: encodeFeedPosition(event.position), data: event.rawBody });
             position = event.position;

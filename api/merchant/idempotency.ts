@@ -1,5 +1,7 @@
 import type { Context } from 'hono';
+import type { Keyring } from '../../core/crypto.js';
 import type { Db } from '../../core/db/client.js';
+import { openCustomerIn, sealCustomerIn } from '../../core/orders/customer-seal.js';
 import { releaseIdempotencyKey, requestFingerprint, storeIdempotentResponse } from '../../core/idempotency-keys.js';
 import { claimKey, IDEMPOTENCY_HEADER } from '../carts/idempotency.js';
 import { REPLAYED_HEADER } from '../carts/routes.js';
@@ -39,11 +41,12 @@ function respond(c: Context, answer: ActionAnswer): Response {
  * IDEMPOTENCY_CONFLICT, as a refund's key is. Only a 200 is kept: an error, or a 202 while the
  * processor works, gives the key back, so a repeat asks again and gets the order's decided answer
  * (each action is decided once per order). A repeat while the first is under way waits for it up to
- * `pendingWaitMs`. Without a key the action answers as it is.
+ * `pendingWaitMs`. Without a key the action answers as it is. A kept answer holding an order keeps its
+ * customer's contact sealed (core/orders/customer-seal.ts).
  */
 export async function answerOnce(
   c: Context,
-  deps: { db: Db; pendingWaitMs: number },
+  deps: { db: Db; keyring: Keyring; pendingWaitMs: number },
   platformUuid: string,
   key: string | undefined,
   request: ActionRequest,
@@ -52,7 +55,7 @@ export async function answerOnce(
   if (key === undefined) return respond(c, await act());
   const scope = { platformUuid, caller: 'api_key' };
   const { replay } = await claimKey<unknown>(deps.db, scope, key, requestFingerprint(request), { conflict, pendingWaitMs: deps.pendingWaitMs });
-  if (replay !== undefined) return respond(c, { body: replay, status: 200, replayed: true });
+  if (replay !== undefined) return respond(c, { body: openCustomerIn(deps.keyring, replay), status: 200, replayed: true });
   const release = () =>
     releaseIdempotencyKey(deps.db, scope, key).catch((err: unknown) =>
       c
@@ -70,7 +73,7 @@ export async function answerOnce(
     await release();
   } else {
     // Done whatever happens to this write: a failure is logged, not turned into an error about an action that happened.
-    await storeIdempotentResponse(deps.db, scope, key, request.cartId, answer.body).catch((err: unknown) =>
+    await storeIdempotentResponse(deps.db, scope, key, request.cartId, sealCustomerIn(deps.keyring, answer.body)).catch((err: unknown) =>
       c
         .get('logger')
         ?.error({ err, cartId: request.cartId }, 'could not store the Idempotency-Key answer of a done request; a retry with it waits, then asks again'),

@@ -97,13 +97,13 @@ export function merchantRoutes(deps: { config: Config; db: Db; temporal: Tempora
   const { config, db, temporal } = deps;
   const currencies = processorCurrencies(config.payments.processor);
   const refunds = { db, temporal, refundWorkflow: refundWorkflow(temporal.client, config), currencies };
-  const holds = { db, hold: authorizationHold(temporal.client), currencies };
+  const holds = { db, keyring: config.keyring, hold: authorizationHold(temporal.client), currencies };
   /**
    * 200 with the order once the processor answered; 202 with the order still `authorized` while it works on it.
    * With an Idempotency-Key, a repeat of the request answers the first 200 (api/merchant/idempotency.ts).
    */
   const answerHold = async (c: Context, key: string | undefined, request: ActionRequest, act: () => Promise<AuthorizationOutcome>) =>
-    answerOnce(c, { db, pendingWaitMs: HOLD_KEY_WAIT_MS }, c.get('merchant').platformUuid, key, request, async () => {
+    answerOnce(c, { db, keyring: config.keyring, pendingWaitMs: HOLD_KEY_WAIT_MS }, c.get('merchant').platformUuid, key, request, async () => {
       try {
         const { order, settled, replayed } = await act();
         return { body: order, status: settled ? 200 : 202, replayed };
@@ -132,7 +132,7 @@ export function merchantRoutes(deps: { config: Config; db: Db; temporal: Tempora
     const parsed = orderListQuerySchema.safeParse(c.req.query(), { reportInput: true });
     if (!parsed.success) throw validationError(parsed.error);
     const q = parsed.data;
-    const { orders, nextCursor } = await listOrders(db, c.get('merchant'), {
+    const { orders, nextCursor } = await listOrders(db, config.keyring, c.get('merchant'), {
       ...(q.status ? { status: q.status } : {}),
       ...(q.createdFrom ? { createdFrom: new Date(q.createdFrom) } : {}),
       ...(q.createdTo ? { createdTo: new Date(q.createdTo) } : {}),
@@ -146,7 +146,7 @@ export function merchantRoutes(deps: { config: Config; db: Db; temporal: Tempora
 
   app.get('/orders/:cartId', async (c) => {
     const cartId = c.req.param('cartId');
-    const order = await getOrder(db, c.get('merchant'), cartId);
+    const order = await getOrder(db, config.keyring, c.get('merchant'), cartId);
     if (!order) throw orderNotFound(cartId);
     return c.json(order);
   });
@@ -180,11 +180,18 @@ export function merchantRoutes(deps: { config: Config; db: Db; temporal: Tempora
     const cartId = c.req.param('cartId');
     const key = readIdempotencyKey(c.req.header(IDEMPOTENCY_HEADER));
     const merchant = c.get('merchant');
-    return answerOnce(c, { db, pendingWaitMs: EXPIRE_KEY_WAIT_MS }, merchant.platformUuid, key, { action: 'expire', cartId }, async () => {
-      const expired = await expireSession({ db, temporal }, merchant, cartId);
-      if (!expired) throw orderNotFound(cartId);
-      return { body: expired, status: 200 };
-    });
+    return answerOnce(
+      c,
+      { db, keyring: config.keyring, pendingWaitMs: EXPIRE_KEY_WAIT_MS },
+      merchant.platformUuid,
+      key,
+      { action: 'expire', cartId },
+      async () => {
+        const expired = await expireSession({ db, temporal }, merchant, cartId);
+        if (!expired) throw orderNotFound(cartId);
+        return { body: expired, status: 200 };
+      },
+    );
   });
   app.all('/carts/:cartId/expire', methodNotAllowed(['POST']));
   app.route('/webhook-endpoints', webhookEndpointRoutes(deps));

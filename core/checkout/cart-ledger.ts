@@ -1,5 +1,8 @@
 import type { Environment } from '../config.js';
+import type { Keyring } from '../crypto.js';
 import type { Db, Sql } from '../db/client.js';
+import { resealedCustomer, sealCustomer } from '../orders/customer-seal.js';
+import type { Customer } from '../orders/order-model.js';
 import { cartMerchantBrandColourColumn } from '../merchants/merchant-store.js';
 import type { Cart, Store } from './cart-schema.js';
 import type { CartProvenance } from './cart-provenance.js';
@@ -63,14 +66,17 @@ export interface CartStatusChange {
   cancelledBy?: CancelledBy;
   /** A manual-capture order's capture, in minor units: what refunds are held to. */
   capturedAmount?: number;
+  /** The contact the customer verified, once they did; kept sealed with `keyring`. */
+  customer?: Customer;
 }
 
 /**
  * Idempotent, so an activity retry is harmless. A refunded order is the refunds' to move: a late
  * duplicate of the session's `paid` never takes it back; nor does a late `authorized` take back the
- * capture or void that followed it.
+ * capture or void that followed it. `paid_at` is the first step that made the payment succeed.
  */
-export async function recordCartStatus(db: Sql, change: CartStatusChange): Promise<void> {
+export async function recordCartStatus(db: Sql, keyring: Keyring, change: CartStatusChange): Promise<void> {
+  const customerSealed = change.customer ? sealCustomer(keyring, change.customer) : null;
   await db`
     update carts set
       status = ${change.status},
@@ -80,6 +86,8 @@ export async function recordCartStatus(db: Sql, change: CartStatusChange): Promi
       failure_code = coalesce(${change.failureCode ?? null}, failure_code),
       cancelled_by = coalesce(${change.cancelledBy ?? null}, cancelled_by),
       captured_amount = coalesce(captured_amount, ${change.capturedAmount ?? null}),
+      customer_sealed = coalesce(customer_sealed, ${customerSealed}),
+      paid_at = coalesce(paid_at, case when ${change.status} in ('authorized', 'paid') then now() end),
       updated_at = now()
     where cart_id = ${change.cartId} and status not in ('partially_refunded', 'refunded')
       and (${change.status} <> 'authorized' or status in ('pending', 'processing', 'authorized'))`;
@@ -233,3 +241,16 @@ export async function recordFunnelStep(db: Db, cartId: string, step: RecordedFun
 
 /** The currency of the refunded cart, for the refund ledger's totals (refunds keep no currency of their own). */
 export const refundCartCurrencyColumn = (sql: Sql) => sql`(select currency from carts where carts.cart_id = refunds.cart_id)`;
+
+/** Re-seals with the newest key every order's customer contact it did not seal (`npm run reseal`); returns how many. */
+export async function resealCartCustomers(db: Db, keyring: Keyring): Promise<number> {
+  const rows = await db<{ cart_id: string; customer_sealed: Buffer }[]>`select cart_id, customer_sealed from carts where customer_sealed is not null`;
+  let resealed = 0;
+  for (const row of rows) {
+    const fresh = resealedCustomer(keyring, row.customer_sealed);
+    if (!fresh) continue;
+    const updated = await db`update carts set customer_sealed = ${fresh} where cart_id = ${row.cart_id} and customer_sealed = ${row.customer_sealed}`;
+    resealed += updated.count;
+  }
+  return resealed;
+}

@@ -32,3 +32,8 @@ export function parseContact(raw: string): ParsedContact | undefined {
   if (!/^\+[1-9]\d{7,14}$/.test(phone)) return undefined;
   return { channel: 'sms', address: phone, hint: `•••• ${phone.slice(-4)}` };
 }
+
+/** The order's customer (core/orders/order-model.ts Customer) from the address a verified code went to. */
+export function customerOf(address: string): { email: string } | { phone: string } {
+  return address.includes('@') ? { email: address } : { phone: address };
+}

@@ -1,9 +1,10 @@
+import type { Environment } from '../config.js';
 import type { Db, Sql } from '../db/client.js';
 import type { CartOwner } from './cart-ledger.js';
 import type { Cart } from './cart-schema.js';
 import type { CartProvenance } from './cart-provenance.js';
 import type { ThreeDSecureResult } from './payment-processor.js';
-import type { CartStatus } from './session.js';
+import type { CancelledBy, CartStatus } from './session.js';
 
 /**
  * The merchant's orders as the `carts` ledger (./cart-ledger.ts) holds them: one owner's list, one
@@ -13,6 +14,8 @@ import type { CartStatus } from './session.js';
 /** A cart as the merchant's order views need it. */
 export interface OrderRow {
   cartId: string;
+  platformUuid: string;
+  environment: Environment;
   status: CartStatus;
   amount: number;
   currency: string;
@@ -21,9 +24,13 @@ export interface OrderRow {
   capturedAmount: number | null;
   payment: { brand: string; last4: string; threeDSecure?: { result: ThreeDSecureResult } } | null;
   failureCode: string | null;
+  cancelledBy: CancelledBy | null;
+  /** The verified contact, sealed (core/orders/customer-seal.ts); null before the code was verified. */
+  customerSealed: Buffer | null;
   cart: Cart;
   expiresOn: Date;
   createdAt: Date;
+  paidAt: Date | null;
   /** createdAt in microseconds since the epoch (decimal digits), PostgreSQL's precision, for list cursors. */
   createdAtMicros: string;
   createdWith: CartProvenance;
@@ -31,6 +38,8 @@ export interface OrderRow {
 
 interface OrderDbRow {
   cart_id: string;
+  platform_uuid: string;
+  environment: Environment;
   status: CartStatus;
   amount: string;
   currency: string;
@@ -40,9 +49,12 @@ interface OrderDbRow {
   payment_last4: string | null;
   three_d_secure: ThreeDSecureResult | null;
   failure_code: string | null;
+  cancelled_by: CancelledBy | null;
+  customer_sealed: Buffer | null;
   cart: Cart;
   expires_on: Date;
   created_at: Date;
+  paid_at: Date | null;
   created_at_micros: string;
   created_with: CartProvenance;
 }
@@ -52,6 +64,8 @@ const CAPTURED_IN_FULL: ReadonlySet<CartStatus> = new Set(['paid', 'partially_re
 
 const toOrderRow = (r: OrderDbRow): OrderRow => ({
   cartId: r.cart_id,
+  platformUuid: r.platform_uuid,
+  environment: r.environment,
   status: r.status,
   amount: Number(r.amount),
   currency: r.currency,
@@ -62,9 +76,12 @@ const toOrderRow = (r: OrderDbRow): OrderRow => ({
       ? { brand: r.payment_brand, last4: r.payment_last4, ...(r.three_d_secure ? { threeDSecure: { result: r.three_d_secure } } : {}) }
       : null,
   failureCode: r.failure_code,
+  cancelledBy: r.cancelled_by,
+  customerSealed: r.customer_sealed,
   cart: r.cart,
   expiresOn: r.expires_on,
   createdAt: r.created_at,
+  paidAt: r.paid_at,
   createdAtMicros: r.created_at_micros,
   createdWith: r.created_with,
 });
@@ -82,7 +99,8 @@ export interface CartListFilter {
 }
 
 const ORDER_COLUMNS = (sql: Sql) => sql`
-  cart_id, status, amount, currency, refunded_amount, captured_amount, payment_brand, payment_last4, three_d_secure, failure_code, cart, expires_on, created_at, created_with,
+  cart_id, platform_uuid, environment, status, amount, currency, refunded_amount, captured_amount, payment_brand, payment_last4, three_d_secure,
+  failure_code, cancelled_by, customer_sealed, cart, expires_on, created_at, paid_at, created_with,
   (extract(epoch from created_at) * 1000000)::bigint::text as created_at_micros`;
 
 /** One owner's carts, newest first (ties by cartId), filtered; the index carts_merchant_env_created serves it. */
@@ -113,5 +131,11 @@ export async function lockOwnerCart(tx: Sql, owner: CartOwner, cartId: string): 
   const [row] = await tx<OrderDbRow[]>`
     select ${ORDER_COLUMNS(tx)} from carts
     where cart_id = ${cartId} and platform_uuid = ${owner.platformUuid} and environment = ${owner.environment} for update`;
+  return row && toOrderRow(row);
+}
+
+/** Any owner's cart, locked until the transaction ends: what a cart's event is built from (core/webhooks/cart-events.ts). */
+export async function lockOrder(tx: Sql, cartId: string): Promise<OrderRow | undefined> {
+  const [row] = await tx<OrderDbRow[]>`select ${ORDER_COLUMNS(tx)} from carts where cart_id = ${cartId} for update`;
   return row && toOrderRow(row);
 }

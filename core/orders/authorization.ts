@@ -1,8 +1,10 @@
 import type { Environment } from '../config.js';
+import type { Keyring } from '../crypto.js';
 import type { Db } from '../db/client.js';
 import { findOwnerCart, type OrderRow } from '../checkout/order-views.js';
 import { unchargeable, type ProcessorCurrencies } from '../checkout/processor-amounts.js';
 import { findKeptAnswer, keepAnswer, type KeptAnswer } from '../idempotency-keys.js';
+import { openCustomerIn, sealCustomerIn } from './customer-seal.js';
 import { getOrder, orderNotFoundMessage } from './orders.js';
 import type { Order } from './order-schema.js';
 
@@ -90,8 +92,14 @@ function alreadyDecided(captured: number, asked: number, currency: string): Auth
   );
 }
 
-async function orderOf(db: Db, input: AuthorizationInput): Promise<Order> {
-  const order = await getOrder(db, input, input.cartId);
+/** Where orders are read: the database, and the keyring that opens their customer's contact. */
+export interface OrderStore {
+  db: Db;
+  keyring: Keyring;
+}
+
+async function orderOf(store: OrderStore, input: AuthorizationInput): Promise<Order> {
+  const order = await getOrder(store.db, store.keyring, input, input.cartId);
   if (!order) throw new Error(`order ${input.cartId} vanished from the ledger`);
   return order;
 }
@@ -100,16 +108,20 @@ async function orderOf(db: Db, input: AuthorizationInput): Promise<Order> {
 const captureAnswers = (input: AuthorizationInput) => ({ platformUuid: input.platformUuid, caller: 'capture' });
 
 /** The kept answer, if it is for `amount`; else the capture was decided for another amount. */
-function sameCapture(kept: KeptAnswer<Order>, amount: number): AuthorizationOutcome {
+function sameCapture(keyring: Keyring, kept: KeptAnswer<Order>, amount: number): AuthorizationOutcome {
   const captured = Number(kept.fingerprint);
   if (captured !== amount) throw alreadyDecided(captured, amount, kept.response.currency);
-  return { order: kept.response, settled: true, replayed: true };
+  return { order: openCustomerIn(keyring, kept.response), settled: true, replayed: true };
 }
 
 /** Keeps this settled answer as the capture's, unless an earlier one is kept: that one is answered, so every answer of the capture is the same. */
-async function keepCapture(db: Db, input: AuthorizationInput, amount: number, order: Order): Promise<AuthorizationOutcome> {
-  const kept = await keepAnswer(db, captureAnswers(input), input.cartId, { fingerprint: String(amount), response: order, cartId: input.cartId });
-  return kept.ours ? { order, settled: true } : sameCapture(kept, amount);
+async function keepCapture(store: OrderStore, input: AuthorizationInput, amount: number, order: Order): Promise<AuthorizationOutcome> {
+  const kept = await keepAnswer(store.db, captureAnswers(input), input.cartId, {
+    fingerprint: String(amount),
+    response: sealCustomerIn(store.keyring, order),
+    cartId: input.cartId,
+  });
+  return kept.ours ? { order, settled: true } : sameCapture(store.keyring, kept, amount);
 }
 
 /**
@@ -118,15 +130,15 @@ async function keepCapture(db: Db, input: AuthorizationInput, amount: number, or
  * undefined while the ledger still says authorized and no answer is kept (a decision on its way).
  * Anything else (voided, expired, declined, not manual) holds no authorization.
  */
-async function decidedCapture(db: Db, input: AuthorizationInput, amount: number): Promise<AuthorizationOutcome | undefined> {
-  const kept = await findKeptAnswer<Order>(db, captureAnswers(input), input.cartId);
-  if (kept) return sameCapture(kept, amount);
-  const row = await findOwnerCart(db, input, input.cartId);
+async function decidedCapture(store: OrderStore, input: AuthorizationInput, amount: number): Promise<AuthorizationOutcome | undefined> {
+  const kept = await findKeptAnswer<Order>(store.db, captureAnswers(input), input.cartId);
+  if (kept) return sameCapture(store.keyring, kept, amount);
+  const row = await findOwnerCart(store.db, input, input.cartId);
   if (!row) throw new AuthorizationRefused('order_not_found', orderNotFoundMessage(input.environment), 'cartId');
   const manual = row.cart.captureMethod === 'manual';
   if (manual && row.capturedAmount !== null) {
     if (row.capturedAmount !== amount) throw alreadyDecided(row.capturedAmount, amount, row.currency);
-    return keepCapture(db, input, amount, await orderOf(db, input));
+    return keepCapture(store, input, amount, await orderOf(store, input));
   }
   if (row.status === 'authorized') return undefined;
   throw notAuthorized(row.status, manual);
@@ -142,8 +154,7 @@ export async function captureAmount(deps: CaptureDeps, input: AuthorizationInput
 }
 
 /** `currencies`: what the deployment's processor charges (core/checkout/processor-amounts.ts processorCurrencies); a capture it cannot make exactly is refused. */
-export interface CaptureDeps {
-  db: Db;
+export interface CaptureDeps extends OrderStore {
   currencies: ProcessorCurrencies;
 }
 
@@ -183,13 +194,13 @@ export async function captureOrder(
   const refused = () => findOwnerCart(db, input, input.cartId).then((now) => notAuthorized(now?.status ?? 'unknown', now?.cart.captureMethod === 'manual'));
   if (row.status !== 'authorized') {
     if (row.cart.captureMethod !== 'manual') throw notAuthorized(row.status, false);
-    const decided = await decidedCapture(db, input, amount);
+    const decided = await decidedCapture(deps, input, amount);
     if (decided) return decided;
     throw await refused();
   }
   const answer = await deps.hold.capture(input.cartId, amount);
-  if (answer.outcome === 'in_progress') return { order: await orderOf(db, input), settled: false };
-  if (answer.outcome === 'settled') return keepCapture(db, input, amount, await orderOf(db, input));
+  if (answer.outcome === 'in_progress') return { order: await orderOf(deps, input), settled: false };
+  if (answer.outcome === 'settled') return keepCapture(deps, input, amount, await orderOf(deps, input));
   // An amount the session's own bound refuses (the ledger said it was within the authorized total).
   if (answer.reason === 'invalid_capture_amount') throw new AuthorizationRefused('amount_exceeds_authorized', answer.message, 'amount', row.amount);
   // Refused: the hold was decided first, by this request's twin, another amount, a void or the timer.
@@ -197,14 +208,14 @@ export async function captureOrder(
   if (decision?.kind === 'capture' && decision.amount !== amount) throw alreadyDecided(decision.amount, amount, row.currency);
   if (decision && decision.kind !== 'capture') throw await refused();
   // The same amount (sent under another update id), or a session that did not say (closed, or an older worker): the ledger tells.
-  const decided = await decidedCapture(db, input, amount);
+  const decided = await decidedCapture(deps, input, amount);
   if (decided) return decided;
-  if (decision) return { order: await orderOf(db, input), settled: false };
+  if (decision) return { order: await orderOf(deps, input), settled: false };
   throw await refused();
 }
 
 /** Voids an authorized order: the hold is released and the order cancelled (order_cancelled). */
-export async function voidOrder(deps: { db: Db; hold: AuthorizationHold }, input: AuthorizationInput): Promise<AuthorizationOutcome> {
+export async function voidOrder(deps: OrderStore & { hold: AuthorizationHold }, input: AuthorizationInput): Promise<AuthorizationOutcome> {
   const row = await ownedOrder(deps.db, input);
   if (row.status !== 'authorized') throw notAuthorized(row.status, row.cart.captureMethod === 'manual');
   const answer = await deps.hold.void(input.cartId);
@@ -212,5 +223,5 @@ export async function voidOrder(deps: { db: Db; hold: AuthorizationHold }, input
     const now = await findOwnerCart(deps.db, input, input.cartId);
     throw notAuthorized(now?.status ?? 'unknown', now?.cart.captureMethod === 'manual');
   }
-  return { order: await orderOf(deps.db, input), settled: answer.outcome === 'settled' };
+  return { order: await orderOf(deps, input), settled: answer.outcome === 'settled' };
 }

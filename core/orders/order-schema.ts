@@ -1,9 +1,9 @@
 import { z } from 'zod';
-import { itemSchema, plainText } from '../checkout/cart-schema.js';
-import { CAPTURE_METHODS, CART_STATUSES } from '../checkout/session.js';
+import { plainText } from '../checkout/cart-schema.js';
 import { DELIVERY_ERRORS } from '../webhooks/delivery-errors.js';
-import { cartProvenanceSchema, DELIVERY_STATUSES, threeDSecureSchema, WEBHOOK_EVENT_NAMES } from '../webhooks/events.js';
+import { DELIVERY_STATUSES, WEBHOOK_EVENT_NAMES } from '../webhooks/events.js';
 import { decodeOrderCursor } from './order-cursor.js';
+import { cartStatusSchema, orderDataSchema } from './order-model.js';
 
 /**
  * What the merchant API says about orders and refunds, and what it accepts: one source for the
@@ -24,12 +24,6 @@ export const ORDER_LIMITS = {
 
 const isoTime = (description: string) => z.iso.datetime().meta({ description, example: '2030-01-01T12:00:00.000Z' });
 
-export const cartStatusSchema = z.enum(CART_STATUSES).meta({
-  id: 'OrderStatus',
-  description:
-    'pending → processing → paid (or failed, cancelled, abandoned); a paid order becomes partially_refunded, then refunded. With captureMethod manual: processing → authorized → paid (captured) or cancelled (voided, or the hold expired).',
-});
-
 export const refundStatusSchema = z.enum(['pending', 'succeeded', 'failed']);
 
 export const refundSchema = z
@@ -46,32 +40,9 @@ export const refundSchema = z
   })
   .meta({ id: 'Refund', description: 'One refund of an order.' });
 
-export const paymentSummarySchema = z
-  .strictObject({
-    brand: z.string().meta({ example: 'visa' }),
-    last4: z.string().meta({ example: '1111' }),
-    threeDSecure: threeDSecureSchema
-      .optional()
-      .meta({ description: 'Once the payment has an outcome; absent while it is processing, and for orders paid before 3-D Secure' }),
-  })
-  .meta({ id: 'OrderPayment', description: 'The card, as brand and last 4 digits only, and what 3-D Secure did.' });
-
-export const orderSummarySchema = z
-  .strictObject({
-    cartId: z.string().meta({ example: 'q3Vh0Xc2b1TzM9r8L5kA7wYe' }),
-    status: cartStatusSchema,
-    amount: z.int().meta({ description: 'The cart total (what a paid order captured), minor units', example: 4498 }),
-    currency: z.string().meta({ example: 'EUR' }),
-    refundedTotal: z.int().meta({ description: 'Sum of the succeeded refunds, minor units', example: 1000 }),
-    payment: paymentSummarySchema.nullable().meta({ description: 'The card used, once the customer paid or tried to; null before' }),
-    extra: z.record(z.string(), z.string()).meta({ description: 'Your metadata, as given at cart creation', example: { orderRef: 'order-42' } }),
-    createdWith: cartProvenanceSchema,
-    createdAt: isoTime('When the cart was created'),
-  })
-  .meta({ id: 'OrderSummary', description: 'An order (a cart session) as listed.' });
-
 export const webhookAttemptSchema = z
   .strictObject({
+    endpointId: z.string().meta({ description: 'The webhook endpoint the attempt went to', example: '0b6f2c1e-4a3d-4c5b-9e8f-1a2b3c4d5e6f' }),
     attemptedAt: isoTime('When the request went out'),
     responseStatus: z.int().nullable().meta({ description: 'Your endpoint’s HTTP status; null when no answer came', example: 200 }),
     responseExcerpt: z
@@ -101,30 +72,17 @@ export const orderWebhookSchema = z
   })
   .meta({ id: 'OrderWebhook', description: 'One webhook event of the order and every attempt to deliver it.' });
 
-export const orderSchema = orderSummarySchema
+export const orderSchema = orderDataSchema
   .extend({
-    items: z.array(itemSchema),
-    failureCode: z.string().nullable().meta({
-      description: 'Why a failed session failed (card_declined, otp_locked, capture_declined…), why a hold was voided (authorization_expired), or null',
-      example: null,
-    }),
-    captureMethod: z
-      .enum(CAPTURE_METHODS)
-      .meta({ description: 'As the cart was created: automatic, or manual (authorize, then capture)', example: 'automatic' }),
-    capturedAmount: z.int().nullable().meta({
-      description:
-        'What was captured, minor units: the amount once paid automatically, a manual capture’s amount (refunds are held to it); null before any capture',
-      example: 4498,
-    }),
     expiresOn: isoTime('When the checkout session stopped (or stops) accepting the customer'),
     refunds: z.array(refundSchema).meta({ description: 'Oldest first' }),
     webhooks: z.array(orderWebhookSchema).meta({ description: 'In sequence order' }),
   })
-  .meta({ id: 'Order', description: 'An order with its lines, refunds and webhook deliveries.' });
+  .meta({ id: 'Order', description: 'An order (OrderData, as every webhook event carries it) with its refunds and webhook deliveries.' });
 
 export const orderListSchema = z
   .strictObject({
-    data: z.array(orderSummarySchema).meta({ description: 'Newest first' }),
+    data: z.array(orderDataSchema).meta({ description: 'Newest first; each as OrderData, the model every webhook event carries' }),
     nextCursor: z.string().nullable().meta({ description: 'Pass as `cursor` for the next page; null on the last page', example: null }),
   })
   .meta({ id: 'OrderList' });
@@ -207,7 +165,6 @@ export const refundRequestSchema = z
 
 export type Refund = z.output<typeof refundSchema>;
 export type RefundStatus = z.output<typeof refundStatusSchema>;
-export type OrderSummary = z.output<typeof orderSummarySchema>;
 export type Order = z.output<typeof orderSchema>;
 export type OrderList = z.output<typeof orderListSchema>;
 export type OrderListQuery = z.output<typeof orderListQuerySchema>;

@@ -1,5 +1,5 @@
 import { minorUnits } from '../money.js';
-import type { OrderSummary } from './order-schema.js';
+import type { OrderData } from './order-model.js';
 
 /**
  * The orders list as CSV (RFC 4180, CRLF lines), for reconciliation in a spreadsheet. Amounts in the
@@ -37,7 +37,7 @@ export function majorUnits(amountMinor: number, currency: string): string {
  * The whole export: the fixed columns, then one `extra.<key>` column per key any of these orders
  * carries (sorted), so a merchant's own reference lands in a column of its own.
  */
-export function ordersCsv(orders: readonly OrderSummary[]): string {
+export function ordersCsv(orders: readonly OrderData[]): string {
   const extraKeys = [...new Set(orders.flatMap((o) => Object.keys(o.extra)))].sort();
   const lines = [csvLine([...ORDER_CSV_COLUMNS, ...extraKeys.map((k) => `extra.${k}`)])];
   for (const order of orders) {

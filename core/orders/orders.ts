@@ -1,10 +1,12 @@
 import type { Environment } from '../config.js';
+import type { Keyring } from '../crypto.js';
 import type { Db } from '../db/client.js';
-import { findOwnerCart, listOwnerCarts, type OrderRow } from '../checkout/order-views.js';
+import { findOwnerCart, listOwnerCarts } from '../checkout/order-views.js';
 import type { CartStatus } from '../checkout/session.js';
 import { listOrderEventDeliveries } from '../webhooks/event-history.js';
 import { decodeOrderCursor, encodeOrderCursor } from './order-cursor.js';
-import { ORDER_LIMITS, type Order, type OrderSummary } from './order-schema.js';
+import { orderDataOf, type OrderData } from './order-model.js';
+import { ORDER_LIMITS, type Order } from './order-schema.js';
 import { listCartRefunds, publicRefund } from './refund-ledger.js';
 
 /**
@@ -43,22 +45,13 @@ export class InvalidOrderCursorError extends Error {
   }
 }
 
-function summaryOf(row: OrderRow): OrderSummary {
-  return {
-    cartId: row.cartId,
-    status: row.status,
-    amount: row.amount,
-    currency: row.currency,
-    refundedTotal: row.refundedAmount,
-    payment: row.payment,
-    extra: row.cart.extra,
-    createdWith: row.createdWith,
-    createdAt: row.createdAt.toISOString(),
-  };
-}
-
 /** Newest first; `nextCursor` is null on the last page. */
-export async function listOrders(db: Db, merchant: OrderOwner, filters: OrderFilters = {}): Promise<{ orders: OrderSummary[]; nextCursor: string | null }> {
+export async function listOrders(
+  db: Db,
+  keyring: Keyring,
+  merchant: OrderOwner,
+  filters: OrderFilters = {},
+): Promise<{ orders: OrderData[]; nextCursor: string | null }> {
   const limit = Math.max(1, Math.min(Math.trunc(filters.limit ?? ORDER_LIMITS.defaultPageSize), ORDER_LIMITS.pageSize));
   const after = filters.cursor === undefined ? undefined : decodeOrderCursor(filters.cursor);
   if (filters.cursor !== undefined && !after) throw new InvalidOrderCursorError();
@@ -74,13 +67,13 @@ export async function listOrders(db: Db, merchant: OrderOwner, filters: OrderFil
   const page = rows.slice(0, limit);
   const last = page.at(-1);
   return {
-    orders: page.map(summaryOf),
+    orders: page.map((row) => orderDataOf(row, keyring)),
     nextCursor: rows.length > limit && last ? encodeOrderCursor({ createdAtMicros: last.createdAtMicros, cartId: last.cartId }) : null,
   };
 }
 
 /** The order, or undefined when it is not this merchant's in this environment (the API answers 404 either way). */
-export async function getOrder(db: Db, merchant: OrderOwner, cartId: string): Promise<Order | undefined> {
+export async function getOrder(db: Db, keyring: Keyring, merchant: OrderOwner, cartId: string): Promise<Order | undefined> {
   // One snapshot: read one after the other, a refund settling in between showed as succeeded beside the
   // order's status and refundedTotal from before it.
   const read = await db.begin('isolation level repeatable read read only', async (tx) => {
@@ -92,11 +85,7 @@ export async function getOrder(db: Db, merchant: OrderOwner, cartId: string): Pr
   if (!read) return undefined;
   const { row, refunds, webhooks } = read;
   return {
-    ...summaryOf(row),
-    items: row.cart.items,
-    failureCode: row.failureCode,
-    captureMethod: row.cart.captureMethod ?? 'automatic',
-    capturedAmount: row.capturedAmount,
+    ...orderDataOf(row, keyring),
     expiresOn: row.expiresOn.toISOString(),
     refunds: refunds.map(publicRefund),
     webhooks,

@@ -1,58 +1,58 @@
-import { randomToken } from '../crypto.js';
-import type { LedgerCart } from '../checkout/cart-ledger.js';
+import type { Environment } from '../config.js';
+import { randomToken, type Keyring } from '../crypto.js';
+import type { OrderRow } from '../checkout/order-views.js';
 import type { Sql } from '../db/client.js';
+import { orderDataOf, type OrderData } from '../orders/order-model.js';
 import { subscribedEndpointIds } from '../merchants/merchant-store.js';
 import { findCartEvent, insertDeliveries, insertEvent, nextEventSequence } from './event-store.js';
-import type { CartEventInput, WebhookEventBody } from './events.js';
+import type { CartEventInput, PaymentSummary, WebhookEventBody } from './events.js';
 
-/** The body of a cart's event, fixed once recorded (docs/decisions/webhooks.md): what the workflow says happened, and the ledger's cart. */
-export function cartEventBody(cart: LedgerCart, input: CartEventInput, sequence: number): WebhookEventBody {
+/**
+ * The body of a cart's event, fixed once recorded (docs/decisions/webhooks.md): the order as the
+ * ledger holds it in the transaction that records the event (the step's own changes included), as
+ * the Order API gives it (core/orders/order-model.ts), with what the event itself says: its status,
+ * its refund, and what the session told of the payment and the outcome, which the ledger records
+ * first (activities/cart-session/ledger.ts) and so agrees with.
+ */
+export function cartEventBody(order: OrderData, environment: Environment, input: CartEventInput, sequence: number): WebhookEventBody {
   return {
     id: `evt_${randomToken(18)}`,
     event: input.event,
     createdAt: new Date().toISOString(),
-    environment: cart.environment,
+    environment,
     sequence,
     data: {
-      cartId: input.cartId,
+      ...order,
       status: input.status,
-      amount: cart.amount,
-      currency: cart.currency,
-      items: cart.cart.items,
-      extra: cart.cart.extra,
-      createdWith: cart.createdWith,
-      ...(input.payment
-        ? {
-            payment: {
-              brand: input.payment.brand,
-              last4: input.payment.last4,
-              ...(input.payment.failureCode ? { failureCode: input.payment.failureCode } : {}),
-              ...(input.payment.captureMethod ? { captureMethod: input.payment.captureMethod } : {}),
-              ...(input.payment.capturedAmount !== undefined ? { capturedAmount: input.payment.capturedAmount } : {}),
-              ...(input.payment.threeDSecure ? { threeDSecure: { result: input.payment.threeDSecure.result } } : {}),
-            },
-          }
-        : {}),
+      // From this refund's own total, as the refund says it: a retry after a later refund says the same.
+      ...(input.refund ? { refundedTotal: input.refund.refundedTotal, refund: input.refund } : {}),
+      ...(input.payment ? { payment: paymentOf(input.payment) } : {}),
       ...(input.failureCode ? { failureCode: input.failureCode } : {}),
-      ...(input.refund ? { refund: input.refund } : {}),
       ...(input.cancelledBy ? { cancelledBy: input.cancelledBy } : {}),
     },
   };
 }
 
+/** The card as the order model gives it: the session's account of the outcome is the order's own fields. */
+const paymentOf = ({ brand, last4, threeDSecure }: PaymentSummary): OrderData['payment'] => ({
+  brand,
+  last4,
+  ...(threeDSecure ? { threeDSecure: { result: threeDSecure.result } } : {}),
+});
+
 /**
  * Records the cart's event with the next sequence number, or finds it when already recorded
  * (idempotent on cart, event and status, and for `order_refunded` on the refund). The caller holds the
- * cart's row lock (core/checkout/cart-ledger.ts lockCart) until its transaction ends, so sequences
+ * cart's row lock (core/checkout/order-views.ts lockOrder) until its transaction ends, so sequences
  * never collide and follow the order of the transactions that recorded them. The event's deliveries
  * are written with it, one per endpoint of the merchant that wants it at this moment.
  */
-export async function recordLockedCartEvent(tx: Sql, cart: LedgerCart, input: CartEventInput): Promise<{ eventId: string; sequence: number }> {
+export async function recordLockedCartEvent(tx: Sql, keyring: Keyring, order: OrderRow, input: CartEventInput): Promise<{ eventId: string; sequence: number }> {
   const existing = await findCartEvent(tx, input.cartId, input.event, input.status, input.refund?.id);
   if (existing) return { eventId: existing.id, sequence: existing.sequence };
   const sequence = await nextEventSequence(tx, input.cartId);
-  const body = cartEventBody(cart, input, sequence);
-  await insertEvent(tx, cart.platformUuid, body);
-  await insertDeliveries(tx, body.id, await subscribedEndpointIds(tx, cart.platformUuid, input.event));
+  const body = cartEventBody(orderDataOf(order, keyring), order.environment, input, sequence);
+  await insertEvent(tx, keyring, order.platformUuid, body);
+  await insertDeliveries(tx, body.id, await subscribedEndpointIds(tx, order.platformUuid, input.event));
   return { eventId: body.id, sequence };
 }

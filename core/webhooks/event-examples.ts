@@ -19,15 +19,32 @@ export const EXAMPLE_ITEM = {
   variantOptions: ['Size : M', 'Color : Blue'],
 };
 const cartId = 'q3Vh0Xc2b1TzM9r8L5kA7wYe';
+/** The order as it stands before any payment: every field present, null where nothing happened yet. */
 const order = {
+  cartId,
   amount: 3998,
   currency: 'EUR',
+  country: 'FR',
+  captureMethod: 'automatic' as const,
+  capturedAmount: null,
+  refundedTotal: 0,
+  payment: null,
+  failureCode: null,
+  cancelledBy: null,
+  customer: null,
   items: [EXAMPLE_ITEM],
   extra: { orderRef: 'order-42' },
   createdWith: 'api_key' as const,
+  createdAt: '2030-01-01T11:58:00.000Z',
+  paidAt: null,
 };
 const sent = { createdAt: '2030-01-01T12:00:00.000Z', environment: 'sandbox' as const };
-const card = { brand: 'visa', last4: '4242' };
+const paid = {
+  capturedAmount: 3998,
+  payment: { brand: 'visa', last4: '4242', threeDSecure: { result: 'not_required' as const } },
+  customer: { email: 'jane@example.com' },
+  paidAt: '2030-01-01T12:00:00.000Z',
+};
 
 export const CART_EVENT_EXAMPLES: { [E in WebhookEventName]: z.infer<(typeof CART_EVENT_SCHEMAS)[E]> } = {
   order_created: {
@@ -35,28 +52,36 @@ export const CART_EVENT_EXAMPLES: { [E in WebhookEventName]: z.infer<(typeof CAR
     event: 'order_created',
     ...sent,
     sequence: 1,
-    data: { cartId, status: 'paid', ...order, payment: { ...card, threeDSecure: { result: 'not_required' } } },
+    data: { ...order, ...paid, status: 'paid' },
   },
   order_updated: {
     id: 'evt_1b2c3d4e5f6a7b8c9d0e1f2a',
     event: 'order_updated',
     ...sent,
     sequence: 2,
-    data: { cartId, status: 'paid', ...order, payment: { ...card, captureMethod: 'manual', capturedAmount: 3000, threeDSecure: { result: 'frictionless' } } },
+    data: {
+      ...order,
+      ...paid,
+      status: 'paid',
+      captureMethod: 'manual',
+      capturedAmount: 3000,
+      payment: { brand: 'visa', last4: '4242', threeDSecure: { result: 'frictionless' } },
+      customer: { phone: '+33612345678' },
+    },
   },
   order_cancelled: {
     id: 'evt_2c3d4e5f6a7b8c9d0e1f2a3b',
     event: 'order_cancelled',
     ...sent,
     sequence: 1,
-    data: { cartId, status: 'cancelled', ...order, cancelledBy: 'merchant' },
+    data: { ...order, status: 'cancelled', cancelledBy: 'merchant' },
   },
   order_abandoned: {
     id: 'evt_3d4e5f6a7b8c9d0e1f2a3b4c',
     event: 'order_abandoned',
     ...sent,
     sequence: 1,
-    data: { cartId, status: 'abandoned', ...order },
+    data: { ...order, status: 'abandoned' },
   },
   order_refunded: {
     id: 'evt_4e5f6a7b8c9d0e1f2a3b4c5d',
@@ -64,10 +89,10 @@ export const CART_EVENT_EXAMPLES: { [E in WebhookEventName]: z.infer<(typeof CAR
     ...sent,
     sequence: 2,
     data: {
-      cartId,
-      status: 'partially_refunded',
       ...order,
-      payment: { ...card, threeDSecure: { result: 'not_required' } },
+      ...paid,
+      status: 'partially_refunded',
+      refundedTotal: 1000,
       refund: { id: 're_Jx0b3kQ8VhV2mW9sT1aP4cLd', amount: 1000, refundedTotal: 1000, reason: 'Damaged in transit' },
     },
   },

@@ -1,6 +1,8 @@
+import type { Keyring } from '../crypto.js';
 import type { Db } from '../db/client.js';
+import { openEventBody, type StoredEventBody } from './event-body-seal.js';
 import type { FeedPosition } from './event-feed-schema.js';
-import type { WebhookEventBody, WebhookEventName } from './events.js';
+import type { WebhookEventName } from './events.js';
 
 /**
  * A merchant's events as they are recorded, oldest first, for the event stream (api/merchant/event-stream-routes.ts):
@@ -40,11 +42,12 @@ export async function feedHorizon(db: Db): Promise<FeedPosition> {
  */
 export async function readFeed(
   db: Db,
+  keyring: Keyring,
   platformUuid: string,
   range: { after: FeedPosition; horizon: FeedPosition; types?: readonly WebhookEventName[]; limit: number },
 ): Promise<FeedEvent[]> {
   const { after, horizon, types, limit } = range;
-  const rows = await db<{ id: string; event: WebhookEventName; cart_id: string; payload: WebhookEventBody; created_at_micros: string }[]>`
+  const rows = await db<{ id: string; event: WebhookEventName; cart_id: string; payload: StoredEventBody; created_at_micros: string }[]>`
     select ev.id, ev.event, ev.cart_id, ev.payload, (extract(epoch from ev.created_at) * 1000000)::bigint::text as created_at_micros
     from webhook_events ev
     where ev.platform_uuid = ${platformUuid}
@@ -57,6 +60,6 @@ export async function readFeed(
     position: { createdAtMicros: r.created_at_micros, eventId: r.id },
     event: r.event,
     cartId: r.cart_id,
-    rawBody: JSON.stringify(r.payload),
+    rawBody: JSON.stringify(openEventBody(keyring, r.payload)),
   }));
 }

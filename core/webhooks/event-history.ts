@@ -1,4 +1,6 @@
+import type { Keyring } from '../crypto.js';
 import type { Db, Sql } from '../db/client.js';
+import { openEventBody, type StoredEventBody } from './event-body-seal.js';
 import { isDeliveryError, type DeliveryError } from './delivery-errors.js';
 import type { DeliveryStatus, WebhookEventBody, WebhookEventName } from './events.js';
 import { NO_OUTCOME } from './event-store.js';
@@ -132,6 +134,7 @@ export interface OrderEventDeliveries {
   status: DeliveryStatus;
   createdAt: string;
   attempts: Array<{
+    endpointId: string;
     attemptedAt: string;
     responseStatus: number | null;
     responseExcerpt: string | null;
@@ -150,6 +153,7 @@ export async function listOrderEventDeliveries(db: Sql, cartId: string, excerptC
       delivery_status: DeliveryStatus;
       created_at: Date;
       attempts: Array<{
+        endpoint_id: string;
         attempted_at: string;
         http_status: number | null;
         response_excerpt: string | null;
@@ -160,7 +164,7 @@ export async function listOrderEventDeliveries(db: Sql, cartId: string, excerptC
   >`
     select ev.id, ev.event, ev.sequence, ev.delivery_status, ev.created_at,
       coalesce((select json_agg(json_build_object(
-          'attempted_at', a.attempted_at, 'http_status', a.http_status, 'response_excerpt', left(a.response_excerpt, ${excerptChars}),
+          'endpoint_id', a.endpoint_id, 'attempted_at', a.attempted_at, 'http_status', a.http_status, 'response_excerpt', left(a.response_excerpt, ${excerptChars}),
           'error_class', a.error_class, 'latency_ms', a.latency_ms)
         order by a.id) from webhook_attempts a where a.event_id = ev.id), '[]') as attempts
     from webhook_events ev
@@ -176,6 +180,7 @@ export async function listOrderEventDeliveries(db: Sql, cartId: string, excerptC
       // An attempt still in flight has no outcome yet: neither an error nor a duration to show.
       const inFlight = a.error_class === NO_OUTCOME && a.http_status === null;
       return {
+        endpointId: a.endpoint_id,
         attemptedAt: new Date(a.attempted_at).toISOString(),
         responseStatus: a.http_status,
         // Only an answer has an excerpt: rows from before categories kept Node's error message here.
@@ -272,7 +277,7 @@ export interface EventFilter {
 }
 
 /** The merchant's events matching every filter, newest first (then by id), at most `limit`. */
-export async function listMerchantEvents(db: Db, platformUuid: string, filter: EventFilter): Promise<ListedEvent[]> {
+export async function listMerchantEvents(db: Db, keyring: Keyring, platformUuid: string, filter: EventFilter): Promise<ListedEvent[]> {
   const rows = await db<
     Array<{
       id: string;
@@ -281,7 +286,7 @@ export async function listMerchantEvents(db: Db, platformUuid: string, filter: E
       sequence: number;
       created_at: Date;
       created_at_micros: string;
-      payload: WebhookEventBody;
+      payload: StoredEventBody;
       deliveries: Array<{ endpoint_id: string; status: Exclude<DeliveryStatus, 'unsubscribed'>; delivered_at: string | null }>;
     }>
   >`
@@ -315,7 +320,7 @@ export async function listMerchantEvents(db: Db, platformUuid: string, filter: E
     sequence: r.sequence,
     createdAt: r.created_at.toISOString(),
     createdAtMicros: r.created_at_micros,
-    body: r.payload,
+    body: openEventBody(keyring, r.payload),
     deliveries: r.deliveries.map((d) => ({
       endpointId: d.endpoint_id,
       status: d.status,

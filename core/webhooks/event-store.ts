@@ -1,4 +1,6 @@
+import type { Keyring } from '../crypto.js';
 import type { Db, Sql } from '../db/client.js';
+import { sealEventBody, type StoredEventBody } from './event-body-seal.js';
 import type { DeliveryStatus, WebhookEventBody, WebhookEventName } from './events.js';
 
 /**
@@ -34,10 +36,11 @@ export async function nextEventSequence(sql: Sql, cartId: string): Promise<numbe
   return row?.next ?? 1;
 }
 
-export async function insertEvent(sql: Sql, platformUuid: string, body: WebhookEventBody): Promise<void> {
+/** The body is kept with the customer's contact sealed (./event-body-seal.ts). */
+export async function insertEvent(sql: Sql, keyring: Keyring, platformUuid: string, body: WebhookEventBody): Promise<void> {
   await sql`
     insert into webhook_events (id, cart_id, platform_uuid, sequence, event, payload)
-    values (${body.id}, ${body.data.cartId}, ${platformUuid}, ${body.sequence}, ${body.event}, ${sql.json(body)})`;
+    values (${body.id}, ${body.data.cartId}, ${platformUuid}, ${body.sequence}, ${body.event}, ${sql.json(sealEventBody(keyring, body))})`;
 }
 
 export interface StoredEvent {
@@ -45,7 +48,8 @@ export interface StoredEvent {
   cart_id: string;
   platform_uuid: string;
   event: WebhookEventName;
-  payload: WebhookEventBody;
+  /** Open it (./event-body-seal.ts openEventBody) before it goes anywhere. */
+  payload: StoredEventBody;
   delivery_status: DeliveryStatus;
 }
 

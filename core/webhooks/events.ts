@@ -1,8 +1,7 @@
 import { z } from 'zod';
-import { CART_PROVENANCES } from '../checkout/cart-provenance.js';
-import { itemSchema } from '../checkout/cart-schema.js';
-import { CANCELLED_BY, CART_STATUSES, type CancelledBy, type CartStatus } from '../checkout/session.js';
-import { THREE_D_SECURE_RESULTS } from '../checkout/payment-processor.js';
+import type { ThreeDSecureResult } from '../checkout/payment-processor.js';
+import type { CancelledBy, CartStatus } from '../checkout/session.js';
+import { orderDataSchema } from '../orders/order-model.js';
 
 /**
  * What a merchant's endpoint receives: one source for the payload types, the OpenAPI document's
@@ -19,40 +18,19 @@ export const WEBHOOK_TEST_EVENT = 'webhook_test';
 
 const isoTime = (description: string) => z.iso.datetime().meta({ description, example: '2030-01-01T12:00:00.000Z' });
 
-export const threeDSecureSchema = z
-  .strictObject({
-    result: z.enum(THREE_D_SECURE_RESULTS).meta({
-      description:
-        'authenticated: the cardholder passed their bank’s challenge; frictionless: the bank authenticated them without one; failed: the challenge was failed or never answered (failureCode authentication_failed or authentication_timeout); not_required: no authentication was asked for.',
-      example: 'authenticated',
-    }),
-  })
-  .meta({ id: 'ThreeDSecure', description: 'What 3-D Secure (SCA) did for the payment. Webhook events carry the same object as data.payment.threeDSecure.' });
-
-export const cartProvenanceSchema = z.enum(CART_PROVENANCES).meta({
-  id: 'CartProvenance',
-  description:
-    'api_key: the create-cart request carried your API key. public: it did not, so anyone who knows your platformUuid may have made this cart; fulfil only a cartId you created yourself, for the amount you expect. Webhook events carry the same value as data.createdWith.',
-  example: 'api_key',
-});
-
-export const webhookPaymentSchema = z
-  .strictObject({
-    brand: z.string().meta({ example: 'visa' }),
-    last4: z.string().meta({ example: '1111' }),
-    failureCode: z
-      .string()
-      .optional()
-      .meta({ description: 'Set when the payment failed: card_declined, insufficient_funds, processor_error, …', example: 'card_declined' }),
-    captureMethod: z.literal('manual').optional().meta({ description: 'Set on every event of a cart created with captureMethod manual' }),
-    capturedAmount: z
-      .int()
-      .optional()
-      .meta({ description: 'Set once a manual authorization was captured: the amount captured, minor units (refunds are held to it)', example: 3000 }),
-    threeDSecure: threeDSecureSchema.optional().meta({ description: 'Once the payment has an outcome; absent while it is processing' }),
-  })
-  .meta({ id: 'WebhookPayment', description: 'The card, as brand and last 4 digits only, and what became of the payment.' });
-export type PaymentSummary = z.infer<typeof webhookPaymentSchema>;
+/**
+ * The card as the session tells it (workflows/cart-session/session-state.ts), with what became of the
+ * payment. An event's data.payment is the order model's (core/orders/order-model.ts), built from the
+ * ledger; these facts reach the ledger first.
+ */
+export interface PaymentSummary {
+  brand: string;
+  last4: string;
+  failureCode?: string;
+  captureMethod?: 'manual';
+  capturedAmount?: number;
+  threeDSecure?: { result: ThreeDSecureResult };
+}
 
 export const webhookRefundSchema = z
   .strictObject({
@@ -64,19 +42,8 @@ export const webhookRefundSchema = z
   .meta({ id: 'WebhookRefund', description: 'The refund order_refunded announces (docs/decisions/refunds.md); one event per refund.' });
 export type RefundSummary = z.infer<typeof webhookRefundSchema>;
 
-const cartEventDataSchema = z.strictObject({
-  cartId: z.string().meta({ example: 'q3Vh0Xc2b1TzM9r8L5kA7wYe' }),
-  status: z.enum(CART_STATUSES),
-  amount: z.int().meta({ description: 'The cart total, minor units', example: 4498 }),
-  currency: z.string().meta({ example: 'EUR' }),
-  items: z.array(itemSchema).meta({ description: 'The lines as given at cart creation (Item: as create-cart takes them)' }),
-  extra: z.record(z.string(), z.string()).meta({ description: 'Your metadata, echoed exactly as given at cart creation', example: { orderRef: 'order-42' } }),
-  createdWith: cartProvenanceSchema,
-  payment: webhookPaymentSchema.optional().meta({ description: 'The card, once the customer paid or tried to' }),
-  failureCode: z.string().optional().meta({ description: 'Why a failed session failed, also when no payment was tried (otp_locked)' }),
-  refund: webhookRefundSchema.optional(),
-  cancelledBy: z.enum(CANCELLED_BY).optional().meta({ description: 'Who ended a cancelled session' }),
-});
+/** Every event's data: the order as the Order API gives it, and on order_refunded the refund it announces. */
+const cartEventDataSchema = orderDataSchema.extend({ refund: webhookRefundSchema.optional() });
 
 const envelope = {
   id: z
@@ -96,24 +63,18 @@ export const webhookEventBodySchema = z.strictObject({
 /** The body every merchant receives (docs/decisions/webhooks.md). */
 export type WebhookEventBody = z.infer<typeof webhookEventBodySchema>;
 
-/** One event's body: its name, the statuses it says and the fields it may carry besides the order's own. */
+/** One event's body: its name, the statuses it says, and whether it carries the refund it announces. */
 function cartEventSchema<E extends WebhookEventName, S extends CartStatus>(
   event: E,
   statuses: readonly [S, ...S[]],
   description: string,
-  carries: { failureCode?: string; cancelledBy?: string; refund?: true } = {},
+  carries: { refund?: true } = {},
 ) {
-  const { failureCode, refund, cancelledBy, ...order } = cartEventDataSchema.shape;
+  const { refund, ...order } = cartEventDataSchema.shape;
   return webhookEventBodySchema
     .extend({
       event: z.literal(event),
-      data: z.strictObject({
-        ...order,
-        status: z.enum(statuses),
-        ...(carries.failureCode ? { failureCode: failureCode.meta({ description: carries.failureCode }) } : {}),
-        ...(carries.refund ? { refund: refund.unwrap() } : {}),
-        ...(carries.cancelledBy ? { cancelledBy: cancelledBy.meta({ description: carries.cancelledBy }) } : {}),
-      }),
+      data: z.strictObject({ ...order, status: z.enum(statuses), ...(carries.refund ? { refund: refund.unwrap() } : {}) }),
     })
     .meta({ id: `${event.replace(/(?:^|_)(.)/g, (_, letter: string) => letter.toUpperCase())}Event`, description });
 }
@@ -128,27 +89,18 @@ export const CART_EVENT_SCHEMAS = {
   order_updated: cartEventSchema(
     'order_updated',
     ['processing', 'failed', 'paid'],
-    'The payment is processing (only when it has no outcome after 2 s: a charge being resolved, or a 3-D Secure challenge; a card answered at once gets order_created or failed alone), the session failed (data.failureCode), or a manual authorization was captured (paid, with data.payment.capturedAmount).',
-    {
-      failureCode:
-        'On failed: card_declined, insufficient_funds, expired_card, incorrect_cvc, incorrect_number, processing_error, authentication_required, authentication_failed, authentication_timeout, processor_error, not_a_test_card, otp_locked, capture_declined',
-    },
+    'The payment is processing (only when it has no outcome after 2 s: a charge being resolved, or a 3-D Secure challenge; a card answered at once gets order_created or failed alone), the session failed (data.failureCode), or a manual authorization was captured (paid, with data.capturedAmount).',
   ),
   order_cancelled: cartEventSchema(
     'order_cancelled',
     ['cancelled'],
-    'The customer cancelled, you ended the session (POST /v2/merchant/carts/{cartId}/expire), or a manual authorization was voided, by you or by the hold timer. Nothing was charged.',
-    {
-      failureCode: 'authorization_expired when the hold timer (AUTHORIZATION_HOLD_DAYS) voided a manual authorization',
-      cancelledBy:
-        'customer (Cancel on the page) or merchant (the expire endpoint, or a void); absent when the hold timer ended it, and on events recorded before 1.1',
-    },
+    'The customer cancelled, you ended the session (POST /v2/merchant/carts/{cartId}/expire), or a manual authorization was voided: by you (data.cancelledBy merchant) or by the hold timer (data.failureCode authorization_expired). Nothing was charged.',
   ),
   order_abandoned: cartEventSchema('order_abandoned', ['abandoned'], 'The session expired unpaid.'),
   order_refunded: cartEventSchema(
     'order_refunded',
     ['partially_refunded', 'refunded'],
-    'A refund succeeded: one event per refund, with data.refund. A manual-capture order’s repeats data.payment.capturedAmount.',
+    'A refund succeeded: one event per refund, with data.refund; data.refundedTotal counts it.',
     { refund: true },
   ),
 } satisfies Record<WebhookEventName, z.ZodType>;

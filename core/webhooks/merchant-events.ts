@@ -1,3 +1,4 @@
+import type { Keyring } from '../crypto.js';
 import type { Db } from '../db/client.js';
 import { decodeEventCursor, encodeEventCursor } from './event-cursor.js';
 import type { EventList, EventListQuery } from './event-schema.js';
@@ -5,11 +6,11 @@ import { EVENT_LIMITS } from './event-schema.js';
 import { listMerchantEvents } from './event-history.js';
 
 /** A merchant's events, filtered and paged: `GET /v2/merchant/events`. */
-export async function listEvents(db: Db, platformUuid: string, query: EventListQuery): Promise<EventList> {
+export async function listEvents(db: Db, keyring: Keyring, platformUuid: string, query: EventListQuery): Promise<EventList> {
   const limit = query.limit ? Number(query.limit) : EVENT_LIMITS.defaultPageSize;
   const after = query.cursor === undefined ? undefined : decodeEventCursor(query.cursor);
   // One more than the page: whether a next page exists, without a count.
-  const rows = await listMerchantEvents(db, platformUuid, {
+  const rows = await listMerchantEvents(db, keyring, platformUuid, {
     ...(query.type ? { type: query.type } : {}),
     ...(query.cartId ? { cartId: query.cartId } : {}),
     ...(query.createdFrom ? { createdFrom: new Date(query.createdFrom) } : {}),

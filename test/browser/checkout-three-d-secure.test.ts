@@ -130,7 +130,7 @@ describe.skipIf(skipWithoutChromium())('3-D Secure in the hosted checkout', () =
     const failed = verifiedEvents(cartId, 'order_updated').find((e) => e.data.status === 'failed')!;
     expect(failed.data).toMatchObject({
       failureCode: 'authentication_failed',
-      payment: { failureCode: 'authentication_failed', threeDSecure: { result: 'failed' } },
+      payment: { threeDSecure: { result: 'failed' } },
     });
     expect(await ledger(cartId)).toEqual({ status: 'failed', failure_code: 'authentication_failed', three_d_secure: 'failed' });
   });

@@ -2,6 +2,7 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { SANDBOX_CARDS } from '../../core/checkout/payment-processors/sandbox.js';
 import type { Keyring } from '../../core/crypto.js';
 import { otpHash } from '../../core/checkout/otp/hash.js';
+import { getOrder } from '../../core/orders/orders.js';
 import type { CreatedMerchant } from '../../core/merchants/registration.js';
 import { decodePayload, payloadFromJson, payloadToJson, type JsonPayload } from '../../core/temporal/codec.js';
 import { useTestStack } from '../support/test-stack.js';
@@ -118,6 +119,9 @@ describe('no card number, CVV, one-time code, code hash, contact or secret in hi
         expect(logs.includes(secret), `${secret} in the logs`).toBe(false);
       }
     }
+    // The contact is there, sealed: the merchant's own read of the order opens it.
+    const owner = { platformUuid: merchant.platformUuid, environment: stack.config.environment };
+    expect((await getOrder(stack.db, stack.config.keyring, owner, paid.session.cartId))?.customer).toEqual({ phone: '+33612345678' });
     expect(logs).toContain('payment authorization');
     expect(logs).toContain('payment processor unavailable');
     expect(logs).toContain('one-time code written to the sandbox outbox');

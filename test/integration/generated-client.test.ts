@@ -57,9 +57,9 @@ export function summary(rawBody: string): string {
     case 'order_created':
       return \`\${event.sequence} created \${event.data.status} \${event.data.amount} \${event.data.currency}\`;
     case 'order_updated':
-      return \`\${event.sequence} updated \${event.data.status} captured \${event.data.payment?.capturedAmount ?? 0}\`;
+      return \`\${event.sequence} updated \${event.data.status} captured \${event.data.capturedAmount ?? 0}\`;
     case 'order_refunded':
-      return \`\${event.sequence} refunded \${event.data.refund.amount} of \${event.data.payment?.capturedAmount ?? event.data.amount}\`;
+      return \`\${event.sequence} refunded \${event.data.refund.amount} of \${event.data.capturedAmount ?? event.data.amount}\`;
     case 'order_cancelled':
       return \`\${event.sequence} cancelled by \${event.data.cancelledBy ?? 'the hold timer'}\`;
     case 'order_abandoned':

@@ -57,6 +57,13 @@ describe('data key rotation under a live stack', () => {
       webhookSecrets: open(await db()<{ sealed: Buffer }[]>`select secret_encrypted as sealed from webhook_secrets`),
       cardVault: open(await db()<{ sealed: Buffer }[]>`select sealed from card_vault`),
       otpOutbox: open(await db()<{ sealed: Buffer }[]>`select code_sealed as sealed from otp_outbox union all select recipient_sealed from otp_outbox`),
+      orderCustomers: open(await db()<{ sealed: Buffer }[]>`select customer_sealed as sealed from carts where customer_sealed is not null order by created_at`),
+      eventCustomers: open(
+        (
+          await db()<{ sealed: string }[]>`
+            select payload->'data'->'customer'->>'sealed' as sealed from webhook_events where payload->'data'->'customer' ? 'sealed' order by created_at`
+        ).map((r) => ({ sealed: Buffer.from(r.sealed, 'base64') })),
+      ),
     };
   };
   /** A cart created through the API, then one event recorded for it: delivered, signed, by this stack's worker. */
@@ -90,7 +97,17 @@ describe('data key rotation under a live stack', () => {
       merchantName: 'Test Store',
       codeLifetimeMs: 300_000,
     });
-    expect(await sealedKeyIds(first)).toEqual({ webhookSecrets: ['k1'], cardVault: ['k1'], otpOutbox: ['k1', 'k1'] });
+    // A customer who paid under k1: their contact is sealed with it in the ledger and in order_created.
+    const firstDriver = cartSessionDriver(first, merchant.platformUuid);
+    expect(await firstDriver.pay(await firstDriver.verifiedSession(), SANDBOX_CARDS.approved)).toMatchObject({ status: 'paid' });
+    expect(await sealedKeyIds(first)).toEqual({
+      webhookSecrets: ['k1'],
+      cardVault: ['k1'],
+      // The outbox holds that customer's code too.
+      otpOutbox: ['k1', 'k1', 'k1', 'k1'],
+      orderCustomers: ['k1'],
+      eventCustomers: ['k1'],
+    });
     // A customer mid-checkout across the rotation: verified under k1, pays under k1,k2.
     const live = await cartSessionDriver(first, merchant.platformUuid).verifiedSession();
     await stop(first);
@@ -108,9 +125,16 @@ describe('data key rotation under a live stack', () => {
     expect((await sealedKeyIds(second)).webhookSecrets.sort()).toEqual(['k1', 'k2']);
 
     // reseal: everything with k2; a second run finds nothing to do.
-    expect(await reseal(keys.k1k2)).toEqual({ sealingKeyId: 'k2', webhookSecrets: 1, cardVault: 1, otpOutbox: 2 });
-    expect(await sealedKeyIds(second)).toEqual({ webhookSecrets: ['k2', 'k2'], cardVault: ['k2'], otpOutbox: ['k2', 'k2', 'k2', 'k2'] });
-    expect(await reseal(keys.k1k2)).toEqual({ sealingKeyId: 'k2', webhookSecrets: 0, cardVault: 0, otpOutbox: 0 });
+    // The customer who paid across the rotation was recorded under k2 already.
+    expect(await reseal(keys.k1k2)).toEqual({ sealingKeyId: 'k2', webhookSecrets: 1, cardVault: 1, otpOutbox: 3, orderCustomers: 1, eventCustomers: 1 });
+    expect(await sealedKeyIds(second)).toEqual({
+      webhookSecrets: ['k2', 'k2'],
+      cardVault: ['k2'],
+      otpOutbox: ['k2', 'k2', 'k2', 'k2', 'k2', 'k2'],
+      orderCustomers: ['k2', 'k2'],
+      eventCustomers: ['k2', 'k2'],
+    });
+    expect(await reseal(keys.k1k2)).toEqual({ sealingKeyId: 'k2', webhookSecrets: 0, cardVault: 0, otpOutbox: 0, orderCustomers: 0, eventCustomers: 0 });
     await stop(second);
 
     // k2 alone: k1 is gone, and nothing needed it.

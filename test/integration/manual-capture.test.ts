@@ -99,17 +99,14 @@ describe('manual capture: authorize at checkout, capture or let the hold expire,
       ['order_updated', 'paid'],
       ['order_refunded', 'partially_refunded'],
     ]);
-    expect(events[0]!.data.payment).toEqual({ brand: 'visa', last4: '1111', captureMethod: 'manual', threeDSecure: { result: 'not_required' } });
-    expect(events[1]!.data.payment).toEqual({
-      brand: 'visa',
-      last4: '1111',
-      captureMethod: 'manual',
-      capturedAmount: 3000,
-      threeDSecure: { result: 'not_required' },
-    });
+    const card = { brand: 'visa', last4: '1111', threeDSecure: { result: 'not_required' } };
+    expect(events[0]!.data).toMatchObject({ captureMethod: 'manual', capturedAmount: null, payment: card });
+    expect(events[1]!.data).toMatchObject({ captureMethod: 'manual', capturedAmount: 3000, payment: card });
     expect(events[2]!.data).toMatchObject({
       amount: AUTHORIZED,
-      payment: { captureMethod: 'manual', capturedAmount: 3000 },
+      captureMethod: 'manual',
+      capturedAmount: 3000,
+      refundedTotal: 1000,
       refund: { id: first.id, amount: 1000, refundedTotal: 1000, reason: 'One item out of stock' },
     });
     expect(await driver.handleOf(cartId).result()).toEqual({ status: 'paid' });
@@ -127,7 +124,7 @@ describe('manual capture: authorize at checkout, capture or let the hold expire,
       ['order_created', 'authorized'],
       ['order_cancelled', 'cancelled'],
     ]);
-    expect(events[1]!.data).toMatchObject({ failureCode: 'authorization_expired', payment: { captureMethod: 'manual' } });
+    expect(events[1]!.data).toMatchObject({ failureCode: 'authorization_expired', captureMethod: 'manual', capturedAmount: null, cancelledBy: null });
     // The hold is gone: a late capture or void is refused, not attempted.
     await expectError(await api.capture(cartId), 409, 'ORDER_NOT_AUTHORIZED', 'cartId');
     await expectError(await api.void(cartId), 409, 'ORDER_NOT_AUTHORIZED', 'cartId');

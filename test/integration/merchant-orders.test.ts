@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { CreatedMerchant } from '../../core/merchants/registration.js';
-import type { Order, OrderList, OrderSummary } from '../../core/orders/order-schema.js';
+import type { OrderData } from '../../core/orders/order-model.js';
+import type { Order, OrderList } from '../../core/orders/order-schema.js';
 import { getOrder, listOrders } from '../../core/orders/orders.js';
 import { createCartId, validCartRequest } from '../support/fixtures.js';
 import { merchantApi, paidCarts, type ErrorBody } from '../support/merchant-api.js';
@@ -83,8 +84,8 @@ describe('the merchant’s orders: one order in full, and the list with filters 
     }
     expect((await json<OrderList>(await nosy.get('/orders'))).data).toEqual([]);
     // The merchant API of production would ask with environment production: the sandbox cart is not there.
-    expect(await getOrder(stack.db, { platformUuid: merchant.platformUuid, environment: 'production' }, cartId)).toBeUndefined();
-    expect((await listOrders(stack.db, { platformUuid: merchant.platformUuid, environment: 'production' })).orders).toEqual([]);
+    expect(await getOrder(stack.db, stack.config.keyring, { platformUuid: merchant.platformUuid, environment: 'production' }, cartId)).toBeUndefined();
+    expect((await listOrders(stack.db, stack.config.keyring, { platformUuid: merchant.platformUuid, environment: 'production' })).orders).toEqual([]);
     expect((await fetch(`${stack.apiUrl}/v2/merchant/orders/${cartId}`)).status).toBe(401);
   });
 
@@ -106,12 +107,20 @@ describe('the merchant’s orders: one order in full, and the list with filters 
       status: 'paid',
       amount: 4498,
       currency: 'EUR',
+      country: 'IE',
+      captureMethod: 'automatic',
+      capturedAmount: 4498,
       refundedTotal: 0,
       payment: { brand: 'visa', last4: '1111', threeDSecure: { result: 'not_required' } },
+      failureCode: null,
+      cancelledBy: null,
+      customer: { email: 'jane.doe@example.com' },
+      items: expect.any(Array) as OrderData['items'],
       extra: { orderRef: 'order-42' },
       createdWith: 'public',
       createdAt: expect.any(String) as string,
-    } satisfies OrderSummary);
+      paidAt: expect.any(String) as string,
+    } satisfies OrderData);
 
     const ids = async (query: string) => (await json<OrderList>(await sellerApi.get(`/orders?${query}`))).data.map((o) => o.cartId);
     expect(await ids('status=paid')).toEqual([paid]);

@@ -94,7 +94,7 @@ describe('refunds through the merchant API: reserved in PostgreSQL, run in Tempo
     const nothingLeft = await expectError(await api.refund(cartId, { amount: 1 }), 422, 'AMOUNT_EXCEEDS_REFUNDABLE', 'amount');
     expect(nothingLeft.message).toMatch(/Nothing remains refundable/);
     // A late duplicate of the session's own `paid` (an activity retry) does not take the refunds back.
-    await recordCartStatus(stack.db, { cartId, status: 'paid' });
+    await recordCartStatus(stack.db, stack.config.keyring, { cartId, status: 'paid' });
     expect((await order(cartId)).status).toBe('refunded');
 
     // The workflow is the refund's own, and it finished.
@@ -235,7 +235,7 @@ describe('refunds through the merchant API: reserved in PostgreSQL, run in Tempo
     await expectError(await api.refund('nosuchcartnosuchcart0000', { amount: 100 }), 404, 'NOT_FOUND', 'cartId');
     // Paid in the ledger, its order_created not recorded yet: a refund's event must not overtake it.
     const recording = await createCartId(stack.apiUrl, validCartRequest(merchant.platformUuid));
-    await recordCartStatus(stack.db, { cartId: recording, status: 'paid' });
+    await recordCartStatus(stack.db, stack.config.keyring, { cartId: recording, status: 'paid' });
     const early = await expectError(await api.refund(recording, { amount: 100 }), 409, 'ORDER_NOT_PAID', 'cartId');
     expect(early.message).toMatch(/still being recorded/);
 

@@ -29,7 +29,14 @@ describe("the processor's payment reference: stored in the ledger at approval, u
     (await stack.db<{ payment_reference: string | null }[]>`select payment_reference from carts where cart_id = ${cartId}`)[0]?.payment_reference;
   const noDelivery = () => Promise.reject(new Error('refundCharge hands nothing to delivery'));
   const refundActivities = (paymentProcessor: PaymentProcessor) =>
-    createRefundActivities({ db: stack.db, logger: stack.logger, paymentProcessor, requestDelivery: noDelivery, metrics: stack.workerMetrics });
+    createRefundActivities({
+      db: stack.db,
+      keyring: stack.config.keyring,
+      logger: stack.logger,
+      paymentProcessor,
+      requestDelivery: noDelivery,
+      metrics: stack.workerMetrics,
+    });
 
   it('keeps the sandbox charge in PostgreSQL and its reference on the cart row, so a refund after a worker restart succeeds', async () => {
     const cartId = await carts.paidCart();

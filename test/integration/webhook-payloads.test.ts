@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { SANDBOX_CARDS } from '../../core/checkout/payment-processors/sandbox.js';
 import type { CreatedMerchant } from '../../core/merchants/registration.js';
+import type { Order } from '../../core/orders/order-schema.js';
 import { CART_EVENT_SCHEMAS, testEventBodySchema, WEBHOOK_TEST_EVENT, type WebhookEventBody } from '../../core/webhooks/events.js';
 import { sendTestWebhook } from '../../core/webhooks/test-event.js';
 import { verifyWebhook } from '../../core/webhooks/verify.js';
@@ -56,14 +57,37 @@ describe('webhook payloads: every event a real session sends is what its schema 
       return [event.event, event.data.status, event.sequence];
     });
 
-  it('order_created and order_refunded of a card payment', async () => {
+  /** The order as the Order API gives it now: the model itself, and what only the API adds. */
+  const order = async (cartId: string) => {
+    const { expiresOn, refunds, webhooks, ...model } = (await (await api.get(`/orders/${cartId}`)).json()) as Order;
+    return { model, more: { expiresOn, refunds, webhooks } };
+  };
+
+  it('order_created and order_refunded of a card payment: the order as the Order API gives it, with who paid', async () => {
     const session = await driver.verifiedSession();
     expect((await driver.pay(session, SANDBOX_CARDS.approved)).status).toBe('paid');
     expect((await api.refund(session.cartId, { amount: 1000, reason: 'Damaged in transit' })).status).toBe(201);
-    expect(parsed(await received(session.cartId, 2))).toEqual([
+    const events = await received(session.cartId, 2);
+    expect(parsed(events)).toEqual([
       ['order_created', 'paid', 1],
       ['order_refunded', 'partially_refunded', 2],
     ]);
+    const [created, refunded] = events;
+    expect(created!.data).toMatchObject({ customer: { email: 'jane.doe@example.com' }, capturedAmount: 4498, refundedTotal: 0, paidAt: expect.any(String) });
+
+    // One model: the last event's data is the Order API's order, field for field, but for the refund it announces.
+    const { model, more } = await order(session.cartId);
+    const { refund, ...latest } = refunded!.data;
+    expect(latest).toEqual(model);
+    expect(refund).toMatchObject({ amount: 1000, refundedTotal: model.refundedTotal });
+    expect(model).toMatchObject({ customer: { email: 'jane.doe@example.com' }, refundedTotal: 1000, captureMethod: 'automatic', failureCode: null });
+    await waitFor(async () => ((await order(session.cartId)).more.webhooks.every((w) => w.status === 'delivered') ? true : undefined), {
+      what: 'both deliveries recorded',
+    });
+    const attempts = (await order(session.cartId)).more.webhooks.flatMap((w) => w.attempts);
+    expect(attempts.length).toBeGreaterThanOrEqual(2);
+    expect(new Set(attempts.map((a) => a.endpointId)).size).toBe(1);
+    expect(more.expiresOn).toEqual(expect.any(String));
   });
 
   it('order_updated of a declined card', async () => {
@@ -85,11 +109,15 @@ describe('webhook payloads: every event a real session sends is what its schema 
       ['order_updated', 'paid', 2],
       ['order_refunded', 'refunded', 3],
     ]);
-    expect(capturedEvents[1]?.data.payment).toMatchObject({ captureMethod: 'manual', capturedAmount: 3000 });
-    expect(parsed(await received(voided.cartId, 2))).toEqual([
+    expect(capturedEvents[1]?.data).toMatchObject({ captureMethod: 'manual', capturedAmount: 3000 });
+    const voidedEvents = await received(voided.cartId, 2);
+    expect(parsed(voidedEvents)).toEqual([
       ['order_created', 'authorized', 1],
       ['order_cancelled', 'cancelled', 2],
     ]);
+    // A void is the merchant's: the event and the Order API say so alike.
+    expect(voidedEvents[1]?.data).toMatchObject({ cancelledBy: 'merchant', capturedAmount: null });
+    expect((await order(voided.cartId)).model).toMatchObject({ status: 'cancelled', cancelledBy: 'merchant', customer: { email: 'jane.doe@example.com' } });
   });
 
   it('order_cancelled of a session the customer cancelled or the merchant expired, and order_abandoned of one nobody paid', async () => {

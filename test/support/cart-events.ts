@@ -8,9 +8,10 @@ import { deliveryRequests } from '../../workflows/webhook-delivery/client.js';
  * The event-recording activity outside a worker, as the worker builds it (worker/activities.ts), with
  * the test's own client handing each event to its cart's delivery workflow.
  */
-export function cartEvents(stack: { config: Pick<Config, 'temporal' | 'webhooks'>; db: Db; temporal: { client: Client } }) {
+export function cartEvents(stack: { config: Pick<Config, 'temporal' | 'webhooks' | 'keyring'>; db: Db; temporal: { client: Client } }) {
   return createCartEventActivities({
     db: stack.db,
+    keyring: stack.config.keyring,
     requestDelivery: deliveryRequests(stack.temporal.client, stack.config),
   });
 }

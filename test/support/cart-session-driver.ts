@@ -189,7 +189,7 @@ export async function recordedEvents(stack: Pick<TestStack, 'db'>, cartId: strin
       sequence: number;
       event: string;
       payload: {
-        data: { status: string; payment?: { brand: string; last4: string; failureCode?: string }; failureCode?: string; cancelledBy?: string };
+        data: { status: string; payment: { brand: string; last4: string } | null; failureCode: string | null; cancelledBy: string | null };
       };
     }[]
   >`
@@ -198,9 +198,10 @@ export async function recordedEvents(stack: Pick<TestStack, 'db'>, cartId: strin
     sequence: r.sequence,
     event: r.event,
     status: r.payload.data.status,
-    payment: r.payload.data.payment,
-    failureCode: r.payload.data.failureCode,
-    cancelledBy: r.payload.data.cancelledBy,
+    // What the event says, a null (nothing yet) read as absent.
+    payment: r.payload.data.payment ?? undefined,
+    failureCode: r.payload.data.failureCode ?? undefined,
+    cancelledBy: r.payload.data.cancelledBy ?? undefined,
   }));
 }
 

@@ -50,7 +50,7 @@ describe("the demo store's ship-later orders", () => {
         items: [],
         extra: { orderId: order.id },
         createdWith: 'api_key',
-        payment: { captureMethod: 'manual' },
+        captureMethod: 'manual',
       },
     };
     const raw = Buffer.from(JSON.stringify(body));

@@ -1,17 +1,25 @@
 import { describe, expect, it } from 'vitest';
 import { csvCell, majorUnits, ordersCsv } from '../../core/orders/orders-csv.js';
-import type { OrderSummary } from '../../core/orders/order-schema.js';
+import type { OrderData } from '../../core/orders/order-model.js';
 
-const order = (edit: Partial<OrderSummary> = {}): OrderSummary => ({
+const order = (edit: Partial<OrderData> = {}): OrderData => ({
   cartId: 'AAAAAAAAAAAAAAAAAAAAAAAA',
   status: 'paid',
   amount: 5499,
   currency: 'EUR',
+  country: 'FR',
+  captureMethod: 'automatic',
+  capturedAmount: 5499,
   refundedTotal: 1000,
   payment: { brand: 'visa', last4: '1111' },
+  failureCode: null,
+  cancelledBy: null,
+  customer: { email: 'jane@example.com' },
+  items: [],
   extra: {},
   createdWith: 'api_key',
   createdAt: '2030-01-31T10:00:00.000Z',
+  paidAt: '2030-01-31T10:01:00.000Z',
   ...edit,
 });
 

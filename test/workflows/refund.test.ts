@@ -15,7 +15,6 @@ function refundActivities(answer: RefundAnswer, options: { reserved?: boolean } 
   const settled: SettledRefund = {
     orderStatus: 'partially_refunded',
     refund: { id: 'rf_1', amount: 1000, refundedTotal: 1000, reason: 'Damaged in transit' },
-    payment: { brand: 'visa', last4: '4242' },
   };
   const activities = {
     confirmRefundReservation: (input: { refundId: string }) => {
@@ -63,7 +62,7 @@ describe('refund workflow, activities mocked', () => {
       { name: 'settleRefund', input: { refundId: input.refundId, processorRefundId: 're_1' } },
       {
         name: 'recordCartEvent',
-        input: { cartId: input.cartId, event: 'order_refunded', status: 'partially_refunded', payment: mocks.settled.payment, refund: mocks.settled.refund },
+        input: { cartId: input.cartId, event: 'order_refunded', status: 'partially_refunded', refund: mocks.settled.refund },
       },
     ]);
   });

@@ -4,7 +4,8 @@ import { randomToken } from '../../core/crypto.js';
 import type { Db } from '../../core/db/client.js';
 import type { Logger } from '../../core/logger.js';
 import { getMerchant } from '../../core/merchants/merchants.js';
-import { ORDER_LIMITS, orderListQuerySchema, type Order, type OrderSummary } from '../../core/orders/order-schema.js';
+import { ORDER_LIMITS, orderListQuerySchema, type Order } from '../../core/orders/order-schema.js';
+import type { OrderData } from '../../core/orders/order-model.js';
 import { getOrder, listOrders, type OrderFilters } from '../../core/orders/orders.js';
 import { ordersCsv } from '../../core/orders/orders-csv.js';
 import { withDeadline, type Temporal } from '../../core/temporal/connection.js';
@@ -59,7 +60,7 @@ export function orderRoutes(deps: { config: Config; db: Db; temporal: Temporal; 
   const { db, temporal } = deps;
   const currencies = processorCurrencies(deps.config.payments.processor);
   const refunds = { db, temporal, refundWorkflow: refundWorkflow(temporal.client, deps.config), currencies };
-  const holds = { db, hold: authorizationHold(temporal.client), currencies };
+  const holds = { db, keyring: deps.config.keyring, hold: authorizationHold(temporal.client), currencies };
   const replays = { db, config: deps.config, requestDelivery: deliveryRequests(temporal.client, deps.config), logger: deps.logger };
   const app = new Hono<DashboardEnv>();
   const owner = (c: C) => {
@@ -108,7 +109,7 @@ export function orderRoutes(deps: { config: Config; db: Db; temporal: Temporal; 
     const q = (name: string) => c.req.query(name)?.trim() ?? '';
     const { filters, errors, filter } = readFilters(c);
     const valid = filter !== undefined;
-    const found = filter ? await listOrders(db, owner(c), filter) : { orders: [], nextCursor: null };
+    const found = filter ? await listOrders(db, deps.config.keyring, owner(c), filter) : { orders: [], nextCursor: null };
     const next = new URLSearchParams(Object.entries(filters).filter(([, v]) => v !== ''));
     // The page size is not in the form (25 unless the URL says otherwise) but stays the same page after page.
     if (q('limit')) next.set('limit', q('limit'));
@@ -144,10 +145,10 @@ export function orderRoutes(deps: { config: Config; db: Db; temporal: Temporal; 
     // From the first order, whatever page the list was on.
     const wanted: OrderFilters = { ...filter, limit: ORDER_LIMITS.pageSize };
     delete wanted.cursor;
-    const orders: OrderSummary[] = [];
+    const orders: OrderData[] = [];
     let cursor: string | undefined;
     do {
-      const page = await listOrders(db, owner(c), { ...wanted, ...(cursor ? { cursor } : {}) });
+      const page = await listOrders(db, deps.config.keyring, owner(c), { ...wanted, ...(cursor ? { cursor } : {}) });
       orders.push(...page.orders);
       cursor = page.nextCursor ?? undefined;
       if (orders.length > CSV_MAX_ORDERS)
@@ -159,7 +160,7 @@ export function orderRoutes(deps: { config: Config; db: Db; temporal: Temporal; 
   });
 
   async function loadOrder(c: C) {
-    return getOrder(db, owner(c), c.req.param('cartId') ?? '');
+    return getOrder(db, deps.config.keyring, owner(c), c.req.param('cartId') ?? '');
   }
 
   app.get('/orders/:cartId', async (c) => {

@@ -2,6 +2,7 @@ import { condition, proxyLocalActivities, upsertSearchAttributes } from '@tempor
 import type { CartSessionActivities } from '../../activities/cart-session/index.js';
 import type { PaymentOutcome } from '../../activities/cart-session/payments.js';
 import type { WebhookEventName } from '../../core/webhooks/events.js';
+import { customerOf } from '../../core/checkout/contact.js';
 import { PROCESSING_EVENT_AFTER_MS, type CancelledBy, type CartStatus } from '../../core/checkout/session.js';
 import { searchAttributes } from './messages.js';
 import { duration } from './operator-details.js';
@@ -62,7 +63,8 @@ export function sessionRecorder(session: SessionState, options: { lean: boolean 
     const card = payment
       ? { brand: payment.brand, last4: payment.last4, ...(payment.threeDSecure ? { threeDSecure: payment.threeDSecure.result } : {}) }
       : undefined;
-    const change = { cartId, status: next, ...(card ? { payment: card } : {}), ...outcome };
+    const customer = session.verified && session.contact ? customerOf(session.contact.address) : undefined;
+    const change = { cartId, status: next, ...(card ? { payment: card } : {}), ...(customer ? { customer } : {}), ...outcome };
     if (lean) {
       // Every step after processing ends the customer's use of their card: the vault is emptied with it.
       await recordSessionStep({

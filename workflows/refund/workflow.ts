@@ -52,7 +52,6 @@ export async function refundPayment(input: RefundInput): Promise<RefundOutcome> 
     cartId,
     event: 'order_refunded',
     status: settled.orderStatus,
-    ...(settled.payment ? { payment: settled.payment } : {}),
     refund: settled.refund,
   });
   return { status: 'succeeded' };

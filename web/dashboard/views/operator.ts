@@ -1,6 +1,6 @@
 import { html } from 'hono/html';
 import type { MerchantSummary } from '../../../core/merchants/merchants.js';
-import type { OrderSummary } from '../../../core/orders/order-schema.js';
+import type { OrderData } from '../../../core/orders/order-model.js';
 import { formatMoney, formatTime, words } from './format.js';
 import { dashboardLayout, type Html } from './layout.js';
 import { scrollingTable } from './table.js';
@@ -82,7 +82,7 @@ export function operatorPage(view: OperatorView): Html {
 
 export interface OperatorMerchantView {
   merchant: MerchantSummary;
-  orders: OrderSummary[];
+  orders: OrderData[];
   nextHref: string | null;
   /** The Temporal UI's page of each cart's session workflow. */
   workflowUrl: (cartId: string) => string;

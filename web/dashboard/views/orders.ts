@@ -1,6 +1,6 @@
 import { html } from 'hono/html';
 import { CART_STATUSES } from '../../../core/checkout/session.js';
-import type { OrderSummary } from '../../../core/orders/order-schema.js';
+import type { OrderData } from '../../../core/orders/order-model.js';
 import { formatMoney, formatTime, words } from './format.js';
 import { dashboardLayout, type Html } from './layout.js';
 import { scrollingTable } from './table.js';
@@ -18,7 +18,7 @@ export interface OrdersView {
   filters: OrderFilterForm;
   /** Problems with the filters, by field. */
   errors: Partial<Record<keyof OrderFilterForm, string>>;
-  orders: OrderSummary[];
+  orders: OrderData[];
   nextCursor: string | null;
   /** The page after this one, as a query string with the filters. */
   nextHref: string | null;

@@ -1,0 +1,121 @@
+import { z } from 'zod';
+import type { Keyring } from '../crypto.js';
+import { CART_PROVENANCES } from '../checkout/cart-provenance.js';
+import { itemSchema } from '../checkout/cart-schema.js';
+import type { OrderRow } from '../checkout/order-views.js';
+import { THREE_D_SECURE_RESULTS } from '../checkout/payment-processor.js';
+import { CANCELLED_BY, CAPTURE_METHODS, CART_STATUSES } from '../checkout/session.js';
+import { openCustomer } from './customer-seal.js';
+
+/**
+ * The one order model (docs/decisions/order-model.md): what the Order API answers for an order and
+ * what every webhook event carries as `data`, built from the ledger by one function, so the two never
+ * disagree. Every field is always present; one that does not apply yet is null.
+ */
+
+const isoTime = (description: string) => z.iso.datetime().meta({ description, example: '2030-01-01T12:00:00.000Z' });
+
+export const cartStatusSchema = z.enum(CART_STATUSES).meta({
+  id: 'OrderStatus',
+  description:
+    'pending → processing → paid (or failed, cancelled, abandoned); a paid order becomes partially_refunded, then refunded. With captureMethod manual: processing → authorized → paid (captured) or cancelled (voided, or the hold expired).',
+});
+
+export const threeDSecureSchema = z
+  .strictObject({
+    result: z.enum(THREE_D_SECURE_RESULTS).meta({
+      description:
+        'authenticated: the cardholder passed their bank’s challenge; frictionless: the bank authenticated them without one; failed: the challenge was failed or never answered (failureCode authentication_failed or authentication_timeout); not_required: no authentication was asked for.',
+      example: 'authenticated',
+    }),
+  })
+  .meta({ id: 'ThreeDSecure', description: 'What 3-D Secure (SCA) did for the payment.' });
+
+export const cartProvenanceSchema = z.enum(CART_PROVENANCES).meta({
+  id: 'CartProvenance',
+  description:
+    'api_key: the create-cart request carried your API key. public: it did not, so anyone who knows your platformUuid may have made this cart; fulfil only a cartId you created yourself, for the amount you expect.',
+  example: 'api_key',
+});
+
+export const orderPaymentSchema = z
+  .strictObject({
+    brand: z.string().meta({ example: 'visa' }),
+    last4: z.string().meta({ example: '1111' }),
+    threeDSecure: threeDSecureSchema
+      .optional()
+      .meta({ description: 'Once the payment has an outcome; absent while it is processing, and for orders paid before 3-D Secure' }),
+  })
+  .meta({ id: 'OrderPayment', description: 'The card, as brand and last 4 digits only, and what 3-D Secure did.' });
+
+export const customerSchema = z
+  .union([
+    z.strictObject({ email: z.string().meta({ description: 'The email address the code was sent to, lower-cased', example: 'jane@example.com' }) }),
+    z.strictObject({ phone: z.string().meta({ description: 'The phone number the code was sent to, E.164', example: '+33612345678' }) }),
+  ])
+  .meta({
+    id: 'Customer',
+    description:
+      'The contact the customer proved with the one-time code: an email address or a phone number, whichever they gave. Personal data: yours to use for this order (a receipt, its delivery) under your own privacy terms; we keep it sealed at rest (docs/security.md).',
+  });
+export type Customer = z.output<typeof customerSchema>;
+
+export const orderDataSchema = z
+  .strictObject({
+    cartId: z.string().meta({ example: 'q3Vh0Xc2b1TzM9r8L5kA7wYe' }),
+    status: cartStatusSchema,
+    amount: z.int().meta({ description: 'The cart total (Σ price × quantity), minor units; what was captured is capturedAmount', example: 4498 }),
+    currency: z.string().meta({ description: 'ISO 4217, as the cart was created', example: 'EUR' }),
+    country: z.string().meta({ description: 'As the cart was created (ISO 3166-1, alpha-2 or alpha-3)', example: 'FR' }),
+    captureMethod: z
+      .enum(CAPTURE_METHODS)
+      .meta({ description: 'As the cart was created: automatic, or manual (authorize, then capture)', example: 'automatic' }),
+    capturedAmount: z.int().nullable().meta({
+      description:
+        'What was captured, minor units: the amount once paid automatically, a manual capture’s amount (refunds are held to it); null before any capture',
+      example: 4498,
+    }),
+    refundedTotal: z.int().meta({ description: 'Sum of the succeeded refunds, minor units; 0 when none', example: 0 }),
+    payment: orderPaymentSchema.nullable().meta({ description: 'The card, once the customer paid or tried to; null before a payment' }),
+    failureCode: z.string().nullable().meta({
+      description:
+        'Why a failed session failed (card_declined, insufficient_funds, expired_card, incorrect_cvc, incorrect_number, processing_error, authentication_required, authentication_failed, authentication_timeout, processor_error, not_a_test_card, otp_locked, capture_declined), why a hold was voided (authorization_expired); null otherwise',
+      example: null,
+    }),
+    cancelledBy: z.enum(CANCELLED_BY).nullable().meta({
+      description:
+        'Who ended a cancelled session: customer (Cancel on the page) or merchant (the expire endpoint, or a void); null on every other status, when the hold timer ended it, and for sessions cancelled before 1.1',
+      example: null,
+    }),
+    customer: customerSchema.nullable().meta({ description: 'The contact the customer verified; null before the code was verified' }),
+    items: z.array(itemSchema).meta({ description: 'The lines as given at cart creation (Item: as create-cart takes them)' }),
+    extra: z.record(z.string(), z.string()).meta({ description: 'Your metadata, echoed exactly as given at cart creation', example: { orderRef: 'order-42' } }),
+    createdWith: cartProvenanceSchema,
+    createdAt: isoTime('When the cart was created'),
+    paidAt: isoTime('When the payment succeeded (with captureMethod manual: when the card was authorized); null before').nullable(),
+  })
+  .meta({ id: 'OrderData', description: 'An order (a cart session): what the Order API answers and what every webhook event carries as data.' });
+export type OrderData = z.output<typeof orderDataSchema>;
+
+/** The order as the ledger holds it now, the customer's contact unsealed: the Order API's and the events' one builder. */
+export function orderDataOf(row: OrderRow, keyring: Keyring): OrderData {
+  return {
+    cartId: row.cartId,
+    status: row.status,
+    amount: row.amount,
+    currency: row.currency,
+    country: row.cart.country,
+    captureMethod: row.cart.captureMethod ?? 'automatic',
+    capturedAmount: row.capturedAmount,
+    refundedTotal: row.refundedAmount,
+    payment: row.payment,
+    failureCode: row.failureCode,
+    cancelledBy: row.cancelledBy,
+    customer: openCustomer(keyring, row.customerSealed),
+    items: row.cart.items,
+    extra: row.cart.extra,
+    createdWith: row.createdWith,
+    createdAt: row.createdAt.toISOString(),
+    paidAt: row.paidAt?.toISOString() ?? null,
+  };
+}
