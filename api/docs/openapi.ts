@@ -19,6 +19,7 @@ import { SANDBOX_REFUND_DECLINED_AMOUNT } from '../../core/checkout/payment-proc
 import { CAPTURE_BODY_BYTES, REFUND_BODY_BYTES } from '../merchant/routes.js';
 import { ENDPOINT_BODY_BYTES } from '../merchant/webhook-endpoint-routes.js';
 import { REPLAY_BODY_BYTES } from '../merchant/event-routes.js';
+import { STREAMS_PER_MERCHANT } from '../merchant/event-stream-routes.js';
 import {
   createdWebhookEndpointSchema,
   createWebhookEndpointSchema,
@@ -904,6 +905,16 @@ function registerWebhookEndpointApi(registry: OpenAPIRegistry, security: Array<R
               },
             ]),
           ],
+        },
+        {
+          description: `RATE_LIMITED: this merchant already holds ${STREAMS_PER_MERCHANT} open streams on this API; close one and retry after Retry-After seconds.`,
+          examples: [
+            example(
+              'RATE_LIMITED',
+              `Too many open event streams: at most ${STREAMS_PER_MERCHANT} at once per merchant. Close one (or wait for one just closed to end), then retry after the delay in Retry-After.`,
+            ),
+          ],
+          retryAfter: true,
         },
         ...common,
         methodNotAllowedError('GET'),

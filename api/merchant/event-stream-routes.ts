@@ -6,7 +6,7 @@ import type { Db } from '../../core/db/client.js';
 import { authenticateApiKey } from '../../core/merchants/api-keys.js';
 import { readFeed, feedHorizon } from '../../core/webhooks/event-feed.js';
 import { decodeFeedPosition, encodeFeedPosition, eventStreamQuerySchema, eventTypesOf, lastEventIdSchema } from '../../core/webhooks/event-feed-schema.js';
-import { methodNotAllowed, validationError } from '../errors.js';
+import { ApiError, methodNotAllowed, validationError } from '../errors.js';
 
 /**
  * How often an open stream reads the database. Polling rather than LISTEN/NOTIFY: the events are
@@ -24,6 +24,14 @@ const FEED_BATCH = 100;
  * reconnection then gets the 401.
  */
 export const FEED_REAUTH_MS = 5_000;
+/**
+ * Open streams one merchant may hold on one API process: `listen` needs one, a developer a few more
+ * (a second terminal, a restart that has not closed the first yet). Each open stream polls the
+ * database once a second, so an unbounded number would let one key load it without limit.
+ */
+export const STREAMS_PER_MERCHANT = 5;
+/** Seconds a refused client waits before it tries again: a stream it closed is closed by then. */
+const STREAM_RETRY_AFTER_S = 5;
 
 /**
  * `GET /v2/merchant/events/stream`: the merchant's events as server-sent events, as they are recorded
@@ -34,6 +42,7 @@ export const FEED_REAUTH_MS = 5_000;
 export function eventStreamRoutes(deps: { config: Config; db: Db }) {
   const { config, db } = deps;
   const app = new Hono();
+  const openStreams = new Map<string, number>();
 
   app.get('/', async (c) => {
     const query = eventStreamQuerySchema.safeParse(c.req.query(), { reportInput: true });
@@ -46,6 +55,22 @@ export function eventStreamRoutes(deps: { config: Config; db: Db }) {
     const apiKey = presentedBearerToken(c.req.header('authorization'));
     const resumed = lastEventId.data === undefined ? undefined : decodeFeedPosition(lastEventId.data);
     let position = resumed ?? (await feedHorizon(db));
+
+    const open = openStreams.get(platformUuid) ?? 0;
+    if (open >= STREAMS_PER_MERCHANT) {
+      throw new ApiError(
+        'RATE_LIMITED',
+        `Too many open event streams: at most ${STREAMS_PER_MERCHANT} at once per merchant. Close one (or wait for one just closed to end), then retry after the delay in Retry-After.`,
+        [],
+        { 'Retry-After': String(STREAM_RETRY_AFTER_S) },
+      );
+    }
+    openStreams.set(platformUuid, open + 1);
+    const closed = () => {
+      const left = (openStreams.get(platformUuid) ?? 1) - 1;
+      if (left > 0) openStreams.set(platformUuid, left);
+      else openStreams.delete(platformUuid);
+    };
 
     return streamSSE(c, async (stream) => {
       // The start's position comes first, so a client that receives nothing before it reconnects still resumes from here.
@@ -75,6 +100,8 @@ export function eventStreamRoutes(deps: { config: Config; db: Db }) {
       } catch (err) {
         // The client reconnects from the last id it received; the database's trouble is for our logs only.
         c.get('logger').warn({ err, platformUuid }, 'event stream ended by an error');
+      } finally {
+        closed();
       }
     });
   });

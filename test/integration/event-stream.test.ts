@@ -1,7 +1,7 @@
 import { setTimeout as sleep } from 'node:timers/promises';
 import { describe, expect, it } from 'vitest';
 import { rotateApiKey } from '../../core/merchants/api-keys.js';
-import { FEED_POLL_MS, FEED_REAUTH_MS } from '../../api/merchant/event-stream-routes.js';
+import { FEED_POLL_MS, FEED_REAUTH_MS, STREAMS_PER_MERCHANT } from '../../api/merchant/event-stream-routes.js';
 import { cartSessionDriver } from '../support/cart-session-driver.js';
 import { merchantApi } from '../support/merchant-api.js';
 import { useTestStack } from '../support/test-stack.js';
@@ -83,6 +83,36 @@ describe('GET /v2/merchant/events/stream', () => {
     expect(resumed.map((m) => m.event)).toEqual(['ready', 'order_cancelled']);
     expect(resumed[1]).toEqual(messages[2]);
     reconnected.abort();
+  });
+
+  it(`refuses a merchant's stream beyond ${STREAMS_PER_MERCHANT} open at once with RATE_LIMITED, and takes one again once one closes`, async () => {
+    const merchant = await stack.createMerchant();
+    const url = `${stack.apiUrl}/v2/merchant/events/stream`;
+    const headers = { authorization: `Bearer ${merchant.apiKey}` };
+    const streams = Array.from({ length: STREAMS_PER_MERCHANT }, () => new AbortController());
+    for (const stream of streams) expect((await fetch(url, { headers, signal: stream.signal })).status).toBe(200);
+    const refused = await fetch(url, { headers });
+    expect(refused.status).toBe(429);
+    expect(refused.headers.get('retry-after')).toBe('5');
+    expect(await refused.json()).toMatchObject({ code: 'RATE_LIMITED' });
+    // Another merchant is not held to this one's streams.
+    const other = await stack.createMerchant();
+    const theirs = new AbortController();
+    expect((await fetch(url, { headers: { authorization: `Bearer ${other.apiKey}` }, signal: theirs.signal })).status).toBe(200);
+    theirs.abort();
+    // A closed stream is given back once the server sees it gone (at its next poll).
+    streams.pop()!.abort();
+    const again = await waitFor(
+      async () => {
+        const attempt = new AbortController();
+        const response = await fetch(url, { headers, signal: attempt.signal });
+        if (response.status === 200) return attempt;
+        await response.body?.cancel();
+        return undefined;
+      },
+      { timeoutMs: 10_000, what: 'a stream once one was closed' },
+    );
+    for (const stream of [...streams, again]) stream.abort();
   });
 
   it('ends an open stream once its key is rotated out, and refuses the key when the client reconnects', async () => {
