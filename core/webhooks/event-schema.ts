@@ -109,13 +109,10 @@ export const replayDeliverySchema = z
       description:
         'sent: one attempt was made during this request (see attempt). queued: an earlier event of the order is still pending at this endpoint, so the replay waits behind it (queuedBehind) and goes out after it. already_queued: a replay of this event to this endpoint already waits there; this one adds nothing. skipped: not sent, the endpoint is deleted or disabled by an operator (operators’ replays only)',
     }),
-    queuedBehind: z
-      .string()
-      .optional()
-      .meta({
-        description: 'With queued and already_queued: the earliest earlier event still pending at the endpoint',
-        example: 'evt_0a1b2c3d4e5f6a7b8c9d0e1e',
-      }),
+    queuedBehind: z.string().optional().meta({
+      description: 'With queued and already_queued: the earliest earlier event still pending at the endpoint',
+      example: 'evt_0a1b2c3d4e5f6a7b8c9d0e1e',
+    }),
     attempt: replayAttemptSchema.optional().meta({ description: 'With sent: the attempt’s outcome' }),
     message: z.string().meta({ description: 'The result in words', example: 'Sent: 200 in 42 ms' }),
   })

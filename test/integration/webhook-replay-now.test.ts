@@ -32,7 +32,7 @@ describe('replay now: sent at once, or queued behind the cart’s pending event'
         headers: { authorization: `Bearer ${merchant.apiKey}`, ...(body === undefined ? {} : { 'content-type': 'application/json' }) },
         ...(body === undefined ? {} : { body: JSON.stringify(body) }),
       });
-      return { status: res.status, json: (await res.json()) as Record<string, any> };
+      return { status: res.status, json: (await res.json()) as { data: Array<{ id: string }>; deliveries: Array<Record<string, unknown>> } };
     };
   }
 
@@ -40,7 +40,7 @@ describe('replay now: sent at once, or queued behind the cart’s pending event'
   async function cartWithTwoEvents(receiver: WebhookReceiver) {
     const merchant = await stack.createMerchant({ name: 'Replay Now Store', webhookUrl: receiver.url });
     const call = api(merchant);
-    const endpointId = (await call('GET', '/webhook-endpoints')).json.data[0].id as string;
+    const endpointId = (await call('GET', '/webhook-endpoints')).json.data[0]!.id;
     const cartId = await createCartId(stack.apiUrl, validCartRequest(merchant.platformUuid));
     const events = cartEvents(stack);
     const payment = { brand: 'visa', last4: '1111' };
@@ -99,7 +99,7 @@ describe('replay now: sent at once, or queued behind the cart’s pending event'
     const { call, endpointId, created } = await cartWithTwoEvents(healthy);
     await waitFor(() => (received(healthy, created).length === 1 ? true : undefined), { what: 'the first delivery' });
     const results: string[] = [];
-    for (let i = 0; i < 32; i++) results.push((await call('POST', `/events/${created}/replay`, { endpointId })).json.deliveries[0].result as string);
+    for (let i = 0; i < 32; i++) results.push((await call('POST', `/events/${created}/replay`, { endpointId })).json.deliveries[0]!.result as string);
     expect(results).toEqual(Array(32).fill('sent'));
     expect(received(healthy, created)).toHaveLength(33);
   });

@@ -5,7 +5,6 @@ import { html } from 'hono/html';
 import { HTTPException } from 'hono/http-exception';
 import type { Config } from '../../core/config.js';
 import type { Db } from '../../core/db/client.js';
-import type { Logger } from '../../core/logger.js';
 import type { Temporal } from '../../core/temporal/connection.js';
 import type { ReplaySender } from '../../core/webhooks/replay.js';
 import { requireMerchant, requireOperator } from './auth.js';

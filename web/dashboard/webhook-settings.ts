@@ -1,7 +1,6 @@
 import { Hono, type Context } from 'hono';
 import type { Config } from '../../core/config.js';
 import type { Db } from '../../core/db/client.js';
-import type { Logger } from '../../core/logger.js';
 import { BrandColourRejectedError, DomainsRejectedError, getMerchant, setMerchantBrandColour, setMerchantDomains } from '../../core/merchants/merchants.js';
 import { createWebhookEndpointSchema } from '../../core/merchants/webhook-endpoint-schema.js';
 import {
@@ -16,7 +15,7 @@ import {
   WebhookUrlRejectedError,
 } from '../../core/merchants/webhook-endpoints.js';
 import { rotateWebhookSecret } from '../../core/merchants/webhook-secrets.js';
-import { withDeadline, type Temporal } from '../../core/temporal/connection.js';
+import type { Temporal } from '../../core/temporal/connection.js';
 import { sendTestWebhook } from '../../core/webhooks/test-event.js';
 import { replayDeps, replayEvent, WebhookEventNotFoundError, type ReplaySender } from '../../core/webhooks/replay.js';
 import { boundedDeliveryRequests } from '../../workflows/webhook-delivery/client.js';
