@@ -1,4 +1,5 @@
-import { Counter, Histogram, Registry } from 'prom-client';
+import { Counter, Registry } from 'prom-client';
+import { createDeliveryMetrics } from '../core/webhooks/delivery-metrics.js';
 
 /**
  * Prometheus metrics of what the worker's activities do, in a registry of its own (like the API's
@@ -13,25 +14,7 @@ export function createActivityMetrics() {
     labelNames: ['outcome'] as const,
     registers: [registry],
   });
-  const webhookAttempts = new Counter({
-    name: 'webhook_delivery_attempts_total',
-    help: 'Webhook HTTP attempts, by result (delivered, retrying, failed: retries spent, gone: 410, endpoint_disabled) and error (none, http_4xx, http_5xx, timeout, connection_refused, …).',
-    labelNames: ['result', 'error'] as const,
-    registers: [registry],
-  });
-  const webhookAttemptDuration = new Histogram({
-    name: 'webhook_attempt_duration_seconds',
-    help: "One webhook HTTP attempt, connection to the end of the merchant's answer, by result.",
-    labelNames: ['result'] as const,
-    buckets: [0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 15],
-    registers: [registry],
-  });
-  const webhookDeliveryLatency = new Histogram({
-    name: 'webhook_delivery_latency_seconds',
-    help: 'From an event being recorded to its successful delivery, retries included.',
-    buckets: [0.1, 0.5, 1, 5, 30, 300, 1800, 7200, 86_400, 259_200],
-    registers: [registry],
-  });
+  const delivery = createDeliveryMetrics(registry);
   const otpSends = new Counter({
     name: 'checkout_otp_sends_total',
     help: 'One-time codes handed to a sender, by channel (sms, email) and result (sent, failed).',
@@ -44,7 +27,7 @@ export function createActivityMetrics() {
     labelNames: ['outcome'] as const,
     registers: [registry],
   });
-  return { registry, payments, webhookAttempts, webhookAttemptDuration, webhookDeliveryLatency, otpSends, refunds };
+  return { registry, payments, ...delivery, otpSends, refunds };
 }
 
 export type ActivityMetrics = ReturnType<typeof createActivityMetrics>;

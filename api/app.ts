@@ -3,6 +3,7 @@ import type { Config } from '../core/config.js';
 import type { Db } from '../core/db/client.js';
 import type { Logger } from '../core/logger.js';
 import type { Temporal } from '../core/temporal/connection.js';
+import type { postWebhook } from '../core/webhooks/http-post.js';
 import { onError, onNotFound } from './errors.js';
 import { createApiMetrics } from './metrics.js';
 import { operatorAuth } from './operator/auth.js';
@@ -21,6 +22,8 @@ export interface ApiDeps {
   db: Db;
   temporal: Temporal;
   logger: Logger;
+  /** How a replay sent at once posts (core/webhooks/http-post.ts unless a production test must reach a receiver on this machine). */
+  postWebhook?: typeof postWebhook;
 }
 
 /** The merchant-facing API, built from its dependencies so tests can assemble it without globals. */
@@ -36,8 +39,8 @@ export function createApiApp(deps: ApiDeps) {
     c.body(await metrics.registry.metrics(), 200, { 'Content-Type': metrics.registry.contentType }),
   );
   app.route('/v2/public/api/cart', cartRoutes({ ...deps, cartsCreated: metrics.cartsCreated }));
-  app.route('/v2/merchant', merchantRoutes(deps));
-  app.route('/operator', operatorRoutes(deps));
+  app.route('/v2/merchant', merchantRoutes({ ...deps, deliveryMetrics: metrics.delivery }));
+  app.route('/operator', operatorRoutes({ ...deps, deliveryMetrics: metrics.delivery }));
   app.route('/codec', codecRoutes(deps));
   app.route('/', docsRoutes(deps));
   app.notFound(onNotFound);

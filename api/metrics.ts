@@ -2,10 +2,11 @@ import type { Context } from 'hono';
 import { createMiddleware } from 'hono/factory';
 import { routePath } from 'hono/route';
 import { collectDefaultMetrics, Counter, Histogram, Registry } from 'prom-client';
+import { createDeliveryMetrics } from '../core/webhooks/delivery-metrics.js';
 
 /**
  * Prometheus metrics of one API instance, in a registry of its own so that several apps in one
- * process (tests) do not collide: request latency by route, and carts created.
+ * process (tests) do not collide: request latency by route, carts created, and the webhook attempts of replays sent at once.
  */
 export function createApiMetrics() {
   const registry = new Registry();
@@ -39,7 +40,10 @@ export function createApiMetrics() {
     }
   });
 
-  return { registry, cartsCreated, middleware };
+  // Replays sent at once make their attempt here (core/webhooks/replay.ts).
+  const delivery = createDeliveryMetrics(registry);
+
+  return { registry, cartsCreated, delivery, middleware };
 }
 
 export type ApiMetrics = ReturnType<typeof createApiMetrics>;

@@ -28,7 +28,11 @@ import { connectTemporal, withDeadline } from '../core/temporal/connection.js';
 import { listCartDeliveries } from '../core/webhooks/event-history.js';
 import { dashboardSessions } from '../web/dashboard/session.js';
 import { recoverEndpoint } from '../core/webhooks/recovery.js';
-import { replayEvent } from '../core/webhooks/replay.js';
+import { replayDeps, replayEvent } from '../core/webhooks/replay.js';
+import { createDeliveryMetrics } from '../core/webhooks/delivery-metrics.js';
+import { createLogger } from '../core/logger.js';
+import pino from 'pino';
+import { Registry } from 'prom-client';
 import { deliveryRequests } from '../workflows/webhook-delivery/client.js';
 
 const HELP = `Operator CLI for merchants and their webhooks. Every command prints one JSON object.
@@ -265,7 +269,16 @@ async function run(command: string | undefined, values: Values, config: Config, 
     }
     case 'replay':
       return withTemporal((deps) =>
-        replayEvent(deps, required(values, 'event-id'), values['endpoint-id'] === undefined ? {} : { endpointId: values['endpoint-id'] }),
+        replayEvent(
+          // Sent at once from here, counted in a registry nobody scrapes; logged to stderr, so stdout stays the answer.
+          replayDeps({
+            ...deps,
+            logger: createLogger({ level: config.logLevel, name: 'merchant-cli', destination: pino.destination(2) }),
+            deliveryMetrics: createDeliveryMetrics(new Registry()),
+          }),
+          required(values, 'event-id'),
+          values['endpoint-id'] === undefined ? {} : { endpointId: values['endpoint-id'] },
+        ),
       );
     case 'recover': {
       const since = isoTime(required(values, 'since'), 'since');

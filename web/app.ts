@@ -6,6 +6,7 @@ import type { Config } from '../core/config.js';
 import type { Db } from '../core/db/client.js';
 import type { Logger } from '../core/logger.js';
 import type { Temporal } from '../core/temporal/connection.js';
+import type { postWebhook } from '../core/webhooks/http-post.js';
 import { serveAsset } from './assets.js';
 import { compressResponses } from './compression.js';
 import { checkoutRoutes } from './checkout/routes.js';
@@ -22,6 +23,8 @@ export interface WebDeps {
   db: Db;
   temporal: Temporal;
   logger: Logger;
+  /** How the dashboard's replays sent at once post (core/webhooks/http-post.ts unless a production test must reach a receiver on this machine). */
+  postWebhook?: typeof postWebhook;
 }
 
 /** The customer-facing checkout site, on its own origin, and the merchants' and operators' dashboard under /dashboard. */
@@ -36,7 +39,7 @@ export function createWebApp(deps: WebDeps) {
     c.body(await metrics.registry.metrics(), 200, { 'Content-Type': metrics.registry.contentType }),
   );
   // Before the checkout's routes, whose middleware (locale, form checks) is the customer page's, not the dashboard's.
-  app.route('/dashboard', dashboardRoutes(deps));
+  app.route('/dashboard', dashboardRoutes({ ...deps, deliveryMetrics: metrics.delivery }));
   app.route('/', checkoutRoutes({ ...deps, metrics }));
   app.notFound((c) => {
     const lang = requestLocale(c);

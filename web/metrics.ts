@@ -1,9 +1,10 @@
 import { Counter, Registry } from 'prom-client';
+import { createDeliveryMetrics } from '../core/webhooks/delivery-metrics.js';
 
 /**
  * Prometheus metrics of one checkout-page instance, in a registry of its own (like the API's, so
  * several apps in one process do not collide), served at the page's `GET /metrics` to the operator's
- * token. Only what the page alone sees: refusals by its abuse limits.
+ * token. Only what the page alone sees: refusals by its abuse limits, and the dashboard's replay attempts.
  */
 export function createWebMetrics() {
   const registry = new Registry();
@@ -18,7 +19,9 @@ export function createWebMetrics() {
     help: "Checkout form posts refused by RATE_LIMIT_PAGE_ACTIONS_PER_CLIENT (or its IPv6 /48's).",
     registers: [registry],
   });
-  return { registry, otpSendsRefused, pageActionsRefused };
+  // The dashboard's replays sent at once make their attempt here (core/webhooks/replay.ts).
+  const delivery = createDeliveryMetrics(registry);
+  return { registry, otpSendsRefused, pageActionsRefused, delivery };
 }
 
 export type WebMetrics = ReturnType<typeof createWebMetrics>;

@@ -927,7 +927,7 @@ function registerWebhookEndpointApi(registry: OpenAPIRegistry, security: Array<R
     operationId: 'replayEvent',
     summary: 'Send an event again to one endpoint',
     description:
-      'Same id and body, a fresh timestamp and signature; queued behind the order’s earlier events for that endpoint. One attempt: a failed replay is not retried (it shows in the event’s deliveries; replay it again). Counted with the dashboard’s test events and replays to that endpoint, at most WEBHOOK_MANUAL_SENDS_PER_HOUR (30) an hour. Refused for an endpoint an operator disabled.',
+      'Same id and body, a fresh timestamp and signature. One attempt, made during this request (within WEBHOOK_TIMEOUT_MS), and the answer gives its outcome (`sent`); unless an earlier event of the order is still pending at that endpoint: then the replay waits behind it and goes out after it (`queued`, with `queuedBehind`), or a replay of this event already waits there (`already_queued`). A failed replay is not retried (it shows in the event’s deliveries; replay it again). Counted with the dashboard’s test events and replays to that endpoint, at most WEBHOOK_MANUAL_SENDS_PER_HOUR (30) an hour. Refused for an endpoint an operator disabled.',
     tags,
     security,
     request: {
@@ -938,7 +938,47 @@ function registerWebhookEndpointApi(registry: OpenAPIRegistry, security: Array<R
       },
     },
     responses: {
-      202: { description: 'The replay is queued.', headers: requestIdHeader, content: json(replayResponseSchema) },
+      200: {
+        description: 'What the replay did: sent at once, with the attempt’s outcome, or queued behind an earlier pending event of the order.',
+        headers: requestIdHeader,
+        content: {
+          'application/json': {
+            schema: replayResponseSchema,
+            examples: {
+              sent: {
+                summary: 'Sent at once',
+                value: {
+                  eventId: 'evt_0a1b2c3d4e5f6a7b8c9d0e1f',
+                  cartId: 'q3Vh0Xc2b1TzM9r8L5kA7wYe',
+                  deliveries: [
+                    {
+                      endpointId: '0b6f4c1e-8d2a-4f3b-9c7e-5a1d2e3f4a5b',
+                      result: 'sent',
+                      attempt: { responseStatus: 200, error: null, durationMs: 42 },
+                      message: 'Sent: 200 in 42 ms',
+                    },
+                  ],
+                },
+              },
+              queued: {
+                summary: 'Behind an earlier event still pending',
+                value: {
+                  eventId: 'evt_0a1b2c3d4e5f6a7b8c9d0e1f',
+                  cartId: 'q3Vh0Xc2b1TzM9r8L5kA7wYe',
+                  deliveries: [
+                    {
+                      endpointId: '0b6f4c1e-8d2a-4f3b-9c7e-5a1d2e3f4a5b',
+                      result: 'queued',
+                      queuedBehind: 'evt_0a1b2c3d4e5f6a7b8c9d0e1e',
+                      message: 'Queued behind evt_0a1b2c3d4e5f6a7b8c9d0e1e',
+                    },
+                  ],
+                },
+              },
+            },
+          },
+        },
+      },
       ...errorResponses([
         ...bodyErrors(REPLAY_BODY_BYTES, 'endpointId missing or not an id, or an unknown field.', { path: 'endpointId', message: 'is required' }),
         ...common,

@@ -2,16 +2,17 @@ import { Hono } from 'hono';
 import type { Config } from '../../core/config.js';
 import type { Db } from '../../core/db/client.js';
 import { EndpointDisabledByOperatorError } from '../../core/merchants/webhook-endpoints.js';
-import { withDeadline, type Temporal } from '../../core/temporal/connection.js';
-import { eventListQuerySchema, replayRequestSchema } from '../../core/webhooks/event-schema.js';
+import type { Temporal } from '../../core/temporal/connection.js';
+import { eventListQuerySchema, replayRequestSchema, replayResponseSchema } from '../../core/webhooks/event-schema.js';
 import { ManualSendLimitError } from '../../core/webhooks/manual-sends.js';
 import { listEvents } from '../../core/webhooks/merchant-events.js';
-import { replayEvent, WebhookEndpointUnknownError, WebhookEventNotFoundError } from '../../core/webhooks/replay.js';
-import { deliveryRequests } from '../../workflows/webhook-delivery/client.js';
+import { replayDeps, replayEvent, WebhookEndpointUnknownError, WebhookEventNotFoundError, type ReplaySender } from '../../core/webhooks/replay.js';
+import { boundedDeliveryRequests } from '../../workflows/webhook-delivery/client.js';
 import { ApiError, methodNotAllowed, validationError } from '../errors.js';
 import { jsonBody, readValidJson } from '../json-body.js';
 import { endpointDisabledByOperator } from './webhook-endpoint-routes.js';
 
+/** Bounds handing a queued replay to Temporal; a replay sent at once is bounded by WEBHOOK_TIMEOUT_MS instead. */
 const TEMPORAL_DEADLINE_MS = 5_000;
 /** A replay body is one id. */
 export const REPLAY_BODY_BYTES = 4 * 1024;
@@ -32,11 +33,12 @@ const eventNotFound = (id: string) =>
 
 /**
  * `/v2/merchant/events…`: the merchant's events and their replay, mounted behind its API key (./routes.ts).
- * A replay is a manual send, limited per endpoint with the dashboard's (core/webhooks/manual-sends.ts).
+ * A replay is a manual send, limited per endpoint with the dashboard's (core/webhooks/manual-sends.ts),
+ * and answers what it did at each endpoint: sent (with the attempt's outcome) or queued.
  */
-export function eventRoutes(deps: { config: Config; db: Db; temporal: Temporal }) {
+export function eventRoutes(deps: { config: Config; db: Db; temporal: Temporal } & ReplaySender) {
   const { config, db, temporal } = deps;
-  const delivery = { db, config, requestDelivery: deliveryRequests(temporal.client, config) };
+  const delivery = replayDeps({ ...deps, requestDelivery: boundedDeliveryRequests(temporal, config, TEMPORAL_DEADLINE_MS) });
   const app = new Hono();
 
   app.get('/', async (c) => {
@@ -50,10 +52,8 @@ export function eventRoutes(deps: { config: Config; db: Db; temporal: Temporal }
     const id = c.req.param('id');
     const body = await readValidJson(c, replayRequestSchema);
     try {
-      const replayed = await withDeadline(temporal, TEMPORAL_DEADLINE_MS, () =>
-        replayEvent(delivery, id, { platformUuid: c.get('merchant').platformUuid, endpointId: body.endpointId }),
-      );
-      return c.json({ eventId: replayed.eventId, endpointId: body.endpointId, cartId: replayed.cartId }, 202);
+      const replayed = await replayEvent(delivery, id, { platformUuid: c.get('merchant').platformUuid, endpointId: body.endpointId });
+      return c.json(replayResponseSchema.parse(replayed), 200);
     } catch (err) {
       if (err instanceof WebhookEventNotFoundError) throw eventNotFound(id);
       if (err instanceof EndpointDisabledByOperatorError) throw endpointDisabledByOperator(err);

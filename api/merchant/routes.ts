@@ -7,6 +7,7 @@ import { AuthorizationRefused, captureAmount, captureOrder, voidOrder, type Auth
 import { captureRequestSchema, orderListQuerySchema, refundRequestSchema, type OrderList } from '../../core/orders/order-schema.js';
 import { getOrder, listOrders } from '../../core/orders/orders.js';
 import type { Temporal } from '../../core/temporal/connection.js';
+import type { ReplaySender } from '../../core/webhooks/replay.js';
 import { requestRefund, RefundRefused } from '../../core/orders/request-refund.js';
 import { authorizationHold } from '../../workflows/cart-session/client.js';
 import { refundWorkflow } from '../../workflows/refund/client.js';
@@ -93,7 +94,7 @@ export function authorizationRefusal(cartId: string, refusal: AuthorizationRefus
 }
 
 /** `/v2/merchant/…`: what a merchant does with its own API key: its profile, orders, refunds, captures and open sessions. */
-export function merchantRoutes(deps: { config: Config; db: Db; temporal: Temporal }) {
+export function merchantRoutes(deps: { config: Config; db: Db; temporal: Temporal } & ReplaySender) {
   const { config, db, temporal } = deps;
   const currencies = processorCurrencies(config.payments.processor);
   const refunds = { db, temporal, refundWorkflow: refundWorkflow(temporal.client, config), currencies };

@@ -31,8 +31,8 @@ import { withDeadline, type Temporal } from '../../core/temporal/connection.js';
 import { listCartDeliveries } from '../../core/webhooks/event-history.js';
 import { DELIVERY_STATUSES } from '../../core/webhooks/events.js';
 import { recoverEndpoint } from '../../core/webhooks/recovery.js';
-import { replayEvent, WebhookEndpointUnknownError, WebhookEventNotFoundError } from '../../core/webhooks/replay.js';
-import { deliveryRequests } from '../../workflows/webhook-delivery/client.js';
+import { replayDeps, replayEvent, WebhookEndpointUnknownError, WebhookEventNotFoundError, type ReplaySender } from '../../core/webhooks/replay.js';
+import { boundedDeliveryRequests, deliveryRequests } from '../../workflows/webhook-delivery/client.js';
 import { ApiError, validationError } from '../errors.js';
 import { readValidJson } from '../json-body.js';
 import { operatorAuth } from './auth.js';
@@ -97,9 +97,10 @@ function translate(err: unknown): never {
  * `/operator/…`: what an operator does for a merchant — register, set its domains, change the webhook
  * URL, rotate the secret, rotate or revoke the API key, require it on create-cart, deactivate and activate, disable and enable its endpoint — and how deliveries are inspected, replayed and recovered. Bearer OPERATOR_TOKEN.
  */
-export function operatorRoutes(deps: { config: Config; db: Db; temporal: Temporal }) {
+export function operatorRoutes(deps: { config: Config; db: Db; temporal: Temporal } & ReplaySender) {
   const { config, db, temporal } = deps;
   const delivery = { db, config, requestDelivery: deliveryRequests(temporal.client, config) };
+  const replays = replayDeps({ ...deps, requestDelivery: boundedDeliveryRequests(temporal, config, TEMPORAL_DEADLINE_MS) });
   const uuid = (c: Context) => {
     const value = c.req.param('platformUuid') ?? '';
     if (!z.uuid().safeParse(value).success) throw new ApiError('NOT_FOUND', `No merchant has platformUuid ${value}.`);
@@ -225,7 +226,8 @@ export function operatorRoutes(deps: { config: Config; db: Db; temporal: Tempora
   app.post('/events/:eventId/replay', async (c) => {
     const eventId = c.req.param('eventId');
     const body = await optionalEndpoint(c);
-    return c.json(await withDeadline(temporal, TEMPORAL_DEADLINE_MS, () => replayEvent(delivery, eventId, body)).catch(translate), 202);
+    // Sent at once or queued, as the merchant's replay (core/webhooks/replay.ts), without its limit.
+    return c.json(await replayEvent(replays, eventId, body).catch(translate), 200);
   });
 
   return app;

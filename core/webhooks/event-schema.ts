@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { decodeEventCursor } from './event-cursor.js';
+import { DELIVERY_ERRORS } from './delivery-errors.js';
 import { DELIVERY_STATUSES, WEBHOOK_EVENT_NAMES } from './events.js';
 
 /**
@@ -88,10 +89,49 @@ export const replayRequestSchema = z
   })
   .meta({ id: 'EventReplayRequest' });
 
-export const replayResponseSchema = z
-  .strictObject({ eventId: z.string(), endpointId: z.uuid(), cartId: z.string() })
-  .meta({ id: 'EventReplay', description: 'The replay is queued behind the order’s earlier events for that endpoint.' });
+export const REPLAY_RESULTS = ['sent', 'queued', 'already_queued', 'skipped'] as const;
 
+export const replayAttemptSchema = z
+  .strictObject({
+    responseStatus: z.int().nullable().meta({ description: 'The endpoint’s HTTP status; null when no answer came (see error)', example: 200 }),
+    error: z
+      .enum(DELIVERY_ERRORS)
+      .nullable()
+      .meta({ description: 'Why the attempt failed, in our categories; null for a 2xx. http_status: the endpoint answered, not 2xx', example: null }),
+    durationMs: z.int().min(0).meta({ description: 'From connecting to the end of the endpoint’s answer', example: 42 }),
+  })
+  .meta({ id: 'EventReplayAttempt', description: 'The one attempt the replay made, recorded with the event’s other attempts.' });
+
+export const replayDeliverySchema = z
+  .strictObject({
+    endpointId: z.uuid().meta({ example: '0b6f4c1e-8d2a-4f3b-9c7e-5a1d2e3f4a5b' }),
+    result: z.enum(REPLAY_RESULTS).meta({
+      description:
+        'sent: one attempt was made during this request (see attempt). queued: an earlier event of the order is still pending at this endpoint, so the replay waits behind it (queuedBehind) and goes out after it. already_queued: a replay of this event to this endpoint already waits there; this one adds nothing. skipped: not sent, the endpoint is deleted or disabled by an operator (operators’ replays only)',
+    }),
+    queuedBehind: z.string().optional().meta({
+      description: 'With queued and already_queued: the earliest earlier event still pending at the endpoint',
+      example: 'evt_0a1b2c3d4e5f6a7b8c9d0e1e',
+    }),
+    attempt: replayAttemptSchema.optional().meta({ description: 'With sent: the attempt’s outcome' }),
+    message: z.string().meta({ description: 'The result in words', example: 'Sent: 200 in 42 ms' }),
+  })
+  .meta({ id: 'EventReplayDelivery', description: 'What the replay did at one endpoint.' });
+
+export const replayResponseSchema = z
+  .strictObject({
+    eventId: z.string().meta({ example: 'evt_0a1b2c3d4e5f6a7b8c9d0e1f' }),
+    cartId: z.string().meta({ example: 'q3Vh0Xc2b1TzM9r8L5kA7wYe' }),
+    deliveries: z.array(replayDeliverySchema).meta({ description: 'One per endpoint the event was replayed to' }),
+  })
+  .meta({
+    id: 'EventReplay',
+    description:
+      'A replay is one attempt, made at once, unless an earlier event of the order is still pending at the endpoint: then it waits behind that one, keeping the order’s events in order.',
+  });
+
+export type ReplayDelivery = z.output<typeof replayDeliverySchema>;
+export type ReplayAnswer = z.output<typeof replayResponseSchema>;
 export type MerchantEvent = z.output<typeof merchantEventSchema>;
 export type EventList = z.output<typeof eventListSchema>;
 export type EventListQuery = z.output<typeof eventListQuerySchema>;

@@ -117,19 +117,46 @@ export async function deliveryEndpointIds(sql: Sql, eventId: string): Promise<st
 }
 
 /**
- * Where the event stands at the endpoint, its delivery made `pending` when it had none: an event
- * recorded before the endpoint existed and replayed to it, or by a worker of the version before
+ * Where the event stands at the endpoint, its delivery made `pending` when it had none (`made`): an
+ * event recorded before the endpoint existed and replayed to it, or by a worker of the version before
  * several endpoints.
  */
-export async function ensureDelivery(db: Db, eventId: string, endpointId: string): Promise<DeliveryStatus> {
+export async function ensureDelivery(db: Db, eventId: string, endpointId: string): Promise<{ status: DeliveryStatus; made: boolean }> {
   // One round trip: the insert's row when it made one, the existing row otherwise (the statement's snapshot does not see its own insert).
-  const [row] = await db<{ status: DeliveryStatus }[]>`
+  const [row] = await db<{ status: DeliveryStatus; made: boolean }[]>`
     with made as (insert into webhook_deliveries (event_id, endpoint_id) values (${eventId}, ${endpointId}) on conflict do nothing returning status)
-    select status from made
+    select status, true as made from made
     union all
-    select status from webhook_deliveries where event_id = ${eventId} and endpoint_id = ${endpointId}
+    select status, false as made from webhook_deliveries where event_id = ${eventId} and endpoint_id = ${endpointId}
     limit 1`;
-  return row!.status;
+  return row!;
+}
+
+/**
+ * The cart's earliest event before `sequence` still pending at the endpoint: a replay sent now would
+ * overtake it, so the replay waits behind it in the cart's delivery workflow (core/webhooks/replay.ts).
+ */
+export async function earliestPendingBefore(db: Db, event: { cartId: string; sequence: number }, endpointId: string): Promise<string | undefined> {
+  const [row] = await db<{ id: string }[]>`
+    select ev.id from webhook_events ev join webhook_deliveries d on d.event_id = ev.id and d.endpoint_id = ${endpointId}
+    where ev.cart_id = ${event.cartId} and ev.sequence < ${event.sequence} and d.status = 'pending'
+    order by ev.sequence limit 1`;
+  return row?.id;
+}
+
+/**
+ * Notes that a replay of the event to the endpoint waits in the cart's delivery workflow; false when one
+ * already did (the new one adds nothing). The delivery activity forgets it as it sends the replay
+ * (forgetQueuedReplay), so a replay asked after that is a new one.
+ */
+export async function noteQueuedReplay(db: Db, eventId: string, endpointId: string): Promise<boolean> {
+  const made = await db`
+    insert into webhook_replays_queued (event_id, endpoint_id) values (${eventId}, ${endpointId}) on conflict do nothing returning 1`;
+  return made.length > 0;
+}
+
+export async function forgetQueuedReplay(db: Db, eventId: string, endpointId: string): Promise<void> {
+  await db`delete from webhook_replays_queued where event_id = ${eventId} and endpoint_id = ${endpointId}`;
 }
 
 /**

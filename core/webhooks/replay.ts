@@ -3,16 +3,45 @@ import type { Db } from '../db/client.js';
 import type { Logger } from '../logger.js';
 import { findDeliveryEndpoint, type DeliveryEndpoint } from '../merchants/merchant-store.js';
 import type { RequestDelivery } from './delivery.js';
-import { deliveryEndpointIds, findEvent } from './event-store.js';
+import { createDeliveryAttempt, type DeliveryAttemptDeps, type MakeDeliveryAttempt } from './delivery-attempt.js';
+import { DELIVERY_ERROR_WORDS } from './delivery-errors.js';
+import type { DeliveryMetrics } from './delivery-metrics.js';
+import type { ReplayAnswer, ReplayDelivery } from './event-schema.js';
+import { deliveryEndpointIds, earliestPendingBefore, findEvent, forgetQueuedReplay, noteQueuedReplay, type StoredEvent } from './event-store.js';
+import type { postWebhook } from './http-post.js';
 import { admitManualSend } from './manual-sends.js';
 
 export interface ReplayDeps {
   db: Db;
   config: Pick<Config, 'webhooks'>;
-  /** Hands each send to the cart's delivery workflow: workflows/webhook-delivery/client.ts deliveryRequests(client, config) is the one the roles pass. */
+  /** The one delivery attempt (core/webhooks/delivery-attempt.ts), made here, in the caller's process, for a replay sent at once. */
+  attemptDelivery: MakeDeliveryAttempt;
+  /**
+   * Hands a replay that must wait to the cart's delivery workflow: workflows/webhook-delivery/client.ts
+   * deliveryRequests(client, config) is the one the roles pass, bounded by their Temporal deadline.
+   */
   requestDelivery: RequestDelivery;
   logger?: Logger;
 }
+
+/** What a role that replays (the API, the dashboard, the operator CLI) has for the attempts it makes itself. */
+export interface ReplaySender {
+  logger: Logger;
+  /** Its own registry's webhook metrics (core/webhooks/delivery-metrics.ts). */
+  deliveryMetrics: DeliveryMetrics;
+  postWebhook?: typeof postWebhook;
+}
+
+/** Replay's dependencies in a role: the attempt is built as the worker's is, from the role's own. */
+export const replayDeps = (
+  deps: ReplaySender & Pick<DeliveryAttemptDeps, 'config' | 'db'> & { config: Pick<Config, 'webhooks'>; requestDelivery: RequestDelivery },
+): ReplayDeps => ({
+  db: deps.db,
+  config: deps.config,
+  logger: deps.logger,
+  requestDelivery: deps.requestDelivery,
+  attemptDelivery: createDeliveryAttempt({ ...deps, metrics: deps.deliveryMetrics }),
+});
 
 export class WebhookEventNotFoundError extends Error {
   override name = 'WebhookEventNotFoundError';
@@ -29,19 +58,17 @@ export class WebhookEndpointUnknownError extends Error {
 }
 
 /**
- * Sends one event again, once (a replay is one attempt, never put back on the retry schedule,
- * activities/webhook-delivery/index.ts): same event id and body, fresh timestamp and signature; to
- * `endpointId`, or without it to every endpoint it was recorded for (the merchant's first when none
- * was). With `platformUuid` (a merchant replaying, from the dashboard or the API) another merchant's
- * event is not found, like a missing one, and the replay is a manual send (core/webhooks/manual-sends.ts):
+ * Sends one event again: same event id and body, fresh timestamp and signature; to `endpointId`, or
+ * without it to every endpoint it was recorded for (the merchant's first when none was). At each
+ * endpoint it is one attempt made at once, here, and never put back on the retry schedule; unless an
+ * earlier event of the cart is still pending there: then the replay waits behind it in the cart's
+ * delivery workflow, which keeps the cart's order (`queued`), or already waits there (`already_queued`).
+ * With `platformUuid` (a merchant replaying, from the dashboard or the API) another merchant's event
+ * is not found, like a missing one, and the replay is a manual send (core/webhooks/manual-sends.ts):
  * never to an endpoint an operator disabled, and counted against each endpoint's hourly limit
  * (EndpointDisabledByOperatorError, ManualSendLimitError). Operators' replays are neither.
  */
-export async function replayEvent(
-  deps: ReplayDeps,
-  eventId: string,
-  options: { platformUuid?: string; endpointId?: string } = {},
-): Promise<{ eventId: string; cartId: string; endpointIds: string[] }> {
+export async function replayEvent(deps: ReplayDeps, eventId: string, options: { platformUuid?: string; endpointId?: string } = {}): Promise<ReplayAnswer> {
   const event = await findEvent(deps.db, eventId);
   if (!event || (options.platformUuid !== undefined && event.platform_uuid !== options.platformUuid)) throw new WebhookEventNotFoundError(eventId);
   let endpoints: DeliveryEndpoint[];
@@ -57,18 +84,35 @@ export async function replayEvent(
     endpoints = found.filter((e): e is DeliveryEndpoint => e !== undefined);
   }
   const admitted = options.platformUuid === undefined ? undefined : await admitManualSend(deps, endpoints);
-  const endpointIds = (admitted?.endpoints ?? endpoints).map((e) => e.endpointId);
-  let asked = 0;
-  try {
-    for (const endpointId of endpointIds) {
-      await deps.requestDelivery(event.cart_id, { eventId, endpointId, trigger: 'replay' });
-      asked++;
-    }
-  } catch (err) {
-    // Nothing asked of Temporal: the merchant's counts are given back (a partly asked replay keeps them).
-    if (admitted && asked === 0)
+  const settled = await Promise.allSettled((admitted?.endpoints ?? endpoints).map((e) => replayTo(deps, event, e.endpointId)));
+  const failed = settled.find((s): s is PromiseRejectedResult => s.status === 'rejected');
+  if (failed) {
+    // Nothing sent or queued: the merchant's counts are given back (a partly done replay keeps them).
+    if (admitted && settled.every((s) => s.status === 'rejected'))
       await admitted.refund().catch((refundErr: unknown) => deps.logger?.warn({ err: refundErr }, 'giving back manual-send counts failed'));
-    throw err;
+    throw failed.reason;
   }
-  return { eventId, cartId: event.cart_id, endpointIds };
+  return { eventId, cartId: event.cart_id, deliveries: settled.map((s) => (s as PromiseFulfilledResult<ReplayDelivery>).value) };
+}
+
+/** The replay at one endpoint: sent at once, or behind the cart's earliest earlier event still pending there. */
+async function replayTo(deps: ReplayDeps, event: StoredEvent, endpointId: string): Promise<ReplayDelivery> {
+  const behind = await earliestPendingBefore(deps.db, { cartId: event.cart_id, sequence: event.payload.sequence }, endpointId);
+  if (behind !== undefined) {
+    if (!(await noteQueuedReplay(deps.db, event.id, endpointId)))
+      return { endpointId, result: 'already_queued', queuedBehind: behind, message: `Already queued behind ${behind}` };
+    try {
+      await deps.requestDelivery(event.cart_id, { eventId: event.id, endpointId, trigger: 'replay' });
+    } catch (err) {
+      // Not handed over: nothing waits, so the next replay must not be told one does.
+      await forgetQueuedReplay(deps.db, event.id, endpointId);
+      throw err;
+    }
+    return { endpointId, result: 'queued', queuedBehind: behind, message: `Queued behind ${behind}` };
+  }
+  const report = await deps.attemptDelivery({ eventId: event.id, endpointId, trigger: 'replay' }, { attempt: 1 });
+  if (!report.sent) return { endpointId, result: 'skipped', message: 'Not sent: the endpoint is deleted or disabled by an operator' };
+  const { responseStatus, error, durationMs } = report.sent;
+  const outcome = responseStatus !== null ? String(responseStatus) : DELIVERY_ERROR_WORDS[error!];
+  return { endpointId, result: 'sent', attempt: report.sent, message: `Sent: ${outcome} in ${durationMs} ms` };
 }

@@ -63,7 +63,7 @@ describe('operator decisions bind the merchant; test events and replays are limi
     // had failed, as a delivered one stays delivered), and the endpoint gets nothing.
     await stack.db`update webhook_events set delivery_status = 'failed' where id = ${failing!}`;
     await stack.db`update webhook_deliveries set status = 'failed' where event_id = ${failing!}`;
-    expect((await operator('POST', `/events/${failing}/replay`)).status).toBe(202);
+    expect((await operator('POST', `/events/${failing}/replay`)).status).toBe(200);
     const status = await waitFor(
       async () => {
         const [row] = await stack.db<{ delivery_status: string }[]>`select delivery_status from webhook_events where id = ${failing!}`;
@@ -77,7 +77,7 @@ describe('operator decisions bind the merchant; test events and replays are limi
     // Only an operator enables it again; then replays go through.
     expect((await operator('POST', `/merchants/${merchant.platformUuid}/enable-endpoint`)).status).toBe(200);
     expect(await endpointRow(merchant.platformUuid)).toEqual({ status: 'enabled', disabled_by_operator: false });
-    expect((await browser.post(`/dashboard/events/${created}/replay`)).status).toBe(202);
+    expect((await browser.post(`/dashboard/events/${created}/replay`)).status).toBe(200);
     await waitFor(() => (received(created!) === 2 ? true : undefined), { what: 'the replay after enabling' });
   });
 
@@ -116,7 +116,7 @@ describe('operator decisions bind the merchant; test events and replays are limi
     await browser.get('/dashboard/webhooks');
     expect((await browser.post('/dashboard/webhooks/test')).status).toBe(200);
     expect((await browser.post('/dashboard/webhooks/test')).status).toBe(200);
-    expect((await browser.post(`/dashboard/events/${created}/replay`)).status).toBe(202);
+    expect((await browser.post(`/dashboard/events/${created}/replay`)).status).toBe(200);
     await waitFor(() => (received(created!) === 2 ? true : undefined), { what: 'the accepted replay' });
     const before = receiver.requests.length;
 

@@ -428,7 +428,10 @@ describe('webhook delivery against a real HTTP receiver', () => {
     failing = false;
     expect((await api('PATCH', `/webhook-endpoints/${brokenId}`, { status: 'enabled' })).json).toMatchObject({ status: 'enabled', disabledReason: null });
     for (const eventId of [processing.eventId, paid.eventId, later.eventId])
-      expect(await api('POST', `/events/${eventId}/replay`, { endpointId: brokenId })).toMatchObject({ status: 202, json: { eventId, endpointId: brokenId } });
+      expect(await api('POST', `/events/${eventId}/replay`, { endpointId: brokenId })).toMatchObject({
+        status: 200,
+        json: { eventId, deliveries: [{ endpointId: brokenId }] },
+      });
     await waitFor(() => (broken.processed.size === 3 ? true : undefined), { what: 'the replays at the recovered endpoint' });
     await waitFor(async () => ((await missed(brokenId)).length === 0 ? true : undefined), { what: 'nothing missed any more' });
     expect(healthy.requests).toHaveLength(4);

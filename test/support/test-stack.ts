@@ -121,8 +121,10 @@ export async function startTestStack(env: Record<string, string> = {}, options: 
   });
   const running = worker.run();
 
-  const api = await listen(createApiApp({ config, db, temporal, logger }).fetch, { hostname: '127.0.0.1' });
-  const web = await listen(createWebApp({ config, db, temporal, logger }).fetch, { hostname: '127.0.0.1', ...(webPort ? { port: webPort } : {}) });
+  // Replays sent at once post from the API and the page as the worker does, so they take the same postWebhook.
+  const senders = { config, db, temporal, logger, ...(options.postWebhook ? { postWebhook: options.postWebhook } : {}) };
+  const api = await listen(createApiApp(senders).fetch, { hostname: '127.0.0.1' });
+  const web = await listen(createWebApp(senders).fetch, { hostname: '127.0.0.1', ...(webPort ? { port: webPort } : {}) });
   const metricsServer = options.serveWorkerMetrics
     ? await serveWorkerMetrics({ config, db, registry: workerMetrics.registry, hostname: '127.0.0.1' })
     : undefined;

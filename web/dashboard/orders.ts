@@ -2,20 +2,19 @@ import { Hono, type Context } from 'hono';
 import type { Config } from '../../core/config.js';
 import { randomToken } from '../../core/crypto.js';
 import type { Db } from '../../core/db/client.js';
-import type { Logger } from '../../core/logger.js';
 import { getMerchant } from '../../core/merchants/merchants.js';
 import { ORDER_LIMITS, orderListQuerySchema, type Order } from '../../core/orders/order-schema.js';
 import type { OrderData } from '../../core/orders/order-model.js';
 import { getOrder, listOrders, type OrderFilters } from '../../core/orders/orders.js';
 import { ordersCsv } from '../../core/orders/orders-csv.js';
-import { withDeadline, type Temporal } from '../../core/temporal/connection.js';
+import type { Temporal } from '../../core/temporal/connection.js';
 import { refundOrder, RefundRefused } from '../../core/orders/request-refund.js';
 import { processorCurrencies } from '../../core/checkout/processor-amounts.js';
 import { AuthorizationRefused, captureOrder, voidOrder, type AuthorizationOutcome } from '../../core/orders/authorization.js';
 import { authorizationHold } from '../../workflows/cart-session/client.js';
 import { refundWorkflow } from '../../workflows/refund/client.js';
-import { replayEvent } from '../../core/webhooks/replay.js';
-import { deliveryRequests } from '../../workflows/webhook-delivery/client.js';
+import { replayDeps, replayEvent, type ReplaySender } from '../../core/webhooks/replay.js';
+import { boundedDeliveryRequests } from '../../workflows/webhook-delivery/client.js';
 import type { DashboardEnv } from './env.js';
 import { manualSendRefusal, type ManualSendRefusal } from './manual-sends.js';
 import { parseRefundAmount } from './refund-amount.js';
@@ -56,12 +55,12 @@ function dayStart(value: string, plusDays = 0): string | undefined | null {
  * a page at a time by cursor, each order with its timeline, and the refund form. Reads through
  * core/orders/orders.ts and refunds through core/orders/request-refund.ts, as the merchant API does.
  */
-export function orderRoutes(deps: { config: Config; db: Db; temporal: Temporal; logger: Logger }) {
+export function orderRoutes(deps: { config: Config; db: Db; temporal: Temporal } & ReplaySender) {
   const { db, temporal } = deps;
   const currencies = processorCurrencies(deps.config.payments.processor);
   const refunds = { db, temporal, refundWorkflow: refundWorkflow(temporal.client, deps.config), currencies };
   const holds = { db, keyring: deps.config.keyring, hold: authorizationHold(temporal.client), currencies };
-  const replays = { db, config: deps.config, requestDelivery: deliveryRequests(temporal.client, deps.config), logger: deps.logger };
+  const replays = replayDeps({ ...deps, requestDelivery: boundedDeliveryRequests(temporal, deps.config, TEMPORAL_DEADLINE_MS) });
   const app = new Hono<DashboardEnv>();
   const owner = (c: C) => {
     const merchant = c.get('merchant')!;
@@ -287,19 +286,24 @@ export function orderRoutes(deps: { config: Config; db: Db; temporal: Temporal; 
     const eventId = c.req.param('eventId');
     const ours = order.webhooks.some((w) => w.eventId === eventId);
     let refused: ManualSendRefusal | undefined;
+    let said: string[] | undefined;
     if (ours)
       // Limited as every manual send is (replayEvent, core/webhooks/manual-sends.ts).
-      await withDeadline(temporal, TEMPORAL_DEADLINE_MS, () => replayEvent(replays, eventId, owner(c))).catch((err: unknown) => {
-        refused = manualSendRefusal(err);
-        if (!refused) throw err;
-      });
+      said = await replayEvent(replays, eventId, owner(c)).then(
+        (replayed) => replayed.deliveries.map((d) => d.message),
+        (err: unknown) => {
+          refused = manualSendRefusal(err);
+          if (!refused) throw err;
+          return undefined;
+        },
+      );
     if (refused?.retryAfterSeconds !== undefined) c.header('Retry-After', String(refused.retryAfterSeconds));
     const error = !ours ? 'No such event on this order.' : refused?.message;
     const view: OrderView = {
       order,
       csrf: c.get('csrf'),
       refund: newRefundForm(),
-      replayed: { eventId, ...(error ? { error } : {}) },
+      replayed: { eventId, ...(said ? { said } : {}), ...(error ? { error } : {}) },
     };
     return c.html(
       await partOrPage(
@@ -307,7 +311,7 @@ export function orderRoutes(deps: { config: Config; db: Db; temporal: Temporal; 
         () => timelineSection(view),
         async () => orderPage({ ...view, who: await who(c) }),
       ),
-      !ours ? 404 : (refused?.status ?? 202),
+      !ours ? 404 : (refused?.status ?? 200),
     );
   });
 

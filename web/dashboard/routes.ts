@@ -5,8 +5,8 @@ import { html } from 'hono/html';
 import { HTTPException } from 'hono/http-exception';
 import type { Config } from '../../core/config.js';
 import type { Db } from '../../core/db/client.js';
-import type { Logger } from '../../core/logger.js';
 import type { Temporal } from '../../core/temporal/connection.js';
+import type { ReplaySender } from '../../core/webhooks/replay.js';
 import { requireMerchant, requireOperator } from './auth.js';
 import { dashboardCsrf } from './csrf.js';
 import type { DashboardEnv } from './env.js';
@@ -31,7 +31,7 @@ const MERCHANT_SECTIONS = ['/insights', '/orders', '/webhooks', '/events'];
  * (OPERATOR_TOKEN) manage every merchant and see every merchant's insights. The same CSP and headers as the checkout page
  * (web/security-headers.ts); every post must come from this origin and carry the form token.
  */
-export function dashboardRoutes(deps: { config: Config; db: Db; temporal: Temporal; logger: Logger }) {
+export function dashboardRoutes(deps: { config: Config; db: Db; temporal: Temporal } & ReplaySender) {
   const { config, logger } = deps;
   const sessions = dashboardSessions(config);
   const ownOrigin = new URL(config.checkoutBaseUrl).origin;

@@ -1,7 +1,6 @@
 import { Hono, type Context } from 'hono';
 import type { Config } from '../../core/config.js';
 import type { Db } from '../../core/db/client.js';
-import type { Logger } from '../../core/logger.js';
 import { BrandColourRejectedError, DomainsRejectedError, getMerchant, setMerchantBrandColour, setMerchantDomains } from '../../core/merchants/merchants.js';
 import { createWebhookEndpointSchema } from '../../core/merchants/webhook-endpoint-schema.js';
 import {
@@ -16,10 +15,10 @@ import {
   WebhookUrlRejectedError,
 } from '../../core/merchants/webhook-endpoints.js';
 import { rotateWebhookSecret } from '../../core/merchants/webhook-secrets.js';
-import { withDeadline, type Temporal } from '../../core/temporal/connection.js';
+import type { Temporal } from '../../core/temporal/connection.js';
 import { sendTestWebhook } from '../../core/webhooks/test-event.js';
-import { replayEvent, WebhookEventNotFoundError } from '../../core/webhooks/replay.js';
-import { deliveryRequests } from '../../workflows/webhook-delivery/client.js';
+import { replayDeps, replayEvent, WebhookEventNotFoundError, type ReplaySender } from '../../core/webhooks/replay.js';
+import { boundedDeliveryRequests } from '../../workflows/webhook-delivery/client.js';
 import { verifyDomainsNow } from '../../workflows/domain-verification/client.js';
 import type { DashboardEnv } from './env.js';
 import { manualSendRefusal, testEventGuard, type ManualSendRefusal } from './manual-sends.js';
@@ -64,8 +63,9 @@ const field = async (c: C, name: string) => {
  * through the functions the operator API and CLI use (core/merchants/webhook-endpoints.ts,
  * webhook-secrets.ts and merchants.ts, core/webhooks/replay.ts), for the signed-in merchant only.
  */
-export function webhookSettingsRoutes(deps: { config: Config; db: Db; temporal: Temporal; logger: Logger }) {
+export function webhookSettingsRoutes(deps: { config: Config; db: Db; temporal: Temporal } & ReplaySender) {
   const { config, db, temporal } = deps;
+  const replays = replayDeps({ ...deps, requestDelivery: boundedDeliveryRequests(temporal, config, TEMPORAL_DEADLINE_MS) });
   const app = new Hono<DashboardEnv>();
   const me = (c: C) => c.get('merchant')!.platformUuid;
   const maySendTestEvent = testEventGuard(deps);
@@ -211,10 +211,8 @@ export function webhookSettingsRoutes(deps: { config: Config; db: Db; temporal: 
   app.post('/events/:eventId/replay', async (c) => {
     const eventId = c.req.param('eventId');
     try {
-      const replayed = await withDeadline(temporal, TEMPORAL_DEADLINE_MS, () =>
-        replayEvent({ db, config, requestDelivery: deliveryRequests(temporal.client, config), logger: deps.logger }, eventId, { platformUuid: me(c) }),
-      );
-      return await respond(c, { form: 'replay', eventId: replayed.eventId }, 202);
+      const replayed = await replayEvent(replays, eventId, { platformUuid: me(c) });
+      return await respond(c, { form: 'replay', eventId: replayed.eventId, said: replayed.deliveries.map((d) => d.message) });
     } catch (err) {
       const refused = manualSendRefusal(err);
       if (refused) return respond(c, { form: 'replay', eventId, error: refused.message }, refusedWith(c, refused));

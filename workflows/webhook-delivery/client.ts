@@ -1,5 +1,6 @@
 import type { Client } from '@temporalio/client';
 import type { Config } from '../../core/config.js';
+import { withDeadline, type Temporal } from '../../core/temporal/connection.js';
 import type { RequestDelivery } from '../../core/webhooks/delivery.js';
 import { deliverEventSignal, webhookDeliveryWorkflowId, type WebhookDeliveryInput } from './messages.js';
 import { webhookDelivery } from './workflow.js';
@@ -22,4 +23,13 @@ export function deliveryRequests(client: Client, config: Pick<Config, 'temporal'
       signalArgs: [request],
     });
   };
+}
+
+/**
+ * deliveryRequests for a request handler (the API, the dashboard): each hand-over ends within
+ * `deadlineMs`, so a Temporal that does not answer fails the request rather than holding it.
+ */
+export function boundedDeliveryRequests(temporal: Temporal, config: Pick<Config, 'temporal' | 'webhooks'>, deadlineMs: number): RequestDelivery {
+  const requestDelivery = deliveryRequests(temporal.client, config);
+  return (cartId, request) => withDeadline(temporal, deadlineMs, () => requestDelivery(cartId, request));
 }

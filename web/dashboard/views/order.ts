@@ -22,7 +22,8 @@ export interface OrderView {
   csrf: string;
   refund: RefundFormState;
   /** Said in the timeline after a replay. */
-  replayed?: { eventId: string; error?: string };
+  /** `said`: what the replay did at each endpoint, in words (core/webhooks/replay.ts). */
+  replayed?: { eventId: string; said?: string[]; error?: string };
   /** The capture and void forms of an authorized order, after a post. */
   capture?: CaptureFormState;
 }
@@ -115,7 +116,7 @@ export function timelineSection(view: OrderView, oob = false): Html {
     ${
       view.replayed
         ? html`<p class="${view.replayed.error ? 'alert' : 'notice'}" role="status">
-            ${view.replayed.error ?? html`Event <code>${view.replayed.eventId}</code> is being sent again.`}
+            ${view.replayed.error ?? html`Event <code>${view.replayed.eventId}</code>: ${(view.replayed.said ?? []).join('; ')}.`}
           </p>`
         : ''
     }

@@ -14,7 +14,7 @@ export type WebhookFormResult =
   | { form: 'test'; result?: TestEventResult; error?: string }
   | { form: 'secret'; secret: string; previousSecretsExpireAt: string }
   | { form: 'domains'; error?: string[]; saved?: boolean; value?: string; checked?: boolean }
-  | { form: 'replay'; eventId: string; error?: string }
+  | { form: 'replay'; eventId: string; said?: string[]; error?: string }
   | { form: 'brand'; error?: string; saved?: boolean; value?: string }
   | {
       form: 'endpoints';
@@ -403,7 +403,7 @@ export function deliveriesSection(view: WebhookSettingsView): Html {
     ${
       replayed
         ? html`<p class="${replayed.error ? 'alert' : 'notice'}" role="status">
-            ${replayed.error ?? html`Event <code>${replayed.eventId}</code> is being sent again (same id and body, fresh signature).`}
+            ${replayed.error ?? html`Event <code>${replayed.eventId}</code> (same id and body, fresh signature): ${(replayed.said ?? []).join('; ')}.`}
           </p>`
         : ''
     }
