@@ -45,7 +45,18 @@ describe('operator CLI: npm run -s merchant', () => {
     const listed = await cli('list');
     expect((listed.json.merchants as Array<{ platformUuid: string }>).map((m) => m.platformUuid)).toContain(platformUuid);
 
-    expect((await cli('replay', '--event-id', eventId)).json).toEqual({ eventId, cartId, endpointIds: [expect.stringMatching(/^[0-9a-f-]{36}$/)] });
+    expect((await cli('replay', '--event-id', eventId)).json).toEqual({
+      eventId,
+      cartId,
+      deliveries: [
+        {
+          endpointId: expect.stringMatching(/^[0-9a-f-]{36}$/),
+          result: 'sent',
+          attempt: { responseStatus: 200, error: null, durationMs: expect.any(Number) },
+          message: expect.stringMatching(/^Sent: 200 in \d+ ms$/),
+        },
+      ],
+    });
     await waitFor(() => (receiver.requests.length === 2 ? true : undefined), { what: 'the replay' });
     expect(receiver.requests[1]!.headers['webhook-id']).toBe(eventId);
 

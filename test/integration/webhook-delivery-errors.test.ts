@@ -99,7 +99,14 @@ describe("a failed webhook delivery is told as a category in our own words, neve
     expect(res.status, text).toBe(200);
     const [webhook] = (JSON.parse(text) as Order).webhooks;
     expect(webhook!.attempts).toEqual([
-      { attemptedAt: expect.any(String), responseStatus: status ?? null, responseExcerpt: excerpt ?? null, error, durationMs: expect.any(Number) },
+      {
+        endpointId: expect.stringMatching(/^[0-9a-f-]{36}$/),
+        attemptedAt: expect.any(String),
+        responseStatus: status ?? null,
+        responseExcerpt: excerpt ?? null,
+        error,
+        durationMs: expect.any(Number),
+      },
     ]);
     for (const word of NETWORK_WORDS) expect(text, `the order names "${word}"`).not.toContain(word);
 

@@ -124,9 +124,11 @@ describe('cart session workflow, activities mocked', () => {
 
     const cartId = paid.cartId;
     expect(mocks.named('chargePayment')).toEqual([{ cartId, cardToken: CARD.cardToken, amount: 4498, currency: 'EUR', threeDSecure: true }]);
+    // The verified contact goes with every step after the code, for the order's customer.
+    const customer = { email: 'jane.doe@example.com' };
     expect(mocks.statuses()).toEqual([
-      { cartId, status: 'processing', payment: { brand: 'visa', last4: '4242' } },
-      { cartId, status: 'paid', payment: { brand: 'visa', last4: '4242' } },
+      { cartId, status: 'processing', payment: { brand: 'visa', last4: '4242' }, customer },
+      { cartId, status: 'paid', payment: { brand: 'visa', last4: '4242' }, customer },
     ]);
     // A prompt outcome is announced by its final event alone.
     expect(mocks.events().map((e) => `${e.event}:${e.status}`)).toEqual(['order_created:paid']);
