@@ -57,12 +57,10 @@ export const updatePaymentLinkSchema = z
 export const paymentLinkSchema = z
   .strictObject({
     id: z.string().meta({ example: 'pl_3Jd8s0aKq1VbT7wYxZ2mNg' }),
-    url: z
-      .url()
-      .meta({
-        description: 'Where to send customers: each visit opens a new checkout session of this cart',
-        example: 'https://pay.example/l/pl_3Jd8s0aKq1VbT7wYxZ2mNg',
-      }),
+    url: z.url().meta({
+      description: 'Where to send customers: each visit opens a new checkout session of this cart',
+      example: 'https://pay.example/l/pl_3Jd8s0aKq1VbT7wYxZ2mNg',
+    }),
     active: z.boolean().meta({ description: 'false once you closed it (PATCH {"active": false})' }),
     status: z.enum(PAYMENT_LINK_STATUSES).meta({
       description:
