@@ -364,7 +364,8 @@ export const environmentSchema = z.object({
     .default(60)
     .register(settingDocs, {
       readBy: ['api', 'web'],
-      meaning: 'window of the create-cart limits, of `RATE_LIMIT_PAGE_ACTIONS_PER_CLIENT` and of `RATE_LIMIT_DASHBOARD_SIGN_INS_PER_CLIENT`',
+      meaning:
+        'window of the create-cart limits, of `RATE_LIMIT_PAGE_ACTIONS_PER_CLIENT`, of the payment-link visit limits and of `RATE_LIMIT_DASHBOARD_SIGN_INS_PER_CLIENT`',
     }),
   RATE_LIMIT_PER_CLIENT: z.coerce
     .number()
@@ -418,6 +419,25 @@ export const environmentSchema = z.object({
       readBy: ['api', 'web', 'worker'],
       meaning:
         "how many clients' allowance all the /64s of one IPv6 /48 share, for every per-address limit that counts an IPv6 client per /64: create-cart's, the checkout page's form posts and one-time codes, dashboard sign-ins and wrong operator tokens",
+    }),
+  RATE_LIMIT_LINK_VISITS_PER_CLIENT: z.coerce
+    .number()
+    .int()
+    .positive()
+    .default(30)
+    .register(settingDocs, {
+      readBy: ['web'],
+      meaning: 'visits of payment links (`/l/<id>`, each opening a new session) per client address per `RATE_LIMIT_WINDOW_SECONDS`, all links together',
+    }),
+  RATE_LIMIT_LINK_VISITS_PER_LINK: z.coerce
+    .number()
+    .int()
+    .positive()
+    .default(600)
+    .register(settingDocs, {
+      readBy: ['web'],
+      meaning:
+        'visits of one payment link per `RATE_LIMIT_WINDOW_SECONDS`, all clients together: a link posted widely cannot be made to open sessions without end',
     }),
   RATE_LIMIT_PAGE_ACTIONS_PER_CLIENT: z.coerce
     .number()
@@ -769,6 +789,8 @@ export const configSchema = environmentSchema
       perPlatformClient: c.RATE_LIMIT_PER_PLATFORM_CLIENT,
       perPlatform: c.RATE_LIMIT_PER_PLATFORM,
       pageActionsPerClient: c.RATE_LIMIT_PAGE_ACTIONS_PER_CLIENT,
+      linkVisitsPerClient: c.RATE_LIMIT_LINK_VISITS_PER_CLIENT,
+      linkVisitsPerLink: c.RATE_LIMIT_LINK_VISITS_PER_LINK,
       dashboardSignInsPerClient: c.RATE_LIMIT_DASHBOARD_SIGN_INS_PER_CLIENT,
       ipv6Clients48: c.RATE_LIMIT_IPV6_48_CLIENTS,
       operatorAuthFailuresPerClient: c.RATE_LIMIT_OPERATOR_AUTH_FAILURES_PER_CLIENT,

@@ -41,10 +41,11 @@ export interface CreateCartOutcome {
 export async function createCartSession(
   deps: CartSessionDeps,
   request: CreateCartRequest,
-  /** Identified, and let through, by identifyCartCaller. */
+  /** Identified, and let through, by identifyCartCaller (or, for a payment link's visit, by its link). */
   caller: CartCaller,
-  idempotencyKey?: string,
+  options: { idempotencyKey?: string; paymentLinkId?: string } = {},
 ): Promise<CreateCartOutcome> {
+  const { idempotencyKey, paymentLinkId } = options;
   const { config, db, temporal } = deps;
   const { store, cart } = request.cartObject;
 
@@ -93,6 +94,7 @@ export async function createCartSession(
       expiresOn,
       createdAt,
       createdWith: caller.createdWith,
+      paymentLinkId,
     });
   } catch (err) {
     await release().catch((releaseErr: unknown) => deps.logger.error({ err: releaseErr }, 'could not release the idempotency key of a cart not created'));

@@ -59,7 +59,7 @@ export function cartRoutes(deps: CartSessionDeps & { cartsCreated: Pick<ApiMetri
           { bucket: `platform:${platform}`, max: rateLimit.perPlatform, windowSeconds: rateLimit.windowSeconds },
         ]);
       }
-      const outcome = await createCartSession({ ...deps, logger: log }, request, caller, idempotencyKey);
+      const outcome = await createCartSession({ ...deps, logger: log }, request, caller, { idempotencyKey });
       if (outcome.replayed) c.header(REPLAYED_HEADER, 'true');
       else deps.cartsCreated.inc({ environment: config.environment });
       return c.json(outcome.response);

@@ -34,6 +34,14 @@ import { CART_EVENT_SCHEMAS, testEventBodySchema, WEBHOOK_EVENT_NAMES, WEBHOOK_T
 import { CART_EVENT_EXAMPLES, EXAMPLE_ITEM, TEST_EVENT_EXAMPLE } from '../../core/webhooks/event-examples.js';
 import { DEFAULT_LOCALE, LOCALES } from '../../web/i18n/index.js';
 import { eventStreamQuerySchema, lastEventIdSchema } from '../../core/webhooks/event-feed-schema.js';
+import {
+  createPaymentLinkSchema,
+  PAYMENT_LINK_LIMITS,
+  paymentLinkListSchema,
+  paymentLinkSchema,
+  updatePaymentLinkSchema,
+} from '../../core/links/payment-link-schema.js';
+import { PAYMENT_LINK_PATCH_BYTES } from '../merchant/payment-link-routes.js';
 
 const requestIdHeader = { 'X-Request-Id': { description: 'Identifies this request in our logs; quote it to support.', schema: { type: 'string' as const } } };
 const retryAfterHeader = { 'Retry-After': { description: 'Seconds to wait before retrying.', schema: { type: 'integer' as const, minimum: 1 } } };
@@ -498,6 +506,10 @@ const TAGS = [
     name: 'Webhook endpoints',
     description: 'Where your events go, and what became of each: endpoints, their secrets, the events list and replays. With your API key.',
   },
+  {
+    name: 'Payment links',
+    description: 'A cart you sell with a link (social media, an invoice, a QR code): each visit opens a checkout session of its own. With your API key.',
+  },
   { name: 'Webhooks', description: 'What we POST to your endpoints, signed (Standard Webhooks): one body per event, in order per cart (docs/webhooks.md).' },
 ];
 
@@ -729,6 +741,118 @@ function registerMerchantApi(registry: OpenAPIRegistry, scheme: string) {
     responses: { ...holdAnswers('voided (`cancelled`)'), ...errorResponses(VOID_ERRORS) },
   });
   registerWebhookEndpointApi(registry, security);
+  registerPaymentLinkApi(registry, security);
+}
+
+const paymentLinkIdParameter = z.object({
+  id: z.string().meta({ description: 'The link’s id', example: 'pl_3Jd8s0aKq1VbT7wYxZ2mNg' }),
+});
+
+/** `/v2/merchant/payment-links…`: carts sold with a link (docs/payment-links.md). */
+function registerPaymentLinkApi(registry: OpenAPIRegistry, security: Array<Record<string, string[]>>) {
+  const json = (schema: z.ZodType) => ({ 'application/json': { schema } });
+  const tags = ['Payment links'];
+  const common = [MERCHANT_UNAUTHORIZED, MERCHANT_INTERNAL, MERCHANT_UNAVAILABLE];
+  const notFound: DocumentedError = {
+    description: 'NOT_FOUND: no payment link of yours in this environment has this id (another merchant’s answers the same: never 403).',
+    examples: [
+      example('NOT_FOUND', 'No payment link of yours in this environment has this id. List yours with GET /v2/merchant/payment-links.', [
+        { path: 'id', message: 'pl_3Jd8s0aKq1VbT7wYxZ2mNg is not one of your payment links' },
+      ]),
+    ],
+  };
+  const createBodyErrors = bodyErrors(
+    PAYMENT_LINK_LIMITS.bodyBytes,
+    'a cartObject field as create-cart refuses it (production: URLs off your verified domains), a platformUuid not yours, maxUses not a whole number from 1, expiresAt not a future ISO 8601 date-time, or an unknown field.',
+    { path: 'maxUses', message: 'must be at least 1 (paid sessions); leave it out for no limit' },
+  );
+  registry.registerPath({
+    method: 'get',
+    path: '/v2/merchant/payment-links',
+    operationId: 'listPaymentLinks',
+    summary: 'List your payment links',
+    description: `Your ${PAYMENT_LINK_LIMITS.listSize} newest links, newest first, each with its visits (sessions opened) and paid sessions.`,
+    tags,
+    security,
+    responses: {
+      200: { description: 'Your links.', headers: requestIdHeader, content: json(paymentLinkListSchema) },
+      ...errorResponses([...common, methodNotAllowedError('GET, POST')]),
+    },
+  });
+  registry.registerPath({
+    method: 'post',
+    path: '/v2/merchant/payment-links',
+    operationId: 'createPaymentLink',
+    summary: 'Create a payment link',
+    description: [
+      'Keeps `cartObject`, checked exactly as create-cart checks it, and answers the link’s `url`, `{CHECKOUT_BASE_URL}/l/<id>`. Each visit of the url',
+      'opens a new checkout session of this cart (a new cartId, the usual lifetime) and sends the customer to it; its order and every event',
+      'say `paymentLinkId` and `createdWith: "api_key"`. From `expiresAt`, after `maxUses` paid sessions, or once closed, visits answer 410.',
+    ].join(' '),
+    tags,
+    security,
+    request: {
+      body: {
+        required: true,
+        content: {
+          'application/json': {
+            schema: createPaymentLinkSchema,
+            example: { cartObject: CREATE_CART_EXAMPLE.cartObject, maxUses: 1, expiresAt: '2030-01-01T12:00:00Z' },
+          },
+        },
+      },
+    },
+    responses: {
+      201: { description: 'The link.', headers: requestIdHeader, content: json(paymentLinkSchema) },
+      ...errorResponses([
+        ...createBodyErrors,
+        ...common,
+        {
+          description: 'CURRENCY_NOT_SUPPORTED or AMOUNT_NOT_REPRESENTABLE: the payment processor cannot charge this cart, as create-cart would say.',
+          examples: [AMOUNT_NOT_REPRESENTABLE_EXAMPLE('cartObject.cart.items')],
+        },
+      ]),
+    },
+  });
+  registry.registerPath({
+    method: 'get',
+    path: '/v2/merchant/payment-links/{id}',
+    operationId: 'getPaymentLink',
+    summary: 'One payment link',
+    description: 'The link as created, whether it is open, and its visits and paid sessions.',
+    tags,
+    security,
+    request: { params: paymentLinkIdParameter },
+    responses: {
+      200: { description: 'The link.', headers: requestIdHeader, content: json(paymentLinkSchema) },
+      ...errorResponses([...common, notFound, methodNotAllowedError('GET, PATCH')]),
+    },
+  });
+  registry.registerPath({
+    method: 'patch',
+    path: '/v2/merchant/payment-links/{id}',
+    operationId: 'closePaymentLink',
+    summary: 'Close a payment link',
+    description:
+      'With `{"active": false}`: new visits answer 410 from now on; sessions already opened may still be paid. Closing a closed link changes nothing.',
+    tags,
+    security,
+    request: {
+      params: paymentLinkIdParameter,
+      body: { required: true, content: { 'application/json': { schema: updatePaymentLinkSchema, example: { active: false } } } },
+    },
+    responses: {
+      200: { description: 'The link, closed.', headers: requestIdHeader, content: json(paymentLinkSchema) },
+      ...errorResponses([
+        ...bodyErrors(PAYMENT_LINK_PATCH_BYTES, 'active is not false, or an unknown field.', {
+          path: 'active',
+          message: 'must be false: a closed link stays closed; create a new link to sell again',
+        }),
+        ...common,
+        notFound,
+      ]),
+    },
+  });
 }
 
 /** `/v2/merchant/webhook-endpoints…` and `/v2/merchant/events…`: where events go, and what became of them. */

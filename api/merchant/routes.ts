@@ -21,6 +21,7 @@ import { answerOnce, type ActionRequest } from './idempotency.js';
 import { eventRoutes } from './event-routes.js';
 import { eventStreamRoutes } from './event-stream-routes.js';
 import { webhookEndpointRoutes } from './webhook-endpoint-routes.js';
+import { paymentLinkRoutes } from './payment-link-routes.js';
 import { processorCurrencies } from '../../core/checkout/processor-amounts.js';
 import { unchargeableError } from '../chargeable-amount.js';
 
@@ -93,7 +94,7 @@ export function authorizationRefusal(cartId: string, refusal: AuthorizationRefus
   }
 }
 
-/** `/v2/merchant/…`: what a merchant does with its own API key: its profile, orders, refunds, captures and open sessions. */
+/** `/v2/merchant/…`: what a merchant does with its own API key: its profile, orders, refunds, captures, open sessions and payment links. */
 export function merchantRoutes(deps: { config: Config; db: Db; temporal: Temporal } & ReplaySender) {
   const { config, db, temporal } = deps;
   const currencies = processorCurrencies(config.payments.processor);
@@ -196,6 +197,7 @@ export function merchantRoutes(deps: { config: Config; db: Db; temporal: Tempora
   });
   app.all('/carts/:cartId/expire', methodNotAllowed(['POST']));
   app.route('/webhook-endpoints', webhookEndpointRoutes(deps));
+  app.route('/payment-links', paymentLinkRoutes(deps));
   app.route('/events/stream', eventStreamRoutes(deps));
   app.route('/events', eventRoutes(deps));
 

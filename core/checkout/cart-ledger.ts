@@ -29,13 +29,15 @@ export interface NewCart {
   expiresOn: string;
   createdAt: Date;
   createdWith: CartProvenance;
+  /** The payment link a visit minted this session from; absent for create-cart's own carts. */
+  paymentLinkId?: string;
 }
 
 export async function insertCart(sql: Sql, row: NewCart): Promise<void> {
   await sql`
-    insert into carts (cart_id, platform_uuid, environment, merchant_name, status, currency, amount, store, cart, expires_on, created_at, customer_started_at, created_with)
+    insert into carts (cart_id, platform_uuid, environment, merchant_name, status, currency, amount, store, cart, expires_on, created_at, customer_started_at, created_with, payment_link_id)
     values (${row.cartId}, ${row.platformUuid}, ${row.environment}, ${row.merchantName}, 'pending', ${row.currency}, ${row.amount},
-            ${sql.json(row.store)}, ${sql.json(row.cart)}, ${row.expiresOn}, ${row.createdAt}, null, ${row.createdWith})`;
+            ${sql.json(row.store)}, ${sql.json(row.cart)}, ${row.expiresOn}, ${row.createdAt}, null, ${row.createdWith}, ${row.paymentLinkId ?? null})`;
 }
 
 /**

@@ -34,6 +34,8 @@ export interface OrderRow {
   /** createdAt in microseconds since the epoch (decimal digits), PostgreSQL's precision, for list cursors. */
   createdAtMicros: string;
   createdWith: CartProvenance;
+  /** The payment link the session was minted from (core/links/payment-links.ts); null for create-cart's own carts. */
+  paymentLinkId: string | null;
 }
 
 interface OrderDbRow {
@@ -57,6 +59,7 @@ interface OrderDbRow {
   paid_at: Date | null;
   created_at_micros: string;
   created_with: CartProvenance;
+  payment_link_id: string | null;
 }
 
 /** Statuses of an order whose charge was captured; without a recorded manual capture, it was captured in full. */
@@ -84,6 +87,7 @@ const toOrderRow = (r: OrderDbRow): OrderRow => ({
   paidAt: r.paid_at,
   createdAtMicros: r.created_at_micros,
   createdWith: r.created_with,
+  paymentLinkId: r.payment_link_id,
 });
 
 export interface CartListFilter {
@@ -100,7 +104,7 @@ export interface CartListFilter {
 
 const ORDER_COLUMNS = (sql: Sql) => sql`
   cart_id, platform_uuid, environment, status, amount, currency, refunded_amount, captured_amount, payment_brand, payment_last4, three_d_secure,
-  failure_code, cancelled_by, customer_sealed, cart, expires_on, created_at, paid_at, created_with,
+  failure_code, cancelled_by, customer_sealed, cart, expires_on, created_at, paid_at, created_with, payment_link_id,
   (extract(epoch from created_at) * 1000000)::bigint::text as created_at_micros`;
 
 /** One owner's carts, newest first (ties by cartId), filtered; the index carts_merchant_env_created serves it. */
@@ -138,4 +142,13 @@ export async function lockOwnerCart(tx: Sql, owner: CartOwner, cartId: string): 
 export async function lockOrder(tx: Sql, cartId: string): Promise<OrderRow | undefined> {
   const [row] = await tx<OrderDbRow[]>`select ${ORDER_COLUMNS(tx)} from carts where cart_id = ${cartId} for update`;
   return row && toOrderRow(row);
+}
+
+/** What the sessions of payment links did: opened (a visit let through) and paid (paid_at set: paid, or authorized), by link id. */
+export async function paymentLinkSessionCounts(db: Db, linkIds: readonly string[]): Promise<Map<string, { visits: number; paid: number }>> {
+  if (linkIds.length === 0) return new Map();
+  const rows = await db<{ linkId: string; visits: number; paid: number }[]>`
+    select payment_link_id as "linkId", count(*)::int as visits, count(paid_at)::int as paid
+    from carts where payment_link_id in ${db(linkIds as string[])} group by payment_link_id`;
+  return new Map(rows.map((r) => [r.linkId, { visits: r.visits, paid: r.paid }]));
 }

@@ -91,6 +91,11 @@ export const orderDataSchema = z
     items: z.array(itemSchema).meta({ description: 'The lines as given at cart creation (Item: as create-cart takes them)' }),
     extra: z.record(z.string(), z.string()).meta({ description: 'Your metadata, echoed exactly as given at cart creation', example: { orderRef: 'order-42' } }),
     createdWith: cartProvenanceSchema,
+    paymentLinkId: z.string().nullable().meta({
+      description:
+        'The payment link this session was opened from (POST /v2/merchant/payment-links; its sessions say createdWith api_key, since you made the link with your key); null for a cart you created with create-cart',
+      example: null,
+    }),
     createdAt: isoTime('When the cart was created'),
     paidAt: isoTime('When the payment succeeded (with captureMethod manual: when the card was authorized); null before').nullable(),
   })
@@ -115,6 +120,7 @@ export function orderDataOf(row: OrderRow, keyring: Keyring): OrderData {
     items: row.cart.items,
     extra: row.cart.extra,
     createdWith: row.createdWith,
+    paymentLinkId: row.paymentLinkId,
     createdAt: row.createdAt.toISOString(),
     paidAt: row.paidAt?.toISOString() ?? null,
   };

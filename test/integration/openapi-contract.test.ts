@@ -159,6 +159,8 @@ describe('the OpenAPI document tells the truth about the merchant API', () => {
       '/v2/merchant/orders/{cartId}/capture',
       '/v2/merchant/orders/{cartId}/refunds',
       '/v2/merchant/orders/{cartId}/void',
+      '/v2/merchant/payment-links',
+      '/v2/merchant/payment-links/{id}',
       '/v2/merchant/webhook-endpoints',
       '/v2/merchant/webhook-endpoints/{id}',
       '/v2/merchant/webhook-endpoints/{id}/rotate-secret',
@@ -168,6 +170,34 @@ describe('the OpenAPI document tells the truth about the merchant API', () => {
     const page = await fetch(`${stack.apiUrl}/docs`);
     expect(page.status).toBe(200);
     expect(await page.text()).toContain('/docs/init.js');
+  });
+
+  it('answers payment links, their successes and their errors, as documented', async () => {
+    const check = operationContract((await (await fetch(`${stack.apiUrl}/openapi.json`)).json()) as { paths: unknown });
+    const merchant = await stack.createMerchant({ name: 'Link Store' });
+    const send = (method: string, path: string, body?: unknown) =>
+      fetch(`${stack.apiUrl}/v2/merchant/payment-links${path}`, {
+        method,
+        headers: { authorization: `Bearer ${merchant.apiKey}`, 'content-type': 'application/json' },
+        ...(body === undefined ? {} : { body: typeof body === 'string' ? body : JSON.stringify(body) }),
+      });
+    const links = '/v2/merchant/payment-links';
+    const link = '/v2/merchant/payment-links/{id}';
+    const { cartObject } = validCartRequest(merchant.platformUuid);
+    const created = await check('post', links, await send('POST', '', { cartObject, maxUses: 2 }));
+    const id = (created.body as { id: string }).id;
+    const answers = [
+      created,
+      await check('post', links, await send('POST', '', { cartObject, maxUses: 0 })),
+      await check('post', links, await send('POST', '', '{"cartObject":')),
+      await check('get', links, await send('GET', '')),
+      await check('get', link, await send('GET', `/${id}`)),
+      await check('get', link, await send('GET', '/pl_AAAAAAAAAAAAAAAAAAAAAA')),
+      await check('patch', link, await send('PATCH', `/${id}`, { active: true })),
+      await check('patch', link, await send('PATCH', `/${id}`, { active: false })),
+      await check('get', links, await fetch(`${stack.apiUrl}${links}`)),
+    ];
+    expect(answers.map((a) => a.status)).toEqual([201, 400, 400, 200, 200, 404, 400, 200, 401]);
   });
 
   it('answers /me, orders, refunds and expire, their successes and their errors, as documented', async () => {

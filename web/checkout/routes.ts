@@ -21,6 +21,7 @@ import { loadCheckoutSession, queryState, type CheckoutSession } from './load-se
 import { merchantOrigins, merchantReturnUrl, SUCCESS_STATUSES } from './merchant-redirect.js';
 import { checkoutPage } from './views/checkout-page.js';
 import { sandboxChallengeRoutes } from './sandbox-challenge.js';
+import { paymentLinkRoutes } from './payment-link-route.js';
 import { cartOfReturnToken, THREE_D_SECURE_RETURN_PATH } from '../../core/checkout/three-d-secure.js';
 import { messagePage } from './views/layout.js';
 import { html } from 'hono/html';
@@ -213,6 +214,7 @@ export function checkoutRoutes(deps: CheckoutDeps) {
   );
 
   if (!production) app.route('/', sandboxChallengeRoutes(deps));
+  app.route('/', paymentLinkRoutes(deps));
 
   app.get('/', async (c) => {
     const session = await loadSession(c, c.req.query('token') ?? '');
