@@ -13,7 +13,7 @@ import { requestFingerprint } from '../../core/idempotency-keys.js';
 import { claimKey } from './idempotency.js';
 import { requestIdentity } from './request-identity.js';
 import { releaseIdempotencyKey, storeIdempotentResponse } from '../../core/idempotency-keys.js';
-import { deleteUnstartedCart, insertCart } from '../../core/checkout/cart-ledger.js';
+import { deleteUnstartedCart, insertCart, type RetryLineage } from '../../core/checkout/cart-ledger.js';
 import { idempotencyScope, type CartCaller } from './cart-caller.js';
 import { assertCartUrlsAllowed } from './url-policy.js';
 
@@ -44,6 +44,8 @@ export async function createCartSession(
   /** Identified, and let through, by identifyCartCaller. */
   caller: CartCaller,
   idempotencyKey?: string,
+  /** A retry of a failed session (api/merchant/retry-session.ts): the row records which cart it retries. */
+  retry?: RetryLineage,
 ): Promise<CreateCartOutcome> {
   const { config, db, temporal } = deps;
   const { store, cart } = request.cartObject;
@@ -93,6 +95,7 @@ export async function createCartSession(
       expiresOn,
       createdAt,
       createdWith: caller.createdWith,
+      ...(retry ? { retry } : {}),
     });
   } catch (err) {
     await release().catch((releaseErr: unknown) => deps.logger.error({ err: releaseErr }, 'could not release the idempotency key of a cart not created'));

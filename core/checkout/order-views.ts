@@ -34,6 +34,8 @@ export interface OrderRow {
   /** createdAt in microseconds since the epoch (decimal digits), PostgreSQL's precision, for list cursors. */
   createdAtMicros: string;
   createdWith: CartProvenance;
+  /** The cart this session retries; null for a cart the merchant created. */
+  retryOf: string | null;
 }
 
 interface OrderDbRow {
@@ -57,6 +59,7 @@ interface OrderDbRow {
   paid_at: Date | null;
   created_at_micros: string;
   created_with: CartProvenance;
+  retry_of: string | null;
 }
 
 /** Statuses of an order whose charge was captured; without a recorded manual capture, it was captured in full. */
@@ -84,6 +87,7 @@ const toOrderRow = (r: OrderDbRow): OrderRow => ({
   paidAt: r.paid_at,
   createdAtMicros: r.created_at_micros,
   createdWith: r.created_with,
+  retryOf: r.retry_of,
 });
 
 export interface CartListFilter {
@@ -100,7 +104,7 @@ export interface CartListFilter {
 
 const ORDER_COLUMNS = (sql: Sql) => sql`
   cart_id, platform_uuid, environment, status, amount, currency, refunded_amount, captured_amount, payment_brand, payment_last4, three_d_secure,
-  failure_code, cancelled_by, customer_sealed, cart, expires_on, created_at, paid_at, created_with,
+  failure_code, cancelled_by, customer_sealed, cart, expires_on, created_at, paid_at, created_with, retry_of,
   (extract(epoch from created_at) * 1000000)::bigint::text as created_at_micros`;
 
 /** One owner's carts, newest first (ties by cartId), filtered; the index carts_merchant_env_created serves it. */

@@ -91,6 +91,11 @@ export const orderDataSchema = z
     items: z.array(itemSchema).meta({ description: 'The lines as given at cart creation (Item: as create-cart takes them)' }),
     extra: z.record(z.string(), z.string()).meta({ description: 'Your metadata, echoed exactly as given at cart creation', example: { orderRef: 'order-42' } }),
     createdWith: cartProvenanceSchema,
+    retryOf: z.string().nullable().meta({
+      description:
+        'The cartId of the failed session this one retries (POST /v2/merchant/carts/{cartId}/retry): the same store and cart, a second chance at paying for the same order of yours. Follow it to your order; null for a cart you created.',
+      example: null,
+    }),
     createdAt: isoTime('When the cart was created'),
     paidAt: isoTime('When the payment succeeded (with captureMethod manual: when the card was authorized); null before').nullable(),
   })
@@ -115,6 +120,7 @@ export function orderDataOf(row: OrderRow, keyring: Keyring): OrderData {
     items: row.cart.items,
     extra: row.cart.extra,
     createdWith: row.createdWith,
+    retryOf: row.retryOf,
     createdAt: row.createdAt.toISOString(),
     paidAt: row.paidAt?.toISOString() ?? null,
   };

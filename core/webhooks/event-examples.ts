@@ -35,6 +35,7 @@ const order = {
   items: [EXAMPLE_ITEM],
   extra: { orderRef: 'order-42' },
   createdWith: 'api_key' as const,
+  retryOf: null,
   createdAt: '2030-01-01T11:58:00.000Z',
   paidAt: null,
 };

@@ -118,6 +118,7 @@ describe('the merchant’s orders: one order in full, and the list with filters 
       items: expect.any(Array) as OrderData['items'],
       extra: { orderRef: 'order-42' },
       createdWith: 'public',
+      retryOf: null,
       createdAt: expect.any(String) as string,
       paidAt: expect.any(String) as string,
     } satisfies OrderData);

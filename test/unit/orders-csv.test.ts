@@ -18,6 +18,7 @@ const order = (edit: Partial<OrderData> = {}): OrderData => ({
   items: [],
   extra: {},
   createdWith: 'api_key',
+  retryOf: null,
   createdAt: '2030-01-31T10:00:00.000Z',
   paidAt: '2030-01-31T10:01:00.000Z',
   ...edit,
