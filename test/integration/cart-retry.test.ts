@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Cart, CreateCartRequest, RetriedCart } from '../../core/checkout/cart-schema.js';
 import { SANDBOX_CARDS } from '../../core/checkout/payment-processors/sandbox.js';
+import { insightSummary } from '../../core/insights/insights.js';
 import type { CreatedMerchant } from '../../core/merchants/registration.js';
 import type { Order } from '../../core/orders/order-schema.js';
 import { cartSessionDriver, type Session } from '../support/cart-session-driver.js';
@@ -72,6 +73,8 @@ describe('retrying a failed session', () => {
   const order = async (cartId: string) => (await (await api.get(`/orders/${cartId}`)).json()) as Order;
 
   it('makes a new session of the same cart, linked by retryOf, which the customer can pay; the failed one stays failed', async () => {
+    const insights = () => insightSummary(stack.db, { merchant: { platformUuid: merchant.platformUuid, environment: stack.config.environment }, days: 1 });
+    const insightsBefore = await insights();
     const first = await declined(await keyedSession());
     const before = Date.now();
     const answer = await retried(first);
@@ -113,6 +116,17 @@ describe('retrying a failed session', () => {
       .filter((e) => e.data.cartId === first);
     expect(firstEvents.length).toBeGreaterThan(0);
     expect(firstEvents.every((e) => e.data.retryOf === null)).toBe(true);
+
+    // The insights count the retry, its payment and what it brought in, apart from the failed first session.
+    const insightsAfter = await insights();
+    const eur = (summary: typeof insightsAfter) => summary.revenue.find((r) => r.currency === 'EUR') ?? { amount: 0, retried: 0 };
+    expect({
+      sessions: insightsAfter.sessions - insightsBefore.sessions,
+      retries: insightsAfter.retries.sessions - insightsBefore.retries.sessions,
+      retriesPaid: insightsAfter.retries.paid - insightsBefore.retries.paid,
+      revenue: eur(insightsAfter).amount - eur(insightsBefore).amount,
+      retriedRevenue: eur(insightsAfter).retried - eur(insightsBefore).retried,
+    }).toEqual({ sessions: 2, retries: 1, retriesPaid: 1, revenue: original.amount, retriedRevenue: original.amount });
   });
 
   it('refuses a paid, an open and a cancelled session with SESSION_NOT_RETRYABLE, and another merchant’s cart with 404', async () => {
