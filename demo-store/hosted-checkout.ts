@@ -140,6 +140,19 @@ export function createHostedCheckoutClient(settings: HostedCheckoutSettings) {
       );
     },
 
+    /**
+     * `POST /v2/merchant/carts/{cartId}/retry`, with the merchant's API key: a new session of the same
+     * cart after its payment failed, for the customer to try another card. The failed cartId names the
+     * Idempotency-Key: asking again (a double click, a lost answer) returns the same new session.
+     */
+    retry(cartId: string): Promise<{ cartId: string; expiresOn: string; url: string }> {
+      return call(
+        `/v2/merchant/carts/${encodeURIComponent(cartId)}/retry`,
+        { body: {}, idempotencyKey: `retry-${cartId}`, bearer: settings.apiKey },
+        z.object({ cartId: z.string(), expiresOn: z.string(), url: z.string() }),
+      );
+    },
+
     /** `POST /v2/merchant/orders/{cartId}/capture` of the whole authorized amount; a repeat is the same capture. */
     capture(cartId: string): Promise<{ status: string }> {
       return call(

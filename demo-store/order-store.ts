@@ -23,6 +23,8 @@ const webhookRecordSchema = z.object({
   note: z.string().nullable(),
   /** For order_refunded: the refund it confirms. */
   refundId: z.string().nullable(),
+  /** The cart the event is about: an order paid after a retry has events of more than one (null: kept before retries). */
+  cartId: z.string().nullable().default(null),
 });
 
 const refundRequestSchema = z.object({
@@ -44,9 +46,11 @@ const orderSchema = z.object({
   items: z.array(z.object({ productId: z.string(), title: z.string(), price: z.number().int(), quantity: z.number().int().positive() })),
   total: z.number().int(),
   cartId: z.string().nullable(),
+  /** The order's earlier carts, oldest first: each one failed and was retried as the next (Try another card). */
+  earlierCartIds: z.array(z.string()).default([]),
   /** The message of the last create-cart refusal, while the order has no cart. */
   checkoutError: z.string().nullable(),
-  /** `awaiting_payment` until the first webhook, then the `data.status` of the highest sequence seen. */
+  /** `awaiting_payment` until the first webhook of its cart, then the `data.status` of that cart's highest sequence seen. */
   status: z.string(),
   appliedSequence: z.number().int(),
   /** Set once, by a verified order_created: never by the customer's redirect. */
@@ -67,6 +71,19 @@ const fileSchema = z.object({
 });
 
 export type StoreOrder = z.infer<typeof orderSchema>;
+
+/**
+ * The order's payment moves to the retry of its failed cart: later events are of the new cart, whose
+ * sequences start again at 1. Only from the cart it retries, so a repeated switch changes nothing.
+ */
+export function switchToRetry(order: StoreOrder, failedCartId: string, retryCartId: string): void {
+  if (order.cartId !== failedCartId) return;
+  order.earlierCartIds.push(failedCartId);
+  order.cartId = retryCartId;
+  order.status = 'awaiting_payment';
+  order.appliedSequence = 0;
+  order.checkoutError = null;
+}
 export type WebhookRecord = z.infer<typeof webhookRecordSchema>;
 export type RefundRequest = z.infer<typeof refundRequestSchema>;
 type StoreFile = z.infer<typeof fileSchema>;
@@ -82,6 +99,7 @@ export const KEPT_UNMATCHED = 100;
 export interface OrderStore {
   list(): StoreOrder[];
   get(id: string): StoreOrder | undefined;
+  /** The order this cart is, or was, the payment of (its current cart or an earlier one). */
   findByCartId(cartId: string): StoreOrder | undefined;
   unmatched(): StoreFile['unmatched'];
   journal(): StoreFile['journal'];
@@ -121,7 +139,7 @@ export function openOrderStore(file: string): OrderStore {
   return {
     list: () => [...data.orders].sort((a, b) => b.createdAt.localeCompare(a.createdAt)),
     get: (id) => data.orders.find((o) => o.id === id),
-    findByCartId: (cartId) => data.orders.find((o) => o.cartId === cartId),
+    findByCartId: (cartId) => data.orders.find((o) => o.cartId === cartId || o.earlierCartIds.includes(cartId)),
     unmatched: () => data.unmatched,
     journal: () => data.journal,
     async create(order) {
@@ -130,6 +148,7 @@ export function openOrderStore(file: string): OrderStore {
         id: `ord_${randomUUID()}`,
         createdAt: new Date().toISOString(),
         cartId: null,
+        earlierCartIds: [],
         checkoutError: null,
         status: 'awaiting_payment',
         appliedSequence: 0,

@@ -8,7 +8,7 @@ import { csrf } from 'hono/csrf';
 import { secureHeaders } from 'hono/secure-headers';
 import { CURRENCY, MAX_QUANTITY, PRODUCTS, findProduct, parseAmount } from './catalogue.js';
 import { HostedCheckoutError, createHostedCheckoutClient, type HostedCheckoutSettings } from './hosted-checkout.js';
-import { openOrderStore, type StoreOrder } from './order-store.js';
+import { openOrderStore, switchToRetry, type StoreOrder } from './order-store.js';
 import { ownerLogin, safeNext } from './owner-login.js';
 import { loginPage, orderPage, ordersPage, problemPage, shopPage } from './views.js';
 import { createWebhookReceiver } from './webhooks.js';
@@ -87,6 +87,27 @@ export function createDemoStoreApp(settings: DemoStoreSettings) {
     if (!order) return c.html(problemPage('Order not found', 'There is no such order in this store.'), 404);
     if (order.cartId) return c.redirect(`/orders/${order.id}`, 303);
     return openCheckout(c, order);
+  });
+
+  /**
+   * Try another card, from the order page of a payment the webhook said failed: a retry of the same
+   * cart (a new session, the same items and total), and the customer is sent to its page. The order
+   * keeps its id; its payment moves to the new cart, whose webhooks say `retryOf` (./webhooks.ts).
+   */
+  app.post('/orders/:id/retry', async (c) => {
+    const order = store.get(c.req.param('id'));
+    if (!order) return c.html(problemPage('Order not found', 'There is no such order in this store.'), 404);
+    const failedCartId = order.cartId;
+    if (!failedCartId || order.status !== 'failed') return c.redirect(`/orders/${order.id}`, 303);
+    try {
+      const retry = await checkout.retry(failedCartId);
+      await store.update(() => switchToRetry(order, failedCartId, retry.cartId));
+      return c.redirect(retry.url, 303);
+    } catch (err) {
+      if (!(err instanceof HostedCheckoutError)) throw err;
+      settings.log(`[demo store] retry refused for ${order.id}: ${err.code} ${err.describe()}`);
+      return c.html(orderPage(order, undefined, err.describe()), err.status === null || err.status >= 500 ? 502 : 409);
+    }
   });
 
   async function openCheckout(c: Context, order: StoreOrder): Promise<Response> {

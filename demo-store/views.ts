@@ -73,8 +73,11 @@ export function shopPage(quantities: Record<string, number>, error?: string): Ht
 
 const WAITING = new Set(['awaiting_payment', 'processing']);
 
-/** Where the checkout sends the customer back (successUrl and failureUrl): it never decides the outcome. */
-export function orderPage(order: StoreOrder, returned: string | undefined): Html {
+/**
+ * Where the checkout sends the customer back (successUrl and failureUrl): it never decides the outcome.
+ * A payment the webhook says failed gets **Try another card**: a retry of the same cart (server.ts).
+ */
+export function orderPage(order: StoreOrder, returned: string | undefined, retryProblem?: string): Html {
   const waiting = !order.fulfilledAt && WAITING.has(order.status);
   let message: Html;
   if (order.fulfilledAt && shipsLater(order))
@@ -96,11 +99,14 @@ export function orderPage(order: StoreOrder, returned: string | undefined): Html
       ships.
     </p>`;
   else message = html`<p class="error" role="status" data-testid="outcome">Not paid: the last webhook says <strong>${order.status}</strong>.</p>`;
+  const retryable = order.cartId !== null && order.status === 'failed' && !order.fulfilledAt;
   return layout(
     `Order ${order.id}`,
     html`<h1>Order <code>${order.id}</code></h1>
       ${message}
       ${order.cartId === null ? html`<form method="post" action="/orders/${order.id}/pay"><button type="submit">Try the checkout again</button></form>` : ''}
+      ${retryProblem ? html`<p class="error" role="alert" data-testid="retry-error">${retryProblem}</p>` : ''}
+      ${retryable ? html`<form method="post" action="/orders/${order.id}/retry"><button type="submit">Try another card</button></form>` : ''}
       ${orderDetails(order)}
       <p><a href="/orders">All orders</a></p>`,
     waiting ? { refreshSeconds: 2 } : {},
@@ -144,6 +150,12 @@ function orderDetails(order: StoreOrder): Html {
       <dd>${formatMoney(order.total, order.currency)}${order.refundedTotal ? ` (refunded ${formatMoney(order.refundedTotal, order.currency)})` : ''}</dd>
       <dt>Cart</dt>
       <dd><code>${order.cartId ?? '—'}</code></dd>
+      ${
+        order.earlierCartIds.length
+          ? html`<dt>Earlier carts (failed, retried)</dt>
+              <dd data-testid="earlier-carts">${order.earlierCartIds.map((id, i) => html`${i ? ', ' : ''}<code>${id}</code>`)}</dd>`
+          : ''
+      }
       <dt>Created</dt>
       <dd>${order.createdAt}</dd>
     </dl>
@@ -202,7 +214,7 @@ function orderDetails(order: StoreOrder): Html {
             ? html`<tr>
                 <td colspan="6">None yet.</td>
               </tr>`
-            : bySequence(order.webhooks).map(
+            : bySequence(order).map(
                 (w) =>
                   html`<tr class="${w.verified ? '' : 'rejected'}">
                     <td data-label="Event">${w.event}</td>
@@ -218,9 +230,11 @@ function orderDetails(order: StoreOrder): Html {
     </table>`;
 }
 
-/** In the cart's order, whatever order they arrived in; unverified ones (no trusted sequence) last. */
-function bySequence(webhooks: WebhookRecord[]): WebhookRecord[] {
-  return [...webhooks].sort((a, b) => (a.sequence ?? Infinity) - (b.sequence ?? Infinity));
+/** Cart by cart (the earlier, failed ones first), each in its own order whatever order they arrived in; unverified ones (no trusted sequence) last. */
+function bySequence(order: StoreOrder): WebhookRecord[] {
+  const carts = [...order.earlierCartIds, order.cartId];
+  const cartRank = (w: WebhookRecord) => (w.sequence === null ? Infinity : carts.indexOf(w.cartId ?? order.cartId));
+  return [...order.webhooks].sort((a, b) => cartRank(a) - cartRank(b) || (a.sequence ?? Infinity) - (b.sequence ?? Infinity));
 }
 
 /** A ship-later order is only authorized: shipping it captures the payment. */

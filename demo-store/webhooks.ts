@@ -1,6 +1,6 @@
 import { Webhook, WebhookVerificationError } from 'standardwebhooks';
 import { z } from 'zod';
-import { KEPT_REJECTIONS, KEPT_UNMATCHED, type OrderStore, type StoreOrder, type WebhookRecord } from './order-store.js';
+import { KEPT_REJECTIONS, KEPT_UNMATCHED, switchToRetry, type OrderStore, type StoreOrder, type WebhookRecord } from './order-store.js';
 
 /**
  * The store's webhook endpoint, as a merchant should write one:
@@ -14,7 +14,9 @@ import { KEPT_REJECTIONS, KEPT_UNMATCHED, type OrderStore, type StoreOrder, type
  *    the key, and the specification's "keep a mapping from merchant order to cart", are what stop it. A ship-later
  *    order's `order_created` says `authorized`: the card is held, nothing is charged, so the order waits
  *    for shipment; it is fulfilled when the capture's `order_updated` (`paid`) confirms the charge;
- * 5. persist, then answer 2xx quickly (anything slow, like shipping, would run after the answer).
+ * 5. follow `data.retryOf`: a cart the store does not know may be the retry of one of its orders' carts
+ *    (Try another card after a decline), whose answer the store never got; its events are that order's;
+ * 6. persist, then answer 2xx quickly (anything slow, like shipping, would run after the answer).
  */
 
 const eventSchema = z.looseObject({
@@ -26,6 +28,8 @@ const eventSchema = z.looseObject({
     cartId: z.string(),
     /** `api_key`: created with the merchant's API key; `public`: by anyone who knows the platformUuid. */
     createdWith: z.string().optional(),
+    /** The failed cart this cart retries; null (or absent, before retries) for a cart the store created. */
+    retryOf: z.string().nullable().optional(),
     status: z.string(),
     amount: z.number().int(),
     currency: z.string(),
@@ -63,6 +67,8 @@ export function createWebhookReceiver(deps: { secret: string; store: OrderStore;
           deliveries: 1,
           note: reason,
           refundId: null,
+          // The cart it claims to be about, unverified like the rest.
+          cartId: claimed ?? null,
         });
       });
     }
@@ -86,7 +92,8 @@ export function createWebhookReceiver(deps: { secret: string; store: OrderStore;
 
       // Only a cart the store made itself, with its API key, for this order and its total. Kept apart
       // otherwise, the latest KEPT_UNMATCHED only: anyone can make such events.
-      const order = deps.store.findByCartId(event.data.cartId);
+      const retried = event.data.retryOf ? deps.store.findByCartId(event.data.retryOf) : undefined;
+      const order = deps.store.findByCartId(event.data.cartId) ?? (retried?.cartId === event.data.retryOf ? retried : undefined);
       if (
         !order ||
         event.data.createdWith !== 'api_key' ||
@@ -111,7 +118,12 @@ export function createWebhookReceiver(deps: { secret: string; store: OrderStore;
         });
         return { status: 200, result: 'duplicate', event };
       }
-      await deps.store.update(() => apply(order, event, now()));
+      await deps.store.update(() => {
+        // A retry of the order's cart the store did not record (the retry's answer was lost): it is the order's payment now.
+        if (order.cartId !== event.data.cartId && !order.earlierCartIds.includes(event.data.cartId) && event.data.retryOf)
+          switchToRetry(order, event.data.retryOf, event.data.cartId);
+        apply(order, event, now());
+      });
       return { status: 200, result: 'applied', event };
     },
   };
@@ -119,7 +131,8 @@ export function createWebhookReceiver(deps: { secret: string; store: OrderStore;
 
 function apply(order: StoreOrder, event: WebhookEvent, receivedAt: string) {
   order.webhooks.push(record(event, receivedAt));
-  if (event.sequence > order.appliedSequence) {
+  // Sequences count one cart's events: a late event of an earlier, failed cart is kept, never applied.
+  if (event.data.cartId === order.cartId && event.sequence > order.appliedSequence) {
     order.status = event.data.status;
     order.appliedSequence = event.sequence;
   }
@@ -159,6 +172,7 @@ function record(event: WebhookEvent, receivedAt: string): WebhookRecord {
     deliveries: 1,
     note: null,
     refundId: event.data.refund?.id ?? null,
+    cartId: event.data.cartId,
   };
 }
 

@@ -13,7 +13,7 @@ import { requestFingerprint } from '../../core/idempotency-keys.js';
 import { claimKey } from './idempotency.js';
 import { requestIdentity } from './request-identity.js';
 import { releaseIdempotencyKey, storeIdempotentResponse } from '../../core/idempotency-keys.js';
-import { deleteUnstartedCart, insertCart } from '../../core/checkout/cart-ledger.js';
+import { deleteUnstartedCart, insertCart, type RetryLineage } from '../../core/checkout/cart-ledger.js';
 import { idempotencyScope, type CartCaller } from './cart-caller.js';
 import { assertCartUrlsAllowed } from './url-policy.js';
 
@@ -43,9 +43,10 @@ export async function createCartSession(
   request: CreateCartRequest,
   /** Identified, and let through, by identifyCartCaller (or, for a payment link's visit, by its link). */
   caller: CartCaller,
-  options: { idempotencyKey?: string; paymentLinkId?: string } = {},
+  /** `retry`: a retry of a failed session (api/merchant/retry-session.ts), whose row records which cart it retries. */
+  options: { idempotencyKey?: string; paymentLinkId?: string; retry?: RetryLineage } = {},
 ): Promise<CreateCartOutcome> {
-  const { idempotencyKey, paymentLinkId } = options;
+  const { idempotencyKey, paymentLinkId, retry } = options;
   const { config, db, temporal } = deps;
   const { store, cart } = request.cartObject;
 
@@ -95,6 +96,7 @@ export async function createCartSession(
       createdAt,
       createdWith: caller.createdWith,
       paymentLinkId,
+      ...(retry ? { retry } : {}),
     });
   } catch (err) {
     await release().catch((releaseErr: unknown) => deps.logger.error({ err: releaseErr }, 'could not release the idempotency key of a cart not created'));

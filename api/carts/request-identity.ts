@@ -1,14 +1,14 @@
-import type { CreateCartRequest } from '../../core/checkout/cart-schema.js';
+import { RETRIES, type CreateCartRequest } from '../../core/checkout/cart-schema.js';
 
 /**
  * What makes two create-cart requests one under an Idempotency-Key: the request as it would be
  * without the values that only spell out a default (the deployment's session lifetime, automatic
- * capture). A generated client that sends `sessionMinutes: 45` and `captureMethod: "automatic"`
+ * capture, three retries). A generated client that sends `sessionMinutes: 45`, `captureMethod: "automatic"` and `retries: 3`
  * repeats the request that left them out; a request without them keeps the identity it always had,
  * so a retry across an upgrade still matches its first attempt.
  */
 export function requestIdentity(request: CreateCartRequest, defaultLifetimeMs: number): CreateCartRequest {
-  const { sessionMinutes, captureMethod, ...cart } = request.cartObject.cart;
+  const { sessionMinutes, captureMethod, retries, ...cart } = request.cartObject.cart;
   return {
     ...request,
     cartObject: {
@@ -17,6 +17,7 @@ export function requestIdentity(request: CreateCartRequest, defaultLifetimeMs: n
         ...cart,
         ...(sessionMinutes !== undefined && sessionMinutes * 60_000 !== defaultLifetimeMs ? { sessionMinutes } : {}),
         ...(captureMethod !== undefined && captureMethod !== 'automatic' ? { captureMethod } : {}),
+        ...(retries !== undefined && retries !== RETRIES.default ? { retries } : {}),
       },
     },
   };

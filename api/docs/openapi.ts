@@ -1,7 +1,15 @@
 import { OpenAPIRegistry, OpenApiGeneratorV31 } from '@asteasolutions/zod-to-openapi';
 import { z } from 'zod';
 import type { Config } from '../../core/config.js';
-import { createCartRequestSchema, createCartResponseSchema, expiredCartSchema, LIMITS, type CreateCartRequest } from '../../core/checkout/cart-schema.js';
+import {
+  createCartRequestSchema,
+  createCartResponseSchema,
+  expiredCartSchema,
+  LIMITS,
+  retriedCartSchema,
+  RETRIES,
+  type CreateCartRequest,
+} from '../../core/checkout/cart-schema.js';
 import { ERROR_STATUS, errorBodySchema, type ErrorBody, type ErrorCode } from '../errors.js';
 import { IDEMPOTENCY_HEADER, IDEMPOTENCY_KEY_PATTERN } from '../carts/idempotency.js';
 import { REPLAYED_HEADER } from '../carts/routes.js';
@@ -286,7 +294,7 @@ const MALFORMED_KEY: DocumentedError = {
     ]),
   ],
 };
-/** The Idempotency-Key of capture, void and expire, and the header of a replayed answer. */
+/** The Idempotency-Key of capture, void, expire and retry, and the header of a replayed answer. */
 const actionKeyHeaders = (what: string) =>
   z.object({
     [IDEMPOTENCY_HEADER]: z
@@ -331,6 +339,40 @@ const EXPIRE_ERRORS: DocumentedError[] = [
   },
   MERCHANT_INTERNAL,
   MERCHANT_UNAVAILABLE,
+];
+const RETRY_ERRORS: DocumentedError[] = [
+  {
+    ...MALFORMED_KEY,
+    description: `${MALFORMED_KEY.description} In production, also a URL of the retried cart that is no longer on one of your registered domains (create a new cart).`,
+  },
+  MERCHANT_UNAUTHORIZED,
+  ORDER_NOT_FOUND,
+  methodNotAllowedError('POST'),
+  {
+    description: `SESSION_NOT_RETRYABLE: the session is not failed: it is still open (pending, processing: the customer can still pay with it), paid (authorized, paid, refunded) or ended without a payment failure (cancelled, abandoned: create a new cart). ALREADY_RETRIED: this session was retried already; the message names its retry (a cart is retried once, so an order never has two open sessions). RETRY_LIMIT_REACHED: the retries of the first cart of the chain are used up (cartObject.cart.retries, ${RETRIES.default} when absent; a retry of a retry counts). ${ACTION_KEY_CONFLICT_DESCRIPTION}`,
+    examples: [
+      example('SESSION_NOT_RETRYABLE', 'This session is paid: it was paid, so there is nothing to retry.', [
+        { path: 'cartId', message: 'is paid: only a failed session can be retried' },
+      ]),
+      example(
+        'ALREADY_RETRIED',
+        'This session was already retried as Zk4m2Pq9Xw7Ls1Vb3Nc8Rt0y. Send the customer to that session, or retry that one if its payment failed too.',
+        [{ path: 'cartId', message: 'was already retried as Zk4m2Pq9Xw7Ls1Vb3Nc8Rt0y' }],
+      ),
+      example(
+        'RETRY_LIMIT_REACHED',
+        'This cart has had its 1 retry (cartObject.cart.retries of q3Vh0Xc2b1TzM9r8L5kA7wYe, its first session). For another checkout, create a new cart (POST /v2/public/api/cart/).',
+        [{ path: 'cartId', message: 'has no retry left of the 1 its cart allows' }],
+      ),
+      ACTION_KEY_CONFLICT,
+    ],
+  },
+  MERCHANT_INTERNAL,
+  {
+    ...MERCHANT_UNAVAILABLE,
+    description:
+      'SERVICE_UNAVAILABLE: a service we depend on is down; no session was created. Retry after Retry-After seconds (with the same Idempotency-Key).',
+  },
 ];
 const bodyErrors = (bytes: number, fields: string, example_: ErrorBody['errors'][number]): DocumentedError[] => [
   {
@@ -696,6 +738,30 @@ function registerMerchantApi(registry: OpenAPIRegistry, scheme: string) {
         content: json(expiredCartSchema),
       },
       ...errorResponses(EXPIRE_ERRORS),
+    },
+  });
+  registry.registerPath({
+    method: 'post',
+    path: '/v2/merchant/carts/{cartId}/retry',
+    operationId: 'retryCart',
+    summary: 'Give a failed checkout a second chance',
+    description: [
+      'For a session whose payment failed (a declined card): a new session for the same store and cart, with a new cartId and a full lifetime from now',
+      '(the cart’s sessionMinutes, 45 minutes when absent). Redirect the customer to `url`, as after create-cart. The failed session stays `failed`;',
+      'the new one’s order and every event of it carry `retryOf` (the failed cartId) and the failed cart’s `createdWith`, so your webhook handler finds its order.',
+      `A cart allows \`cartObject.cart.retries\` retries (0 to ${RETRIES.max}, ${RETRIES.default} when absent), counted over the retries of its retries, and each session is retried at most once.`,
+      'No body. Send an Idempotency-Key to retry safely: a repeat answers the first answer (the same new cartId), not ALREADY_RETRIED.',
+    ].join(' '),
+    tags: ['Merchant API'],
+    security,
+    request: { params: cartIdParameter, headers: actionKeyHeaders('retry') },
+    responses: {
+      200: {
+        description: 'The new session (or, with a replayed Idempotency-Key, the one the first request made).',
+        headers: { ...requestIdHeader, ...replayedHeader },
+        content: json(retriedCartSchema),
+      },
+      ...errorResponses(RETRY_ERRORS),
     },
   });
   const holdAnswers = (what: string) => ({

@@ -16,7 +16,7 @@ export interface ActionAnswer {
 
 /** What makes two requests under one key the same request: the action, the order, and for a capture the amount (the total when none was sent). */
 export interface ActionRequest {
-  action: 'capture' | 'void' | 'expire';
+  action: 'capture' | 'void' | 'expire' | 'retry';
   cartId: string;
   amount?: number;
 }
@@ -34,7 +34,7 @@ function respond(c: Context, answer: ActionAnswer): Response {
 }
 
 /**
- * Capture, void and expire with an `Idempotency-Key`, by create-cart's rules and table
+ * Capture, void, expire and retry with an `Idempotency-Key`, by create-cart's rules and table
  * (core/idempotency-keys.ts): keys are the merchant's (the scope create-cart gives a request with the
  * API key), the same key with the same request within 24 hours answers the first 200 byte for byte
  * with `Idempotent-Replayed: true`, and with another request (another order, action or amount) is

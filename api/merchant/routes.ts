@@ -1,6 +1,7 @@
 import { Hono, type Context } from 'hono';
 import type { Config } from '../../core/config.js';
 import type { Db } from '../../core/db/client.js';
+import type { Logger } from '../../core/logger.js';
 import type { MerchantProfile } from '../../core/merchants/merchant-schema.js';
 import { getMerchant } from '../../core/merchants/merchants.js';
 import { AuthorizationRefused, captureAmount, captureOrder, voidOrder, type AuthorizationOutcome } from '../../core/orders/authorization.js';
@@ -17,6 +18,7 @@ import { ApiError, methodNotAllowed, validationError } from '../errors.js';
 import { jsonBody, readValidJson } from '../json-body.js';
 import { merchantAuth } from './auth.js';
 import { EXPIRE_DEADLINE_MS, expireSession } from './expire-session.js';
+import { retrySession } from './retry-session.js';
 import { answerOnce, type ActionRequest } from './idempotency.js';
 import { eventRoutes } from './event-routes.js';
 import { eventStreamRoutes } from './event-stream-routes.js';
@@ -70,6 +72,8 @@ export const CAPTURE_BODY_BYTES = 1024;
  */
 const HOLD_KEY_WAIT_MS = 15_000;
 const EXPIRE_KEY_WAIT_MS = EXPIRE_DEADLINE_MS + 2_000;
+/** A retry is a create-cart: a few database writes and a workflow start bounded to 3 s (api/carts/create-cart-session.ts). */
+const RETRY_KEY_WAIT_MS = 10_000;
 
 /** A refusal of a capture or void, in the documented envelope, naming the field and the fix. */
 export function authorizationRefusal(cartId: string, refusal: AuthorizationRefused): ApiError {
@@ -94,8 +98,8 @@ export function authorizationRefusal(cartId: string, refusal: AuthorizationRefus
   }
 }
 
-/** `/v2/merchant/…`: what a merchant does with its own API key: its profile, orders, refunds, captures, open sessions and payment links. */
-export function merchantRoutes(deps: { config: Config; db: Db; temporal: Temporal } & ReplaySender) {
+/** `/v2/merchant/…`: what a merchant does with its own API key: its profile, orders, refunds, captures, open sessions, retries and payment links. */
+export function merchantRoutes(deps: { config: Config; db: Db; temporal: Temporal; logger: Logger } & ReplaySender) {
   const { config, db, temporal } = deps;
   const currencies = processorCurrencies(config.payments.processor);
   const refunds = { db, temporal, refundWorkflow: refundWorkflow(temporal.client, config), currencies };
@@ -196,6 +200,26 @@ export function merchantRoutes(deps: { config: Config; db: Db; temporal: Tempora
     );
   });
   app.all('/carts/:cartId/expire', methodNotAllowed(['POST']));
+
+  // No body, as expire: the new session is the retried cart's store and cart.
+  app.post('/carts/:cartId/retry', async (c) => {
+    const cartId = c.req.param('cartId');
+    const key = readIdempotencyKey(c.req.header(IDEMPOTENCY_HEADER));
+    const merchant = c.get('merchant');
+    return answerOnce(
+      c,
+      { db, keyring: config.keyring, pendingWaitMs: RETRY_KEY_WAIT_MS },
+      merchant.platformUuid,
+      key,
+      { action: 'retry', cartId },
+      async () => {
+        const retried = await retrySession({ config, db, temporal, logger: c.get('logger') ?? deps.logger }, merchant, cartId);
+        if (!retried) throw orderNotFound(cartId);
+        return { body: retried, status: 200 };
+      },
+    );
+  });
+  app.all('/carts/:cartId/retry', methodNotAllowed(['POST']));
   app.route('/webhook-endpoints', webhookEndpointRoutes(deps));
   app.route('/payment-links', paymentLinkRoutes(deps));
   app.route('/events/stream', eventStreamRoutes(deps));

@@ -17,15 +17,39 @@ const scopeCondition = (db: Db, scope: InsightScope) =>
   db`created_at >= ${scope.since}
     ${scope.merchant ? db`and platform_uuid = ${scope.merchant.platformUuid} and environment = ${scope.merchant.environment}` : db``}`;
 
-/** Sessions created in the scope, per currency: how many, how many were paid (refunded ones included), and what those paid. */
-export async function cartTotals(db: Db, scope: InsightScope): Promise<Array<{ currency: string; sessions: number; paid: number; paidAmount: number }>> {
-  const rows = await db<{ currency: string; sessions: string; paid: string; paid_amount: string }[]>`
+export interface CartTotals {
+  currency: string;
+  sessions: number;
+  paid: number;
+  paidAmount: number;
+  /** Of those, the retries of a failed session (retry_of set, ./cart-retry.ts): what a second chance brought back. */
+  retried: number;
+  retriedPaid: number;
+  retriedPaidAmount: number;
+}
+
+/** Sessions created in the scope, per currency: how many, how many were paid (refunded ones included), and what those paid; the same for retries alone. */
+export async function cartTotals(db: Db, scope: InsightScope): Promise<CartTotals[]> {
+  const rows = await db<
+    { currency: string; sessions: string; paid: string; paid_amount: string; retried: string; retried_paid: string; retried_paid_amount: string }[]
+  >`
     select currency, count(*) as sessions,
       count(*) filter (where status in ${db(PAID_STATUSES)}) as paid,
-      coalesce(sum(amount) filter (where status in ${db(PAID_STATUSES)}), 0) as paid_amount
+      coalesce(sum(amount) filter (where status in ${db(PAID_STATUSES)}), 0) as paid_amount,
+      count(*) filter (where retry_of is not null) as retried,
+      count(*) filter (where retry_of is not null and status in ${db(PAID_STATUSES)}) as retried_paid,
+      coalesce(sum(amount) filter (where retry_of is not null and status in ${db(PAID_STATUSES)}), 0) as retried_paid_amount
     from carts where ${scopeCondition(db, scope)}
     group by currency order by currency`;
-  return rows.map((r) => ({ currency: r.currency, sessions: Number(r.sessions), paid: Number(r.paid), paidAmount: Number(r.paid_amount) }));
+  return rows.map((r) => ({
+    currency: r.currency,
+    sessions: Number(r.sessions),
+    paid: Number(r.paid),
+    paidAmount: Number(r.paid_amount),
+    retried: Number(r.retried),
+    retriedPaid: Number(r.retried_paid),
+    retriedPaidAmount: Number(r.retried_paid_amount),
+  }));
 }
 
 /**

@@ -31,13 +31,24 @@ export interface NewCart {
   createdWith: CartProvenance;
   /** The payment link a visit minted this session from; absent for create-cart's own carts. */
   paymentLinkId?: string;
+  /** A retry's place in its chain (./cart-retry.ts); absent for a cart the merchant created. */
+  retry?: RetryLineage;
 }
 
+/** The cart a retry retries, and the first cart of the chain, whose cap it counts against. */
+export interface RetryLineage {
+  retryOf: string;
+  retryRoot: string;
+}
+
+/** Refuses a second retry of one cart with PostgreSQL's unique violation on `retry_of` (migration 029). */
 export async function insertCart(sql: Sql, row: NewCart): Promise<void> {
   await sql`
-    insert into carts (cart_id, platform_uuid, environment, merchant_name, status, currency, amount, store, cart, expires_on, created_at, customer_started_at, created_with, payment_link_id)
+    insert into carts (cart_id, platform_uuid, environment, merchant_name, status, currency, amount, store, cart, expires_on, created_at, customer_started_at, created_with,
+                       payment_link_id, retry_of, retry_root)
     values (${row.cartId}, ${row.platformUuid}, ${row.environment}, ${row.merchantName}, 'pending', ${row.currency}, ${row.amount},
-            ${sql.json(row.store)}, ${sql.json(row.cart)}, ${row.expiresOn}, ${row.createdAt}, null, ${row.createdWith}, ${row.paymentLinkId ?? null})`;
+            ${sql.json(row.store)}, ${sql.json(row.cart)}, ${row.expiresOn}, ${row.createdAt}, null, ${row.createdWith},
+            ${row.paymentLinkId ?? null}, ${row.retry?.retryOf ?? null}, ${row.retry?.retryRoot ?? null})`;
 }
 
 /**

@@ -32,6 +32,9 @@ export const LIMITS = {
 /** How long a session may last, in minutes: what a merchant may ask for, and what it gets when it asks nothing. */
 export const SESSION_MINUTES = { min: 5, max: 1440, default: 45 } as const;
 
+/** How many retries of a failed session (POST /v2/merchant/carts/{cartId}/retry) one cart allows, counted over the retries of its retries. */
+export const RETRIES = { min: 0, max: 3, default: 3 } as const;
+
 // ISO 4217 codes that are not money a customer can pay in: funds codes, precious metals, bond-market
 // units, testing and "no currency". They are in the official list, so the list alone would let them by.
 const NON_PAYABLE_CURRENCIES = new Set([
@@ -267,6 +270,17 @@ export const cartSchema = z
         'automatic (the default): the payment is captured at checkout. manual: the card is only authorized; the order is `authorized` until you capture it (POST /v2/merchant/orders/{cartId}/capture, all or part) or void it (…/void). A hold neither captured nor voided within AUTHORIZATION_HOLD_DAYS (7 days) is voided and the order cancelled.',
       example: 'manual',
     }),
+    // As sessionMinutes: echoed as sent; absent means the default.
+    retries: z
+      .int('must be a whole number of retries')
+      .min(RETRIES.min, `must be at least ${RETRIES.min}`)
+      .max(RETRIES.max, `must be at most ${RETRIES.max}`)
+      .optional()
+      .meta({
+        description: `How many times a failed session of this cart may be retried with POST /v2/merchant/carts/{cartId}/retry (${RETRIES.min} to ${RETRIES.max}); ${RETRIES.default} when absent. The retries of a retry count against this cart's number; 0 refuses every retry.`,
+        default: RETRIES.default,
+        example: 1,
+      }),
   })
   .superRefine(
     (cart, ctx) => {
@@ -311,9 +325,26 @@ export const expiredCartSchema = z
   })
   .meta({ id: 'ExpiredCart' });
 
+/** What `POST /v2/merchant/carts/{cartId}/retry` answers: the new session, to send the customer to. */
+export const retriedCartSchema = z
+  .strictObject({
+    cartId: z.string().meta({
+      description: 'The new session’s cartId (a new bearer token); its order and events say retryOf: the retried cartId',
+      example: 'Zk4m2Pq9Xw7Ls1Vb3Nc8Rt0y',
+    }),
+    expiresOn: z.iso.datetime().meta({ description: 'Now + the cart’s sessionMinutes (45 when absent), ISO 8601 UTC', example: '2025-01-01T13:30:00.000Z' }),
+    url: z.string().meta({
+      description: 'The hosted page of the new session, {checkout_url}/?token=<cartId>: redirect the customer there',
+      format: 'uri',
+      example: 'https://checkout.example/?token=Zk4m2Pq9Xw7Ls1Vb3Nc8Rt0y',
+    }),
+  })
+  .meta({ id: 'RetriedCart' });
+
 export type Store = z.output<typeof storeSchema>;
 export type Item = z.output<typeof itemSchema>;
 export type Cart = z.output<typeof cartSchema>;
 export type CreateCartRequest = z.output<typeof createCartRequestSchema>;
 export type CreateCartResponse = z.output<typeof createCartResponseSchema>;
 export type ExpiredCart = z.output<typeof expiredCartSchema>;
+export type RetriedCart = z.output<typeof retriedCartSchema>;

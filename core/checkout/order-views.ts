@@ -36,6 +36,8 @@ export interface OrderRow {
   createdWith: CartProvenance;
   /** The payment link the session was minted from (core/links/payment-links.ts); null for create-cart's own carts. */
   paymentLinkId: string | null;
+  /** The cart this session retries; null for a cart the merchant created. */
+  retryOf: string | null;
 }
 
 interface OrderDbRow {
@@ -60,6 +62,7 @@ interface OrderDbRow {
   created_at_micros: string;
   created_with: CartProvenance;
   payment_link_id: string | null;
+  retry_of: string | null;
 }
 
 /** Statuses of an order whose charge was captured; without a recorded manual capture, it was captured in full. */
@@ -88,6 +91,7 @@ const toOrderRow = (r: OrderDbRow): OrderRow => ({
   createdAtMicros: r.created_at_micros,
   createdWith: r.created_with,
   paymentLinkId: r.payment_link_id,
+  retryOf: r.retry_of,
 });
 
 export interface CartListFilter {
@@ -104,7 +108,7 @@ export interface CartListFilter {
 
 const ORDER_COLUMNS = (sql: Sql) => sql`
   cart_id, platform_uuid, environment, status, amount, currency, refunded_amount, captured_amount, payment_brand, payment_last4, three_d_secure,
-  failure_code, cancelled_by, customer_sealed, cart, expires_on, created_at, paid_at, created_with, payment_link_id,
+  failure_code, cancelled_by, customer_sealed, cart, expires_on, created_at, paid_at, created_with, payment_link_id, retry_of,
   (extract(epoch from created_at) * 1000000)::bigint::text as created_at_micros`;
 
 /** One owner's carts, newest first (ties by cartId), filtered; the index carts_merchant_env_created serves it. */

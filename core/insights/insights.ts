@@ -34,8 +34,10 @@ export interface InsightSummary {
   paid: number;
   /** paid / sessions, 0 to 1; null with no session. */
   conversion: number | null;
-  /** What paid sessions of the period charged, per currency (minor units), refunds not deducted. */
-  revenue: Array<{ currency: string; amount: number }>;
+  /** What paid sessions of the period charged, per currency (minor units), refunds not deducted; `retried`: the part paid on a retry of a failed session. */
+  revenue: Array<{ currency: string; amount: number; retried: number }>;
+  /** Retries of a failed session created in the period (POST /v2/merchant/carts/{cartId}/retry), and how many of them were paid. */
+  retries: { sessions: number; paid: number };
   /** Refunds that succeeded in the period, per currency (minor units). */
   refunds: Array<{ currency: string; refunds: number; amount: number }>;
 }
@@ -53,7 +55,8 @@ export async function insightSummary(db: Db, query: InsightQuery): Promise<Insig
     sessions,
     paid,
     conversion: sessions === 0 ? null : paid / sessions,
-    revenue: totals.filter((t) => t.paid > 0).map((t) => ({ currency: t.currency, amount: t.paidAmount })),
+    revenue: totals.filter((t) => t.paid > 0).map((t) => ({ currency: t.currency, amount: t.paidAmount, retried: t.retriedPaidAmount })),
+    retries: { sessions: totals.reduce((sum, t) => sum + t.retried, 0), paid: totals.reduce((sum, t) => sum + t.retriedPaid, 0) },
     refunds,
   };
 }

@@ -96,6 +96,11 @@ export const orderDataSchema = z
         'The payment link this session was opened from (POST /v2/merchant/payment-links; its sessions say createdWith api_key, since you made the link with your key); null for a cart you created with create-cart',
       example: null,
     }),
+    retryOf: z.string().nullable().meta({
+      description:
+        'The cartId of the failed session this one retries (POST /v2/merchant/carts/{cartId}/retry): the same store and cart, a second chance at paying for the same order of yours. Follow it to your order; null for a cart you created.',
+      example: null,
+    }),
     createdAt: isoTime('When the cart was created'),
     paidAt: isoTime('When the payment succeeded (with captureMethod manual: when the card was authorized); null before').nullable(),
   })
@@ -121,6 +126,7 @@ export function orderDataOf(row: OrderRow, keyring: Keyring): OrderData {
     extra: row.cart.extra,
     createdWith: row.createdWith,
     paymentLinkId: row.paymentLinkId,
+    retryOf: row.retryOf,
     createdAt: row.createdAt.toISOString(),
     paidAt: row.paidAt?.toISOString() ?? null,
   };

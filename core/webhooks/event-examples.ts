@@ -36,6 +36,7 @@ const order = {
   extra: { orderRef: 'order-42' },
   createdWith: 'api_key' as const,
   paymentLinkId: null,
+  retryOf: null,
   createdAt: '2030-01-01T11:58:00.000Z',
   paidAt: null,
 };

@@ -19,7 +19,8 @@ const textOf = (page: Page, testId: string) =>
     .catch(() => '');
 
 describe.skipIf(skipWithoutChromium())('the demo store in headless Chromium, on the real stack', () => {
-  const stack = useTestStack();
+  // The checkout page where CHECKOUT_BASE_URL says: a retry's url is built on it.
+  const stack = useTestStack({}, { checkoutAtItsBaseUrl: true });
   const dataDir = mkdtempSync(path.join(tmpdir(), 'demo-store-browser-'));
   let browser: Browser;
   let store: { url: string; close: () => Promise<void>; ownerPassword: string };
@@ -204,6 +205,60 @@ describe.skipIf(skipWithoutChromium())('the demo store in headless Chromium, on 
     expect(await textOf(page, 'status')).toBe('paid');
     expect(await textOf(page, 'outcome')).toMatch(/fulfilled/);
     expect(await page.getByTestId('webhooks').innerText()).toMatch(/order_created\s+1\s+authorized\s+yes[\s\S]*order_updated\s+2\s+paid\s+yes/);
+    expect(consoleErrors).toEqual([]);
+    expect(dialogs).toEqual([]);
+  }, 120_000);
+
+  it('after a declined card, Try another card on the failure page opens a new session of the same cart; paid with another card, the same order is fulfilled', async () => {
+    const watched = await openPage(browser, { width: 1024 });
+    opened.push(watched);
+    const { page, consoleErrors, dialogs } = watched;
+    const payOnCheckout = async (card: string) => {
+      await page.waitForURL((url) => url.origin === new URL(stack.checkoutUrl).origin, { timeout: 20_000 });
+      await expect.poll(() => page.getByTestId('total').textContent()).toBe('€12.00');
+      await page.getByLabel('Phone or email').fill('customer@example.com');
+      await page.getByRole('button', { name: 'Send code', exact: true }).click();
+      await page.getByLabel('One-time code').fill('123456');
+      await page.getByRole('button', { name: 'Verify', exact: true }).click();
+      await page.getByLabel('Card number').fill(card);
+      await page.getByLabel('Expiry (MM/YY)').fill('12/30');
+      await page.getByLabel('CVV').fill('123');
+      await page.getByRole('button', { name: 'Pay', exact: true }).click();
+      await page.waitForURL((url) => url.origin === storeUrl && url.pathname.startsWith('/orders/ord_'), { timeout: 30_000 });
+      return new URL(page.url());
+    };
+
+    await page.goto(storeUrl);
+    await page.getByLabel('Quantity of Espresso cup').fill('1');
+    await page.getByRole('button', { name: 'Pay with Hosted Checkout' }).click();
+    const failed = await payOnCheckout('4000 0000 0000 0002');
+    expect(failed.searchParams.get('return')).toBe('failure');
+    const firstCartId = failed.searchParams.get('cartId')!;
+    const orderId = failed.pathname.split('/').at(-1)!;
+    // The failure redirect proves nothing: the button comes with the webhook that says failed.
+    await expect.poll(() => textOf(page, 'status'), { timeout: 30_000 }).toBe('failed');
+    await page.getByRole('button', { name: 'Try another card', exact: true }).click();
+
+    const paid = await payOnCheckout('4111 1111 1111 1111');
+    expect(paid.searchParams.get('return')).toBe('success');
+    expect(paid.pathname).toBe(`/orders/${orderId}`);
+    const retryCartId = paid.searchParams.get('cartId')!;
+    expect(retryCartId).not.toBe(firstCartId);
+    await expect.poll(() => textOf(page, 'fulfilled'), { timeout: 30_000 }).toMatch(/^yes, /);
+    expect(await textOf(page, 'status')).toBe('paid');
+    expect(await textOf(page, 'earlier-carts')).toBe(firstCartId);
+    // Both carts' events on the one order, the failed cart's first, each cart counting its own sequence.
+    expect(await page.getByTestId('webhooks').innerText()).toMatch(/order_updated\s+1\s+failed\s+yes[\s\S]*order_created\s+1\s+paid\s+yes/);
+
+    const [created] = await stack.db<{ payload: { data: { retryOf: string | null; status: string } } }[]>`
+      select payload from webhook_events where cart_id = ${retryCartId} and event = 'order_created'`;
+    expect(created?.payload.data).toMatchObject({ status: 'paid', retryOf: firstCartId });
+    const carts = await stack.db<{ cart_id: string; status: string; retry_of: string | null }[]>`
+      select cart_id, status, retry_of from carts where cart_id in ${stack.db([firstCartId, retryCartId])} order by created_at`;
+    expect(carts).toEqual([
+      { cart_id: firstCartId, status: 'failed', retry_of: null },
+      { cart_id: retryCartId, status: 'paid', retry_of: firstCartId },
+    ]);
     expect(consoleErrors).toEqual([]);
     expect(dialogs).toEqual([]);
   }, 120_000);

@@ -2,12 +2,13 @@
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it, type ExpectStatic } from 'vitest';
 import type { CreateCartRequest } from '../../core/checkout/cart-schema.js';
-import { SANDBOX_CHALLENGE_PATH } from '../../core/checkout/payment-processors/sandbox.js';
+import { SANDBOX_CARDS, SANDBOX_CHALLENGE_PATH } from '../../core/checkout/payment-processors/sandbox.js';
 import type { CreatedMerchant } from '../../core/merchants/registration.js';
 import type { Order } from '../../core/orders/order-schema.js';
 import type { WebhookEventBody } from '../../core/webhooks/events.js';
 import { verifyWebhook } from '../../core/webhooks/verify.js';
 import { direction, t, type MessageKey } from '../../web/i18n/index.js';
+import { cartSessionDriver } from '../support/cart-session-driver.js';
 import { launchChromium, openPage, skipWithoutChromium } from '../support/chromium.js';
 import { dashboardClient } from '../support/dashboard-client.js';
 import { createCartId, validCartRequest } from '../support/fixtures.js';
@@ -29,6 +30,8 @@ const AXES = {
   language: ['en', 'ar'],
   /** `all`: one endpoint subscribed to `*`. `all_and_created`: that one plus one subscribed to `order_created` only. */
   endpoints: ['all', 'all_and_created'],
+  /** `retry`: the journey's cart is the retry (POST /v2/merchant/carts/{cartId}/retry) of the same cart declined first. */
+  attempt: ['first', 'retry'],
 } as const;
 
 type Axis<K extends keyof typeof AXES> = (typeof AXES)[K][number];
@@ -109,7 +112,7 @@ const JOURNEY_TIMEOUT_MS = 300_000;
 const JOURNEYS: Journey[] = pairwise(AXES);
 const journeyId = (index: number) => `j${String(index + 1).padStart(2, '0')}`;
 const journeyName = (j: Journey) =>
-  `${j.capture} capture, ${j.card} card, ${j.currency}, ${j.language}, ${j.endpoints === 'all' ? 'one endpoint (*)' : 'two endpoints (*, order_created)'}`;
+  `${j.capture} capture, ${j.card} card, ${j.currency}, ${j.language}, ${j.endpoints === 'all' ? 'one endpoint (*)' : 'two endpoints (*, order_created)'}${j.attempt === 'retry' ? ', on a retry after a decline' : ''}`;
 
 /** Text as compared: whitespace collapsed (no-break spaces included), Unicode direction marks dropped. */
 const normalised = (text: string | null | undefined) =>
@@ -152,7 +155,7 @@ interface MerchantLayout {
 
 type EventLine = [event: string, status: string];
 
-describe.skipIf(skipWithoutChromium())('the journey matrix: every pair of capture method, card, currency, language and endpoint layout, at 375 px', () => {
+describe.skipIf(skipWithoutChromium())('the journey matrix: every pair of capture, card, currency, language, endpoints and attempt, at 375 px', () => {
   // The bank's return link is built from CHECKOUT_BASE_URL: it must lead to this page. One trusted
   // proxy hop: each dashboard client says its own address, so these sign-ins never count against
   // another file's from 127.0.0.1 (the limit's hits are kept in the run's one database). A delivery
@@ -263,7 +266,8 @@ describe.skipIf(skipWithoutChromium())('the journey matrix: every pair of captur
     body.cartObject.cart.extra = { journey: id };
     body.cartObject.cart.merchantUrls = { successUrl: `${site.baseUrl}/success?journey=${id}`, failureUrl: `${site.baseUrl}/failure?journey=${id}` };
     if (manual) body.cartObject.cart.captureMethod = 'manual';
-    const cartId = await createCartId(stack.apiUrl, body);
+    const retryOf = journey.attempt === 'retry' ? await declinedCart(layout, body, expect) : null;
+    const cartId = retryOf === null ? await createCartId(stack.apiUrl, body) : await retried(layout, retryOf, expect);
 
     // The customer's walk through the page, in their language, to where the page sends them.
     const { context, page, consoleErrors, dialogs } = await openPage(browser, { width: 375 });
@@ -327,6 +331,7 @@ describe.skipIf(skipWithoutChromium())('the journey matrix: every pair of captur
       customer: { email: 'customer@example.com' },
       paidAt: card.approved ? expect.any(String) : null,
       extra: { journey: id },
+      retryOf,
     });
 
     // What the sandbox processor charged (or authorized), in its unit: ISO 4217 minor units, so the cart total.
@@ -356,6 +361,29 @@ describe.skipIf(skipWithoutChromium())('the journey matrix: every pair of captur
       expect(await dashboardRow(layout, id, cartId)).toEqual({ status: 'paid', amount: normalised(currency.shown.en) });
     }
     return notes.join('; ') || undefined;
+  }
+
+  /** The journey's cart created and declined, through the session's updates as the page sends them: what a retry journey retries. */
+  async function declinedCart(layout: MerchantLayout, body: CreateCartRequest, expect: ExpectStatic): Promise<string> {
+    const driver = cartSessionDriver(stack, layout.merchant.platformUuid);
+    const cartId = await createCartId(stack.apiUrl, body);
+    const session = { cartId, handle: driver.handleOf(cartId) };
+    await driver.sendCode(session);
+    await driver.verify(session, await driver.sentCode(session));
+    expect((await driver.pay(session, SANDBOX_CARDS.declined)).status).toBe('failed');
+    return cartId;
+  }
+
+  /** The merchant's retry of a failed cart: the new session's cartId. */
+  async function retried(layout: MerchantLayout, failedCartId: string, expect: ExpectStatic): Promise<string> {
+    const res = await fetch(`${stack.apiUrl}/v2/merchant/carts/${failedCartId}/retry`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${layout.merchant.apiKey}` },
+    });
+    const answer = (await res.json()) as { cartId: string; url: string };
+    expect(res.status, JSON.stringify(answer)).toBe(200);
+    expect(answer.url).toBe(`${stack.checkoutUrl}/?token=${answer.cartId}`);
+    return answer.cartId;
   }
 
   /** Waits for the browser at the merchant's `path`; anywhere else after 30 s fails with where it stayed and what that page said. */

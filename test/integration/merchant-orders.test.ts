@@ -119,6 +119,7 @@ describe('the merchant’s orders: one order in full, and the list with filters 
       extra: { orderRef: 'order-42' },
       createdWith: 'public',
       paymentLinkId: null,
+      retryOf: null,
       createdAt: expect.any(String) as string,
       paidAt: expect.any(String) as string,
     } satisfies OrderData);

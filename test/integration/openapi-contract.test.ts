@@ -150,6 +150,7 @@ describe('the OpenAPI document tells the truth about the merchant API', () => {
     const merchantOperations = Object.entries(document.paths).filter(([path]) => path.startsWith('/v2/merchant/'));
     expect(merchantOperations.map(([path]) => path).sort()).toEqual([
       '/v2/merchant/carts/{cartId}/expire',
+      '/v2/merchant/carts/{cartId}/retry',
       '/v2/merchant/events',
       '/v2/merchant/events/stream',
       '/v2/merchant/events/{id}/replay',

@@ -12,6 +12,7 @@ describe("the demo store's pages", () => {
       items: [{ productId: 'notebook', title: hostile, price: 1500, quantity: 1 }],
       total: 1500,
       cartId: hostile,
+      earlierCartIds: [hostile],
       checkoutError: null,
       status: hostile,
       appliedSequence: 2,
@@ -29,10 +30,11 @@ describe("the demo store's pages", () => {
           deliveries: 1,
           note: hostile,
           refundId: null,
+          cartId: hostile,
         },
       ],
     };
-    const page = String(await orderPage(order, hostile));
+    const page = String(await orderPage(order, hostile, hostile));
     expect(page).not.toContain('<script>');
     expect(page).not.toContain(hostile);
     expect(page).toContain('&lt;script&gt;alert(1)&lt;/script&gt;&quot;&#39;&amp;');

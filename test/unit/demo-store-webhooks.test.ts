@@ -53,6 +53,31 @@ describe("the demo store's webhook receiver", () => {
   const receiver = () => createWebhookReceiver({ secret: SECRET, store });
   const saved = (): StoreOrder => JSON.parse(readFileSync(file, 'utf8')).orders[0];
 
+  it('follows retryOf: a retry of the order’s failed cart whose answer the store never got lands on the same order; a late event of the failed cart changes nothing', async () => {
+    const failed = delivery(event('evt_f', 'order_updated', 1, 'failed'));
+    expect(await receiver().receive(failed.raw, failed.headers)).toMatchObject({ result: 'applied' });
+    const retried = delivery({
+      ...event('evt_r', 'order_created', 1, 'paid'),
+      data: { ...event('evt_r', 'order_created', 1, 'paid').data, cartId: 'cart_def', retryOf: 'cart_abc' },
+    });
+    expect(await receiver().receive(retried.raw, retried.headers)).toMatchObject({ status: 200, result: 'applied' });
+    expect(saved()).toMatchObject({ cartId: 'cart_def', earlierCartIds: ['cart_abc'], status: 'paid', appliedSequence: 1, fulfilledAt: expect.any(String) });
+    const late = delivery(event('evt_late', 'order_updated', 2, 'failed'));
+    expect(await receiver().receive(late.raw, late.headers)).toMatchObject({ result: 'applied' });
+    expect(saved()).toMatchObject({ cartId: 'cart_def', status: 'paid', appliedSequence: 1 });
+    expect(saved().webhooks.map((w) => [w.cartId, w.eventId])).toEqual([
+      ['cart_abc', 'evt_f'],
+      ['cart_def', 'evt_r'],
+      ['cart_abc', 'evt_late'],
+    ]);
+    // Another store's cart (or one not retried from this order's) stays unmatched, retryOf or not.
+    const stranger = delivery({
+      ...event('evt_s', 'order_created', 1, 'paid'),
+      data: { ...event('evt_s', 'order_created', 1, 'paid').data, cartId: 'cart_xyz', retryOf: 'cart_nope' },
+    });
+    expect(await receiver().receive(stranger.raw, stranger.headers)).toMatchObject({ result: 'unmatched' });
+  });
+
   it('fulfils on a verified order_created, and persists it before answering', async () => {
     const { raw, headers } = delivery(event('evt_1', 'order_created', 2, 'paid'));
     expect(await receiver().receive(raw, headers)).toMatchObject({ status: 200, result: 'applied' });

@@ -19,6 +19,7 @@ const order = (edit: Partial<OrderData> = {}): OrderData => ({
   extra: {},
   createdWith: 'api_key',
   paymentLinkId: null,
+  retryOf: null,
   createdAt: '2030-01-31T10:00:00.000Z',
   paidAt: '2030-01-31T10:01:00.000Z',
   ...edit,

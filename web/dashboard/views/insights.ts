@@ -100,16 +100,25 @@ export function overviewView(summary: InsightSummary): Html {
         <dt>Conversion</dt>
         <dd data-figure="conversion">${summary.conversion === null ? '–' : percent(summary.paid, summary.sessions)}</dd>
       </div>
+      <div>
+        <dt>Retries after a decline</dt>
+        <dd data-figure="retries">${summary.retries.sessions}</dd>
+      </div>
+      <div>
+        <dt>Paid on a retry</dt>
+        <dd data-figure="retries-paid">${summary.retries.paid}</dd>
+      </div>
     </dl>
     <h3>Revenue</h3>
     ${scrollingTable({
       label: 'Revenue per currency',
       empty: 'No paid session in this period.',
-      columns: ['Currency', 'Paid sessions charged'],
+      columns: ['Currency', 'Paid sessions charged', 'Of it on a retry'],
       rows: summary.revenue,
       cells: (r) =>
         html`<td>${r.currency}</td>
-          <td data-revenue="${r.currency}" data-minor="${r.amount}">${formatMoney(r.amount, r.currency)}</td>`,
+          <td data-revenue="${r.currency}" data-minor="${r.amount}">${formatMoney(r.amount, r.currency)}</td>
+          <td data-retried-revenue="${r.currency}" data-minor="${r.retried}">${formatMoney(r.retried, r.currency)}</td>`,
     })}
     <h3>Refunds</h3>
     ${scrollingTable({
