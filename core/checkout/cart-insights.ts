@@ -17,15 +17,39 @@ const scopeCondition = (db: Db, scope: InsightScope) =>
   db`created_at >= ${scope.since}
     ${scope.merchant ? db`and platform_uuid = ${scope.merchant.platformUuid} and environment = ${scope.merchant.environment}` : db``}`;
 
-/** Sessions created in the scope, per currency: how many, how many were paid (refunded ones included), and what those paid. */
-export async function cartTotals(db: Db, scope: InsightScope): Promise<Array<{ currency: string; sessions: number; paid: number; paidAmount: number }>> {
-  const rows = await db<{ currency: string; sessions: string; paid: string; paid_amount: string }[]>`
+export interface CartTotals {
+  currency: string;
+  sessions: number;
+  paid: number;
+  paidAmount: number;
+  /** Of the sessions, those a payment link minted (carts.payment_link_id, core/links/payment-links.ts), those of them paid, and what they charged. */
+  linkSessions: number;
+  linkPaid: number;
+  linkPaidAmount: number;
+}
+
+/** Sessions created in the scope, per currency: how many, how many were paid (refunded ones included), and what those paid; the same of link sessions. */
+export async function cartTotals(db: Db, scope: InsightScope): Promise<CartTotals[]> {
+  const rows = await db<
+    { currency: string; sessions: string; paid: string; paid_amount: string; link_sessions: string; link_paid: string; link_paid_amount: string }[]
+  >`
     select currency, count(*) as sessions,
       count(*) filter (where status in ${db(PAID_STATUSES)}) as paid,
-      coalesce(sum(amount) filter (where status in ${db(PAID_STATUSES)}), 0) as paid_amount
+      coalesce(sum(amount) filter (where status in ${db(PAID_STATUSES)}), 0) as paid_amount,
+      count(*) filter (where payment_link_id is not null) as link_sessions,
+      count(*) filter (where payment_link_id is not null and status in ${db(PAID_STATUSES)}) as link_paid,
+      coalesce(sum(amount) filter (where payment_link_id is not null and status in ${db(PAID_STATUSES)}), 0) as link_paid_amount
     from carts where ${scopeCondition(db, scope)}
     group by currency order by currency`;
-  return rows.map((r) => ({ currency: r.currency, sessions: Number(r.sessions), paid: Number(r.paid), paidAmount: Number(r.paid_amount) }));
+  return rows.map((r) => ({
+    currency: r.currency,
+    sessions: Number(r.sessions),
+    paid: Number(r.paid),
+    paidAmount: Number(r.paid_amount),
+    linkSessions: Number(r.link_sessions),
+    linkPaid: Number(r.link_paid),
+    linkPaidAmount: Number(r.link_paid_amount),
+  }));
 }
 
 /**

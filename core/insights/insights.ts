@@ -38,6 +38,8 @@ export interface InsightSummary {
   revenue: Array<{ currency: string; amount: number }>;
   /** Refunds that succeeded in the period, per currency (minor units). */
   refunds: Array<{ currency: string; refunds: number; amount: number }>;
+  /** Of the sessions, those payment links minted (docs/payment-links.md), how many of them were paid, and what those charged per currency (minor units). */
+  links: { sessions: number; paid: number; revenue: Array<{ currency: string; amount: number }> };
 }
 
 export async function insightSummary(db: Db, query: InsightQuery): Promise<InsightSummary> {
@@ -55,6 +57,11 @@ export async function insightSummary(db: Db, query: InsightQuery): Promise<Insig
     conversion: sessions === 0 ? null : paid / sessions,
     revenue: totals.filter((t) => t.paid > 0).map((t) => ({ currency: t.currency, amount: t.paidAmount })),
     refunds,
+    links: {
+      sessions: totals.reduce((sum, t) => sum + t.linkSessions, 0),
+      paid: totals.reduce((sum, t) => sum + t.linkPaid, 0),
+      revenue: totals.filter((t) => t.linkPaid > 0).map((t) => ({ currency: t.currency, amount: t.linkPaidAmount })),
+    },
   };
 }
 
