@@ -19,7 +19,7 @@ async function expectAccessible(page: Page, what: string) {
 /**
  * The dashboard's Payment links page in headless Chromium, at 1280 and 375 px: a link created through
  * the form (a refusal of the API's said at its field first), listed with its QR code, followed in the
- * same browser to a checkout session of its own, counted, then closed.
+ * same browser to a checkout session of its own, which its order page and the insights count, then closed.
  */
 describe.skipIf(skipWithoutChromium())('payment links in the dashboard', () => {
   // A link's url is built from CHECKOUT_BASE_URL: the page must listen there for the browser to follow it.
@@ -111,6 +111,10 @@ describe.skipIf(skipWithoutChromium())('payment links in the dashboard', () => {
       const cartId = new URL(page.url()).searchParams.get('token')!;
       const [cart] = await stack.db<{ payment_link_id: string }[]>`select payment_link_id from carts where cart_id = ${cartId}`;
       expect(cart?.payment_link_id).toBe(linkIdOf(url));
+      await page.goto(`${stack.checkoutUrl}/dashboard/orders/${cartId}`);
+      expect(await page.locator('[data-payment-link]').textContent()).toBe(`From payment link ${linkIdOf(url)}`);
+      await page.goto(`${stack.checkoutUrl}/dashboard/insights?days=1`);
+      expect(await page.locator('[data-figure="link-sessions"]').textContent()).toBe(width === 1280 ? '1' : '2');
       await page.goto(`${stack.checkoutUrl}/dashboard/payment-links`);
       expect(await row.locator('[data-link-visits]').textContent()).toBe('1');
 
