@@ -26,19 +26,37 @@ export interface CartTotals {
   retried: number;
   retriedPaid: number;
   retriedPaidAmount: number;
+  /** Of the sessions, those a payment link minted (carts.payment_link_id, core/links/payment-links.ts), those of them paid, and what they charged. */
+  linkSessions: number;
+  linkPaid: number;
+  linkPaidAmount: number;
 }
 
-/** Sessions created in the scope, per currency: how many, how many were paid (refunded ones included), and what those paid; the same for retries alone. */
+/** Sessions created in the scope, per currency: how many, how many were paid (refunded ones included), and what those paid; the same for retries and for link sessions alone. */
 export async function cartTotals(db: Db, scope: InsightScope): Promise<CartTotals[]> {
   const rows = await db<
-    { currency: string; sessions: string; paid: string; paid_amount: string; retried: string; retried_paid: string; retried_paid_amount: string }[]
+    {
+      currency: string;
+      sessions: string;
+      paid: string;
+      paid_amount: string;
+      retried: string;
+      retried_paid: string;
+      retried_paid_amount: string;
+      link_sessions: string;
+      link_paid: string;
+      link_paid_amount: string;
+    }[]
   >`
     select currency, count(*) as sessions,
       count(*) filter (where status in ${db(PAID_STATUSES)}) as paid,
       coalesce(sum(amount) filter (where status in ${db(PAID_STATUSES)}), 0) as paid_amount,
       count(*) filter (where retry_of is not null) as retried,
       count(*) filter (where retry_of is not null and status in ${db(PAID_STATUSES)}) as retried_paid,
-      coalesce(sum(amount) filter (where retry_of is not null and status in ${db(PAID_STATUSES)}), 0) as retried_paid_amount
+      coalesce(sum(amount) filter (where retry_of is not null and status in ${db(PAID_STATUSES)}), 0) as retried_paid_amount,
+      count(*) filter (where payment_link_id is not null) as link_sessions,
+      count(*) filter (where payment_link_id is not null and status in ${db(PAID_STATUSES)}) as link_paid,
+      coalesce(sum(amount) filter (where payment_link_id is not null and status in ${db(PAID_STATUSES)}), 0) as link_paid_amount
     from carts where ${scopeCondition(db, scope)}
     group by currency order by currency`;
   return rows.map((r) => ({
@@ -49,6 +67,9 @@ export async function cartTotals(db: Db, scope: InsightScope): Promise<CartTotal
     retried: Number(r.retried),
     retriedPaid: Number(r.retried_paid),
     retriedPaidAmount: Number(r.retried_paid_amount),
+    linkSessions: Number(r.link_sessions),
+    linkPaid: Number(r.link_paid),
+    linkPaidAmount: Number(r.link_paid_amount),
   }));
 }
 

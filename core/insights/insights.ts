@@ -40,6 +40,8 @@ export interface InsightSummary {
   retries: { sessions: number; paid: number };
   /** Refunds that succeeded in the period, per currency (minor units). */
   refunds: Array<{ currency: string; refunds: number; amount: number }>;
+  /** Of the sessions, those payment links minted (docs/payment-links.md), how many of them were paid, and what those charged per currency (minor units). */
+  links: { sessions: number; paid: number; revenue: Array<{ currency: string; amount: number }> };
 }
 
 export async function insightSummary(db: Db, query: InsightQuery): Promise<InsightSummary> {
@@ -58,6 +60,11 @@ export async function insightSummary(db: Db, query: InsightQuery): Promise<Insig
     revenue: totals.filter((t) => t.paid > 0).map((t) => ({ currency: t.currency, amount: t.paidAmount, retried: t.retriedPaidAmount })),
     retries: { sessions: totals.reduce((sum, t) => sum + t.retried, 0), paid: totals.reduce((sum, t) => sum + t.retriedPaid, 0) },
     refunds,
+    links: {
+      sessions: totals.reduce((sum, t) => sum + t.linkSessions, 0),
+      paid: totals.reduce((sum, t) => sum + t.linkPaid, 0),
+      revenue: totals.filter((t) => t.linkPaid > 0).map((t) => ({ currency: t.currency, amount: t.linkPaidAmount })),
+    },
   };
 }
 

@@ -6,7 +6,18 @@ import type { OrderData } from './order-model.js';
  * currency's major unit with its digits (12.50 EUR, 1250 JPY), times in UTC ISO 8601.
  */
 
-export const ORDER_CSV_COLUMNS = ['cartId', 'createdAt', 'status', 'amount', 'refundedTotal', 'currency', 'cardBrand', 'cardLast4', 'createdWith'] as const;
+export const ORDER_CSV_COLUMNS = [
+  'cartId',
+  'createdAt',
+  'status',
+  'amount',
+  'refundedTotal',
+  'currency',
+  'cardBrand',
+  'cardLast4',
+  'createdWith',
+  'paymentLinkId',
+] as const;
 
 /** A cell a spreadsheet would read as a formula (or as one after a tab or line break it strips). */
 const FORMULA_START = /^[=+\-@\t\r]/;
@@ -52,6 +63,7 @@ export function ordersCsv(orders: readonly OrderData[]): string {
         order.payment?.brand ?? '',
         order.payment?.last4 ?? '',
         order.createdWith,
+        order.paymentLinkId ?? '',
         ...extraKeys.map((k) => order.extra[k] ?? ''),
       ]),
     );

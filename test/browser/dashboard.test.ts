@@ -400,8 +400,8 @@ describe.skipIf(skipWithoutChromium())('the dashboard in a browser', () => {
         // A cartId is URL-safe base64, so one in 64 starts with '-', which the export quotes like any formula-like cell.
         const cartIdCell = paid.cartId.startsWith('-') ? `'${paid.cartId}` : paid.cartId;
         expect((await csv.text()).split('\r\n')).toEqual([
-          'cartId,createdAt,status,amount,refundedTotal,currency,cardBrand,cardLast4,createdWith,extra.orderRef',
-          `${cartIdCell},${row!.created_at.toISOString()},partially_refunded,44.98,10.00,EUR,visa,1111,${row!.created_with},"'=HYPERLINK(""http://evil.example"")"`,
+          'cartId,createdAt,status,amount,refundedTotal,currency,cardBrand,cardLast4,createdWith,paymentLinkId,extra.orderRef',
+          `${cartIdCell},${row!.created_at.toISOString()},partially_refunded,44.98,10.00,EUR,visa,1111,${row!.created_with},,"'=HYPERLINK(""http://evil.example"")"`,
           '',
         ]);
         const everything = await page.request.get(`${stack.checkoutUrl}/dashboard/orders/export.csv`);

@@ -187,6 +187,40 @@ describe('dashboard sign-in and sessions', () => {
     expect(list.body).not.toContain(cartId);
   });
 
+  it("lists and closes only the merchant's own payment links, and keeps operators out", async () => {
+    const owner = await stack.createMerchant({ name: 'Link <Owner>' });
+    const mine = client();
+    await mine.signIn(owner.apiKey);
+    const created = await mine.post('/dashboard/payment-links', {
+      title: 'Poster <script>',
+      amount: '12.50',
+      currency: 'EUR',
+      country: 'FR',
+      storeUrl: 'https://store.example',
+      image: '',
+      successUrl: 'https://store.example/ok',
+      failureUrl: 'https://store.example/ko',
+      maxUses: '',
+      expiresOn: '',
+    });
+    expect(created.status).toBe(201);
+    expect(created.body).toContain('Poster &lt;script&gt;');
+    const [link] = await stack.db<{ id: string }[]>`select id from payment_links where platform_uuid = ${owner.platformUuid}`;
+
+    const other = client();
+    await other.signIn((await stack.createMerchant()).apiKey);
+    expect((await other.get('/dashboard/payment-links')).body).not.toContain(link!.id);
+    expect((await other.post(`/dashboard/payment-links/${link!.id}/close`)).status).toBe(404);
+    expect((await other.post('/dashboard/payment-links/not-a-link/close')).status).toBe(404);
+    const [still] = await stack.db<{ active: boolean }[]>`select active from payment_links where id = ${link!.id}`;
+    expect(still!.active).toBe(true);
+    expect((await mine.post(`/dashboard/payment-links/${link!.id}/close`)).body).toContain('data-link-status="closed"');
+
+    const operator = client();
+    await operator.signInAsOperator(stack.config.operatorToken!);
+    expect((await operator.get('/dashboard/payment-links')).location).toBe('/dashboard/sign-in');
+  });
+
   it('refuses a refund of an unpaid order beside the form, and says why', async () => {
     const owner = await stack.createMerchant();
     const cartId = await createCartId(stack.apiUrl, validCartRequest(owner.platformUuid));

@@ -3,8 +3,9 @@ import { SANDBOX_CARDS } from '../../core/checkout/payment-processors/sandbox.js
 import type { CreatedMerchant } from '../../core/merchants/registration.js';
 import type { OrderData } from '../../core/orders/order-model.js';
 import type { PaymentLink } from '../../core/links/payment-link-schema.js';
+import { insightSummary } from '../../core/insights/insights.js';
 import { cartSessionDriver } from '../support/cart-session-driver.js';
-import { validCartRequest } from '../support/fixtures.js';
+import { createCartId, validCartRequest } from '../support/fixtures.js';
 import type { ErrorBody } from '../support/merchant-api.js';
 import { useTestStack } from '../support/test-stack.js';
 
@@ -137,6 +138,29 @@ describe('payment links', () => {
     expect((await driver.pay(paying, SANDBOX_CARDS.approved)).status).toBe('paid');
     expect((await api.get(link.id)).json).toMatchObject({ visits: 2, paid: 1, status: 'used_up' });
     expect((await visit(link.url)).status).toBe(410);
+  });
+
+  it('counts link sessions and what the paid ones charged in the insights, apart from the merchant’s other sessions', async () => {
+    const merchant = await stack.createMerchant();
+    const { json: link } = await linksApi(merchant).create({ cartObject: validCartRequest(merchant.platformUuid).cartObject });
+    const driver = cartSessionDriver(stack, merchant.platformUuid);
+    const cartId = tokenOf(await visit(link.url));
+    const paying = { cartId, handle: driver.handleOf(cartId) };
+    await visit(link.url);
+    await createCartId(stack.apiUrl, validCartRequest(merchant.platformUuid));
+    await driver.sendCode(paying);
+    await driver.verify(paying, await driver.sentCode(paying));
+    expect((await driver.pay(paying, SANDBOX_CARDS.approved)).status).toBe('paid');
+
+    const summary = await insightSummary(stack.db, { merchant: { platformUuid: merchant.platformUuid, environment: 'sandbox' }, days: 1 });
+    expect(summary).toMatchObject({ sessions: 3, paid: 1, links: { sessions: 2, paid: 1, revenue: [{ currency: 'EUR', amount: 4498 }] } });
+    // Sessions created before the period are not counted.
+    const later = await insightSummary(stack.db, {
+      merchant: { platformUuid: merchant.platformUuid, environment: 'sandbox' },
+      days: 1,
+      now: new Date(Date.now() + 2 * 24 * 3600 * 1000),
+    });
+    expect(later.links).toEqual({ sessions: 0, paid: 0, revenue: [] });
   });
 
   it('limits visits per link, whatever the client', async () => {

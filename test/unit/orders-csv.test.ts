@@ -46,15 +46,15 @@ describe('the orders CSV export', () => {
     expect(majorUnits(1234, 'KWD')).toBe('1.234');
   });
 
-  it('has one column per extra key any order carries, each cell escaped', () => {
+  it('has the payment link of a link’s order, and one column per extra key any order carries, each cell escaped', () => {
     const csv = ordersCsv([
       order({ extra: { orderRef: '=cmd|calc', channel: 'web' } }),
-      order({ cartId: 'BBBBBBBBBBBBBBBBBBBBBBBB', payment: null, extra: {} }),
+      order({ cartId: 'BBBBBBBBBBBBBBBBBBBBBBBB', payment: null, extra: {}, paymentLinkId: 'pl_3Jd8s0aKq1VbT7wYxZ2mNg' }),
     ]);
     expect(csv.split('\r\n')).toEqual([
-      'cartId,createdAt,status,amount,refundedTotal,currency,cardBrand,cardLast4,createdWith,extra.channel,extra.orderRef',
-      "AAAAAAAAAAAAAAAAAAAAAAAA,2030-01-31T10:00:00.000Z,paid,54.99,10.00,EUR,visa,1111,api_key,web,'=cmd|calc",
-      'BBBBBBBBBBBBBBBBBBBBBBBB,2030-01-31T10:00:00.000Z,paid,54.99,10.00,EUR,,,api_key,,',
+      'cartId,createdAt,status,amount,refundedTotal,currency,cardBrand,cardLast4,createdWith,paymentLinkId,extra.channel,extra.orderRef',
+      "AAAAAAAAAAAAAAAAAAAAAAAA,2030-01-31T10:00:00.000Z,paid,54.99,10.00,EUR,visa,1111,api_key,,web,'=cmd|calc",
+      'BBBBBBBBBBBBBBBBBBBBBBBB,2030-01-31T10:00:00.000Z,paid,54.99,10.00,EUR,,,api_key,pl_3Jd8s0aKq1VbT7wYxZ2mNg,,',
       '',
     ]);
   });

@@ -12,6 +12,7 @@ import { dashboardCsrf } from './csrf.js';
 import type { DashboardEnv } from './env.js';
 import { operatorRoutes } from './operator.js';
 import { orderRoutes } from './orders.js';
+import { paymentLinkPageRoutes } from './payment-links.js';
 import { insightRoutes } from './insights.js';
 import { isHtmx } from '../htmx.js';
 import { dashboardSessions } from './session.js';
@@ -23,11 +24,11 @@ import { dashboardCodecRoutes, temporalUiProxy } from './temporal-ui.js';
 
 const FORM_BODY_LIMIT_BYTES = 16 * 1024;
 const SIGN_IN_POSTS = ['/sign-in', '/sign-in/operator', '/link'];
-const MERCHANT_SECTIONS = ['/insights', '/orders', '/webhooks', '/events'];
+const MERCHANT_SECTIONS = ['/insights', '/orders', '/payment-links', '/webhooks', '/events'];
 
 /**
  * The dashboard, mounted at /dashboard on the checkout page's origin (web/app.ts): merchants (API key
- * or the CLI's sign-in link) see their insights and orders, refund, and manage their webhooks; operators
+ * or the CLI's sign-in link) see their insights and orders, refund, make and close payment links, and manage their webhooks; operators
  * (OPERATOR_TOKEN) manage every merchant and see every merchant's insights. The same CSP and headers as the checkout page
  * (web/security-headers.ts); every post must come from this origin and carry the form token.
  */
@@ -84,6 +85,7 @@ export function dashboardRoutes(deps: { config: Config; db: Db; temporal: Tempor
   for (const prefix of MERCHANT_SECTIONS) only(prefix, merchantOnly);
   app.route('/insights', insightRoutes(deps, 'merchant'));
   app.route('/', orderRoutes(deps));
+  app.route('/', paymentLinkPageRoutes(deps));
   app.route('/', webhookSettingsRoutes(deps));
 
   app.all('*', (c) => c.html(notFoundPage(), 404));

@@ -131,6 +131,26 @@ export function overviewView(summary: InsightSummary): Html {
           <td data-refunds="${r.currency}">${r.refunds}</td>
           <td data-refunded="${r.currency}" data-minor="${r.amount}">${formatMoney(r.amount, r.currency)}</td>`,
     })}
+    <h3>Payment links</h3>
+    <dl class="insight-figures">
+      <div>
+        <dt>Sessions from links</dt>
+        <dd data-figure="link-sessions">${summary.links.sessions}</dd>
+      </div>
+      <div>
+        <dt>Paid from links</dt>
+        <dd data-figure="link-paid">${summary.links.paid}</dd>
+      </div>
+    </dl>
+    ${scrollingTable({
+      label: 'Payment link revenue per currency',
+      empty: 'No session from a payment link was paid in this period.',
+      columns: ['Currency', 'Paid link sessions charged'],
+      rows: summary.links.revenue,
+      cells: (r) =>
+        html`<td>${r.currency}</td>
+          <td data-link-revenue="${r.currency}" data-minor="${r.amount}">${formatMoney(r.amount, r.currency)}</td>`,
+    })}
   </section>`;
 }
 

@@ -4,11 +4,12 @@ import { assetPath } from '../../assets.js';
 
 export type { Html };
 
-type Section = 'insights' | 'orders' | 'webhooks' | 'merchants' | 'carts';
+type Section = 'insights' | 'orders' | 'links' | 'webhooks' | 'merchants' | 'carts';
 
 const MERCHANT_NAV: Array<{ section: Section; href: string; label: string }> = [
   { section: 'insights', href: '/dashboard/insights', label: 'Insights' },
   { section: 'orders', href: '/dashboard/orders', label: 'Orders' },
+  { section: 'links', href: '/dashboard/payment-links', label: 'Payment links' },
   { section: 'webhooks', href: '/dashboard/webhooks', label: 'Webhooks' },
 ];
 const OPERATOR_NAV: Array<{ section: Section; href: string; label: string }> = [

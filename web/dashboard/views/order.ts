@@ -153,6 +153,12 @@ function factsSection(order: Order, oob = false): Html {
       <dd>${formatTime(order.createdAt)}</dd>
       <dt>Created with</dt>
       <dd data-created-with="${order.createdWith}">${provenanceText(order.createdWith)}</dd>
+      ${
+        order.paymentLinkId
+          ? html`<dt>Payment link</dt>
+              <dd data-payment-link="${order.paymentLinkId}">From payment link <code>${order.paymentLinkId}</code></dd>`
+          : ''
+      }
       <dt>Session ends</dt>
       <dd>${formatTime(order.expiresOn)}</dd>
       ${Object.entries(order.extra).map(

@@ -52,7 +52,15 @@ function fieldErrors(id: string, errors: string[] | undefined): Html | string {
 }
 
 /** A labelled one-line field with its hint, and its errors (then marked invalid and focused) when a save was refused. */
-function textField(field: { id: string; name: string; label: string; value: string; extra: Html; hint: Html | string; errors: string[] | undefined }): Html {
+export function textField(field: {
+  id: string;
+  name: string;
+  label: string;
+  value: string;
+  extra: Html;
+  hint: Html | string;
+  errors: string[] | undefined;
+}): Html {
   const { id, errors } = field;
   return html`<div class="field ${errors ? 'invalid' : ''}">
     <label for="${id}">${field.label}</label>
@@ -116,7 +124,7 @@ export function endpointSection(view: WebhookSettingsView): Html {
 }
 
 /** A column's name in its cell, shown where a phone turns a table's rows into cards (dashboard.css); screen readers have the header already. */
-const cellLabel = (column: string) => html`<span class="cell-label" aria-hidden="true">${column}</span>`;
+export const cellLabel = (column: string) => html`<span class="cell-label" aria-hidden="true">${column}</span>`;
 
 /** Every endpoint with its events, and adding or deleting one; the API does the rest (docs/webhooks.md). */
 export function endpointsSection(view: WebhookSettingsView): Html {
