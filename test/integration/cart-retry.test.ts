@@ -1,15 +1,14 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import type { Cart, CreateCartRequest, RetriedCart } from '../../core/checkout/cart-schema.js';
 import { SANDBOX_CARDS } from '../../core/checkout/payment-processors/sandbox.js';
 import { insightSummary } from '../../core/insights/insights.js';
-import type { CreatedMerchant } from '../../core/merchants/registration.js';
 import type { Order } from '../../core/orders/order-schema.js';
-import { cartSessionDriver, type Session } from '../support/cart-session-driver.js';
+import type { Session } from '../support/cart-session-driver.js';
 import { postCart, validCartRequest } from '../support/fixtures.js';
-import { merchantApi, type ErrorBody } from '../support/merchant-api.js';
+import type { ErrorBody } from '../support/merchant-api.js';
+import { useReceivingMerchant } from '../support/receiving-merchant.js';
 import { useTestStack } from '../support/test-stack.js';
 import { waitFor } from '../support/wait-for.js';
-import { startWebhookReceiver, type WebhookReceiver } from '../support/webhook-receiver.js';
 
 /**
  * `POST /v2/merchant/carts/{cartId}/retry` (docs/decisions/cart-retries.md): a failed session gets a
@@ -18,20 +17,9 @@ import { startWebhookReceiver, type WebhookReceiver } from '../support/webhook-r
  */
 describe('retrying a failed session', () => {
   const stack = useTestStack();
-  let receiver: WebhookReceiver;
-  let merchant: CreatedMerchant;
-  let api: ReturnType<typeof merchantApi>;
-  let driver: ReturnType<typeof cartSessionDriver>;
+  const shop = useReceivingMerchant(stack, 'Second Chance Store');
 
-  beforeAll(async () => {
-    receiver = await startWebhookReceiver();
-    merchant = await stack.createMerchant({ name: 'Second Chance Store', webhookUrl: receiver.url });
-    api = merchantApi(stack, merchant.apiKey);
-    driver = cartSessionDriver(stack, merchant.platformUuid);
-  });
-  afterAll(() => receiver?.close());
-
-  const retry = (cartId: string, headers: Record<string, string> = {}, apiKey = merchant.apiKey) =>
+  const retry = (cartId: string, headers: Record<string, string> = {}, apiKey = shop.merchant.apiKey) =>
     fetch(`${stack.apiUrl}/v2/merchant/carts/${encodeURIComponent(cartId)}/retry`, {
       method: 'POST',
       headers: { authorization: `Bearer ${apiKey}`, ...headers },
@@ -39,20 +27,20 @@ describe('retrying a failed session', () => {
 
   /** A cart made with the merchant's API key (so `createdWith: "api_key"`), its cart edited first. */
   async function keyedSession(edit: (cart: Cart) => void = () => {}): Promise<Session> {
-    const request: CreateCartRequest = validCartRequest(merchant.platformUuid);
+    const request: CreateCartRequest = validCartRequest(shop.merchant.platformUuid);
     edit(request.cartObject.cart);
-    const res = await postCart(stack.apiUrl, request, { authorization: `Bearer ${merchant.apiKey}` });
+    const res = await postCart(stack.apiUrl, request, { authorization: `Bearer ${shop.merchant.apiKey}` });
     const text = await res.text();
     expect(res.status, text).toBe(200);
     const { cartId } = (JSON.parse(text) as { data: { cartId: string } }).data;
-    return { cartId, handle: driver.handleOf(cartId) };
+    return { cartId, handle: shop.driver.handleOf(cartId) };
   }
 
   /** Contact, code, then the declined card: the session is failed. */
   async function declined(session: Session): Promise<string> {
-    await driver.sendCode(session);
-    await driver.verify(session, await driver.sentCode(session));
-    expect((await driver.pay(session, SANDBOX_CARDS.declined)).status).toBe('failed');
+    await shop.driver.sendCode(session);
+    await shop.driver.verify(session, await shop.driver.sentCode(session));
+    expect((await shop.driver.pay(session, SANDBOX_CARDS.declined)).status).toBe('failed');
     return session.cartId;
   }
 
@@ -70,10 +58,10 @@ describe('retrying a failed session', () => {
     return body;
   }
 
-  const order = async (cartId: string) => (await (await api.get(`/orders/${cartId}`)).json()) as Order;
+  const order = async (cartId: string) => (await (await shop.api.get(`/orders/${cartId}`)).json()) as Order;
 
   it('makes a new session of the same cart, linked by retryOf, which the customer can pay; the failed one stays failed', async () => {
-    const insights = () => insightSummary(stack.db, { merchant: { platformUuid: merchant.platformUuid, environment: stack.config.environment }, days: 1 });
+    const insights = () => insightSummary(stack.db, { merchant: { platformUuid: shop.merchant.platformUuid, environment: stack.config.environment }, days: 1 });
     const insightsBefore = await insights();
     const first = await declined(await keyedSession());
     const before = Date.now();
@@ -97,13 +85,13 @@ describe('retrying a failed session', () => {
     });
 
     // The customer pays the new session; its order_created says which session it retries.
-    const session = { cartId: answer.cartId, handle: driver.handleOf(answer.cartId) };
-    await driver.sendCode(session);
-    await driver.verify(session, await driver.sentCode(session));
-    expect((await driver.pay(session, SANDBOX_CARDS.approved)).status).toBe('paid');
+    const session = { cartId: answer.cartId, handle: shop.driver.handleOf(answer.cartId) };
+    await shop.driver.sendCode(session);
+    await shop.driver.verify(session, await shop.driver.sentCode(session));
+    expect((await shop.driver.pay(session, SANDBOX_CARDS.approved)).status).toBe('paid');
     const created = await waitFor(
       () =>
-        [...receiver.processed.values()]
+        [...shop.receiver.processed.values()]
           .map((r) => JSON.parse(r.rawBody) as { event: string; data: { cartId: string; retryOf: string | null; status: string } })
           .find((e) => e.event === 'order_created' && e.data.cartId === answer.cartId),
       { what: `order_created of ${answer.cartId}` },
@@ -111,7 +99,7 @@ describe('retrying a failed session', () => {
     expect(created.data).toMatchObject({ status: 'paid', retryOf: first });
     expect((await order(first)).status).toBe('failed');
     // Every event of the first cart says it retries nothing.
-    const firstEvents = [...receiver.processed.values()]
+    const firstEvents = [...shop.receiver.processed.values()]
       .map((r) => JSON.parse(r.rawBody) as { data: { cartId: string; retryOf: unknown } })
       .filter((e) => e.data.cartId === first);
     expect(firstEvents.length).toBeGreaterThan(0);
@@ -131,20 +119,20 @@ describe('retrying a failed session', () => {
 
   it('refuses a paid, an open and a cancelled session with SESSION_NOT_RETRYABLE, and another merchant’s cart with 404', async () => {
     const paid = await keyedSession();
-    await driver.sendCode(paid);
-    await driver.verify(paid, await driver.sentCode(paid));
-    expect((await driver.pay(paid, SANDBOX_CARDS.approved)).status).toBe('paid');
+    await shop.driver.sendCode(paid);
+    await shop.driver.verify(paid, await shop.driver.sentCode(paid));
+    expect((await shop.driver.pay(paid, SANDBOX_CARDS.approved)).status).toBe('paid');
     expect((await refused(await retry(paid.cartId), 409, 'SESSION_NOT_RETRYABLE')).message).toMatch(/paid, so there is nothing to retry/);
 
     const open = await keyedSession();
     expect((await refused(await retry(open.cartId), 409, 'SESSION_NOT_RETRYABLE')).message).toMatch(/still open \(pending\)/);
 
     const cancelled = await keyedSession();
-    expect((await api.expire(cancelled.cartId)).status).toBe(200);
+    expect((await shop.api.expire(cancelled.cartId)).status).toBe(200);
     expect((await refused(await retry(cancelled.cartId), 409, 'SESSION_NOT_RETRYABLE')).message).toMatch(/create a new cart/);
 
     const failed = await declined(await keyedSession());
-    const stranger = await stack.createMerchant({ name: 'Someone Else', webhookUrl: receiver.url });
+    const stranger = await stack.createMerchant({ name: 'Someone Else', webhookUrl: shop.receiver.url });
     const res = await retry(failed, {}, stranger.apiKey);
     expect(res.status).toBe(404);
     expect(((await res.json()) as ErrorBody).code).toBe('NOT_FOUND');
@@ -160,7 +148,7 @@ describe('retrying a failed session', () => {
     const again = await refused(await retry(first), 409, 'ALREADY_RETRIED');
     expect(again.message).toContain(second.cartId);
 
-    await declined({ cartId: second.cartId, handle: driver.handleOf(second.cartId) });
+    await declined({ cartId: second.cartId, handle: shop.driver.handleOf(second.cartId) });
     const capped = await refused(await retry(second.cartId), 409, 'RETRY_LIMIT_REACHED');
     expect(capped.message).toContain(`its 1 retry (cartObject.cart.retries of ${first}`);
 
@@ -169,7 +157,7 @@ describe('retrying a failed session', () => {
     const root = tip;
     for (let n = 0; n < 3; n++) {
       const next = (await retried(tip)).cartId;
-      tip = await declined({ cartId: next, handle: driver.handleOf(next) });
+      tip = await declined({ cartId: next, handle: shop.driver.handleOf(next) });
     }
     await refused(await retry(tip), 409, 'RETRY_LIMIT_REACHED');
     const chain = await stack.db<{ retry_root: string }[]>`select retry_root from carts where retry_root = ${root}`;
@@ -201,7 +189,7 @@ describe('retrying a failed session', () => {
 
   it('validates cartObject.cart.retries at create-cart, and a key’s request with retries: 3 is the one without', async () => {
     for (const retries of [4, -1, 1.5, '2', null]) {
-      const request = validCartRequest(merchant.platformUuid) as unknown as { cartObject: { cart: Record<string, unknown> } };
+      const request = validCartRequest(shop.merchant.platformUuid) as unknown as { cartObject: { cart: Record<string, unknown> } };
       request.cartObject.cart.retries = retries;
       const res = await postCart(stack.apiUrl, request);
       const body = (await res.json()) as ErrorBody;
@@ -212,15 +200,15 @@ describe('retrying a failed session', () => {
         paths: ['cartObject.cart.retries'],
       });
     }
-    const request = validCartRequest(merchant.platformUuid);
+    const request = validCartRequest(shop.merchant.platformUuid);
     request.cartObject.cart.retries = 0;
     const echoed = (await (await postCart(stack.apiUrl, request)).json()) as { data: { cartData: { cart: Cart } } };
     expect(echoed.data.cartData.cart.retries).toBe(0);
 
     const key = `retries-default-${Date.now()}`;
-    const withDefault = validCartRequest(merchant.platformUuid);
+    const withDefault = validCartRequest(shop.merchant.platformUuid);
     withDefault.cartObject.cart.retries = 3;
-    const firstAnswer = await (await postCart(stack.apiUrl, validCartRequest(merchant.platformUuid), { 'idempotency-key': key })).json();
+    const firstAnswer = await (await postCart(stack.apiUrl, validCartRequest(shop.merchant.platformUuid), { 'idempotency-key': key })).json();
     const secondAnswer = await postCart(stack.apiUrl, withDefault, { 'idempotency-key': key });
     expect(secondAnswer.status).toBe(200);
     expect((await secondAnswer.json()) as unknown).toEqual(firstAnswer);

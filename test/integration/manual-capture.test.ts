@@ -1,14 +1,12 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { SANDBOX_CARDS, sandboxRecord } from '../../core/checkout/payment-processors/sandbox.js';
-import type { CreatedMerchant } from '../../core/merchants/registration.js';
 import type { Order, Refund } from '../../core/orders/order-schema.js';
 import type { WebhookEventBody } from '../../core/webhooks/events.js';
 import { verifyWebhook } from '../../core/webhooks/verify.js';
-import { cartSessionDriver } from '../support/cart-session-driver.js';
-import { merchantApi, type ErrorBody } from '../support/merchant-api.js';
+import type { ErrorBody } from '../support/merchant-api.js';
+import { useReceivingMerchant } from '../support/receiving-merchant.js';
 import { useTestStack } from '../support/test-stack.js';
 import { waitFor } from '../support/wait-for.js';
-import { startWebhookReceiver, type WebhookReceiver } from '../support/webhook-receiver.js';
 
 /** validCartRequest's total: what the card is authorized for. */
 const AUTHORIZED = 4498;
@@ -17,26 +15,15 @@ const HOLD_SECONDS = 10;
 
 describe('manual capture: authorize at checkout, capture or let the hold expire, each announced by signed webhooks', () => {
   const stack = useTestStack({ AUTHORIZATION_HOLD_DAYS: String(HOLD_SECONDS / 86_400), WEBHOOK_RETRY_SCHEDULE_MS: '0,300,500' });
-  let receiver: WebhookReceiver;
-  let merchant: CreatedMerchant;
-  let api: ReturnType<typeof merchantApi>;
-  let driver: ReturnType<typeof cartSessionDriver>;
+  const shop = useReceivingMerchant(stack, 'Ship Later Store');
 
-  beforeAll(async () => {
-    receiver = await startWebhookReceiver();
-    merchant = await stack.createMerchant({ name: 'Ship Later Store', webhookUrl: receiver.url });
-    api = merchantApi(stack, merchant.apiKey);
-    driver = cartSessionDriver(stack, merchant.platformUuid);
-  });
-  afterAll(() => receiver?.close());
-
-  const order = async (cartId: string) => (await (await api.get(`/orders/${cartId}`)).json()) as Order;
+  const order = async (cartId: string) => (await (await shop.api.get(`/orders/${cartId}`)).json()) as Order;
 
   /** The cart's events the receiver acknowledged, each verified over its raw bytes with the merchant's secret, in sequence order. */
   const eventsOf = (cartId: string): WebhookEventBody[] =>
-    [...receiver.processed.values()]
+    [...shop.receiver.processed.values()]
       .map((request) => {
-        const verified = verifyWebhook(request.rawBody, request.headers, merchant.webhookSecret);
+        const verified = verifyWebhook(request.rawBody, request.headers, shop.merchant.webhookSecret);
         if (!verified.valid) throw new Error(`a webhook failed verification: ${verified.reason}`);
         return verified.event;
       })
@@ -60,8 +47,8 @@ describe('manual capture: authorize at checkout, capture or let the hold expire,
   }
 
   async function authorizedCart(): Promise<string> {
-    const session = await driver.verifiedSession({ captureMethod: 'manual' });
-    const state = await driver.pay(session, SANDBOX_CARDS.approved);
+    const session = await shop.driver.verifiedSession({ captureMethod: 'manual' });
+    const state = await shop.driver.pay(session, SANDBOX_CARDS.approved);
     expect(state).toMatchObject({ status: 'authorized', step: 'done', authorization: { holdExpiresAt: expect.any(String) as string } });
     return session.cartId;
   }
@@ -70,11 +57,11 @@ describe('manual capture: authorize at checkout, capture or let the hold expire,
     const cartId = await authorizedCart();
     expect(await order(cartId)).toMatchObject({ status: 'authorized', captureMethod: 'manual', capturedAmount: null, amount: AUTHORIZED });
     // Nothing is captured yet, so nothing can be refunded.
-    await expectError(await api.refund(cartId, { amount: 100 }), 409, 'ORDER_NOT_PAID', 'cartId');
-    await expectError(await api.capture(cartId, { amount: AUTHORIZED + 1 }), 422, 'AMOUNT_EXCEEDS_AUTHORIZED', 'amount');
-    await expectError(await api.capture(cartId, { amount: 0 }), 400, 'VALIDATION_ERROR', 'amount');
+    await expectError(await shop.api.refund(cartId, { amount: 100 }), 409, 'ORDER_NOT_PAID', 'cartId');
+    await expectError(await shop.api.capture(cartId, { amount: AUTHORIZED + 1 }), 422, 'AMOUNT_EXCEEDS_AUTHORIZED', 'amount');
+    await expectError(await shop.api.capture(cartId, { amount: 0 }), 400, 'VALIDATION_ERROR', 'amount');
 
-    const captured = await api.capture(cartId, { amount: 3000 });
+    const captured = await shop.api.capture(cartId, { amount: 3000 });
     expect(captured.status).toBe(200);
     expect(await captured.json()).toMatchObject({ cartId, status: 'paid', capturedAmount: 3000, captureMethod: 'manual' });
     // The acquirer captured 3000 of the hold; the rest is released.
@@ -83,13 +70,13 @@ describe('manual capture: authorize at checkout, capture or let the hold expire,
     expect(charge!.captured).toBe(3000);
     expect(sandboxRecord(cartId)).toMatchObject({ captured: 3000, voided: false, charges: 1 });
     // Captured once: a capture of another amount is refused with what was captured, and so is a void.
-    const again = await expectError(await api.capture(cartId, { amount: 1000 }), 409, 'CAPTURE_ALREADY_DECIDED', 'amount');
+    const again = await expectError(await shop.api.capture(cartId, { amount: 1000 }), 409, 'CAPTURE_ALREADY_DECIDED', 'amount');
     expect(again.errors[0]!.message).toBe('must be 3000, the amount captured on this order: an order is captured once');
-    await expectError(await api.void(cartId), 409, 'ORDER_NOT_AUTHORIZED', 'cartId');
+    await expectError(await shop.api.void(cartId), 409, 'ORDER_NOT_AUTHORIZED', 'cartId');
 
-    const first = (await (await api.refund(cartId, { amount: 1000, reason: 'One item out of stock' })).json()) as Refund;
+    const first = (await (await shop.api.refund(cartId, { amount: 1000, reason: 'One item out of stock' })).json()) as Refund;
     expect(first).toMatchObject({ status: 'succeeded', amount: 1000 });
-    const tooMuch = await expectError(await api.refund(cartId, { amount: 2500 }), 422, 'AMOUNT_EXCEEDS_REFUNDABLE', 'amount');
+    const tooMuch = await expectError(await shop.api.refund(cartId, { amount: 2500 }), 422, 'AMOUNT_EXCEEDS_REFUNDABLE', 'amount');
     expect(tooMuch.message).toBe('At most 2000 (minor units of EUR) remains refundable on this order of 3000 captured; ask for 2000 or less.');
     expect(await order(cartId)).toMatchObject({ status: 'partially_refunded', refundedTotal: 1000, capturedAmount: 3000 });
 
@@ -109,12 +96,12 @@ describe('manual capture: authorize at checkout, capture or let the hold expire,
       refundedTotal: 1000,
       refund: { id: first.id, amount: 1000, refundedTotal: 1000, reason: 'One item out of stock' },
     });
-    expect(await driver.handleOf(cartId).result()).toEqual({ status: 'paid' });
+    expect(await shop.driver.handleOf(cartId).result()).toEqual({ status: 'paid' });
   });
 
   it('voids a hold nobody captured when its timer runs out: order_cancelled with authorization_expired, and nothing is captured after', async () => {
     const cartId = await authorizedCart();
-    expect(await driver.handleOf(cartId).result()).toEqual({ status: 'cancelled' });
+    expect(await shop.driver.handleOf(cartId).result()).toEqual({ status: 'cancelled' });
     expect(sandboxRecord(cartId)).toMatchObject({ voided: true, charges: 1 });
     expect(sandboxRecord(cartId)?.captured).toBeUndefined();
     expect(await order(cartId)).toMatchObject({ status: 'cancelled', failureCode: 'authorization_expired', capturedAmount: null });
@@ -126,7 +113,7 @@ describe('manual capture: authorize at checkout, capture or let the hold expire,
     ]);
     expect(events[1]!.data).toMatchObject({ failureCode: 'authorization_expired', captureMethod: 'manual', capturedAmount: null, cancelledBy: null });
     // The hold is gone: a late capture or void is refused, not attempted.
-    await expectError(await api.capture(cartId), 409, 'ORDER_NOT_AUTHORIZED', 'cartId');
-    await expectError(await api.void(cartId), 409, 'ORDER_NOT_AUTHORIZED', 'cartId');
+    await expectError(await shop.api.capture(cartId), 409, 'ORDER_NOT_AUTHORIZED', 'cartId');
+    await expectError(await shop.api.void(cartId), 409, 'ORDER_NOT_AUTHORIZED', 'cartId');
   });
 });

@@ -1,42 +1,28 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { SANDBOX_CARDS } from '../../core/checkout/payment-processors/sandbox.js';
-import type { CreatedMerchant } from '../../core/merchants/registration.js';
 import type { Order } from '../../core/orders/order-schema.js';
 import { CART_EVENT_SCHEMAS, testEventBodySchema, WEBHOOK_TEST_EVENT, type WebhookEventBody } from '../../core/webhooks/events.js';
 import { sendTestWebhook } from '../../core/webhooks/test-event.js';
 import { verifyWebhook } from '../../core/webhooks/verify.js';
-import { cartSessionDriver } from '../support/cart-session-driver.js';
-import { merchantApi } from '../support/merchant-api.js';
+import { useReceivingMerchant } from '../support/receiving-merchant.js';
 import { useTestStack } from '../support/test-stack.js';
 import { waitFor } from '../support/wait-for.js';
-import { startWebhookReceiver, type WebhookReceiver } from '../support/webhook-receiver.js';
 
 /** Long enough for a session to be paid on a loaded machine, short enough to watch one be abandoned. */
 const LIFETIME_SECONDS = 20;
 
 describe('webhook payloads: every event a real session sends is what its schema (and so /openapi.json and docs/webhooks.md) says', () => {
   const stack = useTestStack({ SESSION_LIFETIME_SECONDS: String(LIFETIME_SECONDS), WEBHOOK_RETRY_SCHEDULE_MS: '0,300,500' });
-  let receiver: WebhookReceiver;
-  let merchant: CreatedMerchant;
-  let api: ReturnType<typeof merchantApi>;
-  let driver: ReturnType<typeof cartSessionDriver>;
-
-  beforeAll(async () => {
-    receiver = await startWebhookReceiver();
-    merchant = await stack.createMerchant({ name: 'Schema Store', webhookUrl: receiver.url });
-    api = merchantApi(stack, merchant.apiKey);
-    driver = cartSessionDriver(stack, merchant.platformUuid);
-  });
-  afterAll(() => receiver?.close());
+  const shop = useReceivingMerchant(stack, 'Schema Store');
 
   /** The cart's events as received, verified over their raw bytes, in sequence order: `[event, status]` each. */
   const received = (cartId: string, count: number) =>
     waitFor(
       () => {
-        const events = [...receiver.processed.values()]
+        const events = [...shop.receiver.processed.values()]
           .filter((request) => request.headers['x-client-event'] !== WEBHOOK_TEST_EVENT)
           .map((request) => {
-            const verified = verifyWebhook(request.rawBody, request.headers, merchant.webhookSecret);
+            const verified = verifyWebhook(request.rawBody, request.headers, shop.merchant.webhookSecret);
             if (!verified.valid) throw new Error(`a webhook failed verification: ${verified.reason}`);
             expect(request.headers['x-client-signature']).toBe(request.headers['webhook-signature']);
             expect(request.headers['x-client-event']).toBe(verified.event.event);
@@ -59,14 +45,14 @@ describe('webhook payloads: every event a real session sends is what its schema 
 
   /** The order as the Order API gives it now: the model itself, and what only the API adds. */
   const order = async (cartId: string) => {
-    const { expiresOn, refunds, webhooks, ...model } = (await (await api.get(`/orders/${cartId}`)).json()) as Order;
+    const { expiresOn, refunds, webhooks, ...model } = (await (await shop.api.get(`/orders/${cartId}`)).json()) as Order;
     return { model, more: { expiresOn, refunds, webhooks } };
   };
 
   it('order_created and order_refunded of a card payment: the order as the Order API gives it, with who paid', async () => {
-    const session = await driver.verifiedSession();
-    expect((await driver.pay(session, SANDBOX_CARDS.approved)).status).toBe('paid');
-    expect((await api.refund(session.cartId, { amount: 1000, reason: 'Damaged in transit' })).status).toBe(201);
+    const session = await shop.driver.verifiedSession();
+    expect((await shop.driver.pay(session, SANDBOX_CARDS.approved)).status).toBe('paid');
+    expect((await shop.api.refund(session.cartId, { amount: 1000, reason: 'Damaged in transit' })).status).toBe(201);
     const events = await received(session.cartId, 2);
     expect(parsed(events)).toEqual([
       ['order_created', 'paid', 1],
@@ -91,18 +77,18 @@ describe('webhook payloads: every event a real session sends is what its schema 
   });
 
   it('order_updated of a declined card', async () => {
-    const session = await driver.verifiedSession();
-    expect((await driver.pay(session, SANDBOX_CARDS.declined)).status).toBe('failed');
+    const session = await shop.driver.verifiedSession();
+    expect((await shop.driver.pay(session, SANDBOX_CARDS.declined)).status).toBe('failed');
     expect(parsed(await received(session.cartId, 1))).toEqual([['order_updated', 'failed', 1]]);
   });
 
   it('order_created (authorized), order_updated (captured) and order_refunded of a manual capture, and order_cancelled of a void', async () => {
-    const captured = await driver.verifiedSession({ captureMethod: 'manual' });
-    const voided = await driver.verifiedSession({ captureMethod: 'manual' });
-    for (const session of [captured, voided]) expect((await driver.pay(session, SANDBOX_CARDS.approved)).status).toBe('authorized');
-    expect((await api.capture(captured.cartId, { amount: 3000 })).status).toBe(200);
-    expect((await api.refund(captured.cartId, { amount: 3000 })).status).toBe(201);
-    expect((await api.void(voided.cartId)).status).toBe(200);
+    const captured = await shop.driver.verifiedSession({ captureMethod: 'manual' });
+    const voided = await shop.driver.verifiedSession({ captureMethod: 'manual' });
+    for (const session of [captured, voided]) expect((await shop.driver.pay(session, SANDBOX_CARDS.approved)).status).toBe('authorized');
+    expect((await shop.api.capture(captured.cartId, { amount: 3000 })).status).toBe(200);
+    expect((await shop.api.refund(captured.cartId, { amount: 3000 })).status).toBe(201);
+    expect((await shop.api.void(voided.cartId)).status).toBe(200);
     const capturedEvents = await received(captured.cartId, 3);
     expect(parsed(capturedEvents)).toEqual([
       ['order_created', 'authorized', 1],
@@ -121,11 +107,11 @@ describe('webhook payloads: every event a real session sends is what its schema 
   });
 
   it('order_cancelled of a session the customer cancelled or the merchant expired, and order_abandoned of one nobody paid', async () => {
-    const cancelled = await driver.createSession();
-    await driver.cancel(cancelled);
-    const expired = await driver.createSession();
-    expect((await api.expire(expired.cartId)).status).toBe(200);
-    const abandoned = await driver.createSession();
+    const cancelled = await shop.driver.createSession();
+    await shop.driver.cancel(cancelled);
+    const expired = await shop.driver.createSession();
+    expect((await shop.api.expire(expired.cartId)).status).toBe(200);
+    const abandoned = await shop.driver.createSession();
     const [byCustomer] = await received(cancelled.cartId, 1);
     const [byMerchant] = await received(expired.cartId, 1);
     expect(parsed([byCustomer!, byMerchant!])).toEqual([
@@ -137,10 +123,10 @@ describe('webhook payloads: every event a real session sends is what its schema 
   });
 
   it('webhook_test, the dashboard’s test event', async () => {
-    const { eventId } = await sendTestWebhook(stack.db, stack.config, merchant.platformUuid);
-    const request = [...receiver.processed.values()].find((r) => r.headers['webhook-id'] === eventId);
+    const { eventId } = await sendTestWebhook(stack.db, stack.config, shop.merchant.platformUuid);
+    const request = [...shop.receiver.processed.values()].find((r) => r.headers['webhook-id'] === eventId);
     expect(request?.headers['x-client-event']).toBe(WEBHOOK_TEST_EVENT);
-    const verified = verifyWebhook(request!.rawBody, request!.headers, merchant.webhookSecret);
+    const verified = verifyWebhook(request!.rawBody, request!.headers, shop.merchant.webhookSecret);
     expect(verified.valid).toBe(true);
     expect(testEventBodySchema.safeParse(JSON.parse(request!.rawBody)).error).toBeUndefined();
   });
