@@ -427,7 +427,8 @@ export const environmentSchema = z.object({
     .default(30)
     .register(settingDocs, {
       readBy: ['web'],
-      meaning: 'visits of payment links (`/l/<id>`, each opening a new session) per client address per `RATE_LIMIT_WINDOW_SECONDS`, all links together',
+      meaning:
+        'visits of payment links (`/l/<id>`, each opening a new session) per client address per `RATE_LIMIT_WINDOW_SECONDS`, all links together; visits of abandoned-cart recovery links (`/r/<token>`) are counted apart against the same number',
     }),
   RATE_LIMIT_LINK_VISITS_PER_LINK: z.coerce
     .number()

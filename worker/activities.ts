@@ -54,7 +54,15 @@ export function createActivities(deps: ActivityDeps) {
   // (activities/shared/cart-events.ts, activities/cart-session/ledger.ts) through the client of the
   // activity running at the time: the worker's own, which exists only inside an activity.
   const requestDelivery: RequestDelivery = (cartId, request) => deliveryRequests(Context.current().client, deps.config)(cartId, request);
-  const shared = { ...deps, keyring: deps.config.keyring, otpSender, paymentProcessor, requestDelivery, attemptDelivery: createDeliveryAttempt(deps) };
+  const shared = {
+    ...deps,
+    keyring: deps.config.keyring,
+    checkoutBaseUrl: deps.config.checkoutBaseUrl,
+    otpSender,
+    paymentProcessor,
+    requestDelivery,
+    attemptDelivery: createDeliveryAttempt(deps),
+  };
   return {
     ...createCartSessionActivities(shared),
     ...createRefundActivities(shared),

@@ -18,7 +18,13 @@ export interface SessionStep {
  * What the session writes as it goes (the workflow runs these as local activities): the order ledger's
  * status, the cart's webhook events, and the cards it no longer needs. Idempotent, so retries are harmless.
  */
-export function createLedgerActivities(deps: { db: Db; keyring: Keyring; requestDelivery: RequestDelivery; attemptDelivery: AttemptDelivery }) {
+export function createLedgerActivities(deps: {
+  db: Db;
+  keyring: Keyring;
+  checkoutBaseUrl: string;
+  requestDelivery: RequestDelivery;
+  attemptDelivery: AttemptDelivery;
+}) {
   const { db, keyring, attemptDelivery } = deps;
 
   /**
@@ -63,7 +69,7 @@ export function createLedgerActivities(deps: { db: Db; keyring: Keyring; request
       const recorded = await db.begin(async (tx) => {
         await recordCartStatus(tx, keyring, step.status);
         if (step.discardCards) await discardCartCards(tx, step.status.cartId);
-        return step.event ? recordCartEventIn(tx, keyring, step.event) : undefined;
+        return step.event ? recordCartEventIn(tx, deps, step.event) : undefined;
       });
       if (step.event && recorded) await sendCartEvent(deps, step.event, recorded, attemptBy(Date.now() + SESSION_ATTEMPT_TIMEOUT_MS));
     },

@@ -31,6 +31,7 @@ const REFUND_NOT_VISIBLE = 'RefundNotVisible';
 export function createRefundActivities(deps: {
   db: Db;
   keyring: Keyring;
+  checkoutBaseUrl: string;
   logger: Logger;
   paymentProcessor: PaymentProcessor;
   requestDelivery: RequestDelivery;
@@ -112,7 +113,7 @@ export function createRefundActivities(deps: {
         };
         // Its order_refunded is recorded here, under the cart's lock with the settlement, so sequences follow
         // settlement order and refundedTotal never goes backwards; the workflow's recordCartEvent then finds it.
-        await recordLockedCartEvent(tx, deps.keyring, order, { cartId, event: 'order_refunded', status: settled.orderStatus, refund: settled.refund });
+        await recordLockedCartEvent(tx, deps, order, { cartId, event: 'order_refunded', status: settled.orderStatus, refund: settled.refund });
         return settled;
       }),
 

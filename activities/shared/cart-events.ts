@@ -2,6 +2,7 @@ import type { Keyring } from '../../core/crypto.js';
 import type { Db, Sql } from '../../core/db/client.js';
 import { lockOrder } from '../../core/checkout/order-views.js';
 import { eventDeliveries, type EventDelivery } from '../../core/webhooks/event-store.js';
+import type { OrderContext } from '../../core/orders/order-model.js';
 import { recordLockedCartEvent } from '../../core/webhooks/cart-events.js';
 import { isLastCartEvent, type CartEventInput } from '../../core/webhooks/events.js';
 import type { DeliveryRequest, RequestDelivery } from '../../core/webhooks/delivery.js';
@@ -10,6 +11,8 @@ export interface CartEventDeps {
   db: Db;
   /** Seals the customer's contact in the stored body (core/webhooks/event-body-seal.ts). */
   keyring: Keyring;
+  /** With the keyring, what an event's order needs (core/orders/order-model.ts OrderContext): its recoveryUrl is under it. */
+  checkoutBaseUrl: string;
   /** Hands the recorded event to the cart's delivery workflow (the worker passes workflows/webhook-delivery/client.ts requestDelivery). */
   requestDelivery: RequestDelivery;
 }
@@ -23,7 +26,7 @@ export interface CartEventDeps {
 export function createCartEventActivities(deps: CartEventDeps) {
   return {
     async recordCartEvent(input: CartEventInput): Promise<RecordedEvent> {
-      const recorded = await deps.db.begin((tx) => recordCartEventIn(tx, deps.keyring, input));
+      const recorded = await deps.db.begin((tx) => recordCartEventIn(tx, deps, input));
       await sendCartEvent(deps, input, recorded);
       return recorded;
     },
@@ -33,10 +36,10 @@ export function createCartEventActivities(deps: CartEventDeps) {
 export type RecordedEvent = { eventId: string; sequence: number };
 
 /** Records the event inside the caller's transaction, holding the cart's row lock until it ends. */
-export async function recordCartEventIn(tx: Sql, keyring: Keyring, input: CartEventInput): Promise<RecordedEvent> {
+export async function recordCartEventIn(tx: Sql, ctx: OrderContext, input: CartEventInput): Promise<RecordedEvent> {
   const order = await lockOrder(tx, input.cartId);
   if (!order) throw new Error(`cart ${input.cartId} is not in the ledger`);
-  return recordLockedCartEvent(tx, keyring, order, input);
+  return recordLockedCartEvent(tx, ctx, order, input);
 }
 
 /**

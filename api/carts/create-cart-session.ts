@@ -43,10 +43,13 @@ export async function createCartSession(
   request: CreateCartRequest,
   /** Identified, and let through, by identifyCartCaller (or, for a payment link's visit, by its link). */
   caller: CartCaller,
-  /** `retry`: a retry of a failed session (api/merchant/retry-session.ts), whose row records which cart it retries. */
-  options: { idempotencyKey?: string; paymentLinkId?: string; retry?: RetryLineage } = {},
+  /**
+   * `retry`: a retry of a failed session (api/merchant/retry-session.ts), whose row records which cart it retries;
+   * `recoveredFrom`: a session opened by an abandoned cart's recovery link (web/checkout/recovery-route.ts).
+   */
+  options: { idempotencyKey?: string; paymentLinkId?: string; retry?: RetryLineage; recoveredFrom?: string } = {},
 ): Promise<CreateCartOutcome> {
-  const { idempotencyKey, paymentLinkId, retry } = options;
+  const { idempotencyKey, paymentLinkId, retry, recoveredFrom } = options;
   const { config, db, temporal } = deps;
   const { store, cart } = request.cartObject;
 
@@ -97,6 +100,7 @@ export async function createCartSession(
       createdWith: caller.createdWith,
       paymentLinkId,
       ...(retry ? { retry } : {}),
+      ...(recoveredFrom ? { recoveredFrom } : {}),
     });
   } catch (err) {
     await release().catch((releaseErr: unknown) => deps.logger.error({ err: releaseErr }, 'could not release the idempotency key of a cart not created'));

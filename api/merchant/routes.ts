@@ -103,7 +103,7 @@ export function merchantRoutes(deps: { config: Config; db: Db; temporal: Tempora
   const { config, db, temporal } = deps;
   const currencies = processorCurrencies(config.payments.processor);
   const refunds = { db, temporal, refundWorkflow: refundWorkflow(temporal.client, config), currencies };
-  const holds = { db, keyring: config.keyring, hold: authorizationHold(temporal.client), currencies };
+  const holds = { db, checkoutBaseUrl: config.checkoutBaseUrl, keyring: config.keyring, hold: authorizationHold(temporal.client), currencies };
   /**
    * 200 with the order once the processor answered; 202 with the order still `authorized` while it works on it.
    * With an Idempotency-Key, a repeat of the request answers the first 200 (api/merchant/idempotency.ts).
@@ -138,7 +138,7 @@ export function merchantRoutes(deps: { config: Config; db: Db; temporal: Tempora
     const parsed = orderListQuerySchema.safeParse(c.req.query(), { reportInput: true });
     if (!parsed.success) throw validationError(parsed.error);
     const q = parsed.data;
-    const { orders, nextCursor } = await listOrders(db, config.keyring, c.get('merchant'), {
+    const { orders, nextCursor } = await listOrders(db, config, c.get('merchant'), {
       ...(q.status ? { status: q.status } : {}),
       ...(q.createdFrom ? { createdFrom: new Date(q.createdFrom) } : {}),
       ...(q.createdTo ? { createdTo: new Date(q.createdTo) } : {}),
@@ -152,7 +152,7 @@ export function merchantRoutes(deps: { config: Config; db: Db; temporal: Tempora
 
   app.get('/orders/:cartId', async (c) => {
     const cartId = c.req.param('cartId');
-    const order = await getOrder(db, config.keyring, c.get('merchant'), cartId);
+    const order = await getOrder(db, config, c.get('merchant'), cartId);
     if (!order) throw orderNotFound(cartId);
     return c.json(order);
   });

@@ -33,6 +33,8 @@ export interface NewCart {
   paymentLinkId?: string;
   /** A retry's place in its chain (./cart-retry.ts); absent for a cart the merchant created. */
   retry?: RetryLineage;
+  /** The abandoned cart whose recovery link opened this session (./cart-recovery.ts); absent otherwise. */
+  recoveredFrom?: string;
 }
 
 /** The cart a retry retries, and the first cart of the chain, whose cap it counts against. */
@@ -41,14 +43,17 @@ export interface RetryLineage {
   retryRoot: string;
 }
 
-/** Refuses a second retry of one cart with PostgreSQL's unique violation on `retry_of` (migration 029). */
+/**
+ * Refuses a second retry of one cart with PostgreSQL's unique violation on `retry_of` (migration 029),
+ * and a second recovered session of one abandoned cart with the one on `recovered_from` (migration 030).
+ */
 export async function insertCart(sql: Sql, row: NewCart): Promise<void> {
   await sql`
     insert into carts (cart_id, platform_uuid, environment, merchant_name, status, currency, amount, store, cart, expires_on, created_at, customer_started_at, created_with,
-                       payment_link_id, retry_of, retry_root)
+                       payment_link_id, retry_of, retry_root, recovered_from)
     values (${row.cartId}, ${row.platformUuid}, ${row.environment}, ${row.merchantName}, 'pending', ${row.currency}, ${row.amount},
             ${sql.json(row.store)}, ${sql.json(row.cart)}, ${row.expiresOn}, ${row.createdAt}, null, ${row.createdWith},
-            ${row.paymentLinkId ?? null}, ${row.retry?.retryOf ?? null}, ${row.retry?.retryRoot ?? null})`;
+            ${row.paymentLinkId ?? null}, ${row.retry?.retryOf ?? null}, ${row.retry?.retryRoot ?? null}, ${row.recoveredFrom ?? null})`;
 }
 
 /**

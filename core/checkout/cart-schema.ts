@@ -35,6 +35,31 @@ export const SESSION_MINUTES = { min: 5, max: 1440, default: 45 } as const;
 /** How many retries of a failed session (POST /v2/merchant/carts/{cartId}/retry) one cart allows, counted over the retries of its retries. */
 export const RETRIES = { min: 0, max: 3, default: 3 } as const;
 
+/** Abandoned-cart recovery's reminder delay, in minutes after the abandonment: accepted now for the reminder that will send the link. */
+export const RECOVERY_REMINDER_MINUTES = { min: 5, max: 10080, default: 60 } as const;
+
+/** Abandoned-cart recovery (docs/abandoned-cart-recovery.md): an abandoned session's order_abandoned carries a link that reopens the cart. */
+const recoverySchema = z
+  .strictObject({
+    enabled: z.boolean('must be true or false').meta({
+      description:
+        'true: when a session of this cart is abandoned, its order_abandoned carries data.recoveryUrl, a link valid 30 days that opens a new session of the same cart (its order says recoveredFrom).',
+      example: true,
+    }),
+    // As sessionMinutes: echoed as sent; absent means the default.
+    reminderMinutes: z
+      .int('must be a whole number of minutes')
+      .min(RECOVERY_REMINDER_MINUTES.min, `must be at least ${RECOVERY_REMINDER_MINUTES.min} (minutes)`)
+      .max(RECOVERY_REMINDER_MINUTES.max, `must be at most ${RECOVERY_REMINDER_MINUTES.max} (minutes, 7 days)`)
+      .optional()
+      .meta({
+        description: `Reserved for the reminder message that will send the link (not sent yet): minutes after the abandonment (${RECOVERY_REMINDER_MINUTES.min} to ${RECOVERY_REMINDER_MINUTES.max}); ${RECOVERY_REMINDER_MINUTES.default} when absent.`,
+        default: RECOVERY_REMINDER_MINUTES.default,
+        example: 60,
+      }),
+  })
+  .meta({ id: 'CartRecovery', description: 'Abandoned-cart recovery; absent is the same as enabled false.' });
+
 // ISO 4217 codes that are not money a customer can pay in: funds codes, precious metals, bond-market
 // units, testing and "no currency". They are in the official list, so the list alone would let them by.
 const NON_PAYABLE_CURRENCIES = new Set([
@@ -281,6 +306,8 @@ export const cartSchema = z
         default: RETRIES.default,
         example: 1,
       }),
+    // Echoed as sent; absent means no recovery, as {enabled: false} does.
+    recovery: recoverySchema.optional(),
   })
   .superRefine(
     (cart, ctx) => {

@@ -38,6 +38,8 @@ export interface OrderRow {
   paymentLinkId: string | null;
   /** The cart this session retries; null for a cart the merchant created. */
   retryOf: string | null;
+  /** The abandoned cart whose recovery link opened this session (./recovery-token.ts); null otherwise. */
+  recoveredFrom: string | null;
 }
 
 interface OrderDbRow {
@@ -63,6 +65,7 @@ interface OrderDbRow {
   created_with: CartProvenance;
   payment_link_id: string | null;
   retry_of: string | null;
+  recovered_from: string | null;
 }
 
 /** Statuses of an order whose charge was captured; without a recorded manual capture, it was captured in full. */
@@ -92,6 +95,7 @@ const toOrderRow = (r: OrderDbRow): OrderRow => ({
   createdWith: r.created_with,
   paymentLinkId: r.payment_link_id,
   retryOf: r.retry_of,
+  recoveredFrom: r.recovered_from,
 });
 
 export interface CartListFilter {
@@ -108,7 +112,7 @@ export interface CartListFilter {
 
 const ORDER_COLUMNS = (sql: Sql) => sql`
   cart_id, platform_uuid, environment, status, amount, currency, refunded_amount, captured_amount, payment_brand, payment_last4, three_d_secure,
-  failure_code, cancelled_by, customer_sealed, cart, expires_on, created_at, paid_at, created_with, payment_link_id, retry_of,
+  failure_code, cancelled_by, customer_sealed, cart, expires_on, created_at, paid_at, created_with, payment_link_id, retry_of, recovered_from,
   (extract(epoch from created_at) * 1000000)::bigint::text as created_at_micros`;
 
 /** One owner's carts, newest first (ties by cartId), filtered; the index carts_merchant_env_created serves it. */

@@ -1,5 +1,6 @@
 import type { Environment } from '../config.js';
 import type { Keyring } from '../crypto.js';
+import type { OrderContext } from './order-model.js';
 import type { Db } from '../db/client.js';
 import { findOwnerCart, type OrderRow } from '../checkout/order-views.js';
 import { unchargeable, type ProcessorCurrencies } from '../checkout/processor-amounts.js';
@@ -92,14 +93,13 @@ function alreadyDecided(captured: number, asked: number, currency: string): Auth
   );
 }
 
-/** Where orders are read: the database, and the keyring that opens their customer's contact. */
-export interface OrderStore {
+/** Where orders are read: the database, the keyring that opens their customer's contact, and the service's URL (core/orders/order-model.ts OrderContext). */
+export interface OrderStore extends OrderContext {
   db: Db;
-  keyring: Keyring;
 }
 
 async function orderOf(store: OrderStore, input: AuthorizationInput): Promise<Order> {
-  const order = await getOrder(store.db, store.keyring, input, input.cartId);
+  const order = await getOrder(store.db, store, input, input.cartId);
   if (!order) throw new Error(`order ${input.cartId} vanished from the ledger`);
   return order;
 }

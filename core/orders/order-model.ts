@@ -1,8 +1,10 @@
 import { z } from 'zod';
-import type { Keyring } from '../crypto.js';
+import type { Config } from '../config.js';
 import { CART_PROVENANCES } from '../checkout/cart-provenance.js';
 import { itemSchema } from '../checkout/cart-schema.js';
 import type { OrderRow } from '../checkout/order-views.js';
+import { offersRecovery } from '../checkout/cart-recovery.js';
+import { RECOVERY_LINK_DAYS, recoveryUrl } from '../checkout/recovery-token.js';
 import { THREE_D_SECURE_RESULTS } from '../checkout/payment-processor.js';
 import { CANCELLED_BY, CAPTURE_METHODS, CART_STATUSES } from '../checkout/session.js';
 import { openCustomer } from './customer-seal.js';
@@ -101,14 +103,35 @@ export const orderDataSchema = z
         'The cartId of the failed session this one retries (POST /v2/merchant/carts/{cartId}/retry): the same store and cart, a second chance at paying for the same order of yours. Follow it to your order; null for a cart you created.',
       example: null,
     }),
+    recoveryUrl: z
+      .string()
+      .nullable()
+      .meta({
+        description: `On an abandoned session of a cart created with recovery.enabled: the link that brings the customer back, {CHECKOUT_BASE_URL}/r/<token>, valid ${RECOVERY_LINK_DAYS} days after the abandonment. It opens a new session of the same cart (its order says recoveredFrom), the same one on every visit until paid. Send it to your customer; it carries neither the cartId nor the contact. Null otherwise, and on a session that was itself a recovery.`,
+        example: null,
+      }),
+    recoveredFrom: z.string().nullable().meta({
+      description:
+        'The cartId of the abandoned session whose recoveryUrl opened this one: the same store and cart, a new cartId. Follow it to your order; null for every other cart.',
+      example: null,
+    }),
     createdAt: isoTime('When the cart was created'),
     paidAt: isoTime('When the payment succeeded (with captureMethod manual: when the card was authorized); null before').nullable(),
   })
   .meta({ id: 'OrderData', description: 'An order (a cart session): what the Order API answers and what every webhook event carries as data.' });
 export type OrderData = z.output<typeof orderDataSchema>;
 
+/** What building an order needs besides its row: the keyring opens the contact and seals the recovery link, under the service's URL. */
+export type OrderContext = Pick<Config, 'keyring' | 'checkoutBaseUrl'>;
+
+/**
+ * An abandoned session's recovery link, when its cart asked for one and it was not itself a recovery:
+ * from the row alone (abandoned at its expiresOn), so the event and the Order API give the same URL.
+ */
+const recoveryUrlOf = (ctx: OrderContext, row: OrderRow): string | null => (offersRecovery(row) ? recoveryUrl(ctx, row.cartId, row.expiresOn) : null);
+
 /** The order as the ledger holds it now, the customer's contact unsealed: the Order API's and the events' one builder. */
-export function orderDataOf(row: OrderRow, keyring: Keyring): OrderData {
+export function orderDataOf(row: OrderRow, ctx: OrderContext): OrderData {
   return {
     cartId: row.cartId,
     status: row.status,
@@ -121,12 +144,14 @@ export function orderDataOf(row: OrderRow, keyring: Keyring): OrderData {
     payment: row.payment,
     failureCode: row.failureCode,
     cancelledBy: row.cancelledBy,
-    customer: openCustomer(keyring, row.customerSealed),
+    customer: openCustomer(ctx.keyring, row.customerSealed),
     items: row.cart.items,
     extra: row.cart.extra,
     createdWith: row.createdWith,
     paymentLinkId: row.paymentLinkId,
     retryOf: row.retryOf,
+    recoveryUrl: recoveryUrlOf(ctx, row),
+    recoveredFrom: row.recoveredFrom,
     createdAt: row.createdAt.toISOString(),
     paidAt: row.paidAt?.toISOString() ?? null,
   };

@@ -1,11 +1,10 @@
 import type { Environment } from '../config.js';
-import type { Keyring } from '../crypto.js';
 import type { Db } from '../db/client.js';
 import { findOwnerCart, listOwnerCarts } from '../checkout/order-views.js';
 import type { CartStatus } from '../checkout/session.js';
 import { listOrderEventDeliveries } from '../webhooks/event-history.js';
 import { decodeOrderCursor, encodeOrderCursor } from './order-cursor.js';
-import { orderDataOf, type OrderData } from './order-model.js';
+import { orderDataOf, type OrderContext, type OrderData } from './order-model.js';
 import { ORDER_LIMITS, type Order } from './order-schema.js';
 import { listCartRefunds, publicRefund } from './refund-ledger.js';
 
@@ -48,7 +47,7 @@ export class InvalidOrderCursorError extends Error {
 /** Newest first; `nextCursor` is null on the last page. */
 export async function listOrders(
   db: Db,
-  keyring: Keyring,
+  ctx: OrderContext,
   merchant: OrderOwner,
   filters: OrderFilters = {},
 ): Promise<{ orders: OrderData[]; nextCursor: string | null }> {
@@ -67,13 +66,13 @@ export async function listOrders(
   const page = rows.slice(0, limit);
   const last = page.at(-1);
   return {
-    orders: page.map((row) => orderDataOf(row, keyring)),
+    orders: page.map((row) => orderDataOf(row, ctx)),
     nextCursor: rows.length > limit && last ? encodeOrderCursor({ createdAtMicros: last.createdAtMicros, cartId: last.cartId }) : null,
   };
 }
 
 /** The order, or undefined when it is not this merchant's in this environment (the API answers 404 either way). */
-export async function getOrder(db: Db, keyring: Keyring, merchant: OrderOwner, cartId: string): Promise<Order | undefined> {
+export async function getOrder(db: Db, ctx: OrderContext, merchant: OrderOwner, cartId: string): Promise<Order | undefined> {
   // One snapshot: read one after the other, a refund settling in between showed as succeeded beside the
   // order's status and refundedTotal from before it.
   const read = await db.begin('isolation level repeatable read read only', async (tx) => {
@@ -85,7 +84,7 @@ export async function getOrder(db: Db, keyring: Keyring, merchant: OrderOwner, c
   if (!read) return undefined;
   const { row, refunds, webhooks } = read;
   return {
-    ...orderDataOf(row, keyring),
+    ...orderDataOf(row, ctx),
     expiresOn: row.expiresOn.toISOString(),
     refunds: refunds.map(publicRefund),
     webhooks,

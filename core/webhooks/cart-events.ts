@@ -1,8 +1,8 @@
 import type { Environment } from '../config.js';
-import { randomToken, type Keyring } from '../crypto.js';
+import { randomToken } from '../crypto.js';
 import type { OrderRow } from '../checkout/order-views.js';
 import type { Sql } from '../db/client.js';
-import { orderDataOf, type OrderData } from '../orders/order-model.js';
+import { orderDataOf, type OrderContext, type OrderData } from '../orders/order-model.js';
 import { subscribedEndpointIds } from '../merchants/merchant-store.js';
 import { findCartEvent, insertDeliveries, insertEvent, nextEventSequence } from './event-store.js';
 import type { CartEventInput, PaymentSummary, WebhookEventBody } from './events.js';
@@ -47,12 +47,17 @@ const paymentOf = ({ brand, last4, threeDSecure }: PaymentSummary): OrderData['p
  * never collide and follow the order of the transactions that recorded them. The event's deliveries
  * are written with it, one per endpoint of the merchant that wants it at this moment.
  */
-export async function recordLockedCartEvent(tx: Sql, keyring: Keyring, order: OrderRow, input: CartEventInput): Promise<{ eventId: string; sequence: number }> {
+export async function recordLockedCartEvent(
+  tx: Sql,
+  ctx: OrderContext,
+  order: OrderRow,
+  input: CartEventInput,
+): Promise<{ eventId: string; sequence: number }> {
   const existing = await findCartEvent(tx, input.cartId, input.event, input.status, input.refund?.id);
   if (existing) return { eventId: existing.id, sequence: existing.sequence };
   const sequence = await nextEventSequence(tx, input.cartId);
-  const body = cartEventBody(orderDataOf(order, keyring), order.environment, input, sequence);
-  await insertEvent(tx, keyring, order.platformUuid, body);
+  const body = cartEventBody(orderDataOf(order, ctx), order.environment, input, sequence);
+  await insertEvent(tx, ctx.keyring, order.platformUuid, body);
   await insertDeliveries(tx, body.id, await subscribedEndpointIds(tx, order.platformUuid, input.event));
   return { eventId: body.id, sequence };
 }

@@ -37,6 +37,8 @@ const order = {
   createdWith: 'api_key' as const,
   paymentLinkId: null,
   retryOf: null,
+  recoveryUrl: null,
+  recoveredFrom: null,
   createdAt: '2030-01-01T11:58:00.000Z',
   paidAt: null,
 };
@@ -83,7 +85,7 @@ export const CART_EVENT_EXAMPLES: { [E in WebhookEventName]: z.infer<(typeof CAR
     event: 'order_abandoned',
     ...sent,
     sequence: 1,
-    data: { ...order, status: 'abandoned' },
+    data: { ...order, status: 'abandoned', recoveryUrl: 'https://checkout.example.com/r/3q2-9d8Kx1LmNo4PqRs7TuVwXyZ0aBcDeFgHiJkLmNoPq' },
   },
   order_refunded: {
     id: 'evt_4e5f6a7b8c9d0e1f2a3b4c5d',

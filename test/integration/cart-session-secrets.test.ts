@@ -121,7 +121,7 @@ describe('no card number, CVV, one-time code, code hash, contact or secret in hi
     }
     // The contact is there, sealed: the merchant's own read of the order opens it.
     const owner = { platformUuid: merchant.platformUuid, environment: stack.config.environment };
-    expect((await getOrder(stack.db, stack.config.keyring, owner, paid.session.cartId))?.customer).toEqual({ phone: '+33612345678' });
+    expect((await getOrder(stack.db, stack.config, owner, paid.session.cartId))?.customer).toEqual({ phone: '+33612345678' });
     expect(logs).toContain('payment authorization');
     expect(logs).toContain('payment processor unavailable');
     expect(logs).toContain('one-time code written to the sandbox outbox');

@@ -84,8 +84,8 @@ describe('the merchant’s orders: one order in full, and the list with filters 
     }
     expect((await json<OrderList>(await nosy.get('/orders'))).data).toEqual([]);
     // The merchant API of production would ask with environment production: the sandbox cart is not there.
-    expect(await getOrder(stack.db, stack.config.keyring, { platformUuid: merchant.platformUuid, environment: 'production' }, cartId)).toBeUndefined();
-    expect((await listOrders(stack.db, stack.config.keyring, { platformUuid: merchant.platformUuid, environment: 'production' })).orders).toEqual([]);
+    expect(await getOrder(stack.db, stack.config, { platformUuid: merchant.platformUuid, environment: 'production' }, cartId)).toBeUndefined();
+    expect((await listOrders(stack.db, stack.config, { platformUuid: merchant.platformUuid, environment: 'production' })).orders).toEqual([]);
     expect((await fetch(`${stack.apiUrl}/v2/merchant/orders/${cartId}`)).status).toBe(401);
   });
 
@@ -120,6 +120,8 @@ describe('the merchant’s orders: one order in full, and the list with filters 
       createdWith: 'public',
       paymentLinkId: null,
       retryOf: null,
+      recoveryUrl: null,
+      recoveredFrom: null,
       createdAt: expect.any(String) as string,
       paidAt: expect.any(String) as string,
     } satisfies OrderData);

@@ -32,6 +32,7 @@ describe("the processor's payment reference: stored in the ledger at approval, u
     createRefundActivities({
       db: stack.db,
       keyring: stack.config.keyring,
+      checkoutBaseUrl: stack.config.checkoutBaseUrl,
       logger: stack.logger,
       paymentProcessor,
       requestDelivery: noDelivery,

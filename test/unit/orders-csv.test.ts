@@ -20,6 +20,8 @@ const order = (edit: Partial<OrderData> = {}): OrderData => ({
   createdWith: 'api_key',
   paymentLinkId: null,
   retryOf: null,
+  recoveryUrl: null,
+  recoveredFrom: null,
   createdAt: '2030-01-31T10:00:00.000Z',
   paidAt: '2030-01-31T10:01:00.000Z',
   ...edit,

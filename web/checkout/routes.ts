@@ -22,6 +22,7 @@ import { merchantOrigins, merchantReturnUrl, SUCCESS_STATUSES } from './merchant
 import { checkoutPage } from './views/checkout-page.js';
 import { sandboxChallengeRoutes } from './sandbox-challenge.js';
 import { paymentLinkRoutes } from './payment-link-route.js';
+import { recoveryRoutes } from './recovery-route.js';
 import { cartOfReturnToken, THREE_D_SECURE_RETURN_PATH } from '../../core/checkout/three-d-secure.js';
 import { messagePage } from './views/layout.js';
 import { html } from 'hono/html';
@@ -215,6 +216,7 @@ export function checkoutRoutes(deps: CheckoutDeps) {
 
   if (!production) app.route('/', sandboxChallengeRoutes(deps));
   app.route('/', paymentLinkRoutes(deps));
+  app.route('/', recoveryRoutes(deps));
 
   app.get('/', async (c) => {
     const session = await loadSession(c, c.req.query('token') ?? '');

@@ -145,7 +145,7 @@ export function operatorRoutes(deps: { db: Db; config: Config }) {
     });
     if (!merchant) return c.html(notFoundPage('This merchant'), 404);
     const cursor = c.req.query('cursor');
-    const page = await listOrders(db, config.keyring, merchant, { limit: CARTS_PER_PAGE, ...(cursor ? { cursor } : {}) }).catch((err: unknown) => {
+    const page = await listOrders(db, config, merchant, { limit: CARTS_PER_PAGE, ...(cursor ? { cursor } : {}) }).catch((err: unknown) => {
       if (err instanceof InvalidOrderCursorError) return { orders: [], nextCursor: null };
       throw err;
     });

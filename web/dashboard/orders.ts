@@ -59,7 +59,7 @@ export function orderRoutes(deps: { config: Config; db: Db; temporal: Temporal }
   const { db, temporal } = deps;
   const currencies = processorCurrencies(deps.config.payments.processor);
   const refunds = { db, temporal, refundWorkflow: refundWorkflow(temporal.client, deps.config), currencies };
-  const holds = { db, keyring: deps.config.keyring, hold: authorizationHold(temporal.client), currencies };
+  const holds = { db, checkoutBaseUrl: deps.config.checkoutBaseUrl, keyring: deps.config.keyring, hold: authorizationHold(temporal.client), currencies };
   const replays = replayDeps({ ...deps, requestDelivery: boundedDeliveryRequests(temporal, deps.config, TEMPORAL_DEADLINE_MS) });
   const app = new Hono<DashboardEnv>();
   const owner = (c: C) => {
@@ -108,7 +108,7 @@ export function orderRoutes(deps: { config: Config; db: Db; temporal: Temporal }
     const q = (name: string) => c.req.query(name)?.trim() ?? '';
     const { filters, errors, filter } = readFilters(c);
     const valid = filter !== undefined;
-    const found = filter ? await listOrders(db, deps.config.keyring, owner(c), filter) : { orders: [], nextCursor: null };
+    const found = filter ? await listOrders(db, deps.config, owner(c), filter) : { orders: [], nextCursor: null };
     const next = new URLSearchParams(Object.entries(filters).filter(([, v]) => v !== ''));
     // The page size is not in the form (25 unless the URL says otherwise) but stays the same page after page.
     if (q('limit')) next.set('limit', q('limit'));
@@ -147,7 +147,7 @@ export function orderRoutes(deps: { config: Config; db: Db; temporal: Temporal }
     const orders: OrderData[] = [];
     let cursor: string | undefined;
     do {
-      const page = await listOrders(db, deps.config.keyring, owner(c), { ...wanted, ...(cursor ? { cursor } : {}) });
+      const page = await listOrders(db, deps.config, owner(c), { ...wanted, ...(cursor ? { cursor } : {}) });
       orders.push(...page.orders);
       cursor = page.nextCursor ?? undefined;
       if (orders.length > CSV_MAX_ORDERS)
@@ -159,7 +159,7 @@ export function orderRoutes(deps: { config: Config; db: Db; temporal: Temporal }
   });
 
   async function loadOrder(c: C) {
-    return getOrder(db, deps.config.keyring, owner(c), c.req.param('cartId') ?? '');
+    return getOrder(db, deps.config, owner(c), c.req.param('cartId') ?? '');
   }
 
   app.get('/orders/:cartId', async (c) => {

@@ -1,0 +1,71 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { CreatedMerchant } from '../../core/merchants/registration.js';
+import type { WebhookEventBody } from '../../core/webhooks/events.js';
+import { verifyWebhook } from '../../core/webhooks/verify.js';
+import { useBrowserCheckout } from '../support/browser-checkout.js';
+import { skipWithoutChromium } from '../support/chromium.js';
+import { checkoutSteps } from '../support/checkout-steps.js';
+import { postCart, validCartRequest } from '../support/fixtures.js';
+import { startWebhookReceiver, type WebhookReceiver } from '../support/webhook-receiver.js';
+
+/** Short enough to watch the first session be abandoned, long enough to pay the recovered one in a browser. */
+const LIFETIME_SECONDS = 30;
+
+/**
+ * An abandoned cart's recovery link in headless Chromium, as a customer follows it from the merchant's
+ * email (docs/abandoned-cart-recovery.md): the usual checkout page of a new session, code, card, paid,
+ * and the signed order_created names the abandoned cart as recoveredFrom.
+ */
+describe.skipIf(skipWithoutChromium())('abandoned-cart recovery in the browser', () => {
+  // The link is built from CHECKOUT_BASE_URL: it must lead to this page.
+  const checkout = useBrowserCheckout({ name: 'Recovery Store' }, { SESSION_LIFETIME_SECONDS: String(LIFETIME_SECONDS) }, { checkoutAtItsBaseUrl: true });
+  const { stack } = checkout;
+  const steps = checkoutSteps('en');
+  let receiver: WebhookReceiver;
+  let merchant: CreatedMerchant;
+
+  beforeAll(async () => {
+    receiver = await startWebhookReceiver();
+    merchant = await stack.createMerchant({ name: 'Recovery Store', webhookUrl: receiver.url });
+  });
+  afterAll(async () => {
+    await receiver?.close();
+  });
+
+  const verifiedEvents = (cartId: string, name: string): WebhookEventBody[] =>
+    receiver.requests
+      .map((r) => verifyWebhook(r.rawBody, r.headers, merchant.webhookSecret))
+      .flatMap((v) => (v.valid && v.event.data.cartId === cartId && v.event.event === name ? [v.event] : []));
+
+  it('opens the checkout page of a new session, which is paid with code and card; order_created says recoveredFrom', async () => {
+    const request = validCartRequest(merchant.platformUuid);
+    const site = checkout.merchant().baseUrl;
+    request.cartObject.cart.merchantUrls = { successUrl: `${site}/success`, failureUrl: `${site}/failure` };
+    request.cartObject.cart.recovery = { enabled: true };
+    const created = await postCart(stack.apiUrl, request, { authorization: `Bearer ${merchant.apiKey}` });
+    expect(created.status).toBe(200);
+    const abandoned = ((await created.json()) as { data: { cartId: string } }).data.cartId;
+
+    await expect.poll(() => verifiedEvents(abandoned, 'order_abandoned'), { timeout: (LIFETIME_SECONDS + 60) * 1000, interval: 500 }).toHaveLength(1);
+    const recoveryUrl = verifiedEvents(abandoned, 'order_abandoned')[0]!.data.recoveryUrl!;
+
+    const { page } = await checkout.blank();
+    expect((await page.goto(recoveryUrl))?.status()).toBe(200);
+    const url = new URL(page.url());
+    expect(url.pathname).toBe('/');
+    const recovered = url.searchParams.get('token')!;
+    expect(recovered).not.toBe(abandoned);
+
+    await steps.verifyContactAndCode(page);
+    await steps.payWith(page, '4111 1111 1111 1111');
+    await page.waitForURL((u) => u.origin === site && u.pathname === '/success', { timeout: 20_000 });
+
+    await expect.poll(() => verifiedEvents(recovered, 'order_created'), { timeout: 15_000 }).toHaveLength(1);
+    expect(verifiedEvents(recovered, 'order_created')[0]!.data).toMatchObject({
+      status: 'paid',
+      recoveredFrom: abandoned,
+      recoveryUrl: null,
+      createdWith: 'api_key',
+    });
+  });
+});
