@@ -30,9 +30,13 @@ export interface CartTotals {
   linkSessions: number;
   linkPaid: number;
   linkPaidAmount: number;
+  /** Of the sessions, those a recovery link minted (carts.recovered_from, ./cart-recovery.ts), those of them paid, and what they charged. */
+  recovered: number;
+  recoveredPaid: number;
+  recoveredPaidAmount: number;
 }
 
-/** Sessions created in the scope, per currency: how many, how many were paid (refunded ones included), and what those paid; the same for retries and for link sessions alone. */
+/** Sessions created in the scope, per currency: how many, how many were paid (refunded ones included), and what those paid; the same for retries, link sessions and recovered sessions alone. */
 export async function cartTotals(db: Db, scope: InsightScope): Promise<CartTotals[]> {
   const rows = await db<
     {
@@ -46,6 +50,9 @@ export async function cartTotals(db: Db, scope: InsightScope): Promise<CartTotal
       link_sessions: string;
       link_paid: string;
       link_paid_amount: string;
+      recovered: string;
+      recovered_paid: string;
+      recovered_paid_amount: string;
     }[]
   >`
     select currency, count(*) as sessions,
@@ -56,7 +63,10 @@ export async function cartTotals(db: Db, scope: InsightScope): Promise<CartTotal
       coalesce(sum(amount) filter (where retry_of is not null and status in ${db(PAID_STATUSES)}), 0) as retried_paid_amount,
       count(*) filter (where payment_link_id is not null) as link_sessions,
       count(*) filter (where payment_link_id is not null and status in ${db(PAID_STATUSES)}) as link_paid,
-      coalesce(sum(amount) filter (where payment_link_id is not null and status in ${db(PAID_STATUSES)}), 0) as link_paid_amount
+      coalesce(sum(amount) filter (where payment_link_id is not null and status in ${db(PAID_STATUSES)}), 0) as link_paid_amount,
+      count(*) filter (where recovered_from is not null) as recovered,
+      count(*) filter (where recovered_from is not null and status in ${db(PAID_STATUSES)}) as recovered_paid,
+      coalesce(sum(amount) filter (where recovered_from is not null and status in ${db(PAID_STATUSES)}), 0) as recovered_paid_amount
     from carts where ${scopeCondition(db, scope)}
     group by currency order by currency`;
   return rows.map((r) => ({
@@ -70,6 +80,9 @@ export async function cartTotals(db: Db, scope: InsightScope): Promise<CartTotal
     linkSessions: Number(r.link_sessions),
     linkPaid: Number(r.link_paid),
     linkPaidAmount: Number(r.link_paid_amount),
+    recovered: Number(r.recovered),
+    recoveredPaid: Number(r.recovered_paid),
+    recoveredPaidAmount: Number(r.recovered_paid_amount),
   }));
 }
 

@@ -42,6 +42,8 @@ export interface InsightSummary {
   refunds: Array<{ currency: string; refunds: number; amount: number }>;
   /** Of the sessions, those payment links minted (docs/payment-links.md), how many of them were paid, and what those charged per currency (minor units). */
   links: { sessions: number; paid: number; revenue: Array<{ currency: string; amount: number }> };
+  /** Of the sessions, those a recovery link minted from an abandoned one (docs/abandoned-cart-recovery.md), as `links`. */
+  recoveries: { sessions: number; paid: number; revenue: Array<{ currency: string; amount: number }> };
 }
 
 export async function insightSummary(db: Db, query: InsightQuery): Promise<InsightSummary> {
@@ -64,6 +66,11 @@ export async function insightSummary(db: Db, query: InsightQuery): Promise<Insig
       sessions: totals.reduce((sum, t) => sum + t.linkSessions, 0),
       paid: totals.reduce((sum, t) => sum + t.linkPaid, 0),
       revenue: totals.filter((t) => t.linkPaid > 0).map((t) => ({ currency: t.currency, amount: t.linkPaidAmount })),
+    },
+    recoveries: {
+      sessions: totals.reduce((sum, t) => sum + t.recovered, 0),
+      paid: totals.reduce((sum, t) => sum + t.recoveredPaid, 0),
+      revenue: totals.filter((t) => t.recoveredPaid > 0).map((t) => ({ currency: t.currency, amount: t.recoveredPaidAmount })),
     },
   };
 }

@@ -1,16 +1,14 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import type { Cart, CreateCartRequest } from '../../core/checkout/cart-schema.js';
 import { SANDBOX_CARDS } from '../../core/checkout/payment-processors/sandbox.js';
 import { RECOVERY_LINK_DAYS, recoveryUrl } from '../../core/checkout/recovery-token.js';
-import type { CreatedMerchant } from '../../core/merchants/registration.js';
+import { insightSummary } from '../../core/insights/insights.js';
 import type { Order } from '../../core/orders/order-schema.js';
 import { verifyWebhook } from '../../core/webhooks/verify.js';
-import { cartSessionDriver } from '../support/cart-session-driver.js';
 import { postCart, validCartRequest } from '../support/fixtures.js';
-import { merchantApi } from '../support/merchant-api.js';
+import { useReceivingMerchant } from '../support/receiving-merchant.js';
 import { useTestStack } from '../support/test-stack.js';
 import { waitFor } from '../support/wait-for.js';
-import { startWebhookReceiver, type WebhookReceiver } from '../support/webhook-receiver.js';
 
 /** Short enough to watch a session be abandoned, long enough to pay the recovered one on a loaded machine. */
 const LIFETIME_SECONDS = 20;
@@ -22,23 +20,12 @@ const LIFETIME_SECONDS = 20;
  */
 describe('abandoned-cart recovery links', () => {
   const stack = useTestStack({ SESSION_LIFETIME_SECONDS: String(LIFETIME_SECONDS) }, { checkoutAtItsBaseUrl: true });
-  let receiver: WebhookReceiver;
-  let merchant: CreatedMerchant;
-  let api: ReturnType<typeof merchantApi>;
-  let driver: ReturnType<typeof cartSessionDriver>;
-
-  beforeAll(async () => {
-    receiver = await startWebhookReceiver();
-    merchant = await stack.createMerchant({ name: 'Second Look Store', webhookUrl: receiver.url });
-    api = merchantApi(stack, merchant.apiKey);
-    driver = cartSessionDriver(stack, merchant.platformUuid);
-  });
-  afterAll(() => receiver?.close());
+  const shop = useReceivingMerchant(stack, 'Second Look Store');
 
   async function keyedCart(edit: (cart: Cart) => void): Promise<string> {
-    const request: CreateCartRequest = validCartRequest(merchant.platformUuid);
+    const request: CreateCartRequest = validCartRequest(shop.merchant.platformUuid);
     edit(request.cartObject.cart);
-    const res = await postCart(stack.apiUrl, request, { authorization: `Bearer ${merchant.apiKey}` });
+    const res = await postCart(stack.apiUrl, request, { authorization: `Bearer ${shop.merchant.apiKey}` });
     const text = await res.text();
     expect(res.status, text).toBe(200);
     return (JSON.parse(text) as { data: { cartId: string } }).data.cartId;
@@ -47,13 +34,13 @@ describe('abandoned-cart recovery links', () => {
   const eventOf = (cartId: string, event: string) =>
     waitFor(
       () =>
-        [...receiver.processed.values()]
-          .map((request) => verifyWebhook(request.rawBody, request.headers, merchant.webhookSecret))
+        [...shop.receiver.processed.values()]
+          .map((request) => verifyWebhook(request.rawBody, request.headers, shop.merchant.webhookSecret))
           .flatMap((verified) => (verified.valid ? [verified.event] : []))
           .find((body) => body.event === event && body.data.cartId === cartId),
       { timeoutMs: 90_000, what: `${event} of ${cartId}` },
     );
-  const order = async (cartId: string) => (await (await api.get(`/orders/${cartId}`)).json()) as Order;
+  const order = async (cartId: string) => (await (await shop.api.get(`/orders/${cartId}`)).json()) as Order;
   const visit = (url: string, headers: Record<string, string> = {}) => fetch(url, { redirect: 'manual', headers });
   const tokenOf = (res: Response) => new URL(res.headers.get('location')!, stack.checkoutUrl).searchParams.get('token')!;
 
@@ -90,11 +77,17 @@ describe('abandoned-cart recovery links', () => {
     expect({ status: second.status, token: tokenOf(second) }).toEqual({ status: 303, token: recovered });
     expect(await stack.db`select cart_id from carts where recovered_from = ${abandoned}`).toHaveLength(1);
 
-    const session = { cartId: recovered, handle: driver.handleOf(recovered) };
-    await driver.sendCode(session);
-    await driver.verify(session, await driver.sentCode(session));
-    expect((await driver.pay(session, SANDBOX_CARDS.approved)).status).toBe('paid');
+    const session = { cartId: recovered, handle: shop.driver.handleOf(recovered) };
+    await shop.driver.sendCode(session);
+    await shop.driver.verify(session, await shop.driver.sentCode(session));
+    expect((await shop.driver.pay(session, SANDBOX_CARDS.approved)).status).toBe('paid');
     expect((await eventOf(recovered, 'order_created')).data.recoveredFrom).toBe(abandoned);
+    // Insights count it as a recovered session, paid, with what it charged.
+    const { recoveries } = await insightSummary(stack.db, {
+      merchant: { platformUuid: shop.merchant.platformUuid, environment: stack.config.environment },
+      days: 1,
+    });
+    expect(recoveries).toEqual({ sessions: 1, paid: 1, revenue: [{ currency: 'EUR', amount: (await order(recovered)).amount }] });
 
     const paid = await visit(url!, { 'accept-language': 'de' });
     expect(paid.status).toBe(410);

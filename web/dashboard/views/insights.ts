@@ -151,6 +151,26 @@ export function overviewView(summary: InsightSummary): Html {
         html`<td>${r.currency}</td>
           <td data-link-revenue="${r.currency}" data-minor="${r.amount}">${formatMoney(r.amount, r.currency)}</td>`,
     })}
+    <h3>Recovered carts</h3>
+    <dl class="insight-figures">
+      <div>
+        <dt>Sessions from recovery links</dt>
+        <dd data-figure="recovered-sessions">${summary.recoveries.sessions}</dd>
+      </div>
+      <div>
+        <dt>Paid after recovery</dt>
+        <dd data-figure="recovered-paid">${summary.recoveries.paid}</dd>
+      </div>
+    </dl>
+    ${scrollingTable({
+      label: 'Recovered revenue per currency',
+      empty: 'No recovered session was paid in this period.',
+      columns: ['Currency', 'Paid recovered sessions charged'],
+      rows: summary.recoveries.revenue,
+      cells: (r) =>
+        html`<td>${r.currency}</td>
+          <td data-recovered-revenue="${r.currency}" data-minor="${r.amount}">${formatMoney(r.amount, r.currency)}</td>`,
+    })}
   </section>`;
 }
 
