@@ -4,6 +4,7 @@ import type { WebhookEventBody } from '../../core/webhooks/events.js';
 import { verifyWebhook } from '../../core/webhooks/verify.js';
 import { useBrowserCheckout } from '../support/browser-checkout.js';
 import { skipWithoutChromium } from '../support/chromium.js';
+import { cartSessionDriver } from '../support/cart-session-driver.js';
 import { checkoutSteps } from '../support/checkout-steps.js';
 import { postCart, validCartRequest } from '../support/fixtures.js';
 import { startWebhookReceiver, type WebhookReceiver } from '../support/webhook-receiver.js';
@@ -45,6 +46,11 @@ describe.skipIf(skipWithoutChromium())('abandoned-cart recovery in the browser',
     const created = await postCart(stack.apiUrl, request, { authorization: `Bearer ${merchant.apiKey}` });
     expect(created.status).toBe(200);
     const abandoned = ((await created.json()) as { data: { cartId: string } }).data.cartId;
+    // The customer proved a contact before walking away: the recovered page offers it, masked.
+    const driver = cartSessionDriver(stack, merchant.platformUuid);
+    const first = { cartId: abandoned, handle: driver.handleOf(abandoned) };
+    await driver.sendCode(first, 'jane.doe@example.com');
+    await driver.verify(first, await driver.sentCode(first));
 
     await expect.poll(() => verifiedEvents(abandoned, 'order_abandoned'), { timeout: (LIFETIME_SECONDS + 60) * 1000, interval: 500 }).toHaveLength(1);
     const recoveryUrl = verifiedEvents(abandoned, 'order_abandoned')[0]!.data.recoveryUrl!;
@@ -56,7 +62,14 @@ describe.skipIf(skipWithoutChromium())('abandoned-cart recovery in the browser',
     const recovered = url.searchParams.get('token')!;
     expect(recovered).not.toBe(abandoned);
 
-    await steps.verifyContactAndCode(page);
+    await steps.expectStep(page, 'contact');
+    await expect.poll(() => page.locator('main').innerText()).toContain('j***@example.com');
+    expect(await page.content(), 'the address itself is never on the page').not.toContain('jane.doe@example.com');
+    await page.getByRole('button', { name: 'Send the code to j***@example.com' }).click();
+    await steps.expectStep(page, 'code');
+    await page.getByLabel(steps.say('code.label')).fill('123456');
+    await page.getByRole('button', { name: steps.say('code.submit'), exact: true }).click();
+    await steps.expectStep(page, 'card');
     await steps.payWith(page, '4111 1111 1111 1111');
     await page.waitForURL((u) => u.origin === site && u.pathname === '/success', { timeout: 20_000 });
 
@@ -66,6 +79,7 @@ describe.skipIf(skipWithoutChromium())('abandoned-cart recovery in the browser',
       recoveredFrom: abandoned,
       recoveryUrl: null,
       createdWith: 'api_key',
+      customer: { email: 'jane.doe@example.com' },
     });
   });
 });

@@ -1,5 +1,9 @@
 import { findCart } from '../../core/checkout/cart-ledger.js';
+import { parseContact, type ParsedContact } from '../../core/checkout/contact.js';
+import type { Config } from '../../core/config.js';
+import type { Keyring } from '../../core/crypto.js';
 import type { Db } from '../../core/db/client.js';
+import { openCustomer } from '../../core/orders/customer-seal.js';
 import { CART_ID_PATTERN } from '../../core/checkout/cart-id.js';
 import type { Cart, Store } from '../../core/checkout/cart-schema.js';
 import { withDeadline, type Temporal } from '../../core/temporal/connection.js';
@@ -28,6 +32,11 @@ export interface CheckoutSession {
   brandColour: string | null;
   /** How the cart was created: `api_key` sessions may spend the keyed share of the code caps (web/checkout/limits.ts). */
   createdWith: CartProvenance;
+  /**
+   * A recovered session's (docs/abandoned-cart-recovery.md): the contact verified on the abandoned
+   * session, which the contact step offers by its hint alone. Its address never reaches the page.
+   */
+  rememberedContact?: ParsedContact;
 }
 
 /**
@@ -46,7 +55,10 @@ export const QUERY_DEADLINE_MS = QUERY_HANDOVER_MS + 2_000;
  * PostgreSQL read, and on its very first display the funnel's one update (docs/decisions/page-first-load.md). If the session's timer already ran out, its
  * expiresOn has passed (the API sets it no later than the timer's end), and the page says expired.
  */
-export async function loadCheckoutSession(deps: { db: Db; temporal: Temporal }, token: string): Promise<CheckoutSession | undefined> {
+export async function loadCheckoutSession(
+  deps: { db: Db; temporal: Temporal; config: Pick<Config, 'keyring'> },
+  token: string,
+): Promise<CheckoutSession | undefined> {
   if (!CART_ID_PATTERN.test(token)) return undefined;
   const row = await findCart(deps.db, token);
   if (!row) return undefined;
@@ -61,6 +73,7 @@ export async function loadCheckoutSession(deps: { db: Db; temporal: Temporal }, 
     pageOpened: row.pageOpenedAt !== null,
     brandColour: row.brandColour,
     createdWith: row.createdWith,
+    ...rememberedContactOf(deps.config.keyring, row.recoveredCustomerSealed),
   };
   if (TERMINAL_STATUSES.has(row.status)) {
     const state: CartSessionState = { cartId: token, status: row.status, step: 'done', expiresOn: row.expiresOn.toISOString() };
@@ -77,4 +90,10 @@ export function initialState(cartId: string, expiresOn: Date): CartSessionState 
 
 export function queryState(deps: { temporal: Temporal }, cartId: string): Promise<CartSessionState> {
   return withDeadline(deps.temporal, QUERY_DEADLINE_MS, () => cartSessionHandle(deps.temporal.client, cartId).query(stateQuery));
+}
+
+function rememberedContactOf(keyring: Keyring, sealed: Buffer | null): { rememberedContact?: ParsedContact } {
+  const customer = openCustomer(keyring, sealed);
+  const contact = customer && parseContact('email' in customer ? customer.email : customer.phone);
+  return contact ? { rememberedContact: contact } : {};
 }

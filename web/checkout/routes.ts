@@ -343,10 +343,14 @@ export function checkoutRoutes(deps: CheckoutDeps) {
   }
 
   action('/contact', 'sendCode', async (c, session, form) => {
-    const contact = form('contact').trim();
+    // A recovered session's offered contact is read from the ledger, never sent by the page.
+    const remembered = form('remembered') === '1' ? session.rememberedContact : undefined;
+    const contact = remembered?.address ?? form('contact').trim();
+    // What the form shows back on a refusal: what the customer typed, never the offered address.
+    const typed = remembered ? {} : { values: { contact } };
     const read = readContact(contact, session.cart.country);
     if (!read) {
-      return render(c, session, { values: { contact }, errors: { contact: t(locale(c), 'error.contactInvalid') } }, 422);
+      return render(c, session, { ...typed, errors: { contact: t(locale(c), 'error.contactInvalid') } }, 422);
     }
     if (session.state.step !== 'contact') return moveOn(c, session);
     const contactKey = limits.contactKey(read.destination);
@@ -356,12 +360,12 @@ export function checkoutRoutes(deps: CheckoutDeps) {
       platformUuid: session.store.platformUuid,
       createdWith: session.createdWith,
     });
-    if (!counted.allowed) return tooManyCodes(c, session, counted, 'contact', { values: { contact } });
+    if (!counted.allowed) return tooManyCodes(c, session, counted, 'contact', typed);
     // The workflow is given the address as it was read, so the code goes where it was counted.
     const result = await actions.sendCode(session.cartId, read.contact.address, session.state, contactKey, locale(c));
     await refundUnlessSent(session, result, counted);
     if (result.accepted) await reached(session, 'code_sent');
-    return outcome(c, session, result, 'contact', { values: { contact } });
+    return outcome(c, session, result, 'contact', typed);
   });
 
   action('/resend-code', 'resendCode', async (c, session) => {

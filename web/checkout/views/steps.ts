@@ -115,9 +115,27 @@ function cancelForm(view: StepView): Html {
   return form('/cancel', view, html`<button type="submit" class="secondary">${t(view.locale, 'common.cancel')}</button>`, 'cancel-form');
 }
 
+/**
+ * A recovered session offers the contact its abandoned session verified, by its hint: the customer
+ * sends the code there with one tap (the web tier reads the address from the ledger), or types another.
+ */
+function rememberedContact(view: StepView): Html {
+  const remembered = view.session.rememberedContact;
+  if (!remembered) return html`<p class="lead">${t(view.locale, 'contact.lead')}</p>`;
+  return html`<p class="lead">${tHtml(view.locale, 'contact.rememberedLead', { contact: remembered.hint })}</p>
+    ${form(
+      '/contact',
+      view,
+      html`<input type="hidden" name="remembered" value="1" />
+        <button type="submit">${tHtml(view.locale, 'contact.rememberedSubmit', { contact: remembered.hint })}</button>`,
+      'step-form remembered-contact',
+    )}
+    <p>${t(view.locale, 'contact.otherLead')}</p>`;
+}
+
 function contactStep(view: StepView): Html {
   return html`<h2>${t(view.locale, 'contact.heading')}</h2>
-    <p class="lead">${t(view.locale, 'contact.lead')}</p>
+    ${rememberedContact(view)}
     ${form(
       '/contact',
       view,
