@@ -1,7 +1,7 @@
 import { findRetrySource, retryRefusal, type RetryRefusal } from '../../core/checkout/cart-retry.js';
 import type { CartOwner } from '../../core/checkout/cart-ledger.js';
 import type { RetriedCart } from '../../core/checkout/cart-schema.js';
-import type { CartStatus } from '../../core/checkout/session.js';
+import { OPEN_STATUSES, PAID_STATUSES, type CartStatus } from '../../core/checkout/session.js';
 import { findActiveMerchant } from '../../core/merchants/merchant-store.js';
 import { createCartSession, type CartSessionDeps } from '../carts/create-cart-session.js';
 import { ApiError } from '../errors.js';
@@ -9,13 +9,11 @@ import { ApiError } from '../errors.js';
 /** PostgreSQL's unique violation: here, `carts.retry_of` (migration 029), a second retry of one cart that raced the first. */
 const UNIQUE_VIOLATION = '23505';
 
-const OPEN: ReadonlySet<CartStatus> = new Set(['pending', 'processing']);
-const PAID: ReadonlySet<CartStatus> = new Set(['authorized', 'paid', 'partially_refunded', 'refunded']);
 
 function notRetryableMessage(status: CartStatus): string {
-  if (OPEN.has(status))
+  if (OPEN_STATUSES.has(status))
     return `This session is still open (${status}): the customer can still pay with it, so there is nothing to retry. Send them back to its page; a retry is for a session whose payment failed.`;
-  if (PAID.has(status)) return `This session is ${status}: it was paid, so there is nothing to retry.`;
+  if (PAID_STATUSES.has(status)) return `This session is ${status}: it was paid, so there is nothing to retry.`;
   return `This session is ${status}, not failed: only a session whose payment failed can be retried. For a new checkout, create a new cart (POST /v2/public/api/cart/).`;
 }
 

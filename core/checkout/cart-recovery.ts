@@ -2,7 +2,7 @@ import type { Environment } from '../config.js';
 import type { Db } from '../db/client.js';
 import type { Cart, Store } from './cart-schema.js';
 import type { CartProvenance } from './cart-provenance.js';
-import type { CartStatus } from './session.js';
+import { OPEN_STATUSES, PAID_STATUSES, type CartStatus } from './session.js';
 
 /**
  * What a recovery link (./recovery-token.ts, docs/abandoned-cart-recovery.md) reopens, as the `carts`
@@ -60,8 +60,6 @@ export async function findRecoverySource(db: Db, environment: Environment, cartI
   };
 }
 
-const OPEN: ReadonlySet<CartStatus> = new Set(['pending', 'processing']);
-const PAID: ReadonlySet<CartStatus> = new Set(['authorized', 'paid', 'partially_refunded', 'refunded']);
 
 export type RecoveryVisit = { to: 'new' } | { to: 'open'; cartId: string } | { to: 'paid' } | { to: 'closed' };
 
@@ -74,6 +72,6 @@ export type RecoveryVisit = { to: 'new' } | { to: 'open'; cartId: string } | { t
 export function recoveryVisit(source: RecoverySource): RecoveryVisit {
   const { recovered } = source;
   if (!recovered) return { to: 'new' };
-  if (OPEN.has(recovered.status)) return { to: 'open', cartId: recovered.cartId };
-  return PAID.has(recovered.status) ? { to: 'paid' } : { to: 'closed' };
+  if (OPEN_STATUSES.has(recovered.status)) return { to: 'open', cartId: recovered.cartId };
+  return PAID_STATUSES.has(recovered.status) ? { to: 'paid' } : { to: 'closed' };
 }

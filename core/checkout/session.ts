@@ -13,6 +13,12 @@ export type CartStatus = (typeof CART_STATUSES)[number];
 /** Statuses where the customer's part is over: the page shows the outcome (an authorized hold is one, for the customer). */
 export const TERMINAL_STATUSES: ReadonlySet<CartStatus> = new Set(['authorized', 'paid', 'failed', 'cancelled', 'abandoned', 'partially_refunded', 'refunded']);
 
+/** Statuses of a session the customer can still pay on. */
+export const OPEN_STATUSES: ReadonlySet<CartStatus> = new Set(['pending', 'processing']);
+
+/** Statuses of a session whose payment succeeded: authorized (held), captured, or refunded since. */
+export const PAID_STATUSES: ReadonlySet<CartStatus> = new Set(['authorized', 'paid', 'partially_refunded', 'refunded']);
+
 /** `automatic`: the charge is captured at once. `manual`: authorized at checkout, captured or voided by the merchant later. */
 export const CAPTURE_METHODS = ['automatic', 'manual'] as const;
 export type CaptureMethod = (typeof CAPTURE_METHODS)[number];

@@ -1,13 +1,11 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { CreatedMerchant } from '../../core/merchants/registration.js';
+import { describe, expect, it } from 'vitest';
 import type { WebhookEventBody } from '../../core/webhooks/events.js';
 import { verifyWebhook } from '../../core/webhooks/verify.js';
 import { useBrowserCheckout } from '../support/browser-checkout.js';
 import { skipWithoutChromium } from '../support/chromium.js';
-import { cartSessionDriver } from '../support/cart-session-driver.js';
 import { checkoutSteps } from '../support/checkout-steps.js';
 import { postCart, validCartRequest } from '../support/fixtures.js';
-import { startWebhookReceiver, type WebhookReceiver } from '../support/webhook-receiver.js';
+import { useReceivingMerchant } from '../support/receiving-merchant.js';
 
 /** Short enough to watch the first session be abandoned, long enough to pay the recovered one in a browser. */
 const LIFETIME_SECONDS = 30;
@@ -22,32 +20,23 @@ describe.skipIf(skipWithoutChromium())('abandoned-cart recovery in the browser',
   const checkout = useBrowserCheckout({ name: 'Recovery Store' }, { SESSION_LIFETIME_SECONDS: String(LIFETIME_SECONDS) }, { checkoutAtItsBaseUrl: true });
   const { stack } = checkout;
   const steps = checkoutSteps('en');
-  let receiver: WebhookReceiver;
-  let merchant: CreatedMerchant;
-
-  beforeAll(async () => {
-    receiver = await startWebhookReceiver();
-    merchant = await stack.createMerchant({ name: 'Recovery Store', webhookUrl: receiver.url });
-  });
-  afterAll(async () => {
-    await receiver?.close();
-  });
+  const shop = useReceivingMerchant(stack, 'Recovery Store');
 
   const verifiedEvents = (cartId: string, name: string): WebhookEventBody[] =>
-    receiver.requests
-      .map((r) => verifyWebhook(r.rawBody, r.headers, merchant.webhookSecret))
+    shop.receiver.requests
+      .map((r) => verifyWebhook(r.rawBody, r.headers, shop.merchant.webhookSecret))
       .flatMap((v) => (v.valid && v.event.data.cartId === cartId && v.event.event === name ? [v.event] : []));
 
   it('opens the checkout page of a new session, which is paid with code and card; order_created says recoveredFrom', async () => {
-    const request = validCartRequest(merchant.platformUuid);
+    const request = validCartRequest(shop.merchant.platformUuid);
     const site = checkout.merchant().baseUrl;
     request.cartObject.cart.merchantUrls = { successUrl: `${site}/success`, failureUrl: `${site}/failure` };
     request.cartObject.cart.recovery = { enabled: true };
-    const created = await postCart(stack.apiUrl, request, { authorization: `Bearer ${merchant.apiKey}` });
+    const created = await postCart(stack.apiUrl, request, { authorization: `Bearer ${shop.merchant.apiKey}` });
     expect(created.status).toBe(200);
     const abandoned = ((await created.json()) as { data: { cartId: string } }).data.cartId;
     // The customer proved a contact before walking away: the recovered page offers it, masked.
-    const driver = cartSessionDriver(stack, merchant.platformUuid);
+    const { driver } = shop;
     const first = { cartId: abandoned, handle: driver.handleOf(abandoned) };
     await driver.sendCode(first, 'jane.doe@example.com');
     await driver.verify(first, await driver.sentCode(first));

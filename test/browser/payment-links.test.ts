@@ -1,5 +1,4 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { CreatedMerchant } from '../../core/merchants/registration.js';
+import { describe, expect, it } from 'vitest';
 import type { PaymentLink } from '../../core/links/payment-link-schema.js';
 import type { WebhookEventBody } from '../../core/webhooks/events.js';
 import { verifyWebhook } from '../../core/webhooks/verify.js';
@@ -7,7 +6,7 @@ import { useBrowserCheckout } from '../support/browser-checkout.js';
 import { horizontalOverflow, skipWithoutChromium } from '../support/chromium.js';
 import { checkoutSteps } from '../support/checkout-steps.js';
 import { validCartRequest } from '../support/fixtures.js';
-import { startWebhookReceiver, type WebhookReceiver } from '../support/webhook-receiver.js';
+import { useReceivingMerchant } from '../support/receiving-merchant.js';
 
 /**
  * A payment link in headless Chromium at 375 px, as a customer follows it: each visit opens a session
@@ -19,24 +18,15 @@ describe.skipIf(skipWithoutChromium())('payment links in the browser', () => {
   const checkout = useBrowserCheckout({ name: 'Link Store' }, {}, { checkoutAtItsBaseUrl: true });
   const { stack } = checkout;
   const steps = checkoutSteps('en');
-  let receiver: WebhookReceiver;
-  let merchant: CreatedMerchant;
-
-  beforeAll(async () => {
-    receiver = await startWebhookReceiver();
-    merchant = await stack.createMerchant({ name: 'Link Store', webhookUrl: receiver.url });
-  });
-  afterAll(async () => {
-    await receiver?.close();
-  });
+  const shop = useReceivingMerchant(stack, 'Link Store');
 
   async function createLink(extra: { maxUses?: number } = {}): Promise<PaymentLink> {
-    const { cartObject } = validCartRequest(merchant.platformUuid);
+    const { cartObject } = validCartRequest(shop.merchant.platformUuid);
     const site = checkout.merchant().baseUrl;
     cartObject.cart.merchantUrls = { successUrl: `${site}/success`, failureUrl: `${site}/failure` };
     const res = await fetch(`${stack.apiUrl}/v2/merchant/payment-links`, {
       method: 'POST',
-      headers: { authorization: `Bearer ${merchant.apiKey}`, 'content-type': 'application/json' },
+      headers: { authorization: `Bearer ${shop.merchant.apiKey}`, 'content-type': 'application/json' },
       body: JSON.stringify({ cartObject, ...extra }),
     });
     expect(res.status).toBe(201);
@@ -63,8 +53,8 @@ describe.skipIf(skipWithoutChromium())('payment links in the browser', () => {
   }
 
   const verifiedEvents = (cartId: string, name: string): WebhookEventBody[] =>
-    receiver.requests
-      .map((r) => verifyWebhook(r.rawBody, r.headers, merchant.webhookSecret))
+    shop.receiver.requests
+      .map((r) => verifyWebhook(r.rawBody, r.headers, shop.merchant.webhookSecret))
       .flatMap((v) => (v.valid && v.event.data.cartId === cartId && v.event.event === name ? [v.event] : []));
 
   it('opens a session per visit; the one paid sends order_created with the link, and maxUses 1 then closes the link', async () => {
@@ -91,7 +81,7 @@ describe.skipIf(skipWithoutChromium())('payment links in the browser', () => {
     await follow(link);
     const closed = await fetch(`${stack.apiUrl}/v2/merchant/payment-links/${link.id}`, {
       method: 'PATCH',
-      headers: { authorization: `Bearer ${merchant.apiKey}`, 'content-type': 'application/json' },
+      headers: { authorization: `Bearer ${shop.merchant.apiKey}`, 'content-type': 'application/json' },
       body: JSON.stringify({ active: false }),
     });
     expect(closed.status).toBe(200);
