@@ -9,7 +9,6 @@ import { ApiError } from '../errors.js';
 /** PostgreSQL's unique violation: here, `carts.retry_of` (migration 029), a second retry of one cart that raced the first. */
 const UNIQUE_VIOLATION = '23505';
 
-
 function notRetryableMessage(status: CartStatus): string {
   if (OPEN_STATUSES.has(status))
     return `This session is still open (${status}): the customer can still pay with it, so there is nothing to retry. Send them back to its page; a retry is for a session whose payment failed.`;

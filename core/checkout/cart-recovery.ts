@@ -60,7 +60,6 @@ export async function findRecoverySource(db: Db, environment: Environment, cartI
   };
 }
 
-
 export type RecoveryVisit = { to: 'new' } | { to: 'open'; cartId: string } | { to: 'paid' } | { to: 'closed' };
 
 /**
