@@ -77,7 +77,7 @@ export interface CartStatusChange {
   cartId: string;
   status: CartStatus;
   /** The card as brand + last4, once the customer has paid or tried to; what 3-D Secure did once the payment has an outcome. */
-  payment?: { brand: string; last4: string; threeDSecure?: ThreeDSecureResult };
+  payment?: { brand: string; last4: string; threeDSecure?: ThreeDSecureResult; savedCard?: boolean };
   /** Why the session failed: a decline code or `otp_locked`. */
   failureCode?: string;
   /** Who ended a `cancelled` session. */
@@ -101,6 +101,7 @@ export async function recordCartStatus(db: Sql, keyring: Keyring, change: CartSt
       payment_brand = coalesce(${change.payment?.brand ?? null}, payment_brand),
       payment_last4 = coalesce(${change.payment?.last4 ?? null}, payment_last4),
       three_d_secure = coalesce(${change.payment?.threeDSecure ?? null}, three_d_secure),
+      paid_with_saved_card = coalesce(${change.payment?.savedCard ?? null}, paid_with_saved_card),
       failure_code = coalesce(${change.failureCode ?? null}, failure_code),
       cancelled_by = coalesce(${change.cancelledBy ?? null}, cancelled_by),
       captured_amount = coalesce(captured_amount, ${change.capturedAmount ?? null}),

@@ -61,7 +61,12 @@ export function sessionRecorder(session: SessionState, options: { lean: boolean 
     if (!(lean && next === 'processing')) upsertSearchAttributes([{ key: searchAttributes.cartStatus, value: next }]);
     const { payment } = session;
     const card = payment
-      ? { brand: payment.brand, last4: payment.last4, ...(payment.threeDSecure ? { threeDSecure: payment.threeDSecure.result } : {}) }
+      ? {
+          brand: payment.brand,
+          last4: payment.last4,
+          ...(payment.threeDSecure ? { threeDSecure: payment.threeDSecure.result } : {}),
+          ...(payment.savedCard !== undefined ? { savedCard: payment.savedCard } : {}),
+        }
       : undefined;
     const customer = session.verified && session.contact ? customerOf(session.contact.address) : undefined;
     const change = { cartId, status: next, ...(card ? { payment: card } : {}), ...(customer ? { customer } : {}), ...outcome };
