@@ -155,6 +155,8 @@ export interface LedgerCart {
   capturedAmount: number;
   /** A recovered session's: the contact verified on the abandoned session it recovers, sealed (core/orders/customer-seal.ts); null otherwise. */
   recoveredCustomerSealed: Buffer | null;
+  /** Whether the merchant's checkout offers saved cards after the code, as its setting is now (docs/saved-cards.md). */
+  savedCardsAllowed: boolean;
 }
 
 interface CartRow {
@@ -174,6 +176,7 @@ interface CartRow {
   cancelled_by: CancelledBy | null;
   captured_amount: string | null;
   recovered_customer_sealed: Buffer | null;
+  saved_cards_allowed: boolean | null;
 }
 
 const toLedgerCart = (r: CartRow): LedgerCart => ({
@@ -193,12 +196,14 @@ const toLedgerCart = (r: CartRow): LedgerCart => ({
   cancelledBy: r.cancelled_by,
   capturedAmount: Number(r.captured_amount ?? r.amount),
   recoveredCustomerSealed: r.recovered_customer_sealed,
+  savedCardsAllowed: r.saved_cards_allowed ?? true,
 });
 
 const LEDGER_CART_COLUMNS = (sql: Sql) =>
   sql`platform_uuid, environment, merchant_name, amount, currency, status, store, cart, expires_on, customer_started_at, page_opened_at, created_with, cancelled_by, captured_amount,
     (select recovered.customer_sealed from carts recovered where recovered.cart_id = carts.recovered_from) as recovered_customer_sealed,
-    ${cartMerchantBrandColourColumn(sql)}`;
+    ${cartMerchantBrandColourColumn(sql)},
+    (select m.saved_cards_allowed from merchants m where m.platform_uuid = carts.platform_uuid) as saved_cards_allowed`;
 
 export async function findCart(db: Db, cartId: string): Promise<LedgerCart | undefined> {
   const [row] = await db<CartRow[]>`

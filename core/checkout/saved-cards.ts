@@ -9,6 +9,12 @@ import type { Db, Sql } from '../db/client.js';
 import { readContact } from './contact-input.js';
 import type { SavedCardReference } from './payment-processor.js';
 
+/**
+ * How long a card saved for a payment that never got its outcome (a worker lost mid-payment) waits
+ * before it is removed: far beyond any payment's resolution.
+ */
+export const PENDING_SAVED_CARD_MS = 24 * 3600_000;
+
 /** What the page shows of a saved card, and how it names it in its form. */
 export interface SavedCard {
   id: string;

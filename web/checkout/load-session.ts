@@ -37,6 +37,8 @@ export interface CheckoutSession {
    * session, which the contact step offers by its hint alone. Its address never reaches the page.
    */
   rememberedContact?: ParsedContact;
+  /** The merchant lets its checkout offer saved cards once the code is verified (docs/saved-cards.md). */
+  savedCardsAllowed: boolean;
 }
 
 /**
@@ -73,6 +75,7 @@ export async function loadCheckoutSession(
     pageOpened: row.pageOpenedAt !== null,
     brandColour: row.brandColour,
     createdWith: row.createdWith,
+    savedCardsAllowed: row.savedCardsAllowed,
     ...rememberedContactOf(deps.config.keyring, row.recoveredCustomerSealed),
   };
   if (TERMINAL_STATUSES.has(row.status)) {
