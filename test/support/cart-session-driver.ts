@@ -95,7 +95,9 @@ export function cartSessionDriver(stack: DrivenStack, platformUuid: string) {
     },
 
     state: (s: Session) => s.handle.query(stateQuery),
-    sendCode: (s: Session, contact = 'jane.doe@example.com') => started(s).then(() => s.handle.executeUpdate(sendCodeUpdate, { args: [{ contact }] })),
+    /** `contactKey`: the destination's keyed hash, as the page sends it (saved cards are the verified contact's by it). */
+    sendCode: (s: Session, contact = 'jane.doe@example.com', contactKey?: string) =>
+      started(s).then(() => s.handle.executeUpdate(sendCodeUpdate, { args: [{ contact, ...(contactKey ? { contactKey } : {}) }] })),
     resendCode: (s: Session) => started(s).then(() => s.handle.executeUpdate(resendCodeUpdate)),
     verify: (s: Session, code: string) =>
       started(s).then(() => s.handle.executeUpdate(verifyCodeUpdate, { args: [{ codeHash: otpHash(keyring, s.cartId, code) }] })),
@@ -149,6 +151,10 @@ export function cartSessionDriver(stack: DrivenStack, platformUuid: string) {
       await started(s);
       return s.handle.executeUpdate(payUpdate, { args: [card], updateId });
     },
+
+    /** Pay as the page does with saved cards: a vaulted card with the consent to save it, or a saved card's id. */
+    payWith: (s: Session, card: { cardToken?: string; savedCardId?: string; save?: boolean; brand: string; last4: string }) =>
+      started(s).then(() => s.handle.executeUpdate(payUpdate, { args: [card], updateId: `pay-${s.cartId}` })),
   };
 }
 
