@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { readContact } from '../../core/checkout/contact-input.js';
 import { otpDestinationKey } from '../../core/checkout/otp/destination.js';
+import { sandboxChargesIn } from '../../core/checkout/payment-processors/sandbox-charges.js';
 import { confirmSavedCards, recordPendingSavedCard } from '../../core/checkout/saved-cards.js';
 import { ensureSavedCardRemovalSchedule } from '../../workflows/saved-card-removal/client.js';
 import { operatorApi } from '../support/operator.js';
@@ -27,6 +28,7 @@ describe('saved cards do not outlive their use: the removal schedule and the ope
   it('removes, on the schedule, a card unused too long and one past its expiry, detaching each; a card in use stays', async () => {
     await seedSavedCard(stack, 'old@example.com', '4111111111111111', 'old-checkout');
     // A card whose expiry month has passed, saved before it did.
+    await sandboxChargesIn(stack.db).savePaymentMethod('pm_sbx_expired', 'approved');
     await recordPendingSavedCard(stack.db, {
       contactKey: keyOf('expired@example.com'),
       cartId: 'expired-checkout',
