@@ -6,7 +6,8 @@ import type { WebhookEventBody } from '../../core/webhooks/events.js';
 import { verifyWebhook } from '../../core/webhooks/verify.js';
 import { ensureSavedCardRemovalSchedule } from '../../workflows/saved-card-removal/client.js';
 import { useBrowserCheckout } from '../support/browser-checkout.js';
-import { skipWithoutChromium, type WatchedPage } from '../support/chromium.js';
+import { axeViolations, describeViolations } from '../support/axe.js';
+import { horizontalOverflow, skipWithoutChromium, type WatchedPage } from '../support/chromium.js';
 import { createCartId, validCartRequest } from '../support/fixtures.js';
 import { useReceivingMerchant, type ReceivingMerchant } from '../support/receiving-merchant.js';
 import { waitFor } from '../support/wait-for.js';
@@ -95,6 +96,13 @@ describe.skipIf(skipWithoutChromium())('saved cards in the hosted checkout', () 
     expect(await atB.page.getByText('expires 12/30').first().isVisible()).toBe(true);
     expect(await atB.page.getByText('Use another card').isVisible()).toBe(true);
     expect(await atB.page.getByLabel('Card number').isVisible()).toBe(false);
+    // Accessible, and within 375 px, with both disclosures open.
+    await atB.page.locator('.another-card summary').click();
+    await atB.page.locator('.manage-saved-cards summary').click();
+    const violations = await axeViolations(atB.page);
+    expect(violations, describeViolations(violations)).toEqual([]);
+    expect(await horizontalOverflow(atB.page)).toBe(0);
+    await atB.page.locator('.another-card summary').click();
     await atB.page.getByRole('button', { name: 'Pay', exact: true }).first().click();
     await checkout.landsOn(atB.watched, '/success');
     const paidB = await orderCreated(storeB, atB.cartId);

@@ -3,6 +3,8 @@ import { otpDestinationKey } from '../../core/checkout/otp/destination.js';
 import { savedCardsOf } from '../../core/checkout/saved-cards.js';
 import { insightFunnel } from '../../core/insights/insights.js';
 import { funnelView } from '../../web/dashboard/views/insights.js';
+import { sandboxChargesIn } from '../../core/checkout/payment-processors/sandbox-charges.js';
+import { threeDSecureReturnUpdate, type CartSessionState } from '../../workflows/cart-session/messages.js';
 import { cartSessionDriver, type Session } from '../support/cart-session-driver.js';
 import { useTestStack } from '../support/test-stack.js';
 
@@ -54,6 +56,34 @@ describe('saved cards pay only for the contact that saved them', () => {
     const funnel = await insightFunnel(stack.db, { merchant: { platformUuid, environment: stack.config.environment }, days: 1 });
     expect(funnel.savedCards).toEqual({ paid: 2, withSavedCard: 1, share: 0.5 });
     expect(String(await funnelView(funnel))).toContain('Paid with a saved card: 1 of 2 payments');
+  });
+
+  /** The customer completes their bank's challenge (the sandbox's page) and comes back: the session's outcome. */
+  async function passChallenge(session: Session, waiting: CartSessionState) {
+    expect(waiting.step).toBe('authenticating');
+    const chargeId = new URL(waiting.authentication!.redirectUrl).searchParams.get('payment')!;
+    await sandboxChargesIn(stack.db).answerAuthentication(chargeId, 'authenticated');
+    return session.handle.executeUpdate(threeDSecureReturnUpdate, { updateId: `three-d-secure-return-${session.cartId}` });
+  }
+
+  it('3-D Secure still applies: a card whose bank challenges is saved once the challenge passed, and challenged again when paid with saved', async () => {
+    const contact = 'challenged-saved-payments@example.com';
+    const key = otpDestinationKey(stack.config.keyring, contact);
+    const saving = await verifiedAs(contact);
+    const card = await driver.vaultCard(saving, '4000 0027 6000 3184');
+    const waiting = await driver.payWith(saving, { ...card, save: true });
+    // Not offered while its payment waits at the bank.
+    expect(await savedCardsOf(stack.db, key, 'sandbox')).toEqual([]);
+    expect(await passChallenge(saving, waiting)).toMatchObject({ status: 'paid', payment: { threeDSecure: { result: 'authenticated' } } });
+    const [saved] = await savedCardsOf(stack.db, key, 'sandbox');
+    expect(saved).toMatchObject({ last4: '3184' });
+
+    const again = await verifiedAs(contact);
+    const challenged = await driver.payWith(again, { savedCardId: saved!.id, brand: 'visa', last4: '3184' });
+    expect(await passChallenge(again, challenged)).toMatchObject({
+      status: 'paid',
+      payment: { last4: '3184', savedCard: true, threeDSecure: { result: 'authenticated' } },
+    });
   });
 
   it('a declined card is not saved', async () => {
