@@ -73,4 +73,14 @@ describe('saved cards do not outlive their use: the removal schedule and the ope
     expect(await cardsOf('someone.else@example.com')).toHaveLength(1);
     await schedule.delete();
   });
+
+  it('turns a merchant’s saved cards off and on through the operator API', async () => {
+    const { platformUuid } = await stack.createMerchant();
+    const off = await operator('PUT', `/merchants/${platformUuid}/saved-cards`, { savedCardsAllowed: false });
+    expect([off.status, await off.json()]).toEqual([200, expect.objectContaining({ platformUuid, savedCardsAllowed: false })]);
+    const bad = await operator('PUT', `/merchants/${platformUuid}/saved-cards`, { savedCardsAllowed: 'no' });
+    expect(bad.status).toBe(400);
+    const on = await operator('PUT', `/merchants/${platformUuid}/saved-cards`, { savedCardsAllowed: true });
+    expect(await on.json()).toMatchObject({ savedCardsAllowed: true });
+  });
 });
