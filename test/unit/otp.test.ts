@@ -6,7 +6,7 @@ import { createActivityMetrics } from '../../activities/metrics.js';
 import { loadConfig } from '../../core/config.js';
 import type { Db } from '../../core/db/client.js';
 import { createLogger } from '../../core/logger.js';
-import { type OtpMessage } from '../../core/checkout/otp/sender.js';
+import { type CustomerMessage } from '../../core/checkout/otp/sender.js';
 import { otpHashDigest } from '../../core/checkout/otp/digest.js';
 import { otpHash } from '../../core/checkout/otp/hash.js';
 import { parseContact } from '../../core/checkout/contact.js';
@@ -99,11 +99,11 @@ describe('readContact', () => {
 
 describe('sendOtp activity', () => {
   const merchantNameOf = (cartId: string) => Promise.resolve(`Registered Ltd (${cartId})`);
-  const sent: OtpMessage[] = [];
+  const sent: CustomerMessage[] = [];
   const MESSAGE = { codeLifetimeMs: 600_000 };
   const otpSender = {
     name: 'recording',
-    send: (m: OtpMessage) => {
+    send: (m: CustomerMessage) => {
       sent.push(m);
       return Promise.resolve();
     },
@@ -116,6 +116,7 @@ describe('sendOtp activity', () => {
     for (let i = 0; i < 20; i++) {
       const result = await sendOtp({ cartId: 'cart-1', contact: 'jane@example.com', ...MESSAGE });
       const message = sent.at(-1)!;
+      if (message.kind !== 'code') throw new Error(`a ${message.kind} message where a code was sent`);
       expect(message).toMatchObject({ cartId: 'cart-1', channel: 'email', address: 'jane@example.com', addressHint: 'j***@example.com' });
       expect(message.code).toMatch(/^\d{6}$/);
       codes.add(message.code);
