@@ -95,7 +95,9 @@ export function cartSessionDriver(stack: DrivenStack, platformUuid: string) {
     },
 
     state: (s: Session) => s.handle.query(stateQuery),
-    sendCode: (s: Session, contact = 'jane.doe@example.com') => started(s).then(() => s.handle.executeUpdate(sendCodeUpdate, { args: [{ contact }] })),
+    /** `remind`: the customer ticked "Remind me if I don't finish" (a cart with recovery); `locale`: the page's language. */
+    sendCode: (s: Session, contact = 'jane.doe@example.com', options: { remind?: boolean; locale?: string } = {}) =>
+      started(s).then(() => s.handle.executeUpdate(sendCodeUpdate, { args: [{ contact, ...options }] })),
     resendCode: (s: Session) => started(s).then(() => s.handle.executeUpdate(resendCodeUpdate)),
     verify: (s: Session, code: string) =>
       started(s).then(() => s.handle.executeUpdate(verifyCodeUpdate, { args: [{ codeHash: otpHash(keyring, s.cartId, code) }] })),
