@@ -1,11 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { readOutboxReminders } from '../../core/checkout/otp/outbox.js';
-import type { WebhookEventBody } from '../../core/webhooks/events.js';
-import { verifyWebhook } from '../../core/webhooks/verify.js';
 import { useBrowserCheckout } from '../support/browser-checkout.js';
 import { skipWithoutChromium } from '../support/chromium.js';
 import { checkoutSteps } from '../support/checkout-steps.js';
-import { postCart, validCartRequest } from '../support/fixtures.js';
 import { useReceivingMerchant } from '../support/receiving-merchant.js';
 import { waitFor } from '../support/wait-for.js';
 
@@ -30,20 +27,12 @@ describe.skipIf(skipWithoutChromium())('the abandoned-cart reminder in the brows
   const steps = checkoutSteps('en');
   const shop = useReceivingMerchant(stack, 'Reminder Store Ltd');
 
-  const verifiedEvents = (cartId: string, name: string): WebhookEventBody[] =>
-    shop.receiver.requests
-      .map((r) => verifyWebhook(r.rawBody, r.headers, shop.merchant.webhookSecret))
-      .flatMap((v) => (v.valid && v.event.data.cartId === cartId && v.event.event === name ? [v.event] : []));
-
-  async function recoveryCart(): Promise<string> {
-    const request = validCartRequest(shop.merchant.platformUuid);
-    const site = checkout.merchant().baseUrl;
-    request.cartObject.cart.merchantUrls = { successUrl: `${site}/success`, failureUrl: `${site}/failure` };
-    request.cartObject.cart.recovery = { enabled: true };
-    const created = await postCart(stack.apiUrl, request, { authorization: `Bearer ${shop.merchant.apiKey}` });
-    expect(created.status).toBe(200);
-    return ((await created.json()) as { data: { cartId: string } }).data.cartId;
-  }
+  const recoveryCart = () =>
+    shop.createCart(({ cartObject: { cart } }) => {
+      const site = checkout.merchant().baseUrl;
+      cart.merchantUrls = { successUrl: `${site}/success`, failureUrl: `${site}/failure` };
+      cart.recovery = { enabled: true };
+    });
 
   /** The customer proves their email on the hosted page, ticking the reminder box or not, and leaves at the card step. */
   async function verifyThenLeave(cartId: string, email: string, remind: boolean) {
@@ -55,10 +44,7 @@ describe.skipIf(skipWithoutChromium())('the abandoned-cart reminder in the brows
     if (remind) await box.check();
     await page.getByLabel(steps.say('contact.label')).fill(email);
     await page.getByRole('button', { name: steps.say('contact.submit'), exact: true }).click();
-    await steps.expectStep(page, 'code');
-    await page.getByLabel(steps.say('code.label')).fill('123456');
-    await page.getByRole('button', { name: steps.say('code.submit'), exact: true }).click();
-    await steps.expectStep(page, 'card');
+    await steps.enterCode(page);
     await page.close();
   }
 
@@ -74,14 +60,14 @@ describe.skipIf(skipWithoutChromium())('the abandoned-cart reminder in the brows
       { timeoutMs: (LIFETIME_SECONDS + REMINDER_DELAY_SECONDS + 60) * 1000, what: `the reminder of ${reminded}` },
     );
     expect(reminder).toMatchObject({ channel: 'email', address: 'jane.doe@example.com' });
-    const abandoned = verifiedEvents(reminded, 'order_abandoned');
+    const abandoned = shop.signedEvents(reminded, 'order_abandoned');
     expect(abandoned).toHaveLength(1);
     expect(reminder!.recoveryUrl).toBe(abandoned[0]!.data.recoveryUrl);
 
     // Without the box: the workflow ends with the abandonment, no reminder, and the merchant still has the link.
     expect(await shop.driver.handleOf(silent).result()).toEqual({ status: 'abandoned' });
     expect(await readOutboxReminders(stack.db, stack.config.keyring, silent)).toEqual([]);
-    expect(verifiedEvents(silent, 'order_abandoned')[0]?.data.recoveryUrl).toMatch(/\/r\/[A-Za-z0-9_-]{22,}$/);
+    expect(shop.signedEvents(silent, 'order_abandoned')[0]?.data.recoveryUrl).toMatch(/\/r\/[A-Za-z0-9_-]{22,}$/);
 
     const { page } = await checkout.blank();
     expect((await page.goto(reminder!.recoveryUrl))?.status()).toBe(200);
@@ -90,16 +76,13 @@ describe.skipIf(skipWithoutChromium())('the abandoned-cart reminder in the brows
     await steps.expectStep(page, 'contact');
     expect(await page.getByRole('checkbox', { name: steps.say('contact.remind') }).count(), 'a recovery offers no reminder of its own').toBe(0);
     await page.getByRole('button', { name: 'Send the code to j***@example.com' }).click();
-    await steps.expectStep(page, 'code');
-    await page.getByLabel(steps.say('code.label')).fill('123456');
-    await page.getByRole('button', { name: steps.say('code.submit'), exact: true }).click();
-    await steps.expectStep(page, 'card');
+    await steps.enterCode(page);
     await steps.payWith(page, '4111 1111 1111 1111');
     const site = checkout.merchant().baseUrl;
     await page.waitForURL((u) => u.origin === site && u.pathname === '/success', { timeout: 20_000 });
 
-    await expect.poll(() => verifiedEvents(recovered, 'order_created'), { timeout: 15_000 }).toHaveLength(1);
-    expect(verifiedEvents(recovered, 'order_created')[0]!.data).toMatchObject({ status: 'paid', recoveredFrom: reminded, recoveryUrl: null });
+    await expect.poll(() => shop.signedEvents(recovered, 'order_created'), { timeout: 15_000 }).toHaveLength(1);
+    expect(shop.signedEvents(recovered, 'order_created')[0]!.data).toMatchObject({ status: 'paid', recoveredFrom: reminded, recoveryUrl: null });
     expect(await readOutboxReminders(stack.db, stack.config.keyring, reminded)).toHaveLength(1);
   }, 180_000);
 });

@@ -1,15 +1,14 @@
 import { describe, expect, it } from 'vitest';
 import { createReminderActivities } from '../../activities/cart-session/reminder.js';
-import type { Cart, CreateCartRequest } from '../../core/checkout/cart-schema.js';
 import { messageText } from '../../core/checkout/otp/delivery/message.js';
+import { otpDestinationKey } from '../../core/checkout/otp/destination.js';
 import type { ReminderMessage } from '../../core/checkout/otp/sender.js';
 import { SANDBOX_CARDS } from '../../core/checkout/payment-processors/sandbox.js';
 import type { Order } from '../../core/orders/order-schema.js';
-import { verifyWebhook } from '../../core/webhooks/verify.js';
 import type { Session } from '../support/cart-session-driver.js';
-import { postCart, validCartRequest } from '../support/fixtures.js';
 import { useReceivingMerchant } from '../support/receiving-merchant.js';
 import { recordingOtpSender } from '../support/recording-otp-sender.js';
+import { REAL_CODE_PROVIDERS } from '../support/production-settings.js';
 import { useTestStack } from '../support/test-stack.js';
 import { waitFor } from '../support/wait-for.js';
 
@@ -18,28 +17,22 @@ const LIFETIME_SECONDS = 20;
 const REMINDER_DELAY_SECONDS = 15;
 
 /**
- * Abandoned-cart recovery's reminder (docs/abandoned-cart-recovery.md), with the delay shortened by the
- * server's RECOVERY_REMINDER_DELAY_SECONDS (the cart asks for 120 minutes): one reminder, by the channel
- * the code went by, to a customer who ticked the box and verified a contact; none otherwise, none once
- * the link opened a session, none for a session that was itself a recovery, and never two.
+ * A stack whose sessions are abandoned after LIFETIME_SECONDS and reminded REMINDER_DELAY_SECONDS later
+ * (`env` adds settings), whose messages a recording sender keeps, and one merchant with its helpers.
  */
-describe('the abandoned-cart reminder', () => {
+function useReminderStack(env: Record<string, string> = {}) {
   const { sent, otpSender } = recordingOtpSender();
   const stack = useTestStack(
-    { SESSION_LIFETIME_SECONDS: String(LIFETIME_SECONDS), RECOVERY_REMINDER_DELAY_SECONDS: String(REMINDER_DELAY_SECONDS) },
+    { SESSION_LIFETIME_SECONDS: String(LIFETIME_SECONDS), RECOVERY_REMINDER_DELAY_SECONDS: String(REMINDER_DELAY_SECONDS), ...env },
     { otpSender, checkoutAtItsBaseUrl: true },
   );
   const shop = useReceivingMerchant(stack, 'Second Look Ltd');
 
-  async function recoveryCart(edit: (cart: Cart) => void = () => {}): Promise<Session> {
-    const request: CreateCartRequest = validCartRequest(shop.merchant.platformUuid);
-    request.cartObject.store.name = 'Whatever The Request Says';
-    request.cartObject.cart.recovery = { enabled: true, reminderMinutes: 120 };
-    edit(request.cartObject.cart);
-    const res = await postCart(stack.apiUrl, request, { authorization: `Bearer ${shop.merchant.apiKey}` });
-    const text = await res.text();
-    expect(res.status, text).toBe(200);
-    const cartId = (JSON.parse(text) as { data: { cartId: string } }).data.cartId;
+  async function recoveryCart(): Promise<Session> {
+    const cartId = await shop.createCart(({ cartObject }) => {
+      cartObject.store.name = 'Whatever The Request Says';
+      cartObject.cart.recovery = { enabled: true, reminderMinutes: 120 };
+    });
     return { cartId, handle: shop.driver.handleOf(cartId) };
   }
 
@@ -55,13 +48,7 @@ describe('the abandoned-cart reminder', () => {
   };
   const order = async (cartId: string) => (await (await shop.api.get(`/orders/${cartId}`)).json()) as Order;
   const abandonedEvent = (cartId: string) =>
-    waitFor(
-      () =>
-        [...shop.receiver.processed.values()]
-          .map((request) => verifyWebhook(request.rawBody, request.headers, shop.merchant.webhookSecret))
-          .flatMap((v) => (v.valid && v.event.event === 'order_abandoned' && v.event.data.cartId === cartId ? [v.event] : []))[0],
-      { timeoutMs: 90_000, what: `order_abandoned of ${cartId}` },
-    );
+    waitFor(() => shop.signedEvents(cartId, 'order_abandoned')[0], { timeoutMs: 90_000, what: `order_abandoned of ${cartId}` });
   /** The session a visit of the abandoned cart's link opened. */
   const recover = async (cartId: string): Promise<Session> => {
     const url = (await abandonedEvent(cartId)).data.recoveryUrl!;
@@ -72,6 +59,18 @@ describe('the abandoned-cart reminder', () => {
   };
   const reminderSentAt = async (cartId: string) =>
     (await stack.db<{ reminder_sent_at: Date | null }[]>`select reminder_sent_at from carts where cart_id = ${cartId}`)[0]!.reminder_sent_at;
+
+  return { otpSender, stack, shop, recoveryCart, codeOf, remindersOf, verified, order, abandonedEvent, recover, reminderSentAt };
+}
+
+/**
+ * Abandoned-cart recovery's reminder (docs/abandoned-cart-recovery.md), with the delay shortened by the
+ * server's RECOVERY_REMINDER_DELAY_SECONDS (the cart asks for 120 minutes): one reminder, by the channel
+ * the code went by, to a customer who ticked the box and verified a contact; none otherwise, none once
+ * the link opened a session, none for a session that was itself a recovery, and never two.
+ */
+describe('the abandoned-cart reminder', () => {
+  const { otpSender, stack, shop, recoveryCart, remindersOf, verified, order, abandonedEvent, recover, reminderSentAt } = useReminderStack();
 
   it('sends one reminder by the code’s channel, in its language and the registered name, with the order’s recoveryUrl; a retry sends nothing more', async () => {
     const session = await recoveryCart();
@@ -149,4 +148,24 @@ describe('the abandoned-cart reminder', () => {
     expect(remindersOf(secondChance.cartId)).toEqual([]);
     expect(await reminderSentAt(secondChance.cartId)).toBeNull();
   }, 150_000);
+});
+
+/**
+ * A reminder for a real provider counts in the codes' budgets (core/checkout/otp/send-budget.ts): here
+ * OTP_SENDS_PER_DESTINATION at 1, two abandoned carts of one customer, and the second reminder dropped.
+ * (The driver sends codes as the workflow's updates, past the page's limits, so only reminders count.)
+ */
+describe('the abandoned-cart reminder within the message budgets', () => {
+  const { stack, recoveryCart, remindersOf, verified } = useReminderStack({ ...REAL_CODE_PROVIDERS, OTP_SENDS_PER_DESTINATION: '1' });
+
+  it('sends the first reminder to a destination and drops the one past its budget, counted in the bucket codes use', async () => {
+    const carts = await Promise.all([recoveryCart(), recoveryCart()]);
+    await Promise.all(carts.map((session) => verified(session, 'Jane.Doe+shop@example.com', { remind: true })));
+    for (const session of carts) expect(await session.handle.result()).toEqual({ status: 'abandoned' });
+
+    expect(carts.flatMap((session) => remindersOf(session.cartId)).map((m) => m.address)).toEqual(['jane.doe+shop@example.com']);
+    const bucket = `otp-destination:${otpDestinationKey(stack.config.keyring, 'jane.doe@example.com')}`;
+    const [window] = await stack.db<{ hits: number }[]>`select hits from rate_limit_windows where bucket = ${bucket} order by window_start desc limit 1`;
+    expect(window?.hits, 'the sent reminder, counted; the refused one, not').toBe(1);
+  }, 120_000);
 });
