@@ -4,7 +4,7 @@ import { duration } from './operator-details.js';
 import type { SessionState } from './session-state.js';
 
 /**
- * Nobody waits on the reminder: an activity task, retried for about an hour (a mail server or SMS
+ * Nobody waits on the reminder: an activity task, retried for about half an hour (a mail server or SMS
  * provider down for a while), then given up, since a reminder days late is worse than none. Its
  * worker dying mid-send is retried after the start-to-close timeout; the activity's claim in the
  * ledger makes that retry send nothing twice (activities/cart-session/reminder.ts).
