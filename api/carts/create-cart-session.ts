@@ -4,7 +4,7 @@ import type { Db } from '../../core/db/client.js';
 import { newCartId } from '../../core/checkout/cart-id.js';
 import type { Logger } from '../../core/logger.js';
 import { cartTotal } from '../../core/money.js';
-import type { CreateCartRequest, CreateCartResponse } from '../../core/checkout/cart-schema.js';
+import { RECOVERY_REMINDER_MINUTES, type CreateCartRequest, type CreateCartResponse } from '../../core/checkout/cart-schema.js';
 import type { Temporal } from '../../core/temporal/connection.js';
 import { startOrTerminateOrphan } from '../../core/temporal/workflow-start.js';
 import { cartWorkflowId, type CartSessionInput } from '../../workflows/cart-session/messages.js';
@@ -75,6 +75,10 @@ export async function createCartSession(
     paymentResolutionMs: config.paymentResolutionMs,
     ...(cart.captureMethod === 'manual' ? { captureMethod: 'manual' as const, authorizationHoldMs: config.authorizationHoldMs } : {}),
     threeDSecureChallengeMs: config.threeDSecureChallengeMs,
+    // A recovered session gets no reminder of its own: its cart's recovery was spent on the link that opened it.
+    ...(cart.recovery?.enabled && !recoveredFrom
+      ? { recoveryReminderMs: config.recoveryReminderDelayMs ?? (cart.recovery.reminderMinutes ?? RECOVERY_REMINDER_MINUTES.default) * 60_000 }
+      : {}),
   };
   const response: CreateCartResponse = { code: 'SUCCESS', message: 'Cart created', data: { cartId, cartData: request.cartObject, expiresOn } };
 

@@ -2,6 +2,7 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { SANDBOX_CARDS } from '../../core/checkout/payment-processors/sandbox.js';
 import type { Keyring } from '../../core/crypto.js';
 import { otpHash } from '../../core/checkout/otp/hash.js';
+import { readOutboxReminders } from '../../core/checkout/otp/outbox.js';
 import { getOrder } from '../../core/orders/orders.js';
 import type { CreatedMerchant } from '../../core/merchants/registration.js';
 import { decodePayload, payloadFromJson, payloadToJson, type JsonPayload } from '../../core/temporal/codec.js';
@@ -48,7 +49,7 @@ function leaks(text: string, otp: string): string[] {
   return found;
 }
 
-describe('no card number, CVV, one-time code, code hash, contact or secret in history, database or logs after a payment', () => {
+describe('no card number, CVV, one-time code, code hash, contact or secret in history, database or logs after a payment or a reminder', () => {
   const logLines: string[] = [];
   const stack = useTestStack(
     { LOG_LEVEL: 'trace', PAYMENT_RESOLUTION_SECONDS: '2' },
@@ -72,9 +73,22 @@ describe('no card number, CVV, one-time code, code hash, contact or secret in hi
     return { session, otp };
   }
 
-  it('scans everything after a paid and a processor-error session and finds nothing', async () => {
+  /** Contact (the reminder asked for) → the real code → abandoned → the abandoned-cart reminder, a second after. */
+  async function remindedAfterRealCode(): Promise<{ session: Session; otp: string }> {
+    const shortLived = cartSessionDriver({ ...stack, config: { ...stack.config, sessionLifetimeMs: 10_000 } }, merchant.platformUuid);
+    const session = await shortLived.startSessionWithOtpPolicy({}, { recovery: { enabled: true }, recoveryReminderMs: 1_000 });
+    await shortLived.sendCode(session, '+33 6 12 34 56 78', { remind: true });
+    const otp = await shortLived.sentCode(session);
+    await shortLived.verify(session, otp);
+    expect(await session.handle.result()).toEqual({ status: 'abandoned' });
+    return { session, otp };
+  }
+
+  it('scans everything after a paid, a processor-error and a reminded session and finds nothing', async () => {
     const paid = await payWithRealCode(PAN_WITH_SPACES);
     const retried = await payWithRealCode(SANDBOX_CARDS.processorError);
+    const reminded = await remindedAfterRealCode();
+    expect(await readOutboxReminders(stack.db, stack.config.keyring, reminded.session.cartId)).toMatchObject([{ address: '+33612345678' }]);
 
     const tables = await stack.db<{ table_name: string }[]>`
       select table_name from information_schema.tables where table_schema = 'public' and table_type = 'BASE TABLE'`;
@@ -109,9 +123,13 @@ describe('no card number, CVV, one-time code, code hash, contact or secret in hi
       });
     }
 
+    const remindedHistory = historyText(await reminded.session.handle.fetchHistory(), stack.config.keyring);
+    expect(remindedHistory).toContain('sendRecoveryReminder');
+    expect({ history: leaks(remindedHistory, reminded.otp), logs: leaks(logs, reminded.otp) }).toEqual({ history: [], logs: [] });
+
     // Beyond card data and codes: the customer's contact, the code hashes and the merchant's webhook
     // secret appear in no table and no log line, in any of the forms they travel in.
-    for (const { session, otp } of [paid, retried]) {
+    for (const { session, otp } of [paid, retried, reminded]) {
       const ours = dbRows.filter((row) => row.includes(session.cartId)).join('\n');
       const codeHashes = [otp, stack.config.sandboxOtp].map((code) => otpHash(stack.config.keyring, session.cartId, code));
       for (const secret of ['+33612345678', '+33 6 12 34 56 78', ...codeHashes, merchant.webhookSecret, merchant.webhookSecret.slice('whsec_'.length)]) {
@@ -125,6 +143,7 @@ describe('no card number, CVV, one-time code, code hash, contact or secret in hi
     expect(logs).toContain('payment authorization');
     expect(logs).toContain('payment processor unavailable');
     expect(logs).toContain('one-time code written to the sandbox outbox');
+    expect(logs).toContain('recovery reminder written to the sandbox outbox');
   });
 
   it('the scan itself spots a leak when there is one', () => {

@@ -37,6 +37,11 @@ export interface CheckoutSession {
    * session, which the contact step offers by its hint alone. Its address never reaches the page.
    */
   rememberedContact?: ParsedContact;
+  /**
+   * The contact step offers "Remind me if I don't finish": the cart asked for recovery and this session
+   * is not itself a recovery (docs/abandoned-cart-recovery.md).
+   */
+  offersReminder: boolean;
 }
 
 /**
@@ -73,6 +78,7 @@ export async function loadCheckoutSession(
     pageOpened: row.pageOpenedAt !== null,
     brandColour: row.brandColour,
     createdWith: row.createdWith,
+    offersReminder: row.cart.recovery?.enabled === true && row.recoveredFrom === null,
     ...rememberedContactOf(deps.config.keyring, row.recoveredCustomerSealed),
   };
   if (TERMINAL_STATUSES.has(row.status)) {

@@ -1,6 +1,6 @@
 import { allHandlersFinished, condition, patched, setHandler } from '@temporalio/workflow';
 import { ACTION_REFUSED, OTP_LOCKED, TERMINAL_STATUSES, type CancelledBy, type CartStatus } from '../../core/checkout/session.js';
-import { RELEASE_1_1 } from '../release-patches.js';
+import { RELEASE_1_1, RELEASE_1_2 } from '../release-patches.js';
 import { authorizationHold } from './authorization-hold.js';
 import { oneTimeCodes } from './codes.js';
 import {
@@ -19,6 +19,7 @@ import {
 import { duration } from './operator-details.js';
 import { cardPayment } from './payment.js';
 import { sessionRecorder } from './recording.js';
+import { recoveryReminder } from './reminder.js';
 import { refuse, SessionState } from './session-state.js';
 
 /**
@@ -29,6 +30,7 @@ import { refuse, SessionState } from './session-state.js';
 export async function cartSession(input: CartSessionInput): Promise<{ status: CartStatus }> {
   // A session started before 1.1 (no marker in its history) runs as 1.0 did: see CHANGELOG.md, [1.1.0].
   const release11 = patched(RELEASE_1_1);
+  const release12 = patched(RELEASE_1_2);
   const session = new SessionState(input);
   const recorder = sessionRecorder(session, { lean: release11 });
   const codes = oneTimeCodes(session, { sendsLocally: release11 });
@@ -57,6 +59,8 @@ export async function cartSession(input: CartSessionInput): Promise<{ status: Ca
   session.settled = true;
 
   if (session.status === 'authorized') await hold.hold();
+  // A 1.2 session of a cart with recovery may remind its customer (./reminder.ts); earlier ones never did.
+  if (release12 && session.status === 'abandoned') await recoveryReminder(session).afterAbandonment();
   await condition(allHandlersFinished);
   return { status: session.status };
 
