@@ -7,3 +7,6 @@
 
 /** Everything from 1.0.0 to 1.1.0 (CHANGELOG.md, [1.1.0]). */
 export const RELEASE_1_1 = 'release-1.1';
+
+/** Everything after 1.1.0, until 1.2.0 is cut (CHANGELOG.md, [Unreleased]). */
+export const RELEASE_1_2 = 'release-1.2';

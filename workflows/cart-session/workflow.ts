@@ -1,6 +1,6 @@
 import { allHandlersFinished, condition, patched, setHandler } from '@temporalio/workflow';
 import { ACTION_REFUSED, OTP_LOCKED, TERMINAL_STATUSES, type CancelledBy, type CartStatus } from '../../core/checkout/session.js';
-import { RELEASE_1_1 } from '../release-patches.js';
+import { RELEASE_1_1, RELEASE_1_2 } from '../release-patches.js';
 import { authorizationHold } from './authorization-hold.js';
 import { oneTimeCodes } from './codes.js';
 import {
@@ -29,8 +29,9 @@ import { refuse, SessionState } from './session-state.js';
 export async function cartSession(input: CartSessionInput): Promise<{ status: CartStatus }> {
   // A session started before 1.1 (no marker in its history) runs as 1.0 did: see CHANGELOG.md, [1.1.0].
   const release11 = patched(RELEASE_1_1);
+  const release12 = patched(RELEASE_1_2);
   const session = new SessionState(input);
-  const recorder = sessionRecorder(session, { lean: release11 });
+  const recorder = sessionRecorder(session, { lean: release11, processingInCharge: release11 && release12 });
   const codes = oneTimeCodes(session, { sendsLocally: release11 });
   const payment = cardPayment(session, recorder, { threeDSecure: release11, manualCapture: release11 });
   const hold = authorizationHold(session, recorder);
