@@ -18,6 +18,8 @@ export interface Role {
   pid: number;
   url?: string;
   stop: () => Promise<void>;
+  /** SIGKILL, as a crash: nothing is finished or handed over. Resolves once the process is gone. */
+  kill: () => Promise<void>;
 }
 
 /** Resident memory of a process from /proc, in MiB: now and its peak since it started (VmHWM). */
@@ -60,6 +62,8 @@ export interface BenchStack {
   postgresPid?: number;
   /** What every role gets: the same keys, so the bench process can read what they seal. */
   baseEnv: Record<string, string>;
+  /** temporal-server stopped and started again on its databases (our own, on the server topology only). */
+  restartTemporal?: () => Promise<void>;
   /** Starts `entry` of the checkout at `root` (this one by default) as a child process. */
   startRole: (name: string, entry: string, env: Record<string, string>, ready: ReadyCheck, root?: string) => Promise<Role>;
   stop: () => Promise<void>;
@@ -170,6 +174,12 @@ export async function startBenchStack(log: (line: string) => void, topology: Tem
         await exited;
         clearTimeout(timer);
       },
+      async kill() {
+        roles.delete(role);
+        if (child.exitCode !== null || child.signalCode !== null) return;
+        child.kill('SIGKILL');
+        await exited;
+      },
     };
     roles.add(role);
     try {
@@ -188,6 +198,7 @@ export async function startBenchStack(log: (line: string) => void, topology: Tem
     postgresPid: process.env.DATABASE_URL ? undefined : Number(readFileSync(path.join(dataDir, 'pg', 'postmaster.pid'), 'utf8').split('\n')[0]),
     baseEnv,
     startRole,
+    ...(infrastructure.restartTemporal ? { restartTemporal: infrastructure.restartTemporal } : {}),
     async stop() {
       await Promise.allSettled([...roles].map((r) => r.stop()));
       await readinessConnection?.then(
