@@ -168,13 +168,15 @@ try {
     };
 
     const m: Measured = {};
+    const lastPeak = existsSync(benchFile) && committedResults().peak ? { peak: committedResults().peak } : {};
     const report = () => {
       const results = assembleResults(
         { generatedAt: new Date().toISOString(), machine, versions, concurrency: options.concurrency, durationS: options.duration },
         m,
       );
       // A full run writes what it has after each measurement, so a run cut short still leaves its figures.
-      if (!options.only) writeReports(path.join(ROOT, options.out), { ...results, topologies: recordTopology(results) }, notes());
+      // The peak run (`--peak`) is a run of its own: a full run keeps the last one's figures beside its own.
+      if (!options.only) writeReports(path.join(ROOT, options.out), withTargets({ ...results, ...lastPeak, topologies: recordTopology(results) }), notes());
       return results;
     };
     const step = async <T>(name: (typeof MEASUREMENTS)[number], run: () => Promise<T>): Promise<T | undefined> => {

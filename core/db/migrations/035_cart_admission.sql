@@ -34,53 +34,49 @@ language plpgsql as $$
 declare
   hit record;
   counted_limits int := 0;
+  first_of_list int;
   requires_key boolean;
   limits jsonb;
 begin
   opened_window := false;
   with_key := false;
   row_inserted := false;
-  for hit in select * from count_rate_limit_hits_in_order(client_limits) loop
-    opened_window := opened_window or hit.counted = 1;
-    if hit.counted > (client_limits -> counted_limits ->> 'max')::int then
-      admission := 'rate_limited';
-      refused_limit := counted_limits;
-      retry_after := hit.retry_after_seconds;
-      return next;
-      return;
+  -- Two lists of limits, counted alike: the client's, then (once the merchant lets the request through) the merchant's.
+  for list in 1..2 loop
+    if list = 1 then
+      limits := client_limits;
+    else
+      select m.name,
+        array(select d.domain from merchant_domains d where d.platform_uuid = m.platform_uuid order by d.domain),
+        array(select d.domain from merchant_domains d where d.platform_uuid = m.platform_uuid and d.verified_at is not null order by d.domain),
+        coalesce(presented_key_hash = (select k.key_hash from merchant_api_keys k where k.platform_uuid = m.platform_uuid and k.revoked_at is null), false),
+        m.require_api_key_for_carts
+      into merchant, registered_domains, verified_domains, with_key, requires_key
+      from merchants m where m.platform_uuid = platform and m.environment = env and m.status = 'active';
+      if merchant is null then
+        admission := 'unknown_platform';
+        return next;
+        return;
+      end if;
+      if requires_key and not with_key then
+        admission := 'key_required';
+        return next;
+        return;
+      end if;
+      limits := case when with_key then keyed_limits else public_limits end;
     end if;
-    counted_limits := counted_limits + 1;
-  end loop;
-
-  select m.name,
-    array(select d.domain from merchant_domains d where d.platform_uuid = m.platform_uuid order by d.domain),
-    array(select d.domain from merchant_domains d where d.platform_uuid = m.platform_uuid and d.verified_at is not null order by d.domain),
-    coalesce(presented_key_hash = (select k.key_hash from merchant_api_keys k where k.platform_uuid = m.platform_uuid and k.revoked_at is null), false),
-    m.require_api_key_for_carts
-  into merchant, registered_domains, verified_domains, with_key, requires_key
-  from merchants m where m.platform_uuid = platform and m.environment = env and m.status = 'active';
-  if merchant is null then
-    admission := 'unknown_platform';
-    return next;
-    return;
-  end if;
-  if requires_key and not with_key then
-    admission := 'key_required';
-    return next;
-    return;
-  end if;
-
-  limits := case when with_key then keyed_limits else public_limits end;
-  for hit in select * from count_rate_limit_hits_in_order(limits) loop
-    opened_window := opened_window or hit.counted = 1;
-    if hit.counted > (limits -> (counted_limits - jsonb_array_length(client_limits)) ->> 'max')::int then
-      admission := 'rate_limited';
-      refused_limit := counted_limits;
-      retry_after := hit.retry_after_seconds;
-      return next;
-      return;
-    end if;
-    counted_limits := counted_limits + 1;
+    first_of_list := counted_limits;
+    for hit in select * from count_rate_limit_hits_in_order(limits) loop
+      opened_window := opened_window or hit.counted = 1;
+      if hit.counted > (limits -> (counted_limits - first_of_list) ->> 'max')::int then
+        admission := 'rate_limited';
+        refused_limit := counted_limits;
+        retry_after := hit.retry_after_seconds;
+        return next;
+        return;
+      end if;
+      counted_limits := counted_limits + 1;
+    end loop;
   end loop;
 
   if ledger_row is not null then
