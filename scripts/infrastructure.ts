@@ -40,6 +40,8 @@ export interface InfrastructureOptions {
   /** Holds `pg/`, `temporal.db` and the generated local credentials. */
   dataDir: string;
   postgresPort: number;
+  /** PostgreSQL's max_connections, when its default (100) is too few for what runs on it. */
+  postgresMaxConnections?: number;
   temporalPort: number;
   temporalUiPort?: number;
   /** Where the Temporal UI decodes payloads (the dashboard's /dashboard/codec). */
@@ -95,6 +97,7 @@ export async function startInfrastructure(options: InfrastructureOptions): Promi
       const pg = await startEmbeddedPostgres({
         dataDir: path.join(options.dataDir, 'pg'),
         port: options.postgresPort,
+        ...(options.postgresMaxConnections ? { maxConnections: options.postgresMaxConnections } : {}),
         password: localSecret(options.dataDir, 'postgresPassword', () => randomBytes(18).toString('base64url')),
       });
       stops.push(pg.stop);

@@ -540,7 +540,10 @@ export async function runPeakBench(options: { topology: TemporalTopology; quick:
   log(
     `peak: starting PostgreSQL, ${options.topology === 'server' ? 'temporal-server' : 'Temporal'} and 2 API, 2 page and 2 worker processes (seed ${settings.seed})…`,
   );
-  const stack = await startBenchStack(() => {}, options.topology);
+  // Six processes' pools (10 each), the bench's, a replaced worker's and temporal-server's four services'
+  // (up to 24 each, scripts/temporal-sql-server.ts) exceed PostgreSQL's default 100: a quick
+  // run stalled on "too many clients already".
+  const stack = await startBenchStack(() => {}, options.topology, { postgresMaxConnections: 300 });
   try {
     const roles = await startPeakRoles(stack, PEAK_TASK_QUEUE, settings.lifetimeS);
     const config = loadConfig({ ...stack.baseEnv, TEMPORAL_TASK_QUEUE: PEAK_TASK_QUEUE });

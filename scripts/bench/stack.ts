@@ -104,7 +104,11 @@ async function waitUntilReady(check: ReadyCheck, connection: () => Promise<Conne
  * The stack the benchmark measures: PostgreSQL and a Temporal server of the given topology (ours on
  * free ports, or DATABASE_URL / TEMPORAL_ADDRESS when given), then each role as a child process started on demand.
  */
-export async function startBenchStack(log: (line: string) => void, topology: TemporalTopology = 'dev'): Promise<BenchStack> {
+export async function startBenchStack(
+  log: (line: string) => void,
+  topology: TemporalTopology = 'dev',
+  options: { postgresMaxConnections?: number } = {},
+): Promise<BenchStack> {
   const dataDir = mkdtempSync(path.join(tmpdir(), 'hosted-checkout-bench-'));
   chmodSync(dataDir, 0o755);
   let infrastructure: Infrastructure;
@@ -112,6 +116,7 @@ export async function startBenchStack(log: (line: string) => void, topology: Tem
     infrastructure = await startInfrastructure({
       dataDir,
       postgresPort: await freePort(),
+      ...(options.postgresMaxConnections ? { postgresMaxConnections: options.postgresMaxConnections } : {}),
       temporalPort: await freePort(),
       persistentTemporal: false,
       temporalTopology: topology,
