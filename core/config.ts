@@ -387,7 +387,10 @@ export const environmentSchema = z.object({
     .int()
     .positive()
     .default(3000)
-    .register(settingDocs, { readBy: ['api'], meaning: 'create-cart requests per client address per window, counted before the body is read' }),
+    .register(settingDocs, {
+      readBy: ['api'],
+      meaning: 'create-cart requests per client address per window, bad ones too; a client over it is answered 429 whatever its body',
+    }),
   RATE_LIMIT_PER_PLATFORM_CLIENT: z.coerce
     .number()
     .int()

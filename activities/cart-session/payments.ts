@@ -1,6 +1,6 @@
 import { ApplicationFailure } from '@temporalio/activity';
 import { readCard } from '../../core/checkout/card-vault.js';
-import { currencyOfCart, paymentReferenceOf, recordPaymentReference } from '../../core/checkout/cart-ledger.js';
+import { currencyOfCart, paymentReferenceOf, recordCartStatus, recordPaymentReference, type CartStatusChange } from '../../core/checkout/cart-ledger.js';
 import type { Config } from '../../core/config.js';
 import type { Db } from '../../core/db/client.js';
 import type { Logger } from '../../core/logger.js';
@@ -53,7 +53,13 @@ export function createPaymentActivities(deps: { config: Config; db: Db; logger: 
     currency: string;
     captureMethod?: 'manual';
     threeDSecure?: boolean;
+    /**
+     * The session's `processing` step (a 1.2 session's first charge), written to the ledger before the
+     * charge, in place of a local activity of its own. Idempotent, like the charge: a retry writes it again.
+     */
+    processing?: CartStatusChange;
   }): Promise<PaymentOutcome> => {
+    if (input.processing) await recordCartStatus(db, config.keyring, input.processing);
     const card = await readCard(db, config.keyring, input.cardToken);
     if (!card) return { outcome: 'declined', failureCode: 'card_unavailable' };
     const returnUrl = input.threeDSecure ? threeDSecureReturnUrl(config, input.cartId) : undefined;

@@ -1,5 +1,6 @@
 import { ActivityFailure, condition, sleep } from '@temporalio/workflow';
 import type { PaymentLookup, PaymentOutcome } from '../../activities/cart-session/payments.js';
+import type { CartStatusChange } from '../../core/checkout/cart-ledger.js';
 import { ACTION_REFUSED } from '../../core/checkout/session.js';
 import type { CartSessionState } from './messages.js';
 import { chargePayment, chargePaymentOnce, lookupPayment, voidPayment } from './payment-activities.js';
@@ -39,7 +40,7 @@ export function cardPayment(session: SessionState, recorder: ReturnType<typeof s
    * under the same key. Nothing found by then: `processor_error`, after a void by key so an approval
    * that lands later is voided and the merchant's story (one final event) stays true.
    */
-  const resolvePayment = async (card: Card): Promise<PaymentOutcome> => {
+  const resolvePayment = async (card: Card, processing?: CartStatusChange): Promise<PaymentOutcome> => {
     const request = {
       cartId,
       cardToken: card.cardToken,
@@ -48,7 +49,8 @@ export function cardPayment(session: SessionState, recorder: ReturnType<typeof s
       ...(manual ? { captureMethod: 'manual' as const } : {}),
       ...(options.threeDSecure ? { threeDSecure: true } : {}),
     };
-    const answered = await answerOf(chargePayment(request));
+    // The first charge writes the processing step when the session left it to it (a 1.2 session).
+    const answered = await answerOf(chargePayment({ ...request, ...(processing ? { processing } : {}) }));
     if (answered) return answered;
 
     const giveUpAt = Date.now() + input.paymentResolutionMs;
@@ -108,7 +110,7 @@ export function cardPayment(session: SessionState, recorder: ReturnType<typeof s
     /** Charges the card and records the outcome: `paid`, `authorized` (a manual capture's hold) or `failed`. */
     async take(card: Card): Promise<void> {
       session.payment = { brand: card.brand, last4: card.last4, ...(manual ? { captureMethod: 'manual' as const } : {}) };
-      const answered = await recorder.processing(() => resolvePayment(card));
+      const answered = await recorder.processing((processing) => resolvePayment(card, processing));
       const result = answered.outcome === 'requires_authentication' ? await challenge.authenticate(answered) : answered;
       const secured = result.threeDSecure ? { threeDSecure: { result: result.threeDSecure } } : {};
       if (result.outcome === 'approved') {

@@ -32,7 +32,7 @@ export async function cartSession(input: CartSessionInput): Promise<{ status: Ca
   const release11 = patched(RELEASE_1_1);
   const release12 = patched(RELEASE_1_2);
   const session = new SessionState(input);
-  const recorder = sessionRecorder(session, { lean: release11 });
+  const recorder = sessionRecorder(session, { lean: release11, processingInCharge: release11 && release12 });
   const codes = oneTimeCodes(session, { sendsLocally: release11 });
   const payment = cardPayment(session, recorder, { threeDSecure: release11, manualCapture: release11 });
   const hold = authorizationHold(session, recorder);
