@@ -21,13 +21,19 @@ export function createActivityMetrics() {
     labelNames: ['channel', 'result'] as const,
     registers: [registry],
   });
+  const recoveryReminders = new Counter({
+    name: 'checkout_recovery_reminders_total',
+    help: 'Abandoned-cart reminders, by channel (sms, email) and result: sent, failed (the provider refused; retried), or refused (a message budget was spent; dropped).',
+    labelNames: ['channel', 'result'] as const,
+    registers: [registry],
+  });
   const refunds = new Counter({
     name: 'checkout_refunds_total',
     help: 'Refund calls the payment processor answered, by outcome: refunded, or declined (the refund fails and its amount is released).',
     labelNames: ['outcome'] as const,
     registers: [registry],
   });
-  return { registry, payments, ...delivery, otpSends, refunds };
+  return { registry, payments, ...delivery, otpSends, recoveryReminders, refunds };
 }
 
 export type ActivityMetrics = ReturnType<typeof createActivityMetrics>;

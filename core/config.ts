@@ -278,6 +278,21 @@ export const environmentSchema = z.object({
       meaning: 'lifetime of a cart session whose create-cart sent no `cartObject.cart.sessionMinutes`, 45 minutes; only tests shorten it',
       production: 'cannot be changed',
     }),
+  // The reminder of an abandoned cart waits its cart's `recovery.reminderMinutes` (5 minutes at the
+  // least); the override exists so tests can watch a reminder go out, never through the request, and
+  // is refused in production.
+  RECOVERY_REMINDER_DELAY_SECONDS: z.coerce
+    .number()
+    .int()
+    .positive()
+    .optional()
+    .register(settingDocs, {
+      readBy: ['api', 'tests'],
+      meaning:
+        "how long after the abandonment every abandoned-cart reminder waits, in place of its cart's `recovery.reminderMinutes`; create-cart hands the delay to the session. Only tests set it",
+      default: "unset: each cart's `recovery.reminderMinutes` (60 when absent)",
+      production: 'cannot be set',
+    }),
   PAYMENT_RESOLUTION_SECONDS: z.coerce
     .number()
     .int()
@@ -372,7 +387,10 @@ export const environmentSchema = z.object({
     .int()
     .positive()
     .default(3000)
-    .register(settingDocs, { readBy: ['api'], meaning: 'create-cart requests per client address per window, counted before the body is read' }),
+    .register(settingDocs, {
+      readBy: ['api'],
+      meaning: 'create-cart requests per client address per window, bad ones too; a client over it is answered 429 whatever its body',
+    }),
   RATE_LIMIT_PER_PLATFORM_CLIENT: z.coerce
     .number()
     .int()
@@ -764,6 +782,13 @@ export const configSchema = environmentSchema
     if (c.CHECKOUT_ENV === 'production' && !Number.isInteger(c.AUTHORIZATION_HOLD_DAYS)) {
       ctx.addIssue({ code: 'custom', path: ['AUTHORIZATION_HOLD_DAYS'], message: 'must be a whole number of days in production' });
     }
+    if (c.CHECKOUT_ENV === 'production' && c.RECOVERY_REMINDER_DELAY_SECONDS !== undefined) {
+      ctx.addIssue({
+        code: 'custom',
+        path: ['RECOVERY_REMINDER_DELAY_SECONDS'],
+        message: "cannot be set in production (reminders wait their cart's reminderMinutes)",
+      });
+    }
     if (c.CHECKOUT_ENV === 'production' && c.SESSION_LIFETIME_SECONDS !== 45 * 60) {
       ctx.addIssue({ code: 'custom', path: ['SESSION_LIFETIME_SECONDS'], message: 'cannot be changed in production (sessions last 45 minutes)' });
     }
@@ -796,6 +821,8 @@ export const configSchema = environmentSchema
     operatorToken: c.OPERATOR_TOKEN,
     sessionLifetimeMs: c.SESSION_LIFETIME_SECONDS * 1000,
     paymentResolutionMs: c.PAYMENT_RESOLUTION_SECONDS * 1000,
+    /** Tests' one delay for every abandoned-cart reminder; undefined: each cart's reminderMinutes. */
+    recoveryReminderDelayMs: c.RECOVERY_REMINDER_DELAY_SECONDS === undefined ? undefined : c.RECOVERY_REMINDER_DELAY_SECONDS * 1000,
     authorizationHoldMs: Math.round(c.AUTHORIZATION_HOLD_DAYS * 24 * 3600_000),
     paymentConfirmationWaitMs: c.PAYMENT_CONFIRMATION_WAIT_SECONDS * 1000,
     payOutcomeWaitMs: c.PAY_OUTCOME_WAIT_MS,

@@ -35,6 +35,8 @@ export async function startEmbeddedPostgres(options: {
   dataDir: string;
   port: number;
   password: string;
+  /** PostgreSQL's own default is 100: a stack of several processes and temporal-server's pools needs more. */
+  maxConnections?: number;
   log?: (line: string) => void;
 }): Promise<RunningPostgres> {
   const dataDir = path.resolve(options.dataDir);
@@ -48,7 +50,7 @@ export async function startEmbeddedPostgres(options: {
     authMethod: 'scram-sha-256',
     persistent: true,
     createPostgresUser: userInfo().uid === 0,
-    postgresFlags: ['-c', 'listen_addresses=127.0.0.1', '-k', tmpdir()],
+    postgresFlags: ['-c', 'listen_addresses=127.0.0.1', '-k', tmpdir(), ...(options.maxConnections ? ['-c', `max_connections=${options.maxConnections}`] : [])],
     onLog: (message) => options.log?.(String(message).trimEnd()),
     onError: (message) => options.log?.(String(message).trimEnd()),
   });

@@ -25,7 +25,8 @@ export function freePort(): Promise<number> {
   return freePortBetween(LOWEST_PORT, ephemeralRangeStart());
 }
 
-function listensOn(port: number): Promise<boolean> {
+/** Whether nobody listens on `port` of 127.0.0.1 right now (we could). */
+export function portIsFree(port: number): Promise<boolean> {
   return new Promise((resolve) => {
     const server = createServer();
     server.unref();
@@ -41,7 +42,7 @@ function listensOn(port: number): Promise<boolean> {
 export async function freePortBetween(from: number, to: number): Promise<number> {
   for (let tries = 0; tries < 200; tries++) {
     const port = from + Math.floor(Math.random() * (to - from));
-    if (await listensOn(port)) return port;
+    if (await portIsFree(port)) return port;
   }
   throw new Error(`no free port between ${from} and ${to} after 200 tries`);
 }

@@ -28,6 +28,11 @@ export interface Infrastructure {
   temporalUiUrl?: string;
   /** The dev server's process id when we started it (the benchmark reads its memory). */
   temporalPid?: number;
+  /**
+   * temporal-server, when we started it: the process stopped and started again on the same databases
+   * and configuration (the peak benchmark's fault); resolves once it serves again.
+   */
+  restartTemporal?: () => Promise<void>;
   stop: () => Promise<void>;
 }
 
@@ -35,6 +40,8 @@ export interface InfrastructureOptions {
   /** Holds `pg/`, `temporal.db` and the generated local credentials. */
   dataDir: string;
   postgresPort: number;
+  /** PostgreSQL's max_connections, when its default (100) is too few for what runs on it. */
+  postgresMaxConnections?: number;
   temporalPort: number;
   temporalUiPort?: number;
   /** Where the Temporal UI decodes payloads (the dashboard's /dashboard/codec). */
@@ -90,28 +97,40 @@ export async function startInfrastructure(options: InfrastructureOptions): Promi
       const pg = await startEmbeddedPostgres({
         dataDir: path.join(options.dataDir, 'pg'),
         port: options.postgresPort,
+        ...(options.postgresMaxConnections ? { maxConnections: options.postgresMaxConnections } : {}),
         password: localSecret(options.dataDir, 'postgresPassword', () => randomBytes(18).toString('base64url')),
       });
       stops.push(pg.stop);
       return pg.url;
     })();
     const startTemporal = async () => {
-      if (options.temporalAddress) return { address: options.temporalAddress, uiUrl: undefined, pid: undefined };
+      if (options.temporalAddress) return { address: options.temporalAddress, uiUrl: undefined, pid: undefined, restart: undefined };
       const cli = await ensureTemporalCli(options.log);
       if (options.temporalTopology === 'server') {
         const binary = await ensureTemporalServer(options.log);
         const url = new URL(await postgres);
         options.log(`Starting temporal-server on PostgreSQL, frontend on 127.0.0.1:${options.temporalPort}…`);
-        const server = await startTemporalSqlServer({
-          binary,
-          cli,
-          postgres: { host: url.hostname, port: Number(url.port || 5432), user: decodeURIComponent(url.username), password: decodeURIComponent(url.password) },
-          port: options.temporalPort,
-          dataDir: path.join(options.dataDir, 'temporal-server'),
-          dynamicConfig: options.temporalDynamicConfig,
-        });
-        stops.push(server.stop);
-        return { address: server.address, uiUrl: undefined, pid: server.pid };
+        const start = () =>
+          startTemporalSqlServer({
+            binary,
+            cli,
+            postgres: {
+              host: url.hostname,
+              port: Number(url.port || 5432),
+              user: decodeURIComponent(url.username),
+              password: decodeURIComponent(url.password),
+            },
+            port: options.temporalPort,
+            dataDir: path.join(options.dataDir, 'temporal-server'),
+            dynamicConfig: options.temporalDynamicConfig,
+          });
+        let server = await start();
+        stops.push(() => server.stop());
+        const restart = async () => {
+          await server.stop();
+          server = await start();
+        };
+        return { address: server.address, uiUrl: undefined, pid: server.pid, restart };
       }
       options.log(`Starting the Temporal dev server on 127.0.0.1:${options.temporalPort}…`);
       const server = await startTemporalDevServer({
@@ -125,7 +144,7 @@ export async function startInfrastructure(options: InfrastructureOptions): Promi
         dynamicConfig: options.temporalDynamicConfig,
       });
       stops.push(server.stop);
-      return { address: server.address, uiUrl: server.uiUrl, pid: server.process.pid };
+      return { address: server.address, uiUrl: server.uiUrl, pid: server.process.pid, restart: undefined };
     };
     // allSettled, not all: when one fails, the other must finish starting before stop() can reach it.
     const [pgResult, temporalResult] = await Promise.allSettled([postgres, startTemporal()]);
@@ -140,7 +159,14 @@ export async function startInfrastructure(options: InfrastructureOptions): Promi
     } finally {
       await db.end();
     }
-    return { databaseUrl, temporalAddress: temporal.address, temporalUiUrl: temporal.uiUrl, temporalPid: temporal.pid, stop };
+    return {
+      databaseUrl,
+      temporalAddress: temporal.address,
+      temporalUiUrl: temporal.uiUrl,
+      temporalPid: temporal.pid,
+      ...(temporal.restart ? { restartTemporal: temporal.restart } : {}),
+      stop,
+    };
   } catch (err) {
     await stop();
     throw err;

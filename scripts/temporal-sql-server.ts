@@ -1,9 +1,9 @@
 import { spawn, spawnSync } from 'node:child_process';
-import { cpSync, mkdirSync, renameSync, writeFileSync } from 'node:fs';
+import { cpSync, existsSync, mkdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { Connection } from '@temporalio/client';
 import { SEARCH_ATTRIBUTE_DEFINITIONS } from '../workflows/cart-session/messages.js';
-import { freePort, freePortBetween } from './free-port.js';
+import { freePort, freePortBetween, portIsFree } from './free-port.js';
 import { ensureGoTool, type GoTool } from './go-tool.js';
 import { superviseServer } from './server-process.js';
 
@@ -51,8 +51,13 @@ export interface TemporalSqlServerOptions {
   postgres: { host: string; port: number; user: string; password: string };
   /** Frontend gRPC port. */
   port: number;
-  /** Holds the generated config/ folder. */
+  /**
+   * Holds the generated config/ folder. Started again on the same folder (a restart), the server keeps
+   * the internal ports it had, which its cluster membership in PostgreSQL still names.
+   */
   dataDir: string;
+  /** The two databases on that PostgreSQL: `temporal` and `temporal_visibility` unless said otherwise (a test's own pair). */
+  databases?: { default: string; visibility: string };
   /** Dynamic config values, as the dev server's `--dynamic-config-value`. */
   dynamicConfig?: Record<string, number | string | boolean>;
   log?: (line: string) => void;
@@ -64,6 +69,8 @@ export interface TemporalSqlServer {
   stop: () => Promise<void>;
 }
 
+const databasesOf = (options: TemporalSqlServerOptions) => options.databases ?? { default: 'temporal', visibility: 'temporal_visibility' };
+
 function run(command: string, args: string[], env: NodeJS.ProcessEnv = process.env): { ok: boolean; output: string } {
   const result = spawnSync(command, args, { env, encoding: 'utf8' });
   return { ok: result.status === 0, output: `${result.stdout}${result.stderr}` };
@@ -74,9 +81,10 @@ function setUpSchemas(options: TemporalSqlServerOptions): void {
   const tool = path.join(path.dirname(options.binary), 'temporal-sql-tool');
   const { host, port, user, password } = options.postgres;
   const env = { ...process.env, SQL_PASSWORD: password };
+  const databases = databasesOf(options);
   for (const [database, schema] of [
-    ['temporal', 'temporal'],
-    ['temporal_visibility', 'visibility'],
+    [databases.default, 'temporal'],
+    [databases.visibility, 'visibility'],
   ] as const) {
     const base = ['--plugin', 'postgres12', '--ep', host, '-p', String(port), '-u', user, '--db', database];
     // Both may already have been done on this database: the update below is what must succeed.
@@ -87,8 +95,45 @@ function setUpSchemas(options: TemporalSqlServerOptions): void {
   }
 }
 
-async function serverConfig(options: TemporalSqlServerOptions): Promise<string> {
+/** The ports of the services besides the frontend's, and their membership ports. */
+interface InternalPorts {
+  frontendHttp: number;
+  frontendMembership: number;
+  history: number;
+  historyMembership: number;
+  matching: number;
+  matchingMembership: number;
+  worker: number;
+  workerMembership: number;
+}
+
+/**
+ * The internal ports of the last start on this data folder when they are still free, else new ones.
+ * A restart must come back where it was: the previous process's membership rows stay in PostgreSQL
+ * for a while, and the services route to the addresses there, a port nobody listens on any more
+ * answering `connection refused` until those rows age out.
+ */
+async function internalPorts(file: string): Promise<InternalPorts> {
+  if (existsSync(file)) {
+    const kept = JSON.parse(readFileSync(file, 'utf8')) as InternalPorts;
+    if ((await Promise.all(Object.values(kept).map(portIsFree))).every(Boolean)) return kept;
+  }
+  const membership = () => freePortBetween(20_000, 32_768);
+  return {
+    frontendHttp: await freePort(),
+    frontendMembership: await membership(),
+    history: await freePort(),
+    historyMembership: await membership(),
+    matching: await freePort(),
+    matchingMembership: await membership(),
+    worker: await freePort(),
+    workerMembership: await membership(),
+  };
+}
+
+function serverConfig(options: TemporalSqlServerOptions, ports: InternalPorts): string {
   const { host, port, user, password } = options.postgres;
+  const databases = databasesOf(options);
   const store = (database: string, maxConns: number) => `
       sql:
         pluginName: postgres12
@@ -100,10 +145,10 @@ async function serverConfig(options: TemporalSqlServerOptions): Promise<string> 
         maxConns: ${maxConns}
         maxIdleConns: ${maxConns}
         maxConnLifetime: 1h`;
-  const service = async (grpcPort: number) => `
+  const service = (grpcPort: number, membershipPort: number) => `
     rpc:
       grpcPort: ${grpcPort}
-      membershipPort: ${await freePortBetween(20_000, 32_768)}
+      membershipPort: ${membershipPort}
       bindOnLocalHost: true`;
   return `log:
   stdout: true
@@ -113,18 +158,18 @@ persistence:
   visibilityStore: visibility
   numHistoryShards: 4
   datastores:
-    default:${store('temporal', 20)}
-    visibility:${store('temporal_visibility', 4)}
+    default:${store(databases.default, 20)}
+    visibility:${store(databases.visibility, 4)}
 global:
   membership:
     maxJoinDuration: 30s
     broadcastAddress: 127.0.0.1
 services:
-  frontend:${await service(options.port)}
-      httpPort: ${await freePort()}
-  history:${await service(await freePort())}
-  matching:${await service(await freePort())}
-  worker:${await service(await freePort())}
+  frontend:${service(options.port, ports.frontendMembership)}
+      httpPort: ${ports.frontendHttp}
+  history:${service(ports.history, ports.historyMembership)}
+  matching:${service(ports.matching, ports.matchingMembership)}
+  worker:${service(ports.worker, ports.workerMembership)}
 clusterMetadata:
   enableGlobalNamespace: false
   failoverVersionIncrement: 10
@@ -173,7 +218,10 @@ export async function startTemporalSqlServer(options: TemporalSqlServerOptions):
   setUpSchemas(options);
   const configDir = path.join(options.dataDir, 'config');
   mkdirSync(configDir, { recursive: true });
-  writeFileSync(path.join(configDir, 'production.yaml'), await serverConfig(options), { mode: 0o600 });
+  const portsFile = path.join(configDir, 'ports.json');
+  const ports = await internalPorts(portsFile);
+  writeFileSync(portsFile, JSON.stringify(ports));
+  writeFileSync(path.join(configDir, 'production.yaml'), serverConfig(options, ports), { mode: 0o600 });
   writeFileSync(path.join(configDir, 'dynamic.yaml'), dynamicConfigYaml(options.dynamicConfig ?? {}));
 
   const child = spawn(options.binary, ['--root', options.dataDir, '--config', 'config', '--env', 'production', '--allow-no-auth', 'start'], {

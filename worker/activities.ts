@@ -7,7 +7,7 @@ import type { ActivityMetrics } from '../activities/metrics.js';
 import { createRefundActivities } from '../activities/refund/index.js';
 import { createDeliveryAttempt, createWebhookDeliveryActivities } from '../activities/webhook-delivery/index.js';
 import { otpSenderFromConfig } from '../core/checkout/otp/delivery/from-config.js';
-import type { OtpSender } from '../core/checkout/otp/sender.js';
+import type { MessageSender } from '../core/checkout/otp/sender.js';
 import type { PaymentProcessor } from '../core/checkout/payment-processor.js';
 import { paymentProcessorFromConfig } from '../core/checkout/payment-processors/from-config.js';
 import type { Config } from '../core/config.js';
@@ -23,7 +23,7 @@ export interface ActivityDeps {
   db: Db;
   logger: Logger;
   /** Defaults to the providers configured (SMTP, Twilio); sandbox falls back to the outbox for a channel without one. */
-  otpSender?: OtpSender;
+  otpSender?: MessageSender;
   /**
    * How a webhook is sent; the real one (core/webhooks/http-post.ts) unless a production test must
    * reach a receiver on this machine, which production's address rules rightly refuse.

@@ -1,4 +1,4 @@
-import type { OtpSender } from '../../core/checkout/otp/sender.js';
+import type { MessageSender } from '../../core/checkout/otp/sender.js';
 import type { PaymentProcessor } from '../../core/checkout/payment-processor.js';
 import { findCartMerchantName } from '../../core/checkout/cart-ledger.js';
 import type { Config } from '../../core/config.js';
@@ -10,6 +10,7 @@ import type { ActivityMetrics } from '../metrics.js';
 import { createLedgerActivities } from './ledger.js';
 import { createOtpActivities } from './otp.js';
 import { createPaymentActivities } from './payments.js';
+import { createReminderActivities } from './reminder.js';
 
 export interface CartSessionActivityDeps {
   config: Config;
@@ -19,7 +20,7 @@ export interface CartSessionActivityDeps {
   /** The config's CHECKOUT_BASE_URL: an abandoned order's recoveryUrl is under it (core/orders/order-model.ts). */
   checkoutBaseUrl: string;
   logger: Logger;
-  otpSender: OtpSender;
+  otpSender: MessageSender;
   paymentProcessor: PaymentProcessor;
   requestDelivery: RequestDelivery;
   /** A session's own first attempt at its event (activities/webhook-delivery/index.ts createDeliveryAttempt). */
@@ -27,12 +28,13 @@ export interface CartSessionActivityDeps {
   metrics: ActivityMetrics;
 }
 
-/** What the cart session (workflows/cart-session/) does outside its sandbox: the ledger, one-time codes, the payment. */
+/** What the cart session (workflows/cart-session/) does outside its sandbox: the ledger, one-time codes, the payment, the recovery reminder. */
 export function createCartSessionActivities(deps: CartSessionActivityDeps) {
   return {
     ...createLedgerActivities(deps),
     ...createOtpActivities({ ...deps, merchantNameOf: (cartId) => findCartMerchantName(deps.db, cartId) }),
     ...createPaymentActivities(deps),
+    ...createReminderActivities(deps),
   };
 }
 

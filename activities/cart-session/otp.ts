@@ -1,6 +1,6 @@
 import { randomInt } from 'node:crypto';
 import type { Config } from '../../core/config.js';
-import type { OtpSender } from '../../core/checkout/otp/sender.js';
+import type { MessageSender } from '../../core/checkout/otp/sender.js';
 import { otpHashDigest } from '../../core/checkout/otp/digest.js';
 import { otpHash } from '../../core/checkout/otp/hash.js';
 import { parseContact } from '../../core/checkout/contact.js';
@@ -18,7 +18,7 @@ export interface SentCode {
 /** One-time codes: generated here, where randomness and I/O belong, and gone once sent. */
 export function createOtpActivities(deps: {
   config: Config;
-  otpSender: OtpSender;
+  otpSender: MessageSender;
   metrics: ActivityMetrics;
   /** The merchant's registered name for a cart (its ledger row), the only name a code message carries. */
   merchantNameOf: (cartId: string) => Promise<string | undefined>;
@@ -42,6 +42,7 @@ export function createOtpActivities(deps: {
         // whose worker died is retried on another while the page still waits.
         await whileHeartbeating(() =>
           otpSender.send({
+            kind: 'code',
             cartId: input.cartId,
             channel: contact.channel,
             address: contact.address,

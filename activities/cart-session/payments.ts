@@ -1,6 +1,6 @@
 import { ApplicationFailure } from '@temporalio/activity';
 import { readCard } from '../../core/checkout/card-vault.js';
-import { currencyOfCart, paymentReferenceOf, recordPaymentReference } from '../../core/checkout/cart-ledger.js';
+import { currencyOfCart, paymentReferenceOf, recordCartStatus, recordPaymentReference, type CartStatusChange } from '../../core/checkout/cart-ledger.js';
 import type { Config } from '../../core/config.js';
 import type { Db } from '../../core/db/client.js';
 import type { Logger } from '../../core/logger.js';
@@ -47,6 +47,11 @@ export interface ChargeInput {
   currency: string;
   captureMethod?: 'manual';
   threeDSecure?: boolean;
+  /**
+   * The session's `processing` step (a 1.2 session's first charge), written to the ledger before the
+   * charge, in place of a local activity of its own. Idempotent, like the charge: a retry writes it again.
+   */
+  processing?: CartStatusChange;
 }
 
 export function createPaymentActivities(deps: { config: Config; db: Db; logger: Logger; paymentProcessor: PaymentProcessor; metrics: ActivityMetrics }) {
@@ -78,6 +83,7 @@ export function createPaymentActivities(deps: { config: Config; db: Db; logger: 
    * the vault's card is saved to that contact at the processor, then charged by its references.
    */
   const chargePayment = async (input: ChargeInput): Promise<PaymentOutcome> => {
+    if (input.processing) await recordCartStatus(db, config.keyring, input.processing);
     const returnUrl = input.threeDSecure ? threeDSecureReturnUrl(config, input.cartId) : undefined;
     const common = {
       idempotencyKey: input.cartId,

@@ -1,44 +1,103 @@
 import type { Config } from '../../core/config.js';
 import type { Db } from '../../core/db/client.js';
 import type { CartProvenance } from '../../core/checkout/cart-provenance.js';
-import { findActiveMerchant, type ActiveMerchant } from '../../core/merchants/merchant-store.js';
-import { apiKeyMatches } from '../../core/merchants/api-keys.js';
+import type { CreateCartRequest } from '../../core/checkout/cart-schema.js';
+import type { Logger } from '../../core/logger.js';
+import type { Limit } from '../../core/rate-limits.js';
+import type { ActiveMerchant } from '../../core/merchants/merchant-store.js';
+import { apiKeyHash } from '../../core/merchants/api-keys.js';
 import { MERCHANT_CHALLENGE } from '../merchant/auth.js';
 import { ApiError } from '../errors.js';
+import { answerCount } from './rate-limit.js';
+import type { NewCartRow } from './create-cart-session.js';
 
 /** Who asks for a cart, and for which merchant: what the limits, the idempotency keys and the cart's provenance depend on. */
 export interface CartCaller {
   platformUuid: string;
-  merchant: ActiveMerchant;
+  merchant: Pick<ActiveMerchant, 'name' | 'domains' | 'verifiedDomains'>;
   /** `api_key` when the request carried the merchant's valid API key. */
   createdWith: CartProvenance;
   /** The client address the request came from (core/client-address.ts). */
   address: string;
 }
 
-/**
- * Finds the merchant a create-cart names and whether the request carried its key; refuses an unknown
- * merchant, and one that requires its key when the request did not carry it. Runs before any
- * merchant-wide counter is charged and before anything is written, so a request without the key
- * costs such a merchant nothing.
- */
-export async function identifyCartCaller(
-  deps: { config: Config; db: Db },
-  platformUuid: string,
-  address: string,
+export interface CartAdmissionRequest {
+  platformUuid: string;
+  address: string;
   /** The token of the request's `Authorization: Bearer` header, if any. */
-  presentedApiKey: string | undefined,
-): Promise<CartCaller> {
-  const merchant = await findActiveMerchant(deps.db, platformUuid, deps.config.environment);
-  if (!merchant) {
+  presentedApiKey: string | undefined;
+  /** The client's own limits, counted first, whoever it asks for. */
+  clientLimits: Limit[];
+  /** The merchant's counter for its own (keyed) requests. */
+  keyedLimits: Limit[];
+  /** This address's share of the merchant, then the merchant-wide ceiling of public requests. */
+  publicLimits: Limit[];
+  /** The cart's ledger row, written in the same statement when nothing has to be checked between (see the route). */
+  ledgerRow?: { row: NewCartRow; request: CreateCartRequest };
+}
+
+interface AdmissionRow {
+  admission: 'rate_limited' | 'unknown_platform' | 'key_required' | 'admitted';
+  refusedLimit: number | null;
+  retryAfter: number | null;
+  openedWindow: boolean;
+  merchant: string | null;
+  registeredDomains: string[] | null;
+  verifiedDomains: string[] | null;
+  withKey: boolean;
+  rowInserted: boolean;
+}
+
+/**
+ * Counts the client, finds the merchant a create-cart names and whether the request carried its key,
+ * counts the merchant's limits, and, given one, writes the cart's ledger row: in one PostgreSQL round
+ * trip (admit_cart_request, migration 035), in the order separate statements had. A request refused for
+ * lacking the key a merchant requires stops before any merchant-wide counter is charged, so it costs
+ * such a merchant nothing; a stranger's request over its address's share of a merchant never reaches
+ * the merchant-wide counter.
+ */
+export async function admitCartCaller(
+  deps: { config: Config; db: Db; logger: Logger },
+  request: CartAdmissionRequest,
+): Promise<{ caller: CartCaller; rowWritten: boolean }> {
+  const { config, db } = deps;
+  const limits = (list: Limit[]) => db.json(list.map(({ bucket, max, windowSeconds }) => ({ bucket, max, windowSeconds })));
+  const ledger = request.ledgerRow;
+  const [row] = await db<AdmissionRow[]>`
+    select admission, refused_limit as "refusedLimit", retry_after as "retryAfter", opened_window as "openedWindow", merchant,
+      registered_domains as "registeredDomains", verified_domains as "verifiedDomains", with_key as "withKey", row_inserted as "rowInserted"
+    from admit_cart_request(${limits(request.clientLimits)}, ${request.platformUuid}, ${config.environment},
+      ${request.presentedApiKey ? apiKeyHash(request.presentedApiKey) : null}, ${limits(request.keyedLimits)}, ${limits(request.publicLimits)},
+      ${
+        ledger
+          ? db.json({
+              cart_id: ledger.row.cartId,
+              currency: ledger.request.cartObject.cart.currency,
+              amount: ledger.row.amount,
+              expires_on: ledger.row.expiresOn,
+              created_at: ledger.row.createdAt.toISOString(),
+              store: ledger.request.cartObject.store,
+              cart: ledger.request.cartObject.cart,
+            })
+          : null
+      })`;
+  const admitted = row!;
+  const refused =
+    admitted.admission === 'rate_limited'
+      ? request.clientLimits.concat(admitted.withKey ? request.keyedLimits : request.publicLimits)[admitted.refusedLimit!]
+      : undefined;
+  answerCount(db, deps.logger, {
+    windowOpened: admitted.openedWindow,
+    ...(refused ? { refused: { limit: refused, retryAfterSeconds: admitted.retryAfter! } } : {}),
+  });
+  if (admitted.admission === 'unknown_platform') {
     throw new ApiError(
       'UNKNOWN_PLATFORM',
-      `No active ${deps.config.environment} merchant has this platformUuid. Check the value you were given for this environment.`,
+      `No active ${config.environment} merchant has this platformUuid. Check the value you were given for this environment.`,
       [{ path: 'cartObject.store.platformUuid', message: 'does not name an active merchant' }],
     );
   }
-  const keyed = apiKeyMatches(presentedApiKey, merchant.apiKeyHash);
-  if (merchant.requireApiKeyForCarts && !keyed) {
+  if (admitted.admission === 'key_required') {
     throw new ApiError(
       'UNAUTHORIZED',
       'This merchant requires its API key on create-cart: send Authorization: Bearer <its API key>.',
@@ -46,7 +105,15 @@ export async function identifyCartCaller(
       MERCHANT_CHALLENGE,
     );
   }
-  return { platformUuid, merchant, createdWith: keyed ? 'api_key' : 'public', address };
+  return {
+    caller: {
+      platformUuid: request.platformUuid,
+      merchant: { name: admitted.merchant!, domains: admitted.registeredDomains!, verifiedDomains: admitted.verifiedDomains! },
+      createdWith: admitted.withKey ? 'api_key' : 'public',
+      address: request.address,
+    },
+    rowWritten: admitted.rowInserted,
+  };
 }
 
 /**

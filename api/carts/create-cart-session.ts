@@ -4,7 +4,7 @@ import type { Db } from '../../core/db/client.js';
 import { newCartId } from '../../core/checkout/cart-id.js';
 import type { Logger } from '../../core/logger.js';
 import { cartTotal } from '../../core/money.js';
-import type { CreateCartRequest, CreateCartResponse } from '../../core/checkout/cart-schema.js';
+import { RECOVERY_REMINDER_MINUTES, type CreateCartRequest, type CreateCartResponse } from '../../core/checkout/cart-schema.js';
 import type { Temporal } from '../../core/temporal/connection.js';
 import { startOrTerminateOrphan } from '../../core/temporal/workflow-start.js';
 import { cartWorkflowId, type CartSessionInput } from '../../workflows/cart-session/messages.js';
@@ -30,6 +30,25 @@ export interface CreateCartOutcome {
   replayed: boolean;
 }
 
+/** What a new cart's ledger row and session are made of before anything is written. */
+export interface NewCartRow {
+  cartId: string;
+  createdAt: Date;
+  /** ISO 8601. */
+  expiresOn: string;
+  lifetimeMs: number;
+  /** The cart's total, in minor units. */
+  amount: number;
+}
+
+export function newCartRow(config: Config, request: CreateCartRequest): NewCartRow {
+  const { cart } = request.cartObject;
+  const createdAt = new Date();
+  // The merchant's choice when it made one; else the service's lifetime (45 minutes but in tests).
+  const lifetimeMs = cart.sessionMinutes === undefined ? config.sessionLifetimeMs : cart.sessionMinutes * 60_000;
+  return { cartId: newCartId(), createdAt, expiresOn: new Date(createdAt.getTime() + lifetimeMs).toISOString(), lifetimeMs, amount: cartTotal(cart.items) };
+}
+
 /**
  * Writes the ledger row, then starts the workflow, with no transaction held across the start
  * (docs/decisions/create-cart-consistency.md): a held transaction kept a pooled connection per
@@ -41,29 +60,33 @@ export interface CreateCartOutcome {
 export async function createCartSession(
   deps: CartSessionDeps,
   request: CreateCartRequest,
-  /** Identified, and let through, by identifyCartCaller (or, for a payment link's visit, by its link). */
+  /** Identified, and let through, by admitCartCaller (or, for a payment link's visit, by its link). */
   caller: CartCaller,
   /**
    * `retry`: a retry of a failed session (api/merchant/retry-session.ts), whose row records which cart it retries;
-   * `recoveredFrom`: a session opened by an abandoned cart's recovery link (web/checkout/recovery-route.ts).
+   * `recoveredFrom`: a session opened by an abandoned cart's recovery link (web/checkout/recovery-route.ts);
+   * `prepared`: the row made by newCartRow, and whether admitCartCaller already wrote it (never with an idempotency key,
+   * which must be claimed first).
    */
-  options: { idempotencyKey?: string; paymentLinkId?: string; retry?: RetryLineage; recoveredFrom?: string } = {},
+  options: {
+    idempotencyKey?: string;
+    paymentLinkId?: string;
+    retry?: RetryLineage;
+    recoveredFrom?: string;
+    prepared?: { row: NewCartRow; written: boolean };
+  } = {},
 ): Promise<CreateCartOutcome> {
-  const { idempotencyKey, paymentLinkId, retry, recoveredFrom } = options;
+  const { idempotencyKey, paymentLinkId, retry, recoveredFrom, prepared } = options;
   const { config, db, temporal } = deps;
   const { store, cart } = request.cartObject;
+  if (prepared?.written && idempotencyKey) throw new Error('a ledger row written before its Idempotency-Key was claimed');
 
   const { merchant } = caller;
   // Before anything is written: in production every URL the customer sees or is sent to must be the merchant's.
   assertCartUrlsAllowed(request, config.environment, merchant.domains, merchant.verifiedDomains);
   const scope = idempotencyScope(caller);
 
-  const cartId = newCartId();
-  const createdAt = new Date();
-  // The merchant's choice when it made one; else the service's lifetime (45 minutes but in tests).
-  const lifetimeMs = cart.sessionMinutes === undefined ? config.sessionLifetimeMs : cart.sessionMinutes * 60_000;
-  const expiresOn = new Date(createdAt.getTime() + lifetimeMs).toISOString();
-  const amount = cartTotal(cart.items);
+  const { cartId, createdAt, expiresOn, lifetimeMs, amount } = prepared?.row ?? newCartRow(config, request);
   const input: CartSessionInput = {
     cartId,
     platformUuid: store.platformUuid,
@@ -75,6 +98,10 @@ export async function createCartSession(
     paymentResolutionMs: config.paymentResolutionMs,
     ...(cart.captureMethod === 'manual' ? { captureMethod: 'manual' as const, authorizationHoldMs: config.authorizationHoldMs } : {}),
     threeDSecureChallengeMs: config.threeDSecureChallengeMs,
+    // A recovered session gets no reminder of its own: its cart's recovery was spent on the link that opened it.
+    ...(cart.recovery?.enabled && !recoveredFrom
+      ? { recoveryReminderMs: config.recoveryReminderDelayMs ?? (cart.recovery.reminderMinutes ?? RECOVERY_REMINDER_MINUTES.default) * 60_000 }
+      : {}),
   };
   const response: CreateCartResponse = { code: 'SUCCESS', message: 'Cart created', data: { cartId, cartData: request.cartObject, expiresOn } };
 
@@ -86,22 +113,23 @@ export async function createCartSession(
     if (idempotencyKey) await releaseIdempotencyKey(db, scope, idempotencyKey);
   };
   try {
-    await insertCart(db, {
-      cartId,
-      platformUuid: store.platformUuid,
-      environment: config.environment,
-      merchantName: merchant.name,
-      currency: cart.currency,
-      amount,
-      store,
-      cart,
-      expiresOn,
-      createdAt,
-      createdWith: caller.createdWith,
-      paymentLinkId,
-      ...(retry ? { retry } : {}),
-      ...(recoveredFrom ? { recoveredFrom } : {}),
-    });
+    if (!prepared?.written)
+      await insertCart(db, {
+        cartId,
+        platformUuid: store.platformUuid,
+        environment: config.environment,
+        merchantName: merchant.name,
+        currency: cart.currency,
+        amount,
+        store,
+        cart,
+        expiresOn,
+        createdAt,
+        createdWith: caller.createdWith,
+        paymentLinkId,
+        ...(retry ? { retry } : {}),
+        ...(recoveredFrom ? { recoveredFrom } : {}),
+      });
   } catch (err) {
     await release().catch((releaseErr: unknown) => deps.logger.error({ err: releaseErr }, 'could not release the idempotency key of a cart not created'));
     throw err;

@@ -1,7 +1,7 @@
 import type { Db } from '../../core/db/client.js';
 import { pruneExpiredIdempotencyKeys } from '../../core/idempotency-keys.js';
 import type { Logger } from '../../core/logger.js';
-import { countHitsInOrder, pruneEndedWindows, type Limit } from '../../core/rate-limits.js';
+import { countHitsInOrder, pruneEndedWindows, type Limit, type OrderedCount } from '../../core/rate-limits.js';
 import { ApiError } from '../errors.js';
 
 /**
@@ -10,7 +10,11 @@ import { ApiError } from '../errors.js';
  * a refusal are not counted.
  */
 export async function enforceRateLimits(db: Db, logger: Logger, limits: Limit[]): Promise<void> {
-  const count = await countHitsInOrder(db, limits);
+  answerCount(db, logger, await countHitsInOrder(db, limits));
+}
+
+/** What a count means for the request: RATE_LIMITED when a limit refused it; past windows pruned when one opened. */
+export function answerCount(db: Db, logger: Logger, count: OrderedCount): void {
   if (count.windowOpened) pruneOldRows(db, logger);
   if (count.refused) {
     const { limit, retryAfterSeconds } = count.refused;

@@ -1,10 +1,10 @@
 import { Hono } from 'hono';
 import { createCartRequestSchema, LIMITS } from '../../core/checkout/cart-schema.js';
-import { createCartSession, type CartSessionDeps } from './create-cart-session.js';
+import { createCartSession, newCartRow, type CartSessionDeps } from './create-cart-session.js';
 import { presentedBearerToken } from '../../core/bearer-token.js';
 import { clientAddress, perAddress as perAddressLimits } from '../../core/client-address.js';
-import { identifyCartCaller } from './cart-caller.js';
-import { methodNotAllowed } from '../errors.js';
+import { admitCartCaller } from './cart-caller.js';
+import { ApiError, errorResponse, methodNotAllowed } from '../errors.js';
 import { assertChargeable } from '../chargeable-amount.js';
 import { processorCurrencies } from '../../core/checkout/processor-amounts.js';
 import { cartTotal } from '../../core/money.js';
@@ -13,6 +13,7 @@ import { IDEMPOTENCY_HEADER, readIdempotencyKey } from './idempotency.js';
 import type { ApiMetrics } from '../metrics.js';
 import { enforceRateLimits } from './rate-limit.js';
 import type { Limit } from '../../core/rate-limits.js';
+import { urlPolicyNeedsMerchant } from './url-policy.js';
 
 export const REPLAYED_HEADER = 'Idempotent-Replayed';
 
@@ -27,12 +28,23 @@ export function cartRoutes(deps: CartSessionDeps & { cartsCreated: Pick<ApiMetri
   const perAddress = (bucket: string, address: string, max: number): Limit[] =>
     perAddressLimits(bucket, address, max, rateLimit.windowSeconds, rateLimit.ipv6Clients48);
 
+  /** Set once the request reached the admission statement, which counts the client with the rest. */
+  const admissionReached = new WeakSet<object>();
+
   app.post(
     '/',
-    // Cheap checks first, before the body is read: a flood of junk costs one counter update each.
+    // Every request counts against its client's limit, bad ones too, and a client over it is answered
+    // 429 whatever its body. A request refused before the admission statement (its body, its cart) is
+    // counted here, on its own; the others were counted in that statement, in the one round trip.
     async (c, next) => {
-      await enforceRateLimits(db, c.get('logger') ?? logger, perAddress('client', clientAddress(c, config.trustedProxyHops), rateLimit.perClient));
       await next();
+      if (admissionReached.has(c.req.raw)) return;
+      try {
+        await enforceRateLimits(db, c.get('logger') ?? logger, perAddress('client', clientAddress(c, config.trustedProxyHops), rateLimit.perClient));
+      } catch (err) {
+        if (!(err instanceof ApiError)) throw err;
+        c.res = errorResponse(c, err);
+      }
     },
     jsonBody(LIMITS.bodyBytes),
     async (c) => {
@@ -44,22 +56,30 @@ export function cartRoutes(deps: CartSessionDeps & { cartsCreated: Pick<ApiMetri
       assertChargeable(currencies, cart.currency, cartTotal(cart.items), { currency: 'cartObject.cart.currency', amount: 'cartObject.cart.items' });
 
       const platform = request.cartObject.store.platformUuid.toLowerCase();
-      // Who asks comes before the merchant's counters: a request refused for lacking the key a merchant
-      // requires never touches them, so strangers cannot spend the merchant's allowance.
-      const caller = await identifyCartCaller(deps, request.cartObject.store.platformUuid, address, presentedBearerToken(c.req.header('authorization')));
-      if (caller.createdWith === 'api_key') {
-        // The merchant's own requests have a merchant-wide counter of their own, which no public request reaches.
-        await enforceRateLimits(db, log, [{ bucket: `platform-key:${platform}`, max: rateLimit.perPlatform, windowSeconds: rateLimit.windowSeconds }]);
-      } else {
-        // This address's share of the merchant first: a stranger who knows the public platformUuid
-        // runs out here, long before the merchant-wide ceiling of public requests, which its refused
-        // requests never reach (counted in turn, in one round trip).
-        await enforceRateLimits(db, log, [
-          ...perAddress(`platform-client:${platform}`, address, rateLimit.perPlatformClient),
-          { bucket: `platform:${platform}`, max: rateLimit.perPlatform, windowSeconds: rateLimit.windowSeconds },
-        ]);
-      }
-      const outcome = await createCartSession({ ...deps, logger: log }, request, caller, { idempotencyKey });
+      const row = newCartRow(config, request);
+      admissionReached.add(c.req.raw);
+      const { caller, rowWritten } = await admitCartCaller(
+        { config, db, logger: log },
+        {
+          platformUuid: request.cartObject.store.platformUuid,
+          address,
+          presentedApiKey: presentedBearerToken(c.req.header('authorization')),
+          clientLimits: perAddress('client', address, rateLimit.perClient),
+          // The merchant's own requests have a merchant-wide counter of their own, which no public request reaches.
+          keyedLimits: [{ bucket: `platform-key:${platform}`, max: rateLimit.perPlatform, windowSeconds: rateLimit.windowSeconds }],
+          // This address's share of the merchant first: a stranger who knows the public platformUuid runs
+          // out here, long before the merchant-wide ceiling of public requests, which its refused requests
+          // never reach.
+          publicLimits: [
+            ...perAddress(`platform-client:${platform}`, address, rateLimit.perPlatformClient),
+            { bucket: `platform:${platform}`, max: rateLimit.perPlatform, windowSeconds: rateLimit.windowSeconds },
+          ],
+          // The row goes in with the admission when nothing must come between: no Idempotency-Key to claim
+          // first, and no URL policy that needs the merchant's domains.
+          ...(idempotencyKey || urlPolicyNeedsMerchant(config.environment) ? {} : { ledgerRow: { row, request } }),
+        },
+      );
+      const outcome = await createCartSession({ ...deps, logger: log }, request, caller, { idempotencyKey, prepared: { row, written: rowWritten } });
       if (outcome.replayed) c.header(REPLAYED_HEADER, 'true');
       else deps.cartsCreated.inc({ environment: config.environment });
       return c.json(outcome.response);

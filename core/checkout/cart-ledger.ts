@@ -153,6 +153,8 @@ export interface LedgerCart {
   cancelledBy: CancelledBy | null;
   /** What a paid order captured, minor units: the amount, or a manual capture's (part of it). */
   capturedAmount: number;
+  /** The abandoned cart whose recovery link opened this session; null for every other cart. */
+  recoveredFrom: string | null;
   /** A recovered session's: the contact verified on the abandoned session it recovers, sealed (core/orders/customer-seal.ts); null otherwise. */
   recoveredCustomerSealed: Buffer | null;
   /** Whether the merchant's checkout offers saved cards after the code, as its setting is now (docs/saved-cards.md). */
@@ -175,6 +177,7 @@ interface CartRow {
   brand_colour: string | null;
   cancelled_by: CancelledBy | null;
   captured_amount: string | null;
+  recovered_from: string | null;
   recovered_customer_sealed: Buffer | null;
   saved_cards_allowed: boolean | null;
 }
@@ -195,12 +198,13 @@ const toLedgerCart = (r: CartRow): LedgerCart => ({
   brandColour: r.brand_colour,
   cancelledBy: r.cancelled_by,
   capturedAmount: Number(r.captured_amount ?? r.amount),
+  recoveredFrom: r.recovered_from,
   recoveredCustomerSealed: r.recovered_customer_sealed,
   savedCardsAllowed: r.saved_cards_allowed ?? true,
 });
 
 const LEDGER_CART_COLUMNS = (sql: Sql) =>
-  sql`platform_uuid, environment, merchant_name, amount, currency, status, store, cart, expires_on, customer_started_at, page_opened_at, created_with, cancelled_by, captured_amount,
+  sql`platform_uuid, environment, merchant_name, amount, currency, status, store, cart, expires_on, customer_started_at, page_opened_at, created_with, cancelled_by, captured_amount, recovered_from,
     (select recovered.customer_sealed from carts recovered where recovered.cart_id = carts.recovered_from) as recovered_customer_sealed,
     ${cartMerchantBrandColourColumn(sql)},
     (select m.saved_cards_allowed from merchants m where m.platform_uuid = carts.platform_uuid) as saved_cards_allowed`;

@@ -35,7 +35,7 @@ export const SESSION_MINUTES = { min: 5, max: 1440, default: 45 } as const;
 /** How many retries of a failed session (POST /v2/merchant/carts/{cartId}/retry) one cart allows, counted over the retries of its retries. */
 export const RETRIES = { min: 0, max: 3, default: 3 } as const;
 
-/** Abandoned-cart recovery's reminder delay, in minutes after the abandonment: accepted now for the reminder that will send the link. */
+/** Abandoned-cart recovery's reminder delay, in minutes after the abandonment (workflows/cart-session/reminder.ts). */
 export const RECOVERY_REMINDER_MINUTES = { min: 5, max: 10080, default: 60 } as const;
 
 /** Abandoned-cart recovery (docs/abandoned-cart-recovery.md): an abandoned session's order_abandoned carries a link that reopens the cart. */
@@ -43,7 +43,7 @@ const recoverySchema = z
   .strictObject({
     enabled: z.boolean('must be true or false').meta({
       description:
-        'true: when a session of this cart is abandoned, its order_abandoned carries data.recoveryUrl, a link valid 30 days that opens a new session of the same cart (its order says recoveredFrom).',
+        'true: when a session of this cart is abandoned, its order_abandoned carries data.recoveryUrl, a link valid 30 days that opens a new session of the same cart (its order says recoveredFrom); the checkout page offers the customer "Remind me if I don\'t finish", and one who ticked it and verified a contact gets one reminder with the link.',
       example: true,
     }),
     // As sessionMinutes: echoed as sent; absent means the default.
@@ -53,7 +53,7 @@ const recoverySchema = z
       .max(RECOVERY_REMINDER_MINUTES.max, `must be at most ${RECOVERY_REMINDER_MINUTES.max} (minutes, 7 days)`)
       .optional()
       .meta({
-        description: `Reserved for the reminder message that will send the link (not sent yet): minutes after the abandonment (${RECOVERY_REMINDER_MINUTES.min} to ${RECOVERY_REMINDER_MINUTES.max}); ${RECOVERY_REMINDER_MINUTES.default} when absent.`,
+        description: `When the reminder goes, to a customer who asked for it: minutes after the abandonment (${RECOVERY_REMINDER_MINUTES.min} to ${RECOVERY_REMINDER_MINUTES.max}); ${RECOVERY_REMINDER_MINUTES.default} when absent.`,
         default: RECOVERY_REMINDER_MINUTES.default,
         example: 60,
       }),

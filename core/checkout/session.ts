@@ -83,5 +83,5 @@ export const ACTION_REFUSED = {
 } as const;
 export type ActionRefusal = (typeof ACTION_REFUSED)[keyof typeof ACTION_REFUSED];
 
-/** The type of the failure sendCode/resendCode end with when the OtpSender kept failing; retrying is fine. */
+/** The type of the failure sendCode/resendCode end with when the MessageSender kept failing; retrying is fine. */
 export const OTP_SEND_FAILED = 'otp_send_failed';

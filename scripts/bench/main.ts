@@ -23,6 +23,7 @@ import { measurePayToWebhook } from './pay-to-webhook.js';
 import { startVerifyingReceiver } from './receiver.js';
 import { assembleResults, topologyFigures, withTargets, writeReports, type BenchResults, type Measured } from './report.js';
 import { measureScale } from './scale.js';
+import { runPeakBench } from './peak.js';
 import { measureCost } from './session-cost.js';
 import { startBenchStack, startRoles } from './stack.js';
 import { measureCreateCartAgainstLimit } from './start-pairs.js';
@@ -49,8 +50,11 @@ const { values } = parseArgs({
     lifetime: { type: 'string' },
     out: { type: 'string', default: 'reports' },
     render: { type: 'boolean', default: false },
-    topology: { type: 'string', default: 'dev' },
+    topology: { type: 'string' },
     'record-topology': { type: 'boolean', default: false },
+    peak: { type: 'boolean', default: false },
+    quick: { type: 'boolean', default: false },
+    seed: { type: 'string' },
   },
 });
 const options = z
@@ -77,12 +81,19 @@ const options = z
     out: z.string(),
     /** Only re-renders bench.md and the chart from bench.json (after editing bench-notes.md). */
     render: z.boolean(),
-    /** `dev`: the Temporal CLI's dev server (SQLite); `server`: temporal-server on PostgreSQL, as in production. */
-    topology: z.enum(TEMPORAL_TOPOLOGIES),
+    /** `dev`: the Temporal CLI's dev server (SQLite), the default; `server`: temporal-server on PostgreSQL, as in production (--peak's default). */
+    topology: z.enum(TEMPORAL_TOPOLOGIES).optional(),
     /** With --only: still record this run's figures as its topology's in bench-topologies.json beside bench.json (a full run always does). */
     'record-topology': z.boolean(),
+    /** Only the peak-day run (scripts/bench/peak.ts), its figures added to bench.json under `peak`. */
+    peak: z.boolean(),
+    /** With --peak: a run of about six minutes that checks the harness; written only to a --out other than reports. */
+    quick: z.boolean(),
+    /** With --peak: the seed of its arrivals and session mix; random by default. */
+    seed: z.coerce.number().int().nonnegative().optional(),
   })
   .parse(values);
+const topology = options.topology ?? (options.peak ? 'server' : 'dev');
 const runs = (m: (typeof MEASUREMENTS)[number]) => !options.only || options.only.includes(m);
 const log = (line: string) => process.stdout.write(`${line}\n`);
 const benchStarted = performance.now();
@@ -98,13 +109,27 @@ const topologiesFile = path.join(ROOT, options.out, 'bench-topologies.json');
 function recordTopology(results?: BenchResults): BenchResults['topologies'] {
   const recorded = (existsSync(topologiesFile) ? JSON.parse(readFileSync(topologiesFile, 'utf8')) : {}) as NonNullable<BenchResults['topologies']>;
   if (!results) return recorded;
-  const topologies = { ...recorded, [options.topology]: topologyFigures(results) };
+  const topologies = { ...recorded, [topology]: topologyFigures(results) };
   writeFileSync(topologiesFile, JSON.stringify(topologies, null, 2) + '\n');
   return topologies;
 }
 if (options.render) {
   writeReports(path.join(ROOT, options.out), withTargets({ ...committedResults(), topologies: recordTopology() }), notes());
   log(`Re-rendered ${options.out}/bench.md and bench-latency.svg from bench.json.`);
+  process.exit(0);
+}
+
+if (options.peak) {
+  const peak = await runPeakBench({ topology, quick: options.quick, seed: options.seed ?? Date.now() % 2 ** 31, log });
+  log(JSON.stringify({ ...peak, timeline: undefined }, null, 2));
+  if (options.quick && options.out === 'reports') log('A quick run leaves reports/ alone: give --out <folder> to render its report there.');
+  else {
+    const dir = path.resolve(ROOT, options.out);
+    const earlier = existsSync(path.join(dir, 'bench.json')) ? (JSON.parse(readFileSync(path.join(dir, 'bench.json'), 'utf8')) as BenchResults) : undefined;
+    const base = earlier ?? { generatedAt: new Date().toISOString(), machine: {}, versions: {}, concurrency: options.concurrency, durationS: options.duration };
+    writeReports(dir, withTargets({ ...base, peak, topologies: recordTopology() }), notes());
+    log(`Wrote peak into ${path.join(dir, 'bench.json')}, bench.md and bench-peak.svg.`);
+  }
   process.exit(0);
 }
 
@@ -116,7 +141,7 @@ const machine = {
   kernel: release(),
   loadAverageAtStart: loadavg()[0]!.toFixed(2),
 };
-const stack = await startBenchStack(() => {}, options.topology);
+const stack = await startBenchStack(() => {}, topology);
 try {
   const roles = await startRoles(stack, { taskQueue: 'bench' });
   const config = loadConfig({ ...stack.baseEnv, ...roles.env });
@@ -130,7 +155,7 @@ try {
     const postgresVersion = (await db<{ version: string }[]>`select version()`)[0]!.version;
     const temporalServer = process.env.TEMPORAL_ADDRESS
       ? 'external'
-      : options.topology === 'server'
+      : topology === 'server'
         ? `temporal-server ${TEMPORAL_SERVER_VERSION} on PostgreSQL`
         : execFileSync(await ensureTemporalCli(() => {}), ['--version'], { encoding: 'utf8' }).trim();
     const versions = {
@@ -143,13 +168,15 @@ try {
     };
 
     const m: Measured = {};
+    const lastPeak = existsSync(benchFile) && committedResults().peak ? { peak: committedResults().peak } : {};
     const report = () => {
       const results = assembleResults(
         { generatedAt: new Date().toISOString(), machine, versions, concurrency: options.concurrency, durationS: options.duration },
         m,
       );
       // A full run writes what it has after each measurement, so a run cut short still leaves its figures.
-      if (!options.only) writeReports(path.join(ROOT, options.out), { ...results, topologies: recordTopology(results) }, notes());
+      // The peak run (`--peak`) is a run of its own: a full run keeps the last one's figures beside its own.
+      if (!options.only) writeReports(path.join(ROOT, options.out), withTargets({ ...results, ...lastPeak, topologies: recordTopology(results) }), notes());
       return results;
     };
     const step = async <T>(name: (typeof MEASUREMENTS)[number], run: () => Promise<T>): Promise<T | undefined> => {
@@ -197,7 +224,7 @@ try {
     const results = report();
     if (options.only && options['record-topology']) {
       writeReports(path.join(ROOT, options.out), withTargets({ ...committedResults(), topologies: recordTopology(results) }), notes());
-      log(`Recorded this run's figures for ${options.topology} in ${options.out}/bench-topologies.json and bench.md.`);
+      log(`Recorded this run's figures for ${topology} in ${options.out}/bench-topologies.json and bench.md.`);
     }
     log(`\n${JSON.stringify(results.targets, null, 2)}\nThe whole run took ${Math.round((performance.now() - benchStarted) / 1000)} s.`);
     if (options.only) log(JSON.stringify(results, null, 2));

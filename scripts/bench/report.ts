@@ -1,12 +1,13 @@
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
-import { latencyChart } from './chart.js';
+import { latencyChart, peakChart } from './chart.js';
 import type { CurvePoint } from './cost-curve.js';
 import { round, type LoadFigures } from './load.js';
 import type { MeasuredCpu } from './cpu.js';
 import type { PageFigures } from './page.js';
 import type { LandingFigures } from './pay-to-landing.js';
 import type { PayFigures } from './pay-to-webhook.js';
+import type { PeakFigures } from './peak.js';
 import { GIVE_UP_AFTER_LAST_EXPIRY_S, type ScaleFigures } from './scale.js';
 import type { CostComparison } from './session-cost.js';
 import type { PairRound } from './start-pairs.js';
@@ -42,6 +43,8 @@ export interface BenchResults {
   costCurve?: CurvePoint[];
   /** CPU of every process per paid and abandoned session, ours and the code before this round's, in one run. */
   cost?: CostComparison;
+  /** `npm run bench -- --peak`: open-loop whole sessions with a burst, a worker SIGKILLed and temporal-server restarted (scripts/bench/peak.ts). */
+  peak?: PeakFigures;
   /** The create-cart, pay and cost figures of a run on each Temporal topology (bench-topologies.json beside bench.json). */
   topologies?: Partial<Record<TemporalTopology, TopologyFigures>>;
   targets?: Target[];
@@ -200,9 +203,27 @@ function targets(r: BenchResults): Target[] {
     t.push(atMost('Pay click → success page in Chromium p50, one at a time', 400, r.payToLanding.p50Ms, ' ms'));
     t.push(atMost('Pay click → success page in Chromium p99, one at a time', 1000, r.payToLanding.p99Ms, ' ms'));
   }
-  if (r.cost) {
-    t.push(atMost(`paid session CPU / before (${r.cost.beforeCommit})`, 0.5, r.cost.paidRatio, '×'));
-    t.push(atMost(`abandoned session CPU / before (${r.cost.beforeCommit})`, 0.5, r.cost.abandonedRatio, '×'));
+  // A paid session's CPU, every process summed, on each topology (issue 41: 72.9 → ≤ 50 ms on the dev server, 120.3 → ≤ 80 ms on temporal-server).
+  if (r.cost)
+    t.push(
+      atMost(
+        `paid session CPU, Temporal dev server (before: ${r.cost.beforePaidSessionCpuMs} ms at ${r.cost.beforeCommit})`,
+        50,
+        r.cost.paidSessionCpuMs,
+        ' ms',
+      ),
+    );
+  const serverCreate = r.topologies?.server?.createCart;
+  if (serverCreate) t.push(atLeast('create-cart throughput / raw start rate, temporal-server', 0.8, serverCreate.ratioToLimit, '×', 'ratio'));
+  const server = r.topologies?.server?.cost;
+  if (server) t.push(atMost(`paid session CPU, temporal-server (before: ${server.beforePaidSessionCpuMs} ms)`, 80, server.paidSessionCpuMs, ' ms'));
+  if (r.payToWebhook) t.push(atMost(`pay → redirect p99, ${r.payToWebhook.concurrency} at a time`, 700, r.payToWebhook.redirectP99Ms, ' ms'));
+  if (r.peak && !r.peak.quick) {
+    const { peak } = r;
+    t.push(atMost(`peak (${peak.topology}): sessions lost`, 0, peak.lost, ''));
+    t.push(atMost(`peak (${peak.topology}): most charges for one cart`, 1, peak.maxChargesPerCart, ''));
+    t.push(atLeast(`peak (${peak.topology}): faults injected during the burst`, 2, peak.faults.length, '', 'faults'));
+    t.push(atMost(`peak (${peak.topology}): pay → redirect p99 during the burst, outside fault windows`, 1000, peak.payRedirectP99Ms, ' ms'));
   }
   if (r.scale) {
     t.push(atMost(`worker RSS with ${r.scale.sessions} open sessions`, 1024, r.scale.workerRssMiB, ' MiB'));
@@ -359,7 +380,7 @@ export function markdown(r: BenchResults, before: BenchResults | undefined, note
     }
     out.push('');
   }
-  out.push(...costSection(r), ...topologySection(r));
+  out.push(...costSection(r), ...topologySection(r), ...peakSection(r));
   if (r.targets?.length) {
     out.push('## Targets', '', row(['target', 'wanted', 'measured', 'met', 'missed by']), '|---|---|---|---|---|');
     for (const t of r.targets) out.push(row([t.what, t.target, t.measured, t.met ? 'yes' : 'no', t.by]));
@@ -457,6 +478,67 @@ function topologySection(r: BenchResults): string[] {
   ];
 }
 
+/** The peak-day run: its phases, each fault's window, and pay → redirect over time (bench-peak.svg). */
+function peakSection(r: BenchResults): string[] {
+  const { peak } = r;
+  if (!peak) return [];
+  const s = peak.settings;
+  const ms = (x: number) => (Number.isNaN(x) ? 'n/a' : `${x} ms`);
+  return [
+    '## Peak day',
+    '',
+    `\`npm run bench -- --peak${peak.quick ? ' --quick' : ''}\` on ${peak.topology}, seed ${peak.seed}${peak.quick ? ' (a quick smoke run: its figures are no measurement of the targets)' : ''}: 2 API, 2 page and 2 worker processes. Capacity ${peak.capacityPerMinute} paid sessions/min (${s.capacityConcurrency} customers one after another for ${s.capacityS} s); then whole sessions arriving open-loop (Poisson) at ${peak.basePerMinute}/min for ${s.beforeS} s, ${peak.burstPerMinute}/min for ${s.burstS} s, ${peak.basePerMinute}/min for ${s.afterS} s, ${Math.round(s.abandonShare * 100)} % of them left at the card step (abandoned at their ${s.lifetimeS} s expiry).`,
+    '',
+    '![pay → redirect over time](bench-peak.svg)',
+    '',
+    row([
+      'sessions',
+      'lost',
+      'customers failed, by step',
+      'most charges for one cart',
+      'pay → redirect p99 in the burst (outside fault windows)',
+      'drain after the burst',
+    ]),
+    '|---|---|---|---|---|---|',
+    row([
+      peak.sessions,
+      peak.lost,
+      JSON.stringify(peak.customerFailures),
+      peak.maxChargesPerCart,
+      ms(peak.payRedirectP99Ms),
+      peak.drainS == null ? 'not drained (a final event missing)' : `${peak.drainS} s`,
+    ]),
+    '',
+    row(['phase', 'sessions', 'payments', 'pay → redirect p50', 'p99', 'pay → order_created p99']),
+    '|---|---|---|---|---|---|',
+    ...(['before', 'burst', 'after'] as const).map((name) => {
+      const p = peak.phases[name];
+      return row([
+        name === 'burst' ? `burst, outside the ${s.faultWindowS} s after each fault` : name,
+        p.sessions,
+        p.pays,
+        ms(p.payRedirectP50Ms),
+        ms(p.payRedirectP99Ms),
+        ms(p.payToWebhookP99Ms),
+      ]);
+    }),
+    ...peak.faultWindows.map((w) =>
+      row([
+        `${s.faultWindowS} s after: ${w.fault} (at ${w.atS} s)`,
+        '',
+        w.pays,
+        ms(w.payRedirectP50Ms),
+        `${ms(w.payRedirectP99Ms)} (worst ${ms(w.payRedirectMaxMs)})`,
+        ms(w.payToWebhookP99Ms),
+      ]),
+    ),
+    '',
+    ...peak.faults.map((f) => `- ${f.atS} s: ${f.fault}; back after ${f.tookS} s`),
+    `- drain: after the burst's end, until the last final event due by then (\`order_created\` at the Pay click, \`order_abandoned\` at expiry) reached the merchant.`,
+    '',
+  ];
+}
+
 /** Where the CPU went: each process's CPU milliseconds per operation, and how busy the machine's cores were. */
 function cpuSection(r: BenchResults): string[] {
   const rows: Array<[string, Record<string, number> | undefined, number | undefined]> = [
@@ -497,4 +579,5 @@ export function writeReports(dir: string, r: BenchResults, notes: string): void 
   writeFileSync(path.join(dir, 'bench.json'), JSON.stringify(r, null, 2) + '\n');
   writeFileSync(path.join(dir, 'bench.md'), markdown(r, before, notes));
   if (r.costCurve) writeFileSync(path.join(dir, 'bench-latency.svg'), latencyChart(r.costCurve));
+  if (r.peak) writeFileSync(path.join(dir, 'bench-peak.svg'), peakChart(r.peak));
 }

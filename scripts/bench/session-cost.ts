@@ -15,10 +15,11 @@ import { processGroups, startRoles, type Roles } from './stack.js';
 const ROOT = fileURLToPath(new URL('../..', import.meta.url));
 
 /**
- * The code before the lean sessions (docs/decisions/session-cost.md): `cost.before…` runs its roles,
- * from this commit's tree, beside ours on the same Temporal and PostgreSQL in the same run.
+ * The code before issue 41's work on a session's CPU (docs/decisions/session-cost.md; before it,
+ * 8fd0fd6, the code before the lean sessions): `cost.before…` runs its roles, from this commit's tree,
+ * beside ours on the same Temporal and PostgreSQL in the same run.
  */
-const COST_BEFORE_COMMIT = '8fd0fd6';
+const COST_BEFORE_COMMIT = '6b76056';
 
 /** Sessions driven at once: a busy shop's pace, short of saturating two cores. */
 const COST_CONCURRENCY = 16;

@@ -18,6 +18,8 @@ export interface Role {
   pid: number;
   url?: string;
   stop: () => Promise<void>;
+  /** SIGKILL, as a crash: nothing is finished or handed over. Resolves once the process is gone. */
+  kill: () => Promise<void>;
 }
 
 /** Resident memory of a process from /proc, in MiB: now and its peak since it started (VmHWM). */
@@ -60,6 +62,8 @@ export interface BenchStack {
   postgresPid?: number;
   /** What every role gets: the same keys, so the bench process can read what they seal. */
   baseEnv: Record<string, string>;
+  /** temporal-server stopped and started again on its databases (our own, on the server topology only). */
+  restartTemporal?: () => Promise<void>;
   /** Starts `entry` of the checkout at `root` (this one by default) as a child process. */
   startRole: (name: string, entry: string, env: Record<string, string>, ready: ReadyCheck, root?: string) => Promise<Role>;
   stop: () => Promise<void>;
@@ -100,7 +104,11 @@ async function waitUntilReady(check: ReadyCheck, connection: () => Promise<Conne
  * The stack the benchmark measures: PostgreSQL and a Temporal server of the given topology (ours on
  * free ports, or DATABASE_URL / TEMPORAL_ADDRESS when given), then each role as a child process started on demand.
  */
-export async function startBenchStack(log: (line: string) => void, topology: TemporalTopology = 'dev'): Promise<BenchStack> {
+export async function startBenchStack(
+  log: (line: string) => void,
+  topology: TemporalTopology = 'dev',
+  options: { postgresMaxConnections?: number } = {},
+): Promise<BenchStack> {
   const dataDir = mkdtempSync(path.join(tmpdir(), 'hosted-checkout-bench-'));
   chmodSync(dataDir, 0o755);
   let infrastructure: Infrastructure;
@@ -108,6 +116,7 @@ export async function startBenchStack(log: (line: string) => void, topology: Tem
     infrastructure = await startInfrastructure({
       dataDir,
       postgresPort: await freePort(),
+      ...(options.postgresMaxConnections ? { postgresMaxConnections: options.postgresMaxConnections } : {}),
       temporalPort: await freePort(),
       persistentTemporal: false,
       temporalTopology: topology,
@@ -170,6 +179,12 @@ export async function startBenchStack(log: (line: string) => void, topology: Tem
         await exited;
         clearTimeout(timer);
       },
+      async kill() {
+        roles.delete(role);
+        if (child.exitCode !== null || child.signalCode !== null) return;
+        child.kill('SIGKILL');
+        await exited;
+      },
     };
     roles.add(role);
     try {
@@ -188,6 +203,7 @@ export async function startBenchStack(log: (line: string) => void, topology: Tem
     postgresPid: process.env.DATABASE_URL ? undefined : Number(readFileSync(path.join(dataDir, 'pg', 'postmaster.pid'), 'utf8').split('\n')[0]),
     baseEnv,
     startRole,
+    ...(infrastructure.restartTemporal ? { restartTemporal: infrastructure.restartTemporal } : {}),
     async stop() {
       await Promise.allSettled([...roles].map((r) => r.stop()));
       await readinessConnection?.then(

@@ -29,11 +29,13 @@ describe('rate limits of POST /v2/public/api/cart/', () => {
       expect(await stack.db`select count(*)::int as n from carts where platform_uuid = ${a.platformUuid}`).toEqual([{ n: 3 }]);
     });
 
-    it('limits each client address, counting bad requests too, before reading the body', async () => {
+    it('limits each client address, counting bad requests too, and answers 429 before a bad body', async () => {
       const forwarded = testNetAddress();
       const { platformUuid } = await stack.createMerchant();
       for (let i = 0; i < 4; i++) expect((await postCart(stack.apiUrl, '{', { 'x-forwarded-for': forwarded })).status).toBe(400);
       await expect429(await postCart(stack.apiUrl, validCartRequest(platformUuid), { 'x-forwarded-for': forwarded }), 3600);
+      // Over its limit, the client learns nothing more from its bodies: a bad one is answered 429 too.
+      await expect429(await postCart(stack.apiUrl, '{', { 'x-forwarded-for': forwarded }), 3600);
       // The client is the address our proxy saw (the right-most one it appended), not what it was told.
       const sameClientOtherClaim = `10.9.8.7, ${forwarded.split(', ')[1]}`;
       await expect429(await postCart(stack.apiUrl, validCartRequest(platformUuid), { 'x-forwarded-for': sameClientOtherClaim }), 3600);

@@ -4,6 +4,7 @@ import type { Keyring } from '../../core/crypto.js';
 import { otpHash } from '../../core/checkout/otp/hash.js';
 import { otpDestinationKey } from '../../core/checkout/otp/destination.js';
 import { savedCardsOf } from '../../core/checkout/saved-cards.js';
+import { readOutboxReminders } from '../../core/checkout/otp/outbox.js';
 import { getOrder } from '../../core/orders/orders.js';
 import type { CreatedMerchant } from '../../core/merchants/registration.js';
 import { decodePayload, payloadFromJson, payloadToJson, type JsonPayload } from '../../core/temporal/codec.js';
@@ -50,7 +51,7 @@ function leaks(text: string, otp: string): string[] {
   return found;
 }
 
-describe('no card number, CVV, one-time code, code hash, contact or secret in history, database or logs after a payment', () => {
+describe('no card number, CVV, one-time code, code hash, contact or secret in history, database or logs after a payment or a reminder', () => {
   const logLines: string[] = [];
   const stack = useTestStack(
     { LOG_LEVEL: 'trace', PAYMENT_RESOLUTION_SECONDS: '2' },
@@ -81,7 +82,7 @@ describe('no card number, CVV, one-time code, code hash, contact or secret in hi
   async function saveThenPayWithSaved(): Promise<{ saving: { session: Session; otp: string }; saved: { session: Session; otp: string } }> {
     const contactKey = otpDestinationKey(stack.config.keyring, '+33612345678');
     const saving = await driver.createSession();
-    await driver.sendCode(saving, '+33 6 12 34 56 78', contactKey);
+    await driver.sendCode(saving, '+33 6 12 34 56 78', { contactKey });
     const savingOtp = await driver.sentCode(saving);
     await driver.verify(saving, savingOtp);
     const card = await driver.vaultCard(saving, PAN_WITH_SPACES, '12/30', CVV);
@@ -90,7 +91,7 @@ describe('no card number, CVV, one-time code, code hash, contact or secret in hi
     expect(kept).toMatchObject({ brand: 'visa', last4: '1111' });
 
     const saved = await driver.createSession();
-    await driver.sendCode(saved, '+33 6 12 34 56 78', contactKey);
+    await driver.sendCode(saved, '+33 6 12 34 56 78', { contactKey });
     const savedOtp = await driver.sentCode(saved);
     await driver.verify(saved, savedOtp);
     const paid = await driver.payWith(saved, { savedCardId: kept!.id, brand: kept!.brand, last4: kept!.last4 });
@@ -98,9 +99,22 @@ describe('no card number, CVV, one-time code, code hash, contact or secret in hi
     return { saving: { session: saving, otp: savingOtp }, saved: { session: saved, otp: savedOtp } };
   }
 
-  it('scans everything after a paid, a processor-error, a card-saving and a saved-card session and finds nothing', async () => {
+  /** Contact (the reminder asked for) → the real code → abandoned → the abandoned-cart reminder, a second after. */
+  async function remindedAfterRealCode(): Promise<{ session: Session; otp: string }> {
+    const shortLived = cartSessionDriver({ ...stack, config: { ...stack.config, sessionLifetimeMs: 10_000 } }, merchant.platformUuid);
+    const session = await shortLived.startSessionWithOtpPolicy({}, { recovery: { enabled: true }, recoveryReminderMs: 1_000 });
+    await shortLived.sendCode(session, '+33 6 12 34 56 78', { remind: true });
+    const otp = await shortLived.sentCode(session);
+    await shortLived.verify(session, otp);
+    expect(await session.handle.result()).toEqual({ status: 'abandoned' });
+    return { session, otp };
+  }
+
+  it('scans everything after a paid, a processor-error, a reminded, a card-saving and a saved-card session and finds nothing', async () => {
     const paid = await payWithRealCode(PAN_WITH_SPACES);
     const retried = await payWithRealCode(SANDBOX_CARDS.processorError);
+    const reminded = await remindedAfterRealCode();
+    expect(await readOutboxReminders(stack.db, stack.config.keyring, reminded.session.cartId)).toMatchObject([{ address: '+33612345678' }]);
     const { saving, saved } = await saveThenPayWithSaved();
 
     const tables = await stack.db<{ table_name: string }[]>`
@@ -136,9 +150,13 @@ describe('no card number, CVV, one-time code, code hash, contact or secret in hi
       });
     }
 
+    const remindedHistory = historyText(await reminded.session.handle.fetchHistory(), stack.config.keyring);
+    expect(remindedHistory).toContain('sendRecoveryReminder');
+    expect({ history: leaks(remindedHistory, reminded.otp), logs: leaks(logs, reminded.otp) }).toEqual({ history: [], logs: [] });
+
     // Beyond card data and codes: the customer's contact, the code hashes and the merchant's webhook
     // secret appear in no table and no log line, in any of the forms they travel in.
-    for (const { session, otp } of [paid, retried, saving, saved]) {
+    for (const { session, otp } of [paid, retried, reminded, saving, saved]) {
       const ours = dbRows.filter((row) => row.includes(session.cartId)).join('\n');
       const codeHashes = [otp, stack.config.sandboxOtp].map((code) => otpHash(stack.config.keyring, session.cartId, code));
       for (const secret of ['+33612345678', '+33 6 12 34 56 78', ...codeHashes, merchant.webhookSecret, merchant.webhookSecret.slice('whsec_'.length)]) {
@@ -163,6 +181,7 @@ describe('no card number, CVV, one-time code, code hash, contact or secret in hi
     expect(logs).toContain('payment authorization');
     expect(logs).toContain('payment processor unavailable');
     expect(logs).toContain('one-time code written to the sandbox outbox');
+    expect(logs).toContain('recovery reminder written to the sandbox outbox');
   });
 
   it('the scan itself spots a leak when there is one', () => {

@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createApiApp } from '../../api/app.js';
 import { markCustomerStarted } from '../../core/checkout/cart-ledger.js';
 import { listen } from '../../core/http-service.js';
-import type { OtpSender } from '../../core/checkout/otp/sender.js';
+import type { MessageSender } from '../../core/checkout/otp/sender.js';
 import type { ChargeRequest, PaymentProcessor } from '../../core/checkout/payment-processor.js';
 import { answeringProcessor } from '../support/payment-processors.js';
 import type { CreatedMerchant } from '../../core/merchants/registration.js';
@@ -359,7 +359,7 @@ describe('the checkout page over HTTP', () => {
 
 describe('the checkout page in production', () => {
   // Production refuses the sandbox OTP outbox and simulator: these stand in for the real providers.
-  const otpSender: OtpSender = { name: 'silent', send: async () => {} };
+  const otpSender: MessageSender = { name: 'silent', send: async () => {} };
   const paymentProcessor = answeringProcessor('refusing', () => Promise.resolve({ outcome: 'declined', declineCode: 'card_declined' }));
   const stack = useTestStack({ CHECKOUT_ENV: 'production' }, { otpSender, paymentProcessor });
   let platformUuid: string;

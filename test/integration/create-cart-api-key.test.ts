@@ -1,5 +1,5 @@
 import { beforeAll, describe, expect, it } from 'vitest';
-import type { OtpSender } from '../../core/checkout/otp/sender.js';
+import type { MessageSender } from '../../core/checkout/otp/sender.js';
 import { answeringProcessor } from '../support/payment-processors.js';
 import { postCart, validCartRequest } from '../support/fixtures.js';
 import { useTestStack } from '../support/test-stack.js';
@@ -10,7 +10,7 @@ const NO_RATE_LIMIT = { RATE_LIMIT_PER_CLIENT: '1000000', RATE_LIMIT_PER_PLATFOR
 type ErrorBody = { code: string; message: string; errors: Array<{ path: string; message: string }> };
 
 describe('create-cart with a merchant that requires its API key', () => {
-  const otpSender: OtpSender = { name: 'silent', send: async () => {} };
+  const otpSender: MessageSender = { name: 'silent', send: async () => {} };
   const paymentProcessor = answeringProcessor('unused', () => Promise.reject(new Error('not used by these tests')));
   const stack = useTestStack(NO_RATE_LIMIT, { otpSender, paymentProcessor });
 

@@ -1,5 +1,5 @@
 import { beforeAll, describe, expect, it } from 'vitest';
-import type { OtpSender } from '../../core/checkout/otp/sender.js';
+import type { MessageSender } from '../../core/checkout/otp/sender.js';
 import type { CreateCartRequest } from '../../core/checkout/cart-schema.js';
 import { registerMerchant } from '../../core/merchants/registration.js';
 import { answeringProcessor } from '../support/payment-processors.js';
@@ -29,7 +29,7 @@ const FIELDS: Array<[string, (b: CreateCartRequest, url: string) => void]> = [
 ];
 
 describe('production create-cart: URLs must be on the merchant’s registered domains', () => {
-  const otpSender: OtpSender = { name: 'silent', send: async () => {} };
+  const otpSender: MessageSender = { name: 'silent', send: async () => {} };
   const paymentProcessor = answeringProcessor('unused', () => Promise.reject(new Error('not used by these tests')));
   const stack = useTestStack({ CHECKOUT_ENV: 'production', ...NO_RATE_LIMIT }, { otpSender, paymentProcessor });
   let platformUuid: string;

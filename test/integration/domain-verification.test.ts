@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { CreateCartRequest } from '../../core/checkout/cart-schema.js';
-import type { OtpSender } from '../../core/checkout/otp/sender.js';
+import type { MessageSender } from '../../core/checkout/otp/sender.js';
 import type { DomainVerificationView, FetchVerificationFile, ResolveTxt } from '../../core/merchants/domain-verification.js';
 import { ensureDomainRecheckSchedule } from '../../workflows/domain-verification/client.js';
 import { postCart, validCartRequest } from '../support/fixtures.js';
@@ -47,7 +47,7 @@ const FIELDS = ['cartObject.store.url', 'cartObject.store.logo', 'cartObject.car
 describe('production takes carts only on domains the merchant has verified', () => {
   // The daily re-check reaches every production domain of its database: its own keeps the other files' merchants out of it.
   const database = useOwnDatabase('domain_verification');
-  const otpSender: OtpSender = { name: 'silent', send: async () => {} };
+  const otpSender: MessageSender = { name: 'silent', send: async () => {} };
   const paymentProcessor = answeringProcessor('unused', () => Promise.reject(new Error('not used by these tests')));
   const stack = useTestStack(
     { CHECKOUT_ENV: 'production', DATABASE_URL: database.url, RATE_LIMIT_PER_CLIENT: '1000000', RATE_LIMIT_PER_PLATFORM: '1000000' },

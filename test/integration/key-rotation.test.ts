@@ -89,6 +89,7 @@ describe('data key rotation under a live stack', () => {
     await first.temporal.client.workflow.getHandle(cartWorkflowId(cartId)).terminate('only its rows matter here');
     await storeCard(first.db, first.config.keyring, cartId, { pan: '4111111111111111', brand: 'visa', last4: '1111', expMonth: 12, expYear: 2099, cvv: '123' });
     await createOutboxOtpSender({ environment: 'sandbox', db: first.db, keyring: first.config.keyring, logger: first.logger }).send({
+      kind: 'code',
       cartId,
       channel: 'email',
       address: 'ada@example.com',

@@ -1,14 +1,14 @@
 import { describe, expect, it } from 'vitest';
-import type { OtpMessage, OtpSender } from '../../core/checkout/otp/sender.js';
-import { otpMessageText } from '../../core/checkout/otp/delivery/message.js';
+import type { CodeMessage, CustomerMessage, MessageSender } from '../../core/checkout/otp/sender.js';
+import { messageText, otpMessageText } from '../../core/checkout/otp/delivery/message.js';
 import { customerActions } from '../../web/checkout/customer-actions.js';
 import { queryState } from '../../web/checkout/load-session.js';
 import { createCartId, validCartRequest } from '../support/fixtures.js';
 import { useTestStack } from '../support/test-stack.js';
 
 describe('the code message speaks the language of the page that asked for it', () => {
-  const delivered: OtpMessage[] = [];
-  const otpSender: OtpSender = {
+  const delivered: CustomerMessage[] = [];
+  const otpSender: MessageSender = {
     name: 'capture',
     send(message) {
       delivered.push(message);
@@ -29,7 +29,7 @@ describe('the code message speaks the language of the page that asked for it', (
       [arabic, 'ar'],
       [plain, undefined],
     ]);
-    const [ar, en] = delivered.map(otpMessageText);
+    const [ar, en] = delivered.map(messageText);
     expect(ar!.sms).toContain('هو رمز الدفع الخاص بك');
     expect(ar!.html).toContain('<html lang="ar" dir="rtl">');
     expect(en!.sms).toMatch(/^\d{6} is your .+ checkout code\. It works for \d+ minutes?\. Do not share it\.$/);
@@ -37,7 +37,8 @@ describe('the code message speaks the language of the page that asked for it', (
 });
 
 describe('otpMessageText', () => {
-  const message: OtpMessage = {
+  const message: CodeMessage = {
+    kind: 'code',
     cartId: 'c',
     channel: 'sms',
     address: '+33612345678',

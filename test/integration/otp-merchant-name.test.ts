@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { otpMessageText } from '../../core/checkout/otp/delivery/message.js';
+import { messageText } from '../../core/checkout/otp/delivery/message.js';
 import { customerActions } from '../../web/checkout/customer-actions.js';
 import { queryState } from '../../web/checkout/load-session.js';
 import { createCartId, validCartRequest } from '../support/fixtures.js';
@@ -32,7 +32,7 @@ describe('a code message names the registered merchant, never the request’s st
       ['sms', 'Acme Shop Ltd'],
     ]);
     for (const message of delivered) {
-      const texts = otpMessageText(message);
+      const texts = messageText(message);
       expect(JSON.stringify({ message, texts })).not.toMatch(/card blocked|555 0100/);
       expect(texts.sms).toContain('Acme Shop Ltd');
       expect(texts.subject).toContain('Acme Shop Ltd');

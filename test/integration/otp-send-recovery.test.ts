@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import type { OtpMessage, OtpSender } from '../../core/checkout/otp/sender.js';
+import type { CustomerMessage, MessageSender } from '../../core/checkout/otp/sender.js';
 import { customerActions } from '../../web/checkout/customer-actions.js';
 import { queryState } from '../../web/checkout/load-session.js';
 import { createCartId, validCartRequest } from '../support/fixtures.js';
@@ -7,8 +7,8 @@ import { useTestStack } from '../support/test-stack.js';
 
 describe('a code that could not be sent leaves the checkout able to try again', () => {
   let failuresLeft = 0;
-  const delivered: OtpMessage[] = [];
-  const otpSender: OtpSender = {
+  const delivered: CustomerMessage[] = [];
+  const otpSender: MessageSender = {
     name: 'flaky',
     send(message) {
       if (failuresLeft > 0) {

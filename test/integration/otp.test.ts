@@ -75,13 +75,14 @@ describe('one-time codes in production', () => {
   it('refuses the sandbox OTP, accepts the code the real sender delivered, and writes nothing to the outbox', async () => {
     const s = await driver.createSession();
     await driver.sendCode(s, '+33 6 12 34 56 78');
-    const message = delivered.find((m) => m.cartId === s.cartId);
+    const message = delivered.find((m) => m.cartId === s.cartId && m.kind === 'code');
+    if (message?.kind !== 'code') throw new Error('no code was delivered');
     expect(message).toMatchObject({ channel: 'sms', address: '+33612345678', addressHint: '•••• 5678' });
-    expect(message!.code).toMatch(/^\d{6}$/);
+    expect(message.code).toMatch(/^\d{6}$/);
 
-    const sandboxOtp = message!.code === stack.config.sandboxOtp ? '000000' : stack.config.sandboxOtp;
+    const sandboxOtp = message.code === stack.config.sandboxOtp ? '000000' : stack.config.sandboxOtp;
     expect(await driver.verify(s, sandboxOtp)).toMatchObject({ step: 'code', otp: { attemptsLeft: 4 } });
-    expect(await driver.verify(s, message!.code)).toMatchObject({ step: 'card' });
+    expect(await driver.verify(s, message.code)).toMatchObject({ step: 'card' });
     const [outbox] = await stack.db<{ count: number }[]>`select count(*)::int as count from otp_outbox where cart_id = ${s.cartId}`;
     expect(outbox!.count).toBe(0);
 

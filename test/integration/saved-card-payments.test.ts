@@ -24,7 +24,7 @@ describe('saved cards pay only for the contact that saved them', () => {
   /** A session verified by `contact` with its key, as the page sends it. */
   async function verifiedAs(contact: string): Promise<Session> {
     const session = await driver.createSession();
-    await driver.sendCode(session, contact, otpDestinationKey(stack.config.keyring, contact));
+    await driver.sendCode(session, contact, { contactKey: otpDestinationKey(stack.config.keyring, contact) });
     await driver.verify(session, await driver.sentCode(session));
     return session;
   }

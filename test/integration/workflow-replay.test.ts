@@ -56,9 +56,10 @@ const RECORDED = [
   'card-vault-purge',
   'cart-session-three-d-secure',
   'cart-session-three-d-secure-timeout',
+  'cart-session-reminded',
 ] as const;
 /** Paths added since this release (each behind the next release's marker, CHANGELOG.md): replayed fresh, recorded by the next release. */
-const SINCE_RELEASE: ReadonlyArray<(typeof RECORDED)[number]> = [];
+const SINCE_RELEASE: ReadonlyArray<(typeof RECORDED)[number]> = ['cart-session-reminded'];
 const { History } = temporal.api.history.v1;
 type HistoryJson = { events: Array<{ activityTaskScheduledEventAttributes?: { activityType: { name: string } } }> };
 const loadFixture = (path: string) => JSON.parse(readFileSync(path, 'utf8')) as HistoryJson;
@@ -121,6 +122,10 @@ describe('every workflow type replays its histories deterministically', () => {
       const shortLived = cartSessionDriver({ ...stack, config: { ...stack.config, sessionLifetimeMs: 10_000 } }, paidOwner);
       const abandoned = await shortLived.startSessionWithOtpPolicy({});
       await shortLived.sendCode(abandoned);
+      // Abandoned by a customer who verified a contact and asked for a reminder (release-1.2): reminded a second after.
+      const reminded = await shortLived.startSessionWithOtpPolicy({}, { recovery: { enabled: true }, recoveryReminderMs: 1_000 });
+      await shortLived.sendCode(reminded, 'jane.doe@example.com', { remind: true });
+      await shortLived.verify(reminded, await shortLived.sentCode(reminded));
 
       // The merchant ends a session the customer had started (release-1.1).
       const expired = await driver.createSession();
@@ -159,6 +164,7 @@ describe('every workflow type replays its histories deterministically', () => {
         voided,
         'three-d-secure': challenged,
         'three-d-secure-timeout': unreturned,
+        reminded,
       } satisfies Record<string, Session>;
       for (const [path, s] of Object.entries(sessions)) {
         await s.handle.result();
@@ -167,6 +173,11 @@ describe('every workflow type replays its histories deterministically', () => {
         fresh.set(`cart-session-${path}`, history);
       }
       expect(await abandoned.handle.result()).toEqual({ status: 'abandoned' });
+      expect(await reminded.handle.result()).toEqual({ status: 'abandoned' });
+      const remindedActivities = (await reminded.handle.fetchHistory()).events!.flatMap(
+        (e) => e.activityTaskScheduledEventAttributes?.activityType?.name ?? [],
+      );
+      expect(remindedActivities).toEqual(['sendRecoveryReminder']);
       expect([await captured.handle.result(), await voided.handle.result()]).toEqual([{ status: 'paid' }, { status: 'cancelled' }]);
       expect(await unreturned.handle.query(stateQuery)).toMatchObject({ status: 'failed', failureCode: 'authentication_timeout' });
 

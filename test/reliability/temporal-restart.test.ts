@@ -1,12 +1,16 @@
+import { randomUUID } from 'node:crypto';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import fc from 'fast-check';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
+import { createDb } from '../../core/db/client.js';
 import { SANDBOX_CARDS } from '../../core/checkout/payment-processors/sandbox.js';
 import { freePort } from '../../scripts/free-port.js';
 import { ensureTemporalCli } from '../../scripts/temporal-cli.js';
-import { startTemporalDevServer, type TemporalDevServer } from '../../scripts/temporal-server.js';
+import { temporalTopologyFromEnv } from '../../scripts/infrastructure.js';
+import { startTemporalDevServer } from '../../scripts/temporal-server.js';
+import { ensureTemporalServer, startTemporalSqlServer } from '../../scripts/temporal-sql-server.js';
 import { payUpdate, sendCodeUpdate, verifyCodeUpdate } from '../../workflows/cart-session/messages.js';
 import { otpHash } from '../../core/checkout/otp/hash.js';
 import { cartSessionDriver, ledgerRow, recordedEvents, type DrivenStack, type Session } from '../support/cart-session-driver.js';
@@ -20,25 +24,76 @@ const LIFETIME_SECONDS = 40;
 /** How late an abandonment may come: the timer fires on the restarted server, then a workflow task runs. */
 const ABANDON_SLACK_MS = 15_000;
 
+/** A Temporal server of the suite's own that it stops and starts again on the same storage. */
+interface OwnTemporal {
+  address: string;
+  stop: () => Promise<void>;
+}
+
 /**
- * A Temporal dev server of this file's own, on a database file, stopped and started again on it while
- * sessions are open. Each trial opens two sessions before its restart: one verified and waiting for
- * its card, paid after the restart from where it stood; one left alone, which must abandon when its
- * 40 s are up, restarts or not.
+ * The topology the run is on, restarted for real: the CLI's dev server on a database file of its
+ * own, or (TEMPORAL_TOPOLOGY=server) production's temporal-server on two databases of its own on the
+ * run's PostgreSQL, the process stopped and started again on them with the same configuration.
  */
-describe('the Temporal server restarted on its database file', () => {
+function restartableTemporal(dataDir: string) {
+  const topology = temporalTopologyFromEnv();
+  const databases = { default: `temporal_restart_${randomUUID().replaceAll('-', '')}`, visibility: '' };
+  databases.visibility = `${databases.default}_visibility`;
+  const postgres = new URL(inject('databaseUrl'));
+  return {
+    title: topology === 'server' ? 'temporal-server restarted on its PostgreSQL databases' : 'Temporal dev server restarted on its database file',
+    async start(cli: string, port: number): Promise<OwnTemporal> {
+      if (topology === 'dev') {
+        const server = await startTemporalDevServer({ cli, port, dbFile: path.join(dataDir, 'temporal.db') });
+        return { address: server.address, stop: server.stop };
+      }
+      return startTemporalSqlServer({
+        binary: await ensureTemporalServer(() => {}),
+        cli,
+        postgres: {
+          host: postgres.hostname,
+          port: Number(postgres.port),
+          user: decodeURIComponent(postgres.username),
+          password: decodeURIComponent(postgres.password),
+        },
+        port,
+        dataDir: path.join(dataDir, 'temporal-server'),
+        databases,
+      });
+    },
+    /** The server's databases go with the suite (the dev server's file goes with its folder). */
+    async dropStorage() {
+      if (topology === 'dev') return;
+      const admin = createDb(postgres.toString(), { max: 1 });
+      try {
+        for (const name of [databases.default, databases.visibility]) await admin.unsafe(`drop database if exists ${name} with (force)`);
+      } finally {
+        await admin.end();
+      }
+    },
+  };
+}
+
+/**
+ * A Temporal server of this file's own, stopped and started again on its storage while sessions are
+ * open. Each trial opens two sessions before its restart: one verified and waiting for its card,
+ * paid after the restart from where it stood; one left alone, which must abandon when its 40 s are
+ * up, restarts or not.
+ */
+describe('the Temporal server restarted on its storage', () => {
   const { seed, trials } = reliabilitySettings('temporal-restart');
   const database = useOwnDatabase('reliability_temporal');
   const dataDir = mkdtempSync(path.join(tmpdir(), 'hosted-checkout-temporal-restart-'));
+  const temporal = restartableTemporal(dataDir);
   let cli: string;
   let port: number;
-  let server: TemporalDevServer;
+  let server: OwnTemporal;
   let stack: ProcessStack;
   let driven: DrivenStack;
   let platformUuid: string;
 
   const startServer = async () => {
-    server = await startTemporalDevServer({ cli, port, dbFile: path.join(dataDir, 'temporal.db') });
+    server = await temporal.start(cli, port);
   };
 
   beforeAll(async () => {
@@ -57,6 +112,7 @@ describe('the Temporal server restarted on its database file', () => {
   afterAll(async () => {
     await stack?.stop();
     await server?.stop();
+    await temporal.dropStorage();
     rmSync(dataDir, { recursive: true, force: true });
   });
 
@@ -118,7 +174,7 @@ describe('the Temporal server restarted on its database file', () => {
     const leaks = [...findLeaksInFiles(stack.logFiles(), stack.secrets()), ...(await findLeaksInDatabase(stack.db, 'temporal-restart-db', stack.secrets()))];
     reportFigures({
       suite: 'temporal-restart',
-      title: `Temporal dev server restarted on its database file (sessions of ${LIFETIME_SECONDS} s)`,
+      title: `${temporal.title} (sessions of ${LIFETIME_SECONDS} s)`,
       seed,
       trials,
       faults: { 'Temporal server restarts': plan.length },

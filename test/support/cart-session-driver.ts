@@ -2,7 +2,7 @@ import { WorkflowUpdateFailedError, WorkflowUpdateStage } from '@temporalio/clie
 import { ApplicationFailure } from '@temporalio/common';
 import type { temporal } from '@temporalio/proto';
 import { expect } from 'vitest';
-import type { Item } from '../../core/checkout/cart-schema.js';
+import type { Cart, Item } from '../../core/checkout/cart-schema.js';
 import { storeCard } from '../../core/checkout/card-vault.js';
 import { markCustomerStarted } from '../../core/checkout/cart-ledger.js';
 import { checkCard } from '../../core/checkout/cards.js';
@@ -44,6 +44,7 @@ export interface SessionOptions {
   captureMethod?: CaptureMethod;
   currency?: string;
   items?: Item[];
+  recovery?: Cart['recovery'];
 }
 
 export function cartSessionDriver(stack: DrivenStack, platformUuid: string) {
@@ -55,10 +56,11 @@ export function cartSessionDriver(stack: DrivenStack, platformUuid: string) {
   return {
     handleOf,
 
-    /** A session created through the public API, exactly as a merchant does; `captureMethod`, `currency` and `items` as the cart says them. */
+    /** A session created through the public API, exactly as a merchant does; `captureMethod`, `currency`, `items` and `recovery` as the cart says them. */
     async createSession(options: SessionOptions = {}): Promise<Session> {
       const request = validCartRequest(platformUuid);
       if (options.captureMethod) request.cartObject.cart.captureMethod = options.captureMethod;
+      if (options.recovery) request.cartObject.cart.recovery = options.recovery;
       if (options.currency) request.cartObject.cart.currency = options.currency;
       if (options.items) request.cartObject.cart.items = options.items;
       const cartId = await createCartId(stack.apiUrl, request);
@@ -66,11 +68,13 @@ export function cartSessionDriver(stack: DrivenStack, platformUuid: string) {
     },
 
     /**
-     * A session started directly, for OTP timings the API never sets. The ledger row is written as
-     * the API would, since the workflow's activities record into it.
+     * A session started directly, for OTP timings the API never sets (and, with `recoveryReminderMs`,
+     * a reminder delay in milliseconds). The ledger row is written as the API would, from `options`'
+     * cart, since the workflow's activities record into it and read it.
      */
-    async startSessionWithOtpPolicy(otpPolicy: Partial<OtpPolicy>): Promise<Session> {
-      const session = await this.createSession();
+    async startSessionWithOtpPolicy(otpPolicy: Partial<OtpPolicy>, options: SessionOptions & { recoveryReminderMs?: number } = {}): Promise<Session> {
+      const { recoveryReminderMs, ...cart } = options;
+      const session = await this.createSession(cart);
       await session.handle.terminate('replaced by a session with test OTP timings');
       const cartId = session.cartId;
       await stack.db`update carts set status = 'pending' where cart_id = ${cartId}`;
@@ -84,6 +88,7 @@ export function cartSessionDriver(stack: DrivenStack, platformUuid: string) {
         lifetimeMs: stack.config.sessionLifetimeMs,
         paymentResolutionMs: stack.config.paymentResolutionMs,
         otpPolicy,
+        ...(recoveryReminderMs !== undefined ? { recoveryReminderMs } : {}),
       };
       const handle = await startCartSession(stack.temporal.client, {
         taskQueue: stack.config.temporal.taskQueue,
@@ -95,9 +100,12 @@ export function cartSessionDriver(stack: DrivenStack, platformUuid: string) {
     },
 
     state: (s: Session) => s.handle.query(stateQuery),
-    /** `contactKey`: the destination's keyed hash, as the page sends it (saved cards are the verified contact's by it). */
-    sendCode: (s: Session, contact = 'jane.doe@example.com', contactKey?: string) =>
-      started(s).then(() => s.handle.executeUpdate(sendCodeUpdate, { args: [{ contact, ...(contactKey ? { contactKey } : {}) }] })),
+    /**
+     * `remind`: the customer ticked "Remind me if I don't finish" (a cart with recovery); `locale`: the page's language;
+     * `contactKey`: the destination's keyed hash, as the page sends it (saved cards are the verified contact's by it).
+     */
+    sendCode: (s: Session, contact = 'jane.doe@example.com', options: { remind?: boolean; locale?: string; contactKey?: string } = {}) =>
+      started(s).then(() => s.handle.executeUpdate(sendCodeUpdate, { args: [{ contact, ...options }] })),
     resendCode: (s: Session) => started(s).then(() => s.handle.executeUpdate(resendCodeUpdate)),
     verify: (s: Session, code: string) =>
       started(s).then(() => s.handle.executeUpdate(verifyCodeUpdate, { args: [{ codeHash: otpHash(keyring, s.cartId, code) }] })),

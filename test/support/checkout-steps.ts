@@ -24,15 +24,20 @@ export function checkoutSteps(locale: string, options: { screenshots?: string } 
     if (options.screenshots) await page.screenshot({ path: join(options.screenshots, `${locale}-${step}.png`), fullPage: true });
   }
 
-  async function verifyContactAndCode(page: Page) {
-    await expectStep(page, 'contact');
-    await page.getByLabel(say('contact.label')).fill('customer@example.com');
-    await page.getByRole('button', { name: say('contact.submit'), exact: true }).click();
+  /** At the code step: the sandbox code typed and sent, then the card step. */
+  async function enterCode(page: Page) {
     await expectStep(page, 'code');
     expect(await page.getByLabel(say('code.label')).getAttribute('dir')).toBe('ltr');
     await page.getByLabel(say('code.label')).fill('123456');
     await page.getByRole('button', { name: say('code.submit'), exact: true }).click();
     await expectStep(page, 'card');
+  }
+
+  async function verifyContactAndCode(page: Page) {
+    await expectStep(page, 'contact');
+    await page.getByLabel(say('contact.label')).fill('customer@example.com');
+    await page.getByRole('button', { name: say('contact.submit'), exact: true }).click();
+    await enterCode(page);
   }
 
   async function payWith(page: Page, number: string) {
@@ -45,5 +50,5 @@ export function checkoutSteps(locale: string, options: { screenshots?: string } 
     await page.getByRole('button', { name: say('card.submit'), exact: true }).click();
   }
 
-  return { say, expectStep, verifyContactAndCode, payWith };
+  return { say, expectStep, enterCode, verifyContactAndCode, payWith };
 }

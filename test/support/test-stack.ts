@@ -7,7 +7,7 @@ import { loadConfig, type Config } from '../../core/config.js';
 import { createDb, type Db } from '../../core/db/client.js';
 import { listen } from '../../core/http-service.js';
 import { createLogger, type Logger } from '../../core/logger.js';
-import type { OtpSender } from '../../core/checkout/otp/sender.js';
+import type { MessageSender } from '../../core/checkout/otp/sender.js';
 import type { PaymentProcessor } from '../../core/checkout/payment-processor.js';
 import type { postWebhook } from '../../core/webhooks/http-post.js';
 import type { FetchVerificationFile, ResolveTxt } from '../../core/merchants/domain-verification.js';
@@ -41,7 +41,7 @@ export interface TestStack {
 
 /** What a production worker must be given (no sandbox defaults there), and where logs go for scans. */
 export interface TestStackOptions {
-  otpSender?: OtpSender;
+  otpSender?: MessageSender;
   paymentProcessor?: PaymentProcessor;
   postWebhook?: typeof postWebhook;
   /** The worker's domain verification fetch and TXT lookup; by default neither finds anything (no network in tests). */

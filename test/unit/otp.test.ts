@@ -6,7 +6,8 @@ import { createActivityMetrics } from '../../activities/metrics.js';
 import { loadConfig } from '../../core/config.js';
 import type { Db } from '../../core/db/client.js';
 import { createLogger } from '../../core/logger.js';
-import { type OtpMessage } from '../../core/checkout/otp/sender.js';
+import type { CustomerMessage, ReminderMessage } from '../../core/checkout/otp/sender.js';
+import { messageText } from '../../core/checkout/otp/delivery/message.js';
 import { otpHashDigest } from '../../core/checkout/otp/digest.js';
 import { otpHash } from '../../core/checkout/otp/hash.js';
 import { parseContact } from '../../core/checkout/contact.js';
@@ -99,11 +100,11 @@ describe('readContact', () => {
 
 describe('sendOtp activity', () => {
   const merchantNameOf = (cartId: string) => Promise.resolve(`Registered Ltd (${cartId})`);
-  const sent: OtpMessage[] = [];
+  const sent: CustomerMessage[] = [];
   const MESSAGE = { codeLifetimeMs: 600_000 };
   const otpSender = {
     name: 'recording',
-    send: (m: OtpMessage) => {
+    send: (m: CustomerMessage) => {
       sent.push(m);
       return Promise.resolve();
     },
@@ -116,6 +117,7 @@ describe('sendOtp activity', () => {
     for (let i = 0; i < 20; i++) {
       const result = await sendOtp({ cartId: 'cart-1', contact: 'jane@example.com', ...MESSAGE });
       const message = sent.at(-1)!;
+      if (message.kind !== 'code') throw new Error(`a ${message.kind} message where a code was sent`);
       expect(message).toMatchObject({ cartId: 'cart-1', channel: 'email', address: 'jane@example.com', addressHint: 'j***@example.com' });
       expect(message.code).toMatch(/^\d{6}$/);
       codes.add(message.code);
@@ -201,5 +203,38 @@ describe('production wiring', () => {
 
   it('sandbox builds with the outbox sender and the simulator', () => {
     expect(createActivities({ config: configFor('sandbox'), db: unusedDb, logger, metrics: createActivityMetrics() })).toHaveProperty('chargePayment');
+  });
+});
+
+describe('the abandoned-cart reminder’s text', () => {
+  const reminder: ReminderMessage = {
+    kind: 'reminder',
+    cartId: 'c',
+    channel: 'email',
+    address: 'jane.doe@example.com',
+    addressHint: 'j***@example.com',
+    merchantName: 'A & B <Shop>',
+    recoveryUrl: 'https://pay.example/r/AbCdEfGhIjKlMnOpQrStUv',
+  };
+
+  it.each(['en', 'fr', 'de', 'es', 'ar'])('says the registered name and the link in %s, no contact, the name escaped in HTML', (locale) => {
+    const texts = messageText({ ...reminder, locale });
+    for (const text of [texts.subject, texts.text, texts.html, texts.sms]) {
+      expect(text).not.toContain('jane.doe');
+      expect(text).not.toContain('j***@example.com');
+    }
+    for (const text of [texts.text, texts.sms]) expect(text).toContain(reminder.recoveryUrl);
+    expect(texts.html).toContain(`href="${reminder.recoveryUrl}"`);
+    expect(texts.subject).toContain('A & B <Shop>');
+    expect(texts.sms).toContain('A & B <Shop>');
+    expect(texts.html).toContain('A &#38; B &#60;Shop&#62;');
+    expect(texts.html).not.toContain('<Shop>');
+    expect(texts.html).toContain(`<html lang="${locale}" dir="${locale === 'ar' ? 'rtl' : 'ltr'}">`);
+  });
+
+  it('speaks English for a language without a catalogue, and differs from the code message', () => {
+    expect(messageText({ ...reminder, locale: 'xx' }).subject).toBe('Your A & B <Shop> order is waiting for you');
+    const { recoveryUrl: _link, ...to } = reminder;
+    expect(messageText({ ...to, kind: 'code', code: '123456', codeLifetimeMs: 600_000 }).subject).toBe('123456 is your A & B <Shop> checkout code');
   });
 });

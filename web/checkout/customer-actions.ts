@@ -68,10 +68,16 @@ export function customerActions(temporal: Temporal, config: Pick<Config, 'payOut
   }
 
   return {
-    /** `contactKey`: the destination's keyed hash (core/checkout/otp/destination.ts), kept by the session for resends' limit; `locale`: the page's language, for the code message. */
-    sendCode: (cartId: string, contact: string, state: CartSessionState, contactKey?: string, locale?: string) =>
+    /**
+     * `contactKey`: the destination's keyed hash (core/checkout/otp/destination.ts), kept by the session for resends' limit;
+     * `locale`: the page's language, for the code message (and the reminder); `remind`: the customer ticked "Remind me if I don't finish".
+     */
+    sendCode: (cartId: string, contact: string, state: CartSessionState, contactKey?: string, locale?: string, remind?: boolean) =>
       run(cartId, (h) =>
-        h.executeUpdate(sendCodeUpdate, { args: [{ contact, contactKey, locale }], updateId: `send-code-${cartId}-${state.sendAttempts ?? 0}` }),
+        h.executeUpdate(sendCodeUpdate, {
+          args: [{ contact, contactKey, locale, ...(remind ? { remind } : {}) }],
+          updateId: `send-code-${cartId}-${state.sendAttempts ?? 0}`,
+        }),
       ),
     resendCode: (cartId: string, state: CartSessionState) =>
       run(cartId, (h) => h.executeUpdate(resendCodeUpdate, { updateId: `resend-code-${cartId}-${state.sendAttempts ?? 0}` })),

@@ -1,8 +1,8 @@
 import type { Context } from 'hono';
 import { clientAddress, perAddress } from '../../core/client-address.js';
-import type { CartProvenance } from '../../core/checkout/cart-provenance.js';
 import { otpDestinationKey } from '../../core/checkout/otp/destination.js';
 import { sendsRealMessage } from '../../core/checkout/otp/delivery/from-config.js';
+import { messageBudgets, type MessageBudgetRefusal, type MessageBudgetRequest } from '../../core/checkout/otp/send-budget.js';
 import type { Config } from '../../core/config.js';
 import type { Db } from '../../core/db/client.js';
 import type { Logger } from '../../core/logger.js';
@@ -10,21 +10,12 @@ import { countHitsAllOrNone, pruneEndedWindows, type Limit } from '../../core/ra
 import type { WebMetrics } from '../metrics.js';
 
 /** Which limit refused a code: also the label of checkout_otp_sends_refused_total (web/metrics.ts). */
-export type OtpSendRefusal =
-  'destination' | 'client' | 'sms_merchant' | 'sms_deployment' | 'sms_deployment_public' | 'email_merchant' | 'email_deployment' | 'email_deployment_public';
+export type OtpSendRefusal = 'client' | MessageBudgetRefusal;
 
 export type OtpSendLimit = { allowed: true; refund(): Promise<void> } | { allowed: false; refusedBy: OtpSendRefusal; retryAfterSeconds: number };
 
-/**
- * A code about to be sent: to which destination (a keyed hash), by which channel, for which merchant's
- * cart, and how that cart was created (`api_key` carts may spend the deployment's keyed share).
- */
-export interface OtpSendRequest {
-  contactKey: string | undefined;
-  channel: 'email' | 'sms';
-  platformUuid: string;
-  createdWith: CartProvenance;
-}
+/** A code about to be sent (core/checkout/otp/send-budget.ts). */
+export type OtpSendRequest = MessageBudgetRequest;
 
 /**
  * The checkout page's abuse limits, counted in PostgreSQL (core/rate-limits.ts) per client address
@@ -54,31 +45,21 @@ export function checkoutLimits(deps: { config: Config; db: Db; logger: Logger; m
     },
 
     /**
-     * Counts one code about to be sent, against its destination (a keyed hash, `contactKey`), the
-     * client's address (and an IPv6 client's /48), and its channel's hourly caps: its merchant's and the
-     * deployment's (SMS_…, EMAIL_…), where a public cart's code also counts against the public part
-     * of the deployment's cap (all but OTP_KEYED_SHARE_PERCENT of it), so a flood of public carts leaves
-     * the merchants that send their API key a share no stranger can spend. All or none; a code bound
-     * for the sandbox outbox is not counted. A refused send counts nowhere; the caller refunds a send
-     * the workflow then refused, so only codes that reach the sender are counted.
+     * Counts one code about to be sent, against the client's address (and an IPv6 client's /48) and
+     * the budgets every message to a customer counts against (messageBudgets: its destination, its
+     * channel's merchant and deployment caps). All or none; a code bound for the sandbox outbox is not
+     * counted. A refused send counts nowhere; the caller refunds a send the workflow then refused, so
+     * only codes that reach the sender are counted.
      */
     async otpSend(c: Context, send: OtpSendRequest): Promise<OtpSendLimit> {
       // The sandbox outbox reaches nobody, so there is nothing to protect: a developer running test
       // checkouts all day with one email from one machine is never refused a code.
       if (!sendsRealMessage(config, send.channel)) return { allowed: true, refund: async () => {} };
-      const { windowSeconds, perDestination, perClient, keyedSharePercent } = config.otpSends;
+      const { windowSeconds, perClient } = config.otpSends;
       const named = new Map<Limit, OtpSendRefusal>(
         perAddress('otp-client', address(c), perClient, windowSeconds, config.rateLimit.ipv6Clients48).map((limit) => [limit, 'client']),
       );
-      if (send.contactKey) named.set({ bucket: `otp-destination:${send.contactKey}`, max: perDestination, windowSeconds }, 'destination');
-      const { channel } = send;
-      const cap = channelCaps(config.otpSends, channel);
-      named.set({ bucket: `otp-${channel}-merchant:${send.platformUuid}`, max: cap.perMerchant, windowSeconds: 3600 }, `${channel}_merchant`);
-      named.set({ bucket: `otp-${channel}-deployment`, max: cap.perDeployment, windowSeconds: 3600 }, `${channel}_deployment`);
-      if (send.createdWith !== 'api_key') {
-        const publicMax = Math.floor((cap.perDeployment * (100 - keyedSharePercent)) / 100);
-        named.set({ bucket: `otp-${channel}-deployment-public`, max: publicMax, windowSeconds: 3600 }, `${channel}_deployment_public`);
-      }
+      for (const [limit, name] of messageBudgets(config.otpSends, send)) named.set(limit, name);
       const hits = await count([...named.keys()]);
       if (hits.allowed) return hits;
       const refusedBy = named.get(hits.refusedBy)!;
@@ -92,10 +73,3 @@ export function checkoutLimits(deps: { config: Config; db: Db; logger: Logger; m
 }
 
 export type CheckoutLimits = ReturnType<typeof checkoutLimits>;
-
-/** A channel's hourly caps: SMS_PER_… or EMAIL_PER_…_PER_HOUR. */
-function channelCaps(otpSends: Config['otpSends'], channel: OtpSendRequest['channel']) {
-  return channel === 'sms'
-    ? { perMerchant: otpSends.smsPerMerchantPerHour, perDeployment: otpSends.smsPerDeploymentPerHour }
-    : { perMerchant: otpSends.emailPerMerchantPerHour, perDeployment: otpSends.emailPerDeploymentPerHour };
-}

@@ -37,6 +37,11 @@ export interface CheckoutSession {
    * session, which the contact step offers by its hint alone. Its address never reaches the page.
    */
   rememberedContact?: ParsedContact;
+  /**
+   * The contact step offers "Remind me if I don't finish": the cart asked for recovery and this session
+   * is not itself a recovery (docs/abandoned-cart-recovery.md).
+   */
+  offersReminder: boolean;
   /** The merchant lets its checkout offer saved cards once the code is verified (docs/saved-cards.md). */
   savedCardsAllowed: boolean;
 }
@@ -75,6 +80,7 @@ export async function loadCheckoutSession(
     pageOpened: row.pageOpenedAt !== null,
     brandColour: row.brandColour,
     createdWith: row.createdWith,
+    offersReminder: row.cart.recovery?.enabled === true && row.recoveredFrom === null,
     savedCardsAllowed: row.savedCardsAllowed,
     ...rememberedContactOf(deps.config.keyring, row.recoveredCustomerSealed),
   };

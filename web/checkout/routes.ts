@@ -365,8 +365,10 @@ export function checkoutRoutes(deps: CheckoutDeps) {
     // A recovered session's offered contact is read from the ledger, never sent by the page.
     const remembered = form('remembered') === '1' ? session.rememberedContact : undefined;
     const contact = remembered?.address ?? form('contact').trim();
-    // What the form shows back on a refusal: what the customer typed, never the offered address.
-    const typed = remembered ? {} : { values: { contact } };
+    // The reminder is asked for only where the page offered it: a box ticked on any other cart is ignored.
+    const remind = session.offersReminder && form('remind') === '1';
+    // What the form shows back on a refusal: what the customer typed and ticked, never the offered address.
+    const typed = remembered ? {} : { values: { contact, remind } };
     const read = readContact(contact, session.cart.country);
     if (!read) {
       return render(c, session, { ...typed, errors: { contact: t(locale(c), 'error.contactInvalid') } }, 422);
@@ -381,7 +383,7 @@ export function checkoutRoutes(deps: CheckoutDeps) {
     });
     if (!counted.allowed) return tooManyCodes(c, session, counted, 'contact', typed);
     // The workflow is given the address as it was read, so the code goes where it was counted.
-    const result = await actions.sendCode(session.cartId, read.contact.address, session.state, contactKey, locale(c));
+    const result = await actions.sendCode(session.cartId, read.contact.address, session.state, contactKey, locale(c), remind);
     await refundUnlessSent(session, result, counted);
     if (result.accepted) await reached(session, 'code_sent');
     return outcome(c, session, result, 'contact', typed);

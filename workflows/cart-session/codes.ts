@@ -54,7 +54,7 @@ export function oneTimeCodes(session: SessionState, options: { sendsLocally: boo
     }
   };
 
-  const sendCode = async (to: Contact & { locale?: string }): Promise<CartSessionState> => {
+  const sendCode = async (to: Contact): Promise<CartSessionState> => {
     session.sending = true;
     session.tell();
     try {
@@ -82,11 +82,12 @@ export function oneTimeCodes(session: SessionState, options: { sendsLocally: boo
   };
 
   return {
-    send: ({ contact, contactKey, locale }: { contact: string; contactKey?: string; locale?: string }) =>
+    send: ({ contact, contactKey, locale, remind }: { contact: string; contactKey?: string; locale?: string; remind?: boolean }) =>
       sendCode({
         ...parseContact(contact)!,
         ...(typeof contactKey === 'string' ? { key: contactKey } : {}),
         ...(typeof locale === 'string' ? { locale } : {}),
+        ...(remind === true ? { remind } : {}),
       }),
     validateSend: ({ contact }: { contact: string }) => {
       requireCodeStep();

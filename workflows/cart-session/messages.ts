@@ -47,6 +47,13 @@ export interface CartSessionInput {
   captureMethod?: 'manual';
   /** From server config (AUTHORIZATION_HOLD_DAYS), with captureMethod manual: how long an uncaptured authorization is held before it is voided. */
   authorizationHoldMs?: number;
+  /**
+   * Set for a cart with `recovery.enabled` that is not itself a recovery: how long after the
+   * abandonment the session sends its one reminder (workflows/cart-session/reminder.ts), if the
+   * customer verified a contact and asked for it. The cart's `reminderMinutes` (60 when absent), or
+   * the server's RECOVERY_REMINDER_DELAY_SECONDS in tests. Absent: no reminder.
+   */
+  recoveryReminderMs?: number;
 }
 
 export interface CartSessionState {
@@ -109,9 +116,11 @@ export const stateQuery = defineQuery<CartSessionState>('state');
  */
 /**
  * `contactKey`: the destination's keyed hash, kept and shown back in the state (never the contact in clear there).
- * `locale`: the page's language, for the code message (and its resends); English when absent.
+ * `locale`: the page's language, for the code message (and its resends, and the reminder); English when absent.
+ * `remind`: the customer ticked "Remind me if I don't finish" (a cart with recovery only); it counts
+ * once this contact is verified. Absent: false (and ignored by sessions started before 1.2).
  */
-export const sendCodeUpdate = defineUpdate<CartSessionState, [{ contact: string; contactKey?: string; locale?: string }]>('sendCode');
+export const sendCodeUpdate = defineUpdate<CartSessionState, [{ contact: string; contactKey?: string; locale?: string; remind?: boolean }]>('sendCode');
 export const resendCodeUpdate = defineUpdate<CartSessionState, []>('resendCode');
 export const verifyCodeUpdate = defineUpdate<CartSessionState, [{ codeHash: string }]>('verifyCode');
 /**

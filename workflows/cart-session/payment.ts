@@ -1,5 +1,6 @@
 import { ActivityFailure, condition, sleep } from '@temporalio/workflow';
 import type { PaymentLookup, PaymentOutcome } from '../../activities/cart-session/payments.js';
+import type { CartStatusChange } from '../../core/checkout/cart-ledger.js';
 import { ACTION_REFUSED } from '../../core/checkout/session.js';
 import { SAVED_CARD_ID_PATTERN } from '../../core/checkout/saved-card-id.js';
 import type { CartSessionState } from './messages.js';
@@ -46,7 +47,7 @@ export function cardPayment(
    * under the same key. Nothing found by then: `processor_error`, after a void by key so an approval
    * that lands later is voided and the merchant's story (one final event) stays true.
    */
-  const resolvePayment = async (card: Card): Promise<PaymentOutcome> => {
+  const resolvePayment = async (card: Card, processing?: CartStatusChange): Promise<PaymentOutcome> => {
     const request = {
       cartId,
       ...(card.cardToken ? { cardToken: card.cardToken } : {}),
@@ -56,7 +57,8 @@ export function cardPayment(
       ...(manual ? { captureMethod: 'manual' as const } : {}),
       ...(options.threeDSecure ? { threeDSecure: true } : {}),
     };
-    const answered = await answerOf(chargePayment(request));
+    // The first charge writes the processing step when the session left it to it (a 1.2 session).
+    const answered = await answerOf(chargePayment({ ...request, ...(processing ? { processing } : {}) }));
     if (answered) return answered;
 
     const giveUpAt = Date.now() + input.paymentResolutionMs;
@@ -132,7 +134,7 @@ export function cardPayment(
         ...(manual ? { captureMethod: 'manual' as const } : {}),
         ...(options.savedCards ? { savedCard: card.savedCardId !== undefined } : {}),
       };
-      const answered = await recorder.processing(() => resolvePayment(card));
+      const answered = await recorder.processing((processing) => resolvePayment(card, processing));
       const result = answered.outcome === 'requires_authentication' ? await challenge.authenticate(answered) : answered;
       const secured = result.threeDSecure ? { threeDSecure: { result: result.threeDSecure } } : {};
       if (result.outcome === 'approved') {

@@ -39,6 +39,10 @@ export interface Contact {
   address: string;
   hint: string;
   key?: string;
+  /** The page's language when the code was asked for: its messages (codes, the reminder) speak it. */
+  locale?: string;
+  /** The customer asked for a reminder if they do not finish (./reminder.ts); it counts once this contact is verified. */
+  remind?: boolean;
 }
 
 /**

@@ -19,6 +19,7 @@ import {
 import { duration } from './operator-details.js';
 import { cardPayment } from './payment.js';
 import { sessionRecorder } from './recording.js';
+import { recoveryReminder } from './reminder.js';
 import { refuse, SessionState } from './session-state.js';
 
 /**
@@ -31,7 +32,7 @@ export async function cartSession(input: CartSessionInput): Promise<{ status: Ca
   const release11 = patched(RELEASE_1_1);
   const release12 = patched(RELEASE_1_2);
   const session = new SessionState(input);
-  const recorder = sessionRecorder(session, { lean: release11 });
+  const recorder = sessionRecorder(session, { lean: release11, processingInCharge: release11 && release12 });
   const codes = oneTimeCodes(session, { sendsLocally: release11 });
   const payment = cardPayment(session, recorder, { threeDSecure: release11, manualCapture: release11, savedCards: release12 });
   const hold = authorizationHold(session, recorder);
@@ -58,6 +59,8 @@ export async function cartSession(input: CartSessionInput): Promise<{ status: Ca
   session.settled = true;
 
   if (session.status === 'authorized') await hold.hold();
+  // A 1.2 session of a cart with recovery may remind its customer (./reminder.ts); earlier ones never did.
+  if (release12 && session.status === 'abandoned') await recoveryReminder(session).afterAbandonment();
   await condition(allHandlersFinished);
   return { status: session.status };
 

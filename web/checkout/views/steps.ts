@@ -17,7 +17,7 @@ export interface StepView {
   errors?: Partial<Record<FieldName | 'form', string>>;
   notice?: string;
   /** Typed values worth keeping on an error; never the card number or the CVV. */
-  values?: { contact?: string; expiry?: string };
+  values?: { contact?: string; expiry?: string; remind?: boolean };
   /**
    * Set once a payment has waited longer than PAYMENT_CONFIRMATION_WAIT_SECONDS for its outcome: the
    * page stops holding the customer and says the outcome will follow, with the way back to the store.
@@ -140,6 +140,22 @@ function rememberedContact(view: StepView): Html {
     <p>${t(view.locale, 'contact.otherLead')}</p>`;
 }
 
+/**
+ * Abandoned-cart recovery's consent (docs/abandoned-cart-recovery.md), on a cart that asked for
+ * recovery: unticked unless the customer ticked it, and counted by the session only once this
+ * contact is verified.
+ */
+function reminderConsent(view: StepView): Html {
+  if (!view.session.offersReminder) return html``;
+  return html`<div class="field consent">
+    <label class="checkbox"
+      ><input type="checkbox" name="remind" value="1" aria-describedby="remind-hint" ${view.values?.remind ? html`checked` : ''} />
+      ${t(view.locale, 'contact.remind')}</label
+    >
+    <p class="hint" id="remind-hint">${t(view.locale, 'contact.remindHint')}</p>
+  </div>`;
+}
+
 function contactStep(view: StepView): Html {
   return html`<h2>${t(view.locale, 'contact.heading')}</h2>
     ${rememberedContact(view)}
@@ -153,7 +169,8 @@ function contactStep(view: StepView): Html {
           value: view.values?.contact,
           attributes: html`type="text" inputmode="email" autocomplete="email" autocapitalize="off" spellcheck="false" maxlength="254" required`,
           hint: t(view.locale, 'contact.hint'),
-        })} <button type="submit">${t(view.locale, 'contact.submit')}</button>`,
+        })}
+        ${reminderConsent(view)} <button type="submit">${t(view.locale, 'contact.submit')}</button>`,
     )}
     ${cancelForm(view)}`;
 }

@@ -1,9 +1,9 @@
-import type { OtpSender } from '../sender.js';
+import type { MessageSender } from '../sender.js';
 
-/** Sends each code through the sender of its channel: email addresses by email, phone numbers by SMS. */
-export function createChannelOtpSender(senders: { email: OtpSender; sms: OtpSender }): OtpSender {
+/** Sends each message through the sender of its channel: email addresses by email, phone numbers by SMS. */
+export function createChannelOtpSender(senders: { email: MessageSender; sms: MessageSender }): MessageSender {
   return {
     name: `${senders.email.name}+${senders.sms.name}`,
-    send: (message) => senders[message.channel].send(message),
+    send: (message, within) => senders[message.channel].send(message, within),
   };
 }

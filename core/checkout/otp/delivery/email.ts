@@ -1,13 +1,13 @@
 import nodemailer from 'nodemailer';
-import type { OtpSender } from '../sender.js';
-import { otpMessageText } from './message.js';
+import type { MessageSender } from '../sender.js';
+import { messageText } from './message.js';
 
 /**
- * One-time codes by email over SMTP (nodemailer): `smtp://user:pass@host:587` (STARTTLS when the
- * server offers it) or `smtps://…:465`. A failure throws, so the activity retries and the page says
- * the code could not be sent.
+ * One-time codes and reminders by email over SMTP (nodemailer): `smtp://user:pass@host:587` (STARTTLS when the
+ * server offers it) or `smtps://…:465`. A failure throws, so the activity retries (and the page says
+ * a code could not be sent).
  */
-export function createEmailOtpSender(options: { smtpUrl: string; from: string; timeoutMs?: number }): OtpSender {
+export function createEmailOtpSender(options: { smtpUrl: string; from: string; timeoutMs?: number }): MessageSender {
   const timeout = options.timeoutMs ?? 10_000;
   const url = new URL(options.smtpUrl);
   url.searchParams.set('connectionTimeout', String(timeout));
@@ -17,7 +17,7 @@ export function createEmailOtpSender(options: { smtpUrl: string; from: string; t
   return {
     name: 'smtp',
     async send(message) {
-      const { subject, text, html } = otpMessageText(message);
+      const { subject, text, html } = messageText(message);
       await transport.sendMail({ from: options.from, to: message.address, subject, text, html }).catch((err: unknown) => {
         throw smtpFailure(err);
       });

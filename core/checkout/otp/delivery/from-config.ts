@@ -2,7 +2,7 @@ import type { Config } from '../../../config.js';
 import type { Db } from '../../../db/client.js';
 import type { Logger } from '../../../logger.js';
 import { createOutboxOtpSender } from '../outbox.js';
-import type { OtpSender } from '../sender.js';
+import type { MessageSender } from '../sender.js';
 import { createChannelOtpSender } from './by-channel.js';
 import { createEmailOtpSender } from './email.js';
 import { createTwilioOtpSender } from './sms.js';
@@ -24,7 +24,7 @@ export function sendsRealMessage(config: Pick<Config, 'environment' | 'otpDelive
  * The sender a worker uses: SMTP for email and Twilio for SMS where configured. Sandbox falls back to
  * the outbox for a channel without a provider; production refuses to start without both.
  */
-export function otpSenderFromConfig(deps: { config: Config; db: Db; logger: Logger }): OtpSender {
+export function otpSenderFromConfig(deps: { config: Config; db: Db; logger: Logger }): MessageSender {
   const { config } = deps;
   const email = config.otpDelivery.email && createEmailOtpSender(config.otpDelivery.email);
   const sms = config.otpDelivery.sms && createTwilioOtpSender(config.otpDelivery.sms);

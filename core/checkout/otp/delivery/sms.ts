@@ -1,5 +1,5 @@
-import type { OtpSender } from '../sender.js';
-import { otpMessageText } from './message.js';
+import type { MessageSender } from '../sender.js';
+import { messageText } from './message.js';
 
 export interface TwilioSettings {
   accountSid: string;
@@ -12,11 +12,11 @@ export interface TwilioSettings {
 }
 
 /**
- * One-time codes by SMS through Twilio's Messages API: one form POST per code, Basic auth with the
+ * One-time codes and reminders by SMS through Twilio's Messages API: one form POST per message, Basic auth with the
  * account SID and auth token. Anything but a 2xx throws with Twilio's error code (never the body,
- * which echoes the message), so the activity retries and the page says the code could not be sent.
+ * which echoes the message), so the activity retries (and the page says a code could not be sent).
  */
-export function createTwilioOtpSender(settings: TwilioSettings): OtpSender {
+export function createTwilioOtpSender(settings: TwilioSettings): MessageSender {
   const url = `${settings.apiUrl.replace(/\/+$/, '')}/2010-04-01/Accounts/${encodeURIComponent(settings.accountSid)}/Messages.json`;
   const authorization = `Basic ${Buffer.from(`${settings.accountSid}:${settings.authToken}`).toString('base64')}`;
   const sender: Record<string, string> = settings.from.startsWith('MG') ? { MessagingServiceSid: settings.from } : { From: settings.from };
@@ -26,7 +26,7 @@ export function createTwilioOtpSender(settings: TwilioSettings): OtpSender {
       const res = await fetch(url, {
         method: 'POST',
         headers: { authorization, 'content-type': 'application/x-www-form-urlencoded' },
-        body: new URLSearchParams({ To: message.address, ...sender, Body: otpMessageText(message).sms }),
+        body: new URLSearchParams({ To: message.address, ...sender, Body: messageText(message).sms }),
         signal: AbortSignal.timeout(settings.timeoutMs ?? 10_000),
       });
       if (res.ok) return;
