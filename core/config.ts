@@ -567,6 +567,25 @@ export const environmentSchema = z.object({
       readBy: ['worker'],
       meaning: 'a card is purged once it is older than the session lifetime plus this, whatever became of its session',
     }),
+  SAVED_CARDS_REMOVAL_EVERY_SECONDS: z.coerce
+    .number()
+    .int()
+    .positive()
+    .default(3600)
+    .register(settingDocs, {
+      readBy: ['worker'],
+      meaning:
+        'how often the Temporal Schedule `saved-card-removal-<task queue>` removes saved cards unused too long or past their expiry and detaches removed ones at the processor (docs/saved-cards.md); a customer’s removal also starts it at once',
+    }),
+  SAVED_CARDS_UNUSED_SECONDS: z.coerce
+    .number()
+    .int()
+    .positive()
+    .default(396 * 24 * 3600)
+    .register(settingDocs, {
+      readBy: ['worker'],
+      meaning: 'a saved card unused for this long is removed and detached: 13 months (396 days); configurable so tests run it in seconds',
+    }),
   WEBHOOK_MANUAL_SENDS_PER_HOUR: z.coerce
     .number()
     .int()
@@ -846,6 +865,7 @@ export const configSchema = environmentSchema
           : undefined,
     },
     cardVault: { purgeEveryMs: c.CARD_VAULT_PURGE_EVERY_SECONDS * 1000, purgeMarginMs: c.CARD_VAULT_PURGE_MARGIN_SECONDS * 1000 },
+    savedCards: { removalEveryMs: c.SAVED_CARDS_REMOVAL_EVERY_SECONDS * 1000, unusedMs: c.SAVED_CARDS_UNUSED_SECONDS * 1000 },
     webhooks: {
       retryScheduleMs: c.WEBHOOK_RETRY_SCHEDULE_MS.split(',').map(Number),
       timeoutMs: c.WEBHOOK_TIMEOUT_MS,

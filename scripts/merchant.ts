@@ -4,7 +4,17 @@ import { parseArgs } from 'node:util';
 import { loadConfig, type Config } from '../core/config.js';
 import { createDb, type Db } from '../core/db/client.js';
 import { activeApiKeyId, revokeApiKey, rotateApiKey, setRequireApiKey } from '../core/merchants/api-keys.js';
-import { activateMerchant, deactivateMerchant, getMerchant, listMerchants, setMerchantBrandColour, setMerchantDomains } from '../core/merchants/merchants.js';
+import {
+  activateMerchant,
+  deactivateMerchant,
+  getMerchant,
+  listMerchants,
+  setMerchantBrandColour,
+  setMerchantDomains,
+  setMerchantSavedCards,
+} from '../core/merchants/merchants.js';
+import { contactKeysOf, removeSavedCards } from '../core/checkout/saved-cards.js';
+import { startSavedCardRemoval } from '../workflows/saved-card-removal/client.js';
 import { registerMerchant } from '../core/merchants/registration.js';
 import { verifyDomainsNow } from '../workflows/domain-verification/client.js';
 import {
@@ -72,6 +82,12 @@ const HELP = `Operator CLI for merchants and their webhooks. Every command print
   npm run -s merchant -- set-brand-colour --platform-uuid <uuid> (--colour '#rrggbb' | --off)
       The checkout page's buttons, links and focus ring take this colour, darkened when too light to
       read (WCAG 2.2 AA); prints the colours the page will use and why. --off: the page's own colours.
+  npm run -s merchant -- set-saved-cards --platform-uuid <uuid> (--on | --off)
+      On (the default): after the one-time code, the checkout offers the customer's saved cards and
+      the consent to save one (docs/saved-cards.md). Off: neither.
+  npm run -s merchant -- erase-saved-cards --contact <email or +phone>
+      A data-subject request: every card saved for this contact is offered nowhere from now on, then
+      detached at the processor and deleted by the removal run (started now). Prints how many.
   npm run -s merchant -- deactivate --platform-uuid <uuid>
       No new carts; events of existing carts are still delivered.
   npm run -s merchant -- activate --platform-uuid <uuid>
@@ -239,6 +255,16 @@ async function run(command: string | undefined, values: Values, config: Config, 
     case 'set-brand-colour':
       if ((values.colour === undefined) === (values.off !== true)) throw new UsageError('give exactly one of --colour or --off');
       return setMerchantBrandColour(db, required(values, 'platform-uuid'), values.colour ?? null);
+    case 'set-saved-cards':
+      if (values.on === values.off) throw new UsageError('give exactly one of --on or --off');
+      return setMerchantSavedCards(db, required(values, 'platform-uuid'), values.on === true);
+    case 'erase-saved-cards': {
+      const contactKeys = contactKeysOf(config.keyring, required(values, 'contact'));
+      if (!contactKeys) throw new UsageError('--contact must be an email address or a phone number with its country code');
+      const removed = await removeSavedCards(db, contactKeys);
+      const notStarted = await withTemporal(({ client }) => startSavedCardRemoval(client, config)).catch((err: unknown) => err);
+      return { removed, detaching: notStarted === undefined ? 'now' : 'next_scheduled_run' };
+    }
     case 'deactivate':
       return deactivateMerchant(db, required(values, 'platform-uuid'));
     case 'activate':
@@ -318,6 +344,7 @@ export async function runMerchantCli(args: string[], env: NodeJS.ProcessEnv, out
         environment: { type: 'string' },
         'platform-uuid': { type: 'string' },
         colour: { type: 'string' },
+        contact: { type: 'string' },
         'cart-id': { type: 'string' },
         'event-id': { type: 'string' },
         'endpoint-id': { type: 'string' },

@@ -15,6 +15,7 @@ import { serveWorkerMetrics, workerTelemetryOptions } from '../worker/metrics.js
 import { sdkLoggerFrom } from '../worker/sdk-logger.js';
 import { createActivityMetrics } from '../activities/metrics.js';
 import { ensureCardVaultPurgeSchedule } from '../workflows/card-vault-purge/client.js';
+import { ensureSavedCardRemovalSchedule } from '../workflows/saved-card-removal/client.js';
 import { ownerPasswordIn } from '../demo-store/owner-login.js';
 import { startDemoStore } from '../demo-store/server.js';
 import { ensureDemoMerchant } from './demo-merchant.js';
@@ -98,6 +99,7 @@ try {
   });
   const running = worker.run();
   await ensureCardVaultPurgeSchedule(temporal.client, config);
+  await ensureSavedCardRemovalSchedule(temporal.client, config);
   closers.push(async () => {
     worker.shutdown();
     await running;

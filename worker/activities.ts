@@ -2,6 +2,7 @@ import { Context } from '@temporalio/activity';
 import { createCardVaultPurgeActivities } from '../activities/card-vault-purge/index.js';
 import { createCartSessionActivities } from '../activities/cart-session/index.js';
 import { createDomainVerificationActivities } from '../activities/domain-verification/index.js';
+import { createSavedCardRemovalActivities } from '../activities/saved-card-removal/index.js';
 import type { ActivityMetrics } from '../activities/metrics.js';
 import { createRefundActivities } from '../activities/refund/index.js';
 import { createDeliveryAttempt, createWebhookDeliveryActivities } from '../activities/webhook-delivery/index.js';
@@ -69,5 +70,6 @@ export function createActivities(deps: ActivityDeps) {
     ...createWebhookDeliveryActivities(shared),
     ...createCardVaultPurgeActivities(shared),
     ...createDomainVerificationActivities(shared),
+    ...createSavedCardRemovalActivities(shared),
   };
 }

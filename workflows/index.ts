@@ -3,3 +3,4 @@ export { webhookDelivery } from './webhook-delivery/workflow.js';
 export { purgeCardVault } from './card-vault-purge/workflow.js';
 export { refundPayment } from './refund/workflow.js';
 export { verifyMerchantDomains, recheckDomainVerifications } from './domain-verification/workflow.js';
+export { removeSavedCards } from './saved-card-removal/workflow.js';

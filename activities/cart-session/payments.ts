@@ -5,7 +5,15 @@ import type { Config } from '../../core/config.js';
 import type { Db } from '../../core/db/client.js';
 import type { Logger } from '../../core/logger.js';
 import type { ActivityMetrics } from '../metrics.js';
-import type { CaptureResult, ChargeResult, PaymentProcessor, ThreeDSecureResult } from '../../core/checkout/payment-processor.js';
+import type { CaptureResult, ChargeRequest, ChargeResult, PaymentProcessor, ThreeDSecureResult } from '../../core/checkout/payment-processor.js';
+import {
+  confirmSavedCards,
+  customerRefOf,
+  dropPendingSavedCards,
+  findSavedCard,
+  markSavedCardUsed,
+  recordPendingSavedCard,
+} from '../../core/checkout/saved-cards.js';
 import { threeDSecureReturnUrl } from '../../core/checkout/three-d-secure.js';
 import { PROCESSOR_UNAVAILABLE, processorCalls } from '../shared/processor-call.js';
 
@@ -27,6 +35,25 @@ const toOutcome = (result: ChargeResult): PaymentOutcome => {
   return { outcome: 'requires_authentication', chargeId: result.chargeId, redirectUrl: result.redirectUrl };
 };
 
+/** What the session asks to charge: the vault's card (`cardToken`, with `save` on consent) or a saved card (`savedCardId`). */
+export interface ChargeInput {
+  cartId: string;
+  cardToken?: string;
+  savedCardId?: string;
+  save?: boolean;
+  /** The keyed digest of the contact the session verified (1.2 sessions): whose saved cards it may use or add to. */
+  contactKey?: string;
+  amount: number;
+  currency: string;
+  captureMethod?: 'manual';
+  threeDSecure?: boolean;
+  /**
+   * The session's `processing` step (a 1.2 session's first charge), written to the ledger before the
+   * charge, in place of a local activity of its own. Idempotent, like the charge: a retry writes it again.
+   */
+  processing?: CartStatusChange;
+}
+
 export function createPaymentActivities(deps: { config: Config; db: Db; logger: Logger; paymentProcessor: PaymentProcessor; metrics: ActivityMetrics }) {
   const { config, db, logger, paymentProcessor, metrics } = deps;
   const processor = paymentProcessor.name;
@@ -37,56 +64,92 @@ export function createPaymentActivities(deps: { config: Config; db: Db; logger: 
    * response, worker restart) never charges twice. The card stays in the vault until the workflow
    * discards it, because a retry needs it again.
    */
-  /** An approval's reference goes into the ledger before the workflow hears of it, for void and refund later. */
+  /**
+   * An approval's reference goes into the ledger before the workflow hears of it, for void and refund
+   * later; a card saved for this payment is offered from then on, or dropped with a decline.
+   */
   const keepReference = async (cartId: string, result: ChargeResult): Promise<void> => {
-    if (result.outcome === 'approved') await recordPaymentReference(db, cartId, result.chargeId);
+    if (result.outcome === 'approved') {
+      await recordPaymentReference(db, cartId, result.chargeId);
+      await confirmSavedCards(db, cartId);
+    } else if (result.outcome === 'declined') await dropPendingSavedCards(db, cartId);
   };
 
   /**
    * `threeDSecure`: the session can take the customer through a challenge (workflows/cart-session/
    * payment.ts, 1.1 sessions), so the processor gets our sealed `/3ds/return` link (the same one on every attempt).
+   * A 1.2 session paying with a saved card sends its id with the contact key it verified: the card is
+   * charged only when it is that contact's (docs/saved-cards.md). With `save` (the customer's consent),
+   * the vault's card is saved to that contact at the processor, then charged by its references.
    */
-  const chargePayment = async (input: {
-    cartId: string;
-    cardToken: string;
-    amount: number;
-    currency: string;
-    captureMethod?: 'manual';
-    threeDSecure?: boolean;
-    /**
-     * The session's `processing` step (a 1.2 session's first charge), written to the ledger before the
-     * charge, in place of a local activity of its own. Idempotent, like the charge: a retry writes it again.
-     */
-    processing?: CartStatusChange;
-  }): Promise<PaymentOutcome> => {
+  const chargePayment = async (input: ChargeInput): Promise<PaymentOutcome> => {
     if (input.processing) await recordCartStatus(db, config.keyring, input.processing);
-    const card = await readCard(db, config.keyring, input.cardToken);
-    if (!card) return { outcome: 'declined', failureCode: 'card_unavailable' };
     const returnUrl = input.threeDSecure ? threeDSecureReturnUrl(config, input.cartId) : undefined;
-    let result: ChargeResult;
-    try {
-      result = await answered({ cartId: input.cartId }, () =>
-        paymentProcessor.charge({
-          idempotencyKey: input.cartId,
-          amount: input.amount,
-          currency: input.currency,
-          card,
-          ...(input.captureMethod ? { captureMethod: input.captureMethod } : {}),
-          ...(returnUrl ? { returnUrl } : {}),
-        }),
-      );
-    } catch (error) {
-      if (error instanceof ApplicationFailure && error.type === PROCESSOR_UNAVAILABLE) metrics.payments.inc({ outcome: 'no_answer' });
-      throw error;
-    }
+    const common = {
+      idempotencyKey: input.cartId,
+      amount: input.amount,
+      currency: input.currency,
+      ...(input.captureMethod ? { captureMethod: input.captureMethod } : {}),
+      ...(returnUrl ? { returnUrl } : {}),
+    };
+    const charged = await chargeOf(input, common);
+    if ('unavailable' in charged) return { outcome: 'declined', failureCode: 'card_unavailable' };
+    const { result, card } = charged;
     await keepReference(input.cartId, result);
     metrics.payments.inc({ outcome: result.outcome });
     logger.info(
-      { cartId: input.cartId, processor, outcome: result.outcome, brand: card.brand, last4: card.last4, captureMethod: input.captureMethod ?? 'automatic' },
+      {
+        cartId: input.cartId,
+        processor,
+        outcome: result.outcome,
+        brand: card.brand,
+        last4: card.last4,
+        captureMethod: input.captureMethod ?? 'automatic',
+        ...(input.savedCardId ? { savedCard: true } : {}),
+        ...(input.save ? { saving: true } : {}),
+      },
       'payment authorization',
     );
     return toOutcome(result);
   };
+
+  /** The processor's answer, by the card the session names: a saved card, a card to save, or the vault's card. */
+  async function chargeOf(
+    input: ChargeInput,
+    common: Omit<ChargeRequest, 'card'>,
+  ): Promise<{ result: ChargeResult; card: { brand: string; last4: string } } | { unavailable: true }> {
+    const saveCard = paymentProcessor.saveCard?.bind(paymentProcessor);
+    const chargeSaved = paymentProcessor.chargeSaved?.bind(paymentProcessor);
+    if (input.savedCardId) {
+      const saved = input.contactKey ? await findSavedCard(db, input.savedCardId, input.contactKey) : undefined;
+      if (!saved || saved.processor !== processor || !chargeSaved) return { unavailable: true };
+      const result = await call(input.cartId, () => chargeSaved({ ...common, saved: saved.reference }));
+      if (result.outcome === 'approved') await markSavedCardUsed(db, saved.id);
+      return { result, card: saved };
+    }
+    const card = input.cardToken ? await readCard(db, config.keyring, input.cardToken) : undefined;
+    if (!card) return { unavailable: true };
+    if (input.save && input.contactKey && saveCard && chargeSaved) {
+      const contactKey = input.contactKey;
+      const customerRef = await customerRefOf(db, contactKey, processor);
+      const kept = await call(input.cartId, () => saveCard({ idempotencyKey: input.cartId, card, ...(customerRef ? { customerRef } : {}) }));
+      if (kept.outcome === 'declined') return { result: kept, card };
+      await recordPendingSavedCard(db, { contactKey, cartId: input.cartId, processor, ...kept });
+      const result = await call(input.cartId, () => chargeSaved({ ...common, saved: kept.reference, keepForLater: true }));
+      return { result, card };
+    }
+    return { result: await call(input.cartId, () => paymentProcessor.charge({ ...common, card })), card };
+  }
+
+  /** A processor call of the charge, counted when it goes unanswered. */
+  async function call<T>(cartId: string, request: () => Promise<T>): Promise<T> {
+    try {
+      return await answered({ cartId }, request);
+    } catch (error) {
+      if (error instanceof ApplicationFailure && error.type === PROCESSOR_UNAVAILABLE) metrics.payments.inc({ outcome: 'no_answer' });
+      throw error;
+    }
+  }
 
   return {
     chargePayment,

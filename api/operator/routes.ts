@@ -13,7 +13,10 @@ import {
   MerchantNotFoundError,
   setMerchantBrandColour,
   setMerchantDomains,
+  setMerchantSavedCards,
 } from '../../core/merchants/merchants.js';
+import { contactKeysOf, removeSavedCards } from '../../core/checkout/saved-cards.js';
+import { startSavedCardRemoval } from '../../workflows/saved-card-removal/client.js';
 import { registerMerchant } from '../../core/merchants/registration.js';
 import { verifyDomainsNow } from '../../workflows/domain-verification/client.js';
 import {
@@ -56,6 +59,10 @@ const brandBody = z.strictObject({
     .max(16)
     .nullable()
     .meta({ description: 'A hex colour such as #1a73e8 (or null for the page’s own colours); one too light to read is darkened on the page' }),
+});
+const savedCardsBody = z.strictObject({ savedCardsAllowed: z.boolean() });
+const eraseSavedCardsBody = z.strictObject({
+  contact: z.string().trim().min(1).max(254).meta({ description: 'The email address or phone number (E.164) whose saved cards are erased' }),
 });
 const webhookUrlBody = z.strictObject({ webhookUrl: z.string().max(2048) });
 const recoverBody = z.strictObject({ since: z.iso.datetime({ offset: true }), endpointId: z.uuid().optional() });
@@ -187,6 +194,29 @@ export function operatorRoutes(deps: { config: Config; db: Db; temporal: Tempora
   app.put('/merchants/:platformUuid/brand', async (c) => {
     const body = await readValidJson(c, brandBody);
     return c.json(await setMerchantBrandColour(db, uuid(c), body.brandColour).catch(translate));
+  });
+
+  app.put('/merchants/:platformUuid/saved-cards', async (c) => {
+    const body = await readValidJson(c, savedCardsBody);
+    return c.json(await setMerchantSavedCards(db, uuid(c), body.savedCardsAllowed).catch(translate));
+  });
+
+  /**
+   * A data-subject request: everything saved for this contact is erased (docs/saved-cards.md). Its
+   * cards are offered nowhere from now on; the removal run, started now, detaches each at the
+   * processor and deletes its row. The contact is read as the page reads it and never logged.
+   */
+  app.post('/saved-cards/erase', async (c) => {
+    const body = await readValidJson(c, eraseSavedCardsBody);
+    const contactKeys = contactKeysOf(config.keyring, body.contact);
+    if (!contactKeys)
+      throw new ApiError('VALIDATION_ERROR', 'The contact must be an email address or a phone number.', [
+        { path: 'contact', message: 'must be an email address or a phone number with its country code' },
+      ]);
+    const removed = await removeSavedCards(db, contactKeys);
+    // Not started now: the next scheduled run detaches them, and none is offered meanwhile.
+    const notStarted = await startSavedCardRemoval(temporal.client, config);
+    return c.json({ removed, detaching: notStarted === undefined ? 'now' : 'next_scheduled_run' });
   });
 
   app.post('/merchants/:platformUuid/deactivate', async (c) => c.json(await deactivateMerchant(db, uuid(c)).catch(translate)));

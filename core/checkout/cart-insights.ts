@@ -106,3 +106,11 @@ export async function cartFunnel(db: Db, scope: InsightScope): Promise<Array<{ f
     group by furthest, status`;
   return rows.map((r) => ({ furthest: FUNNEL_STEPS[r.furthest]!, status: r.status, sessions: Number(r.sessions) }));
 }
+
+/** Of the scope's paid sessions (refunded ones included), how many were paid with a saved card (carts.paid_with_saved_card, docs/saved-cards.md). */
+export async function savedCardPayments(db: Db, scope: InsightScope): Promise<{ paid: number; withSavedCard: number }> {
+  const [row] = await db<{ paid: string; with_saved_card: string }[]>`
+    select count(*) as paid, count(*) filter (where paid_with_saved_card) as with_saved_card
+    from carts where ${scopeCondition(db, scope)} and status in ${db(PAID_STATUSES)}`;
+  return { paid: Number(row?.paid ?? 0), withSavedCard: Number(row?.with_saved_card ?? 0) };
+}

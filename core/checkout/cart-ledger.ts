@@ -77,7 +77,7 @@ export interface CartStatusChange {
   cartId: string;
   status: CartStatus;
   /** The card as brand + last4, once the customer has paid or tried to; what 3-D Secure did once the payment has an outcome. */
-  payment?: { brand: string; last4: string; threeDSecure?: ThreeDSecureResult };
+  payment?: { brand: string; last4: string; threeDSecure?: ThreeDSecureResult; savedCard?: boolean };
   /** Why the session failed: a decline code or `otp_locked`. */
   failureCode?: string;
   /** Who ended a `cancelled` session. */
@@ -101,6 +101,7 @@ export async function recordCartStatus(db: Sql, keyring: Keyring, change: CartSt
       payment_brand = coalesce(${change.payment?.brand ?? null}, payment_brand),
       payment_last4 = coalesce(${change.payment?.last4 ?? null}, payment_last4),
       three_d_secure = coalesce(${change.payment?.threeDSecure ?? null}, three_d_secure),
+      paid_with_saved_card = coalesce(${change.payment?.savedCard ?? null}, paid_with_saved_card),
       failure_code = coalesce(${change.failureCode ?? null}, failure_code),
       cancelled_by = coalesce(${change.cancelledBy ?? null}, cancelled_by),
       captured_amount = coalesce(captured_amount, ${change.capturedAmount ?? null}),
@@ -156,6 +157,8 @@ export interface LedgerCart {
   recoveredFrom: string | null;
   /** A recovered session's: the contact verified on the abandoned session it recovers, sealed (core/orders/customer-seal.ts); null otherwise. */
   recoveredCustomerSealed: Buffer | null;
+  /** Whether the merchant's checkout offers saved cards after the code, as its setting is now (docs/saved-cards.md). */
+  savedCardsAllowed: boolean;
 }
 
 interface CartRow {
@@ -176,6 +179,7 @@ interface CartRow {
   captured_amount: string | null;
   recovered_from: string | null;
   recovered_customer_sealed: Buffer | null;
+  saved_cards_allowed: boolean | null;
 }
 
 const toLedgerCart = (r: CartRow): LedgerCart => ({
@@ -196,12 +200,14 @@ const toLedgerCart = (r: CartRow): LedgerCart => ({
   capturedAmount: Number(r.captured_amount ?? r.amount),
   recoveredFrom: r.recovered_from,
   recoveredCustomerSealed: r.recovered_customer_sealed,
+  savedCardsAllowed: r.saved_cards_allowed ?? true,
 });
 
 const LEDGER_CART_COLUMNS = (sql: Sql) =>
   sql`platform_uuid, environment, merchant_name, amount, currency, status, store, cart, expires_on, customer_started_at, page_opened_at, created_with, cancelled_by, captured_amount, recovered_from,
     (select recovered.customer_sealed from carts recovered where recovered.cart_id = carts.recovered_from) as recovered_customer_sealed,
-    ${cartMerchantBrandColourColumn(sql)}`;
+    ${cartMerchantBrandColourColumn(sql)},
+    (select m.saved_cards_allowed from merchants m where m.platform_uuid = carts.platform_uuid) as saved_cards_allowed`;
 
 export async function findCart(db: Db, cartId: string): Promise<LedgerCart | undefined> {
   const [row] = await db<CartRow[]>`

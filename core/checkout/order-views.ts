@@ -22,7 +22,7 @@ export interface OrderRow {
   refundedAmount: number;
   /** What was captured (minor units): the amount once paid automatically, a manual capture's amount, or null before any capture. */
   capturedAmount: number | null;
-  payment: { brand: string; last4: string; threeDSecure?: { result: ThreeDSecureResult } } | null;
+  payment: { brand: string; last4: string; threeDSecure?: { result: ThreeDSecureResult }; savedCard: boolean } | null;
   failureCode: string | null;
   cancelledBy: CancelledBy | null;
   /** The verified contact, sealed (core/orders/customer-seal.ts); null before the code was verified. */
@@ -54,6 +54,7 @@ interface OrderDbRow {
   payment_brand: string | null;
   payment_last4: string | null;
   three_d_secure: ThreeDSecureResult | null;
+  paid_with_saved_card: boolean | null;
   failure_code: string | null;
   cancelled_by: CancelledBy | null;
   customer_sealed: Buffer | null;
@@ -82,7 +83,12 @@ const toOrderRow = (r: OrderDbRow): OrderRow => ({
   capturedAmount: r.captured_amount !== null ? Number(r.captured_amount) : CAPTURED_IN_FULL.has(r.status) ? Number(r.amount) : null,
   payment:
     r.payment_brand && r.payment_last4
-      ? { brand: r.payment_brand, last4: r.payment_last4, ...(r.three_d_secure ? { threeDSecure: { result: r.three_d_secure } } : {}) }
+      ? {
+          brand: r.payment_brand,
+          last4: r.payment_last4,
+          ...(r.three_d_secure ? { threeDSecure: { result: r.three_d_secure } } : {}),
+          savedCard: r.paid_with_saved_card ?? false,
+        }
       : null,
   failureCode: r.failure_code,
   cancelledBy: r.cancelled_by,
@@ -112,7 +118,7 @@ export interface CartListFilter {
 
 const ORDER_COLUMNS = (sql: Sql) => sql`
   cart_id, platform_uuid, environment, status, amount, currency, refunded_amount, captured_amount, payment_brand, payment_last4, three_d_secure,
-  failure_code, cancelled_by, customer_sealed, cart, expires_on, created_at, paid_at, created_with, payment_link_id, retry_of, recovered_from,
+  paid_with_saved_card, failure_code, cancelled_by, customer_sealed, cart, expires_on, created_at, paid_at, created_with, payment_link_id, retry_of, recovered_from,
   (extract(epoch from created_at) * 1000000)::bigint::text as created_at_micros`;
 
 /** One owner's carts, newest first (ties by cartId), filtered; the index carts_merchant_env_created serves it. */

@@ -103,6 +103,36 @@ export class ProcessorUnavailableError extends Error {
 }
 
 /**
+ * A card kept at the processor for a customer who consented (docs/saved-cards.md): its references
+ * only. Stripe: the Customer and the PaymentMethod attached to it; the sandbox: its saved-card
+ * reference, no customer.
+ */
+export interface SavedCardReference {
+  customerRef?: string;
+  paymentMethodRef: string;
+}
+
+export interface SaveCardRequest {
+  /** The cart's key: the saving steps each get their own key derived from it, so a retry saves once. */
+  idempotencyKey: string;
+  card: Card;
+  /** The processor's customer already holding this contact's saved cards, if any: the new card joins it. */
+  customerRef?: string;
+}
+
+/** What the processor kept, as the page will show it; or the card refused before any payment was tried. */
+export type SaveCardResult =
+  | { outcome: 'saved'; reference: SavedCardReference; brand: string; last4: string; expMonth: number; expYear: number }
+  | { outcome: 'declined'; declineCode: DeclineCode };
+
+/** A charge of a saved card: its references stand for the card, and no number or CVV travels. */
+export interface SavedChargeRequest extends Omit<ChargeRequest, 'card'> {
+  saved: SavedCardReference;
+  /** The card was saved for this payment: the processor keeps it for payments with the customer present (Stripe: setup_future_usage on_session). */
+  keepForLater?: boolean;
+}
+
+/**
  * Charges card payments and answers for them afterwards. Declines are results; only an unanswered
  * request throws (ProcessorUnavailableError), and then `lookup` by the same key tells what happened.
  */
@@ -123,4 +153,12 @@ export interface PaymentProcessor {
   capture(request: CaptureRequest): Promise<CaptureResult>;
   /** Refunds are results too: a refusal is `declined`; only an unanswered request throws, and is retried under the same key. */
   refund(request: RefundRequest): Promise<RefundResult>;
+  /**
+   * Saved cards (docs/saved-cards.md): keep a card for a consenting customer, charge it by its
+   * references, and let it go. A processor without them offers no saving: the page shows no consent.
+   */
+  saveCard?(request: SaveCardRequest): Promise<SaveCardResult>;
+  chargeSaved?(request: SavedChargeRequest): Promise<ChargeResult>;
+  /** Detaches the card from its customer: the processor can no longer charge it. Detaching one already gone is no error. */
+  detachCard?(reference: SavedCardReference): Promise<void>;
 }

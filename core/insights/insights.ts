@@ -1,4 +1,4 @@
-import { cartFunnel, cartTotals } from '../checkout/cart-insights.js';
+import { cartFunnel, cartTotals, savedCardPayments } from '../checkout/cart-insights.js';
 import { FUNNEL_STEPS, type CartOwner, type FunnelStep } from '../checkout/cart-ledger.js';
 import type { Db } from '../db/client.js';
 import { refundTotals } from '../orders/refund-ledger.js';
@@ -93,9 +93,16 @@ function endingOf(status: string): FunnelEnding | undefined {
   return undefined;
 }
 
-export async function insightFunnel(db: Db, query: InsightQuery): Promise<{ since: string; steps: FunnelRow[] }> {
+/** The paid sessions of the period, and how many of them paid with a saved card; `share` 0 to 1, null with no payment. */
+export interface SavedCardShare {
+  paid: number;
+  withSavedCard: number;
+  share: number | null;
+}
+
+export async function insightFunnel(db: Db, query: InsightQuery): Promise<{ since: string; steps: FunnelRow[]; savedCards: SavedCardShare }> {
   const scope = scopeOf(query);
-  const counted = await cartFunnel(db, scope);
+  const [counted, saved] = await Promise.all([cartFunnel(db, scope), savedCardPayments(db, scope)]);
   const steps = FUNNEL_STEPS.map((step, index): FunnelRow => {
     const stoppedHere: Record<FunnelEnding, number> = { abandoned: 0, cancelled: 0, failed: 0, open: 0 };
     let reached = 0;
@@ -106,7 +113,8 @@ export async function insightFunnel(db: Db, query: InsightQuery): Promise<{ sinc
     }
     return { step, reached, stoppedHere };
   });
-  return { since: scope.since.toISOString(), steps };
+  const savedCards = { ...saved, share: saved.paid === 0 ? null : saved.withSavedCard / saved.paid };
+  return { since: scope.since.toISOString(), steps, savedCards };
 }
 
 export async function insightWebhookHealth(db: Db, query: InsightQuery): Promise<{ since: string; endpoints: EndpointHealth[] }> {

@@ -25,6 +25,7 @@ export interface MerchantRow {
   domain_verification: DomainVerificationRow[];
   require_api_key_for_carts: boolean;
   brand_colour: string | null;
+  saved_cards_allowed: boolean;
   /** The active API key's display prefix; null when it has none (revoked, or registered before keys existed). */
   api_key_prefix: string | null;
   created_at: Date;
@@ -81,7 +82,7 @@ export function selectMerchants(db: Db, filter: { environment?: Environment; pla
     select m.platform_uuid, m.name, m.environment, m.status, e.url, e.status as endpoint_status, e.disabled_reason, e.disabled_by_operator, m.created_at,
       array(select d.domain from merchant_domains d where d.platform_uuid = m.platform_uuid order by d.domain) as domains,
       ${domainVerificationColumn(db)},
-      m.require_api_key_for_carts, m.brand_colour,
+      m.require_api_key_for_carts, m.brand_colour, m.saved_cards_allowed,
       (select k.key_prefix from merchant_api_keys k where k.platform_uuid = m.platform_uuid and k.revoked_at is null) as api_key_prefix
     from merchants m join lateral (${firstEndpoint(db, db`m.platform_uuid`)}) e on true
     where true
@@ -155,6 +156,12 @@ export async function replaceApiKey(db: Db, platformUuid: string, next: StoredAp
 /** False when no merchant has this platformUuid. */
 export async function setRequireApiKeyForCarts(db: Db, platformUuid: string, required: boolean): Promise<boolean> {
   const updated = await db`update merchants set require_api_key_for_carts = ${required}, updated_at = now() where platform_uuid = ${platformUuid}`;
+  return updated.count > 0;
+}
+
+/** Whether the merchant's checkout offers saved cards after the code (docs/saved-cards.md). False when no merchant has this platformUuid. */
+export async function setSavedCardsAllowed(db: Db, platformUuid: string, allowed: boolean): Promise<boolean> {
+  const updated = await db`update merchants set saved_cards_allowed = ${allowed}, updated_at = now() where platform_uuid = ${platformUuid}`;
   return updated.count > 0;
 }
 

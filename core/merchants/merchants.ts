@@ -3,7 +3,15 @@ import type { Db } from '../db/client.js';
 import { MAX_DOMAINS, normalizeDomain } from './domains.js';
 import { domainVerificationView, type DomainVerificationView } from './domain-verification.js';
 import { brandPalette, explainPalette, normalizeBrandColour, type BrandPalette } from '../brand/brand-colours.js';
-import { replaceDomains, selectMerchants, setBrandColour, setMerchantStatus, type EndpointStatus, type MerchantRow } from './merchant-store.js';
+import {
+  replaceDomains,
+  selectMerchants,
+  setBrandColour,
+  setMerchantStatus,
+  setSavedCardsAllowed,
+  type EndpointStatus,
+  type MerchantRow,
+} from './merchant-store.js';
 
 /**
  * A merchant as operators (CLI and API) and the dashboard see it: its summary, its registered domains
@@ -36,6 +44,8 @@ export interface MerchantSummary {
   brandColour: string | null;
   /** The colours the page derives from it and why (core/brand/brand-colours.ts); null without one. */
   brandPalette: (BrandPalette & { explanation: string }) | null;
+  /** Its checkout offers the customer's saved cards after the code (docs/saved-cards.md); on by default. */
+  savedCardsAllowed: boolean;
   createdAt: string;
 }
 
@@ -83,6 +93,7 @@ const toSummary = (r: MerchantRow): MerchantSummary => ({
   apiKeyPrefix: r.api_key_prefix,
   brandColour: r.brand_colour,
   brandPalette: r.brand_colour ? withExplanation(brandPalette(r.brand_colour)) : null,
+  savedCardsAllowed: r.saved_cards_allowed,
   createdAt: r.created_at.toISOString(),
 });
 
@@ -122,6 +133,12 @@ export async function setMerchantBrandColour(db: Db, platformUuid: string, colou
   const normalized = colour === null ? null : normalizeBrandColour(colour);
   if (normalized === undefined) throw new BrandColourRejectedError(colour!);
   if (!(await setBrandColour(db, platformUuid, normalized))) throw new MerchantNotFoundError(platformUuid);
+  return getMerchant(db, platformUuid);
+}
+
+/** Turns the offer of saved cards at the merchant's checkout on or off (docs/saved-cards.md). */
+export async function setMerchantSavedCards(db: Db, platformUuid: string, allowed: boolean): Promise<MerchantSummary> {
+  if (!(await setSavedCardsAllowed(db, platformUuid, allowed))) throw new MerchantNotFoundError(platformUuid);
   return getMerchant(db, platformUuid);
 }
 

@@ -47,8 +47,13 @@ export const orderPaymentSchema = z
     threeDSecure: threeDSecureSchema
       .optional()
       .meta({ description: 'Once the payment has an outcome; absent while it is processing, and for orders paid before 3-D Secure' }),
+    savedCard: z.boolean().meta({
+      description:
+        'true: the customer paid with a card they had saved with us (docs/saved-cards.md), chosen after the one-time code; false: they typed the card',
+      example: false,
+    }),
   })
-  .meta({ id: 'OrderPayment', description: 'The card, as brand and last 4 digits only, and what 3-D Secure did.' });
+  .meta({ id: 'OrderPayment', description: 'The card, as brand and last 4 digits only, what 3-D Secure did, and whether it was a saved card.' });
 
 export const customerSchema = z
   .union([

@@ -26,7 +26,7 @@ export function cartEventBody(order: OrderData, environment: Environment, input:
       status: input.status,
       // From this refund's own total, as the refund says it: a retry after a later refund says the same.
       ...(input.refund ? { refundedTotal: input.refund.refundedTotal, refund: input.refund } : {}),
-      ...(input.payment ? { payment: paymentOf(input.payment) } : {}),
+      ...(input.payment ? { payment: paymentOf(input.payment, order.payment) } : {}),
       ...(input.failureCode ? { failureCode: input.failureCode } : {}),
       ...(input.cancelledBy ? { cancelledBy: input.cancelledBy } : {}),
     },
@@ -34,10 +34,11 @@ export function cartEventBody(order: OrderData, environment: Environment, input:
 }
 
 /** The card as the order model gives it: the session's account of the outcome is the order's own fields. */
-const paymentOf = ({ brand, last4, threeDSecure }: PaymentSummary): OrderData['payment'] => ({
+const paymentOf = ({ brand, last4, threeDSecure, savedCard }: PaymentSummary, recorded: OrderData['payment']): OrderData['payment'] => ({
   brand,
   last4,
   ...(threeDSecure ? { threeDSecure: { result: threeDSecure.result } } : {}),
+  savedCard: savedCard ?? recorded?.savedCard ?? false,
 });
 
 /**

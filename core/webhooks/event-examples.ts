@@ -45,7 +45,7 @@ const order = {
 const sent = { createdAt: '2030-01-01T12:00:00.000Z', environment: 'sandbox' as const };
 const paid = {
   capturedAmount: 3998,
-  payment: { brand: 'visa', last4: '4242', threeDSecure: { result: 'not_required' as const } },
+  payment: { brand: 'visa', last4: '4242', threeDSecure: { result: 'not_required' as const }, savedCard: false },
   customer: { email: 'jane@example.com' },
   paidAt: '2030-01-01T12:00:00.000Z',
 };
@@ -69,7 +69,7 @@ export const CART_EVENT_EXAMPLES: { [E in WebhookEventName]: z.infer<(typeof CAR
       status: 'paid',
       captureMethod: 'manual',
       capturedAmount: 3000,
-      payment: { brand: 'visa', last4: '4242', threeDSecure: { result: 'frictionless' } },
+      payment: { brand: 'visa', last4: '4242', threeDSecure: { result: 'frictionless' }, savedCard: true },
       customer: { phone: '+33612345678' },
     },
   },

@@ -30,6 +30,8 @@ export interface PaymentSummary {
   captureMethod?: 'manual';
   capturedAmount?: number;
   threeDSecure?: { result: ThreeDSecureResult };
+  /** Paid with a saved card (1.2 sessions); absent: not. */
+  savedCard?: boolean;
 }
 
 export const webhookRefundSchema = z

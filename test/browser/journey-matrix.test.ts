@@ -15,6 +15,7 @@ import { createCartId, validCartRequest } from '../support/fixtures.js';
 import { merchantApi } from '../support/merchant-api.js';
 import { startMerchantSite, type MerchantSite } from '../support/merchant-site.js';
 import { pairwise } from '../support/pairwise.js';
+import { seedSavedCard } from '../support/saved-cards.js';
 import { useTestStack } from '../support/test-stack.js';
 import { startWebhookReceiver, type WebhookReceiver } from '../support/webhook-receiver.js';
 
@@ -25,7 +26,8 @@ import { startWebhookReceiver, type WebhookReceiver } from '../support/webhook-r
  */
 const AXES = {
   capture: ['automatic', 'manual'],
-  card: ['approved', 'declined', 'challenge_completed', 'challenge_failed', 'frictionless'],
+  /** `saved`: the customer saved 4111 1111 1111 1111 at an earlier checkout and pays with it in one step after the code (docs/saved-cards.md). */
+  card: ['approved', 'declined', 'challenge_completed', 'challenge_failed', 'frictionless', 'saved'],
   currency: ['JPY', 'EUR', 'KWD'],
   language: ['en', 'ar'],
   /** `all`: one endpoint subscribed to `*`. `all_and_created`: that one plus one subscribed to `order_created` only. */
@@ -45,6 +47,8 @@ interface CardBehaviour {
   approved: boolean;
   threeDSecure: 'not_required' | 'authenticated' | 'failed' | 'frictionless';
   failureCode?: string;
+  /** Saved at an earlier checkout: chosen after the code, no number typed. */
+  saved?: boolean;
 }
 
 const CARDS: Record<Axis<'card'>, CardBehaviour> = {
@@ -60,6 +64,7 @@ const CARDS: Record<Axis<'card'>, CardBehaviour> = {
     failureCode: 'authentication_failed',
   },
   frictionless: { number: '4000 0000 0000 3055', last4: '3055', approved: true, threeDSecure: 'frictionless' },
+  saved: { number: '4111111111111111', last4: '1111', approved: true, threeDSecure: 'not_required', saved: true },
 };
 
 interface CurrencyCart {
@@ -269,6 +274,10 @@ describe.skipIf(skipWithoutChromium())('the journey matrix: every pair of captur
     const retryOf = journey.attempt === 'retry' ? await declinedCart(layout, body, expect) : null;
     const cartId = retryOf === null ? await createCartId(stack.apiUrl, body) : await retried(layout, retryOf, expect);
 
+    // A returning customer has a contact of their own, with the card saved at an earlier checkout.
+    const contact = card.saved ? `returning-${id}@example.com` : 'customer@example.com';
+    if (card.saved) await seedSavedCard(stack, contact, card.number, `earlier-checkout-${id}-${cartId}`);
+
     // The customer's walk through the page, in their language, to where the page sends them.
     const { context, page, consoleErrors, dialogs } = await openPage(browser, { width: 375 });
     try {
@@ -276,14 +285,22 @@ describe.skipIf(skipWithoutChromium())('the journey matrix: every pair of captur
       expect(await page.locator('html').getAttribute('lang')).toBe(journey.language);
       expect(await page.locator('html').getAttribute('dir')).toBe(direction(journey.language));
       expect(normalised(await page.getByTestId('total').textContent())).toBe(normalised(currency.shown[journey.language]));
-      await page.getByLabel(say('contact.label')).fill('customer@example.com');
+      await page.getByLabel(say('contact.label')).fill(contact);
       await page.getByRole('button', { name: say('contact.submit'), exact: true }).click();
       await page.getByLabel(say('code.label')).fill('123456');
       await page.getByRole('button', { name: say('code.submit'), exact: true }).click();
-      await page.getByLabel(say('card.numberLabel')).fill(card.number);
-      await page.getByLabel(say('card.expiryLabel')).fill('12/30');
-      await page.getByLabel(say('card.cvvLabel')).fill('123');
-      await page.getByRole('button', { name: say('card.submit'), exact: true }).click();
+      if (card.saved) {
+        expect(await page.getByRole('radio', { name: `Visa •••• ${card.last4}` }).isChecked()).toBe(true);
+        await page
+          .getByRole('button', { name: say('card.submit'), exact: true })
+          .first()
+          .click();
+      } else {
+        await page.getByLabel(say('card.numberLabel')).fill(card.number);
+        await page.getByLabel(say('card.expiryLabel')).fill('12/30');
+        await page.getByLabel(say('card.cvvLabel')).fill('123');
+        await page.getByRole('button', { name: say('card.submit'), exact: true }).click();
+      }
       if (card.challenge) {
         await page.waitForURL((url) => url.pathname === SANDBOX_CHALLENGE_PATH, { timeout: 30_000 });
         expect(await page.locator('html').getAttribute('lang')).toBe(journey.language);
@@ -327,8 +344,8 @@ describe.skipIf(skipWithoutChromium())('the journey matrix: every pair of captur
       capturedAmount: card.approved && !manual ? currency.total : null,
       refundedTotal: 0,
       failureCode: card.failureCode ?? null,
-      payment: { brand: 'visa', last4: card.last4, threeDSecure: { result: card.threeDSecure } },
-      customer: { email: 'customer@example.com' },
+      payment: { brand: 'visa', last4: card.last4, threeDSecure: { result: card.threeDSecure }, savedCard: card.saved === true },
+      customer: { email: contact },
       paidAt: card.approved ? expect.any(String) : null,
       extra: { journey: id },
       retryOf,

@@ -2,6 +2,8 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { SANDBOX_CARDS } from '../../core/checkout/payment-processors/sandbox.js';
 import type { Keyring } from '../../core/crypto.js';
 import { otpHash } from '../../core/checkout/otp/hash.js';
+import { otpDestinationKey } from '../../core/checkout/otp/destination.js';
+import { savedCardsOf } from '../../core/checkout/saved-cards.js';
 import { readOutboxReminders } from '../../core/checkout/otp/outbox.js';
 import { getOrder } from '../../core/orders/orders.js';
 import type { CreatedMerchant } from '../../core/merchants/registration.js';
@@ -73,6 +75,30 @@ describe('no card number, CVV, one-time code, code hash, contact or secret in hi
     return { session, otp };
   }
 
+  /**
+   * As payWithRealCode, with the contact's key the page sends: the card saved on consent, then paid
+   * with by its id in a second session of the same contact (docs/saved-cards.md).
+   */
+  async function saveThenPayWithSaved(): Promise<{ saving: { session: Session; otp: string }; saved: { session: Session; otp: string } }> {
+    const contactKey = otpDestinationKey(stack.config.keyring, '+33612345678');
+    const saving = await driver.createSession();
+    await driver.sendCode(saving, '+33 6 12 34 56 78', { contactKey });
+    const savingOtp = await driver.sentCode(saving);
+    await driver.verify(saving, savingOtp);
+    const card = await driver.vaultCard(saving, PAN_WITH_SPACES, '12/30', CVV);
+    expect((await driver.payWith(saving, { ...card, save: true })).status).toBe('paid');
+    const [kept] = await savedCardsOf(stack.db, contactKey, 'sandbox');
+    expect(kept).toMatchObject({ brand: 'visa', last4: '1111' });
+
+    const saved = await driver.createSession();
+    await driver.sendCode(saved, '+33 6 12 34 56 78', { contactKey });
+    const savedOtp = await driver.sentCode(saved);
+    await driver.verify(saved, savedOtp);
+    const paid = await driver.payWith(saved, { savedCardId: kept!.id, brand: kept!.brand, last4: kept!.last4 });
+    expect(paid).toMatchObject({ status: 'paid', payment: { last4: '1111', savedCard: true } });
+    return { saving: { session: saving, otp: savingOtp }, saved: { session: saved, otp: savedOtp } };
+  }
+
   /** Contact (the reminder asked for) → the real code → abandoned → the abandoned-cart reminder, a second after. */
   async function remindedAfterRealCode(): Promise<{ session: Session; otp: string }> {
     const shortLived = cartSessionDriver({ ...stack, config: { ...stack.config, sessionLifetimeMs: 10_000 } }, merchant.platformUuid);
@@ -84,11 +110,12 @@ describe('no card number, CVV, one-time code, code hash, contact or secret in hi
     return { session, otp };
   }
 
-  it('scans everything after a paid, a processor-error and a reminded session and finds nothing', async () => {
+  it('scans everything after a paid, a processor-error, a reminded, a card-saving and a saved-card session and finds nothing', async () => {
     const paid = await payWithRealCode(PAN_WITH_SPACES);
     const retried = await payWithRealCode(SANDBOX_CARDS.processorError);
     const reminded = await remindedAfterRealCode();
     expect(await readOutboxReminders(stack.db, stack.config.keyring, reminded.session.cartId)).toMatchObject([{ address: '+33612345678' }]);
+    const { saving, saved } = await saveThenPayWithSaved();
 
     const tables = await stack.db<{ table_name: string }[]>`
       select table_name from information_schema.tables where table_schema = 'public' and table_type = 'BASE TABLE'`;
@@ -108,7 +135,7 @@ describe('no card number, CVV, one-time code, code hash, contact or secret in hi
     ];
     const logs = logLines.join('');
 
-    for (const { session, otp } of [paid, retried]) {
+    for (const { session, otp } of [paid, retried, saving, saved]) {
       const history = historyText(await session.handle.fetchHistory(), stack.config.keyring);
       // The scans read real content: the session's own traces are there, decoded.
       expect(history).toContain(`"cartId":"${session.cartId}"`);
@@ -129,7 +156,7 @@ describe('no card number, CVV, one-time code, code hash, contact or secret in hi
 
     // Beyond card data and codes: the customer's contact, the code hashes and the merchant's webhook
     // secret appear in no table and no log line, in any of the forms they travel in.
-    for (const { session, otp } of [paid, retried, reminded]) {
+    for (const { session, otp } of [paid, retried, reminded, saving, saved]) {
       const ours = dbRows.filter((row) => row.includes(session.cartId)).join('\n');
       const codeHashes = [otp, stack.config.sandboxOtp].map((code) => otpHash(stack.config.keyring, session.cartId, code));
       for (const secret of ['+33612345678', '+33 6 12 34 56 78', ...codeHashes, merchant.webhookSecret, merchant.webhookSecret.slice('whsec_'.length)]) {
@@ -137,6 +164,17 @@ describe('no card number, CVV, one-time code, code hash, contact or secret in hi
         expect(logs.includes(secret), `${secret} in the logs`).toBe(false);
       }
     }
+    // The saved card's rows hold the processor's reference, brand, last 4 and the contact's keyed
+    // digest: never the contact in any form, nor the number (the scan above looked at every table).
+    const savedRows = [
+      ...(await stack.db<{ row: string }[]>`select row_to_json(t)::text as row from saved_cards t`),
+      ...(await stack.db<{ row: string }[]>`select row_to_json(t)::text as row from sandbox_payment_methods t`),
+    ].map((r) => r.row);
+    expect(savedRows.join('\n')).toContain(otpDestinationKey(stack.config.keyring, '+33612345678'));
+    for (const contact of ['+33612345678', '+33 6 12 34 56 78', '612345678'])
+      expect(savedRows.join('\n').includes(contact), `${contact} in a saved card`).toBe(false);
+    expect(leaks(savedRows.join('\n'), saved.otp)).toEqual([]);
+
     // The contact is there, sealed: the merchant's own read of the order opens it.
     const owner = { platformUuid: merchant.platformUuid, environment: stack.config.environment };
     expect((await getOrder(stack.db, stack.config, owner, paid.session.cartId))?.customer).toEqual({ phone: '+33612345678' });

@@ -43,7 +43,12 @@ describe('cart session workflow (sandbox, real Temporal and PostgreSQL)', () => 
     expect(await ledgerRow(stack, s.cartId)).toEqual({ status: 'paid', payment_brand: 'visa', payment_last4: '1111', failure_code: null });
     // Approved at once: the merchant's one event is order_created (processing is announced only for a slow payment).
     expect(await recordedEvents(stack, s.cartId)).toEqual([
-      { sequence: 1, event: 'order_created', status: 'paid', payment: { brand: 'visa', last4: '1111', threeDSecure: { result: 'not_required' } } },
+      {
+        sequence: 1,
+        event: 'order_created',
+        status: 'paid',
+        payment: { brand: 'visa', last4: '1111', threeDSecure: { result: 'not_required' }, savedCard: false },
+      },
     ]);
     expect(await vaultCount(stack, s.cartId)).toBe(0);
 

@@ -1,8 +1,11 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { otpDestinationKey } from '../../core/checkout/otp/destination.js';
+import { savedCardsOf } from '../../core/checkout/saved-cards.js';
 import { verifyWebhook } from '../../core/webhooks/verify.js';
 import { cartEvents } from '../support/cart-events.js';
 import { createCartId, validCartRequest } from '../support/fixtures.js';
 import { merchantCli, merchantCliProcess } from '../support/operator.js';
+import { seedSavedCard } from '../support/saved-cards.js';
 import { useTestStack } from '../support/test-stack.js';
 import { waitFor } from '../support/wait-for.js';
 import { startWebhookReceiver, type WebhookReceiver } from '../support/webhook-receiver.js';
@@ -118,5 +121,19 @@ describe('operator CLI: npm run -s merchant', () => {
     const usage = await asOperator('create', '--name', 'No URL');
     expect(usage).toMatchObject({ code: 2, json: { error: '--webhook-url is required' } });
     expect(usage.stderr).toContain('rotate-secret');
+  });
+
+  it('turns a merchant’s saved cards off and on, and erases what a contact saved', async () => {
+    const { platformUuid } = await stack.createMerchant();
+    expect((await cli('set-saved-cards', '--platform-uuid', platformUuid, '--off')).json).toMatchObject({ platformUuid, savedCardsAllowed: false });
+    expect((await cli('set-saved-cards', '--platform-uuid', platformUuid, '--on')).json).toMatchObject({ platformUuid, savedCardsAllowed: true });
+    expect((await cli('set-saved-cards', '--platform-uuid', platformUuid)).code).toBe(2);
+
+    await seedSavedCard(stack, 'cli-erase@example.com', '4111111111111111', 'cli-erase-checkout');
+    const erased = await cli('erase-saved-cards', '--contact', 'cli-erase@example.com');
+    expect(erased.code).toBe(0);
+    expect(erased.json).toMatchObject({ removed: 1 });
+    expect(await savedCardsOf(stack.db, otpDestinationKey(stack.config.keyring, 'cli-erase@example.com'), 'sandbox')).toEqual([]);
+    expect((await cli('erase-saved-cards', '--contact', 'nobody')).code).toBe(2);
   });
 });

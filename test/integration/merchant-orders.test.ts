@@ -111,7 +111,7 @@ describe('the merchant’s orders: one order in full, and the list with filters 
       captureMethod: 'automatic',
       capturedAmount: 4498,
       refundedTotal: 0,
-      payment: { brand: 'visa', last4: '1111', threeDSecure: { result: 'not_required' } },
+      payment: { brand: 'visa', last4: '1111', threeDSecure: { result: 'not_required' }, savedCard: false },
       failureCode: null,
       cancelledBy: null,
       customer: { email: 'jane.doe@example.com' },

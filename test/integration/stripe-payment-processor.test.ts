@@ -83,4 +83,42 @@ describe('Stripe payment processor against stripe-mock', () => {
       name: 'ProcessorUnavailableError',
     });
   });
+
+  it('saves a card: a Customer, the PaymentMethod attached to it, then a PaymentIntent with both and setup_future_usage on_session', async () => {
+    const from = proxy.requests.length;
+    const saved = await processor().saveCard!({ idempotencyKey: 'cart-save-1', card: CARD });
+    expect(saved).toMatchObject({
+      outcome: 'saved',
+      reference: { customerRef: expect.stringMatching(/^cus_/) as string, paymentMethodRef: expect.stringMatching(/^pm_/) as string },
+    });
+    if (saved.outcome !== 'saved') throw new Error('stripe-mock refused the save');
+    const result = await processor().chargeSaved!({ idempotencyKey: 'cart-save-1', amount: 4498, currency: 'EUR', saved: saved.reference, keepForLater: true });
+    expect(result).toMatchObject({ outcome: 'approved' });
+    expect(sent(from).map(([method, path, key, status]) => [method, String(path).replace(/pm_\w+/, 'pm_x'), key, status])).toEqual([
+      ['POST', '/v1/customers', 'cart-save-1:customer', 200],
+      ['POST', '/v1/payment_methods', 'cart-save-1:payment-method', 200],
+      ['POST', '/v1/payment_methods/pm_x/attach', 'cart-save-1:attach', 200],
+      ['POST', '/v1/payment_intents', 'cart-save-1', 200],
+    ]);
+    const intent = new URLSearchParams(proxy.requests.at(-1)!.body);
+    expect([intent.get('customer'), intent.get('payment_method'), intent.get('setup_future_usage')]).toEqual([
+      saved.reference.customerRef,
+      saved.reference.paymentMethodRef,
+      'on_session',
+    ]);
+  });
+
+  it('charges a saved card by its Customer and PaymentMethod alone, then detaches it', async () => {
+    const from = proxy.requests.length;
+    const saved = { customerRef: 'cus_saved', paymentMethodRef: 'pm_saved' };
+    expect(await processor().chargeSaved!({ idempotencyKey: 'cart-saved-2', amount: 1200, currency: 'EUR', saved })).toMatchObject({ outcome: 'approved' });
+    const intent = new URLSearchParams(proxy.requests.at(-1)!.body);
+    expect([intent.get('customer'), intent.get('payment_method'), intent.get('setup_future_usage')]).toEqual(['cus_saved', 'pm_saved', null]);
+    expect([...intent.keys()].filter((k) => /card|cvc|number/.test(k))).toEqual([]);
+    await processor().detachCard!(saved);
+    expect(sent(from)).toEqual([
+      ['POST', '/v1/payment_intents', 'cart-saved-2', 200],
+      ['POST', '/v1/payment_methods/pm_saved/detach', 'pm_saved:detach', 200],
+    ]);
+  });
 });

@@ -100,8 +100,11 @@ export function cartSessionDriver(stack: DrivenStack, platformUuid: string) {
     },
 
     state: (s: Session) => s.handle.query(stateQuery),
-    /** `remind`: the customer ticked "Remind me if I don't finish" (a cart with recovery); `locale`: the page's language. */
-    sendCode: (s: Session, contact = 'jane.doe@example.com', options: { remind?: boolean; locale?: string } = {}) =>
+    /**
+     * `remind`: the customer ticked "Remind me if I don't finish" (a cart with recovery); `locale`: the page's language;
+     * `contactKey`: the destination's keyed hash, as the page sends it (saved cards are the verified contact's by it).
+     */
+    sendCode: (s: Session, contact = 'jane.doe@example.com', options: { remind?: boolean; locale?: string; contactKey?: string } = {}) =>
       started(s).then(() => s.handle.executeUpdate(sendCodeUpdate, { args: [{ contact, ...options }] })),
     resendCode: (s: Session) => started(s).then(() => s.handle.executeUpdate(resendCodeUpdate)),
     verify: (s: Session, code: string) =>
@@ -156,6 +159,10 @@ export function cartSessionDriver(stack: DrivenStack, platformUuid: string) {
       await started(s);
       return s.handle.executeUpdate(payUpdate, { args: [card], updateId });
     },
+
+    /** Pay as the page does with saved cards: a vaulted card with the consent to save it, or a saved card's id. */
+    payWith: (s: Session, card: { cardToken?: string; savedCardId?: string; save?: boolean; brand: string; last4: string }) =>
+      started(s).then(() => s.handle.executeUpdate(payUpdate, { args: [card], updateId: `pay-${s.cartId}` })),
   };
 }
 

@@ -11,7 +11,7 @@ const order = (edit: Partial<OrderData> = {}): OrderData => ({
   captureMethod: 'automatic',
   capturedAmount: 5499,
   refundedTotal: 1000,
-  payment: { brand: 'visa', last4: '1111' },
+  payment: { brand: 'visa', last4: '1111', savedCard: false },
   failureCode: null,
   cancelledBy: null,
   customer: { email: 'jane@example.com' },

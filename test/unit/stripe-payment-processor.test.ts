@@ -261,3 +261,99 @@ describe('Stripe payment processor: what its answers mean', () => {
     ).rejects.toBeInstanceOf(ProcessorUnavailableError);
   });
 });
+
+describe('Stripe payment processor: saved cards, on Stripe’s answers for a saved card that needs 3-D Secure', () => {
+  const PM = 'pm_1QxGx1LkdIwHu7ixPqRsTuVw';
+  const CHALLENGED: Card = { pan: '4000002760003184', brand: 'visa', last4: '3184', expMonth: 12, expYear: 2030, cvv: '123' };
+  const RETURN_URL = 'https://checkout.example.com/3ds/return?token=x';
+
+  it('saves the card: a Customer, the PaymentMethod, attached to it, each under a key derived from the payment’s', async () => {
+    const { processor, sent } = processorAnswering({
+      '/v1/customers': answer('customer'),
+      [`/v1/payment_methods/${PM}/attach`]: answer('payment-method-attached'),
+      '/v1/payment_methods': answer('payment-method'),
+    });
+    expect(await processor.saveCard!({ idempotencyKey: KEY, card: CHALLENGED })).toEqual({
+      outcome: 'saved',
+      reference: { customerRef: 'cus_RqBv2mT8xLkD3a', paymentMethodRef: PM },
+      brand: 'visa',
+      last4: '3184',
+      expMonth: 12,
+      expYear: 2030,
+    });
+    expect(sent.map((s) => [s.method, s.path, s.idempotencyKey])).toEqual([
+      ['POST', '/v1/customers', `${KEY}:customer`],
+      ['POST', '/v1/payment_methods', `${KEY}:payment-method`],
+      ['POST', `/v1/payment_methods/${PM}/attach`, `${KEY}:attach`],
+    ]);
+    expect(sent[2]!.form.get('customer')).toBe('cus_RqBv2mT8xLkD3a');
+  });
+
+  it('adds a card to the contact’s existing Customer instead of making another', async () => {
+    const { processor, sent } = processorAnswering({
+      [`/v1/payment_methods/${PM}/attach`]: answer('payment-method-attached'),
+      '/v1/payment_methods': answer('payment-method'),
+    });
+    await processor.saveCard!({ idempotencyKey: KEY, card: CHALLENGED, customerRef: 'cus_RqBv2mT8xLkD3a' });
+    expect(sent.map((s) => s.path)).toEqual(['/v1/payment_methods', `/v1/payment_methods/${PM}/attach`]);
+  });
+
+  it('charges the saved card with its Customer and PaymentMethod, no card data: a challenge is a payment waiting at the bank', async () => {
+    const { processor, sent } = processorAnswering({ '/v1/payment_intents': answer('saved-card-requires-action') });
+    const result = await processor.chargeSaved!({
+      idempotencyKey: KEY,
+      amount: 4498,
+      currency: 'EUR',
+      saved: { customerRef: 'cus_RqBv2mT8xLkD3a', paymentMethodRef: PM },
+      returnUrl: RETURN_URL,
+    });
+    expect(result).toEqual({
+      outcome: 'requires_authentication',
+      chargeId: 'pi_3QxHa9LkdIwHu7ix1bCdEfGh',
+      redirectUrl: expect.stringMatching(/^https:\/\/hooks\.stripe\.com\/3d_secure_2\/hosted\?/) as string,
+    });
+    const form = Object.fromEntries(sent[0]!.form);
+    expect(form).toMatchObject({ customer: 'cus_RqBv2mT8xLkD3a', payment_method: PM, confirm: 'true', return_url: RETURN_URL });
+    expect(Object.keys(form).filter((k) => /card|cvc|number|setup_future_usage/.test(k))).toEqual([]);
+    expect(sent[0]!.idempotencyKey).toBe(KEY);
+  });
+
+  it('keeps a card saved for this payment with setup_future_usage on_session', async () => {
+    const { processor, sent } = processorAnswering({ '/v1/payment_intents': answer('saved-card-requires-action') });
+    await processor.chargeSaved!({ idempotencyKey: KEY, amount: 4498, currency: 'EUR', saved: { paymentMethodRef: PM }, keepForLater: true });
+    expect(Object.fromEntries(sent[0]!.form)).toMatchObject({ payment_method: PM, setup_future_usage: 'on_session', error_on_requires_action: 'true' });
+  });
+
+  it('after the return, the saved card’s PaymentIntent succeeded with the challenge passed: approved and authenticated', async () => {
+    const { processor } = processorAnswering({ '/v1/payment_intents/pi_': answer('saved-card-authenticated') });
+    expect(await processor.authenticationResult!({ idempotencyKey: KEY, chargeId: 'pi_3QxHa9LkdIwHu7ix1bCdEfGh' })).toEqual({
+      outcome: 'approved',
+      chargeId: 'pi_3QxHa9LkdIwHu7ix1bCdEfGh',
+      threeDSecure: 'authenticated',
+    });
+  });
+
+  it('detaches the PaymentMethod; one Stripe no longer has is gone as asked', async () => {
+    const detached = processorAnswering({ [`/v1/payment_methods/${PM}/detach`]: answer('payment-method-detached') });
+    await detached.processor.detachCard!({ customerRef: 'cus_RqBv2mT8xLkD3a', paymentMethodRef: PM });
+    expect(detached.sent.map((s) => [s.method, s.path])).toEqual([['POST', `/v1/payment_methods/${PM}/detach`]]);
+
+    const missing = processorAnswering({
+      [`/v1/payment_methods/${PM}/detach`]: {
+        status: 404,
+        body: { error: { type: 'invalid_request_error', code: 'resource_missing', message: 'No such PaymentMethod' } },
+      },
+    });
+    await expect(missing.processor.detachCard!({ paymentMethodRef: PM })).resolves.toBeUndefined();
+  });
+
+  it('a card the issuer refuses at attach is a decline, and nothing is charged', async () => {
+    const { processor, sent } = processorAnswering({
+      '/v1/customers': answer('customer'),
+      [`/v1/payment_methods/${PM}/attach`]: answer('declined-generic_decline'),
+      '/v1/payment_methods': answer('payment-method'),
+    });
+    expect(await processor.saveCard!({ idempotencyKey: KEY, card: CHALLENGED })).toEqual({ outcome: 'declined', declineCode: 'card_declined' });
+    expect(sent.map((s) => s.path)).not.toContain('/v1/payment_intents');
+  });
+});

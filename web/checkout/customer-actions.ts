@@ -89,7 +89,7 @@ export function customerActions(temporal: Temporal, config: Pick<Config, 'payOut
         }),
       ),
     /** Submits the payment (one per cart, whatever the clicks) and waits a bounded time for its outcome. */
-    pay: (cartId: string, card: { cardToken: string; brand: string; last4: string }, before: CartSessionState) =>
+    pay: (cartId: string, card: { cardToken?: string; savedCardId?: string; save?: boolean; brand: string; last4: string }, before: CartSessionState) =>
       run(cartId, async (h) => {
         const update = await h.startUpdate(payUpdate, { args: [card], updateId: payUpdateId(cartId), waitForStage: WorkflowUpdateStage.ACCEPTED });
         return paymentOutcome(h, update, before);

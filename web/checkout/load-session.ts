@@ -42,6 +42,8 @@ export interface CheckoutSession {
    * is not itself a recovery (docs/abandoned-cart-recovery.md).
    */
   offersReminder: boolean;
+  /** The merchant lets its checkout offer saved cards once the code is verified (docs/saved-cards.md). */
+  savedCardsAllowed: boolean;
 }
 
 /**
@@ -79,6 +81,7 @@ export async function loadCheckoutSession(
     brandColour: row.brandColour,
     createdWith: row.createdWith,
     offersReminder: row.cart.recovery?.enabled === true && row.recoveredFrom === null,
+    savedCardsAllowed: row.savedCardsAllowed,
     ...rememberedContactOf(deps.config.keyring, row.recoveredCustomerSealed),
   };
   if (TERMINAL_STATUSES.has(row.status)) {

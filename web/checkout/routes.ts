@@ -3,6 +3,9 @@ import { bodyLimit } from 'hono/body-limit';
 import { getCookie, setCookie } from 'hono/cookie';
 import { csrf as originCheck } from 'hono/csrf';
 import { deleteCard, storeCard } from '../../core/checkout/card-vault.js';
+import { findSavedCard, removeSavedCards, savedCardsOf } from '../../core/checkout/saved-cards.js';
+import { SAVED_CARD_ID_PATTERN } from '../../core/checkout/saved-card-id.js';
+import { startSavedCardRemoval } from '../../workflows/saved-card-removal/client.js';
 import { markCustomerStarted, recordFunnelStep, type RecordedFunnelStep } from '../../core/checkout/cart-ledger.js';
 import { checkCard, type CardErrorCode } from '../../core/checkout/cards.js';
 import type { Config } from '../../core/config.js';
@@ -71,18 +74,34 @@ export function checkoutRoutes(deps: CheckoutDeps) {
     return nonce;
   }
 
-  function render(c: C, session: CheckoutSession, extras: Extras = {}, status: 200 | 403 | 422 | 429 | 503 = 200) {
+  async function render(c: C, session: CheckoutSession, extras: Extras = {}, status: 200 | 403 | 422 | 429 | 503 = 200) {
     const view: StepView = {
       session,
       locale: locale(c),
       csrf: csrfToken(csrfKey, session.cartId, csrfNonce(c)),
       sandbox,
       ...stillConfirming(session),
+      ...(await savedCardsView(session)),
       ...extras,
     };
     c.set('formActionOrigins', merchantOrigins(session));
     c.header('Vary', 'HX-Request');
     return c.html(isHtmx(c) ? stepPanel(view) : checkoutPage(view), status);
+  }
+
+  /**
+   * Saved cards show at the card step alone, which only a verified session reaches, and only where the
+   * merchant allows them: the verified contact's cards (by the key its session holds) and the consent.
+   */
+  async function savedCardsView(session: CheckoutSession): Promise<Pick<StepView, 'savedCards'>> {
+    const contactKey = offersSavedCards(session);
+    if (!contactKey) return {};
+    return { savedCards: { cards: await savedCardsOf(deps.db, contactKey, config.payments.processor), offerSave: true } };
+  }
+
+  /** The verified contact's key, when this session may offer, save and charge saved cards. */
+  function offersSavedCards({ state, savedCardsAllowed }: CheckoutSession): string | undefined {
+    return state.step === 'card' && state.status === 'pending' && savedCardsAllowed ? state.contactKey : undefined;
   }
 
   /** A payment past PAYMENT_CONFIRMATION_WAIT_SECONDS without an outcome: the way back is the failure page, where the webhook is awaited. */
@@ -401,6 +420,7 @@ export function checkoutRoutes(deps: CheckoutDeps) {
   });
 
   action('/card', 'pay', async (c, session, form) => {
+    if (form('savedCard')) return payWithSavedCard(c, session, form('savedCard'));
     const expiry = form('expiry').trim();
     const check = checkCard({ number: form('number'), expiry, cvv: form('cvv') }, new Date());
     if (!check.ok) {
@@ -416,11 +436,43 @@ export function checkoutRoutes(deps: CheckoutDeps) {
     if (session.state.step === 'processing') return outcome(c, session, await actions.paymentOutcome(session.cartId, session.state), 'number');
     if (session.state.step !== 'card') return moveOn(c, session);
     const { card } = check;
+    // The consent counts only where saving is offered: a ticked box posted elsewhere saves nothing.
+    const save = form('save') === '1' && offersSavedCards(session) !== undefined ? { save: true } : {};
     const { token } = await storeCard(deps.db, config.keyring, session.cartId, card);
-    const result = await actions.pay(session.cartId, { cardToken: token, brand: card.brand, last4: card.last4 }, session.state);
+    const result = await actions.pay(session.cartId, { cardToken: token, brand: card.brand, last4: card.last4, ...save }, session.state);
     if (!result.accepted) await deleteCard(deps.db, token);
     else await reached(session, 'pay_attempted');
     return outcome(c, session, result, 'number', { values: { expiry } });
+  });
+
+  /**
+   * Pay with a saved card: one of the verified contact's, at a merchant that allows them. The session
+   * is told its id alone; the worker charges it only for the contact that session verified.
+   */
+  async function payWithSavedCard(c: C, session: CheckoutSession, savedCardId: string) {
+    if (session.state.step === 'processing') return outcome(c, session, await actions.paymentOutcome(session.cartId, session.state), 'form');
+    const contactKey = offersSavedCards(session);
+    const card = contactKey && SAVED_CARD_ID_PATTERN.test(savedCardId) ? await findSavedCard(deps.db, savedCardId, contactKey) : undefined;
+    if (!card) return session.state.step === 'card' ? render(c, session, { errors: { form: t(locale(c), 'error.generic') } }, 422) : moveOn(c, session);
+    const result = await actions.pay(session.cartId, { savedCardId: card.id, brand: card.brand, last4: card.last4 }, session.state);
+    if (result.accepted) await reached(session, 'pay_attempted');
+    return outcome(c, session, result, 'form');
+  }
+
+  /**
+   * "Manage saved cards": removes one of the verified contact's cards, or all of them. They are no
+   * longer offered from now on; the removal run, started at once, detaches them at the processor.
+   */
+  action('/saved-cards/remove', 'removeSavedCards', async (c, session, form) => {
+    const contactKey = offersSavedCards(session);
+    if (!contactKey) return moveOn(c, session);
+    const one = form('all') === '1' ? undefined : form('savedCard');
+    if (one !== undefined && !SAVED_CARD_ID_PATTERN.test(one)) return moveOn(c, session);
+    const removed = await removeSavedCards(deps.db, [contactKey], one);
+    logger.info({ cartId: session.cartId, removed, all: one === undefined }, 'saved cards removed by the customer');
+    const notStarted = await startSavedCardRemoval(deps.temporal.client, config);
+    if (notStarted) logger.warn({ err: notStarted, cartId: session.cartId }, 'saved-card removal not started now: the next scheduled run detaches the cards');
+    return moveOn(c, session, { notice: t(locale(c), one === undefined ? 'card.removedAll' : 'card.removed') });
   });
 
   action('/cancel', 'cancel', async (c, session) => outcome(c, session, await actions.cancel(session.cartId), 'form'));

@@ -1,7 +1,14 @@
 import { Hono, type Context } from 'hono';
 import type { Config } from '../../core/config.js';
 import type { Db } from '../../core/db/client.js';
-import { BrandColourRejectedError, DomainsRejectedError, getMerchant, setMerchantBrandColour, setMerchantDomains } from '../../core/merchants/merchants.js';
+import {
+  BrandColourRejectedError,
+  DomainsRejectedError,
+  getMerchant,
+  setMerchantBrandColour,
+  setMerchantDomains,
+  setMerchantSavedCards,
+} from '../../core/merchants/merchants.js';
 import { createWebhookEndpointSchema } from '../../core/merchants/webhook-endpoint-schema.js';
 import {
   changeWebhookUrl,
@@ -25,6 +32,7 @@ import { manualSendRefusal, testEventGuard, type ManualSendRefusal } from './man
 import { partOrPage } from './respond.js';
 import {
   brandSection,
+  savedCardsSection,
   deliveriesSection,
   domainsSection,
   endpointSection,
@@ -49,6 +57,7 @@ const SECTIONS = {
   secret: secretSection,
   domains: domainsSection,
   brand: brandSection,
+  savedCards: savedCardsSection,
   replay: deliveriesSection,
 };
 
@@ -205,6 +214,11 @@ export function webhookSettingsRoutes(deps: { config: Config; db: Db; temporal: 
       if (!(err instanceof BrandColourRejectedError)) throw err;
       return respond(c, { form: 'brand', value, error: 'Enter a hex colour such as #1557b0 (or #15b), or leave it empty.' }, 422);
     }
+  });
+
+  app.post('/webhooks/saved-cards', async (c) => {
+    await setMerchantSavedCards(db, me(c), (await field(c, 'savedCardsAllowed')) === 'true');
+    return respond(c, { form: 'savedCards', saved: true });
   });
 
   /** The same replay as the operators', for one of this merchant's own events only, and limited as the API's (replayEvent). */

@@ -84,7 +84,7 @@ export interface CartSessionState {
     /** ISO 8601; the current code stops working at this time. */
     codeExpiresAt: string;
   };
-  payment?: { brand: string; last4: string; failureCode?: string; threeDSecure?: { result: ThreeDSecureResult } };
+  payment?: { brand: string; last4: string; failureCode?: string; threeDSecure?: { result: ThreeDSecureResult }; savedCard?: boolean };
   /**
    * Set while the step is `authenticating`: where the page sends the customer (their bank's
    * challenge), and until when (ISO 8601) the session waits for them to come back.
@@ -123,7 +123,11 @@ export const stateQuery = defineQuery<CartSessionState>('state');
 export const sendCodeUpdate = defineUpdate<CartSessionState, [{ contact: string; contactKey?: string; locale?: string; remind?: boolean }]>('sendCode');
 export const resendCodeUpdate = defineUpdate<CartSessionState, []>('resendCode');
 export const verifyCodeUpdate = defineUpdate<CartSessionState, [{ codeHash: string }]>('verifyCode');
-export const payUpdate = defineUpdate<CartSessionState, [{ cardToken: string; brand: string; last4: string }]>('pay');
+/**
+ * `pay`: the vault's card token (`save: true` when the customer ticked "Save this card"), or, in a 1.2
+ * session, `savedCardId`: a saved card of the contact the session verified (docs/saved-cards.md).
+ */
+export const payUpdate = defineUpdate<CartSessionState, [{ cardToken?: string; savedCardId?: string; save?: boolean; brand: string; last4: string }]>('pay');
 export const cancelUpdate = defineUpdate<CartSessionState, []>('cancel');
 /**
  * The customer is back from their bank's 3-D Secure challenge (the page's `/3ds/return`): the session

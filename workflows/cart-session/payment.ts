@@ -2,6 +2,7 @@ import { ActivityFailure, condition, sleep } from '@temporalio/workflow';
 import type { PaymentLookup, PaymentOutcome } from '../../activities/cart-session/payments.js';
 import type { CartStatusChange } from '../../core/checkout/cart-ledger.js';
 import { ACTION_REFUSED } from '../../core/checkout/session.js';
+import { SAVED_CARD_ID_PATTERN } from '../../core/checkout/saved-card-id.js';
 import type { CartSessionState } from './messages.js';
 import { chargePayment, chargePaymentOnce, lookupPayment, voidPayment } from './payment-activities.js';
 import type { sessionRecorder } from './recording.js';
@@ -27,8 +28,14 @@ async function answerOf(charge: Promise<PaymentOutcome>): Promise<PaymentOutcome
  * The customer's payment, from Pay to its outcome in the ledger. A 1.1 session may send the customer
  * through a 3-D Secure challenge and, for a cart with `captureMethod: "manual"`, only authorizes; a
  * 1.0 session charges without a return URL (a challenge is then a decline) and captures at once.
+ * A 1.2 session also pays with a saved card of the contact it verified, or saves the card on the
+ * customer's consent (docs/saved-cards.md): the activity gets the verified contact's key, never the contact.
  */
-export function cardPayment(session: SessionState, recorder: ReturnType<typeof sessionRecorder>, options: { threeDSecure: boolean; manualCapture: boolean }) {
+export function cardPayment(
+  session: SessionState,
+  recorder: ReturnType<typeof sessionRecorder>,
+  options: { threeDSecure: boolean; manualCapture: boolean; savedCards: boolean },
+) {
   const { cartId, input } = session;
   const manual = options.manualCapture && input.captureMethod === 'manual';
   const challenge = threeDSecureChallenge(session);
@@ -43,7 +50,8 @@ export function cardPayment(session: SessionState, recorder: ReturnType<typeof s
   const resolvePayment = async (card: Card, processing?: CartStatusChange): Promise<PaymentOutcome> => {
     const request = {
       cartId,
-      cardToken: card.cardToken,
+      ...(card.cardToken ? { cardToken: card.cardToken } : {}),
+      ...(options.savedCards ? savedCardRequest(card) : {}),
       amount: input.amount,
       currency: input.currency,
       ...(manual ? { captureMethod: 'manual' as const } : {}),
@@ -79,6 +87,13 @@ export function cardPayment(session: SessionState, recorder: ReturnType<typeof s
     return { outcome: 'declined', failureCode: 'processor_error' };
   };
 
+  /** What a 1.2 session adds to the charge: the saved card or the consent, with the verified contact's key. */
+  const savedCardRequest = (card: Card) => {
+    const contactKey = session.contact?.key;
+    if (!contactKey || !(card.savedCardId || card.save)) return {};
+    return { contactKey, ...(card.savedCardId ? { savedCardId: card.savedCardId } : { save: true }) };
+  };
+
   return {
     challenge,
 
@@ -87,7 +102,9 @@ export function cardPayment(session: SessionState, recorder: ReturnType<typeof s
      * the page sends them there at once instead of waiting out its bound on the outcome.
      */
     pay: (card: Card): Promise<CartSessionState> => {
-      session.decision = { kind: 'pay', card: { cardToken: card.cardToken, brand: card.brand, last4: card.last4 } };
+      const chosen = options.savedCards && card.savedCardId ? { savedCardId: card.savedCardId } : { cardToken: card.cardToken };
+      const save = options.savedCards && card.save === true && !card.savedCardId ? { save: true } : {};
+      session.decision = { kind: 'pay', card: { ...chosen, ...save, brand: card.brand, last4: card.last4 } };
       session.paymentSubmittedAt = Date.now();
       return condition(() => session.settled || session.authentication !== undefined).then(() => session.snapshot());
     },
@@ -97,19 +114,26 @@ export function cardPayment(session: SessionState, recorder: ReturnType<typeof s
         refuse(ACTION_REFUSED.paymentSubmitted, 'A payment was already submitted for this checkout.');
       session.requireOpen();
       if (!session.verified) refuse(ACTION_REFUSED.notVerified, 'Verify your one-time code first.');
+      // A saved card only in a 1.2 session, never with a token beside it; consent only with a token.
+      const saved = options.savedCards && card?.savedCardId !== undefined;
+      const reference = saved
+        ? typeof card.savedCardId === 'string' && SAVED_CARD_ID_PATTERN.test(card.savedCardId) && card.cardToken === undefined && card.save === undefined
+        : typeof card?.cardToken === 'string' &&
+          /^card_[A-Za-z0-9_-]{16,64}$/.test(card.cardToken) &&
+          (card.save === undefined || typeof card.save === 'boolean');
       const wellFormed =
-        typeof card?.cardToken === 'string' &&
-        /^card_[A-Za-z0-9_-]{16,64}$/.test(card.cardToken) &&
-        typeof card.brand === 'string' &&
-        /^[a-z]{1,20}$/.test(card.brand) &&
-        typeof card.last4 === 'string' &&
-        /^\d{4}$/.test(card.last4);
+        reference && typeof card.brand === 'string' && /^[a-z]{1,20}$/.test(card.brand) && typeof card.last4 === 'string' && /^\d{4}$/.test(card.last4);
       if (!wellFormed) refuse(ACTION_REFUSED.invalidCard, 'The card reference is not valid.');
     },
 
     /** Charges the card and records the outcome: `paid`, `authorized` (a manual capture's hold) or `failed`. */
     async take(card: Card): Promise<void> {
-      session.payment = { brand: card.brand, last4: card.last4, ...(manual ? { captureMethod: 'manual' as const } : {}) };
+      session.payment = {
+        brand: card.brand,
+        last4: card.last4,
+        ...(manual ? { captureMethod: 'manual' as const } : {}),
+        ...(options.savedCards ? { savedCard: card.savedCardId !== undefined } : {}),
+      };
       const answered = await recorder.processing((processing) => resolvePayment(card, processing));
       const result = answered.outcome === 'requires_authentication' ? await challenge.authenticate(answered) : answered;
       const secured = result.threeDSecure ? { threeDSecure: { result: result.threeDSecure } } : {};

@@ -59,7 +59,12 @@ export function sessionRecorder(session: SessionState, options: { lean: boolean;
   const changeOf = (next: CartStatus, outcome: Outcome = {}): CartStatusChange => {
     const { payment } = session;
     const card = payment
-      ? { brand: payment.brand, last4: payment.last4, ...(payment.threeDSecure ? { threeDSecure: payment.threeDSecure.result } : {}) }
+      ? {
+          brand: payment.brand,
+          last4: payment.last4,
+          ...(payment.threeDSecure ? { threeDSecure: payment.threeDSecure.result } : {}),
+          ...(payment.savedCard !== undefined ? { savedCard: payment.savedCard } : {}),
+        }
       : undefined;
     const customer = session.verified && session.contact ? customerOf(session.contact.address) : undefined;
     return { cartId, status: next, ...(card ? { payment: card } : {}), ...(customer ? { customer } : {}), ...outcome };

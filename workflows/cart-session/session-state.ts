@@ -13,9 +13,14 @@ import {
 import type { CartSessionInput, CartSessionState, HoldDecision, HoldRefusalDetails } from './messages.js';
 import { currentDetails } from './operator-details.js';
 
-/** The card the customer paid with, as the vault's token; never a number. */
+/**
+ * The card the customer paid with, as the vault's token (`save`: they consented to keeping it), or in
+ * a 1.2 session as a saved card's id (docs/saved-cards.md); never a number.
+ */
 export interface Card {
-  cardToken: string;
+  cardToken?: string;
+  savedCardId?: string;
+  save?: boolean;
   brand: string;
   last4: string;
 }

@@ -7,6 +7,9 @@ export interface SandboxAmount {
   currency: string;
 }
 
+/** How a saved sandbox card answers its charges (table `sandbox_payment_methods`, migration 032). */
+export type SandboxSavedBehaviour = 'approved' | 'frictionless' | 'challenge';
+
 /** A payment waiting on the sandbox's 3-D Secure challenge, and the cardholder's answer once given. */
 export interface SandboxAuthentication {
   idempotencyKey: string;
@@ -41,6 +44,11 @@ export interface SandboxCharges {
    */
   answerAuthentication(chargeId: string, result: 'authenticated' | 'failed'): Promise<boolean>;
   voidAuthentication(idempotencyKey: string): Promise<void>;
+  /** A saved-card reference the sandbox issued, with how its card answers (never the number); the first one stays. */
+  savePaymentMethod(reference: string, behaviour: SandboxSavedBehaviour): Promise<void>;
+  /** How a saved reference answers; undefined when the sandbox never issued it or it was detached. */
+  savedBehaviour(reference: string): Promise<SandboxSavedBehaviour | undefined>;
+  detachPaymentMethod(reference: string): Promise<void>;
 }
 
 interface AuthenticationRow {
@@ -114,6 +122,17 @@ export function sandboxChargesIn(db: Db): SandboxCharges {
     },
     async voidAuthentication(idempotencyKey) {
       await db`update sandbox_authentications set voided_at = coalesce(voided_at, now()) where idempotency_key = ${idempotencyKey}`;
+    },
+    async savePaymentMethod(reference, behaviour) {
+      await db`insert into sandbox_payment_methods (reference, behaviour) values (${reference}, ${behaviour}) on conflict do nothing`;
+    },
+    async savedBehaviour(reference) {
+      const [row] = await db<{ behaviour: SandboxSavedBehaviour }[]>`
+        select behaviour from sandbox_payment_methods where reference = ${reference} and detached_at is null`;
+      return row?.behaviour;
+    },
+    async detachPaymentMethod(reference) {
+      await db`update sandbox_payment_methods set detached_at = coalesce(detached_at, now()) where reference = ${reference}`;
     },
   };
 }

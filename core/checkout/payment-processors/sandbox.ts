@@ -2,9 +2,17 @@ import { createHash } from 'node:crypto';
 import type { Environment } from '../../config.js';
 import type { Db } from '../../db/client.js';
 import type { Card } from '../cards.js';
-import { ProcessorUnavailableError, type ChargeRequest, type ChargeResult, type PaymentProcessor, type RefundResult } from '../payment-processor.js';
+import {
+  ProcessorUnavailableError,
+  type ChargeRequest,
+  type ChargeResult,
+  type PaymentProcessor,
+  type RefundResult,
+  type SaveCardResult,
+  type SavedChargeRequest,
+} from '../payment-processor.js';
 import { adapterAmount, SANDBOX_CURRENCIES } from '../processor-amounts.js';
-import { sandboxChargesIn, type SandboxAmount, type SandboxAuthentication } from './sandbox-charges.js';
+import { sandboxChargesIn, type SandboxAmount, type SandboxAuthentication, type SandboxSavedBehaviour } from './sandbox-charges.js';
 
 /** The sandbox test cards (docs/decisions/otp-and-cards.md), by number. */
 export const SANDBOX_CARDS = {
@@ -116,7 +124,7 @@ export function createSandboxPaymentProcessor(environment: Environment, options:
     charge: async (request) => {
       const record = recordOf(request.idempotencyKey);
       record.requested ??= sandboxAmount(request.amount, request.currency);
-      if (request.card.pan === SANDBOX_CARDS.challenge) return startChallenge(request);
+      if (request.card.pan === SANDBOX_CARDS.challenge) return startChallenge(request.idempotencyKey, request.returnUrl);
       const result = await simulateCharge(request);
       if (stored && result.outcome === 'approved') await stored.recordCharge(request.idempotencyKey, result.chargeId, record.requested);
       return result;
@@ -166,6 +174,53 @@ export function createSandboxPaymentProcessor(environment: Environment, options:
       record?.refunds.set(idempotencyKey, refund);
       return refund;
     },
+
+    /**
+     * Saves a card the sandbox would approve (the challenge card too), as a reference that remembers
+     * how the card answers, never its number. Any other card is refused as its charge would be.
+     */
+    saveCard: async ({ idempotencyKey, card }): Promise<SaveCardResult> => {
+      if (!stored) return { outcome: 'declined', declineCode: 'processing_error' };
+      const behaviour = savedBehaviourOf(idempotencyKey, card);
+      if (behaviour.outcome === 'declined') return behaviour;
+      const reference = sandboxId('pm', idempotencyKey);
+      await stored.savePaymentMethod(reference, behaviour.behaviour);
+      return {
+        outcome: 'saved',
+        reference: { paymentMethodRef: reference },
+        brand: card.brand,
+        last4: card.last4,
+        expMonth: card.expMonth,
+        expYear: card.expYear,
+      };
+    },
+
+    /** A saved card is approved by its reference alone, as the card it stands for would be; an unknown or detached one is declined. */
+    chargeSaved: async (request: SavedChargeRequest): Promise<ChargeResult> => {
+      const record = recordOf(request.idempotencyKey);
+      record.requested ??= sandboxAmount(request.amount, request.currency);
+      const behaviour = await stored?.savedBehaviour(request.saved.paymentMethodRef);
+      if (!behaviour) {
+        record.requests++;
+        return (record.result ??= { outcome: 'declined', declineCode: 'card_declined', threeDSecure: 'not_required' });
+      }
+      if (behaviour === 'challenge') return startChallenge(request.idempotencyKey, request.returnUrl);
+      record.requests++;
+      record.result ??= {
+        outcome: 'approved',
+        chargeId: sandboxId('ch', request.idempotencyKey),
+        threeDSecure: behaviour === 'frictionless' ? 'frictionless' : 'not_required',
+      };
+      if (record.result.outcome === 'approved') {
+        record.charges = 1;
+        await stored?.recordCharge(request.idempotencyKey, record.result.chargeId, record.requested);
+      }
+      return record.result;
+    },
+
+    detachCard: async ({ paymentMethodRef }) => {
+      await stored?.detachPaymentMethod(paymentMethodRef);
+    },
   };
 
   /**
@@ -173,7 +228,7 @@ export function createSandboxPaymentProcessor(environment: Environment, options:
    * answer the page's process writes to PostgreSQL. Without a return URL, or a database to share the
    * answer through, no challenge can happen: declined as a card that needs one.
    */
-  async function startChallenge({ idempotencyKey, returnUrl }: ChargeRequest): Promise<ChargeResult> {
+  async function startChallenge(idempotencyKey: string, returnUrl: string | undefined): Promise<ChargeResult> {
     recordOf(idempotencyKey).requests++;
     if (!returnUrl || !stored) return { outcome: 'declined', declineCode: 'authentication_required', threeDSecure: 'failed' };
     const chargeId = sandboxId('pi', idempotencyKey);
@@ -217,6 +272,18 @@ export function createSandboxPaymentProcessor(environment: Environment, options:
       }
     });
   }
+}
+
+/** How a card to be saved will answer its charges: the challenge card asks for 3-D Secure, the rest as they would be approved. */
+function savedBehaviourOf(
+  idempotencyKey: string,
+  card: Card,
+):
+  { outcome: 'saved'; behaviour: SandboxSavedBehaviour } | { outcome: 'declined'; declineCode: Extract<ChargeResult, { outcome: 'declined' }>['declineCode'] } {
+  if (card.pan === SANDBOX_CARDS.challenge) return { outcome: 'saved', behaviour: 'challenge' };
+  const decided = sandboxDecision(idempotencyKey, card);
+  if (decided.outcome === 'declined') return { outcome: 'declined', declineCode: decided.declineCode };
+  return { outcome: 'saved', behaviour: card.pan === SANDBOX_CARDS.frictionless ? 'frictionless' : 'approved' };
 }
 
 const AUTHENTICATION_FAILED: ChargeResult = { outcome: 'declined', declineCode: 'authentication_failed', threeDSecure: 'failed' };

@@ -10,6 +10,10 @@ import {
   type PaymentProcessor,
   type RefundRequest,
   type RefundResult,
+  type SaveCardRequest,
+  type SaveCardResult,
+  type SavedCardReference,
+  type SavedChargeRequest,
   type ThreeDSecureResult,
   type VoidRequest,
 } from '../payment-processor.js';
@@ -193,35 +197,92 @@ export function createStripePaymentProcessor(settings: StripeSettings): PaymentP
     }
   };
 
+  const createPaymentMethod = (idempotencyKey: string, card: ChargeRequest['card']) =>
+    stripe.paymentMethods.create(
+      { type: 'card', card: { number: card.pan, exp_month: card.expMonth, exp_year: card.expYear, cvc: card.cvv } },
+      { idempotencyKey: `${idempotencyKey}:payment-method` },
+    );
+
+  /** One PaymentIntent per key, confirmed at once, for the given PaymentMethod (and Customer). */
+  const confirmIntent = (
+    { idempotencyKey, amount, currency, captureMethod, returnUrl }: Omit<ChargeRequest, 'card'>,
+    paying: { payment_method: string; customer?: string; setup_future_usage?: 'on_session' },
+  ) =>
+    stripe.paymentIntents.create(
+      {
+        amount: stripeAmount(amount, currency),
+        currency: currency.toLowerCase(),
+        ...paying,
+        allowed_payment_method_types: ['card'],
+        confirm: true,
+        capture_method: captureMethod === 'manual' ? 'manual' : 'automatic',
+        // With a return URL the cardholder's bank may challenge them (next_action.redirect_to_url);
+        // without one no page of ours could show it: fail such a payment now rather than leave it waiting.
+        ...(returnUrl ? { return_url: returnUrl } : { error_on_requires_action: true }),
+        expand: ['latest_charge'],
+        metadata: { [KEY_METADATA]: idempotencyKey },
+      },
+      { idempotencyKey },
+    );
+
   return {
     name: 'stripe',
 
-    async charge({ idempotencyKey, amount, currency, card, captureMethod, returnUrl }: ChargeRequest): Promise<ChargeResult> {
-      const amountInStripeUnits = stripeAmount(amount, currency);
+    async charge({ card, ...request }: ChargeRequest): Promise<ChargeResult> {
       try {
-        const paymentMethod = await stripe.paymentMethods.create(
-          { type: 'card', card: { number: card.pan, exp_month: card.expMonth, exp_year: card.expYear, cvc: card.cvv } },
-          { idempotencyKey: `${idempotencyKey}:payment-method` },
-        );
-        const intent = await stripe.paymentIntents.create(
-          {
-            amount: amountInStripeUnits,
-            currency: currency.toLowerCase(),
-            payment_method: paymentMethod.id,
-            allowed_payment_method_types: ['card'],
-            confirm: true,
-            capture_method: captureMethod === 'manual' ? 'manual' : 'automatic',
-            // With a return URL the cardholder's bank may challenge them (next_action.redirect_to_url);
-            // without one no page of ours could show it: fail such a payment now rather than leave it waiting.
-            ...(returnUrl ? { return_url: returnUrl } : { error_on_requires_action: true }),
-            expand: ['latest_charge'],
-            metadata: { [KEY_METADATA]: idempotencyKey },
-          },
-          { idempotencyKey },
-        );
+        const paymentMethod = await createPaymentMethod(request.idempotencyKey, card);
+        return resultOfPaymentIntent(await confirmIntent(request, { payment_method: paymentMethod.id }));
+      } catch (error) {
+        return resultOfStripeError(error);
+      }
+    },
+
+    /**
+     * A Customer for the contact (or the one it already has), the card as a PaymentMethod attached to
+     * it: each under a key derived from the payment's, so a retried save makes no second Customer.
+     */
+    async saveCard({ idempotencyKey, card, customerRef }: SaveCardRequest): Promise<SaveCardResult> {
+      try {
+        const customer = customerRef ?? (await stripe.customers.create({}, { idempotencyKey: `${idempotencyKey}:customer` })).id;
+        const created = await createPaymentMethod(idempotencyKey, card);
+        const attached = await stripe.paymentMethods.attach(created.id, { customer }, { idempotencyKey: `${idempotencyKey}:attach` });
+        const details = attached.card;
+        return {
+          outcome: 'saved',
+          reference: { customerRef: customer, paymentMethodRef: attached.id },
+          brand: details?.brand ?? card.brand,
+          last4: details?.last4 ?? card.last4,
+          expMonth: details?.exp_month ?? card.expMonth,
+          expYear: details?.exp_year ?? card.expYear,
+        };
+      } catch (error) {
+        const result = resultOfStripeError(error);
+        if (result.outcome !== 'declined') throw new Error('stripe: a failed save answered as a payment');
+        return result;
+      }
+    },
+
+    /** A PaymentIntent for the customer's saved PaymentMethod; when just saved, `setup_future_usage: on_session` keeps it usable. */
+    async chargeSaved({ saved, keepForLater, ...request }: SavedChargeRequest): Promise<ChargeResult> {
+      try {
+        const intent = await confirmIntent(request, {
+          payment_method: saved.paymentMethodRef,
+          ...(saved.customerRef ? { customer: saved.customerRef } : {}),
+          ...(keepForLater ? { setup_future_usage: 'on_session' as const } : {}),
+        });
         return resultOfPaymentIntent(intent);
       } catch (error) {
         return resultOfStripeError(error);
+      }
+    },
+
+    /** Detached, Stripe can no longer charge it; one already detached or deleted is gone as asked. */
+    async detachCard({ paymentMethodRef }: SavedCardReference): Promise<void> {
+      try {
+        await stripe.paymentMethods.detach(paymentMethodRef, {}, { idempotencyKey: `${paymentMethodRef}:detach` });
+      } catch (error) {
+        if (error instanceof Stripe.errors.StripeInvalidRequestError && (error.code === 'resource_missing' || error.statusCode === 400)) return;
+        throw translatedError(error);
       }
     },
 

@@ -1,5 +1,12 @@
 import { html } from 'hono/html';
-import { FUNNEL_ENDINGS, INSIGHT_PERIODS, type FunnelRow, type InsightPeriod, type InsightSummary } from '../../../core/insights/insights.js';
+import {
+  FUNNEL_ENDINGS,
+  INSIGHT_PERIODS,
+  type FunnelRow,
+  type InsightPeriod,
+  type SavedCardShare,
+  type InsightSummary,
+} from '../../../core/insights/insights.js';
 import type { MerchantSummary } from '../../../core/merchants/merchants.js';
 import type { EndpointHealth } from '../../../core/webhooks/event-history.js';
 import { formatMoney, formatTime } from './format.js';
@@ -181,7 +188,7 @@ const ENDING_LABELS: Record<(typeof FUNNEL_ENDINGS)[number], string> = {
   open: 'Still open',
 };
 
-export function funnelView(funnel: { since: string; steps: FunnelRow[] }): Html {
+export function funnelView(funnel: { since: string; steps: FunnelRow[]; savedCards: SavedCardShare }): Html {
   const created = funnel.steps[0]?.reached ?? 0;
   return html`<section aria-labelledby="funnel-title">
     <h2 id="funnel-title">Funnel</h2>
@@ -202,6 +209,10 @@ export function funnelView(funnel: { since: string; steps: FunnelRow[] }): Html 
     </div>
     <p class="muted">
       Each session counts at every step it reached. Abandoned, cancelled, failed and still open count the sessions whose furthest step this was.
+    </p>
+    <p data-saved-card-share="${funnel.savedCards.withSavedCard}/${funnel.savedCards.paid}">
+      Paid with a saved card: ${funnel.savedCards.withSavedCard} of ${funnel.savedCards.paid} payments
+      (${percent(funnel.savedCards.withSavedCard, funnel.savedCards.paid)}).
     </p>
   </section>`;
 }

@@ -16,6 +16,7 @@ export type WebhookFormResult =
   | { form: 'domains'; error?: string[]; saved?: boolean; value?: string; checked?: boolean }
   | { form: 'replay'; eventId: string; said?: string[]; error?: string }
   | { form: 'brand'; error?: string; saved?: boolean; value?: string }
+  | { form: 'savedCards'; saved?: boolean }
   | {
       form: 'endpoints';
       error?: string[];
@@ -390,6 +391,31 @@ export function brandSection(view: WebhookSettingsView): Html {
   </section>`;
 }
 
+/** Whether the checkout offers customers their saved cards after the code (docs/saved-cards.md). */
+export function savedCardsSection(view: WebhookSettingsView): Html {
+  const saved = view.result?.form === 'savedCards' && view.result.saved;
+  const allowed = view.merchant.savedCardsAllowed;
+  return html`<section id="savedCards" class="panel" aria-labelledby="saved-cards-title">
+    <h2 id="saved-cards-title">Saved cards</h2>
+    ${saved ? html`<p class="notice" role="status">Saved. New page loads use it.</p>` : ''}
+    <p>
+      ${
+        allowed
+          ? 'On: after the one-time code, your checkout offers customers the cards they saved with Hosted Checkout, and the choice to save theirs. Orders say payment.savedCard.'
+          : 'Off: your checkout neither offers saved cards nor the choice to save one.'
+      }
+      You never see a customer’s saved cards or their references.
+    </p>
+    ${form(
+      'savedCards',
+      '/dashboard/webhooks/saved-cards',
+      view.csrf,
+      html`<input type="hidden" name="savedCardsAllowed" value="${allowed ? 'false' : 'true'}" />
+        <button type="submit">${allowed ? 'Turn saved cards off' : 'Turn saved cards on'}</button>`,
+    )}
+  </section>`;
+}
+
 /** A delivery's last attempt in a few words: what the merchant looks at first. */
 function lastAttempt(event: EventDeliveries): string {
   const last = event.attempts.at(-1);
@@ -454,7 +480,7 @@ export function webhookSettingsPage(view: WebhookSettingsView & { who: string })
     body: html`<h1>Webhooks</h1>
       <div class="stack">
         ${endpointSection(view)} ${endpointsSection(view)} ${testSection(view)} ${secretSection(view)} ${domainsSection(view)} ${brandSection(view)}
-        ${deliveriesSection(view)}
+        ${savedCardsSection(view)} ${deliveriesSection(view)}
       </div>`,
   });
 }

@@ -1,0 +1,44 @@
+import { ScheduleAlreadyRunning, ScheduleOverlapPolicy, type Client, type ScheduleHandle } from '@temporalio/client';
+import type { Config } from '../../core/config.js';
+import { savedCardRemovalScheduleId } from './messages.js';
+import { removeSavedCards } from './workflow.js';
+
+/**
+ * Creates the schedule that removes stale saved cards and detaches removed ones, visible in the
+ * Temporal UI under Schedules. Every worker calls this at start: the first creates it, the others find it there.
+ */
+export async function ensureSavedCardRemovalSchedule(client: Client, config: Pick<Config, 'temporal' | 'savedCards'>): Promise<ScheduleHandle> {
+  const scheduleId = savedCardRemovalScheduleId(config.temporal.taskQueue);
+  try {
+    return await client.schedule.create({
+      scheduleId,
+      spec: { intervals: [{ every: config.savedCards.removalEveryMs }] },
+      policies: { overlap: ScheduleOverlapPolicy.BUFFER_ONE },
+      action: {
+        type: 'startWorkflow',
+        workflowType: removeSavedCards,
+        workflowId: `${scheduleId}-run`,
+        taskQueue: config.temporal.taskQueue,
+        args: [{ unusedMs: config.savedCards.unusedMs }],
+      },
+    });
+  } catch (err) {
+    if (err instanceof ScheduleAlreadyRunning) return client.schedule.getHandle(scheduleId);
+    throw err;
+  }
+}
+
+/**
+ * After a customer's removal or an operator's erase: a run now, so the processor detaches the cards
+ * within seconds (one run already under way is followed by one more). The cards are no longer offered
+ * either way; a run that cannot be started now (Temporal down, no worker created the schedule yet)
+ * leaves them to the next scheduled one: the error is the answer, for the caller to log.
+ */
+export async function startSavedCardRemoval(client: Client, config: Pick<Config, 'temporal'>): Promise<unknown> {
+  try {
+    await client.schedule.getHandle(savedCardRemovalScheduleId(config.temporal.taskQueue)).trigger(ScheduleOverlapPolicy.BUFFER_ONE);
+    return undefined;
+  } catch (err) {
+    return err;
+  }
+}
