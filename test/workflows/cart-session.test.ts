@@ -126,6 +126,8 @@ describe('cart session workflow, activities mocked', () => {
     const cartId = paid.cartId;
     // The verified contact goes with every step after the code, for the order's customer.
     const customer = { email: 'jane.doe@example.com' };
+    // A 1.2 session says whether the card was a saved one: this one was typed.
+    const payment = { brand: 'visa', last4: '4242', savedCard: false };
     // The charge writes the processing step itself: no local activity of its own.
     expect(mocks.named('chargePayment')).toEqual([
       {
@@ -134,13 +136,13 @@ describe('cart session workflow, activities mocked', () => {
         amount: 4498,
         currency: 'EUR',
         threeDSecure: true,
-        processing: { cartId, status: 'processing', payment: { brand: 'visa', last4: '4242' }, customer },
+        processing: { cartId, status: 'processing', payment, customer },
       },
     ]);
     expect(mocks.named('recordSessionStep')).toHaveLength(1);
     expect(mocks.statuses()).toEqual([
-      { cartId, status: 'processing', payment: { brand: 'visa', last4: '4242' }, customer },
-      { cartId, status: 'paid', payment: { brand: 'visa', last4: '4242' }, customer },
+      { cartId, status: 'processing', payment, customer },
+      { cartId, status: 'paid', payment, customer },
     ]);
     // A prompt outcome is announced by its final event alone.
     expect(mocks.events().map((e) => `${e.event}:${e.status}`)).toEqual(['order_created:paid']);
