@@ -13,7 +13,8 @@ const amountOf = (input: Record<string, unknown>) =>
  */
 const ACTIVITY_SUMMARIES: Record<string, Summarize> = {
   sendOtp: () => 'send the one-time code to the contact the customer gave',
-  chargePayment: (i) => `charge ${amountOf(i)}`,
+  // A 1.2 charge writes the processing step itself before charging (./cart-session/recording.ts).
+  chargePayment: (i) => `${i.processing ? 'ledger: processing; ' : ''}charge ${amountOf(i)}`,
   lookupPayment: () => 'ask the processor what became of the charge',
   voidPayment: () => 'void the charge, in case a late approval lands',
   recordCartStatus: (i) => `ledger: ${str(i.status)}${i.failureCode ? ` (${str(i.failureCode)})` : ''}`,

@@ -63,8 +63,7 @@ describe('the Temporal UI reads each session in words, sealed like every payload
         'Summary Shop (sandbox): €44.98, 3 items',
         expect.stringMatching(/-minute expiry of the session$/),
         'send the one-time code to the contact the customer gave',
-        'charge €44.98',
-        'ledger: processing',
+        'ledger: processing; charge €44.98',
         "ledger: paid; order_created recorded and sent to the merchant; the session's cards deleted from the vault",
       ]),
     );

@@ -72,6 +72,7 @@ describe('what the Temporal UI says about a session', () => {
       expect(summary).not.toContain(PAN);
     }
     expect(activitySummary('chargePayment', [inputs.chargePayment])).toBe('charge €39.00');
+    expect(activitySummary('chargePayment', [{ ...inputs.chargePayment, processing: { status: 'processing' } }])).toBe('ledger: processing; charge €39.00');
     expect(activitySummary('sendOtp', [{ contact: PHONE }])).not.toContain('6 12');
   });
 
