@@ -1,4 +1,5 @@
-import { ScheduleAlreadyRunning, ScheduleOverlapPolicy, type Client, type ScheduleHandle } from '@temporalio/client';
+import { ScheduleOverlapPolicy, type Client, type ScheduleHandle } from '@temporalio/client';
+import { ensureSchedule } from '../../core/temporal/ensure-schedule.js';
 import type { Config } from '../../core/config.js';
 import { cardVaultPurgeScheduleId } from './messages.js';
 import { purgeCardVault } from './workflow.js';
@@ -12,21 +13,16 @@ export async function ensureCardVaultPurgeSchedule(
   config: Pick<Config, 'temporal' | 'sessionLifetimeMs' | 'cardVault'>,
 ): Promise<ScheduleHandle> {
   const scheduleId = cardVaultPurgeScheduleId(config.temporal.taskQueue);
-  try {
-    return await client.schedule.create({
-      scheduleId,
-      spec: { intervals: [{ every: config.cardVault.purgeEveryMs }] },
-      policies: { overlap: ScheduleOverlapPolicy.SKIP },
-      action: {
-        type: 'startWorkflow',
-        workflowType: purgeCardVault,
-        workflowId: `${scheduleId}-run`,
-        taskQueue: config.temporal.taskQueue,
-        args: [{ olderThanMs: config.sessionLifetimeMs + config.cardVault.purgeMarginMs }],
-      },
-    });
-  } catch (err) {
-    if (err instanceof ScheduleAlreadyRunning) return client.schedule.getHandle(scheduleId);
-    throw err;
-  }
+  return ensureSchedule(client, {
+    scheduleId,
+    spec: { intervals: [{ every: config.cardVault.purgeEveryMs }] },
+    policies: { overlap: ScheduleOverlapPolicy.SKIP },
+    action: {
+      type: 'startWorkflow',
+      workflowType: purgeCardVault,
+      workflowId: `${scheduleId}-run`,
+      taskQueue: config.temporal.taskQueue,
+      args: [{ olderThanMs: config.sessionLifetimeMs + config.cardVault.purgeMarginMs }],
+    },
+  });
 }

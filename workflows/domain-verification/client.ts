@@ -1,4 +1,5 @@
-import { ScheduleAlreadyRunning, ScheduleOverlapPolicy, WorkflowIdConflictPolicy, type Client, type ScheduleHandle } from '@temporalio/client';
+import { ScheduleOverlapPolicy, WorkflowIdConflictPolicy, type Client, type ScheduleHandle } from '@temporalio/client';
+import { ensureSchedule } from '../../core/temporal/ensure-schedule.js';
 import type { Config } from '../../core/config.js';
 import { DOMAIN_RECHECK_EVERY_MS, domainRecheckScheduleId, merchantDomainVerificationWorkflowId, type DomainVerificationResult } from './messages.js';
 import { recheckDomainVerifications, verifyMerchantDomains } from './workflow.js';
@@ -9,23 +10,18 @@ import { recheckDomainVerifications, verifyMerchantDomains } from './workflow.js
  */
 export async function ensureDomainRecheckSchedule(client: Client, config: Pick<Config, 'temporal'>): Promise<ScheduleHandle> {
   const scheduleId = domainRecheckScheduleId(config.temporal.taskQueue);
-  try {
-    return await client.schedule.create({
-      scheduleId,
-      spec: { intervals: [{ every: DOMAIN_RECHECK_EVERY_MS }] },
-      policies: { overlap: ScheduleOverlapPolicy.SKIP },
-      action: {
-        type: 'startWorkflow',
-        workflowType: recheckDomainVerifications,
-        workflowId: `${scheduleId}-run`,
-        taskQueue: config.temporal.taskQueue,
-        args: [{}],
-      },
-    });
-  } catch (err) {
-    if (err instanceof ScheduleAlreadyRunning) return client.schedule.getHandle(scheduleId);
-    throw err;
-  }
+  return ensureSchedule(client, {
+    scheduleId,
+    spec: { intervals: [{ every: DOMAIN_RECHECK_EVERY_MS }] },
+    policies: { overlap: ScheduleOverlapPolicy.SKIP },
+    action: {
+      type: 'startWorkflow',
+      workflowType: recheckDomainVerifications,
+      workflowId: `${scheduleId}-run`,
+      taskQueue: config.temporal.taskQueue,
+      args: [{}],
+    },
+  });
 }
 
 /**

@@ -1,4 +1,5 @@
-import { ScheduleAlreadyRunning, ScheduleOverlapPolicy, type Client, type ScheduleHandle } from '@temporalio/client';
+import { ScheduleOverlapPolicy, type Client, type ScheduleHandle } from '@temporalio/client';
+import { ensureSchedule } from '../../core/temporal/ensure-schedule.js';
 import type { Config } from '../../core/config.js';
 import { savedCardRemovalScheduleId } from './messages.js';
 import { removeSavedCards } from './workflow.js';
@@ -9,23 +10,18 @@ import { removeSavedCards } from './workflow.js';
  */
 export async function ensureSavedCardRemovalSchedule(client: Client, config: Pick<Config, 'temporal' | 'savedCards'>): Promise<ScheduleHandle> {
   const scheduleId = savedCardRemovalScheduleId(config.temporal.taskQueue);
-  try {
-    return await client.schedule.create({
-      scheduleId,
-      spec: { intervals: [{ every: config.savedCards.removalEveryMs }] },
-      policies: { overlap: ScheduleOverlapPolicy.BUFFER_ONE },
-      action: {
-        type: 'startWorkflow',
-        workflowType: removeSavedCards,
-        workflowId: `${scheduleId}-run`,
-        taskQueue: config.temporal.taskQueue,
-        args: [{ unusedMs: config.savedCards.unusedMs }],
-      },
-    });
-  } catch (err) {
-    if (err instanceof ScheduleAlreadyRunning) return client.schedule.getHandle(scheduleId);
-    throw err;
-  }
+  return ensureSchedule(client, {
+    scheduleId,
+    spec: { intervals: [{ every: config.savedCards.removalEveryMs }] },
+    policies: { overlap: ScheduleOverlapPolicy.BUFFER_ONE },
+    action: {
+      type: 'startWorkflow',
+      workflowType: removeSavedCards,
+      workflowId: `${scheduleId}-run`,
+      taskQueue: config.temporal.taskQueue,
+      args: [{ unusedMs: config.savedCards.unusedMs }],
+    },
+  });
 }
 
 /**
