@@ -2,6 +2,7 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import { Connection } from '@temporalio/client';
 import { SEARCH_ATTRIBUTE_DEFINITIONS } from '../workflows/cart-session/messages.js';
 import { freePort } from './free-port.js';
+import { TEMPORAL_DYNAMIC_CONFIG } from './temporal-dynamic-config.js';
 import { superviseServer } from './server-process.js';
 
 export interface TemporalDevServer {
@@ -42,7 +43,7 @@ export async function startTemporalDevServer(options: TemporalDevServerOptions):
   // The CLI turns the search-attribute cache off so that attributes registered while it runs show at
   // once; ours are all registered above, at start, and with the cache off every start and upsert
   // read the cluster metadata from SQLite again, several times (docs/decisions/session-cost.md).
-  const dynamicConfig = { 'system.forceSearchAttributesCacheRefreshOnRead': false, ...options.dynamicConfig };
+  const dynamicConfig = { 'system.forceSearchAttributesCacheRefreshOnRead': false, ...TEMPORAL_DYNAMIC_CONFIG, ...options.dynamicConfig };
   for (const [key, value] of Object.entries(dynamicConfig)) args.push('--dynamic-config-value', `${key}=${JSON.stringify(value)}`);
 
   const child = spawn(options.cli, args, { stdio: ['ignore', 'pipe', 'pipe'] });

@@ -6,6 +6,7 @@ import { SEARCH_ATTRIBUTE_DEFINITIONS } from '../workflows/cart-session/messages
 import { freePort, freePortBetween, portIsFree } from './free-port.js';
 import { ensureGoTool, type GoTool } from './go-tool.js';
 import { superviseServer } from './server-process.js';
+import { TEMPORAL_DYNAMIC_CONFIG } from './temporal-dynamic-config.js';
 
 /**
  * Production's Temporal: `temporal-server` on PostgreSQL persistence, what docker-compose.yml runs
@@ -222,7 +223,7 @@ export async function startTemporalSqlServer(options: TemporalSqlServerOptions):
   const ports = await internalPorts(portsFile);
   writeFileSync(portsFile, JSON.stringify(ports));
   writeFileSync(path.join(configDir, 'production.yaml'), serverConfig(options, ports), { mode: 0o600 });
-  writeFileSync(path.join(configDir, 'dynamic.yaml'), dynamicConfigYaml(options.dynamicConfig ?? {}));
+  writeFileSync(path.join(configDir, 'dynamic.yaml'), dynamicConfigYaml({ ...TEMPORAL_DYNAMIC_CONFIG, ...options.dynamicConfig }));
 
   const child = spawn(options.binary, ['--root', options.dataDir, '--config', 'config', '--env', 'production', '--allow-no-auth', 'start'], {
     stdio: ['ignore', 'pipe', 'pipe'],

@@ -3,6 +3,7 @@ import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { parse } from 'yaml';
 import { CONFIG_VARIABLES, loadConfig } from '../../core/config.js';
+import { TEMPORAL_DYNAMIC_CONFIG } from '../../scripts/temporal-dynamic-config.js';
 import { SEARCH_ATTRIBUTE_DEFINITIONS } from '../../workflows/cart-session/messages.js';
 
 interface Service {
@@ -66,5 +67,10 @@ describe('docker-compose.yml', () => {
   it('registers the search attributes the workflow writes', () => {
     const setup = JSON.stringify(services['temporal-setup']?.command);
     for (const definition of SEARCH_ATTRIBUTE_DEFINITIONS) expect(setup).toContain(definition);
+  });
+
+  it('runs Temporal with the dynamic config the dev and test servers run with', () => {
+    const dynamic = parse(readFileSync(new URL('../../deploy/temporal/dynamicconfig.yaml', import.meta.url), 'utf8')) as Record<string, { value: unknown }[]>;
+    for (const [key, value] of Object.entries(TEMPORAL_DYNAMIC_CONFIG)) expect(dynamic[key], key).toEqual([{ value, constraints: {} }]);
   });
 });
