@@ -204,6 +204,25 @@ describe.skipIf(skipWithoutChromium())('the dashboard in a browser', () => {
     await expect.poll(() => page.locator('#brand').textContent()).toContain('None set');
   });
 
+  it('turns saved cards off and on again: the page says which is set, and the merchant row follows', async () => {
+    const page = await watch(375);
+    await signIn(page, merchant.apiKey);
+    await page.goto(`${stack.checkoutUrl}/dashboard/webhooks`);
+    const section = page.locator('#savedCards');
+    const allowed = async () =>
+      (await stack.db<{ allowed: boolean }[]>`select saved_cards_allowed as allowed from merchants where platform_uuid = ${merchant.platformUuid}`)[0]!.allowed;
+    expect(await section.textContent()).toContain('On: after the one-time code');
+    expect(await allowed()).toBe(true);
+    await page.getByRole('button', { name: 'Turn saved cards off' }).click();
+    await expect.poll(() => section.textContent()).toContain('Off: your checkout neither offers saved cards');
+    expect(await section.getByRole('status').textContent()).toContain('Saved.');
+    expect(await allowed()).toBe(false);
+    await expectAccessible(page, 'saved cards off');
+    await page.getByRole('button', { name: 'Turn saved cards on' }).click();
+    await expect.poll(() => section.textContent()).toContain('On: after the one-time code');
+    expect(await allowed()).toBe(true);
+  });
+
   it('the webhooks page fits 1280 and 375 px: each endpoint, a long unbroken URL included, and each delivery read in full with no sideways scroll', async () => {
     const shop = await stack.createMerchant({ name: 'Narrow <Shop>', webhookUrl: receiver.url });
     const driver = cartSessionDriver(stack, shop.platformUuid);
