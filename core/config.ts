@@ -359,11 +359,11 @@ export const environmentSchema = z.object({
     .number()
     .int()
     .min(2)
-    .default(500)
+    .default(350)
     .register(settingDocs, {
       readBy: ['worker'],
       meaning:
-        "open sessions whose workflow state the worker keeps in memory (the sticky cache, about 0.8 MiB each); the others are replayed from their short history when their next task comes. The SDK's default (60% of the heap limit, 2310 sessions on a 4 GiB heap) took the worker to 1.9 GiB with 10,000 sessions open, 1000 to 1.1 GiB with 2000 open, 500 to 0.86 GiB (reports/bench-notes.md)",
+        "open sessions whose workflow state the worker keeps in memory (the sticky cache); the others are replayed from their short history when their next task comes. With 10,000 sessions open the SDK's default (60% of the heap limit, 2310 sessions on a 4 GiB heap) took the worker to 1.9 GiB, 500 to 0.98 GiB and, once sessions grew saved cards and reminders, to 1.08 GiB; 350 to 0.85 GiB (reports/bench-notes.md)",
     }),
   LOG_LEVEL: z
     .enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'])
