@@ -60,11 +60,6 @@ export function createPaymentActivities(deps: { config: Config; db: Db; logger: 
   const answered = processorCalls({ logger, processor });
 
   /**
-   * One charge per cart: the cartId is the processor's idempotency key, so a retried activity (lost
-   * response, worker restart) never charges twice. The card stays in the vault until the workflow
-   * discards it, because a retry needs it again.
-   */
-  /**
    * An approval's reference goes into the ledger before the workflow hears of it, for void and refund
    * later; a card saved for this payment is offered from then on, or dropped with a decline.
    */
@@ -76,6 +71,10 @@ export function createPaymentActivities(deps: { config: Config; db: Db; logger: 
   };
 
   /**
+   * One charge per cart: the cartId is the processor's idempotency key, so a retried activity (lost
+   * response, worker restart) never charges twice. The card stays in the vault until the workflow
+   * discards it, because a retry needs it again.
+   *
    * `threeDSecure`: the session can take the customer through a challenge (workflows/cart-session/
    * payment.ts, 1.1 sessions), so the processor gets our sealed `/3ds/return` link (the same one on every attempt).
    * A 1.2 session paying with a saved card sends its id with the contact key it verified: the card is

@@ -1,5 +1,5 @@
 import { ScheduleOverlapPolicy, type Client, type ScheduleHandle } from '@temporalio/client';
-import { ensureSchedule } from '../../core/temporal/ensure-schedule.js';
+import { ensureIntervalWorkflowSchedule } from '../../core/temporal/ensure-schedule.js';
 import type { Config } from '../../core/config.js';
 import { cardVaultPurgeScheduleId } from './messages.js';
 import { purgeCardVault } from './workflow.js';
@@ -12,17 +12,12 @@ export async function ensureCardVaultPurgeSchedule(
   client: Client,
   config: Pick<Config, 'temporal' | 'sessionLifetimeMs' | 'cardVault'>,
 ): Promise<ScheduleHandle> {
-  const scheduleId = cardVaultPurgeScheduleId(config.temporal.taskQueue);
-  return ensureSchedule(client, {
-    scheduleId,
-    spec: { intervals: [{ every: config.cardVault.purgeEveryMs }] },
-    policies: { overlap: ScheduleOverlapPolicy.SKIP },
-    action: {
-      type: 'startWorkflow',
-      workflowType: purgeCardVault,
-      workflowId: `${scheduleId}-run`,
-      taskQueue: config.temporal.taskQueue,
-      args: [{ olderThanMs: config.sessionLifetimeMs + config.cardVault.purgeMarginMs }],
-    },
+  return ensureIntervalWorkflowSchedule(client, {
+    scheduleId: cardVaultPurgeScheduleId(config.temporal.taskQueue),
+    everyMs: config.cardVault.purgeEveryMs,
+    overlap: ScheduleOverlapPolicy.SKIP,
+    workflowType: purgeCardVault,
+    taskQueue: config.temporal.taskQueue,
+    args: [{ olderThanMs: config.sessionLifetimeMs + config.cardVault.purgeMarginMs }],
   });
 }

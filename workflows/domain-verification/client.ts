@@ -1,5 +1,5 @@
 import { ScheduleOverlapPolicy, WorkflowIdConflictPolicy, type Client, type ScheduleHandle } from '@temporalio/client';
-import { ensureSchedule } from '../../core/temporal/ensure-schedule.js';
+import { ensureIntervalWorkflowSchedule } from '../../core/temporal/ensure-schedule.js';
 import type { Config } from '../../core/config.js';
 import { DOMAIN_RECHECK_EVERY_MS, domainRecheckScheduleId, merchantDomainVerificationWorkflowId, type DomainVerificationResult } from './messages.js';
 import { recheckDomainVerifications, verifyMerchantDomains } from './workflow.js';
@@ -9,18 +9,13 @@ import { recheckDomainVerifications, verifyMerchantDomains } from './workflow.js
  * Schedules. Every worker calls this at start: the first creates it, the others find it there.
  */
 export async function ensureDomainRecheckSchedule(client: Client, config: Pick<Config, 'temporal'>): Promise<ScheduleHandle> {
-  const scheduleId = domainRecheckScheduleId(config.temporal.taskQueue);
-  return ensureSchedule(client, {
-    scheduleId,
-    spec: { intervals: [{ every: DOMAIN_RECHECK_EVERY_MS }] },
-    policies: { overlap: ScheduleOverlapPolicy.SKIP },
-    action: {
-      type: 'startWorkflow',
-      workflowType: recheckDomainVerifications,
-      workflowId: `${scheduleId}-run`,
-      taskQueue: config.temporal.taskQueue,
-      args: [{}],
-    },
+  return ensureIntervalWorkflowSchedule(client, {
+    scheduleId: domainRecheckScheduleId(config.temporal.taskQueue),
+    everyMs: DOMAIN_RECHECK_EVERY_MS,
+    overlap: ScheduleOverlapPolicy.SKIP,
+    workflowType: recheckDomainVerifications,
+    taskQueue: config.temporal.taskQueue,
+    args: [{}],
   });
 }
 

@@ -1,5 +1,5 @@
 import { ScheduleOverlapPolicy, type Client, type ScheduleHandle } from '@temporalio/client';
-import { ensureSchedule } from '../../core/temporal/ensure-schedule.js';
+import { ensureIntervalWorkflowSchedule } from '../../core/temporal/ensure-schedule.js';
 import type { Config } from '../../core/config.js';
 import { savedCardRemovalScheduleId } from './messages.js';
 import { removeSavedCards } from './workflow.js';
@@ -9,18 +9,13 @@ import { removeSavedCards } from './workflow.js';
  * Temporal UI under Schedules. Every worker calls this at start: the first creates it, the others find it there.
  */
 export async function ensureSavedCardRemovalSchedule(client: Client, config: Pick<Config, 'temporal' | 'savedCards'>): Promise<ScheduleHandle> {
-  const scheduleId = savedCardRemovalScheduleId(config.temporal.taskQueue);
-  return ensureSchedule(client, {
-    scheduleId,
-    spec: { intervals: [{ every: config.savedCards.removalEveryMs }] },
-    policies: { overlap: ScheduleOverlapPolicy.BUFFER_ONE },
-    action: {
-      type: 'startWorkflow',
-      workflowType: removeSavedCards,
-      workflowId: `${scheduleId}-run`,
-      taskQueue: config.temporal.taskQueue,
-      args: [{ unusedMs: config.savedCards.unusedMs }],
-    },
+  return ensureIntervalWorkflowSchedule(client, {
+    scheduleId: savedCardRemovalScheduleId(config.temporal.taskQueue),
+    everyMs: config.savedCards.removalEveryMs,
+    overlap: ScheduleOverlapPolicy.BUFFER_ONE,
+    workflowType: removeSavedCards,
+    taskQueue: config.temporal.taskQueue,
+    args: [{ unusedMs: config.savedCards.unusedMs }],
   });
 }
 
