@@ -62,12 +62,14 @@ export function createPaymentActivities(deps: { config: Config; db: Db; logger: 
   /**
    * An approval's reference goes into the ledger before the workflow hears of it, for void and refund
    * later; a card saved for this payment is offered from then on, or dropped with a decline.
+   * `mayHaveSavedCard` is false only where the charge itself knows it saved none: a lookup or a 3-D
+   * Secure confirmation runs without knowing what the charge did.
    */
-  const keepReference = async (cartId: string, result: ChargeResult): Promise<void> => {
+  const keepReference = async (cartId: string, result: ChargeResult, mayHaveSavedCard = true): Promise<void> => {
     if (result.outcome === 'approved') {
       await recordPaymentReference(db, cartId, result.chargeId);
-      await confirmSavedCards(db, cartId);
-    } else if (result.outcome === 'declined') await dropPendingSavedCards(db, cartId);
+      if (mayHaveSavedCard) await confirmSavedCards(db, cartId);
+    } else if (result.outcome === 'declined' && mayHaveSavedCard) await dropPendingSavedCards(db, cartId);
   };
 
   /**
@@ -93,8 +95,8 @@ export function createPaymentActivities(deps: { config: Config; db: Db; logger: 
     };
     const charged = await chargeOf(input, common);
     if ('unavailable' in charged) return { outcome: 'declined', failureCode: 'card_unavailable' };
-    const { result, card } = charged;
-    await keepReference(input.cartId, result);
+    const { result, card, savedCard } = charged;
+    await keepReference(input.cartId, result, savedCard);
     metrics.payments.inc({ outcome: result.outcome });
     logger.info(
       {
@@ -116,7 +118,7 @@ export function createPaymentActivities(deps: { config: Config; db: Db; logger: 
   async function chargeOf(
     input: ChargeInput,
     common: Omit<ChargeRequest, 'card'>,
-  ): Promise<{ result: ChargeResult; card: { brand: string; last4: string } } | { unavailable: true }> {
+  ): Promise<{ result: ChargeResult; card: { brand: string; last4: string }; savedCard: boolean } | { unavailable: true }> {
     const saveCard = paymentProcessor.saveCard?.bind(paymentProcessor);
     const chargeSaved = paymentProcessor.chargeSaved?.bind(paymentProcessor);
     if (input.savedCardId) {
@@ -124,7 +126,7 @@ export function createPaymentActivities(deps: { config: Config; db: Db; logger: 
       if (!saved || saved.processor !== processor || !chargeSaved) return { unavailable: true };
       const result = await call(input.cartId, () => chargeSaved({ ...common, saved: saved.reference }));
       if (result.outcome === 'approved') await markSavedCardUsed(db, saved.id);
-      return { result, card: saved };
+      return { result, card: saved, savedCard: false };
     }
     const card = input.cardToken ? await readCard(db, config.keyring, input.cardToken) : undefined;
     if (!card) return { unavailable: true };
@@ -132,12 +134,12 @@ export function createPaymentActivities(deps: { config: Config; db: Db; logger: 
       const contactKey = input.contactKey;
       const customerRef = await customerRefOf(db, contactKey, processor);
       const kept = await call(input.cartId, () => saveCard({ idempotencyKey: input.cartId, card, ...(customerRef ? { customerRef } : {}) }));
-      if (kept.outcome === 'declined') return { result: kept, card };
+      if (kept.outcome === 'declined') return { result: kept, card, savedCard: false };
       await recordPendingSavedCard(db, { contactKey, cartId: input.cartId, processor, ...kept });
       const result = await call(input.cartId, () => chargeSaved({ ...common, saved: kept.reference, keepForLater: true }));
-      return { result, card };
+      return { result, card, savedCard: true };
     }
-    return { result: await call(input.cartId, () => paymentProcessor.charge({ ...common, card })), card };
+    return { result: await call(input.cartId, () => paymentProcessor.charge({ ...common, card })), card, savedCard: false };
   }
 
   /** A processor call of the charge, counted when it goes unanswered. */
