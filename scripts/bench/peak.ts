@@ -4,6 +4,7 @@ import { registerMerchant } from '../../core/merchants/registration.js';
 import { freePort } from '../free-port.js';
 import type { TemporalTopology } from '../infrastructure.js';
 import { cartRequestBody } from './context.js';
+import { cpuMeter } from './cpu.js';
 import { quantile, round } from './load.js';
 import { startVerifyingReceiver, type VerifyingReceiver } from './receiver.js';
 import { startBenchStack, type BenchStack, type Role } from './stack.js';
@@ -18,6 +19,8 @@ import { startBenchStack, type BenchStack, type Role } from './stack.js';
  */
 
 const PEAK_TASK_QUEUE = 'peak';
+/** The timeline's step: pay → redirect and the cores' load, by this many seconds. */
+const TIMELINE_STEP_S = 10;
 
 export interface PeakSettings {
   /** Closed-loop capacity measurement before the open loop. */
@@ -116,8 +119,11 @@ export interface PeakFigures {
   payRedirectP99Ms: number;
   /** After the burst, until the last final event due by its end (order_created at the pay, order_abandoned at expiry) reached the merchant. */
   drainS: number | null;
-  /** Pay → redirect by 10 s of pay clicks, for the chart. */
-  timeline: Array<{ atS: number; pays: number; payRedirectP50Ms: number; payRedirectP99Ms: number }>;
+  /**
+   * Pay → redirect by 10 s of pay clicks, for the chart, with the share of all cores busy in those
+   * 10 s (whoever used them, the bench's customers too; absent from runs before it was sampled).
+   */
+  timeline: Array<{ atS: number; pays: number; payRedirectP50Ms: number; payRedirectP99Ms: number; machineBusyPct?: number }>;
   phaseBoundsS: { burstStart: number; burstEnd: number; end: number };
 }
 
@@ -418,6 +424,15 @@ export async function measurePeak(
   // Awaited after the open loop; until then a failure must not count as unhandled.
   faultsDone.catch(() => {});
 
+  const machineBusyPct: number[] = [];
+  const busySampled = (async () => {
+    for (let s = 0; s < endS; s += TIMELINE_STEP_S) {
+      const meter = cpuMeter({});
+      await sleep(at(s + TIMELINE_STEP_S) - performance.now());
+      machineBusyPct.push(meter.stop().machineBusyPct);
+    }
+  })();
+
   const stopProgress = progress(records, log, 'open loop');
   log(
     `peak: open loop, ${settings.beforeS} s at ${round(basePerMinute)}/min, ${settings.burstS} s at ${round(burstPerMinute)}/min, ${settings.afterS} s at ${round(basePerMinute)}/min…`,
@@ -439,6 +454,7 @@ export async function measurePeak(
     next += (-Math.log(1 - rand()) * 60_000) / perMinute;
   }
   await faultsDone;
+  await busySampled;
   await Promise.all(running);
   stopProgress();
   log(`  ${records.length} sessions arrived; waiting for every final event…`);
@@ -499,12 +515,18 @@ export async function measurePeak(
   const drainS = Number.isFinite(latest) ? round(latest) : null;
 
   const timeline: PeakFigures['timeline'] = [];
-  for (let s = 0; s < endS; s += 10) {
+  for (let s = 0; s < endS; s += TIMELINE_STEP_S) {
     const bucket = paidRecords
-      .filter((r) => clickedS(r) >= s && clickedS(r) < s + 10 && r.redirectMs !== undefined)
+      .filter((r) => clickedS(r) >= s && clickedS(r) < s + TIMELINE_STEP_S && r.redirectMs !== undefined)
       .map((r) => r.redirectMs!)
       .sort((a, b) => a - b);
-    timeline.push({ atS: s, pays: bucket.length, payRedirectP50Ms: round(quantile(bucket, 0.5)), payRedirectP99Ms: round(quantile(bucket, 0.99)) });
+    timeline.push({
+      atS: s,
+      pays: bucket.length,
+      payRedirectP50Ms: round(quantile(bucket, 0.5)),
+      payRedirectP99Ms: round(quantile(bucket, 0.99)),
+      machineBusyPct: machineBusyPct[s / TIMELINE_STEP_S]!,
+    });
   }
 
   const { seed, ...rest } = settings;
