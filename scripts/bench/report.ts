@@ -514,7 +514,9 @@ function peakSection(r: BenchResults): string[] {
     ...(['before', 'burst', 'after'] as const).map((name) => {
       const p = peak.phases[name];
       return row([
-        name === 'burst' ? `burst, outside the ${s.faultWindowS} s after each fault` : name,
+        name === 'burst'
+          ? `burst, outside the fault windows (a pay in flight at a fault or clicked in the ${s.faultWindowS} s after it is the window's)`
+          : name,
         p.sessions,
         p.pays,
         ms(p.payRedirectP50Ms),
@@ -524,7 +526,7 @@ function peakSection(r: BenchResults): string[] {
     }),
     ...peak.faultWindows.map((w) =>
       row([
-        `${s.faultWindowS} s after: ${w.fault} (at ${w.atS} s)`,
+        `in flight at or clicked ${s.faultWindowS} s after: ${w.fault} (at ${w.atS} s)`,
         '',
         w.pays,
         ms(w.payRedirectP50Ms),
