@@ -118,7 +118,15 @@ describe.skipIf(skipWithoutChromium())('payment links in the dashboard', () => {
       await page.goto(`${stack.checkoutUrl}/dashboard/payment-links`);
       expect(await row.locator('[data-link-visits]').textContent()).toBe('1');
 
+      // Asked first, naming the link as typed: dismissed, it stays open; accepted, it closes.
+      const { expectDialog } = opened.at(-1)!;
+      const dismissed = expectDialog('dismiss');
       await row.getByRole('button', { name: /^Close Poster/ }).click();
+      expect(await dismissed).toContain(`Close the link for ${title}?`);
+      expect(await row.locator('[data-link-status]').textContent()).toBe('Active');
+      const accepted = expectDialog('accept');
+      await row.getByRole('button', { name: /^Close Poster/ }).click();
+      await accepted;
       await expect.poll(() => row.locator('[data-link-status]').textContent()).toBe('Closed');
       expect(await page.locator('#payment-links .notice').textContent()).toContain(`Closed ${linkIdOf(url)}`);
       expect(await row.getByRole('button', { name: /^Close/ }).count()).toBe(0);

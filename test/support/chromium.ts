@@ -35,8 +35,10 @@ export async function launchChromium(): Promise<Browser> {
 export interface WatchedPage {
   context: BrowserContext;
   page: Page;
-  /** alert/confirm/prompt dialogs opened by the page: merchant text must never open one. */
+  /** alert/confirm/prompt dialogs opened by the page and not expected: merchant text must never open one. */
   dialogs: string[];
+  /** The page's next dialog is ours (a confirmation): answered so, and resolved with its message. */
+  expectDialog(answer: 'accept' | 'dismiss'): Promise<string>;
   /** Console errors, which is where CSP violations land. */
   consoleErrors: string[];
 }
@@ -52,16 +54,20 @@ export async function openPage(browser: Browser, options: { width?: number; java
   await context.route(/^https:\/\//, (route) => route.abort());
   const page = await context.newPage();
   const dialogs: string[] = [];
+  const expected: Array<{ answer: 'accept' | 'dismiss'; opened: (message: string) => void }> = [];
   const consoleErrors: string[] = [];
   page.on('dialog', (dialog) => {
-    dialogs.push(dialog.message());
-    void dialog.dismiss();
+    const ours = expected.shift();
+    if (ours) ours.opened(dialog.message());
+    else dialogs.push(dialog.message());
+    void (ours?.answer === 'accept' ? dialog.accept() : dialog.dismiss());
   });
   page.on('console', (message) => {
     // The aborted merchant images are expected; anything else is not.
     if (message.type() === 'error' && !message.text().includes('net::ERR_FAILED')) consoleErrors.push(message.text());
   });
-  return { context, page, dialogs, consoleErrors };
+  const expectDialog = (answer: 'accept' | 'dismiss') => new Promise<string>((opened) => expected.push({ answer, opened }));
+  return { context, page, dialogs, expectDialog, consoleErrors };
 }
 
 /** Wider than the viewport means the customer scrolls sideways. */

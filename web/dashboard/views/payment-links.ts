@@ -57,6 +57,8 @@ function linkRow(link: PaymentLink, qr: Html, csrf: string): Html {
               `/dashboard/payment-links/${encodeURIComponent(link.id)}/close`,
               csrf,
               html`<button type="submit" class="small secondary" aria-label="Close ${what} link, ${link.url}">Close</button>`,
+              // Closing cannot be undone and every later visit answers 410: asked first, where htmx runs.
+              html`hx-confirm="Close the link for ${what}? Customers who open it from now on see that it is no longer available, and it cannot be opened again."`,
             )
           : ''
       }
