@@ -488,8 +488,8 @@ export async function measurePeak(
   const finalEvent = (r: SessionRecord) => endOf(r) ?? ends(r)[0]!;
 
   const clickedS = (r: SessionRecord) => (r.payClickAt! - t0) / 1000;
-  // A pay still unanswered when a fault struck waited through it, wherever its click fell (the last
-  // run's burst p99 was one clicked 2 s before temporal-server stopped); one never answered, throughout.
+  // A pay still unanswered when a fault struck waits through it, wherever its click fell (one clicked
+  // 2 s before temporal-server stops waits out the outage); one never answered is in flight throughout.
   const answeredS = (r: SessionRecord) => clickedS(r) + (r.redirectMs ?? Infinity) / 1000;
   const reachedBy = (f: PeakFigures['faults'][number], r: SessionRecord) => clickedS(r) < f.atS + settings.faultWindowS && answeredS(r) >= f.atS;
   const inFaultWindow = (r: SessionRecord) => faults.some((f) => reachedBy(f, r));
