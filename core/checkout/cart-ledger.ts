@@ -65,6 +65,11 @@ export async function markCustomerStarted(db: Db, cartId: string): Promise<void>
   await db`update carts set customer_started_at = now() where cart_id = ${cartId} and customer_started_at is null`;
 }
 
+/** The browser that verified the code acts for the customer from now on (web/checkout/browser-binding.ts). */
+export async function bindBrowser(db: Db, cartId: string, digest: string): Promise<void> {
+  await db`update carts set browser_binding = ${digest} where cart_id = ${cartId}`;
+}
+
 /**
  * Removes the row of a cart whose workflow did not start (create-cart's compensation). Only while it
  * is still `pending`: a row the workflow has moved is a live session's.
@@ -159,6 +164,8 @@ export interface LedgerCart {
   recoveredCustomerSealed: Buffer | null;
   /** Whether the merchant's checkout offers saved cards after the code, as its setting is now (docs/saved-cards.md). */
   savedCardsAllowed: boolean;
+  /** The SHA-256 of the cookie of the browser that verified the code (bindBrowser); null until one did. */
+  browserBinding: string | null;
 }
 
 interface CartRow {
@@ -180,6 +187,7 @@ interface CartRow {
   recovered_from: string | null;
   recovered_customer_sealed: Buffer | null;
   saved_cards_allowed: boolean | null;
+  browser_binding: string | null;
 }
 
 const toLedgerCart = (r: CartRow): LedgerCart => ({
@@ -201,10 +209,11 @@ const toLedgerCart = (r: CartRow): LedgerCart => ({
   recoveredFrom: r.recovered_from,
   recoveredCustomerSealed: r.recovered_customer_sealed,
   savedCardsAllowed: r.saved_cards_allowed ?? true,
+  browserBinding: r.browser_binding,
 });
 
 const LEDGER_CART_COLUMNS = (sql: Sql) =>
-  sql`platform_uuid, environment, merchant_name, amount, currency, status, store, cart, expires_on, customer_started_at, page_opened_at, created_with, cancelled_by, captured_amount, recovered_from,
+  sql`platform_uuid, environment, merchant_name, amount, currency, status, store, cart, expires_on, customer_started_at, page_opened_at, created_with, cancelled_by, captured_amount, recovered_from, browser_binding,
     (select recovered.customer_sealed from carts recovered where recovered.cart_id = carts.recovered_from) as recovered_customer_sealed,
     ${cartMerchantBrandColourColumn(sql)},
     (select m.saved_cards_allowed from merchants m where m.platform_uuid = carts.platform_uuid) as saved_cards_allowed`;

@@ -1,13 +1,14 @@
 /**
  * The one owner of the `saved_cards` table (migration 032, docs/saved-cards.md): cards customers chose
  * to keep, by the processor's references, brand, last 4 and expiry. Never a number, never a CVV; the
- * contact only as its keyed digest, the one the code limits count under (core/checkout/otp/destination.ts).
+ * contact only as the keyed digest of its exact form (core/checkout/saved-card-contact.ts).
  */
 
-import { keyedHash, randomToken, type Keyring } from '../crypto.js';
+import { randomToken, type Keyring } from '../crypto.js';
 import type { Db, Sql } from '../db/client.js';
 import { readContact } from './contact-input.js';
 import type { SavedCardReference } from './payment-processor.js';
+import { savedCardContactKeys } from './saved-card-contact.js';
 
 /**
  * How long a card saved for a payment that never got its outcome (a worker lost mid-payment) waits
@@ -169,12 +170,20 @@ export async function deleteSavedCard(db: Db, id: string): Promise<void> {
 }
 
 /**
- * The digests a contact typed by an operator may be saved under: the code limits' keyed hash of its
- * folded form (core/checkout/otp/destination.ts), under every data key of the keyring, so an erase
+ * The digests a contact typed by an operator may be saved under: its exact form's, and the code limits'
+ * fold that cards saved before 1.2 were kept under, under every data key of the keyring, so an erase
  * also finds cards saved before a key rotation. Undefined for what is no email or phone number.
  */
 export function contactKeysOf(keyring: Keyring, contact: string): string[] | undefined {
   const read = readContact(contact);
-  if (!read) return undefined;
-  return keyring.deriveKeys('otp-destination/v1').map((key) => keyedHash(key, read.destination));
+  return read && savedCardContactKeys(keyring, read.contact.address);
+}
+
+/**
+ * Moves the cards kept under a contact's old key (legacySavedCardContactKey) to its exact key, the
+ * first time that contact asks for a code: from then on they are found under the exact key alone.
+ */
+export async function rekeySavedCards(sql: Sql, from: string, to: string): Promise<number> {
+  const moved = await sql`update saved_cards set contact_key = ${to} where contact_key = ${from}`;
+  return moved.count;
 }

@@ -80,6 +80,10 @@ export const ACTION_REFUSED = {
   notAuthorized: 'not_authorized',
   invalidCaptureAmount: 'invalid_capture_amount',
   notAuthenticating: 'not_authenticating',
+  /** Another browser's code for a verified session was wrong (a first verification's is not a refusal). */
+  codeWrong: 'code_wrong',
+  /** Another browser used up its attempts on a verified session's code: it must ask for a new one. */
+  rebindLocked: 'rebind_locked',
 } as const;
 export type ActionRefusal = (typeof ACTION_REFUSED)[keyof typeof ACTION_REFUSED];
 

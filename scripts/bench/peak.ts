@@ -1,3 +1,4 @@
+import { withCookies } from '../cookie-header.js';
 import { loadConfig } from '../../core/config.js';
 import { createDb, type Db } from '../../core/db/client.js';
 import { registerMerchant } from '../../core/merchants/registration.js';
@@ -261,24 +262,26 @@ function customerOf(options: { apiUrl: () => string; webUrl: () => string; platf
       const res = await retrying('page', () =>
         fetch(`${options.webUrl()}${path}`, { signal: AbortSignal.timeout(REQUEST_TIMEOUT_MS), redirect: 'manual', headers: cookie ? { cookie } : {} }),
       );
-      const setCookie = res.headers.get('set-cookie');
-      if (setCookie) cookie = setCookie.split(';')[0]!;
+      cookie = withCookies(cookie, res.headers.getSetCookie());
       return res;
     };
     record.stage = 'page';
     const first = await get(`/?token=${cartId}`);
     const csrf = /name="csrf" value="([^"]+)"/.exec(await first.text())?.[1];
     if (!csrf) throw new Error(`the page of ${cartId} has no form`);
+    // The binding a verified code gives comes with the answer to a post: kept, as a browser keeps it.
     const post = (path: string, fields: Record<string, string>) =>
-      retrying(path, () => {
+      retrying(path, async () => {
         const web = options.webUrl();
-        return fetch(`${web}${path}`, {
+        const res = await fetch(`${web}${path}`, {
           signal: AbortSignal.timeout(REQUEST_TIMEOUT_MS),
           method: 'POST',
           redirect: 'manual',
           headers: { 'content-type': 'application/x-www-form-urlencoded', origin: web, cookie },
           body: new URLSearchParams({ token: cartId, csrf, ...fields }),
         });
+        cookie = withCookies(cookie, res.headers.getSetCookie());
+        return res;
       });
     /** Follows the page's redirects within the checkout; true once it sends the customer to the merchant's success page. */
     const follow = async (res: Response): Promise<boolean> => {

@@ -10,6 +10,7 @@ import { axeViolations, describeViolations } from '../support/axe.js';
 import { horizontalOverflow, skipWithoutChromium, type WatchedPage } from '../support/chromium.js';
 import { createCartId, validCartRequest } from '../support/fixtures.js';
 import { useReceivingMerchant, type ReceivingMerchant } from '../support/receiving-merchant.js';
+import { seedSavedCard } from '../support/saved-cards.js';
 import { waitFor } from '../support/wait-for.js';
 
 /**
@@ -144,5 +145,36 @@ describe.skipIf(skipWithoutChromium())('saved cards in the hosted checkout', () 
       },
       { what: 'the removal run to detach the card at the processor and delete its row' },
     );
+  });
+
+  it('a second browser with the cartId sees the contact step and no card; a fresh code to the contact makes it the one that acts', async () => {
+    const returning = `second-browser-${randomUUID().slice(0, 8)}@example.com`;
+    await seedSavedCard(stack, returning, '4111111111111111', `earlier-${returning}`);
+    const cartId = await createCart(storeB);
+    const first = await checkout.open(`/?token=${cartId}`);
+    await first.page.getByLabel('Phone or email').fill(returning);
+    await first.page.getByRole('button', { name: 'Send code', exact: true }).click();
+    await first.page.getByLabel('One-time code').fill('123456');
+    await first.page.getByRole('button', { name: 'Verify', exact: true }).click();
+    expect(await first.page.getByRole('radio', { name: /Visa •••• 1111/ }).isChecked()).toBe(true);
+
+    // The merchant's cartId in another browser: the masked contact and a way to prove it, nothing else.
+    const second = await checkout.open(`/?token=${cartId}`);
+    await second.page.locator('[data-step="rebind"]').waitFor();
+    expect(await savedCardTraces(second.page)).toEqual([]);
+    expect(await second.page.getByLabel('Card number').count()).toBe(0);
+    const violations = await axeViolations(second.page);
+    expect(violations, describeViolations(violations)).toEqual([]);
+    await second.page.getByRole('button', { name: 'Send a code to s***@example.com' }).click();
+    await second.page.getByLabel('One-time code').fill('123456');
+    await second.page.getByRole('button', { name: 'Verify', exact: true }).click();
+    await second.page.locator('[data-step="card"]').waitFor();
+    expect(await second.page.getByRole('radio', { name: /Visa •••• 1111/ }).isChecked()).toBe(true);
+
+    // The first browser now needs a code of its own; the cart is still open, unpaid.
+    await first.page.reload();
+    await first.page.locator('[data-step="rebind"]').waitFor();
+    expect(await savedCardTraces(first.page)).toEqual([]);
+    expect(await charges(cartId)).toBe(0);
   });
 });

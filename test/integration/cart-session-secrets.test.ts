@@ -2,7 +2,7 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { SANDBOX_CARDS } from '../../core/checkout/payment-processors/sandbox.js';
 import type { Keyring } from '../../core/crypto.js';
 import { otpHash } from '../../core/checkout/otp/hash.js';
-import { otpDestinationKey } from '../../core/checkout/otp/destination.js';
+import { savedCardContactKey } from '../../core/checkout/saved-card-contact.js';
 import { savedCardsOf } from '../../core/checkout/saved-cards.js';
 import { readOutboxReminders } from '../../core/checkout/otp/outbox.js';
 import { getOrder } from '../../core/orders/orders.js';
@@ -80,18 +80,18 @@ describe('no card number, CVV, one-time code, code hash, contact or secret in hi
    * with by its id in a second session of the same contact (docs/saved-cards.md).
    */
   async function saveThenPayWithSaved(): Promise<{ saving: { session: Session; otp: string }; saved: { session: Session; otp: string } }> {
-    const contactKey = otpDestinationKey(stack.config.keyring, '+33612345678');
+    const cardKey = savedCardContactKey(stack.config.keyring, '+33612345678');
     const saving = await driver.createSession();
-    await driver.sendCode(saving, '+33 6 12 34 56 78', { contactKey });
+    await driver.sendCode(saving, '+33 6 12 34 56 78', { cardKey });
     const savingOtp = await driver.sentCode(saving);
     await driver.verify(saving, savingOtp);
     const card = await driver.vaultCard(saving, PAN_WITH_SPACES, '12/30', CVV);
     expect((await driver.payWith(saving, { ...card, save: true })).status).toBe('paid');
-    const [kept] = await savedCardsOf(stack.db, contactKey, 'sandbox');
+    const [kept] = await savedCardsOf(stack.db, cardKey, 'sandbox');
     expect(kept).toMatchObject({ brand: 'visa', last4: '1111' });
 
     const saved = await driver.createSession();
-    await driver.sendCode(saved, '+33 6 12 34 56 78', { contactKey });
+    await driver.sendCode(saved, '+33 6 12 34 56 78', { cardKey });
     const savedOtp = await driver.sentCode(saved);
     await driver.verify(saved, savedOtp);
     const paid = await driver.payWith(saved, { savedCardId: kept!.id, brand: kept!.brand, last4: kept!.last4 });
@@ -170,7 +170,7 @@ describe('no card number, CVV, one-time code, code hash, contact or secret in hi
       ...(await stack.db<{ row: string }[]>`select row_to_json(t)::text as row from saved_cards t`),
       ...(await stack.db<{ row: string }[]>`select row_to_json(t)::text as row from sandbox_payment_methods t`),
     ].map((r) => r.row);
-    expect(savedRows.join('\n')).toContain(otpDestinationKey(stack.config.keyring, '+33612345678'));
+    expect(savedRows.join('\n')).toContain(savedCardContactKey(stack.config.keyring, '+33612345678'));
     for (const contact of ['+33612345678', '+33 6 12 34 56 78', '612345678'])
       expect(savedRows.join('\n').includes(contact), `${contact} in a saved card`).toBe(false);
     expect(leaks(savedRows.join('\n'), saved.otp)).toEqual([]);

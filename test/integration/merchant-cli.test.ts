@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { otpDestinationKey } from '../../core/checkout/otp/destination.js';
+import { savedCardContactKey } from '../../core/checkout/saved-card-contact.js';
 import { savedCardsOf } from '../../core/checkout/saved-cards.js';
 import { verifyWebhook } from '../../core/webhooks/verify.js';
 import { cartEvents } from '../support/cart-events.js';
@@ -133,7 +133,7 @@ describe('operator CLI: npm run -s merchant', () => {
     const erased = await cli('erase-saved-cards', '--contact', 'cli-erase@example.com');
     expect(erased.code).toBe(0);
     expect(erased.json).toMatchObject({ removed: 1 });
-    expect(await savedCardsOf(stack.db, otpDestinationKey(stack.config.keyring, 'cli-erase@example.com'), 'sandbox')).toEqual([]);
+    expect(await savedCardsOf(stack.db, savedCardContactKey(stack.config.keyring, 'cli-erase@example.com'), 'sandbox')).toEqual([]);
     expect((await cli('erase-saved-cards', '--contact', 'nobody')).code).toBe(2);
   });
 });

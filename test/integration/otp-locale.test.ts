@@ -21,7 +21,7 @@ describe('the code message speaks the language of the page that asked for it', (
     const actions = customerActions(stack.temporal, stack.config);
     const platformUuid = (await stack.createMerchant()).platformUuid;
     const arabic = await createCartId(stack.apiUrl, validCartRequest(platformUuid));
-    expect(await actions.sendCode(arabic, 'jane@example.com', await queryState(stack, arabic), undefined, 'ar')).toMatchObject({ accepted: true });
+    expect(await actions.sendCode(arabic, 'jane@example.com', await queryState(stack, arabic), { locale: 'ar' })).toMatchObject({ accepted: true });
     const plain = await createCartId(stack.apiUrl, validCartRequest(platformUuid));
     expect(await actions.sendCode(plain, 'jane@example.com', await queryState(stack, plain))).toMatchObject({ accepted: true });
 

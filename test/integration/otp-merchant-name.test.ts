@@ -22,7 +22,7 @@ describe('a code message names the registered merchant, never the request’s st
       const body = validCartRequest(platformUuid);
       body.cartObject.store.name = HOSTILE;
       const cartId = await createCartId(stack.apiUrl, body);
-      expect(await actions.sendCode(cartId, contact, await queryState(stack, cartId), undefined, locale)).toMatchObject({ accepted: true });
+      expect(await actions.sendCode(cartId, contact, await queryState(stack, cartId), { locale })).toMatchObject({ accepted: true });
       const page = await (await fetch(`${stack.checkoutUrl}/?token=${cartId}`)).text();
       expect(page).toContain(HOSTILE);
     }

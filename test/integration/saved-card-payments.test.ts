@@ -1,5 +1,5 @@
 import { beforeAll, describe, expect, it } from 'vitest';
-import { otpDestinationKey } from '../../core/checkout/otp/destination.js';
+import { savedCardContactKey } from '../../core/checkout/saved-card-contact.js';
 import { savedCardsOf } from '../../core/checkout/saved-cards.js';
 import { insightFunnel } from '../../core/insights/insights.js';
 import { funnelView } from '../../web/dashboard/views/insights.js';
@@ -24,7 +24,7 @@ describe('saved cards pay only for the contact that saved them', () => {
   /** A session verified by `contact` with its key, as the page sends it. */
   async function verifiedAs(contact: string): Promise<Session> {
     const session = await driver.createSession();
-    await driver.sendCode(session, contact, { contactKey: otpDestinationKey(stack.config.keyring, contact) });
+    await driver.sendCode(session, contact, { cardKey: savedCardContactKey(stack.config.keyring, contact) });
     await driver.verify(session, await driver.sentCode(session));
     return session;
   }
@@ -37,7 +37,7 @@ describe('saved cards pay only for the contact that saved them', () => {
     const saving = await verifiedAs(owner);
     const card = await driver.vaultCard(saving, '4111 1111 1111 1111');
     expect(await driver.payWith(saving, { ...card, save: true })).toMatchObject({ status: 'paid', payment: { savedCard: false } });
-    const [saved] = await savedCardsOf(stack.db, otpDestinationKey(stack.config.keyring, owner), 'sandbox');
+    const [saved] = await savedCardsOf(stack.db, savedCardContactKey(stack.config.keyring, owner), 'sandbox');
     expect(saved).toMatchObject({ brand: 'visa', last4: '1111', expMonth: 12, expYear: 2030 });
 
     const again = await verifiedAs(owner);
@@ -68,7 +68,7 @@ describe('saved cards pay only for the contact that saved them', () => {
 
   it('3-D Secure still applies: a card whose bank challenges is saved once the challenge passed, and challenged again when paid with saved', async () => {
     const contact = 'challenged-saved-payments@example.com';
-    const key = otpDestinationKey(stack.config.keyring, contact);
+    const key = savedCardContactKey(stack.config.keyring, contact);
     const saving = await verifiedAs(contact);
     const card = await driver.vaultCard(saving, '4000 0027 6000 3184');
     const waiting = await driver.payWith(saving, { ...card, save: true });
@@ -91,6 +91,6 @@ describe('saved cards pay only for the contact that saved them', () => {
     const session = await verifiedAs(contact);
     const card = await driver.vaultCard(session, '4000 0000 0000 0002');
     expect(await driver.payWith(session, { ...card, save: true })).toMatchObject({ status: 'failed', failureCode: 'card_declined' });
-    expect(await savedCardsOf(stack.db, otpDestinationKey(stack.config.keyring, contact), 'sandbox')).toEqual([]);
+    expect(await savedCardsOf(stack.db, savedCardContactKey(stack.config.keyring, contact), 'sandbox')).toEqual([]);
   });
 });

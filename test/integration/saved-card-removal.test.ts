@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { readContact } from '../../core/checkout/contact-input.js';
-import { otpDestinationKey } from '../../core/checkout/otp/destination.js';
+import { savedCardContactKey } from '../../core/checkout/saved-card-contact.js';
 import { sandboxChargesIn } from '../../core/checkout/payment-processors/sandbox-charges.js';
 import { confirmSavedCards, recordPendingSavedCard } from '../../core/checkout/saved-cards.js';
 import { ensureSavedCardRemovalSchedule } from '../../workflows/saved-card-removal/client.js';
@@ -19,7 +19,7 @@ describe('saved cards do not outlive their use: the removal schedule and the ope
   const stack = useTestStack({ DATABASE_URL: database.url, SAVED_CARDS_UNUSED_SECONDS: String(UNUSED_SECONDS) });
   const operator = operatorApi(stack);
 
-  const keyOf = (contact: string) => otpDestinationKey(stack.config.keyring, readContact(contact)!.destination);
+  const keyOf = (contact: string) => savedCardContactKey(stack.config.keyring, readContact(contact)!.contact.address);
   const cardsOf = (contact: string) => stack.db<{ id: string; removed: boolean }[]>`
     select id, removed_at is not null as removed from saved_cards where contact_key = ${keyOf(contact)} order by created_at`;
   const detached = async () =>

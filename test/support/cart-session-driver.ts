@@ -104,7 +104,7 @@ export function cartSessionDriver(stack: DrivenStack, platformUuid: string) {
      * `remind`: the customer ticked "Remind me if I don't finish" (a cart with recovery); `locale`: the page's language;
      * `contactKey`: the destination's keyed hash, as the page sends it (saved cards are the verified contact's by it).
      */
-    sendCode: (s: Session, contact = 'jane.doe@example.com', options: { remind?: boolean; locale?: string; contactKey?: string } = {}) =>
+    sendCode: (s: Session, contact = 'jane.doe@example.com', options: { remind?: boolean; locale?: string; contactKey?: string; cardKey?: string } = {}) =>
       started(s).then(() => s.handle.executeUpdate(sendCodeUpdate, { args: [{ contact, ...options }] })),
     resendCode: (s: Session) => started(s).then(() => s.handle.executeUpdate(resendCodeUpdate)),
     verify: (s: Session, code: string) =>

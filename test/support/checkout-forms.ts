@@ -1,3 +1,4 @@
+import { withCookies } from '../../scripts/cookie-header.js';
 import { expect } from 'vitest';
 
 /** What a browser keeps between requests to the checkout: its CSRF cookie and the page's form token. */
@@ -16,8 +17,11 @@ export async function visitCheckout(checkoutUrl: string, cartId: string, cookie?
   return { cookie: cookie ?? setCookie!.split(';')[0]!, csrf: html.match(/name="csrf" value="([^"]+)"/)![1]!, html };
 }
 
-/** Posts one of the page's forms, without following the redirect it answers with. */
-export function postCheckoutForm(
+/**
+ * Posts one of the page's forms, without following the redirect it answers with. Cookies the answer
+ * sets (the browser binding a verified code gives) are kept in `at`, as a browser keeps them.
+ */
+export async function postCheckoutForm(
   checkoutUrl: string,
   path: string,
   cartId: string,
@@ -25,10 +29,12 @@ export function postCheckoutForm(
   fields: Record<string, string> = {},
   headers: Record<string, string> = {},
 ): Promise<Response> {
-  return fetch(`${checkoutUrl}${path}`, {
+  const res = await fetch(`${checkoutUrl}${path}`, {
     method: 'POST',
     redirect: 'manual',
     headers: { 'content-type': 'application/x-www-form-urlencoded', origin: checkoutUrl, cookie: at.cookie, ...headers },
     body: new URLSearchParams({ token: cartId, csrf: at.csrf, ...fields }),
   });
+  at.cookie = withCookies(at.cookie, res.headers.getSetCookie());
+  return res;
 }

@@ -1,5 +1,5 @@
 import { readContact } from '../../core/checkout/contact-input.js';
-import { otpDestinationKey } from '../../core/checkout/otp/destination.js';
+import { savedCardContactKey } from '../../core/checkout/saved-card-contact.js';
 import { createSandboxPaymentProcessor } from '../../core/checkout/payment-processors/sandbox.js';
 import { confirmSavedCards, recordPendingSavedCard } from '../../core/checkout/saved-cards.js';
 import type { TestStack } from './test-stack.js';
@@ -18,7 +18,7 @@ export async function seedSavedCard(stack: Pick<TestStack, 'db' | 'config'>, con
     card: { pan, brand: 'visa', last4: pan.slice(-4), expMonth: 12, expYear: 2030, cvv: '123' },
   });
   if (saved.outcome !== 'saved') throw new Error(`the sandbox refused to save ${pan}: ${saved.declineCode}`);
-  const contactKey = otpDestinationKey(stack.config.keyring, read.destination);
+  const contactKey = savedCardContactKey(stack.config.keyring, read.contact.address);
   await recordPendingSavedCard(stack.db, { contactKey, cartId: key, processor: processor.name, ...saved });
   await confirmSavedCards(stack.db, key);
 }

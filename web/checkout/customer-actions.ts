@@ -70,12 +70,18 @@ export function customerActions(temporal: Temporal, config: Pick<Config, 'payOut
   return {
     /**
      * `contactKey`: the destination's keyed hash (core/checkout/otp/destination.ts), kept by the session for resends' limit;
+     * `cardKey`: the exact contact's (core/checkout/saved-card-contact.ts), its saved cards' key once verified;
      * `locale`: the page's language, for the code message (and the reminder); `remind`: the customer ticked "Remind me if I don't finish".
      */
-    sendCode: (cartId: string, contact: string, state: CartSessionState, contactKey?: string, locale?: string, remind?: boolean) =>
+    sendCode: (
+      cartId: string,
+      contact: string,
+      state: CartSessionState,
+      options: { contactKey?: string; cardKey?: string; locale?: string; remind?: boolean } = {},
+    ) =>
       run(cartId, (h) =>
         h.executeUpdate(sendCodeUpdate, {
-          args: [{ contact, contactKey, locale, ...(remind ? { remind } : {}) }],
+          args: [{ contact, contactKey: options.contactKey, cardKey: options.cardKey, locale: options.locale, ...(options.remind ? { remind: true } : {}) }],
           updateId: `send-code-${cartId}-${state.sendAttempts ?? 0}`,
         }),
       ),
@@ -85,7 +91,8 @@ export function customerActions(temporal: Temporal, config: Pick<Config, 'payOut
       run(cartId, (h) =>
         h.executeUpdate(verifyCodeUpdate, {
           args: [{ codeHash }],
-          updateId: `verify-code-${cartId}-${state.otp?.resendsLeft ?? 'x'}-${codeHash.slice(0, 16)}`,
+          // Per code sent: the first verification's, or another browser's (rebind) once verified.
+          updateId: `verify-code-${cartId}-${state.otp?.resendsLeft ?? state.rebind?.resendsLeft ?? 'x'}-${codeHash.slice(0, 16)}`,
         }),
       ),
     /** Submits the payment (one per cart, whatever the clicks) and waits a bounded time for its outcome. */

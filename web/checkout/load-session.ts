@@ -44,6 +44,8 @@ export interface CheckoutSession {
   offersReminder: boolean;
   /** The merchant lets its checkout offer saved cards once the code is verified (docs/saved-cards.md). */
   savedCardsAllowed: boolean;
+  /** The digest of the verifying browser's cookie, from the ledger: who may act after the code (web/checkout/browser-binding.ts). */
+  browserBinding: string | null;
 }
 
 /**
@@ -82,6 +84,7 @@ export async function loadCheckoutSession(
     createdWith: row.createdWith,
     offersReminder: row.cart.recovery?.enabled === true && row.recoveredFrom === null,
     savedCardsAllowed: row.savedCardsAllowed,
+    browserBinding: row.browserBinding,
     ...rememberedContactOf(deps.config.keyring, row.recoveredCustomerSealed),
   };
   if (TERMINAL_STATUSES.has(row.status)) {

@@ -3,10 +3,11 @@ import { bodyLimit } from 'hono/body-limit';
 import { getCookie, setCookie } from 'hono/cookie';
 import { csrf as originCheck } from 'hono/csrf';
 import { deleteCard, storeCard } from '../../core/checkout/card-vault.js';
-import { findSavedCard, removeSavedCards, savedCardsOf } from '../../core/checkout/saved-cards.js';
+import { findSavedCard, rekeySavedCards, removeSavedCards, savedCardsOf } from '../../core/checkout/saved-cards.js';
+import { legacySavedCardContactKey, savedCardContactKey } from '../../core/checkout/saved-card-contact.js';
 import { SAVED_CARD_ID_PATTERN } from '../../core/checkout/saved-card-id.js';
 import { startSavedCardRemoval } from '../../workflows/saved-card-removal/client.js';
-import { markCustomerStarted, recordFunnelStep, type RecordedFunnelStep } from '../../core/checkout/cart-ledger.js';
+import { bindBrowser, markCustomerStarted, recordFunnelStep, type RecordedFunnelStep } from '../../core/checkout/cart-ledger.js';
 import { checkCard, type CardErrorCode } from '../../core/checkout/cards.js';
 import type { Config } from '../../core/config.js';
 import type { Db } from '../../core/db/client.js';
@@ -20,6 +21,7 @@ import type { WebEnv } from '../security-headers.js';
 import type { WebMetrics } from '../metrics.js';
 import { customerActions, type ActionResult } from './customer-actions.js';
 import { checkoutLimits, type OtpSendLimit } from './limits.js';
+import { browserBinding } from './browser-binding.js';
 import { loadCheckoutSession, queryState, type CheckoutSession } from './load-session.js';
 import { merchantOrigins, merchantReturnUrl, SUCCESS_STATUSES } from './merchant-redirect.js';
 import { checkoutPage } from './views/checkout-page.js';
@@ -63,6 +65,7 @@ export function checkoutRoutes(deps: CheckoutDeps) {
   const actions = customerActions(deps.temporal, config);
   const limits = checkoutLimits(deps);
   const ownOrigin = new URL(config.checkoutBaseUrl).origin;
+  const binding = browserBinding({ checkoutBaseUrl: config.checkoutBaseUrl });
   const app = new Hono<WebEnv>();
 
   /** The browser's half of the double-submit pair: kept while it lasts, issued when missing. */
@@ -74,14 +77,17 @@ export function checkoutRoutes(deps: CheckoutDeps) {
     return nonce;
   }
 
+  /** Whether this browser may see and act on the session's step (web/checkout/browser-binding.ts): the one guard. */
+  const holds = (c: C, session: CheckoutSession) => binding.holds(c, session.state.step, session.browserBinding);
+
   async function render(c: C, session: CheckoutSession, extras: Extras = {}, status: 200 | 403 | 422 | 429 | 503 = 200) {
+    const held = holds(c, session);
     const view: StepView = {
       session,
       locale: locale(c),
       csrf: csrfToken(csrfKey, session.cartId, csrfNonce(c)),
       sandbox,
-      ...stillConfirming(session),
-      ...(await savedCardsView(session)),
+      ...(held ? { ...stillConfirming(session), ...(await savedCardsView(session)) } : { rebind: true }),
       ...extras,
     };
     c.set('formActionOrigins', merchantOrigins(session));
@@ -99,9 +105,9 @@ export function checkoutRoutes(deps: CheckoutDeps) {
     return { savedCards: { cards: await savedCardsOf(deps.db, contactKey, config.payments.processor), offerSave: true } };
   }
 
-  /** The verified contact's key, when this session may offer, save and charge saved cards. */
+  /** The verified contact's saved-card key, when this session may offer, save and charge saved cards. */
   function offersSavedCards({ state, savedCardsAllowed }: CheckoutSession): string | undefined {
-    return state.step === 'card' && state.status === 'pending' && savedCardsAllowed ? state.contactKey : undefined;
+    return state.step === 'card' && state.status === 'pending' && savedCardsAllowed ? state.cardKey : undefined;
   }
 
   /** A payment past PAYMENT_CONFIRMATION_WAIT_SECONDS without an outcome: the way back is the failure page, where the webhook is awaited. */
@@ -131,7 +137,8 @@ export function checkoutRoutes(deps: CheckoutDeps) {
    */
   async function leave(c: C, session: CheckoutSession) {
     // At the bank's 3-D Secure challenge: a plain redirect there (HX-Redirect for htmx), no JavaScript needed.
-    if (session.state.step === 'authenticating' && session.state.authentication) return redirect(c, session.state.authentication.redirectUrl);
+    if (session.state.step === 'authenticating' && session.state.authentication && holds(c, session))
+      return redirect(c, session.state.authentication.redirectUrl);
     const back = closedByStore(session) ? undefined : merchantReturnUrl(session, session.state.status);
     if (back) {
       if (SUCCESS_STATUSES.has(session.state.status))
@@ -240,7 +247,8 @@ export function checkoutRoutes(deps: CheckoutDeps) {
   app.get('/', async (c) => {
     const session = await loadSession(c, c.req.query('token') ?? '');
     if (!session) return notFoundPage(c);
-    if (session.state.step === 'authenticating' && session.state.authentication) return c.redirect(session.state.authentication.redirectUrl, 303);
+    if (session.state.step === 'authenticating' && session.state.authentication && holds(c, session))
+      return c.redirect(session.state.authentication.redirectUrl, 303);
     if (expired(session) || session.state.step === 'done') return closedPage(c, session);
     if (!session.pageOpened) await reached(session, 'page_opened');
     return render(c, session);
@@ -303,7 +311,16 @@ export function checkoutRoutes(deps: CheckoutDeps) {
     }
   }
 
-  function action(path: string, name: string, handle: (c: C, session: CheckoutSession, form: (key: string) => string) => Promise<Response>) {
+  /**
+   * `rebinds`: the action also serves another browser than the one that verified (a fresh code to the
+   * verified contact); every other action after verification is the verifying browser's alone.
+   */
+  function action(
+    path: string,
+    name: string,
+    handle: (c: C, session: CheckoutSession, form: (key: string) => string) => Promise<Response>,
+    options: { rebinds?: boolean } = {},
+  ) {
     app.post(path, async (c) => {
       // Counted before the body is read: a flood of posts costs one counter update each.
       const retryAfter = await limits.pageAction(c);
@@ -318,6 +335,10 @@ export function checkoutRoutes(deps: CheckoutDeps) {
       if (!csrfTokenValid(csrfKey, session.cartId, getCookie(c, CSRF_COOKIE), form(CSRF_FIELD))) {
         logger.warn({ cartId: session.cartId, action: name }, 'checkout form refused: CSRF token missing or wrong');
         return render(c, session, { errors: { form: t(locale(c), 'error.csrf') } }, 403);
+      }
+      if (!options.rebinds && !holds(c, session)) {
+        logger.warn({ cartId: session.cartId, action: name }, 'checkout form refused: not the browser that verified the code');
+        return render(c, session, { errors: { form: t(locale(c), 'rebind.refused') } }, 403);
       }
       const left = await leave(c, session);
       if (left) return left;
@@ -375,6 +396,7 @@ export function checkoutRoutes(deps: CheckoutDeps) {
     }
     if (session.state.step !== 'contact') return moveOn(c, session);
     const contactKey = limits.contactKey(read.destination);
+    const cardKey = savedCardContactKey(config.keyring, read.contact.address);
     const counted = await limits.otpSend(c, {
       contactKey,
       channel: read.contact.channel,
@@ -382,42 +404,65 @@ export function checkoutRoutes(deps: CheckoutDeps) {
       createdWith: session.createdWith,
     });
     if (!counted.allowed) return tooManyCodes(c, session, counted, 'contact', typed);
+    if (session.savedCardsAllowed) await rekeyLegacySavedCards(read.contact.address, cardKey);
     // The workflow is given the address as it was read, so the code goes where it was counted.
-    const result = await actions.sendCode(session.cartId, read.contact.address, session.state, contactKey, locale(c), remind);
+    const result = await actions.sendCode(session.cartId, read.contact.address, session.state, { contactKey, cardKey, locale: locale(c), remind });
     await refundUnlessSent(session, result, counted);
     if (result.accepted) await reached(session, 'code_sent');
     return outcome(c, session, result, 'contact', typed);
   });
 
-  action('/resend-code', 'resendCode', async (c, session) => {
-    if (session.state.step !== 'code') return moveOn(c, session);
-    // The hint is what the state keeps of the contact: an email's has its domain, a phone's is its last digits.
-    const channel = session.state.contactHint?.includes('@') ? 'email' : 'sms';
-    const counted = await limits.otpSend(c, {
-      contactKey: session.state.contactKey,
-      channel,
-      platformUuid: session.store.platformUuid,
-      createdWith: session.createdWith,
-    });
-    if (!counted.allowed) return tooManyCodes(c, session, counted, 'code', {});
-    const result = await actions.resendCode(session.cartId, session.state);
-    await refundUnlessSent(session, result, counted);
-    return outcome(c, session, result, 'code', { notice: t(locale(c), 'code.resent') });
-  });
+  /** Cards saved before they had a key of their own move to this contact's, when they are its (docs/saved-cards.md). */
+  async function rekeyLegacySavedCards(address: string, cardKey: string) {
+    const legacy = legacySavedCardContactKey(config.keyring, address);
+    if (legacy) await rekeySavedCards(deps.db, legacy, cardKey);
+  }
 
-  action('/code', 'verifyCode', async (c, session, form) => {
-    const code = form('code').replace(/\s/g, '');
-    if (!/^\d{6}$/.test(code)) return render(c, session, { errors: { code: t(locale(c), 'error.codeFormat') } }, 422);
-    if (session.state.step !== 'code') return moveOn(c, session);
-    const result = await actions.verifyCode(session.cartId, otpHash(config.keyring, session.cartId, code), session.state);
-    if (result.accepted && result.state.step === 'code' && result.state.status === 'pending') {
-      const left = result.state.otp?.attemptsLeft;
-      const message = left === undefined ? t(locale(c), 'error.codeWrong') : t(locale(c), 'error.codeWrongAttempts', { left });
-      return render(c, { ...session, state: result.state }, { errors: { code: message } }, 422);
-    }
-    if (result.accepted && result.state.status === 'pending' && result.state.step !== 'code') await reached(session, 'code_verified');
-    return outcome(c, session, result, 'code');
-  });
+  action(
+    '/resend-code',
+    'resendCode',
+    async (c, session) => {
+      if (session.state.step !== 'code' && holds(c, session)) return moveOn(c, session);
+      // The hint is what the state keeps of the contact: an email's has its domain, a phone's is its last digits.
+      const channel = session.state.contactHint?.includes('@') ? 'email' : 'sms';
+      const counted = await limits.otpSend(c, {
+        contactKey: session.state.contactKey,
+        channel,
+        platformUuid: session.store.platformUuid,
+        createdWith: session.createdWith,
+      });
+      if (!counted.allowed) return tooManyCodes(c, session, counted, 'code', {});
+      const result = await actions.resendCode(session.cartId, session.state);
+      await refundUnlessSent(session, result, counted);
+      return outcome(c, session, result, 'code', { notice: t(locale(c), 'code.resent') });
+    },
+    { rebinds: true },
+  );
+
+  action(
+    '/code',
+    'verifyCode',
+    async (c, session, form) => {
+      const code = form('code').replace(/\s/g, '');
+      if (!/^\d{6}$/.test(code)) return render(c, session, { errors: { code: t(locale(c), 'error.codeFormat') } }, 422);
+      const rebinding = !holds(c, session);
+      if (session.state.step !== 'code' && !rebinding) return moveOn(c, session);
+      const result = await actions.verifyCode(session.cartId, otpHash(config.keyring, session.cartId, code), session.state);
+      if (result.accepted && result.state.step === 'code' && result.state.status === 'pending') {
+        const left = result.state.otp?.attemptsLeft;
+        const message = left === undefined ? t(locale(c), 'error.codeWrong') : t(locale(c), 'error.codeWrongAttempts', { left });
+        return render(c, { ...session, state: result.state }, { errors: { code: message } }, 422);
+      }
+      const verified = result.accepted && result.state.status === 'pending' && result.state.step !== 'code';
+      // The browser that entered the right code acts for the customer from now on, this one alone.
+      const bound = verified ? binding.claim(c) : undefined;
+      if (bound) await bindBrowser(deps.db, session.cartId, bound);
+      if (rebinding) logger.info({ cartId: session.cartId, rebound: verified }, 'another browser asked to act for a verified session');
+      else if (verified) await reached(session, 'code_verified');
+      return outcome(c, bound ? { ...session, browserBinding: bound } : session, result, 'code');
+    },
+    { rebinds: true },
+  );
 
   action('/card', 'pay', async (c, session, form) => {
     if (form('savedCard')) return payWithSavedCard(c, session, form('savedCard'));

@@ -75,6 +75,11 @@ export interface CartSessionState {
    * resend is counted against the same destination's limit. Absent if the page sent none.
    */
   contactKey?: string;
+  /**
+   * The keyed hash of the exact contact the customer verified (core/checkout/saved-card-contact.ts), set
+   * once verified: the one key its saved cards are kept and found under. Absent if the page sent none.
+   */
+  cardKey?: string;
   otp?: {
     /** Wrong codes still allowed before the session fails. */
     attemptsLeft: number;
@@ -96,6 +101,18 @@ export interface CartSessionState {
   failureCode?: string;
   /** Set when status is `cancelled`: who ended the session. */
   cancelledBy?: CancelledBy;
+  /**
+   * A verified session another browser asked to act for (docs/security.md, "One browser"): the fresh
+   * code sent to the verified contact for it, until it is verified, runs out of attempts or expires.
+   */
+  rebind?: {
+    attemptsLeft: number;
+    resendsLeft: number;
+    /** ISO 8601; another code is refused before this. */
+    resendAvailableAt: string;
+    /** ISO 8601; this code stops working at this time. */
+    codeExpiresAt: string;
+  };
   /** A manual-capture session, once authorized: until when the hold waits, and what the capture took. */
   authorization?: { holdExpiresAt: string; capturedAmount?: number };
 }
@@ -116,11 +133,20 @@ export const stateQuery = defineQuery<CartSessionState>('state');
  */
 /**
  * `contactKey`: the destination's keyed hash, kept and shown back in the state (never the contact in clear there).
+ * `cardKey`: the exact contact's keyed hash, under which its saved cards are kept, shown back once verified.
  * `locale`: the page's language, for the code message (and its resends, and the reminder); English when absent.
  * `remind`: the customer ticked "Remind me if I don't finish" (a cart with recovery only); it counts
  * once this contact is verified. Absent: false (and ignored by sessions started before 1.2).
  */
-export const sendCodeUpdate = defineUpdate<CartSessionState, [{ contact: string; contactKey?: string; locale?: string; remind?: boolean }]>('sendCode');
+export const sendCodeUpdate = defineUpdate<CartSessionState, [{ contact: string; contactKey?: string; cardKey?: string; locale?: string; remind?: boolean }]>(
+  'sendCode',
+);
+/**
+ * Once the session is verified, resendCode and verifyCode serve another browser holding the cartId:
+ * resendCode sends a fresh code to the verified contact (counted with the resends), verifyCode checks
+ * it and answers the state once it matched; a wrong code is refused (`code_wrong`), and after the last
+ * attempt the code is dropped (`rebind_locked`). The session itself never fails for it.
+ */
 export const resendCodeUpdate = defineUpdate<CartSessionState, []>('resendCode');
 export const verifyCodeUpdate = defineUpdate<CartSessionState, [{ codeHash: string }]>('verifyCode');
 /**

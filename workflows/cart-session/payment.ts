@@ -87,9 +87,13 @@ export function cardPayment(
     return { outcome: 'declined', failureCode: 'processor_error' };
   };
 
-  /** What a 1.2 session adds to the charge: the saved card or the consent, with the verified contact's key. */
+  /**
+   * What a 1.2 session adds to the charge: the saved card or the consent, with the key of the exact
+   * contact it verified (never the code limits' fold: docs/saved-cards.md). A session whose page sent
+   * no such key is offered no saved card, so it has none to charge or save.
+   */
   const savedCardRequest = (card: Card) => {
-    const contactKey = session.contact?.key;
+    const contactKey = session.contact?.cardKey;
     if (!contactKey || !(card.savedCardId || card.save)) return {};
     return { contactKey, ...(card.savedCardId ? { savedCardId: card.savedCardId } : { save: true }) };
   };

@@ -39,6 +39,8 @@ export interface Contact {
   address: string;
   hint: string;
   key?: string;
+  /** The exact contact's keyed hash its saved cards are kept under (messages.ts `cardKey`). */
+  cardKey?: string;
   /** The page's language when the code was asked for: its messages (codes, the reminder) speak it. */
   locale?: string;
   /** The customer asked for a reminder if they do not finish (./reminder.ts); it counts once this contact is verified. */
@@ -64,6 +66,8 @@ export class SessionState {
   resends = 0;
   wrongCodes = 0;
   verified = false;
+  /** A fresh code for another browser of a verified session (./codes.ts), and its wrong tries. */
+  rebinding: { challenge: Challenge; wrongCodes: number } | undefined;
   decision: CustomerDecision | undefined;
   /** When the customer pressed Pay: the page stops waiting on an outcome some time after. */
   paymentSubmittedAt: number | undefined;
@@ -113,6 +117,7 @@ export class SessionState {
       sendAttempts: this.sendAttempts,
       ...(contact ? { contactHint: contact.hint } : {}),
       ...(contact?.key ? { contactKey: contact.key } : {}),
+      ...(contact?.cardKey && this.verified ? { cardKey: contact.cardKey } : {}),
       ...(challenge && !this.verified
         ? {
             otp: {
@@ -123,6 +128,7 @@ export class SessionState {
             },
           }
         : {}),
+      ...(this.rebinding ? { rebind: this.rebindSnapshot(this.rebinding) } : {}),
       ...(payment ? { payment } : {}),
       ...(authentication && !this.returnedFromBank
         ? { authentication: { redirectUrl: authentication.redirectUrl, until: new Date(authentication.until).toISOString() } }
@@ -133,6 +139,15 @@ export class SessionState {
       ...(holdExpiresAt !== undefined
         ? { authorization: { holdExpiresAt: new Date(holdExpiresAt).toISOString(), ...(capturedAmount !== undefined ? { capturedAmount } : {}) } }
         : {}),
+    };
+  }
+
+  private rebindSnapshot({ challenge, wrongCodes }: { challenge: Challenge; wrongCodes: number }): CartSessionState['rebind'] {
+    return {
+      attemptsLeft: this.otpPolicy.maxWrongCodes - wrongCodes,
+      resendsLeft: this.otpPolicy.maxResends - this.resends,
+      resendAvailableAt: new Date(challenge.sentAt + this.otpPolicy.resendIntervalMs).toISOString(),
+      codeExpiresAt: new Date(challenge.expiresAt).toISOString(),
     };
   }
 

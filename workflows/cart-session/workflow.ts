@@ -33,7 +33,7 @@ export async function cartSession(input: CartSessionInput): Promise<{ status: Ca
   const release12 = patched(RELEASE_1_2);
   const session = new SessionState(input);
   const recorder = sessionRecorder(session, { lean: release11, processingInCharge: release11 && release12 });
-  const codes = oneTimeCodes(session, { sendsLocally: release11 });
+  const codes = oneTimeCodes(session, { sendsLocally: release11, rebinds: release12 });
   const payment = cardPayment(session, recorder, { threeDSecure: release11, manualCapture: release11, savedCards: release12 });
   const hold = authorizationHold(session, recorder);
 

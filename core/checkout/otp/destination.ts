@@ -16,7 +16,7 @@ export function otpDestinationKey(keyring: Keyring, normalizedContact: string): 
  * addresses are the same accounts as gmail.com's. Google Workspace domains
  * do not ignore dots, nor does any other provider we know of, so nothing else is folded that way.
  */
-const DOTLESS_DOMAINS = new Map([
+export const DOTLESS_DOMAINS: ReadonlyMap<string, string> = new Map([
   ['gmail.com', 'gmail.com'],
   ['googlemail.com', 'gmail.com'],
 ]);

@@ -29,6 +29,11 @@ export interface StepView {
    * consent to save the typed card. Absent: nothing of saved cards shows.
    */
   savedCards?: { cards: SavedCard[]; offerSave: boolean };
+  /**
+   * Set when this browser is not the one that verified the code (web/checkout/browser-binding.ts): in
+   * place of the step, the way to act here, a fresh code to the verified contact.
+   */
+  rebind?: true;
 }
 
 const STEP_ORDER: CheckoutStep[] = ['contact', 'code', 'card'];
@@ -37,14 +42,16 @@ const STEP_LABELS = { contact: 'steps.contact', code: 'steps.code', card: 'steps
 /** The part of the page that changes as the customer moves on; htmx swaps it in place. */
 export function stepPanel(view: StepView): Html {
   const { step } = view.session.state;
-  return html`<section id="step" class="panel step" aria-live="polite" data-step="${step}">
-    ${step === 'processing' || step === 'authenticating' ? '' : progress(step, view.locale)}
+  const shown = view.rebind ? 'code' : step;
+  return html`<section id="step" class="panel step" aria-live="polite" data-step="${view.rebind ? 'rebind' : step}">
+    ${shown === 'processing' || shown === 'authenticating' ? '' : progress(shown, view.locale)}
     ${view.errors?.form ? html`<p class="alert" role="alert">${view.errors.form}</p>` : ''}
     ${view.notice ? html`<p class="notice" role="status">${view.notice}</p>` : ''} ${stepBody(view)}
   </section>`;
 }
 
 function stepBody(view: StepView): Html {
+  if (view.rebind) return rebindStep(view);
   switch (view.session.state.step) {
     case 'contact':
       return contactStep(view);
@@ -182,15 +189,7 @@ function codeStep(view: StepView): Html {
     ${form(
       '/code',
       view,
-      html`${field({
-          view,
-          name: 'code',
-          label: t(view.locale, 'code.label'),
-          ltr: true,
-          attributes: html`type="text" inputmode="numeric" autocomplete="one-time-code" pattern="[0-9]*" maxlength="6" required`,
-          hint: view.sandbox ? tHtml(view.locale, 'code.sandboxHint', { otp: view.sandbox.otp }) : undefined,
-        })}
-        ${otp && otp.attemptsLeft < 5 ? html`<p class="hint">${t(view.locale, 'code.attemptsLeft', { left: otp.attemptsLeft })}</p>` : ''}
+      html`${codeField(view)} ${otp && otp.attemptsLeft < 5 ? html`<p class="hint">${t(view.locale, 'code.attemptsLeft', { left: otp.attemptsLeft })}</p>` : ''}
         <button type="submit">${t(view.locale, 'code.submit')}</button>`,
     )}
     ${
@@ -212,6 +211,45 @@ function codeStep(view: StepView): Html {
         : ''
     }
     ${cancelForm(view)}`;
+}
+
+/** The one-time code's field, for the first verification and another browser's. */
+function codeField(view: StepView): Html {
+  return field({
+    view,
+    name: 'code',
+    label: t(view.locale, 'code.label'),
+    ltr: true,
+    attributes: html`type="text" inputmode="numeric" autocomplete="one-time-code" pattern="[0-9]*" maxlength="6" required`,
+    hint: view.sandbox ? tHtml(view.locale, 'code.sandboxHint', { otp: view.sandbox.otp }) : undefined,
+  });
+}
+
+/**
+ * Another browser than the one that verified: nothing of the checkout beyond the masked contact, and a
+ * fresh code to that contact before anything else. While a code waits, its field; otherwise the button
+ * that sends one.
+ */
+function rebindStep(view: StepView): Html {
+  const { contactHint, rebind } = view.session.state;
+  const hint = contactHint ?? '';
+  const waiting = rebind && Date.parse(rebind.codeExpiresAt) > Date.now() ? rebind : undefined;
+  const lead = html`<h2>${t(view.locale, 'rebind.heading')}</h2>
+    <p class="lead">${t(view.locale, 'rebind.lead', { contact: hint })}</p>`;
+  if (!waiting) return html`${lead} ${form('/resend-code', view, html`<button type="submit">${t(view.locale, 'rebind.send', { contact: hint })}</button>`)}`;
+  return html`${lead}
+  ${form(
+    '/code',
+    view,
+    html`${codeField(view)}
+      <p class="hint">${t(view.locale, 'code.attemptsLeft', { left: waiting.attemptsLeft })}</p>
+      <button type="submit">${t(view.locale, 'code.submit')}</button>`,
+  )}
+  ${
+    waiting.resendsLeft > 0
+      ? form('/resend-code', view, html`<button type="submit" class="link-button">${t(view.locale, 'code.resend')}</button>`, 'resend-form')
+      : ''
+  }`;
 }
 
 /** A saved card as the customer knows it: `Visa •••• 1111`. */
