@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { CreatedMerchant } from '../../core/merchants/registration.js';
 import { dashboardClient } from '../support/dashboard-client.js';
+import { operatorApi } from '../support/operator.js';
 import { paidCarts, type ErrorBody } from '../support/merchant-api.js';
 import { useTestStack } from '../support/test-stack.js';
 import { waitFor } from '../support/wait-for.js';
@@ -16,6 +17,7 @@ import { startWebhookReceiver, type WebhookReceiver } from '../support/webhook-r
 describe('manual sends: one limit per merchant and origin, a replay is one attempt to an endpoint that takes the event', () => {
   // A short retry schedule: a replay put back on it would be retried within a second.
   const stack = useTestStack({ TRUST_PROXY: '1', WEBHOOK_RETRY_SCHEDULE_MS: '0,300,500', WEBHOOK_MANUAL_SENDS_PER_HOUR: '3' });
+  const operator = operatorApi(stack);
   let receiver: WebhookReceiver;
   /** Answers an event's first delivery 200, and every later request for it (a replay) 500. */
   let failing: WebhookReceiver;
@@ -134,6 +136,25 @@ describe('manual sends: one limit per merchant and origin, a replay is one attem
     expect(typeof body.requestId).toBe('string');
     await settle();
     expect(elsewhere.requests.filter((r) => r.rawBody.includes(eventId))).toEqual([]);
+  });
+
+  it('holds a replay to the filter as it is now, from the dashboard and by an operator alike', async () => {
+    const { merchant, call, endpointId, eventId } = await merchantWithEvent('/narrowed');
+    // The event was recorded for this endpoint; since then it takes refunds only.
+    expect((await call('PATCH', `/webhook-endpoints/${endpointId}`, { enabledEvents: ['order_refunded'] })).status).toBe(200);
+
+    const browser = dashboardClient(stack.checkoutUrl);
+    expect((await browser.signIn(merchant.apiKey)).status).toBe(303);
+    await browser.get('/dashboard/webhooks');
+    const fromDashboard = await browser.post(`/dashboard/events/${eventId}/replay`);
+    expect(fromDashboard.status).toBe(422);
+    expect(fromDashboard.body).toContain('Not sent: this endpoint takes order_refunded, not order_created.');
+
+    const byOperator = await operator('POST', `/events/${eventId}/replay`, { endpointId });
+    expect(byOperator.status).toBe(422);
+    expect(((await byOperator.json()) as ErrorBody).code).toBe('EVENT_NOT_SUBSCRIBED');
+    await settle();
+    expect(received(eventId)).toBe(1);
   });
 
   it('counts dashboard test events against the endpoint the merchant API replays to', async () => {
