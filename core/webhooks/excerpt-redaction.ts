@@ -10,11 +10,11 @@ import type { Customer } from '../orders/order-model.js';
  * - JSON-escaped: `\uXXXX` (any case of hex), or a backslash before it (`\/`);
  * - URL-encoded: `%XX` (any case of hex), and `+` for a space;
  * - as an HTML character reference: `&#NN;` or `&#xHH;`;
- * and a phone number also with spaces, dots, dashes or brackets between its characters (`+33 6 12 34
- * 56 78`). An answer cut at the excerpt's limit may end in the middle of the contact: a cut of at
- * least MIN_CUT characters at its very end is replaced too. What is not redactable robustly stays:
- * another spelling of the same contact (a national phone format, an email's local part alone), or a
- * contact encoded as a whole (base64, a hash).
+ * and a phone number also with up to 3 spaces, dots, dashes or brackets between two of its
+ * characters (`+33 6 12 34 56 78`). An answer cut at the excerpt's limit may end in the middle of the
+ * contact: a cut of at least MIN_CUT characters at its very end is replaced too. What is not
+ * redactable robustly stays: another spelling of the same contact (a national phone format, `+33 (0)6…`,
+ * an email's local part alone), or a contact encoded as a whole (base64, a hash).
  */
 export const CONTACT_PLACEHOLDER = '[contact redacted]';
 
@@ -37,9 +37,13 @@ function characterForms(ch: string): string {
   return `(?:${forms.join('|')})`;
 }
 
-/** The contact's pattern: its characters in order, a phone number's with separators allowed between them. */
+/**
+ * The contact's pattern: its characters in order, a phone number's with a few separators allowed
+ * between them. A few, not any number: the answer is the endpoint's to write, and an unbounded run of
+ * separators would make a 20 KiB answer of them cost seconds to search.
+ */
 function contactPattern(contact: string, isPhone: boolean): string[] {
-  const separator = isPhone ? '(?:[\\s.()-]|%20|\\+)*' : '';
+  const separator = isPhone ? '(?:[\\s.()-]|%20|\\+){0,3}' : '';
   return [...contact].map((ch, i) => (i === 0 ? '' : separator) + characterForms(ch));
 }
 

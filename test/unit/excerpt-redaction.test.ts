@@ -30,6 +30,14 @@ describe('redactContact: the order’s contact never stays in a response excerpt
     expect(redactContact(excerpt, phone)).toBe(expected);
   });
 
+  it('searches an answer the endpoint wrote to be slow to search in linear time: 20 KiB of separators', () => {
+    for (const answer of ['+ '.repeat(10_240), '+'.repeat(20_480), '&#0'.repeat(6_800)]) {
+      const started = performance.now();
+      expect(redactContact(answer, phone)).toBe(answer);
+      expect(performance.now() - started).toBeLessThan(500);
+    }
+  });
+
   it('leaves an excerpt alone without a contact, and no excerpt as none', () => {
     expect(redactContact('jane.doe+shop@example.com', null)).toBe('jane.doe+shop@example.com');
     expect(redactContact(undefined, email)).toBeUndefined();
