@@ -594,7 +594,7 @@ export const environmentSchema = z.object({
     .register(settingDocs, {
       readBy: ['api', 'web'],
       meaning:
-        'test events and replays a merchant may send to one webhook endpoint per hour, from the dashboard and the merchant API together: each makes us POST to its URL (core/webhooks/manual-sends.ts)',
+        'test events and replays a merchant may send per hour to one target origin (scheme, host and port of the endpoint URL, normalised as a WHATWG URL), whichever of its endpoints has that origin, from the dashboard and the merchant API together: each makes us POST to that URL; adding the URL again as a new endpoint does not start a new count (core/webhooks/manual-sends.ts)',
     }),
   // Off unless said: a deployed sandbox must not let whoever registers a URL probe the worker's own
   // machine and read the answers in the delivery log. Only local development turns it on.

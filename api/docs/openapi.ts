@@ -434,15 +434,26 @@ const BOUND_BY_OPERATOR: DocumentedError = {
 };
 const MANUAL_SENDS_LIMITED: DocumentedError = {
   description:
-    'RATE_LIMITED: the endpoint had its test events and replays for the hour (WEBHOOK_MANUAL_SENDS_PER_HOUR, 30 by default, from the dashboard and the API together); retry after Retry-After seconds.',
+    'RATE_LIMITED: you had your test events and replays for the hour to the endpoint’s origin (scheme, host and port of its URL, whichever of your endpoints has it: WEBHOOK_MANUAL_SENDS_PER_HOUR, 30 by default, from the dashboard and the API together); retry after Retry-After seconds.',
   examples: [
     example(
       'RATE_LIMITED',
-      'Too many test events and replays to this endpoint: at most 30 an hour, from the dashboard and the API together. Retry after the delay in Retry-After.',
-      [{ path: 'endpointId', message: 'has had 30 test events and replays this hour' }],
+      'Too many test events and replays to https://shop.example: at most 30 an hour to one origin, from the dashboard and the API together, whichever of your endpoints they go to. Retry after the delay in Retry-After.',
+      [{ path: 'endpointId', message: 'its origin https://shop.example has had 30 test events and replays this hour' }],
     ),
   ],
   retryAfter: true,
+};
+const EVENT_NOT_SUBSCRIBED: DocumentedError = {
+  description:
+    'EVENT_NOT_SUBSCRIBED: the endpoint’s enabledEvents do not take this event’s type; nothing was sent or counted. The message names both. Replay it to an endpoint that takes it, or add the type to the endpoint’s enabledEvents first.',
+  examples: [
+    example(
+      'EVENT_NOT_SUBSCRIBED',
+      'This endpoint does not take order_created events: its enabledEvents are ["order_refunded"]. Replay it to an endpoint that takes order_created, or add order_created to this endpoint\'s enabledEvents first.',
+      [{ path: 'endpointId', message: 'takes order_refunded, not order_created' }],
+    ),
+  ],
 };
 const EVENT_NOT_FOUND: DocumentedError = {
   description: 'NOT_FOUND: no event of yours has this id, or endpointId names none of your endpoints.',
@@ -1117,7 +1128,7 @@ function registerWebhookEndpointApi(registry: OpenAPIRegistry, security: Array<R
     operationId: 'replayEvent',
     summary: 'Send an event again to one endpoint',
     description:
-      'Same id and body, a fresh timestamp and signature. One attempt, made during this request (within WEBHOOK_TIMEOUT_MS), and the answer gives its outcome (`sent`); unless an earlier event of the order is still pending at that endpoint: then the replay waits behind it and goes out after it (`queued`, with `queuedBehind`), or a replay of this event already waits there (`already_queued`). A failed replay is not retried (it shows in the event’s deliveries; replay it again). Counted with the dashboard’s test events and replays to that endpoint, at most WEBHOOK_MANUAL_SENDS_PER_HOUR (30) an hour. Refused for an endpoint an operator disabled.',
+      'Same id and body, a fresh timestamp and signature. One attempt, made during this request (within WEBHOOK_TIMEOUT_MS), and the answer gives its outcome (`sent`); unless an earlier event of the order is still pending at that endpoint: then the replay waits behind it and goes out after it (`queued`, with `queuedBehind`), or a replay of this event already waits there (`already_queued`). A failed replay is not retried (it shows in the event’s deliveries; replay it again). Only to an endpoint whose enabledEvents take the event’s type (EVENT_NOT_SUBSCRIBED). Counted with the dashboard’s test events and replays to that endpoint’s origin (scheme, host and port, whichever of your endpoints has it), at most WEBHOOK_MANUAL_SENDS_PER_HOUR (30) an hour. Refused for an endpoint an operator disabled.',
     tags,
     security,
     request: {
@@ -1174,6 +1185,7 @@ function registerWebhookEndpointApi(registry: OpenAPIRegistry, security: Array<R
         ...common,
         EVENT_NOT_FOUND,
         BOUND_BY_OPERATOR,
+        EVENT_NOT_SUBSCRIBED,
         MANUAL_SENDS_LIMITED,
         methodNotAllowedError('POST'),
       ]),

@@ -6,7 +6,14 @@ import type { Temporal } from '../../core/temporal/connection.js';
 import { eventListQuerySchema, replayRequestSchema, replayResponseSchema } from '../../core/webhooks/event-schema.js';
 import { ManualSendLimitError } from '../../core/webhooks/manual-sends.js';
 import { listEvents } from '../../core/webhooks/merchant-events.js';
-import { replayDeps, replayEvent, WebhookEndpointUnknownError, WebhookEventNotFoundError, type ReplaySender } from '../../core/webhooks/replay.js';
+import {
+  EventNotSubscribedError,
+  replayDeps,
+  replayEvent,
+  WebhookEndpointUnknownError,
+  WebhookEventNotFoundError,
+  type ReplaySender,
+} from '../../core/webhooks/replay.js';
 import { boundedDeliveryRequests } from '../../workflows/webhook-delivery/client.js';
 import { ApiError, methodNotAllowed, validationError } from '../errors.js';
 import { jsonBody, readValidJson } from '../json-body.js';
@@ -17,13 +24,21 @@ const TEMPORAL_DEADLINE_MS = 5_000;
 /** A replay body is one id. */
 export const REPLAY_BODY_BYTES = 4 * 1024;
 
-/** RATE_LIMITED: the endpoint's manual sends (test events and replays, dashboard and API together) are used up for the hour. */
+/** RATE_LIMITED: the merchant's manual sends (test events and replays, dashboard and API together) to the endpoint's origin are used up for the hour. */
 export const manualSendsRateLimited = (err: ManualSendLimitError) =>
   new ApiError(
     'RATE_LIMITED',
-    `Too many test events and replays to this endpoint: at most ${err.max} an hour, from the dashboard and the API together. Retry after the delay in Retry-After.`,
-    [{ path: 'endpointId', message: `has had ${err.max} test events and replays this hour` }],
+    `Too many test events and replays to ${err.origin}: at most ${err.max} an hour to one origin, from the dashboard and the API together, whichever of your endpoints they go to. Retry after the delay in Retry-After.`,
+    [{ path: 'endpointId', message: `its origin ${err.origin} has had ${err.max} test events and replays this hour` }],
     { 'Retry-After': String(err.retryAfterSeconds) },
+  );
+
+/** EVENT_NOT_SUBSCRIBED: the endpoint's event filter does not take the event; the message names both. */
+export const eventNotSubscribed = (err: EventNotSubscribedError) =>
+  new ApiError(
+    'EVENT_NOT_SUBSCRIBED',
+    `This endpoint does not take ${err.event} events: its enabledEvents are ${JSON.stringify(err.enabledEvents)}. Replay it to an endpoint that takes ${err.event}, or add ${err.event} to this endpoint's enabledEvents first.`,
+    [{ path: 'endpointId', message: `takes ${err.enabledEvents.join(', ')}, not ${err.event}` }],
   );
 
 const eventNotFound = (id: string) =>
@@ -33,8 +48,8 @@ const eventNotFound = (id: string) =>
 
 /**
  * `/v2/merchant/events…`: the merchant's events and their replay, mounted behind its API key (./routes.ts).
- * A replay is a manual send, limited per endpoint with the dashboard's (core/webhooks/manual-sends.ts),
- * and answers what it did at each endpoint: sent (with the attempt's outcome) or queued.
+ * A replay is a manual send, limited per target origin with the dashboard's (core/webhooks/manual-sends.ts),
+ * only to an endpoint that takes the event, and answers what it did at each endpoint: sent (with the attempt's outcome) or queued.
  */
 export function eventRoutes(deps: { config: Config; db: Db; temporal: Temporal } & ReplaySender) {
   const { config, db, temporal } = deps;
@@ -58,6 +73,7 @@ export function eventRoutes(deps: { config: Config; db: Db; temporal: Temporal }
       if (err instanceof WebhookEventNotFoundError) throw eventNotFound(id);
       if (err instanceof EndpointDisabledByOperatorError) throw endpointDisabledByOperator(err);
       if (err instanceof ManualSendLimitError) throw manualSendsRateLimited(err);
+      if (err instanceof EventNotSubscribedError) throw eventNotSubscribed(err);
       if (err instanceof WebhookEndpointUnknownError)
         throw new ApiError('NOT_FOUND', 'No webhook endpoint of yours has this id. List yours with GET /v2/merchant/webhook-endpoints.', [
           { path: 'endpointId', message: 'is not one of your webhook endpoints' },

@@ -34,10 +34,18 @@ import { withDeadline, type Temporal } from '../../core/temporal/connection.js';
 import { listCartDeliveries } from '../../core/webhooks/event-history.js';
 import { DELIVERY_STATUSES } from '../../core/webhooks/events.js';
 import { recoverEndpoint } from '../../core/webhooks/recovery.js';
-import { replayDeps, replayEvent, WebhookEndpointUnknownError, WebhookEventNotFoundError, type ReplaySender } from '../../core/webhooks/replay.js';
+import {
+  EventNotSubscribedError,
+  replayDeps,
+  replayEvent,
+  WebhookEndpointUnknownError,
+  WebhookEventNotFoundError,
+  type ReplaySender,
+} from '../../core/webhooks/replay.js';
 import { boundedDeliveryRequests, deliveryRequests } from '../../workflows/webhook-delivery/client.js';
 import { ApiError, validationError } from '../errors.js';
 import { readValidJson } from '../json-body.js';
+import { eventNotSubscribed } from '../merchant/event-routes.js';
 import { operatorAuth } from './auth.js';
 import { operatorAttempts } from '../../core/operator-attempts.js';
 
@@ -81,6 +89,8 @@ function translate(err: unknown): never {
     throw new ApiError('NOT_FOUND', `No webhook endpoint of this merchant has id ${err.endpointId}.`, [
       { path: 'endpointId', message: 'is not one of this merchant’s endpoints (list them with GET /operator/merchants/{platformUuid}/webhook-endpoints)' },
     ]);
+  // An operator's replay honours the endpoint's event filter as the merchant's does.
+  if (err instanceof EventNotSubscribedError) throw eventNotSubscribed(err);
   if (err instanceof WebhookUrlRejectedError)
     throw new ApiError(
       'VALIDATION_ERROR',

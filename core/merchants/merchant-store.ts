@@ -327,6 +327,8 @@ export interface DeliveryEndpoint {
   disabledByOperator: boolean;
   /** Deleted by the merchant: nothing is sent to it any more. */
   deleted: boolean;
+  /** Event names it takes, or `*` for every one: a replay honours them too (core/webhooks/replay.ts). */
+  enabledEvents: string[];
 }
 
 /** The merchant's first endpoint (the oldest not deleted), as a subquery on `platformUuid`. */
@@ -340,7 +342,8 @@ const firstEndpoint = (sql: Sql, platformUuid: ReturnType<Db>) => sql`
  */
 export async function findDeliveryEndpoint(db: Db, platformUuid: string, endpointId?: string): Promise<DeliveryEndpoint | undefined> {
   const [row] = await db<DeliveryEndpoint[]>`
-    select m.environment, e.id as "endpointId", e.url, e.status, e.disabled_by_operator as "disabledByOperator", e.deleted_at is not null as deleted
+    select m.environment, e.id as "endpointId", e.url, e.status, e.disabled_by_operator as "disabledByOperator", e.deleted_at is not null as deleted,
+      e.enabled_events as "enabledEvents"
     from merchants m join lateral (${
       endpointId === undefined
         ? firstEndpoint(db, db`m.platform_uuid`)

@@ -7,6 +7,7 @@ import type { DeliveryOutcome, DeliveryRequest } from './delivery.js';
 import type { DeliveryError } from './delivery-errors.js';
 import type { DeliveryMetrics } from './delivery-metrics.js';
 import { openEventBody } from './event-body-seal.js';
+import { redactContact } from './excerpt-redaction.js';
 import { completeAttempt, ensureDelivery, findEvent, recordDeliveredAttempt, setDeliveryStatus, startAttempt } from './event-store.js';
 import { postWebhook, type PostOutcome } from './http-post.js';
 import { nextAttemptDelayMs, parseRetryAfter } from './retry-schedule.js';
@@ -63,14 +64,15 @@ export function createDeliveryAttempt(deps: DeliveryAttemptDeps): MakeDeliveryAt
 
   /**
    * A failed attempt as stored: its category (the status itself is in http_status) and the endpoint's
-   * own answer, if any; what Node said of a failure stays in the log line (errorDetail).
+   * own answer, if any, without the order's contact (`excerpt`); what Node said of a failure stays in
+   * the log line (errorDetail).
    */
-  async function recordAttempt(attemptId: string, outcome: PostOutcome, nextAttemptAt?: Date) {
+  async function recordAttempt(attemptId: string, outcome: PostOutcome, excerpt: string | undefined, nextAttemptAt?: Date) {
     await completeAttempt(db, attemptId, {
       httpStatus: outcome.status ?? null,
       errorClass: errorOf(outcome),
       latencyMs: outcome.latencyMs,
-      responseExcerpt: outcome.excerpt ?? null,
+      responseExcerpt: excerpt ?? null,
       nextAttemptAt: nextAttemptAt ?? null,
     });
   }
@@ -98,7 +100,8 @@ export function createDeliveryAttempt(deps: DeliveryAttemptDeps): MakeDeliveryAt
       return { outcome: 'skipped' };
     }
 
-    const rawBody = JSON.stringify(openEventBody(config.keyring, event.payload));
+    const body = openEventBody(config.keyring, event.payload);
+    const rawBody = JSON.stringify(body);
     const secrets = await liveWebhookSecrets(db, config.keyring, endpoint.endpointId);
     const attemptedAt = new Date();
     const attemptId = await startAttempt(db, {
@@ -126,6 +129,8 @@ export function createDeliveryAttempt(deps: DeliveryAttemptDeps): MakeDeliveryAt
       targets: webhookTargets(endpoint.environment, config.webhooks),
       ...(options.signal ? { signal: options.signal } : {}),
     });
+    // The one place an answer becomes an excerpt to store: an endpoint that echoes our body must not leave the contact in clear.
+    const excerpt = redactContact(outcome.excerpt, 'customer' in body.data ? body.data.customer : undefined);
     const sent = { responseStatus: outcome.status ?? null, error: isSuccess(outcome.status) ? null : errorOf(outcome), durationMs: outcome.latencyMs };
     const log = {
       eventId: event.id,
@@ -142,7 +147,7 @@ export function createDeliveryAttempt(deps: DeliveryAttemptDeps): MakeDeliveryAt
       await recordDeliveredAttempt(
         db,
         { attemptId, eventId: event.id, endpointId: endpoint.endpointId },
-        { httpStatus: outcome.status!, latencyMs: outcome.latencyMs, responseExcerpt: outcome.excerpt ?? null },
+        { httpStatus: outcome.status!, latencyMs: outcome.latencyMs, responseExcerpt: excerpt ?? null },
       );
       await recordEndpointSuccess(db, endpoint.endpointId);
       countAttempt('delivered', outcome);
@@ -152,7 +157,7 @@ export function createDeliveryAttempt(deps: DeliveryAttemptDeps): MakeDeliveryAt
       return { outcome: 'delivered', sent };
     }
     if (outcome.status === 410) {
-      await recordAttempt(attemptId, outcome);
+      await recordAttempt(attemptId, outcome, excerpt);
       // Disabled before the event reads as failed: whoever sees the failure sees why.
       await disable(endpoint.endpointId, 'the endpoint answered 410 Gone');
       await setStatus('failed');
@@ -162,7 +167,7 @@ export function createDeliveryAttempt(deps: DeliveryAttemptDeps): MakeDeliveryAt
 
     const failingSince = await recordEndpointFailure(db, endpoint.endpointId, attemptedAt);
     if (attemptedAt.getTime() - failingSince.getTime() >= config.webhooks.disableAfterMs) {
-      await recordAttempt(attemptId, outcome);
+      await recordAttempt(attemptId, outcome, excerpt);
       await disable(endpoint.endpointId, `every attempt failed since ${failingSince.toISOString()}`);
       await setStatus('failed');
       countAttempt('endpoint_disabled', outcome);
@@ -176,7 +181,7 @@ export function createDeliveryAttempt(deps: DeliveryAttemptDeps): MakeDeliveryAt
         ? undefined
         : nextAttemptDelayMs(config.webhooks.retryScheduleMs, attempt, { retryAfterMs: parseRetryAfter(outcome.retryAfter, attemptedAt) });
     if (delay === undefined) {
-      await recordAttempt(attemptId, outcome);
+      await recordAttempt(attemptId, outcome, excerpt);
       // A replay sent at once may overtake the event's own scheduled delivery, still pending and
       // retrying: that delivery's retries decide its status, not this one extra attempt.
       const scheduledStillOn = request.trigger === 'replay' && delivery.status === 'pending' && !delivery.made;
@@ -185,7 +190,7 @@ export function createDeliveryAttempt(deps: DeliveryAttemptDeps): MakeDeliveryAt
       logger.warn(log, request.trigger === 'replay' ? 'webhook replay failed; not retried, replayable' : 'webhook delivery failed for good; replayable');
       return { outcome: 'failed', sent };
     }
-    await recordAttempt(attemptId, outcome, new Date(attemptedAt.getTime() + delay));
+    await recordAttempt(attemptId, outcome, excerpt, new Date(attemptedAt.getTime() + delay));
     countAttempt('retrying', outcome);
     logger.info({ ...log, nextAttemptInMs: delay }, 'webhook attempt failed; will retry');
     return { outcome: 'retrying', retryInMs: delay, sent };

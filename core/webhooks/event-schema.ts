@@ -107,7 +107,7 @@ export const replayDeliverySchema = z
     endpointId: z.uuid().meta({ example: '0b6f4c1e-8d2a-4f3b-9c7e-5a1d2e3f4a5b' }),
     result: z.enum(REPLAY_RESULTS).meta({
       description:
-        'sent: one attempt was made during this request (see attempt). queued: an earlier event of the order is still pending at this endpoint, so the replay waits behind it (queuedBehind) and goes out after it. already_queued: a replay of this event to this endpoint already waits there; this one adds nothing. skipped: not sent, the endpoint is deleted or disabled by an operator (operators’ replays only)',
+        'sent: one attempt was made during this request (see attempt). queued: an earlier event of the order is still pending at this endpoint, so the replay waits behind it (queuedBehind) and goes out after it. already_queued: a replay of this event to this endpoint already waits there; this one adds nothing. skipped: not sent, the endpoint is deleted or disabled by an operator (operators’ replays only), or its event filter no longer takes the event (in a replay to the several endpoints the event was recorded for)',
     }),
     queuedBehind: z.string().optional().meta({
       description: 'With queued and already_queued: the earliest earlier event still pending at the endpoint',

@@ -50,6 +50,21 @@ export class WebhookEventNotFoundError extends Error {
   }
 }
 
+/** Refused: the endpoint's event filter (`enabledEvents`) does not take the event; nothing was sent or counted. */
+export class EventNotSubscribedError extends Error {
+  override name = 'EventNotSubscribedError';
+  constructor(
+    readonly event: string,
+    readonly endpointId: string,
+    readonly enabledEvents: readonly string[],
+  ) {
+    super(`webhook endpoint ${endpointId} takes ${enabledEvents.join(', ')}, not ${event}`);
+  }
+}
+
+/** Whether `endpoint` takes `event` now: the test of subscribedEndpointIds, which records an event's deliveries. */
+const takes = (endpoint: DeliveryEndpoint, event: string) => endpoint.enabledEvents.includes('*') || endpoint.enabledEvents.includes(event);
+
 export class WebhookEndpointUnknownError extends Error {
   override name = 'WebhookEndpointUnknownError';
   constructor(readonly endpointId: string) {
@@ -59,14 +74,17 @@ export class WebhookEndpointUnknownError extends Error {
 
 /**
  * Sends one event again: same event id and body, fresh timestamp and signature; to `endpointId`, or
- * without it to every endpoint it was recorded for (the merchant's first when none was). At each
- * endpoint it is one attempt made at once, here, and never put back on the retry schedule; unless an
- * earlier event of the cart is still pending there: then the replay waits behind it in the cart's
- * delivery workflow, which keeps the cart's order (`queued`), or already waits there (`already_queued`).
+ * without it to every endpoint it was recorded for (the merchant's first when none was). Only to an
+ * endpoint whose event filter takes the event now: `endpointId` that does not is refused, as is a
+ * replay none of whose endpoints does (EventNotSubscribedError, nothing sent or counted); in a
+ * replay to several, an endpoint whose filter changed since is `skipped`. At each endpoint it is one
+ * attempt made at once, here, and never put back on the retry schedule; unless an earlier event of
+ * the cart is still pending there: then the replay waits behind it in the cart's delivery workflow,
+ * which keeps the cart's order (`queued`), or already waits there (`already_queued`).
  * With `platformUuid` (a merchant replaying, from the dashboard or the API) another merchant's event
  * is not found, like a missing one, and the replay is a manual send (core/webhooks/manual-sends.ts):
- * never to an endpoint an operator disabled, and counted against each endpoint's hourly limit
- * (EndpointDisabledByOperatorError, ManualSendLimitError). Operators' replays are neither.
+ * never to an endpoint an operator disabled, and counted against the merchant's hourly limit per
+ * target origin (EndpointDisabledByOperatorError, ManualSendLimitError). Operators' replays are neither.
  */
 export async function replayEvent(deps: ReplayDeps, eventId: string, options: { platformUuid?: string; endpointId?: string } = {}): Promise<ReplayAnswer> {
   const event = await findEvent(deps.db, eventId);
@@ -83,8 +101,17 @@ export async function replayEvent(deps: ReplayDeps, eventId: string, options: { 
     );
     endpoints = found.filter((e): e is DeliveryEndpoint => e !== undefined);
   }
-  const admitted = options.platformUuid === undefined ? undefined : await admitManualSend(deps, endpoints);
-  const settled = await Promise.allSettled((admitted?.endpoints ?? endpoints).map((e) => replayTo(deps, event, e.endpointId)));
+  // A deleted endpoint is skipped whatever it takes (replayTo); a live one that does not take the event is refused.
+  const taking = endpoints.filter((e) => e.deleted || takes(e, event.event));
+  const notTaking = endpoints.filter((e) => !taking.includes(e));
+  if (taking.length === 0 && notTaking[0]) throw new EventNotSubscribedError(event.event, notTaking[0].endpointId, notTaking[0].enabledEvents);
+  const admitted = options.platformUuid === undefined ? undefined : await admitManualSend(deps, options.platformUuid, taking);
+  const settled = await Promise.allSettled((admitted?.endpoints ?? taking).map((e) => replayTo(deps, event, e.endpointId)));
+  const leftOut = notTaking.map((e): ReplayDelivery => ({
+    endpointId: e.endpointId,
+    result: 'skipped',
+    message: `Not sent: the endpoint takes ${e.enabledEvents.join(', ')}, not ${event.event}`,
+  }));
   const failed = settled.find((s): s is PromiseRejectedResult => s.status === 'rejected');
   if (failed) {
     // Nothing sent or queued: the merchant's counts are given back (a partly done replay keeps them).
@@ -92,7 +119,7 @@ export async function replayEvent(deps: ReplayDeps, eventId: string, options: { 
       await admitted.refund().catch((refundErr: unknown) => deps.logger?.warn({ err: refundErr }, 'giving back manual-send counts failed'));
     throw failed.reason;
   }
-  return { eventId, cartId: event.cart_id, deliveries: settled.map((s) => (s as PromiseFulfilledResult<ReplayDelivery>).value) };
+  return { eventId, cartId: event.cart_id, deliveries: [...settled.map((s) => (s as PromiseFulfilledResult<ReplayDelivery>).value), ...leftOut] };
 }
 
 /** The replay at one endpoint: sent at once, or behind the cart's earliest earlier event still pending there. */

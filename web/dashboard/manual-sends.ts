@@ -4,16 +4,20 @@ import type { Logger } from '../../core/logger.js';
 import { findDeliveryEndpoint } from '../../core/merchants/merchant-store.js';
 import { EndpointDisabledByOperatorError } from '../../core/merchants/webhook-endpoints.js';
 import { admitManualSend, ManualSendLimitError } from '../../core/webhooks/manual-sends.js';
+import { EventNotSubscribedError } from '../../core/webhooks/replay.js';
 
-export type ManualSendRefusal = { status: 409 | 429; message: string; retryAfterSeconds?: number };
+export type ManualSendRefusal = { status: 409 | 422 | 429; message: string; retryAfterSeconds?: number };
 
 /**
  * The dashboard's words for a refused manual send (core/webhooks/manual-sends.ts: one limit per
- * endpoint for test events and replays, from the dashboard and the merchant API together; nothing to
- * an endpoint an operator disabled), or undefined for any other error.
+ * merchant and target origin for test events and replays, from the dashboard and the merchant API
+ * together; nothing to an endpoint an operator disabled; core/webhooks/replay.ts: no replay to an
+ * endpoint that does not take the event), or undefined for any other error.
  */
 export function manualSendRefusal(err: unknown): ManualSendRefusal | undefined {
   if (err instanceof EndpointDisabledByOperatorError) return { status: 409, message: err.message };
+  if (err instanceof EventNotSubscribedError)
+    return { status: 422, message: `Not sent: this endpoint takes ${err.enabledEvents.join(', ')}, not ${err.event}. Change its events to send it this one.` };
   if (!(err instanceof ManualSendLimitError)) return undefined;
   const minutes = Math.max(1, Math.ceil(err.retryAfterSeconds / 60));
   return {
@@ -33,7 +37,7 @@ export function testEventGuard(deps: { config: Pick<Config, 'webhooks'>; db: Db;
     const endpoint = await findDeliveryEndpoint(deps.db, platformUuid);
     if (!endpoint) return undefined;
     try {
-      await admitManualSend(deps, [endpoint]);
+      await admitManualSend(deps, platformUuid, [endpoint]);
       return undefined;
     } catch (err) {
       const refusal = manualSendRefusal(err);
