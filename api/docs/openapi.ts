@@ -98,7 +98,7 @@ interface DocumentedError {
 const CREATE_CART_ERRORS: DocumentedError[] = [
   {
     description:
-      "INVALID_JSON: the body is not JSON. VALIDATION_ERROR: one entry per bad field, by JSON path (also for a malformed Idempotency-Key). In production also when the store URL, logo or a return URL is not on the merchant's registered domains (every cart, while it has none), or when any URL names a loopback host.",
+      "INVALID_JSON: the body is not JSON. VALIDATION_ERROR: one entry per bad field, by JSON path (also for a malformed Idempotency-Key, and for a name, title or description the checkout page shows that contains a bidirectional control character, U+202A–U+202E or U+2066–U+2069). In production also when the store URL, logo or a return URL is not on the merchant's registered domains (every cart, while it has none), or when any URL names a loopback host.",
     examples: [
       example('INVALID_JSON', 'The body is not valid JSON. Check for trailing commas, unquoted keys or a truncated body.'),
       example('VALIDATION_ERROR', 'The request has 2 invalid fields.', [
