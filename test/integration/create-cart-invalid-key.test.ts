@@ -74,7 +74,7 @@ describe('create-cart with an Authorization header that carries no active key of
     // No header: a public cart, as before.
     const anonymous = await postCart(stack.apiUrl, validCartRequest(merchant.platformUuid));
     expect(anonymous.status, await anonymous.clone().text()).toBe(200);
-    const { cartId } = (await anonymous.json()) as { cartId: string };
+    const { cartId } = ((await anonymous.json()) as { data: { cartId: string } }).data;
     const [row] = await stack.db<{ created_with: string }[]>`select created_with from carts where cart_id = ${cartId}`;
     expect(row!.created_with).toBe('public');
   });
