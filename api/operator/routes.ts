@@ -36,7 +36,7 @@ import { DELIVERY_STATUSES } from '../../core/webhooks/events.js';
 import { recoverEndpoint } from '../../core/webhooks/recovery.js';
 import { replayDeps, replayEvent, WebhookEndpointUnknownError, WebhookEventNotFoundError, type ReplaySender } from '../../core/webhooks/replay.js';
 import { boundedDeliveryRequests, deliveryRequests } from '../../workflows/webhook-delivery/client.js';
-import { displayText } from '../../core/display-text.js';
+import { merchantNameSchema } from '../../core/merchants/merchant-schema.js';
 import { ApiError, validationError } from '../errors.js';
 import { readValidJson } from '../json-body.js';
 import { operatorAuth } from './auth.js';
@@ -47,8 +47,7 @@ const TEMPORAL_DEADLINE_MS = 5_000;
 const environment = z.enum(['sandbox', 'production']);
 const domainList = z.array(z.string().max(253));
 const createMerchantBody = z.strictObject({
-  // Shown on the checkout page, as the merchant's name.
-  name: displayText(z.string().trim().min(1).max(255)),
+  name: merchantNameSchema,
   webhookUrl: z.string().max(2048),
   environment: environment.optional(),
   domains: domainList.optional(),

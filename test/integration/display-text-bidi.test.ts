@@ -1,5 +1,6 @@
 import { beforeAll, describe, expect, it } from 'vitest';
 import { postCart, validCartRequest } from '../support/fixtures.js';
+import { merchantCli } from '../support/operator.js';
 import { useTestStack } from '../support/test-stack.js';
 
 // The per-client bucket is shared by every file of the run (all from 127.0.0.1).
@@ -67,5 +68,10 @@ describe('bidirectional control characters in merchant display text', () => {
       body: JSON.stringify({ name: `Shop ${RLO}yaPlapyaP`, webhookUrl: 'http://127.0.0.1:9/webhooks' }),
     });
     await expectRefused(res, 'name');
+  });
+
+  it('the merchant CLI refuses U+202E in --name, as a usage error that says the fix', async () => {
+    const refused = await merchantCli(stack)('create', '--name', `Shop ${RLO}yaPlapyaP`, '--webhook-url', 'http://127.0.0.1:9/webhooks');
+    expect(refused).toMatchObject({ code: 2, json: { error: `--name ${FIX}` } });
   });
 });
