@@ -96,6 +96,21 @@ export const KEPT_REJECTIONS = 20;
  */
 export const KEPT_UNMATCHED = 100;
 
+/**
+ * How many orders the file holds at most, unless told otherwise: anyone can post the shop's form (a
+ * script sends the store's own Origin), and each order is kept in the file rewritten on every change.
+ * A full store refuses new orders rather than dropping old ones: an old order may be paid, or still
+ * payable (its checkout session open), and dropping it would lose what the customer paid for.
+ */
+export const MAX_ORDERS = 1_000;
+
+/** Thrown by `create` when the store holds its maximum of orders: the owner archives some (moves the file away) to take more. */
+export class OrdersFullError extends Error {
+  constructor(readonly maxOrders: number) {
+    super(`The store holds ${maxOrders} orders, its maximum: it takes no new order until some are archived.`);
+  }
+}
+
 export interface OrderStore {
   list(): StoreOrder[];
   get(id: string): StoreOrder | undefined;
@@ -103,6 +118,7 @@ export interface OrderStore {
   findByCartId(cartId: string): StoreOrder | undefined;
   unmatched(): StoreFile['unmatched'];
   journal(): StoreFile['journal'];
+  /** Adds an order; throws OrdersFullError when the store already holds its maximum. */
   create(order: Pick<StoreOrder, 'currency' | 'items' | 'total'>): Promise<StoreOrder>;
   /** Changes the orders (or the unmatched list) in memory and writes the file before resolving. */
   update(change: (file: StoreFile) => void): Promise<void>;
@@ -113,7 +129,7 @@ export interface OrderStore {
  * then renamed over the old one, so a crash mid-write leaves the previous version, never half a file;
  * writes are queued, so two requests never interleave theirs.
  */
-export function openOrderStore(file: string): OrderStore {
+export function openOrderStore(file: string, maxOrders: number = MAX_ORDERS): OrderStore {
   mkdirSync(path.dirname(file), { recursive: true });
   let data: StoreFile;
   try {
@@ -143,6 +159,7 @@ export function openOrderStore(file: string): OrderStore {
     unmatched: () => data.unmatched,
     journal: () => data.journal,
     async create(order) {
+      if (data.orders.length >= maxOrders) throw new OrdersFullError(maxOrders);
       const created: StoreOrder = {
         ...order,
         id: `ord_${randomUUID()}`,

@@ -3,14 +3,15 @@ import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import type { Context } from 'hono';
 import { deleteCookie, getSignedCookie, setSignedCookie } from 'hono/cookie';
+import { perClientLimit } from './client-limit.js';
 
 /** The store owner's session cookie: signed, HttpOnly, SameSite=Strict, for the orders page and refunds. */
 export const OWNER_COOKIE = 'demo_store_owner';
 const SESSION_MS = 8 * 60 * 60 * 1000;
+/** Where signing in goes when `next` is missing or would leave the store. */
+const DEFAULT_NEXT = '/orders';
 /** Wrong passwords allowed per minute from one client address: enough for a typo, too few to guess. */
 const FAILURES_PER_MINUTE = 10;
-/** Addresses whose count is kept at once; beyond it, the oldest windows are dropped (the map stays bounded). */
-const TRACKED_ADDRESSES = 10_000;
 
 /**
  * The owner's password, kept in `file` (created on first start, readable by its owner only). A new
@@ -40,17 +41,7 @@ export function ownerLogin(settings: { password: string; secure: boolean }) {
   const expected = digest(settings.password);
   // Per client address: a count for the whole store would let anyone lock the owner out with ten
   // wrong passwords a minute. (The password is 144 random bits: the count only slows a guesser.)
-  const windows = new Map<string, { startedAt: number; failures: number }>();
-  const windowOf = (address: string) => {
-    let window = windows.get(address);
-    if (!window || Date.now() - window.startedAt > 60_000) {
-      windows.delete(address);
-      if (windows.size >= TRACKED_ADDRESSES) windows.delete(windows.keys().next().value!);
-      window = { startedAt: Date.now(), failures: 0 };
-      windows.set(address, window);
-    }
-    return window;
-  };
+  const failures = perClientLimit({ max: FAILURES_PER_MINUTE, windowMs: 60_000, trackedClients: 10_000 });
 
   return {
     /** Whether this request carries a valid, unexpired owner session. */
@@ -61,13 +52,13 @@ export function ownerLogin(settings: { password: string; secure: boolean }) {
 
     /** Too many wrong passwords this minute from this address: the caller answers 429 without checking this one. */
     throttled(address: string): boolean {
-      return windowOf(address).failures >= FAILURES_PER_MINUTE;
+      return failures.reached(address);
     },
 
     /** Checks the password (in constant time) and, when it matches, sets the session cookie. */
     async signIn(c: Context, password: string, address: string): Promise<boolean> {
       if (!timingSafeEqual(digest(password), expected)) {
-        windowOf(address).failures++;
+        failures.count(address);
         return false;
       }
       await setSignedCookie(c, OWNER_COOKIE, String(Date.now() + SESSION_MS), key, {
@@ -89,16 +80,21 @@ export function ownerLogin(settings: { password: string; secure: boolean }) {
 /**
  * Where to go after signing in: a page of this store only, never another site. `next` is read as the
  * browser will read it (a URL relative to the store's `origin`: tabs and newlines dropped, `\` as `/`,
- * so `/\t/evil.example` is `//evil.example`) and kept only when that lands on the store's own origin;
- * what is returned is that URL's path, query and fragment, as parsed.
+ * so `/\t/evil.example` is `//evil.example`) and kept only when that lands on the store's own origin.
+ * What is returned is that URL's path, query and fragment, and only when the browser, reading them
+ * back as a Location, lands on that same URL: resolving dot segments (`/.//evil.example`,
+ * `/%2e//evil.example`, `/orders/..//evil.example`) leaves a path of `//evil.example`, which the
+ * browser would take for another host.
  */
 export function safeNext(next: unknown, origin: string): string {
-  if (typeof next !== 'string' || !next.startsWith('/')) return '/orders';
+  if (typeof next !== 'string' || !next.startsWith('/')) return DEFAULT_NEXT;
   let url: URL;
   try {
     url = new URL(next, origin);
   } catch {
-    return '/orders';
+    return DEFAULT_NEXT;
   }
-  return url.origin === new URL(origin).origin ? `${url.pathname}${url.search}${url.hash}` : '/orders';
+  const location = `${url.pathname}${url.search}${url.hash}`;
+  const readBack = new URL(location, origin);
+  return url.origin === new URL(origin).origin && readBack.href === url.href ? location : DEFAULT_NEXT;
 }

@@ -8,7 +8,8 @@ import { csrf } from 'hono/csrf';
 import { secureHeaders } from 'hono/secure-headers';
 import { CURRENCY, MAX_QUANTITY, PRODUCTS, findProduct, parseAmount } from './catalogue.js';
 import { HostedCheckoutError, createHostedCheckoutClient, type HostedCheckoutSettings } from './hosted-checkout.js';
-import { openOrderStore, switchToRetry, type StoreOrder } from './order-store.js';
+import { OrdersFullError, openOrderStore, switchToRetry, type StoreOrder } from './order-store.js';
+import { perClientLimit } from './client-limit.js';
 import { ownerLogin, safeNext } from './owner-login.js';
 import { loginPage, orderPage, ordersPage, problemPage, shopPage } from './views.js';
 import { createWebhookReceiver } from './webhooks.js';
@@ -29,14 +30,21 @@ export interface DemoStoreSettings extends HostedCheckoutSettings {
   ordersFile: string;
   /** The store owner's password, for the orders page and refunds (demo-store/owner-login.ts ownerPasswordIn keeps one in a file). */
   ownerPassword: string;
+  /** The most orders the file holds (order-store.ts MAX_ORDERS by default); past it, new orders are refused. */
+  maxOrders?: number;
+  /** Orders one client address may place a minute (ORDERS_PER_MINUTE by default). */
+  ordersPerMinute?: number;
   log: (line: string) => void;
 }
 
 const STYLESHEET = readFileSync(new URL('./assets/store.css', import.meta.url), 'utf8');
 const MAX_WEBHOOK_BYTES = 1024 * 1024;
+/** A customer places one order per checkout: ten a minute is plenty, and slows a script filling the store. */
+const ORDERS_PER_MINUTE = 10;
 
 export function createDemoStoreApp(settings: DemoStoreSettings) {
-  const store = openOrderStore(settings.ordersFile);
+  const store = openOrderStore(settings.ordersFile, settings.maxOrders);
+  const orderLimit = perClientLimit({ max: settings.ordersPerMinute ?? ORDERS_PER_MINUTE, windowMs: 60_000, trackedClients: 10_000 });
   const checkout = createHostedCheckoutClient(settings);
   const webhooks = createWebhookReceiver({ secret: settings.webhookSecret, store });
   const accounting = settings.accountingWebhookSecret ? createAccountingReceiver({ secret: settings.accountingWebhookSecret, store }) : undefined;
@@ -77,7 +85,21 @@ export function createDemoStoreApp(settings: DemoStoreSettings) {
       quantity: quantities[p.id] ?? 0,
     }));
     if (items.length === 0) return c.html(shopPage(quantities, 'Choose at least one product.'), 422);
-    const order = await store.create({ currency: CURRENCY, items, total: items.reduce((sum, i) => sum + i.price * i.quantity, 0) });
+    // The connection's address, as for the sign-in: behind a proxy, use the address it forwards.
+    const address = getConnInfo(c).remote.address ?? 'unknown';
+    if (orderLimit.reached(address)) {
+      c.header('retry-after', '60');
+      return c.html(shopPage(quantities, 'Too many orders from your address: wait a minute and try again.'), 429);
+    }
+    orderLimit.count(address);
+    let order: StoreOrder;
+    try {
+      order = await store.create({ currency: CURRENCY, items, total: items.reduce((sum, i) => sum + i.price * i.quantity, 0) });
+    } catch (err) {
+      if (!(err instanceof OrdersFullError)) throw err;
+      settings.log(`[demo store] order refused: ${err.message}`);
+      return c.html(shopPage(quantities, 'The shop is not taking new orders right now: please try again later.'), 503);
+    }
     return openCheckout(c, order);
   });
 

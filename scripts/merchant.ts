@@ -16,6 +16,7 @@ import {
 import { contactKeysOf, removeSavedCards } from '../core/checkout/saved-cards.js';
 import { startSavedCardRemoval } from '../workflows/saved-card-removal/client.js';
 import { registerMerchant } from '../core/merchants/registration.js';
+import { merchantNameSchema } from '../core/merchants/merchant-schema.js';
 import { verifyDomainsNow } from '../workflows/domain-verification/client.js';
 import {
   changeWebhookUrl,
@@ -149,6 +150,13 @@ function isoTime(value: string, name: string): Date {
   return at;
 }
 
+/** --name as the operator API takes it (the checkout page shows it: core/display-text.ts). */
+function merchantName(value: string): string {
+  const parsed = merchantNameSchema.safeParse(value);
+  if (!parsed.success) throw new UsageError(`--name ${parsed.error.issues[0]?.message ?? 'is not valid'}`);
+  return parsed.data;
+}
+
 /** The --event values as enabledEvents: every event without any. */
 function enabledEvents(values: Values): z.output<typeof enabledEventsSchema> | undefined {
   if (!values.event?.length) return undefined;
@@ -189,7 +197,7 @@ async function run(command: string | undefined, values: Values, config: Config, 
         db,
         config.keyring,
         {
-          name: required(values, 'name'),
+          name: merchantName(required(values, 'name')),
           webhookUrl: required(values, 'webhook-url'),
           environment: environmentOf(values.environment, config),
           domains: values.domain ?? [],

@@ -5,6 +5,7 @@ import type { CreateCartRequest } from '../../core/checkout/cart-schema.js';
 import type { Logger } from '../../core/logger.js';
 import type { Limit } from '../../core/rate-limits.js';
 import type { ActiveMerchant } from '../../core/merchants/merchant-store.js';
+import { presentedBearerToken } from '../../core/bearer-token.js';
 import { apiKeyHash } from '../../core/merchants/api-keys.js';
 import { MERCHANT_CHALLENGE } from '../merchant/auth.js';
 import { ApiError } from '../errors.js';
@@ -24,8 +25,8 @@ export interface CartCaller {
 export interface CartAdmissionRequest {
   platformUuid: string;
   address: string;
-  /** The token of the request's `Authorization: Bearer` header, if any. */
-  presentedApiKey: string | undefined;
+  /** The request's `Authorization` header as sent: absent, the request is public; present, it must carry the merchant's active key. */
+  authorization: string | undefined;
   /** The client's own limits, counted first, whoever it asks for. */
   clientLimits: Limit[];
   /** The merchant's counter for its own (keyed) requests. */
@@ -37,7 +38,7 @@ export interface CartAdmissionRequest {
 }
 
 interface AdmissionRow {
-  admission: 'rate_limited' | 'unknown_platform' | 'key_required' | 'admitted';
+  admission: 'rate_limited' | 'unknown_platform' | 'key_required' | 'key_invalid' | 'admitted';
   refusedLimit: number | null;
   retryAfter: number | null;
   openedWindow: boolean;
@@ -51,10 +52,11 @@ interface AdmissionRow {
 /**
  * Counts the client, finds the merchant a create-cart names and whether the request carried its key,
  * counts the merchant's limits, and, given one, writes the cart's ledger row: in one PostgreSQL round
- * trip (admit_cart_request, migration 035), in the order separate statements had. A request refused for
- * lacking the key a merchant requires stops before any merchant-wide counter is charged, so it costs
- * such a merchant nothing; a stranger's request over its address's share of a merchant never reaches
- * the merchant-wide counter.
+ * trip (admit_cart_request, migrations 035 and 039), in the order separate statements had. A request
+ * refused for lacking the key a merchant requires, or for an Authorization header without the
+ * merchant's active key, stops before any merchant-wide counter is charged, so it costs the merchant
+ * nothing; a stranger's request over its address's share of a merchant never reaches the
+ * merchant-wide counter.
  */
 export async function admitCartCaller(
   deps: { config: Config; db: Db; logger: Logger },
@@ -67,7 +69,7 @@ export async function admitCartCaller(
     select admission, refused_limit as "refusedLimit", retry_after as "retryAfter", opened_window as "openedWindow", merchant,
       registered_domains as "registeredDomains", verified_domains as "verifiedDomains", with_key as "withKey", row_inserted as "rowInserted"
     from admit_cart_request(${limits(request.clientLimits)}, ${request.platformUuid}, ${config.environment},
-      ${request.presentedApiKey ? apiKeyHash(request.presentedApiKey) : null}, ${limits(request.keyedLimits)}, ${limits(request.publicLimits)},
+      ${presentedKeyDigest(request.authorization)}, ${limits(request.keyedLimits)}, ${limits(request.publicLimits)},
       ${
         ledger
           ? db.json({
@@ -105,6 +107,14 @@ export async function admitCartCaller(
       MERCHANT_CHALLENGE,
     );
   }
+  if (admitted.admission === 'key_invalid') {
+    throw new ApiError(
+      'UNAUTHORIZED',
+      'The Authorization header does not carry an active API key of this merchant: send Authorization: Bearer <its current API key>, or no Authorization header for a public cart.',
+      [{ path: 'Authorization', message: 'is not an active API key of this merchant (unknown, revoked or rotated out)' }],
+      MERCHANT_CHALLENGE,
+    );
+  }
   return {
     caller: {
       platformUuid: request.platformUuid,
@@ -114,6 +124,17 @@ export async function admitCartCaller(
     },
     rowWritten: admitted.rowInserted,
   };
+}
+
+/**
+ * The digest admit_cart_request compares with the merchant's active key (migration 039): null only
+ * without an Authorization header, a public request. A header that is not `Bearer <token>` gives an
+ * empty digest, which no key has: it is refused as a wrong key, never taken for a public request.
+ */
+function presentedKeyDigest(authorization: string | undefined): Buffer | null {
+  if (authorization === undefined) return null;
+  const token = presentedBearerToken(authorization);
+  return token ? apiKeyHash(token) : Buffer.alloc(0);
 }
 
 /**

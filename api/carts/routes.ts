@@ -1,7 +1,6 @@
 import { Hono } from 'hono';
 import { createCartRequestSchema, LIMITS } from '../../core/checkout/cart-schema.js';
 import { createCartSession, newCartRow, type CartSessionDeps } from './create-cart-session.js';
-import { presentedBearerToken } from '../../core/bearer-token.js';
 import { clientAddress, perAddress as perAddressLimits } from '../../core/client-address.js';
 import { admitCartCaller } from './cart-caller.js';
 import { ApiError, errorResponse, methodNotAllowed } from '../errors.js';
@@ -63,7 +62,7 @@ export function cartRoutes(deps: CartSessionDeps & { cartsCreated: Pick<ApiMetri
         {
           platformUuid: request.cartObject.store.platformUuid,
           address,
-          presentedApiKey: presentedBearerToken(c.req.header('authorization')),
+          authorization: c.req.header('authorization'),
           clientLimits: perAddress('client', address, rateLimit.perClient),
           // The merchant's own requests have a merchant-wide counter of their own, which no public request reaches.
           keyedLimits: [{ bucket: `platform-key:${platform}`, max: rateLimit.perPlatform, windowSeconds: rateLimit.windowSeconds }],

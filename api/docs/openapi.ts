@@ -98,7 +98,7 @@ interface DocumentedError {
 const CREATE_CART_ERRORS: DocumentedError[] = [
   {
     description:
-      "INVALID_JSON: the body is not JSON. VALIDATION_ERROR: one entry per bad field, by JSON path (also for a malformed Idempotency-Key). In production also when the store URL, logo or a return URL is not on the merchant's registered domains (every cart, while it has none), or when any URL names a loopback host.",
+      "INVALID_JSON: the body is not JSON. VALIDATION_ERROR: one entry per bad field, by JSON path (also for a malformed Idempotency-Key, and for a name, title or description the checkout page shows that contains a bidirectional control character, U+202A–U+202E or U+2066–U+2069). In production also when the store URL, logo or a return URL is not on the merchant's registered domains (every cart, while it has none), or when any URL names a loopback host.",
     examples: [
       example('INVALID_JSON', 'The body is not valid JSON. Check for trailing commas, unquoted keys or a truncated body.'),
       example('VALIDATION_ERROR', 'The request has 2 invalid fields.', [
@@ -119,8 +119,13 @@ const CREATE_CART_ERRORS: DocumentedError[] = [
   },
   {
     description:
-      "UNAUTHORIZED: this merchant requires its API key on create-cart (an operator setting, off by default) and the request did not carry Authorization: Bearer <that merchant's API key> (none, another merchant's, or a revoked or rotated-out one). Nothing was created.",
+      "UNAUTHORIZED: an Authorization header was sent that does not carry this merchant's active API key (unknown, another merchant's, revoked or rotated out, or not `Bearer <key>`): a request with a header is never taken as a public one. Also, when this merchant requires its API key on create-cart (an operator setting, off by default), a request without it. Nothing was created.",
     examples: [
+      example(
+        'UNAUTHORIZED',
+        'The Authorization header does not carry an active API key of this merchant: send Authorization: Bearer <its current API key>, or no Authorization header for a public cart.',
+        [{ path: 'Authorization', message: 'is not an active API key of this merchant (unknown, revoked or rotated out)' }],
+      ),
       example('UNAUTHORIZED', 'This merchant requires its API key on create-cart: send Authorization: Bearer <its API key>.', [
         { path: 'Authorization', message: 'this merchant requires its API key on create-cart' },
       ]),
@@ -573,7 +578,7 @@ export function buildOpenApiDocument(config: Pick<Config, 'apiBaseUrl' | 'checko
     type: 'http',
     scheme: 'bearer',
     description:
-      "The merchant's API key, `sk_<environment>_…`, given once at registration and on each rotation. Required on everything under /v2/merchant/. Optional on create-cart: needed only when the merchant's operator turned on requireApiKeyForCarts.",
+      "The merchant's API key, `sk_<environment>_…`, given once at registration and on each rotation. Required on everything under /v2/merchant/. Optional on create-cart: needed only when the merchant's operator turned on requireApiKeyForCarts; sent there, it must be the merchant's active key (else 401, never a public cart).",
   });
   registry.registerPath({
     method: 'post',
@@ -624,7 +629,7 @@ export function buildOpenApiDocument(config: Pick<Config, 'apiBaseUrl' | 'checko
       version: '2.0.0',
       contact: { name: 'Hosted Checkout support: quote the X-Request-Id of the request in question' },
       license: { name: 'Proprietary', identifier: 'LicenseRef-Proprietary' },
-      description: `Create checkout sessions for the hosted payment page, then look up and refund your orders, and end a session you can no longer honour. This is the ${config.environment} environment. Create-cart identifies the merchant by \`cartObject.store.platformUuid\`; no Authorization header is needed unless the merchant chose to require its API key on create-cart (then \`Authorization: Bearer <apiKey>\`, else 401). Everything under \`/v2/merchant/\` needs \`Authorization: Bearer <apiKey>\`. Every error has the same body (\`Error\`).`,
+      description: `Create checkout sessions for the hosted payment page, then look up and refund your orders, and end a session you can no longer honour. This is the ${config.environment} environment. Create-cart identifies the merchant by \`cartObject.store.platformUuid\`; no Authorization header is needed unless the merchant chose to require its API key on create-cart (then \`Authorization: Bearer <apiKey>\`, else 401); an Authorization header that is sent must carry the merchant's active key, else 401. Everything under \`/v2/merchant/\` needs \`Authorization: Bearer <apiKey>\`. Every error has the same body (\`Error\`).`,
     },
     servers: [{ url: config.apiBaseUrl, description: config.environment }],
     tags: TAGS,

@@ -43,6 +43,7 @@ import {
   type ReplaySender,
 } from '../../core/webhooks/replay.js';
 import { boundedDeliveryRequests, deliveryRequests } from '../../workflows/webhook-delivery/client.js';
+import { merchantNameSchema } from '../../core/merchants/merchant-schema.js';
 import { ApiError, validationError } from '../errors.js';
 import { readValidJson } from '../json-body.js';
 import { eventNotSubscribed } from '../merchant/event-routes.js';
@@ -54,7 +55,7 @@ const TEMPORAL_DEADLINE_MS = 5_000;
 const environment = z.enum(['sandbox', 'production']);
 const domainList = z.array(z.string().max(253));
 const createMerchantBody = z.strictObject({
-  name: z.string().trim().min(1).max(255),
+  name: merchantNameSchema,
   webhookUrl: z.string().max(2048),
   environment: environment.optional(),
   domains: domainList.optional(),

@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import currencyCodes from 'currency-codes';
 import countries from 'i18n-iso-countries';
+import { displayText } from '../display-text.js';
 import { cartTotal } from '../money.js';
 import { CAPTURE_METHODS } from './session.js';
 
@@ -102,14 +103,16 @@ export function plainText(value: string, multiLine = false): boolean {
 /** A JSON object, not an array: cross-field checks must not run on `[null, null]` sent for an object. */
 const isObject = (value: unknown) => typeof value === 'object' && value !== null && !Array.isArray(value);
 
-/** Required text: not blank. It is not trimmed, so what the merchant sent is what is echoed and shown. */
+/** Required text: not blank, shown as sent (not trimmed), so held to the display-text rule (core/display-text.ts). */
 const text = (max: number = LIMITS.string, multiLine = false) =>
-  z
-    .string()
-    .min(1, { error: 'must not be empty', abort: true })
-    .max(max, `must be at most ${max} characters`)
-    .refine((v) => v.trim().length > 0, 'must not be blank')
-    .refine((v) => plainText(v, multiLine), 'must not contain control characters');
+  displayText(
+    z
+      .string()
+      .min(1, { error: 'must not be empty', abort: true })
+      .max(max, `must be at most ${max} characters`)
+      .refine((v) => v.trim().length > 0, 'must not be blank')
+      .refine((v) => plainText(v, multiLine), 'must not contain control characters'),
+  );
 
 /** Free text that may be empty (metadata values). */
 const optionalText = (max: number = LIMITS.string) =>

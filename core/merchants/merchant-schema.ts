@@ -1,4 +1,8 @@
 import { z } from 'zod';
+import { displayText } from '../display-text.js';
+
+/** A merchant's name at registration (operator API and CLI): the checkout page shows it. */
+export const merchantNameSchema = displayText(z.string().trim().min(1).max(255));
 
 /** What `GET /v2/merchant/me` says of the calling merchant: the response and its OpenAPI schema in one. */
 export const merchantProfileSchema = z

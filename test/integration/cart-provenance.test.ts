@@ -78,17 +78,19 @@ describe('cart provenance: createdWith on every webhook event and order', () => 
     expect((await browser.get('/dashboard/orders')).body).toMatch(new RegExp(`${cartId}[\\s\\S]*?data-created-with="public"`));
   });
 
-  it('marks a cart made with the merchant’s API key "api_key"; another merchant’s key does not count', async () => {
+  it('marks a cart made with the merchant’s API key "api_key"; another merchant’s key makes no cart at all', async () => {
     const keyed = await paidCart(validCartRequest(merchant.platformUuid), { authorization: `Bearer ${merchant.apiKey}` });
     expect((await receivedOrderCreated(keyed)).data.createdWith).toBe('api_key');
 
+    // A key that is not the merchant's is refused (docs/api.md, "A key that is sent must be the merchant's"), never taken as public.
     const other = await stack.createMerchant({ name: 'Other Store' });
-    const wrongKey = await paidCart(validCartRequest(merchant.platformUuid), { authorization: `Bearer ${other.apiKey}` });
-    expect((await receivedOrderCreated(wrongKey)).data.createdWith).toBe('public');
+    expect((await postCart(stack.apiUrl, validCartRequest(merchant.platformUuid), { authorization: `Bearer ${other.apiKey}` })).status).toBe(401);
+    const anonymous = await paidCart(validCartRequest(merchant.platformUuid));
+    expect((await receivedOrderCreated(anonymous)).data.createdWith).toBe('public');
 
     // Every event the ledger recorded for either cart carries it, as sent.
     const events = await stack.db<{ created_with: string }[]>`
-      select payload->'data'->>'createdWith' as created_with from webhook_events where cart_id in (${keyed}, ${wrongKey}) order by cart_id`;
+      select payload->'data'->>'createdWith' as created_with from webhook_events where cart_id in (${keyed}, ${anonymous}) order by cart_id`;
     expect(events.length).toBeGreaterThanOrEqual(2);
     expect(new Set(events.map((e) => e.created_with))).toEqual(new Set(['api_key', 'public']));
   });

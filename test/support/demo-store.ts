@@ -10,7 +10,16 @@ import type { TestStack } from './test-stack.js';
 export async function startDemoStoreOnStack(
   stack: Pick<TestStack, 'apiUrl' | 'checkoutUrl'>,
   merchant: CreatedMerchant,
-  options: { port: number; baseUrl: string; ordersFile: string; log: (line: string) => void; ownerPassword?: string; accountingWebhookSecret?: string },
+  options: {
+    port: number;
+    baseUrl: string;
+    ordersFile: string;
+    log: (line: string) => void;
+    ownerPassword?: string;
+    accountingWebhookSecret?: string;
+    maxOrders?: number;
+    ordersPerMinute?: number;
+  },
 ) {
   const ownerPassword = options.ownerPassword ?? randomBytes(18).toString('base64url');
   const store = await startDemoStore({

@@ -44,6 +44,11 @@ describe("the demo store's owner sign-in", () => {
       '//evil.example',
       'https://evil.example/orders',
       '/\t\\evil.example',
+      // Dot segments, plain or encoded, leave `//evil.example` once resolved: sent as a path, another host.
+      '/.//evil.example',
+      '/%2e//evil.example',
+      '/orders/..//evil.example',
+      '/orders/%2E%2E/.//evil.example',
     ]) {
       const response = await signIn(PASSWORD, '198.51.100.1', next);
       expect(response.status, JSON.stringify(next)).toBe(303);
