@@ -9,6 +9,8 @@ import type { WebhookEventBody } from '../../core/webhooks/events.js';
 import { verifyWebhook } from '../../core/webhooks/verify.js';
 import { direction, t, type MessageKey } from '../../web/i18n/index.js';
 import { cartSessionDriver } from '../support/cart-session-driver.js';
+import { startCartSession } from '../../workflows/cart-session/client.js';
+import { cartWorkflowId } from '../../workflows/cart-session/messages.js';
 import { launchChromium, openPage, skipWithoutChromium } from '../support/chromium.js';
 import { dashboardClient } from '../support/dashboard-client.js';
 import { createCartId, validCartRequest } from '../support/fixtures.js';
@@ -32,8 +34,18 @@ const AXES = {
   language: ['en', 'ar'],
   /** `all`: one endpoint subscribed to `*`. `all_and_created`: that one plus one subscribed to `order_created` only. */
   endpoints: ['all', 'all_and_created'],
-  /** `retry`: the journey's cart is the retry (POST /v2/merchant/carts/{cartId}/retry) of the same cart declined first. */
-  attempt: ['first', 'retry'],
+  /**
+   * How the session was minted: `direct` by create-cart; `payment_link` by a visit of a link the
+   * merchant created with the same cart; `retry` by POST /v2/merchant/carts/{cartId}/retry of the same
+   * cart declined first; `recovery` by the recoveryUrl of the same cart's abandoned session.
+   */
+  entry: ['direct', 'payment_link', 'retry', 'recovery'],
+  /**
+   * Who holds the page: `verifying`, the customer's browser alone; `second_browser`, also another
+   * browser with the same cartId once the customer verified, which must see neither the card step nor
+   * a saved card, and whose Pay is refused (docs/decisions/security.md, "One browser").
+   */
+  actor: ['verifying', 'second_browser'],
 } as const;
 
 type Axis<K extends keyof typeof AXES> = (typeof AXES)[K][number];
@@ -116,8 +128,14 @@ const JOURNEY_TIMEOUT_MS = 300_000;
 
 const JOURNEYS: Journey[] = pairwise(AXES);
 const journeyId = (index: number) => `j${String(index + 1).padStart(2, '0')}`;
+const ENTRY_NAMES: Record<Axis<'entry'>, string> = {
+  direct: 'created by the API',
+  payment_link: 'from a payment link',
+  retry: 'on a retry after a decline',
+  recovery: 'from the recovery link of an abandoned session',
+};
 const journeyName = (j: Journey) =>
-  `${j.capture} capture, ${j.card} card, ${j.currency}, ${j.language}, ${j.endpoints === 'all' ? 'one endpoint (*)' : 'two endpoints (*, order_created)'}${j.attempt === 'retry' ? ', on a retry after a decline' : ''}`;
+  `${j.capture} capture, ${j.card} card, ${j.currency}, ${j.language}, ${j.endpoints === 'all' ? 'one endpoint (*)' : 'two endpoints (*, order_created)'}, ${ENTRY_NAMES[j.entry]}${j.actor === 'second_browser' ? ', a second browser holding the cartId' : ''}`;
 
 /** Text as compared: whitespace collapsed (no-break spaces included), Unicode direction marks dropped. */
 const normalised = (text: string | null | undefined) =>
@@ -160,7 +178,7 @@ interface MerchantLayout {
 
 type EventLine = [event: string, status: string];
 
-describe.skipIf(skipWithoutChromium())('the journey matrix: every pair of capture, card, currency, language, endpoints and attempt, at 375 px', () => {
+describe.skipIf(skipWithoutChromium())('the journey matrix: every pair of capture, card, currency, language, endpoints, entry and actor, at 375 px', () => {
   // The bank's return link is built from CHECKOUT_BASE_URL: it must lead to this page. One trusted
   // proxy hop: each dashboard client says its own address, so these sign-ins never count against
   // another file's from 127.0.0.1 (the limit's hits are kept in the run's one database). A delivery
@@ -271,17 +289,28 @@ describe.skipIf(skipWithoutChromium())('the journey matrix: every pair of captur
     body.cartObject.cart.extra = { journey: id };
     body.cartObject.cart.merchantUrls = { successUrl: `${site.baseUrl}/success?journey=${id}`, failureUrl: `${site.baseUrl}/failure?journey=${id}` };
     if (manual) body.cartObject.cart.captureMethod = 'manual';
-    const retryOf = journey.attempt === 'retry' ? await declinedCart(layout, body, expect) : null;
-    const cartId = retryOf === null ? await createCartId(stack.apiUrl, body) : await retried(layout, retryOf, expect);
+    const retryOf = journey.entry === 'retry' ? await declinedCart(layout, body, expect) : null;
+    const recoveredFrom = journey.entry === 'recovery' ? await abandonedCart(layout, body, currency.total, expect) : null;
+    const link = journey.entry === 'payment_link' ? await paymentLink(layout, body, expect) : null;
 
     // A returning customer has a contact of their own, with the card saved at an earlier checkout.
     const contact = card.saved ? `returning-${id}@example.com` : 'customer@example.com';
-    if (card.saved) await seedSavedCard(stack, contact, card.number, `earlier-checkout-${id}-${cartId}`);
+    if (card.saved) await seedSavedCard(stack, contact, card.number, `earlier-checkout-${id}`);
 
     // The customer's walk through the page, in their language, to where the page sends them.
     const { context, page, consoleErrors, dialogs } = await openPage(browser, { width: 375 });
+    let cartId: string;
     try {
-      expect((await page.goto(`${stack.checkoutUrl}/?token=${cartId}&lang=${journey.language}`))?.status()).toBe(200);
+      // The merchant's direct and retried sessions are opened by their cartId; a link and a recovery
+      // link mint the session on the visit, and send the customer to it.
+      if (journey.entry === 'direct') cartId = await createCartId(stack.apiUrl, body);
+      else if (journey.entry === 'retry') cartId = await retried(layout, retryOf!, expect);
+      const opening = link?.url ?? (recoveredFrom ? await recoveryUrlOf(layout, recoveredFrom, expect) : `${stack.checkoutUrl}/?token=${cartId!}`);
+      const separator = opening.includes('?') ? '&' : '?';
+      expect((await page.goto(`${opening}${separator}lang=${journey.language}`))?.status()).toBe(200);
+      cartId = new URL(page.url()).searchParams.get('token')!;
+      expect(cartId, 'the session the page opened').toMatch(/^[A-Za-z0-9_-]{20,}$/);
+      if (recoveredFrom) expect(cartId).not.toBe(recoveredFrom);
       expect(await page.locator('html').getAttribute('lang')).toBe(journey.language);
       expect(await page.locator('html').getAttribute('dir')).toBe(direction(journey.language));
       expect(normalised(await page.getByTestId('total').textContent())).toBe(normalised(currency.shown[journey.language]));
@@ -289,6 +318,8 @@ describe.skipIf(skipWithoutChromium())('the journey matrix: every pair of captur
       await page.getByRole('button', { name: say('contact.submit'), exact: true }).click();
       await page.getByLabel(say('code.label')).fill('123456');
       await page.getByRole('button', { name: say('code.submit'), exact: true }).click();
+      await page.locator('[data-step="card"]').waitFor();
+      if (journey.actor === 'second_browser') await secondBrowserRefused(cartId, journey, card, expect);
       if (card.saved) {
         expect(await page.getByRole('radio', { name: `Visa •••• ${card.last4}` }).isChecked()).toBe(true);
         await page
@@ -349,6 +380,8 @@ describe.skipIf(skipWithoutChromium())('the journey matrix: every pair of captur
       paidAt: card.approved ? expect.any(String) : null,
       extra: { journey: id },
       retryOf,
+      recoveredFrom,
+      paymentLinkId: link?.id ?? null,
     });
 
     // What the sandbox processor charged (or authorized), in its unit: ISO 4217 minor units, so the cart total.
@@ -389,6 +422,87 @@ describe.skipIf(skipWithoutChromium())('the journey matrix: every pair of captur
     await driver.verify(session, await driver.sentCode(session));
     expect((await driver.pay(session, SANDBOX_CARDS.declined)).status).toBe('failed');
     return cartId;
+  }
+
+  /**
+   * The journey's cart created with recovery and abandoned at once: its session is replaced by one
+   * whose timer is a second long (as cartSessionDriver's startSessionWithOtpPolicy does for OTP
+   * timings), which records the abandonment as any session does. What a recovery journey recovers.
+   */
+  async function abandonedCart(layout: MerchantLayout, body: CreateCartRequest, amount: number, expect: ExpectStatic): Promise<string> {
+    const driver = cartSessionDriver(stack, layout.merchant.platformUuid);
+    const cartId = await createCartId(stack.apiUrl, {
+      ...body,
+      cartObject: { ...body.cartObject, cart: { ...body.cartObject.cart, recovery: { enabled: true } } },
+    });
+    await driver.handleOf(cartId).terminate('replaced by a session abandoned at once');
+    await stack.db`update carts set status = 'pending' where cart_id = ${cartId}`;
+    const handle = await startCartSession(stack.temporal.client, {
+      taskQueue: stack.config.temporal.taskQueue,
+      storeName: body.cartObject.store.name,
+      workflowId: `${cartWorkflowId(cartId)}-abandoned`,
+      input: {
+        cartId,
+        platformUuid: layout.merchant.platformUuid,
+        storeName: body.cartObject.store.name,
+        amount,
+        currency: body.cartObject.cart.currency,
+        expiresOn: new Date(Date.now() + 1_000).toISOString(),
+        lifetimeMs: 1_000,
+        paymentResolutionMs: stack.config.paymentResolutionMs,
+      },
+    });
+    expect(await handle.result()).toEqual({ status: 'abandoned' });
+    return cartId;
+  }
+
+  /** The abandoned cart's recovery link, as the merchant reads it in the Order API. */
+  async function recoveryUrlOf(layout: MerchantLayout, cartId: string, expect: ExpectStatic): Promise<string> {
+    const order = (await (await merchantApi(stack, layout.merchant.apiKey).get(`/orders/${cartId}`)).json()) as Order;
+    expect(order.recoveryUrl, `the recoveryUrl of ${cartId}`).toMatch(/\/r\/[A-Za-z0-9_-]{22,}$/);
+    return order.recoveryUrl!;
+  }
+
+  /** A payment link of the journey's cart, as the merchant creates it. */
+  async function paymentLink(layout: MerchantLayout, body: CreateCartRequest, expect: ExpectStatic): Promise<{ id: string; url: string }> {
+    const res = await fetch(`${stack.apiUrl}/v2/merchant/payment-links`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${layout.merchant.apiKey}`, 'content-type': 'application/json' },
+      body: JSON.stringify({ cartObject: body.cartObject }),
+    });
+    const created = (await res.json()) as { id: string; url: string };
+    expect(res.status, JSON.stringify(created)).toBe(201);
+    return created;
+  }
+
+  /**
+   * Another browser holding the cartId once the customer verified: it is shown the way to prove the
+   * contact and nothing else (no card step, no saved card), and a Pay it posts anyway is refused.
+   */
+  async function secondBrowserRefused(cartId: string, journey: Journey, card: CardBehaviour, expect: ExpectStatic) {
+    const { context, page, consoleErrors } = await openPage(browser, { width: 375 });
+    try {
+      expect((await page.goto(`${stack.checkoutUrl}/?token=${cartId}&lang=${journey.language}`))?.status()).toBe(200);
+      await page.locator('[data-step="rebind"]').waitFor();
+      const text = await page.locator('body').innerText();
+      expect(text, 'a saved card shown to the second browser').not.toContain('••••\u00a0');
+      expect(text).not.toContain(`•••• ${card.last4}`);
+      expect(await page.locator('input[name="number"], input[name="savedCard"]').count()).toBe(0);
+      // Its own form token and cookie, a Pay posted as the page would: refused, nothing charged.
+      const fields: Record<string, string> = card.saved ? { savedCard: 'sc_guessed' } : { number: card.number, expiry: '12/30', cvv: '123' };
+      const paid = await page.evaluate(async (fields) => {
+        const csrf = document.querySelector<HTMLInputElement>('input[name="csrf"]')!.value;
+        const token = document.querySelector<HTMLInputElement>('input[name="token"]')!.value;
+        const res = await fetch('/card', { method: 'POST', body: new URLSearchParams({ token, csrf, ...fields }), redirect: 'manual' });
+        return { status: res.status, body: await res.text() };
+      }, fields);
+      expect(paid.status, 'the second browser’s Pay').toBe(403);
+      expect(paid.body).not.toContain(`•••• ${card.last4}`);
+      expect(await sandboxCharge(cartId)).toEqual([]);
+      expect(consoleErrors.filter((e) => !e.includes('403'))).toEqual([]);
+    } finally {
+      await context.close();
+    }
   }
 
   /** The merchant's retry of a failed cart: the new session's cartId. */
