@@ -67,22 +67,23 @@ describe("a failed webhook delivery is told as a category in our own words, neve
     await Promise.all([answering?.close(), slow?.close(), dropping?.close()]);
   });
 
-  const cases: Array<{ error: string; url: () => string; status?: number; excerpt?: string }> = [
+  const cases: Array<{ error: string; url: () => string; status?: number; excerpt?: string; host?: string }> = [
     // A name that does not resolve and one that resolves where webhooks may not go are one category: two
     // would tell whoever registers a URL which of our internal names exist.
-    { error: 'unreachable_host', url: () => 'http://no-such-internal-host.invalid/webhooks' },
+    { error: 'unreachable_host', host: 'a name that does not resolve', url: () => 'http://no-such-internal-host.invalid/webhooks' },
     { error: 'connection_refused', url: () => `http://127.0.0.1:${refusedPort}/webhooks` },
     { error: 'timeout', url: () => slow.url },
     // https to a server that speaks plain http: the TLS handshake fails.
     { error: 'tls', url: () => `https://127.0.0.1:${answering.port}/webhooks` },
     { error: 'network', url: () => `http://127.0.0.1:${dropping.port}/webhooks` },
     // A private address, which no sandbox may reach: refused before any connection.
-    { error: 'unreachable_host', url: () => 'http://10.255.255.1/webhooks' },
+    { error: 'unreachable_host', host: 'a private address', url: () => 'http://10.255.255.1/webhooks' },
     // An answer, not an error of ours: its status and its body are the endpoint's own.
     { error: 'http_status', url: () => answering.url, status: 503, excerpt: 'down for maintenance' },
   ];
 
-  it.each(cases)('$error: stored and shown as such in the Order API and the dashboard', async ({ error, url, status, excerpt }) => {
+  const named = cases.map((c) => ({ ...c, name: c.host ? `${c.error} (${c.host})` : c.error }));
+  it.each(named)('$name: stored and shown as such in the Order API and the dashboard', async ({ error, url, status, excerpt }) => {
     const merchant = await stack.createMerchant({ webhookUrl: url() });
     const cartId = await createCartId(stack.apiUrl, validCartRequest(merchant.platformUuid));
     const { eventId } = await cartEvents(stack).recordCartEvent({ cartId, event: 'order_cancelled', status: 'cancelled' });
