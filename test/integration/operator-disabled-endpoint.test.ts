@@ -107,6 +107,20 @@ describe('an endpoint an operator disabled binds the merchant', () => {
     await expectOrderCreatedNotReceived(merchant);
   });
 
+  it('holds the addresses a disabled name resolved to then: its address, spelt any way, is refused too', async () => {
+    const { port } = receiver;
+    const { merchant, api, disabledId } = await boundMerchant(`http://localhost:${port}/by-name`);
+    for (const url of [`http://127.0.0.1:${port}/by-name`, `http://[::ffff:7f00:1]:${port}/by-name`, `http://LOCALHOST.:${port}/by-name;v=2`]) {
+      const added = await api('POST', '', { url, enabledEvents: ['*'] });
+      expect(added.status, url).toBe(409);
+      expectRefusal(added);
+    }
+    // What it was bound by: the address localhost resolved to when the operator disabled it.
+    const [stored] = await stack.db<{ disabled_addresses: string[] }[]>`select disabled_addresses from webhook_endpoints where id = ${disabledId}`;
+    expect(stored!.disabled_addresses).toContain('127.0.0.1');
+    await expectOrderCreatedNotReceived(merchant);
+  });
+
   /** The merchant's next order_created is dealt with at every endpoint, and the receiver never sees it. */
   async function expectOrderCreatedNotReceived(merchant: CreatedMerchant) {
     const cartId = await paidCarts(stack, merchant).paidCart();
