@@ -51,7 +51,10 @@ export function createDomainVerificationActivities(deps: { db: Db; logger: Logge
         throw ApplicationFailure.retryable(result.problem, DOMAIN_CHECK_INCONCLUSIVE);
       const recorded = await recordDomainCheck(db, checked, result.verified ? { verifiedBy: result.verifiedBy } : { problem: result.problem });
       if (!result.verified)
-        logger.info({ platformUuid: checked.platformUuid, domain: checked.domain, problem: result.problem, recorded }, 'domain not verified');
+        logger.info(
+          { platformUuid: checked.platformUuid, domain: checked.domain, problem: result.problem, detail: result.detail, recorded },
+          'domain not verified',
+        );
       return result.verified
         ? { domain: checked.domain, verified: true, verifiedBy: result.verifiedBy }
         : { domain: checked.domain, verified: false, problem: result.problem };

@@ -428,7 +428,7 @@ const together = (...entries: DocumentedError[]): DocumentedError => ({
 });
 const BOUND_BY_OPERATOR: DocumentedError = {
   description:
-    'ENDPOINT_DISABLED_BY_OPERATOR: an operator disabled the endpoint, and that binds you until an operator enables it again: its URL (same origin and path) is not added again, as a new endpoint or another’s URL; it is not moved, enabled, disabled again (its reason stays the operator’s) nor deleted; nothing is replayed to it. Contact support.',
+    'ENDPOINT_DISABLED_BY_OPERATOR: an operator disabled the endpoint, and that binds you until an operator enables it again: its URL is not added again, spelt otherwise or by another host name of the addresses it resolved to when disabled, as a new endpoint or another’s URL; it is not moved, enabled, disabled again (its reason stays the operator’s) nor deleted; nothing is replayed to it. Contact support.',
   examples: [
     example(
       'ENDPOINT_DISABLED_BY_OPERATOR',

@@ -1,6 +1,8 @@
 import { resolveTxt as dnsResolveTxt } from 'node:dns/promises';
 import https from 'node:https';
-import { assertConnectable, guardedLookup, NO_LOOPBACK, webhookTargets, type WebhookTargets } from '../webhooks/url-safety.js';
+import type { NoAnswerError } from '../webhooks/delivery-errors.js';
+import { classifyNoAnswer } from '../webhooks/no-answer.js';
+import { assertConnectable, BlockedAddressError, guardedLookup, NO_LOOPBACK, webhookTargets, type WebhookTargets } from '../webhooks/url-safety.js';
 import type { DomainVerificationRow } from './merchant-store.js';
 
 /**
@@ -18,6 +20,8 @@ import type { DomainVerificationRow } from './merchant-store.js';
  * is gone is unverified again. The file is fetched through the webhooks' outbound guard
  * (core/webhooks/url-safety.ts): https only, public addresses only, checked on the address connected
  * to, no redirect followed. Verifying shop.example covers its subdomains, as registering it does.
+ * Why a fetch got no answer is stored and shown as a category, like a webhook attempt's: never what
+ * our resolver or a socket said (`getaddrinfo ENOTFOUND db.internal`), which goes to the worker's log.
  * Sandbox does not hold cart URLs to domains, so its domains are never checked.
  */
 
@@ -32,8 +36,25 @@ const FETCH_TIMEOUT_MS = 10_000;
 export const wellKnownUrl = (domain: string) => `https://${domain}${WELL_KNOWN_PATH}`;
 export const txtRecordName = (domain: string) => `${TXT_RECORD_PREFIX}.${domain}`;
 
-/** What a fetch of the well-known file answered; `error` when no HTTP answer came back. */
-export type FetchVerificationFile = (url: string) => Promise<{ status: number; body: string } | { error: string }>;
+/**
+ * What a fetch of the well-known file answered; when no HTTP answer came back, why as a category
+ * (`error`, what a merchant may see) and as Node said it (`detail`, for operators' logs only).
+ */
+export type FetchVerificationFile = (url: string) => Promise<{ status: number; body: string } | FetchFailure>;
+export interface FetchFailure {
+  error: NoAnswerError;
+  detail: string;
+}
+
+/** Each category in a merchant's words: a host that does not resolve and one we refuse read the same. */
+const FETCH_FAILURE_WORDS: Record<NoAnswerError, string> = {
+  unreachable_host: 'the host did not resolve to a public internet address',
+  connection_refused: 'the server refused the connection',
+  timeout: 'no complete answer within the time limit',
+  tls: 'the TLS connection failed (certificate or protocol)',
+  network: 'the connection failed before an answer',
+  cancelled: 'the check was stopped before an answer',
+};
 /** The TXT records of a name, each as its strings (node:dns resolveTxt's shape). */
 export type ResolveTxt = (name: string) => Promise<string[][]>;
 
@@ -44,13 +65,17 @@ export interface DomainCheckDeps {
 
 export type DomainCheckResult =
   | { verified: true; verifiedBy: 'well-known' | 'dns-txt' }
-  /** `conclusive`: an answer came back without the token (an HTTP status, a TXT answer); false: nothing answered (network, DNS). */
-  | { verified: false; problem: string; conclusive: boolean };
+  /**
+   * `conclusive`: an answer came back without the token (an HTTP status, a TXT answer); false: nothing
+   * answered (network, DNS). `problem` is what the merchant is shown; `detail`, what Node said of a
+   * fetch that got no answer, is for operators' logs only.
+   */
+  | { verified: false; problem: string; conclusive: boolean; detail?: string };
 
 /** Whether the token is published for the domain: the well-known file first, then the TXT record. */
 export async function checkDomain(domain: string, token: string, deps: DomainCheckDeps): Promise<DomainCheckResult> {
   const url = wellKnownUrl(domain);
-  const file = await deps.fetchVerificationFile(url).catch((err: unknown) => ({ error: err instanceof Error ? err.message : String(err) }));
+  const file = await deps.fetchVerificationFile(url).catch((err: unknown): FetchFailure => ({ error: 'network', detail: String(err) }));
   if ('status' in file && file.status === 200 && file.body.split(/\r?\n/).some((line) => line.trim() === token))
     return { verified: true, verifiedBy: 'well-known' };
 
@@ -69,11 +94,16 @@ export async function checkDomain(domain: string, token: string, deps: DomainChe
 
   const fileProblem =
     'error' in file
-      ? `${url} could not be fetched (${file.error})`
+      ? `${url} could not be fetched (${file.error}: ${FETCH_FAILURE_WORDS[file.error]})`
       : file.status !== 200
         ? `${url} answered HTTP ${file.status}, not 200`
         : `${url} does not hold this merchant's token on a line of its own`;
-  return { verified: false, problem: `${fileProblem}; ${txtProblem}`, conclusive: 'status' in file || txt !== undefined };
+  return {
+    verified: false,
+    problem: `${fileProblem}; ${txtProblem}`,
+    conclusive: 'status' in file || txt !== undefined,
+    ...('error' in file ? { detail: file.detail } : {}),
+  };
 }
 
 /** What may be fetched: production's rules, whatever the deployment (no loopback, no private address). */
@@ -82,18 +112,17 @@ const VERIFICATION_TARGETS: WebhookTargets = webhookTargets('production', NO_LOO
 /**
  * GET of the well-known file through the webhooks' outbound guard: https, the address checked at
  * connect (guardedLookup) and IP literals before it (assertConnectable), no redirect followed (a 3xx
- * is just not 200), bounded in time and size. The answer's message never says what our resolver
- * answered beyond the guard's own wording.
+ * is just not 200), bounded in time and size. A failure is a category; what Node said is its detail.
  */
 export const fetchVerificationFile: FetchVerificationFile = (rawUrl) =>
   new Promise((resolve) => {
     let url: URL;
     try {
       url = new URL(rawUrl);
-      if (url.protocol !== 'https:') throw new Error('must be https');
+      if (url.protocol !== 'https:') throw new BlockedAddressError('must be https');
       assertConnectable(url, VERIFICATION_TARGETS);
     } catch (err) {
-      resolve({ error: (err as Error).message });
+      resolve(fetchFailure(err));
       return;
     }
     const request = https.request(url, {
@@ -102,12 +131,13 @@ export const fetchVerificationFile: FetchVerificationFile = (rawUrl) =>
       lookup: guardedLookup(VERIFICATION_TARGETS),
       agent: false,
     });
-    const timer = setTimeout(() => request.destroy(new Error(`no complete answer within ${FETCH_TIMEOUT_MS} ms`)), FETCH_TIMEOUT_MS);
-    const done = (answer: { status: number; body: string } | { error: string }) => {
+    const timeout = Object.assign(new Error(`no complete answer within ${FETCH_TIMEOUT_MS} ms`), { name: 'TimeoutError' });
+    const timer = setTimeout(() => request.destroy(timeout), FETCH_TIMEOUT_MS);
+    const done = (answer: { status: number; body: string } | FetchFailure) => {
       clearTimeout(timer);
       resolve(answer);
     };
-    request.on('error', (err) => done({ error: err.message }));
+    request.on('error', (err) => done(fetchFailure(err)));
     request.on('response', (response) => {
       const chunks: Buffer[] = [];
       let kept = 0;
@@ -126,6 +156,12 @@ export const fetchVerificationFile: FetchVerificationFile = (rawUrl) =>
     });
     request.end();
   });
+
+/** A failed fetch as its category, with the guard's own detail for a refused address. */
+function fetchFailure(err: unknown): FetchFailure {
+  const error = err as NodeJS.ErrnoException;
+  return { error: classifyNoAnswer(error), detail: (err instanceof BlockedAddressError ? err.detail : String(error.message)).slice(0, 500) };
+}
 
 export const resolveTxt: ResolveTxt = (name) => dnsResolveTxt(name);
 

@@ -255,7 +255,7 @@ export async function enableEndpoint(db: Sql, endpointId: string, by: EndpointAc
     update webhook_endpoints set url = coalesce(${newUrl ?? null}, url), updated_at = now()
     where id = ${endpointId} and deleted_at is null`;
   await db`
-    update webhook_endpoints set status = 'enabled', disabled_reason = null, disabled_by_operator = false, failing_since = null
+    update webhook_endpoints set status = 'enabled', disabled_reason = null, disabled_by_operator = false, disabled_addresses = null, failing_since = null
     where id = ${endpointId} and deleted_at is null ${by === 'merchant' ? db`and not disabled_by_operator` : db``}`;
   return updated.count > 0;
 }
@@ -272,10 +272,14 @@ export async function recordEndpointFailure(db: Db, endpointId: string, at: Date
   return row?.failing_since ?? at;
 }
 
-/** `byOperator`: only an operator enables it again (enableEndpoint). */
-export async function disableEndpoint(db: Sql, endpointId: string, reason: string, byOperator = false): Promise<void> {
+/**
+ * `byOperator`: only an operator enables it again (enableEndpoint), and until then its binding holds
+ * the addresses its host resolved to when the operator disabled it (core/merchants/endpoint-target.ts).
+ */
+export async function disableEndpoint(db: Sql, endpointId: string, reason: string, byOperator?: { addresses: readonly string[] }): Promise<void> {
   await db`
-    update webhook_endpoints set status = 'disabled', disabled_reason = ${reason}, disabled_by_operator = disabled_by_operator or ${byOperator}, updated_at = now()
+    update webhook_endpoints set status = 'disabled', disabled_reason = ${reason}, disabled_by_operator = disabled_by_operator or ${byOperator !== undefined},
+      disabled_addresses = ${byOperator ? [...byOperator.addresses] : db`disabled_addresses`}, updated_at = now()
     where id = ${endpointId}`;
 }
 
@@ -367,12 +371,14 @@ export interface EndpointRow {
   status: EndpointStatus;
   disabled_reason: string | null;
   disabled_by_operator: boolean;
+  /** What the host resolved to when an operator disabled it; null otherwise, and for disables before migration 037. */
+  disabled_addresses: string[] | null;
   created_at: Date;
   updated_at: Date;
 }
 
 const ENDPOINT_COLUMNS = (sql: Sql) =>
-  sql`id, platform_uuid, url, enabled_events, description, status, disabled_reason, disabled_by_operator, created_at, updated_at`;
+  sql`id, platform_uuid, url, enabled_events, description, status, disabled_reason, disabled_by_operator, disabled_addresses, created_at, updated_at`;
 
 /** The merchant's endpoints (not deleted), oldest first. */
 export function selectEndpoints(db: Db, platformUuid: string): Promise<EndpointRow[]> {
@@ -390,7 +396,7 @@ export async function selectEndpoint(db: Sql, platformUuid: string, endpointId: 
 /**
  * Adds an endpoint with its first sealed secret, unless the merchant already has `max`: counted under
  * the merchant's row lock, so two requests at once cannot both pass; nor when `boundBy` names one of
- * the merchant's endpoints an operator disabled that the new one would stand for (its URL), answered
+ * the merchant's endpoints an operator disabled that the new one would stand for (its target), answered
  * as `{ boundBy }`. Undefined when no such merchant.
  */
 export async function insertEndpoint(

@@ -2,7 +2,8 @@ import type { Environment } from '../config.js';
 import type { Keyring } from '../crypto.js';
 import type { Db, Sql } from '../db/client.js';
 import { listMerchantDeliveries, type EventDeliveries } from '../webhooks/event-history.js';
-import { checkWebhookUrl, NO_LOOPBACK, webhookTargets, type LoopbackSetting, type WebhookTargets } from '../webhooks/url-safety.js';
+import { checkWebhookUrl, NO_LOOPBACK, resolveAll, webhookTargets, type LoopbackSetting, type WebhookTargets } from '../webhooks/url-safety.js';
+import { endpointTarget, parseEndpointTarget, targetAddresses, targetKeys } from './endpoint-target.js';
 import {
   deleteEndpoint,
   disableEndpoint,
@@ -84,7 +85,7 @@ export class EndpointDisabledByOperatorError extends Error {
   ) {
     super(
       {
-        add: 'An operator disabled your webhook endpoint at this URL: the URL cannot be added again, as a new endpoint or another one’s URL, until an operator enables that endpoint again. Contact support.',
+        add: 'An operator disabled your webhook endpoint at this URL: the URL, or another spelling or host name of the same receiver, cannot be added again, as a new endpoint or another one’s URL, until an operator enables that endpoint again. Contact support.',
         move: 'An operator disabled this webhook endpoint: its URL cannot be changed until an operator enables it again. Contact support.',
         enable: 'An operator disabled this webhook endpoint: only an operator enables it again. Contact support.',
         disable: 'An operator disabled this webhook endpoint: it stays disabled for the operator’s reason until an operator enables it again. Contact support.',
@@ -96,31 +97,46 @@ export class EndpointDisabledByOperatorError extends Error {
 }
 
 /**
- * What a URL is for the binding of an operator's disable: its origin and path (repeated and trailing
- * slashes aside), so that neither a query, the scheme's or host's case, a default port nor an extra
- * slash makes the same receiver another URL. Undefined for what is not a URL (refused by its own check).
+ * A URL the merchant asks for, as an operator's disable compares it: its target (endpoint-target.ts)
+ * by name and by each address its host resolves to now. Resolved before any transaction, so that a
+ * slow resolver holds no row.
  */
-export function endpointTarget(url: string): string | undefined {
-  if (!URL.canParse(url)) return undefined;
-  const parsed = new URL(url);
-  return `${parsed.origin}${parsed.pathname.replace(/\/{2,}/g, '/').replace(/\/+$/, '')}`;
+interface AskedUrl {
+  url: string;
+  keys: string[];
 }
 
-/** The merchant's endpoint an operator disabled whose URL is `url`'s (endpointTarget), if any. */
-const boundEndpointFor = (url: string, operatorDisabled: readonly { id: string; url: string }[]) =>
-  operatorDisabled.find((e) => endpointTarget(e.url) === endpointTarget(url))?.id;
+async function askedUrl(url: string): Promise<AskedUrl> {
+  const target = parseEndpointTarget(url);
+  return { url, keys: target ? targetKeys(target, await targetAddresses(target, resolveAll)) : [] };
+}
+
+/** What an endpoint an operator disabled binds: its target by name, and by the addresses it resolved to then. */
+function boundKeys(endpoint: EndpointRow): string[] {
+  const target = parseEndpointTarget(endpoint.url);
+  return target ? targetKeys(target, endpoint.disabled_addresses ?? []) : [];
+}
+
+/** The merchant's endpoint an operator disabled that `asked` would reach again (same target, or an address it was bound by), if any. */
+const boundEndpointFor = (asked: AskedUrl, operatorDisabled: readonly EndpointRow[]) =>
+  operatorDisabled.find((e) => boundKeys(e).some((key) => asked.keys.includes(key)))?.id;
 
 /**
  * Throws EndpointDisabledByOperatorError when the merchant's change of `endpointId` (to `newUrl`,
  * `status`) would lift an operator's disable: that endpoint's own status or URL, or another
- * endpoint moved onto the URL of one an operator disabled.
+ * endpoint moved onto the target of one an operator disabled.
  */
-async function assertNotBound(sql: Sql, platformUuid: string, endpointId: string, change: { newUrl?: string; status?: 'enabled' | 'disabled' }): Promise<void> {
+async function assertNotBound(
+  sql: Sql,
+  platformUuid: string,
+  endpointId: string,
+  change: { newUrl?: AskedUrl; status?: 'enabled' | 'disabled' },
+): Promise<void> {
   const bound = await selectOperatorDisabledEndpoints(sql, platformUuid);
   const own = bound.find((e) => e.id === endpointId);
   if (own && change.status !== undefined) throw new EndpointDisabledByOperatorError(own.id, change.status === 'enabled' ? 'enable' : 'disable');
   if (change.newUrl === undefined) return;
-  if (own && endpointTarget(change.newUrl) !== endpointTarget(own.url)) throw new EndpointDisabledByOperatorError(own.id, 'move');
+  if (own && endpointTarget(change.newUrl.url) !== endpointTarget(own.url)) throw new EndpointDisabledByOperatorError(own.id, 'move');
   const other = boundEndpointFor(
     change.newUrl,
     bound.filter((e) => e.id !== endpointId),
@@ -156,7 +172,7 @@ export async function changeWebhookUrl(
   const merchant = await getMerchant(db, platformUuid);
   await assertWebhookUrl(webhookUrl, webhookTargets(merchant.environment, deployment));
   const endpointId = await firstEndpointOf(db, platformUuid);
-  if (by === 'merchant') await assertNotBound(db, platformUuid, endpointId, { newUrl: webhookUrl });
+  if (by === 'merchant') await assertNotBound(db, platformUuid, endpointId, { newUrl: await askedUrl(webhookUrl) });
   if (!(await enableEndpoint(db, endpointId, by, webhookUrl))) throw new MerchantNotFoundError(platformUuid);
   return getMerchant(db, platformUuid);
 }
@@ -169,13 +185,15 @@ export const MERCHANT_DISABLED_REASON = 'disabled by the merchant';
 /**
  * An operator stops deliveries to an endpoint of the merchant (its first without `endpointId`); its
  * events are kept as `skipped`, replayable once it is enabled again. Until an operator enables it, the
- * merchant cannot delete, enable, disable or move it, nor add its URL again (EndpointDisabledByOperatorError).
+ * merchant cannot delete, enable, disable or move it, nor add its URL again, spelt otherwise or by
+ * another name of the addresses its host resolves to now (EndpointDisabledByOperatorError).
  */
 export async function disableWebhookEndpoint(db: Db, platformUuid: string, reason: string, endpointId?: string): Promise<MerchantSummary> {
   const endpoint = await findDeliveryEndpoint(db, platformUuid, endpointId);
   if (!endpoint || endpoint.deleted)
     throw endpointId && endpoint === undefined ? new WebhookEndpointNotFoundError(endpointId) : new MerchantNotFoundError(platformUuid);
-  await disableEndpoint(db, endpoint.endpointId, reason, true);
+  const target = parseEndpointTarget(endpoint.url);
+  await disableEndpoint(db, endpoint.endpointId, reason, { addresses: target ? await targetAddresses(target, resolveAll) : [] });
   return getMerchant(db, platformUuid);
 }
 
@@ -220,7 +238,7 @@ export async function getWebhookEndpoint(db: Db, platformUuid: string, endpointI
 
 /**
  * A new endpoint with its own secret, returned this once; its URL checked for the merchant's
- * environment, and never that of an endpoint an operator disabled (endpointTarget).
+ * environment, and never the target of an endpoint an operator disabled (endpoint-target.ts).
  */
 export async function createWebhookEndpoint(
   db: Db,
@@ -230,6 +248,7 @@ export async function createWebhookEndpoint(
   deployment: LoopbackSetting = NO_LOOPBACK,
 ): Promise<CreatedWebhookEndpoint> {
   await assertWebhookUrl(input.url, webhookTargets(merchant.environment, deployment));
+  const asked = await askedUrl(input.url);
   const secret = newWebhookSecret();
   const created = await insertEndpoint(db, {
     platformUuid: merchant.platformUuid,
@@ -238,7 +257,7 @@ export async function createWebhookEndpoint(
     description: input.description ?? '',
     sealedSecret: keyring.seal(secret),
     max: ENDPOINT_LIMITS.perMerchant,
-    boundBy: (operatorDisabled) => boundEndpointFor(input.url, operatorDisabled),
+    boundBy: (operatorDisabled) => boundEndpointFor(asked, operatorDisabled),
   });
   if (created === undefined) throw new MerchantNotFoundError(merchant.platformUuid);
   if (created === 'limit_reached') throw new WebhookEndpointRefusedError('limit_reached');
@@ -263,11 +282,12 @@ export async function updateWebhookEndpoint(
   await getWebhookEndpoint(db, merchant.platformUuid, endpointId);
   // Checked outside the transaction: the URL's DNS lookups must not hold the endpoint's row.
   if (change.url !== undefined) await assertWebhookUrl(change.url, webhookTargets(merchant.environment, deployment));
-  await db.begin((tx) => applyEndpointChange(tx, merchant.platformUuid, endpointId, change));
+  const asked = change.url !== undefined ? await askedUrl(change.url) : undefined;
+  await db.begin((tx) => applyEndpointChange(tx, merchant.platformUuid, endpointId, change, asked));
   return getWebhookEndpoint(db, merchant.platformUuid, endpointId);
 }
 
-async function applyEndpointChange(tx: Sql, platformUuid: string, endpointId: string, change: UpdateWebhookEndpoint): Promise<void> {
+async function applyEndpointChange(tx: Sql, platformUuid: string, endpointId: string, change: UpdateWebhookEndpoint, asked?: AskedUrl): Promise<void> {
   const settings = {
     ...(change.enabledEvents ? { enabledEvents: change.enabledEvents } : {}),
     ...(change.description !== undefined ? { description: change.description } : {}),
@@ -275,7 +295,7 @@ async function applyEndpointChange(tx: Sql, platformUuid: string, endpointId: st
   // The first write locks the row: a change at the same time waits, then sees the status this one leaves.
   if (!(await updateEndpointSettings(tx, platformUuid, endpointId, settings))) throw new WebhookEndpointNotFoundError(endpointId);
   await assertNotBound(tx, platformUuid, endpointId, {
-    ...(change.url !== undefined ? { newUrl: change.url } : {}),
+    ...(asked ? { newUrl: asked } : {}),
     ...(change.status ? { status: change.status } : {}),
   });
   const disabled = (await selectEndpoint(tx, platformUuid, endpointId))!.status === 'disabled';

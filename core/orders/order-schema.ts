@@ -51,7 +51,7 @@ export const webhookAttemptSchema = z
       .meta({ description: `The first ${ORDER_LIMITS.responseExcerpt} characters of your endpoint’s answer; null when no answer came`, example: 'ok' }),
     error: z.enum(DELIVERY_ERRORS).nullable().meta({
       description:
-        'Why the attempt failed, as a category: dns (the host name did not resolve), blocked_address (the host is an address webhooks may not reach), connection_refused, timeout, tls, network (the connection failed otherwise), cancelled, or http_status (your endpoint answered, not 2xx: see responseStatus). Never more than the category. Null for a 2xx, and while the attempt has no outcome yet',
+        'Why the attempt failed, as a category: unreachable_host (the host did not resolve, or resolved to an address webhooks may not reach: one category, so it says nothing of our network), connection_refused, timeout, tls, network (the connection failed otherwise), cancelled, or http_status (your endpoint answered, not 2xx: see responseStatus). Never more than the category. Null for a 2xx, and while the attempt has no outcome yet',
       example: null,
     }),
     durationMs: z.int().nullable().meta({ description: 'How long the attempt took', example: 42 }),

@@ -1,7 +1,7 @@
 import type { Keyring } from '../crypto.js';
 import type { Db, Sql } from '../db/client.js';
 import { openEventBody, type StoredEventBody } from './event-body-seal.js';
-import { isDeliveryError, type DeliveryError } from './delivery-errors.js';
+import { isDeliveryError, LEGACY_DELIVERY_ERRORS, type DeliveryError } from './delivery-errors.js';
 import type { DeliveryStatus, WebhookEventBody, WebhookEventName } from './events.js';
 import { NO_OUTCOME } from './event-store.js';
 
@@ -13,13 +13,14 @@ import { NO_OUTCOME } from './event-store.js';
 
 /**
  * A stored attempt's error as a merchant is told it: its category (core/webhooks/delivery-errors.ts),
- * also for rows written before categories (`http_<status>` for an answer); null for a 2xx and for an
+ * also for rows written before categories (`http_<status>` for an answer) and before `unreachable_host`
+ * (LEGACY_DELIVERY_ERRORS); null for a 2xx and for an
  * attempt without an outcome (NO_OUTCOME).
  */
 export function deliveryErrorOf(errorClass: string | null, httpStatus: number | null): DeliveryError | null {
   if (httpStatus !== null) return httpStatus >= 200 && httpStatus <= 299 ? null : 'http_status';
   if (errorClass === null || errorClass === NO_OUTCOME) return null;
-  return isDeliveryError(errorClass) ? errorClass : 'network';
+  return isDeliveryError(errorClass) ? errorClass : (LEGACY_DELIVERY_ERRORS[errorClass] ?? 'network');
 }
 
 /** What operators (and a merchant's support request) see of an event and its attempts. */

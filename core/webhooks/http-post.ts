@@ -1,6 +1,7 @@
 import http from 'node:http';
 import https from 'node:https';
 import type { NoAnswerError } from './delivery-errors.js';
+import { classifyNoAnswer } from './no-answer.js';
 import { assertConnectable, BlockedAddressError, guardedLookup, type WebhookTargets } from './url-safety.js';
 
 /** At most this much of a merchant's answer is read and kept. */
@@ -22,24 +23,10 @@ export interface PostOutcome {
   latencyMs: number;
 }
 
-/** OpenSSL's certificate verification codes that do not say CERT or CRL (Node gives these as `code`). */
-const TLS_VERIFY_CODES = new Set(['UNABLE_TO_VERIFY_LEAF_SIGNATURE', 'INVALID_CA', 'PATH_LENGTH_EXCEEDED', 'INVALID_PURPOSE', 'HOSTNAME_MISMATCH']);
-
-function classify(err: NodeJS.ErrnoException): NoAnswerError {
-  const code = err.code ?? '';
-  if (code === 'EBLOCKEDADDRESS') return 'blocked_address';
-  if (code === 'ETIMEDOUT' || err.name === 'TimeoutError') return 'timeout';
-  if (code === 'ECONNREFUSED') return 'connection_refused';
-  if (err.syscall === 'getaddrinfo' || code === 'ENOTFOUND' || code.startsWith('EAI_')) return 'dns';
-  if (err.name === 'AbortError') return 'cancelled';
-  if (/^ERR_(TLS|SSL)_/.test(code) || code.includes('CERT') || code.includes('CRL') || TLS_VERIFY_CODES.has(code) || code === 'EPROTO') return 'tls';
-  return 'network';
-}
-
 /** The failure as an outcome: its category, and what Node said of it for the log line only. */
 const failure = (err: unknown): Omit<PostOutcome, 'latencyMs'> => {
   const error = err as NodeJS.ErrnoException;
-  return { errorClass: classify(error), errorDetail: (err instanceof BlockedAddressError ? err.detail : String(error.message)).slice(0, 500) };
+  return { errorClass: classifyNoAnswer(error), errorDetail: (err instanceof BlockedAddressError ? err.detail : String(error.message)).slice(0, 500) };
 };
 
 /**

@@ -69,9 +69,24 @@ export function blockedAddressMessage(targets: WebhookTargets): string {
  */
 export function isAllowedAddress(address: string, targets: WebhookTargets): boolean {
   if (!ipaddr.isValid(address)) return false;
-  // process() unwraps IPv4-mapped IPv6 (::ffff:10.0.0.1) so it is judged as the IPv4 it is.
-  const range = ipaddr.process(address).range();
+  const range = ipaddr.parse(canonicalAddress(address)).range();
   return range === 'unicast' || (reachesLoopback(targets) && range === 'loopback');
+}
+
+/**
+ * The address as it is judged and compared: an IPv6 that carries an IPv4, mapped (::ffff:10.0.0.1) or
+ * compatible (::10.0.0.1, deprecated, which ipaddr.js would class as public unicast), as that IPv4;
+ * every other address in its canonical text. An address that does not parse is returned as given.
+ */
+export function canonicalAddress(address: string): string {
+  if (!ipaddr.isValid(address)) return address;
+  const parsed = ipaddr.process(address);
+  if (parsed.kind() === 'ipv4') return parsed.toString();
+  const bytes = parsed.toByteArray();
+  const v4 = bytes.slice(12);
+  // ::/96, except :: and ::1, which are IPv6's own unspecified and loopback addresses.
+  const compatible = bytes.slice(0, 12).every((b) => b === 0) && (v4.slice(0, 3).some((b) => b !== 0) || v4[3]! > 1);
+  return compatible ? ipaddr.fromByteArray(v4).toString() : parsed.toString();
 }
 
 function disallowedAddressProblem(addresses: string[], targets: WebhookTargets): string[] {

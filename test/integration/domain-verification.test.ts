@@ -1,7 +1,13 @@
 import { describe, expect, it } from 'vitest';
 import type { CreateCartRequest } from '../../core/checkout/cart-schema.js';
 import type { MessageSender } from '../../core/checkout/otp/sender.js';
-import type { DomainVerificationView, FetchVerificationFile, ResolveTxt } from '../../core/merchants/domain-verification.js';
+import {
+  fetchVerificationFile as realFetchVerificationFile,
+  type DomainVerificationView,
+  type FetchVerificationFile,
+  type ResolveTxt,
+} from '../../core/merchants/domain-verification.js';
+import { dashboardClient } from '../support/dashboard-client.js';
 import { ensureDomainRecheckSchedule } from '../../workflows/domain-verification/client.js';
 import { postCart, validCartRequest } from '../support/fixtures.js';
 import { merchantCli, operatorApi } from '../support/operator.js';
@@ -20,8 +26,11 @@ import { waitFor } from '../support/wait-for.js';
 const files = new Map<string, string>();
 const txt = new Map<string, string[][]>();
 const fetched: string[] = [];
+/** Hosts whose file the real fetch (through the outbound guard, with our own resolver) is asked for. */
+const REAL_FETCH = new Set(['db.internal']);
 const fetchVerificationFile: FetchVerificationFile = (url) => {
   fetched.push(url);
+  if (REAL_FETCH.has(new URL(url).hostname)) return realFetchVerificationFile(url);
   const body = files.get(url);
   return Promise.resolve(body === undefined ? { status: 404, body: 'Not Found' } : { status: 200, body });
 };
@@ -29,6 +38,9 @@ const resolveTxt: ResolveTxt = (name) => {
   const records = txt.get(name);
   return records ? Promise.resolve(records) : Promise.reject(Object.assign(new Error(`queryTxt ENOTFOUND ${name}`), { code: 'ENOTFOUND' }));
 };
+
+/** What our resolver or a socket would say: a merchant sees none of it. */
+const RESOLVER_WORDS = ['getaddrinfo', 'ENOTFOUND', 'EAI_AGAIN', 'ECONNREFUSED', 'resolves to'];
 
 type ErrorBody = { code: string; message: string; errors: Array<{ path: string; message: string }> };
 type Summary = { platformUuid: string; domains: string[]; domainVerification: DomainVerificationView[] };
@@ -160,6 +172,20 @@ describe('production takes carts only on domains the merchant has verified', () 
     expect(refused.status).toBe(400);
     expect(((await refused.json()) as ErrorBody).errors[0]!.message).toContain('which is not verified');
     expect((await postCart(stack.apiUrl, cartOn(merchant.platformUuid, 'kept.example'))).status).toBe(200);
+  });
+
+  it('tells the merchant why a check failed as a category, never what our resolver said (dashboard and operator API alike)', async () => {
+    const merchant = (await register(['db.internal'])) as Summary & { apiKey: string };
+    const { problem } = merchant.domainVerification[0]!;
+    expect(problem).toContain('https://db.internal/.well-known/hosted-checkout-verification could not be fetched (unreachable_host: ');
+    for (const word of RESOLVER_WORDS) expect(problem, `the stored problem names "${word}"`).not.toContain(word);
+
+    const dashboard = dashboardClient(stack.checkoutUrl);
+    expect((await dashboard.signIn(merchant.apiKey)).status).toBe(303);
+    const page = await dashboard.get('/dashboard/webhooks');
+    expect(page.status).toBe(200);
+    expect(page.body).toContain('could not be fetched (unreachable_host: ');
+    for (const word of RESOLVER_WORDS) expect(page.body, `the dashboard names "${word}"`).not.toContain(word);
   });
 
   it('keeps a kept domain’s token and verification when the list changes; a removed and re-added one starts over', async () => {

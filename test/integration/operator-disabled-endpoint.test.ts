@@ -75,6 +75,54 @@ describe('an endpoint an operator disabled binds the merchant', () => {
     const live = (await api('GET', '')).json.data as Array<{ url: string }>;
     expect(live.filter((e) => e.url.includes('/webhooks'))).toHaveLength(1);
 
+    await expectOrderCreatedNotReceived(merchant);
+  });
+
+  it('refuses every other spelling or name of the receiver it disabled, as a new endpoint or a moved one, and sends it nothing', async () => {
+    const { port } = receiver;
+    const { merchant, api, otherId } = await boundMerchant(`http://127.0.0.1:${port}/hook`);
+    const aliases = [
+      `http://localhost:${port}/hook`,
+      `http://127.0.0.1:${port}/h%6Fok`,
+      `http://127.0.0.1:${port}/hook;x`,
+      `http://[::ffff:127.0.0.1]:${port}/hook`,
+      `http://127.0.0.1.:${port}/hook`,
+      `http://localhost.:${port}/hook`,
+      `http://127.0.0.1:${port}/x/../hook/.`,
+    ];
+    const answers = [];
+    for (const url of aliases)
+      answers.push({ url, added: await api('POST', '', { url, enabledEvents: ['*'] }), moved: await api('PATCH', `/${otherId}`, { url }) });
+    // Every answer at once: one failure shows which spellings got through.
+    expect(answers.map(({ url, added, moved }) => ({ url, added: added.status, moved: moved.status }))).toEqual(
+      aliases.map((url) => ({ url, added: 409, moved: 409 })),
+    );
+    for (const { added, moved } of answers) {
+      expectRefusal(added);
+      expectRefusal(moved);
+      expect((added.json as unknown as ErrorBody).errors).toEqual([{ path: 'url', message: expect.stringContaining('an operator disabled') }]);
+    }
+    // The same receiver's other paths are other endpoints, as before.
+    expect((await api('POST', '', { url: `http://localhost:${port}/other`, enabledEvents: ['order_refunded'] })).status).toBe(201);
+    await expectOrderCreatedNotReceived(merchant);
+  });
+
+  it('holds the addresses a disabled name resolved to then: its address, spelt any way, is refused too', async () => {
+    const { port } = receiver;
+    const { merchant, api, disabledId } = await boundMerchant(`http://localhost:${port}/by-name`);
+    for (const url of [`http://127.0.0.1:${port}/by-name`, `http://[::ffff:7f00:1]:${port}/by-name`, `http://LOCALHOST.:${port}/by-name;v=2`]) {
+      const added = await api('POST', '', { url, enabledEvents: ['*'] });
+      expect(added.status, url).toBe(409);
+      expectRefusal(added);
+    }
+    // What it was bound by: the address localhost resolved to when the operator disabled it.
+    const [stored] = await stack.db<{ disabled_addresses: string[] }[]>`select disabled_addresses from webhook_endpoints where id = ${disabledId}`;
+    expect(stored!.disabled_addresses).toContain('127.0.0.1');
+    await expectOrderCreatedNotReceived(merchant);
+  });
+
+  /** The merchant's next order_created is dealt with at every endpoint, and the receiver never sees it. */
+  async function expectOrderCreatedNotReceived(merchant: CreatedMerchant) {
     const cartId = await paidCarts(stack, merchant).paidCart();
     const [event] = await waitFor(
       async () => {
@@ -91,7 +139,7 @@ describe('an endpoint an operator disabled binds the merchant', () => {
       { what: 'the order_created dealt with' },
     );
     expect(receiver.requests.filter((r) => r.headers['webhook-id'] === event!.id)).toHaveLength(0);
-  });
+  }
 
   it('refuses the merchant’s DELETE, re-enable, disable and move of the endpoint, keeping the operator’s reason', async () => {
     const { api, disabledId } = await boundMerchant('http://127.0.0.1:9/bound-a');

@@ -67,20 +67,23 @@ describe("a failed webhook delivery is told as a category in our own words, neve
     await Promise.all([answering?.close(), slow?.close(), dropping?.close()]);
   });
 
-  const cases: Array<{ error: string; url: () => string; status?: number; excerpt?: string }> = [
-    { error: 'dns', url: () => 'http://no-such-internal-host.invalid/webhooks' },
+  const cases: Array<{ error: string; url: () => string; status?: number; excerpt?: string; host?: string }> = [
+    // A name that does not resolve and one that resolves where webhooks may not go are one category: two
+    // would tell whoever registers a URL which of our internal names exist.
+    { error: 'unreachable_host', host: 'a name that does not resolve', url: () => 'http://no-such-internal-host.invalid/webhooks' },
     { error: 'connection_refused', url: () => `http://127.0.0.1:${refusedPort}/webhooks` },
     { error: 'timeout', url: () => slow.url },
     // https to a server that speaks plain http: the TLS handshake fails.
     { error: 'tls', url: () => `https://127.0.0.1:${answering.port}/webhooks` },
     { error: 'network', url: () => `http://127.0.0.1:${dropping.port}/webhooks` },
     // A private address, which no sandbox may reach: refused before any connection.
-    { error: 'blocked_address', url: () => 'http://10.255.255.1/webhooks' },
+    { error: 'unreachable_host', host: 'a private address', url: () => 'http://10.255.255.1/webhooks' },
     // An answer, not an error of ours: its status and its body are the endpoint's own.
     { error: 'http_status', url: () => answering.url, status: 503, excerpt: 'down for maintenance' },
   ];
 
-  it.each(cases)('$error: stored and shown as such in the Order API and the dashboard', async ({ error, url, status, excerpt }) => {
+  const named = cases.map((c) => ({ ...c, name: c.host ? `${c.error} (${c.host})` : c.error }));
+  it.each(named)('$name: stored and shown as such in the Order API and the dashboard', async ({ error, url, status, excerpt }) => {
     const merchant = await stack.createMerchant({ webhookUrl: url() });
     const cartId = await createCartId(stack.apiUrl, validCartRequest(merchant.platformUuid));
     const { eventId } = await cartEvents(stack).recordCartEvent({ cartId, event: 'order_cancelled', status: 'cancelled' });
@@ -131,7 +134,16 @@ describe("a failed webhook delivery is told as a category in our own words, neve
       post(slow.url, cancelled),
     ]);
     expect(outcomes.map((o) => Object.keys(o).sort())).toEqual(Array(5).fill(['errorClass', 'errorDetail', 'latencyMs']));
-    expect(outcomes.map((o) => o.errorClass)).toEqual(['dns', 'connection_refused', 'tls', 'network', 'cancelled']);
+    expect(outcomes.map((o) => o.errorClass)).toEqual(['unreachable_host', 'connection_refused', 'tls', 'network', 'cancelled']);
+    // A name that resolves, to an address a deployed sandbox may not reach, is told as one that does not.
+    const deployed = await postWebhook({
+      url: 'http://localhost/webhooks',
+      headers: {},
+      body: '{}',
+      timeoutMs: 1000,
+      targets: { environment: 'sandbox', allowLoopback: false },
+    });
+    expect(deployed.errorClass).toBe(outcomes[0].errorClass);
     // The detail is for operators' logs: what the resolver said, where it said it.
     expect(outcomes[0].errorDetail).toContain('ENOTFOUND');
   });

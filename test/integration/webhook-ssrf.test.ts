@@ -65,7 +65,7 @@ describe('production refuses webhooks aimed at our own network (SSRF)', () => {
         },
         { what: `the attempt to ${webhookUrl}` },
       );
-      expect(attempt).toEqual({ error_class: 'blocked_address', http_status: null });
+      expect(attempt).toEqual({ error_class: 'unreachable_host', http_status: null });
     }
     expect(receiver.requests).toHaveLength(0);
   });
@@ -125,9 +125,9 @@ describe('a deployed sandbox refuses webhooks aimed at its own loopback, as prod
         },
         { what: `the attempt to ${webhookUrl}` },
       );
-      expect(attempt, webhookUrl).toEqual({ error_class: 'blocked_address', http_status: null, response_excerpt: null });
+      expect(attempt, webhookUrl).toEqual({ error_class: 'unreachable_host', http_status: null, response_excerpt: null });
       const test = await sendTestWebhook(stack.db, stack.config, merchant.platformUuid);
-      expect(test.outcome).toMatchObject({ errorClass: 'blocked_address' });
+      expect(test.outcome).toMatchObject({ errorClass: 'unreachable_host' });
       expect(test.outcome.status).toBeUndefined();
     }
     expect(receiver.requests).toHaveLength(0);

@@ -116,7 +116,7 @@ export async function startTestStack(env: Record<string, string> = {}, options: 
     otpSender: options.otpSender,
     paymentProcessor: options.paymentProcessor,
     postWebhook: options.postWebhook,
-    fetchVerificationFile: options.fetchVerificationFile ?? (() => Promise.resolve({ error: 'no network in tests' })),
+    fetchVerificationFile: options.fetchVerificationFile ?? (() => Promise.resolve({ error: 'network' as const, detail: 'no network in tests' })),
     resolveTxt: options.resolveTxt ?? (() => Promise.reject(Object.assign(new Error('no network in tests'), { code: 'ECONNREFUSED' }))),
   });
   const running = worker.run();

@@ -36,7 +36,7 @@ describe('checkDomain: the token at the well-known path, or in the TXT record', 
       verifiedBy: 'dns-txt',
     });
     const down = await checkDomain('shop.example', TOKEN, {
-      fetchVerificationFile: () => Promise.resolve({ error: 'connect ETIMEDOUT' }),
+      fetchVerificationFile: () => Promise.resolve({ error: 'timeout', detail: 'connect ETIMEDOUT' }),
       resolveTxt: () => Promise.reject(Object.assign(new Error('ESERVFAIL'), { code: 'ESERVFAIL' })),
     });
     expect(down).toMatchObject({ verified: false, conclusive: false, problem: expect.stringContaining('could not be fetched') });
@@ -50,6 +50,28 @@ describe('fetchVerificationFile goes through the webhooks’ outbound guard', ()
     ['a name that resolves to loopback', 'https://localhost/.well-known/hosted-checkout-verification'],
     ['plain http', 'http://93.184.216.34/.well-known/hosted-checkout-verification'],
   ])('refuses %s before any request', async (_, url) => {
-    expect(await fetchVerificationFile(url)).toEqual({ error: expect.stringMatching(/public internet addresses|https/) });
+    expect(await fetchVerificationFile(url)).toEqual({ error: 'unreachable_host', detail: expect.any(String) });
+  });
+});
+
+describe('a check nothing answered is told as a category, never in our resolver’s words', () => {
+  it.each([
+    ['a name that does not resolve', 'getaddrinfo ENOTFOUND db.internal'],
+    ['a name that resolves to an address we may not reach', 'db.internal resolves to 10.0.0.5, which production webhooks of this deployment may not reach'],
+  ])('%s reads the same', async (_, detail) => {
+    const fetchVerificationFile: DomainCheckDeps['fetchVerificationFile'] = () => Promise.resolve({ error: 'unreachable_host', detail });
+    const result = await checkDomain('db.internal', TOKEN, { fetchVerificationFile, resolveTxt: noTxt });
+    expect(result).toMatchObject({
+      verified: false,
+      problem: expect.stringContaining('could not be fetched (unreachable_host: '),
+      detail,
+    });
+    if (result.verified) return;
+    for (const word of ['getaddrinfo', 'ENOTFOUND', '10.0.0.5', 'resolves to']) expect(result.problem).not.toContain(word);
+  });
+
+  it('fetchVerificationFile says a category and keeps what the resolver said for the log', async () => {
+    const answer = await fetchVerificationFile('https://no-such-internal-host.invalid/.well-known/hosted-checkout-verification');
+    expect(answer).toEqual({ error: 'unreachable_host', detail: expect.stringContaining('ENOTFOUND') });
   });
 });

@@ -55,6 +55,10 @@ describe('webhook URL safety (SSRF)', () => {
     '::ffff:10.0.0.1',
     '2001:db8::1',
     '64:ff9b::a00:1',
+    // IPv4-compatible IPv6 (deprecated, ::/96): judged as the IPv4 it carries, 127.0.0.1 and 10.0.0.1.
+    '::7f00:1',
+    '::127.0.0.1',
+    '::a00:1',
   ])('refuses %s in production', (address) => {
     expect(isAllowedAddress(address, PRODUCTION)).toBe(false);
   });
@@ -65,15 +69,18 @@ describe('webhook URL safety (SSRF)', () => {
     expect(isAllowedAddress(address, LOCAL_SANDBOX)).toBe(true);
   });
 
-  it.each(['127.0.0.1', '::1', '::ffff:127.0.0.1'])('accepts loopback %s only in a sandbox whose deployment allows it (local development)', (address) => {
-    expect(isAllowedAddress(address, LOCAL_SANDBOX)).toBe(true);
-    expect(isAllowedAddress(address, SANDBOX)).toBe(false);
-    // Production never, whatever the deployment says, even if asked in so many words.
-    expect(webhookTargets('production', { allowLoopback: true })).toEqual(PRODUCTION);
-    expect(isAllowedAddress(address, { environment: 'production', allowLoopback: true })).toBe(false);
-  });
+  it.each(['127.0.0.1', '::1', '::ffff:127.0.0.1', '::7f00:1'])(
+    'accepts loopback %s only in a sandbox whose deployment allows it (local development)',
+    (address) => {
+      expect(isAllowedAddress(address, LOCAL_SANDBOX)).toBe(true);
+      expect(isAllowedAddress(address, SANDBOX)).toBe(false);
+      // Production never, whatever the deployment says, even if asked in so many words.
+      expect(webhookTargets('production', { allowLoopback: true })).toEqual(PRODUCTION);
+      expect(isAllowedAddress(address, { environment: 'production', allowLoopback: true })).toBe(false);
+    },
+  );
 
-  it.each(['10.1.2.3', '192.168.1.1', '169.254.169.254', '100.64.0.1', '0.0.0.0', 'fe80::1', 'fd12:3456::1', '::ffff:10.0.0.1'])(
+  it.each(['10.1.2.3', '192.168.1.1', '169.254.169.254', '100.64.0.1', '0.0.0.0', 'fe80::1', 'fd12:3456::1', '::ffff:10.0.0.1', '::a00:1', '::a9fe:a9fe'])(
     "refuses %s in sandbox too: our private network and the metadata service are nobody's endpoint",
     (address) => {
       expect(isAllowedAddress(address, LOCAL_SANDBOX)).toBe(false);
