@@ -238,7 +238,7 @@ describe.skipIf(skipWithoutChromium())('the journey matrix: every pair of captur
         `wall time ${seconds} s at concurrency ${CONCURRENCY}\n` +
         walked
           .sort((a, b) => a.id.localeCompare(b.id))
-          .map((w) => `  ${w.id} ${(w.ms / 1000).toFixed(1)} s${w.note ? ` (${w.note})` : ''}`)
+          .map((w) => `  ${w.id} ${(w.ms / 1000).toFixed(1)} s: ${journeyName(JOURNEYS[Number(w.id.slice(1)) - 1]!)}${w.note ? ` (${w.note})` : ''}`)
           .join('\n'),
     );
   });
