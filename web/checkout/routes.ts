@@ -380,7 +380,7 @@ export function checkoutRoutes(deps: CheckoutDeps) {
       contactKey,
       channel: read.contact.channel,
       platformUuid: session.store.platformUuid,
-      createdWith: session.createdWith,
+      createdWith: session.codeBudgetAs,
     });
     if (!counted.allowed) return tooManyCodes(c, session, counted, 'contact', typed);
     // The workflow is given the address as it was read, so the code goes where it was counted.
@@ -398,7 +398,7 @@ export function checkoutRoutes(deps: CheckoutDeps) {
       contactKey: session.state.contactKey,
       channel,
       platformUuid: session.store.platformUuid,
-      createdWith: session.createdWith,
+      createdWith: session.codeBudgetAs,
     });
     if (!counted.allowed) return tooManyCodes(c, session, counted, 'code', {});
     const result = await actions.resendCode(session.cartId, session.state);
