@@ -60,14 +60,15 @@ export async function mintRefusal(db: Db, paymentLinkId: string | null | undefin
 
 /**
  * Called by the page's Pay just before the payment is handed to the session: reserves one of the
- * link's uses for this session, or answers why the link refuses it. A session that is no link's is
- * always let through. A second Pay of the same session finds its own reservation and keeps it.
+ * link's uses for this session, or answers why the link refuses it. A session that is no link's (its
+ * ledger row's payment_link_id, which never changes) is let through without a query, so Pay costs
+ * every other cart nothing. A second Pay of the same session finds its own reservation and keeps it.
  */
-export async function reserveLinkUse(db: Db, cartId: string): Promise<LinkRefusal | undefined> {
+export async function reserveLinkUse(db: Db, session: { cartId: string; paymentLinkId: string | null }): Promise<LinkRefusal | undefined> {
+  const { cartId, paymentLinkId } = session;
+  if (!paymentLinkId) return undefined;
   return db.begin(async (tx) => {
-    const [cart] = await tx<{ paymentLinkId: string | null }[]>`select payment_link_id as "paymentLinkId" from carts where cart_id = ${cartId}`;
-    if (!cart?.paymentLinkId) return undefined;
-    const refusal = await standing(tx, cart.paymentLinkId, { lock: true, exceptCart: cartId });
+    const refusal = await standing(tx, paymentLinkId, { lock: true, exceptCart: cartId });
     if (!refusal) await tx`update carts set link_use_reserved_at = coalesce(link_use_reserved_at, now()) where cart_id = ${cartId}`;
     return refusal;
   });

@@ -35,6 +35,8 @@ export interface CheckoutSession {
    * the keyed share; a session minted from a link, a retry or a recovery spends a stranger's (budgetProvenance).
    */
   codeBudgetAs: CartProvenance;
+  /** The payment link of the session's lineage, whose uses its Pay reserves (core/links/link-uses.ts); null for no link. */
+  paymentLinkId: string | null;
   /**
    * A recovered session's (docs/abandoned-cart-recovery.md): the contact verified on the abandoned
    * session, which the contact step offers by its hint alone. Its address never reaches the page.
@@ -83,6 +85,7 @@ export async function loadCheckoutSession(
     pageOpened: row.pageOpenedAt !== null,
     brandColour: row.brandColour,
     codeBudgetAs: budgetProvenance(row),
+    paymentLinkId: row.paymentLinkId,
     offersReminder: row.cart.recovery?.enabled === true && row.recoveredFrom === null,
     savedCardsAllowed: row.savedCardsAllowed,
     ...rememberedContactOf(deps.config.keyring, row.recoveredCustomerSealed),

@@ -453,7 +453,7 @@ export function checkoutRoutes(deps: CheckoutDeps) {
    * (core/links/link-uses.ts); a link closed, expired or used up refuses Pay, said at the field.
    */
   async function refusedByLink(c: C, session: CheckoutSession, field: 'number' | 'form') {
-    const refusal = await reserveLinkUse(deps.db, session.cartId);
+    const refusal = await reserveLinkUse(deps.db, session);
     if (!refusal) return undefined;
     logger.info({ cartId: session.cartId, refusal }, 'pay refused: the session’s payment link no longer sells');
     return render(c, session, { errors: { [field]: t(locale(c), 'refusal.payment_link_unavailable') } }, 422);
