@@ -1,4 +1,5 @@
 import { budgetProvenance, type CartProvenance } from '../../core/checkout/cart-provenance.js';
+import { mintRefusal } from '../../core/links/link-uses.js';
 import type { Cart } from '../../core/checkout/cart-schema.js';
 import { readContact } from '../../core/checkout/contact-input.js';
 import { sendsRealMessage } from '../../core/checkout/otp/delivery/from-config.js';
@@ -16,7 +17,7 @@ import type { ActivityMetrics } from '../metrics.js';
 
 /** What became of a cart's reminder: sent, or why not (in history, so an operator reads it there; never a contact). */
 export type ReminderOutcome =
-  { sent: true } | { sent: false; reason: 'already_sent' | 'not_abandoned' | 'recovered' | 'no_contact' | 'no_recovery' | 'budget' };
+  { sent: true } | { sent: false; reason: 'already_sent' | 'not_abandoned' | 'recovered' | 'no_contact' | 'no_recovery' | 'budget' | 'link_unavailable' };
 
 interface ReminderRow {
   status: CartStatus;
@@ -86,6 +87,8 @@ export function createReminderActivities(deps: { config: Config; db: Db; logger:
       };
       const early = notDue(before);
       if (early) return skipped(early);
+      // A payment link's session whose link sells no more: its recovery link would open nothing (core/links/link-uses.ts).
+      if (await mintRefusal(db, before.payment_link_id)) return skipped('link_unavailable');
 
       const customer = openCustomer(config.keyring, before.customer_sealed)!;
       const read = readContact('email' in customer ? customer.email : customer.phone, before.cart.country);

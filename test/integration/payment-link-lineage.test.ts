@@ -12,6 +12,9 @@ import { waitFor } from '../support/wait-for.js';
 /** Short enough to watch a session be abandoned, long enough to verify and pay two others through the page first. */
 const LIFETIME_SECONDS = 20;
 
+/** The server's reminder delay (the carts ask for 120 minutes): S3's reminder would be due this long after it is abandoned. */
+const REMINDER_DELAY_SECONDS = 2;
+
 /** What the card step says when the link a session came from no longer sells (web/i18n `refusal.payment_link_unavailable`). */
 const REFUSED = 'This payment link is no longer available';
 
@@ -22,7 +25,10 @@ const REFUSED = 'This payment link is no longer available';
  * and mints nothing through retry or recovery.
  */
 describe('payment link lineage', () => {
-  const stack = useTestStack({ SESSION_LIFETIME_SECONDS: String(LIFETIME_SECONDS), TRUST_PROXY: '1' }, { checkoutAtItsBaseUrl: true });
+  const stack = useTestStack(
+    { SESSION_LIFETIME_SECONDS: String(LIFETIME_SECONDS), RECOVERY_REMINDER_DELAY_SECONDS: String(REMINDER_DELAY_SECONDS), TRUST_PROXY: '1' },
+    { checkoutAtItsBaseUrl: true },
+  );
   const shop = useReceivingMerchant(stack, 'Lineage Store');
 
   let clients = 0;
@@ -102,6 +108,9 @@ describe('payment link lineage', () => {
       what: 'S3 abandoned',
     });
     expect(abandoned.recoveryUrl).toEqual(expect.any(String));
+    // S3's customer is not reminded with a link that opens nothing (a due reminder is sent within a second or two of its delay).
+    await new Promise((resolve) => setTimeout(resolve, (REMINDER_DELAY_SECONDS + 6) * 1000));
+    expect.soft((await stack.db`select reminder_sent_at from carts where cart_id = ${s3}`)[0]!.reminder_sent_at).toBeNull();
     const recovery = await fetch(abandoned.recoveryUrl!, { redirect: 'manual', headers: { 'x-forwarded-for': freshClient() } });
     expect.soft(recovery.status).toBe(410);
     expect.soft(await recovery.text()).toContain(REFUSED);
