@@ -5,6 +5,7 @@ import { parseContact } from '../../core/checkout/contact.js';
 import { otpHashDigest } from '../../core/checkout/otp/digest.js';
 import { WAITED_ACTIVITY_HEARTBEAT_TIMEOUT_MS, WAITED_ACTIVITY_RETRY_INTERVAL_MS } from '../../core/temporal/worker-loss.js';
 import type { CartSessionState } from './messages.js';
+import type { SessionRelease } from './release.js';
 import { refuse, type Challenge, type Contact, type SessionState } from './session-state.js';
 
 /**
@@ -35,15 +36,15 @@ const { sendOtp: sendOtpAsTask } = proxyActivities<CartSessionActivities>({
  * Sending to a new contact once a code went out counts as a resend, with the same limits; the last
  * wrong code allowed locks the customer out, which decides the session.
  *
- * In a 1.2 session (`rebinds`), a verified session also answers another browser holding the cartId:
+ * In a 1.2 session (`rebindsBrowsers`), a verified session also answers another browser holding the cartId:
  * a fresh code to the contact already verified, counted with the resends, whose wrong tries are
  * refused and drop the code after the last one, but never decide the session, since whoever holds the
  * cartId could otherwise end a customer's checkout by guessing (docs/security.md, "One browser").
  */
-export function oneTimeCodes(session: SessionState, options: { sendsLocally: boolean; rebinds: boolean }) {
+export function oneTimeCodes(session: SessionState, release: Pick<SessionRelease, 'sendsCodesLocally' | 'rebindsBrowsers'>) {
   const { cartId, otpPolicy } = session;
-  const sendOtp = options.sendsLocally ? sendOtpLocally : sendOtpAsTask;
-  const rebinding = () => options.rebinds && session.verified;
+  const sendOtp = release.sendsCodesLocally ? sendOtpLocally : sendOtpAsTask;
+  const rebinding = () => release.rebindsBrowsers && session.verified;
 
   const requireCodeStep = () => {
     session.requireOpen();

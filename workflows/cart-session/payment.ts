@@ -8,6 +8,7 @@ import { chargePayment, chargePaymentOnce, lookupPayment, voidPayment } from './
 import type { sessionRecorder } from './recording.js';
 import { refuse, type Card, type SessionState } from './session-state.js';
 import { threeDSecureChallenge } from './three-d-secure.js';
+import type { SessionRelease } from './release.js';
 
 const LOOKUP_BACKOFF = { initialMs: 1_000, maximumMs: 60_000 };
 
@@ -34,10 +35,10 @@ async function answerOf(charge: Promise<PaymentOutcome>): Promise<PaymentOutcome
 export function cardPayment(
   session: SessionState,
   recorder: ReturnType<typeof sessionRecorder>,
-  options: { threeDSecure: boolean; manualCapture: boolean; savedCards: boolean },
+  release: Pick<SessionRelease, 'threeDSecure' | 'manualCapture' | 'savedCards'>,
 ) {
   const { cartId, input } = session;
-  const manual = options.manualCapture && input.captureMethod === 'manual';
+  const manual = release.manualCapture && input.captureMethod === 'manual';
   const challenge = threeDSecureChallenge(session);
 
   /**
@@ -51,11 +52,11 @@ export function cardPayment(
     const request = {
       cartId,
       ...(card.cardToken ? { cardToken: card.cardToken } : {}),
-      ...(options.savedCards ? savedCardRequest(card) : {}),
+      ...(release.savedCards ? savedCardRequest(card) : {}),
       amount: input.amount,
       currency: input.currency,
       ...(manual ? { captureMethod: 'manual' as const } : {}),
-      ...(options.threeDSecure ? { threeDSecure: true } : {}),
+      ...(release.threeDSecure ? { threeDSecure: true } : {}),
     };
     // The first charge writes the processing step when the session left it to it (a 1.2 session).
     const answered = await answerOf(chargePayment({ ...request, ...(processing ? { processing } : {}) }));
@@ -106,8 +107,8 @@ export function cardPayment(
      * the page sends them there at once instead of waiting out its bound on the outcome.
      */
     pay: (card: Card): Promise<CartSessionState> => {
-      const chosen = options.savedCards && card.savedCardId ? { savedCardId: card.savedCardId } : { cardToken: card.cardToken };
-      const save = options.savedCards && card.save === true && !card.savedCardId ? { save: true } : {};
+      const chosen = release.savedCards && card.savedCardId ? { savedCardId: card.savedCardId } : { cardToken: card.cardToken };
+      const save = release.savedCards && card.save === true && !card.savedCardId ? { save: true } : {};
       session.decision = { kind: 'pay', card: { ...chosen, ...save, brand: card.brand, last4: card.last4 } };
       session.paymentSubmittedAt = Date.now();
       return condition(() => session.settled || session.authentication !== undefined).then(() => session.snapshot());
@@ -119,7 +120,7 @@ export function cardPayment(
       session.requireOpen();
       if (!session.verified) refuse(ACTION_REFUSED.notVerified, 'Verify your one-time code first.');
       // A saved card only in a 1.2 session, never with a token beside it; consent only with a token.
-      const saved = options.savedCards && card?.savedCardId !== undefined;
+      const saved = release.savedCards && card?.savedCardId !== undefined;
       const reference = saved
         ? typeof card.savedCardId === 'string' && SAVED_CARD_ID_PATTERN.test(card.savedCardId) && card.cardToken === undefined && card.save === undefined
         : typeof card?.cardToken === 'string' &&
@@ -136,7 +137,7 @@ export function cardPayment(
         brand: card.brand,
         last4: card.last4,
         ...(manual ? { captureMethod: 'manual' as const } : {}),
-        ...(options.savedCards ? { savedCard: card.savedCardId !== undefined } : {}),
+        ...(release.savedCards ? { savedCard: card.savedCardId !== undefined } : {}),
       };
       const answered = await recorder.processing((processing) => resolvePayment(card, processing));
       const result = answered.outcome === 'requires_authentication' ? await challenge.authenticate(answered) : answered;

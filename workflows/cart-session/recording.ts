@@ -8,6 +8,7 @@ import { PROCESSING_EVENT_AFTER_MS, type CancelledBy, type CartStatus } from '..
 import { searchAttributes } from './messages.js';
 import { duration } from './operator-details.js';
 import type { SessionState } from './session-state.js';
+import type { SessionRelease } from './release.js';
 
 /**
  * Ledger and webhook bookkeeping must not be lost: retried until it succeeds. The writes run as local
@@ -42,9 +43,9 @@ export interface Outcome {
  * session (`processingInCharge`) has the charge activity write its `processing` step before charging:
  * one local activity, its marker and a worker activation fewer per payment.
  */
-export function sessionRecorder(session: SessionState, options: { lean: boolean; processingInCharge?: boolean }) {
+export function sessionRecorder(session: SessionState, release: Pick<SessionRelease, 'recordsLean' | 'processingInCharge'>) {
   const { cartId } = session;
-  const { lean } = options;
+  const lean = release.recordsLean;
 
   const eventOf = (event: WebhookEventName, outcome: Outcome = {}) => ({
     cartId,
@@ -109,7 +110,7 @@ export function sessionRecorder(session: SessionState, options: { lean: boolean;
       return charge();
     }
     let step: CartStatusChange | undefined;
-    if (options.processingInCharge) {
+    if (release.processingInCharge) {
       enter('processing');
       step = changeOf('processing');
     } else await moveTo('processing', {}, null);

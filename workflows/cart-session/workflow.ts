@@ -1,6 +1,5 @@
-import { allHandlersFinished, condition, patched, setHandler } from '@temporalio/workflow';
+import { allHandlersFinished, condition, setHandler } from '@temporalio/workflow';
 import { ACTION_REFUSED, OTP_LOCKED, TERMINAL_STATUSES, type CancelledBy, type CartStatus } from '../../core/checkout/session.js';
-import { RELEASE_1_1, RELEASE_1_2 } from '../release-patches.js';
 import { authorizationHold } from './authorization-hold.js';
 import { oneTimeCodes } from './codes.js';
 import {
@@ -20,6 +19,7 @@ import { duration } from './operator-details.js';
 import { cardPayment } from './payment.js';
 import { sessionRecorder } from './recording.js';
 import { recoveryReminder } from './reminder.js';
+import { sessionRelease } from './release.js';
 import { refuse, SessionState } from './session-state.js';
 
 /**
@@ -29,12 +29,11 @@ import { refuse, SessionState } from './session-state.js';
  */
 export async function cartSession(input: CartSessionInput): Promise<{ status: CartStatus }> {
   // A session started before 1.1 (no marker in its history) runs as 1.0 did: see CHANGELOG.md, [1.1.0].
-  const release11 = patched(RELEASE_1_1);
-  const release12 = patched(RELEASE_1_2);
+  const release = sessionRelease();
   const session = new SessionState(input);
-  const recorder = sessionRecorder(session, { lean: release11, processingInCharge: release11 && release12 });
-  const codes = oneTimeCodes(session, { sendsLocally: release11, rebinds: release12 });
-  const payment = cardPayment(session, recorder, { threeDSecure: release11, manualCapture: release11, savedCards: release12 });
+  const recorder = sessionRecorder(session, release);
+  const codes = oneTimeCodes(session, release);
+  const payment = cardPayment(session, recorder, release);
   const hold = authorizationHold(session, recorder);
 
   setHandler(stateQuery, () => session.snapshot());
@@ -45,7 +44,7 @@ export async function cartSession(input: CartSessionInput): Promise<{ status: Ca
   setHandler(payUpdate, payment.pay, { validator: payment.validatePay });
   setHandler(threeDSecureReturnUpdate, payment.challenge.returned, { validator: payment.challenge.validateReturn });
   setHandler(cancelUpdate, () => decide({ kind: 'cancel', by: 'customer' }), { validator: () => session.requireOpen() });
-  if (release11) setHandler(expireUpdate, () => decide({ kind: 'cancel', by: 'merchant' }), { validator: validateExpire });
+  if (release.merchantExpire) setHandler(expireUpdate, () => decide({ kind: 'cancel', by: 'merchant' }), { validator: validateExpire });
   setHandler(captureUpdate, hold.capture, { validator: hold.validateCapture });
   setHandler(voidUpdate, hold.void, { validator: hold.validateVoid });
 
@@ -60,7 +59,7 @@ export async function cartSession(input: CartSessionInput): Promise<{ status: Ca
 
   if (session.status === 'authorized') await hold.hold();
   // A 1.2 session of a cart with recovery may remind its customer (./reminder.ts); earlier ones never did.
-  if (release12 && session.status === 'abandoned') await recoveryReminder(session).afterAbandonment();
+  if (release.remindsAfterAbandonment && session.status === 'abandoned') await recoveryReminder(session).afterAbandonment();
   await condition(allHandlersFinished);
   return { status: session.status };
 
