@@ -188,6 +188,27 @@ export async function recordPaymentReference(db: Db, cartId: string, reference: 
   await db`update carts set payment_reference = coalesce(payment_reference, ${reference}) where cart_id = ${cartId}`;
 }
 
+/**
+ * Abandoned-cart recovery's claim of the cart's one reminder (activities/cart-session/reminder.ts),
+ * in the caller's transaction that holds the row `for update` and decided to send.
+ */
+export async function claimRecoveryReminder(sql: Sql, cartId: string): Promise<void> {
+  await sql`update carts set reminder_sent_at = now() where cart_id = ${cartId}`;
+}
+
+/** Gives the reminder's claim back: the provider answered a failure, so nothing went out and the retry may send. */
+export async function releaseRecoveryReminder(sql: Sql, cartId: string): Promise<void> {
+  await sql`update carts set reminder_sent_at = null where cart_id = ${cartId}`;
+}
+
+/**
+ * Records that Pay reserved one of its payment link's uses for this session (core/links/link-uses.ts,
+ * in its transaction that locks the link); a second Pay keeps the first reservation.
+ */
+export async function recordLinkUseReserved(sql: Sql, cartId: string): Promise<void> {
+  await sql`update carts set link_use_reserved_at = coalesce(link_use_reserved_at, now()) where cart_id = ${cartId}`;
+}
+
 /** The cart's payment reference, or undefined when no approved charge was recorded (carts paid before migration 017). */
 export async function paymentReferenceOf(sql: Sql, cartId: string): Promise<string | undefined> {
   const [row] = await sql<{ payment_reference: string | null }[]>`select payment_reference from carts where cart_id = ${cartId}`;
