@@ -13,7 +13,7 @@ import { describe, expect, it } from 'vitest';
  *   `insert into t ${sql(row)}` and upserts, `… on conflict … do update`, included), `update <t> [alias]
  *   set`, `delete from <t>`, `merge into <t>`, `truncate <t>`, with <t> one of those tables. Comments
  *   are not code. Calling another module's function is not a write of the caller's.
- * - A module is a `.ts` file of api, web, core, workflows, activities or worker.
+ * - A module is a source file (`.ts`, `.js`, `.cjs`, `.mjs`) of api, web, core, workflows, activities or worker.
  * - A SQL function of the migrations (its latest definition) writes what its own body writes, and
  *   counts as the module whose TypeScript calls it by name; a function that TypeScript never calls
  *   counts as the modules of the functions that call it, and, called by none, as its own writer
@@ -123,7 +123,7 @@ function productModules(): Map<string, string> {
     for (const entry of readdirSync(path.join(ROOT, dir), { withFileTypes: true })) {
       const file = `${dir}/${entry.name}`;
       if (entry.isDirectory()) walk(file);
-      else if (entry.name.endsWith('.ts')) modules.set(file, withoutComments(readFileSync(path.join(ROOT, file), 'utf8')));
+      else if (/\.(ts|js|cjs|mjs)$/.test(entry.name)) modules.set(file, withoutComments(readFileSync(path.join(ROOT, file), 'utf8')));
     }
   };
   for (const dir of PRODUCT) walk(dir);
