@@ -6,7 +6,7 @@ import { resealCartCustomers } from '../core/checkout/cart-ledger.js';
 import { resealOutbox } from '../core/checkout/otp/outbox.js';
 import { createDb } from '../core/db/client.js';
 import { resealWebhookSecrets } from '../core/merchants/merchant-store.js';
-import { resealEventCustomers } from '../core/webhooks/event-body-seal.js';
+import { resealEventCustomers } from '../core/webhooks/event-store.js';
 
 /**
  * `npm run reseal`: re-seals every stored ciphertext (webhook secrets, card vault, OTP outbox, the

@@ -1,4 +1,5 @@
 import { budgetProvenance, type CartProvenance } from '../../core/checkout/cart-provenance.js';
+import { claimRecoveryReminder, releaseRecoveryReminder } from '../../core/checkout/cart-ledger.js';
 import { mintRefusal } from '../../core/links/link-uses.js';
 import type { Cart } from '../../core/checkout/cart-schema.js';
 import { readContact } from '../../core/checkout/contact-input.js';
@@ -129,7 +130,7 @@ export function createReminderActivities(deps: { config: Config; db: Db; logger:
         const row = await reminderRow(tx, cartId, true);
         const reason = row ? notDue(row) : 'not_abandoned';
         if (reason) return reason;
-        await tx`update carts set reminder_sent_at = now() where cart_id = ${cartId}`;
+        await claimRecoveryReminder(tx, cartId);
         if (!real) await otpSender.send(message, tx);
         return undefined;
       });
@@ -142,7 +143,7 @@ export function createReminderActivities(deps: { config: Config; db: Db; logger:
           await otpSender.send(message);
         } catch (error) {
           // The provider said no: nothing went out, so the claim and the budget are given back for the retry.
-          await db`update carts set reminder_sent_at = null where cart_id = ${cartId}`;
+          await releaseRecoveryReminder(db, cartId);
           await budget.refund();
           metrics.recoveryReminders.inc({ channel: contact.channel, result: 'failed' });
           throw error;

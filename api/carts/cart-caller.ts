@@ -6,6 +6,7 @@ import type { Logger } from '../../core/logger.js';
 import type { Limit } from '../../core/rate-limits.js';
 import type { ActiveMerchant } from '../../core/merchants/merchant-store.js';
 import { presentedBearerToken } from '../../core/bearer-token.js';
+import { admitCart } from '../../core/checkout/cart-ledger.js';
 import { apiKeyHash } from '../../core/merchants/api-keys.js';
 import { MERCHANT_CHALLENGE } from '../merchant/auth.js';
 import { ApiError } from '../errors.js';
@@ -37,53 +38,42 @@ export interface CartAdmissionRequest {
   ledgerRow?: { row: NewCartRow; request: CreateCartRequest };
 }
 
-interface AdmissionRow {
-  admission: 'rate_limited' | 'unknown_platform' | 'key_required' | 'key_invalid' | 'admitted';
-  refusedLimit: number | null;
-  retryAfter: number | null;
-  openedWindow: boolean;
-  merchant: string | null;
-  registeredDomains: string[] | null;
-  verifiedDomains: string[] | null;
-  withKey: boolean;
-  rowInserted: boolean;
-}
-
 /**
  * Counts the client, finds the merchant a create-cart names and whether the request carried its key,
- * counts the merchant's limits, and, given one, writes the cart's ledger row: in one PostgreSQL round
- * trip (admit_cart_request, migrations 035 and 039), in the order separate statements had. A request
- * refused for lacking the key a merchant requires, or for an Authorization header without the
- * merchant's active key, stops before any merchant-wide counter is charged, so it costs the merchant
- * nothing; a stranger's request over its address's share of a merchant never reaches the
- * merchant-wide counter.
+ * counts the merchant's limits, and, given one, has the ledger write the cart's row: in one PostgreSQL
+ * round trip (admit_cart_request, migrations 035 and 039, run by the ledger's admitCart, the only
+ * caller of that function), in the order separate statements had. A request refused for lacking
+ * the key a merchant requires, or for an Authorization header without the merchant's active key,
+ * stops before any merchant-wide counter is charged, so it costs the merchant nothing; a stranger's
+ * request over its address's share of a merchant never reaches the merchant-wide counter.
  */
-export async function admitCartCaller(
+export async function admitCartRequest(
   deps: { config: Config; db: Db; logger: Logger },
   request: CartAdmissionRequest,
 ): Promise<{ caller: CartCaller; rowWritten: boolean }> {
   const { config, db } = deps;
-  const limits = (list: Limit[]) => db.json(list.map(({ bucket, max, windowSeconds }) => ({ bucket, max, windowSeconds })));
   const ledger = request.ledgerRow;
-  const [row] = await db<AdmissionRow[]>`
-    select admission, refused_limit as "refusedLimit", retry_after as "retryAfter", opened_window as "openedWindow", merchant,
-      registered_domains as "registeredDomains", verified_domains as "verifiedDomains", with_key as "withKey", row_inserted as "rowInserted"
-    from admit_cart_request(${limits(request.clientLimits)}, ${request.platformUuid}, ${config.environment},
-      ${presentedKeyDigest(request.authorization)}, ${limits(request.keyedLimits)}, ${limits(request.publicLimits)},
-      ${
-        ledger
-          ? db.json({
-              cart_id: ledger.row.cartId,
-              currency: ledger.request.cartObject.cart.currency,
-              amount: ledger.row.amount,
-              expires_on: ledger.row.expiresOn,
-              created_at: ledger.row.createdAt.toISOString(),
-              store: ledger.request.cartObject.store,
-              cart: ledger.request.cartObject.cart,
-            })
-          : null
-      })`;
-  const admitted = row!;
+  const admitted = await admitCart(db, {
+    clientLimits: request.clientLimits,
+    platformUuid: request.platformUuid,
+    environment: config.environment,
+    presentedKeyHash: presentedKeyDigest(request.authorization),
+    keyedLimits: request.keyedLimits,
+    publicLimits: request.publicLimits,
+    ...(ledger
+      ? {
+          row: {
+            cartId: ledger.row.cartId,
+            currency: ledger.request.cartObject.cart.currency,
+            amount: ledger.row.amount,
+            expiresOn: ledger.row.expiresOn,
+            createdAt: ledger.row.createdAt,
+            store: ledger.request.cartObject.store,
+            cart: ledger.request.cartObject.cart,
+          },
+        }
+      : {}),
+  });
   const refused =
     admitted.admission === 'rate_limited'
       ? request.clientLimits.concat(admitted.withKey ? request.keyedLimits : request.publicLimits)[admitted.refusedLimit!]

@@ -60,12 +60,12 @@ export function newCartRow(config: Config, request: CreateCartRequest): NewCartR
 export async function createCartSession(
   deps: CartSessionDeps,
   request: CreateCartRequest,
-  /** Identified, and let through, by admitCartCaller (or, for a payment link's visit, by its link). */
+  /** Identified, and let through, by admitCartRequest (or, for a payment link's visit, by its link). */
   caller: CartCaller,
   /**
    * `retry`: a retry of a failed session (api/merchant/retry-session.ts), whose row records which cart it retries;
    * `recoveredFrom`: a session opened by an abandoned cart's recovery link (web/checkout/recovery-route.ts);
-   * `prepared`: the row made by newCartRow, and whether admitCartCaller already wrote it (never with an idempotency key,
+   * `prepared`: the row made by newCartRow, and whether admitCartRequest already wrote it (never with an idempotency key,
    * which must be claimed first).
    */
   options: {

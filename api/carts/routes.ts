@@ -2,7 +2,7 @@ import { Hono } from 'hono';
 import { createCartRequestSchema, LIMITS } from '../../core/checkout/cart-schema.js';
 import { createCartSession, newCartRow, type CartSessionDeps } from './create-cart-session.js';
 import { clientAddress, perAddress as perAddressLimits } from '../../core/client-address.js';
-import { admitCartCaller } from './cart-caller.js';
+import { admitCartRequest } from './cart-caller.js';
 import { ApiError, errorResponse, methodNotAllowed } from '../errors.js';
 import { assertChargeable } from '../chargeable-amount.js';
 import { processorCurrencies } from '../../core/checkout/processor-amounts.js';
@@ -57,7 +57,7 @@ export function cartRoutes(deps: CartSessionDeps & { cartsCreated: Pick<ApiMetri
       const platform = request.cartObject.store.platformUuid.toLowerCase();
       const row = newCartRow(config, request);
       admissionReached.add(c.req.raw);
-      const { caller, rowWritten } = await admitCartCaller(
+      const { caller, rowWritten } = await admitCartRequest(
         { config, db, logger: log },
         {
           platformUuid: request.cartObject.store.platformUuid,

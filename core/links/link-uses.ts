@@ -1,4 +1,5 @@
 import type { Db, Sql } from '../db/client.js';
+import { recordLinkUseReserved } from '../checkout/cart-ledger.js';
 import { OPEN_STATUSES } from '../checkout/session.js';
 import type { PaymentLinkStatus } from './payment-link-schema.js';
 import { paymentLinkStatus } from './payment-links.js';
@@ -69,7 +70,7 @@ export async function reserveLinkUse(db: Db, session: { cartId: string; paymentL
   if (!paymentLinkId) return undefined;
   return db.begin(async (tx) => {
     const refusal = await standing(tx, paymentLinkId, { lock: true, exceptCart: cartId });
-    if (!refusal) await tx`update carts set link_use_reserved_at = coalesce(link_use_reserved_at, now()) where cart_id = ${cartId}`;
+    if (!refusal) await recordLinkUseReserved(tx, cartId);
     return refusal;
   });
 }

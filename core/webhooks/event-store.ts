@@ -1,5 +1,6 @@
 import type { Keyring } from '../crypto.js';
 import type { Db, Sql } from '../db/client.js';
+import { resealedCustomer } from '../orders/customer-seal.js';
 import { sealEventBody, type StoredEventBody } from './event-body-seal.js';
 import type { DeliveryStatus, WebhookEventBody, WebhookEventName } from './events.js';
 
@@ -41,6 +42,25 @@ export async function insertEvent(sql: Sql, keyring: Keyring, platformUuid: stri
   await sql`
     insert into webhook_events (id, cart_id, platform_uuid, sequence, event, payload)
     values (${body.id}, ${body.data.cartId}, ${platformUuid}, ${body.sequence}, ${body.event}, ${sql.json(sealEventBody(keyring, body))})`;
+}
+
+/**
+ * Re-seals with the newest key every event body's contact it did not seal (`npm run reseal`, the
+ * body's seal is ./event-body-seal.ts); returns how many.
+ */
+export async function resealEventCustomers(db: Db, keyring: Keyring): Promise<number> {
+  const rows = await db<{ id: string; sealed: string }[]>`
+    select id, payload->'data'->'customer'->>'sealed' as sealed from webhook_events where payload->'data'->'customer' ? 'sealed'`;
+  let resealed = 0;
+  for (const row of rows) {
+    const fresh = resealedCustomer(keyring, Buffer.from(row.sealed, 'base64'));
+    if (!fresh) continue;
+    const updated = await db`
+      update webhook_events set payload = jsonb_set(payload, '{data,customer,sealed}', to_jsonb(${fresh.toString('base64')}::text))
+      where id = ${row.id} and payload->'data'->'customer'->>'sealed' = ${row.sealed}`;
+    resealed += updated.count;
+  }
+  return resealed;
 }
 
 export interface StoredEvent {
