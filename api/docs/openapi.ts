@@ -4,8 +4,10 @@ import { CART_EVENT_SCHEMAS, testEventBodySchema, WEBHOOK_EVENT_NAMES, WEBHOOK_T
 import { CART_EVENT_EXAMPLES, TEST_EVENT_EXAMPLE } from '../../core/webhooks/event-examples.js';
 import { CREATE_CART } from '../carts/cart-paths.js';
 import { EVENT_PATHS } from '../merchant/event-paths.js';
+import { HOLD_PATHS } from '../merchant/hold-paths.js';
 import { ORDER_PATHS } from '../merchant/order-paths.js';
 import { PAYMENT_LINK_PATHS } from '../merchant/payment-link-paths.js';
+import { SESSION_PATHS } from '../merchant/session-paths.js';
 import { WEBHOOK_ENDPOINT_PATHS } from '../merchant/webhook-endpoint-paths.js';
 import { operationOf, type DocumentSettings } from '../route-declaration.js';
 import { MERCHANT_API_KEY_SCHEME } from './responses.js';
@@ -15,7 +17,7 @@ import { MERCHANT_API_KEY_SCHEME } from './responses.js';
  * declared once beside the routes module that serves it (api/route-declaration.ts,
  * docs/decisions/openapi-from-routes.md); this file only lists them, in the document's order.
  */
-const ROUTES = [CREATE_CART, ...ORDER_PATHS, ...WEBHOOK_ENDPOINT_PATHS, ...EVENT_PATHS, ...PAYMENT_LINK_PATHS];
+const ROUTES = [CREATE_CART, ...ORDER_PATHS, ...SESSION_PATHS, ...HOLD_PATHS, ...WEBHOOK_ENDPOINT_PATHS, ...EVENT_PATHS, ...PAYMENT_LINK_PATHS];
 
 const TAGS = [
   { name: 'Checkout sessions', description: 'Create the session the customer pays on the hosted page.' },

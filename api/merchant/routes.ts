@@ -26,18 +26,9 @@ import { webhookEndpointRoutes } from './webhook-endpoint-routes.js';
 import { paymentLinkRoutes } from './payment-link-routes.js';
 import { processorCurrencies } from '../../core/checkout/processor-amounts.js';
 import { unchargeableError } from '../chargeable-amount.js';
-import {
-  CAPTURE_BODY_BYTES,
-  CAPTURE_ORDER,
-  EXPIRE_CART,
-  GET_MERCHANT,
-  GET_ORDER,
-  LIST_ORDERS,
-  REFUND_BODY_BYTES,
-  REFUND_ORDER,
-  RETRY_CART,
-  VOID_ORDER,
-} from './order-paths.js';
+import { CAPTURE_BODY_BYTES, CAPTURE_ORDER, VOID_ORDER } from './hold-paths.js';
+import { GET_MERCHANT, GET_ORDER, LIST_ORDERS, REFUND_BODY_BYTES, REFUND_ORDER } from './order-paths.js';
+import { EXPIRE_CART, RETRY_CART } from './session-paths.js';
 import { MERCHANT_MOUNT } from './mount.js';
 
 const orderNotFound = (cartId: string) =>
