@@ -529,7 +529,7 @@ export const environmentSchema = z.object({
     .register(settingDocs, {
       readBy: ['web'],
       meaning:
-        "percent of `SMS_PER_DEPLOYMENT_PER_HOUR` and of `EMAIL_PER_DEPLOYMENT_PER_HOUR` that only sessions of carts created with their merchant's API key (`createdWith: api_key`) may spend: sessions of public create-cart requests together get the rest (rounded down), so a flood of them cannot switch codes off for every merchant. 0: no share kept",
+        "percent of `SMS_PER_DEPLOYMENT_PER_HOUR` and of `EMAIL_PER_DEPLOYMENT_PER_HOUR` that only sessions of carts created with their merchant's API key (`createdWith: api_key`) may spend: sessions of public create-cart requests, and every session minted from a payment link, a retry or a recovery (whoever opens its URL is a stranger), together get the rest (rounded down), so a flood of them cannot switch codes off for every merchant. 0: no share kept",
     }),
   TRUST_PROXY: z.coerce
     .number()

@@ -1,4 +1,5 @@
-import type { CartProvenance } from '../../core/checkout/cart-provenance.js';
+import { budgetProvenance, type CartProvenance } from '../../core/checkout/cart-provenance.js';
+import { mintRefusal } from '../../core/links/link-uses.js';
 import type { Cart } from '../../core/checkout/cart-schema.js';
 import { readContact } from '../../core/checkout/contact-input.js';
 import { sendsRealMessage } from '../../core/checkout/otp/delivery/from-config.js';
@@ -16,12 +17,14 @@ import type { ActivityMetrics } from '../metrics.js';
 
 /** What became of a cart's reminder: sent, or why not (in history, so an operator reads it there; never a contact). */
 export type ReminderOutcome =
-  { sent: true } | { sent: false; reason: 'already_sent' | 'not_abandoned' | 'recovered' | 'no_contact' | 'no_recovery' | 'budget' };
+  { sent: true } | { sent: false; reason: 'already_sent' | 'not_abandoned' | 'recovered' | 'no_contact' | 'no_recovery' | 'budget' | 'link_unavailable' };
 
 interface ReminderRow {
   status: CartStatus;
   cart: Cart;
   recovered_from: string | null;
+  payment_link_id: string | null;
+  retry_of: string | null;
   merchant_name: string;
   platform_uuid: string;
   created_with: CartProvenance;
@@ -37,7 +40,7 @@ interface ReminderRow {
  */
 async function reminderRow(sql: Sql, cartId: string, lock: boolean): Promise<ReminderRow | undefined> {
   const [row] = await sql<ReminderRow[]>`
-    select status, cart, recovered_from, merchant_name, platform_uuid, created_with, customer_sealed, expires_on, reminder_sent_at,
+    select status, cart, recovered_from, payment_link_id, retry_of, merchant_name, platform_uuid, created_with, customer_sealed, expires_on, reminder_sent_at,
       exists (select 1 from carts r where r.recovered_from = carts.cart_id) as recovered
     from carts where cart_id = ${cartId} ${lock ? sql`for update` : sql``}`;
   return row;
@@ -84,6 +87,8 @@ export function createReminderActivities(deps: { config: Config; db: Db; logger:
       };
       const early = notDue(before);
       if (early) return skipped(early);
+      // A payment link's session whose link sells no more: its recovery link would open nothing (core/links/link-uses.ts).
+      if (await mintRefusal(db, before.payment_link_id)) return skipped('link_unavailable');
 
       const customer = openCustomer(config.keyring, before.customer_sealed)!;
       const read = readContact('email' in customer ? customer.email : customer.phone, before.cart.country);
@@ -106,7 +111,12 @@ export function createReminderActivities(deps: { config: Config; db: Db; logger:
               contactKey: otpDestinationKey(config.keyring, read.destination),
               channel: contact.channel,
               platformUuid: before.platform_uuid,
-              createdWith: before.created_with,
+              createdWith: budgetProvenance({
+                createdWith: before.created_with,
+                paymentLinkId: before.payment_link_id,
+                retryOf: before.retry_of,
+                recoveredFrom: before.recovered_from,
+              }),
             }).keys(),
           ])
         : { allowed: true as const, refund: async () => {} };

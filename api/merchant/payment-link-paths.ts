@@ -122,7 +122,7 @@ export const CLOSE_PAYMENT_LINK = declareRoute({
     operationId: 'closePaymentLink',
     summary: 'Close a payment link',
     description:
-      'With `{"active": false}`: new visits answer 410 from now on; sessions already opened may still be paid. Closing a closed link changes nothing.',
+      'With `{"active": false}`: new visits answer 410 from now on, and the sessions already opened from it (their retries and recoveries too) can no longer be paid: Pay is refused on their page. A payment already submitted finishes. Closing a closed link changes nothing.',
     tags: ['Payment links'],
     security: MERCHANT_SECURITY,
     request: {

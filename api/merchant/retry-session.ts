@@ -2,6 +2,7 @@ import { findRetrySource, retryRefusal, type RetryRefusal } from '../../core/che
 import type { CartOwner } from '../../core/checkout/cart-ledger.js';
 import type { RetriedCart } from '../../core/checkout/cart-schema.js';
 import { OPEN_STATUSES, PAID_STATUSES, type CartStatus } from '../../core/checkout/session.js';
+import { mintRefusal, type LinkRefusal } from '../../core/links/link-uses.js';
 import { findActiveMerchant } from '../../core/merchants/merchant-store.js';
 import { createCartSession, type CartSessionDeps } from '../carts/create-cart-session.js';
 import { ApiError } from '../errors.js';
@@ -16,6 +17,9 @@ function notRetryableMessage(status: CartStatus): string {
   return `This session is ${status}, not failed: only a session whose payment failed can be retried. For a new checkout, create a new cart (POST /v2/public/api/cart/).`;
 }
 
+/** How a refusing link is named to the merchant. */
+const LINK_REFUSAL_TEXT = { closed: 'closed', expired: 'expired', used_up: 'used up (maxUses paid sessions)' } as const satisfies Record<LinkRefusal, string>;
+
 /** A refusal in the documented envelope, naming the cart and the fix. */
 function refusalError(cartId: string, refusal: RetryRefusal): ApiError {
   switch (refusal.code) {
@@ -28,6 +32,12 @@ function refusalError(cartId: string, refusal: RetryRefusal): ApiError {
         'ALREADY_RETRIED',
         `This session was already retried as ${refusal.retriedBy}. Send the customer to that session, or retry that one if its payment failed too.`,
         [{ path: 'cartId', message: `was already retried as ${refusal.retriedBy}` }],
+      );
+    case 'link_unavailable':
+      return new ApiError(
+        'SESSION_NOT_RETRYABLE',
+        `This session was opened from payment link ${refusal.paymentLinkId}, which is ${LINK_REFUSAL_TEXT[refusal.refusal]}: a retry would be another session of a link that sells no more. For another checkout, create a new cart (POST /v2/public/api/cart/) or a new link.`,
+        [{ path: 'cartId', message: `was opened from a payment link that is ${LINK_REFUSAL_TEXT[refusal.refusal]}` }],
       );
     case 'limit_reached':
       return new ApiError(
@@ -50,13 +60,18 @@ export async function retrySession(deps: CartSessionDeps, owner: CartOwner, cart
   if (!source) return undefined;
   const refusal = retryRefusal(source);
   if (refusal) throw refusalError(cartId, refusal);
+  const linkRefusal = await mintRefusal(deps.db, source.paymentLinkId);
+  if (linkRefusal) throw refusalError(cartId, { code: 'link_unavailable', paymentLinkId: source.paymentLinkId!, refusal: linkRefusal });
   // The API key that let the request in is this merchant's active one: it is active.
   const merchant = await findActiveMerchant(deps.db, owner.platformUuid, owner.environment);
   if (!merchant) return undefined;
   // No Idempotency-Key is passed to create-cart (the route keeps the retry's own), so no key scope is built from the address.
   const caller = { platformUuid: owner.platformUuid, merchant, createdWith: source.createdWith, address: 'merchant-api' };
   try {
-    const { response } = await createCartSession(deps, { cartObject: { store: source.store, cart: source.cart } }, caller, { retry: source.lineage });
+    const { response } = await createCartSession(deps, { cartObject: { store: source.store, cart: source.cart } }, caller, {
+      retry: source.lineage,
+      ...(source.paymentLinkId ? { paymentLinkId: source.paymentLinkId } : {}),
+    });
     const { cartId: newCartId, expiresOn } = response.data;
     return { cartId: newCartId, expiresOn, url: `${deps.config.checkoutBaseUrl}/?token=${encodeURIComponent(newCartId)}` };
   } catch (err) {

@@ -60,7 +60,7 @@ const RETRY_ERRORS: DocumentedError[] = [
   ORDER_NOT_FOUND,
   methodNotAllowedError('POST'),
   {
-    description: `SESSION_NOT_RETRYABLE: the session is not failed: it is still open (pending, processing: the customer can still pay with it), paid (authorized, paid, refunded) or ended without a payment failure (cancelled, abandoned: create a new cart). ALREADY_RETRIED: this session was retried already; the message names its retry (a cart is retried once, so an order never has two open sessions). RETRY_LIMIT_REACHED: the retries of the first cart of the chain are used up (cartObject.cart.retries, ${RETRIES.default} when absent; a retry of a retry counts). ${ACTION_KEY_CONFLICT_DESCRIPTION}`,
+    description: `SESSION_NOT_RETRYABLE: the session is not failed: it is still open (pending, processing: the customer can still pay with it), paid (authorized, paid, refunded) or ended without a payment failure (cancelled, abandoned: create a new cart); or it was opened from a payment link that is closed, expired or used up, whose lineage mints no more sessions (the message names the link). ALREADY_RETRIED: this session was retried already; the message names its retry (a cart is retried once, so an order never has two open sessions). RETRY_LIMIT_REACHED: the retries of the first cart of the chain are used up (cartObject.cart.retries, ${RETRIES.default} when absent; a retry of a retry counts). ${ACTION_KEY_CONFLICT_DESCRIPTION}`,
     examples: [
       example('SESSION_NOT_RETRYABLE', 'This session is paid: it was paid, so there is nothing to retry.', [
         { path: 'cartId', message: 'is paid: only a failed session can be retried' },

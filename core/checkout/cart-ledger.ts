@@ -160,6 +160,10 @@ export interface LedgerCart {
   capturedAmount: number;
   /** The abandoned cart whose recovery link opened this session; null for every other cart. */
   recoveredFrom: string | null;
+  /** The payment link this session's lineage was minted from; null for every other cart. */
+  paymentLinkId: string | null;
+  /** The failed cart this session retries; null for every other cart. */
+  retryOf: string | null;
   /** A recovered session's: the contact verified on the abandoned session it recovers, sealed (core/orders/customer-seal.ts); null otherwise. */
   recoveredCustomerSealed: Buffer | null;
   /** Whether the merchant's checkout offers saved cards after the code, as its setting is now (docs/saved-cards.md). */
@@ -185,6 +189,8 @@ interface CartRow {
   cancelled_by: CancelledBy | null;
   captured_amount: string | null;
   recovered_from: string | null;
+  payment_link_id: string | null;
+  retry_of: string | null;
   recovered_customer_sealed: Buffer | null;
   saved_cards_allowed: boolean | null;
   browser_binding: string | null;
@@ -207,13 +213,15 @@ const toLedgerCart = (r: CartRow): LedgerCart => ({
   cancelledBy: r.cancelled_by,
   capturedAmount: Number(r.captured_amount ?? r.amount),
   recoveredFrom: r.recovered_from,
+  paymentLinkId: r.payment_link_id,
+  retryOf: r.retry_of,
   recoveredCustomerSealed: r.recovered_customer_sealed,
   savedCardsAllowed: r.saved_cards_allowed ?? true,
   browserBinding: r.browser_binding,
 });
 
 const LEDGER_CART_COLUMNS = (sql: Sql) =>
-  sql`platform_uuid, environment, merchant_name, amount, currency, status, store, cart, expires_on, customer_started_at, page_opened_at, created_with, cancelled_by, captured_amount, recovered_from, browser_binding,
+  sql`platform_uuid, environment, merchant_name, amount, currency, status, store, cart, expires_on, customer_started_at, page_opened_at, created_with, cancelled_by, captured_amount, recovered_from, payment_link_id, retry_of, browser_binding,
     (select recovered.customer_sealed from carts recovered where recovered.cart_id = carts.recovered_from) as recovered_customer_sealed,
     ${cartMerchantBrandColourColumn(sql)},
     (select m.saved_cards_allowed from merchants m where m.platform_uuid = carts.platform_uuid) as saved_cards_allowed`;

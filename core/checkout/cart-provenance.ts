@@ -5,3 +5,20 @@
  */
 export const CART_PROVENANCES = ['api_key', 'public'] as const;
 export type CartProvenance = (typeof CART_PROVENANCES)[number];
+
+/**
+ * Whose share of the message budgets a session's codes and reminder spend (core/checkout/otp/send-budget.ts):
+ * its own provenance, but a stranger's for every session minted from a payment link, a retry or a
+ * recovery. Their `createdWith` is the merchant's (it made the link, asked for the retry, or created
+ * the cart recovered), yet whoever opens them is anyone holding a URL: counted as keyed, one public
+ * link would let anybody spend the share kept for the merchants' own carts.
+ */
+export function budgetProvenance(cart: {
+  createdWith: CartProvenance;
+  paymentLinkId: string | null;
+  retryOf: string | null;
+  recoveredFrom: string | null;
+}): CartProvenance {
+  const minted = cart.paymentLinkId !== null || cart.retryOf !== null || cart.recoveredFrom !== null;
+  return minted ? 'public' : cart.createdWith;
+}

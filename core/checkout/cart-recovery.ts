@@ -21,6 +21,8 @@ export interface RecoverySource {
   store: Store;
   cart: Cart;
   createdWith: CartProvenance;
+  /** The payment link the cart's lineage was minted from, whose limits a recovery is held to (core/links/link-uses.ts); null for no link. */
+  paymentLinkId: string | null;
   /** Whether the link may open a session (offersRecovery): a token names no other cart unless forged with our keys. */
   recoverable: boolean;
   /** The session the link opened already (carts.recovered_from is unique): every later visit is about it. */
@@ -38,12 +40,13 @@ export async function findRecoverySource(db: Db, environment: Environment, cartI
       store: Store;
       cart: Cart;
       created_with: CartProvenance;
+      payment_link_id: string | null;
       recovered_from: string | null;
       recovered_id: string | null;
       recovered_status: CartStatus | null;
     }[]
   >`
-    select c.cart_id, c.platform_uuid, c.environment, c.status, c.store, c.cart, c.created_with, c.recovered_from,
+    select c.cart_id, c.platform_uuid, c.environment, c.status, c.store, c.cart, c.created_with, c.payment_link_id, c.recovered_from,
       r.cart_id as recovered_id, r.status as recovered_status
     from carts c left join carts r on r.recovered_from = c.cart_id
     where c.cart_id = ${cartId} and c.environment = ${environment}`;
@@ -55,6 +58,7 @@ export async function findRecoverySource(db: Db, environment: Environment, cartI
     store: row.store,
     cart: row.cart,
     createdWith: row.created_with,
+    paymentLinkId: row.payment_link_id,
     recoverable: offersRecovery({ status: row.status, cart: row.cart, recoveredFrom: row.recovered_from }),
     recovered: row.recovered_id && row.recovered_status ? { cartId: row.recovered_id, status: row.recovered_status } : null,
   };

@@ -1,4 +1,5 @@
 import type { Sql } from '../db/client.js';
+import type { LinkRefusal } from '../links/link-uses.js';
 import type { CartOwner, RetryLineage } from './cart-ledger.js';
 import { RETRIES, type Cart, type Store } from './cart-schema.js';
 import type { CartProvenance } from './cart-provenance.js';
@@ -17,6 +18,8 @@ export interface RetrySource {
   store: Store;
   cart: Cart;
   createdWith: CartProvenance;
+  /** The payment link the cart's lineage was minted from, whose limits a retry is held to (core/links/link-uses.ts); null for no link. */
+  paymentLinkId: string | null;
   /** The chain a retry of this cart joins. */
   lineage: RetryLineage;
   /** The cart that already retries this one, if any: a cart is retried once. */
@@ -37,12 +40,13 @@ export async function findRetrySource(db: Sql, owner: CartOwner, cartId: string)
       store: Store;
       cart: Cart;
       created_with: CartProvenance;
+      payment_link_id: string | null;
       root: string;
       retried_by: string | null;
       retries_made: number;
     }[]
   >`
-    select c.cart_id, c.status, c.store, c.cart, c.created_with, coalesce(c.retry_root, c.cart_id) as root,
+    select c.cart_id, c.status, c.store, c.cart, c.created_with, c.payment_link_id, coalesce(c.retry_root, c.cart_id) as root,
       (select r.cart_id from carts r where r.retry_of = c.cart_id) as retried_by,
       (select count(*) from carts r where r.retry_root = coalesce(c.retry_root, c.cart_id))::int as retries_made
     from carts c
@@ -54,6 +58,7 @@ export async function findRetrySource(db: Sql, owner: CartOwner, cartId: string)
     store: row.store,
     cart: row.cart,
     createdWith: row.created_with,
+    paymentLinkId: row.payment_link_id,
     lineage: { retryOf: row.cart_id, retryRoot: row.root },
     retriedBy: row.retried_by,
     retriesMade: row.retries_made,
@@ -61,7 +66,11 @@ export async function findRetrySource(db: Sql, owner: CartOwner, cartId: string)
 }
 
 export type RetryRefusal =
-  { code: 'not_retryable'; status: CartStatus } | { code: 'already_retried'; retriedBy: string } | { code: 'limit_reached'; allowed: number; root: string };
+  | { code: 'not_retryable'; status: CartStatus }
+  | { code: 'already_retried'; retriedBy: string }
+  | { code: 'limit_reached'; allowed: number; root: string }
+  /** The payment link of the cart's lineage sells no more sessions (core/links/link-uses.ts: mintRefusal). */
+  | { code: 'link_unavailable'; paymentLinkId: string; refusal: LinkRefusal };
 
 /**
  * Why this cart may not be retried, or undefined when it may. Its status first (only a failed payment

@@ -35,7 +35,7 @@ export const createPaymentLinkSchema = z
       .optional()
       .meta({
         description:
-          'Paid sessions after which the link answers 410 to new visits; visits that did not pay do not count. Sessions opened before the limit was reached may still be paid. Absent: no limit.',
+          'Paid sessions the link sells, never more: each Pay on one of its sessions (or on a retry or recovery of one) reserves a use, released if that payment fails or the session ends unpaid; once every use is held, new visits answer 410 and Pay is refused. Visits that did not pay do not count. Absent: no limit.',
         example: 1,
       }),
     expiresAt: z.iso
@@ -49,7 +49,7 @@ export type CreatePaymentLinkRequest = z.output<typeof createPaymentLinkSchema>;
 export const updatePaymentLinkSchema = z
   .strictObject({
     active: z.literal(false, { error: 'must be false: a closed link stays closed; create a new link to sell again' }).meta({
-      description: 'false closes the link for good: new visits answer 410. Sessions already opened from it may still be paid.',
+      description: 'false closes the link for good: new visits answer 410, and Pay is refused on the sessions already opened from it.',
     }),
   })
   .meta({ id: 'UpdatePaymentLinkRequest' });

@@ -76,6 +76,23 @@ describe.skipIf(skipWithoutChromium())('payment links in the browser', () => {
     await expectGone(link);
   });
 
+  it('refuses Pay at the card on a second session once the first used the link up, and charges nothing', async () => {
+    const link = await createLink({ maxUses: 1 });
+    const first = await follow(link);
+    const second = await follow(link);
+    await steps.verifyContactAndCode(first.page);
+    await steps.verifyContactAndCode(second.page);
+
+    await steps.payWith(first.page, '4111 1111 1111 1111');
+    await first.page.waitForURL((url) => url.origin === checkout.merchant().baseUrl && url.pathname === '/success', { timeout: 20_000 });
+    await steps.payWith(second.page, '4111 1111 1111 1111');
+    // The words of web/i18n `refusal.payment_link_unavailable`, at the card step the customer is still on.
+    await expect.poll(() => second.page.locator('body').textContent()).toContain('This payment link is no longer available');
+    expect(await second.page.locator('#step').getAttribute('data-step')).toBe('card');
+    expect(await horizontalOverflow(second.page)).toBe(0);
+    expect(verifiedEvents(second.cartId, 'order_created')).toEqual([]);
+  }, 120_000);
+
   it('answers the 410 page once the merchant closed the link', async () => {
     const link = await createLink();
     await follow(link);

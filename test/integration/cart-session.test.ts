@@ -81,7 +81,9 @@ describe('cart session workflow (sandbox, real Temporal and PostgreSQL)', () => 
     expect(await refusalOf(driver.resendCode(s))).toBe(ACTION_REFUSED.resendTooSoon);
     expect(await refusalOf(driver.pay(s, SANDBOX_CARDS.approved))).toBe(ACTION_REFUSED.notVerified);
     await driver.verify(s, stack.config.sandboxOtp);
-    expect(await refusalOf(driver.verify(s, stack.config.sandboxOtp))).toBe(ACTION_REFUSED.alreadyVerified);
+    expect(await refusalOf(driver.sendCode(s))).toBe(ACTION_REFUSED.alreadyVerified);
+    // Once verified, a code is only ever another browser's (docs/decisions/security.md, "One browser"), and none was asked for.
+    expect(await refusalOf(driver.verify(s, stack.config.sandboxOtp))).toBe(ACTION_REFUSED.codeNotSent);
 
     await driver.pay(s, SANDBOX_CARDS.approved);
     // Once paid the workflow has completed: Temporal itself refuses anything more.

@@ -3,6 +3,7 @@ import { createSandboxPaymentProcessor, SANDBOX_CARDS, sandboxRecord } from '../
 import { useTestStack, type TestStack } from '../support/test-stack.js';
 import { cartSessionDriver, historyEvents, ledgerRow, recordedEvents, scheduledCount, vaultCount, type Session } from '../support/cart-session-driver.js';
 import { waitFor } from '../support/wait-for.js';
+import { boundBrowserCookie } from '../support/bound-browser.js';
 
 /**
  * An unknown outcome is never a decline (docs/decisions/otp-and-cards.md): an unanswered charge is
@@ -69,7 +70,7 @@ describe('an unanswered charge is resolved, not declined (bound 4 s; the late ap
     const paying = driver.pay(s, SANDBOX_CARDS.processorError);
     // While the outcome is unknown the session stays processing, and the page says it is confirming.
     await waitFor(async () => ((await driver.state(s)).step === 'processing' ? true : undefined), { what: 'step processing' });
-    const page = await fetch(`${stack.checkoutUrl}/status?token=${s.cartId}`);
+    const page = await fetch(`${stack.checkoutUrl}/status?token=${s.cartId}`, { headers: { cookie: await boundBrowserCookie(stack, s.cartId) } });
     expect(page.status).toBe(200);
     expect(await page.text()).toContain('Confirming your payment…');
     await new Promise((r) => setTimeout(r, 4_000));

@@ -15,7 +15,11 @@ import { authorizationHold } from '../../workflows/cart-session/client.js';
 import { refundWorkflow } from '../../workflows/refund/client.js';
 import { refundWorkflowId } from '../../workflows/refund/messages.js';
 import { reportFigures } from '../support/reliability.js';
-import { useTestStack } from '../support/test-stack.js';
+import { useTestStack, type TestStack } from '../support/test-stack.js';
+import { validCartRequest } from '../support/fixtures.js';
+import type { CreatedMerchant } from '../../core/merchants/registration.js';
+import { savedCardContactKey } from '../../core/checkout/saved-card-contact.js';
+import { savedCardsOf } from '../../core/checkout/saved-cards.js';
 import { purgeCardVault } from '../../workflows/card-vault-purge/workflow.js';
 import { webhookDeliveryWorkflowId } from '../../workflows/webhook-delivery/messages.js';
 import { createWebhookEndpoint } from '../../core/merchants/webhook-endpoints.js';
@@ -57,9 +61,19 @@ const RECORDED = [
   'cart-session-three-d-secure',
   'cart-session-three-d-secure-timeout',
   'cart-session-reminded',
+  'cart-session-card-saved',
+  'cart-session-saved-card',
+  'cart-session-rebound',
+  'cart-session-link',
 ] as const;
 /** Paths added since this release (each behind the next release's marker, CHANGELOG.md): replayed fresh, recorded by the next release. */
-const SINCE_RELEASE: ReadonlyArray<(typeof RECORDED)[number]> = ['cart-session-reminded'];
+const SINCE_RELEASE: ReadonlyArray<(typeof RECORDED)[number]> = [
+  'cart-session-reminded',
+  'cart-session-card-saved',
+  'cart-session-saved-card',
+  'cart-session-rebound',
+  'cart-session-link',
+];
 const { History } = temporal.api.history.v1;
 type HistoryJson = { events: Array<{ activityTaskScheduledEventAttributes?: { activityType: { name: string } } }> };
 const loadFixture = (path: string) => JSON.parse(readFileSync(path, 'utf8')) as HistoryJson;
@@ -70,6 +84,26 @@ const recordedHistories = () =>
       .filter((f) => f.endsWith('.history.json'))
       .map((f) => [`${release}/${f.replace('.history.json', '')}`, `${HISTORIES}${release}/${f}`] as const),
   );
+
+/** A session a visit of a new payment link minted, as the customer's browser opens it. */
+async function paymentLinkSession(
+  stack: TestStack,
+  merchant: { platformUuid: string; apiKey: string },
+  driver: ReturnType<typeof cartSessionDriver>,
+): Promise<Session> {
+  const created = await fetch(`${stack.apiUrl}/v2/merchant/payment-links`, {
+    method: 'POST',
+    headers: { authorization: `Bearer ${merchant.apiKey}`, 'content-type': 'application/json' },
+    body: JSON.stringify({ cartObject: validCartRequest(merchant.platformUuid).cartObject }),
+  });
+  expect(created.status).toBe(201);
+  const { id } = (await created.json()) as { id: string };
+  // This stack's page is not at CHECKOUT_BASE_URL, which the link's url names: the same route at the page's address.
+  const visit = await fetch(`${stack.checkoutUrl}/l/${id}`, { redirect: 'manual' });
+  expect(visit.status).toBe(303);
+  const cartId = new URL(visit.headers.get('location')!, stack.checkoutUrl).searchParams.get('token')!;
+  return { cartId, handle: driver.handleOf(cartId) };
+}
 
 /**
  * The History's JSON with every encrypted payload decrypted: a fixture must replay under any run's
@@ -88,13 +122,15 @@ describe('every workflow type replays its histories deterministically', () => {
   const stack = useTestStack({ PAYMENT_RESOLUTION_SECONDS: '2', THREE_DS_CHALLENGE_SECONDS: '5' });
   let driver: ReturnType<typeof cartSessionDriver>;
   let paidOwner: string;
+  let paidMerchant: CreatedMerchant;
   /** Fresh histories by RECORDED name, written to this release's folder when recording. */
   const fresh = new Map<string, temporal.api.history.v1.IHistory>();
   // Decoded with the codec every worker runs: fresh histories hold encrypted payloads, the recorded one clear ones.
   const replay = (history: unknown, workflowId: string) =>
     Worker.runReplayHistory({ workflowBundle: inject('workflowBundle'), dataConverter: temporalDataConverter(stack.config.keyring) }, history, workflowId);
   beforeAll(async () => {
-    paidOwner = (await stack.createMerchant()).platformUuid;
+    paidMerchant = await stack.createMerchant();
+    paidOwner = paidMerchant.platformUuid;
     driver = cartSessionDriver(stack, paidOwner);
   });
 
@@ -152,6 +188,37 @@ describe('every workflow type replays its histories deterministically', () => {
       const unreturned = await driver.verifiedSession();
       await driver.startPayment(unreturned, SANDBOX_CARDS.challenge);
 
+      // Saved cards (release-1.2): a card saved with the consent, then paid with by its id in another session.
+      const cardKey = savedCardContactKey(stack.config.keyring, 'saver@example.com');
+      const cardSaved = await driver.createSession();
+      await driver.sendCode(cardSaved, 'saver@example.com', { cardKey });
+      await driver.verify(cardSaved, await driver.sentCode(cardSaved));
+      expect(await driver.payWith(cardSaved, { ...(await driver.vaultCard(cardSaved, SANDBOX_CARDS.approved)), save: true })).toMatchObject({ status: 'paid' });
+      const [saved] = await savedCardsOf(stack.db, cardKey, 'sandbox');
+      const savedCard = await driver.createSession();
+      await driver.sendCode(savedCard, 'saver@example.com', { cardKey });
+      await driver.verify(savedCard, await driver.sentCode(savedCard));
+      expect(await driver.payWith(savedCard, { savedCardId: saved!.id, brand: saved!.brand, last4: saved!.last4 })).toMatchObject({
+        status: 'paid',
+        payment: { savedCard: true },
+      });
+
+      // Another browser (release-1.2): a fresh code to the verified contact, one wrong try refused, the right one, then Pay.
+      const rebound = await driver.createSession();
+      await driver.sendCode(rebound);
+      await driver.verify(rebound, await driver.sentCode(rebound));
+      await driver.resendCode(rebound);
+      const reboundCode = await driver.sentCode(rebound);
+      await expect(driver.verify(rebound, reboundCode === '999999' ? '999998' : '999999')).rejects.toThrow();
+      expect(await driver.verify(rebound, reboundCode)).toMatchObject({ step: 'card' });
+      await driver.pay(rebound, SANDBOX_CARDS.approved);
+
+      // A payment link's session (its lineage is the ledger's; the session is any session's).
+      const link = await paymentLinkSession(stack, paidMerchant, driver);
+      await driver.sendCode(link);
+      await driver.verify(link, await driver.sentCode(link));
+      await driver.pay(link, SANDBOX_CARDS.approved);
+
       const sessions = {
         paid,
         cancelled,
@@ -165,6 +232,10 @@ describe('every workflow type replays its histories deterministically', () => {
         'three-d-secure': challenged,
         'three-d-secure-timeout': unreturned,
         reminded,
+        'card-saved': cardSaved,
+        'saved-card': savedCard,
+        rebound,
+        link,
       } satisfies Record<string, Session>;
       for (const [path, s] of Object.entries(sessions)) {
         await s.handle.result();

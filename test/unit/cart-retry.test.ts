@@ -11,6 +11,7 @@ const source = (edit: Partial<RetrySource> = {}): RetrySource => {
     store,
     cart,
     createdWith: 'api_key',
+    paymentLinkId: null,
     lineage: { retryOf: 'failed-cart', retryRoot: 'first-cart' },
     retriedBy: null,
     retriesMade: 0,

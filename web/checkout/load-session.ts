@@ -11,7 +11,7 @@ import { QUERY_HANDOVER_MS } from '../../core/temporal/worker-loss.js';
 import { stateQuery, type CartSessionState } from '../../workflows/cart-session/messages.js';
 import { cartSessionHandle } from '../../workflows/cart-session/client.js';
 import { TERMINAL_STATUSES } from '../../core/checkout/session.js';
-import type { CartProvenance } from '../../core/checkout/cart-provenance.js';
+import { budgetProvenance, type CartProvenance } from '../../core/checkout/cart-provenance.js';
 
 export interface CheckoutSession {
   cartId: string;
@@ -30,8 +30,13 @@ export interface CheckoutSession {
   pageOpened: boolean;
   /** The merchant's brand colour (#rrggbb), from which the page derives its accent; null: the page's own. */
   brandColour: string | null;
-  /** How the cart was created: `api_key` sessions may spend the keyed share of the code caps (web/checkout/limits.ts). */
-  createdWith: CartProvenance;
+  /**
+   * Whose share of the code caps the session's codes spend (web/checkout/limits.ts): `api_key` may spend
+   * the keyed share; a session minted from a link, a retry or a recovery spends a stranger's (budgetProvenance).
+   */
+  codeBudgetAs: CartProvenance;
+  /** The payment link of the session's lineage, whose uses its Pay reserves (core/links/link-uses.ts); null for no link. */
+  paymentLinkId: string | null;
   /**
    * A recovered session's (docs/abandoned-cart-recovery.md): the contact verified on the abandoned
    * session, which the contact step offers by its hint alone. Its address never reaches the page.
@@ -81,7 +86,8 @@ export async function loadCheckoutSession(
     customerStarted,
     pageOpened: row.pageOpenedAt !== null,
     brandColour: row.brandColour,
-    createdWith: row.createdWith,
+    codeBudgetAs: budgetProvenance(row),
+    paymentLinkId: row.paymentLinkId,
     offersReminder: row.cart.recovery?.enabled === true && row.recoveredFrom === null,
     savedCardsAllowed: row.savedCardsAllowed,
     browserBinding: row.browserBinding,

@@ -2,9 +2,9 @@ import { Hono, type Context } from 'hono';
 import { createCartSession } from '../../api/carts/create-cart-session.js';
 import { ApiError } from '../../api/errors.js';
 import { clientAddress, perAddress } from '../../core/client-address.js';
-import { paymentLinkSessionCounts } from '../../core/checkout/order-views.js';
 import { PAYMENT_LINK_ID_PATTERN } from '../../core/links/payment-link-schema.js';
-import { findPaymentLink, paymentLinkStatus, type PaymentLinkRow } from '../../core/links/payment-links.js';
+import { mintRefusal } from '../../core/links/link-uses.js';
+import { findPaymentLink, type PaymentLinkRow } from '../../core/links/payment-links.js';
 import { findActiveMerchant } from '../../core/merchants/merchant-store.js';
 import { countHitsInOrder, pruneEndedWindows } from '../../core/rate-limits.js';
 import { negotiateLocale, t } from '../i18n/index.js';
@@ -19,7 +19,8 @@ type C = Context<WebEnv>;
  * a session of its own from the link's cartObject, through create-cart's own path (ledger row,
  * workflow start, compensation: api/carts/create-cart-session.ts), marked `createdWith: api_key` since
  * the merchant made the link with its key, and carrying the link's id; then sends the customer to the
- * page of that session. A link that is closed, past expiresAt or paid maxUses times answers 410.
+ * page of that session. A link that is closed, past expiresAt or with all its maxUses held (paid, or
+ * being paid: core/links/link-uses.ts) answers 410.
  */
 export function paymentLinkRoutes(deps: CheckoutDeps) {
   const { config, db, logger } = deps;
@@ -74,11 +75,10 @@ export function paymentLinkRoutes(deps: CheckoutDeps) {
     }
     const link = await findPaymentLink(db, config.environment, id);
     if (!link) return notFound(c);
-    const paid = (await paymentLinkSessionCounts(db, [id])).get(id)?.paid ?? 0;
-    const status = paymentLinkStatus(link, paid);
-    const merchant = status === 'open' ? await findActiveMerchant(db, link.platformUuid, link.environment) : undefined;
+    const refusal = await mintRefusal(db, id);
+    const merchant = refusal ? undefined : await findActiveMerchant(db, link.platformUuid, link.environment);
     if (!merchant) {
-      logger.info({ paymentLinkId: id, status }, 'payment link visit refused: the link no longer opens sessions');
+      logger.info({ paymentLinkId: id, status: refusal ?? 'open' }, 'payment link visit refused: the link no longer opens sessions');
       return unavailable(c, link);
     }
     const address = clientAddress(c, config.trustedProxyHops);

@@ -4,6 +4,7 @@ import { ApiError } from '../../api/errors.js';
 import { clientAddress, perAddress } from '../../core/client-address.js';
 import { findRecoverySource, recoveryVisit, type RecoverySource } from '../../core/checkout/cart-recovery.js';
 import { RECOVERY_PATH, recoveredCartOf } from '../../core/checkout/recovery-token.js';
+import { mintRefusal } from '../../core/links/link-uses.js';
 import { findActiveMerchant } from '../../core/merchants/merchant-store.js';
 import { countHitsInOrder, pruneEndedWindows } from '../../core/rate-limits.js';
 import { negotiateLocale, t, type MessageKey } from '../i18n/index.js';
@@ -20,7 +21,7 @@ const UNIQUE_VIOLATION = '23505';
  * `GET /r/<token>`: an abandoned cart's recovery link (docs/abandoned-cart-recovery.md). The first
  * visit mints a new session of the same store and cart through create-cart's own path (ledger row,
  * workflow start, compensation: api/carts/create-cart-session.ts), keeping the abandoned cart's
- * `createdWith` and recording `recoveredFrom`; later visits go to that same session while it is open.
+ * `createdWith` and its payment link (held to that link's limits: core/links/link-uses.ts) and recording `recoveredFrom`; later visits go to that same session while it is open.
  * An expired link answers 410; a token we did not seal, or for a cart with no recovery, 404.
  */
 export function recoveryRoutes(deps: CheckoutDeps) {
@@ -53,11 +54,23 @@ export function recoveryRoutes(deps: CheckoutDeps) {
 
   /** The first visit's session, made from the abandoned cart as its row recorded it. */
   async function recover(c: C, source: RecoverySource) {
+    // A cart of a payment link's lineage is held to the link's limits: one that sells no more recovers nothing.
+    const linkRefusal = await mintRefusal(db, source.paymentLinkId);
+    if (linkRefusal) {
+      logger.info(
+        { recoveredFrom: source.cartId, paymentLinkId: source.paymentLinkId, refusal: linkRefusal },
+        'recovery link visit refused: its payment link no longer sells',
+      );
+      return page(c, 410, 'paymentLink.closedTitle', storeMessage(c, source, 'paymentLink.closedMessage'), source);
+    }
     const merchant = await findActiveMerchant(db, source.platformUuid, source.environment);
     if (!merchant) return closed(c, source);
     const caller = { platformUuid: source.platformUuid, merchant, createdWith: source.createdWith, address: clientAddress(c, config.trustedProxyHops) };
     try {
-      const { response } = await createCartSession(deps, { cartObject: { store: source.store, cart: source.cart } }, caller, { recoveredFrom: source.cartId });
+      const { response } = await createCartSession(deps, { cartObject: { store: source.store, cart: source.cart } }, caller, {
+        recoveredFrom: source.cartId,
+        ...(source.paymentLinkId ? { paymentLinkId: source.paymentLinkId } : {}),
+      });
       logger.info({ recoveredFrom: source.cartId, cartId: response.data.cartId }, 'recovery link visit: session created');
       return c.redirect(`/?token=${response.data.cartId}`, 303);
     } catch (err) {

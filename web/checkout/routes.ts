@@ -8,6 +8,7 @@ import { legacySavedCardContactKey, savedCardContactKey } from '../../core/check
 import { SAVED_CARD_ID_PATTERN } from '../../core/checkout/saved-card-id.js';
 import { startSavedCardRemoval } from '../../workflows/saved-card-removal/client.js';
 import { bindBrowser, markCustomerStarted, recordFunnelStep, type RecordedFunnelStep } from '../../core/checkout/cart-ledger.js';
+import { reserveLinkUse } from '../../core/links/link-uses.js';
 import { checkCard, type CardErrorCode } from '../../core/checkout/cards.js';
 import type { Config } from '../../core/config.js';
 import type { Db } from '../../core/db/client.js';
@@ -401,7 +402,7 @@ export function checkoutRoutes(deps: CheckoutDeps) {
       contactKey,
       channel: read.contact.channel,
       platformUuid: session.store.platformUuid,
-      createdWith: session.createdWith,
+      createdWith: session.codeBudgetAs,
     });
     if (!counted.allowed) return tooManyCodes(c, session, counted, 'contact', typed);
     if (session.savedCardsAllowed) await rekeyLegacySavedCards(read.contact.address, cardKey);
@@ -429,7 +430,7 @@ export function checkoutRoutes(deps: CheckoutDeps) {
         contactKey: session.state.contactKey,
         channel,
         platformUuid: session.store.platformUuid,
-        createdWith: session.createdWith,
+        createdWith: session.codeBudgetAs,
       });
       if (!counted.allowed) return tooManyCodes(c, session, counted, 'code', {});
       const result = await actions.resendCode(session.cartId, session.state);
@@ -480,6 +481,8 @@ export function checkoutRoutes(deps: CheckoutDeps) {
     // waits on the first click's outcome instead.
     if (session.state.step === 'processing') return outcome(c, session, await actions.paymentOutcome(session.cartId, session.state), 'number');
     if (session.state.step !== 'card') return moveOn(c, session);
+    const linkRefused = await refusedByLink(c, session, 'number');
+    if (linkRefused) return linkRefused;
     const { card } = check;
     // The consent counts only where saving is offered: a ticked box posted elsewhere saves nothing.
     const save = form('save') === '1' && offersSavedCards(session) !== undefined ? { save: true } : {};
@@ -491,6 +494,17 @@ export function checkoutRoutes(deps: CheckoutDeps) {
   });
 
   /**
+   * A session in a payment link's lineage is paid only with one of the link's uses, reserved here
+   * (core/links/link-uses.ts); a link closed, expired or used up refuses Pay, said at the field.
+   */
+  async function refusedByLink(c: C, session: CheckoutSession, field: 'number' | 'form') {
+    const refusal = await reserveLinkUse(deps.db, session);
+    if (!refusal) return undefined;
+    logger.info({ cartId: session.cartId, refusal }, 'pay refused: the session’s payment link no longer sells');
+    return render(c, session, { errors: { [field]: t(locale(c), 'refusal.payment_link_unavailable') } }, 422);
+  }
+
+  /**
    * Pay with a saved card: one of the verified contact's, at a merchant that allows them. The session
    * is told its id alone; the worker charges it only for the contact that session verified.
    */
@@ -499,6 +513,8 @@ export function checkoutRoutes(deps: CheckoutDeps) {
     const contactKey = offersSavedCards(session);
     const card = contactKey && SAVED_CARD_ID_PATTERN.test(savedCardId) ? await findSavedCard(deps.db, savedCardId, contactKey) : undefined;
     if (!card) return session.state.step === 'card' ? render(c, session, { errors: { form: t(locale(c), 'error.generic') } }, 422) : moveOn(c, session);
+    const linkRefused = await refusedByLink(c, session, 'form');
+    if (linkRefused) return linkRefused;
     const result = await actions.pay(session.cartId, { savedCardId: card.id, brand: card.brand, last4: card.last4 }, session.state);
     if (result.accepted) await reached(session, 'pay_attempted');
     return outcome(c, session, result, 'form');
