@@ -10,10 +10,12 @@ import { operatorAuth } from './operator/auth.js';
 import { operatorAttempts } from '../core/operator-attempts.js';
 import { requestContext } from './middleware/request-context.js';
 import { strictTransportSecurity } from './middleware/strict-transport-security.js';
+import { CART_MOUNT } from './carts/cart-paths.js';
 import { cartRoutes } from './carts/routes.js';
 import { codecRoutes } from './codec/routes.js';
 import { docsRoutes } from './docs/routes.js';
 import { healthRoutes } from './health/routes.js';
+import { MERCHANT_MOUNT } from './merchant/mount.js';
 import { merchantRoutes } from './merchant/routes.js';
 import { operatorRoutes } from './operator/routes.js';
 
@@ -38,8 +40,8 @@ export function createApiApp(deps: ApiDeps) {
   app.get('/metrics', operatorAuth(deps.config.operatorToken, { attempts: operatorAttempts(deps.config, deps.db) }), async (c) =>
     c.body(await metrics.registry.metrics(), 200, { 'Content-Type': metrics.registry.contentType }),
   );
-  app.route('/v2/public/api/cart', cartRoutes({ ...deps, cartsCreated: metrics.cartsCreated }));
-  app.route('/v2/merchant', merchantRoutes({ ...deps, deliveryMetrics: metrics.delivery }));
+  app.route(CART_MOUNT, cartRoutes({ ...deps, cartsCreated: metrics.cartsCreated }));
+  app.route(MERCHANT_MOUNT, merchantRoutes({ ...deps, deliveryMetrics: metrics.delivery }));
   app.route('/operator', operatorRoutes({ ...deps, deliveryMetrics: metrics.delivery }));
   app.route('/codec', codecRoutes(deps));
   app.route('/', docsRoutes(deps));

@@ -2,7 +2,7 @@ import { writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { NativeConnection, Runtime } from '@temporalio/worker';
 import { createApiApp } from '../api/app.js';
-import { CREATE_CART_EXAMPLE } from '../api/docs/openapi.js';
+import { CREATE_CART_EXAMPLE } from '../api/carts/cart-paths.js';
 import { launcherEnvironmentSchema, loadConfig } from '../core/config.js';
 import { createDb } from '../core/db/client.js';
 import { listen } from '../core/http-service.js';

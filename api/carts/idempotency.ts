@@ -6,6 +6,8 @@ import { ApiError } from '../errors.js';
 
 export const IDEMPOTENCY_HEADER = 'Idempotency-Key';
 export const IDEMPOTENCY_KEY_PATTERN = '^[\\x21-\\x7E]{8,255}$';
+/** Set (true) on an answer given again for a repeated request. */
+export const REPLAYED_HEADER = 'Idempotent-Replayed';
 const KEY = new RegExp(IDEMPOTENCY_KEY_PATTERN);
 
 /** The header's value, or undefined when absent; a malformed one is refused rather than ignored. */

@@ -3,18 +3,18 @@ import { createCartRequestSchema, LIMITS } from '../../core/checkout/cart-schema
 import { createCartSession, newCartRow, type CartSessionDeps } from './create-cart-session.js';
 import { clientAddress, perAddress as perAddressLimits } from '../../core/client-address.js';
 import { admitCartRequest } from './cart-caller.js';
-import { ApiError, errorResponse, methodNotAllowed } from '../errors.js';
+import { ApiError, errorResponse } from '../errors.js';
 import { assertChargeable } from '../chargeable-amount.js';
 import { processorCurrencies } from '../../core/checkout/processor-amounts.js';
 import { cartTotal } from '../../core/money.js';
 import { jsonBody, readValidJson } from '../json-body.js';
-import { IDEMPOTENCY_HEADER, readIdempotencyKey } from './idempotency.js';
+import { IDEMPOTENCY_HEADER, readIdempotencyKey, REPLAYED_HEADER } from './idempotency.js';
 import type { ApiMetrics } from '../metrics.js';
 import { enforceRateLimits } from './rate-limit.js';
 import type { Limit } from '../../core/rate-limits.js';
 import { urlPolicyNeedsMerchant } from './url-policy.js';
-
-export const REPLAYED_HEADER = 'Idempotent-Replayed';
+import { refuseOtherMethods, serve } from '../route-declaration.js';
+import { CART_MOUNT, CREATE_CART } from './cart-paths.js';
 
 /** `POST /v2/public/api/cart/` — the one public operation: create a cart session. */
 export function cartRoutes(deps: CartSessionDeps & { cartsCreated: Pick<ApiMetrics['cartsCreated'], 'inc'> }) {
@@ -30,8 +30,10 @@ export function cartRoutes(deps: CartSessionDeps & { cartsCreated: Pick<ApiMetri
   /** Set once the request reached the admission statement, which counts the client with the rest. */
   const admissionReached = new WeakSet<object>();
 
-  app.post(
-    '/',
+  serve(
+    app,
+    CART_MOUNT,
+    CREATE_CART,
     // Every request counts against its client's limit, bad ones too, and a client over it is answered
     // 429 whatever its body. A request refused before the admission statement (its body, its cart) is
     // counted here, on its own; the others were counted in that statement, in the one round trip.
@@ -84,6 +86,6 @@ export function cartRoutes(deps: CartSessionDeps & { cartsCreated: Pick<ApiMetri
       return c.json(outcome.response);
     },
   );
-  app.all('/', methodNotAllowed(['POST']));
+  refuseOtherMethods(app, CART_MOUNT, CREATE_CART);
   return app;
 }

@@ -15,14 +15,15 @@ import {
   type ReplaySender,
 } from '../../core/webhooks/replay.js';
 import { boundedDeliveryRequests } from '../../workflows/webhook-delivery/client.js';
-import { ApiError, methodNotAllowed, validationError } from '../errors.js';
+import { ApiError, validationError } from '../errors.js';
+import { refuseOtherMethods, serve } from '../route-declaration.js';
+import { LIST_EVENTS, REPLAY_BODY_BYTES, REPLAY_EVENT } from './event-paths.js';
+import { MERCHANT_MOUNT } from './mount.js';
 import { jsonBody, readValidJson } from '../json-body.js';
 import { endpointDisabledByOperator } from './webhook-endpoint-routes.js';
 
 /** Bounds handing a queued replay to Temporal; a replay sent at once is bounded by WEBHOOK_TIMEOUT_MS instead. */
 const TEMPORAL_DEADLINE_MS = 5_000;
-/** A replay body is one id. */
-export const REPLAY_BODY_BYTES = 4 * 1024;
 
 /** RATE_LIMITED: the merchant's manual sends (test events and replays, dashboard and API together) to the endpoint's origin are used up for the hour. */
 export const manualSendsRateLimited = (err: ManualSendLimitError) =>
@@ -56,14 +57,14 @@ export function eventRoutes(deps: { config: Config; db: Db; temporal: Temporal }
   const delivery = replayDeps({ ...deps, requestDelivery: boundedDeliveryRequests(temporal, config, TEMPORAL_DEADLINE_MS) });
   const app = new Hono();
 
-  app.get('/', async (c) => {
+  serve(app, MERCHANT_MOUNT, LIST_EVENTS, async (c) => {
     const parsed = eventListQuerySchema.safeParse(c.req.query(), { reportInput: true });
     if (!parsed.success) throw validationError(parsed.error);
     return c.json(await listEvents(db, config.keyring, c.get('merchant').platformUuid, parsed.data));
   });
-  app.all('/', methodNotAllowed(['GET']));
+  refuseOtherMethods(app, MERCHANT_MOUNT, LIST_EVENTS);
 
-  app.post('/:id/replay', jsonBody(REPLAY_BODY_BYTES), async (c) => {
+  serve(app, MERCHANT_MOUNT, REPLAY_EVENT, jsonBody(REPLAY_BODY_BYTES), async (c) => {
     const id = c.req.param('id');
     const body = await readValidJson(c, replayRequestSchema);
     try {
@@ -81,6 +82,6 @@ export function eventRoutes(deps: { config: Config; db: Db; temporal: Temporal }
       throw err;
     }
   });
-  app.all('/:id/replay', methodNotAllowed(['POST']));
+  refuseOtherMethods(app, MERCHANT_MOUNT, REPLAY_EVENT);
   return app;
 }

@@ -6,7 +6,10 @@ import type { Db } from '../../core/db/client.js';
 import { authenticateApiKey } from '../../core/merchants/api-keys.js';
 import { readFeed, feedHorizon } from '../../core/webhooks/event-feed.js';
 import { decodeFeedPosition, encodeFeedPosition, eventStreamQuerySchema, eventTypesOf, lastEventIdSchema } from '../../core/webhooks/event-feed-schema.js';
-import { ApiError, methodNotAllowed, validationError } from '../errors.js';
+import { ApiError, validationError } from '../errors.js';
+import { refuseOtherMethods, serve } from '../route-declaration.js';
+import { STREAM_EVENTS, STREAMS_PER_MERCHANT } from './event-paths.js';
+import { MERCHANT_MOUNT } from './mount.js';
 
 /**
  * How often an open stream reads the database. Polling rather than LISTEN/NOTIFY: the events are
@@ -24,12 +27,6 @@ const FEED_BATCH = 100;
  * reconnection then gets the 401.
  */
 export const FEED_REAUTH_MS = 5_000;
-/**
- * Open streams one merchant may hold on one API process: `listen` needs one, a developer a few more
- * (a second terminal, a restart that has not closed the first yet). Each open stream polls the
- * database once a second, so an unbounded number would let one key load it without limit.
- */
-export const STREAMS_PER_MERCHANT = 5;
 /** Seconds a refused client waits before it tries again: a stream it closed is closed by then. */
 const STREAM_RETRY_AFTER_S = 5;
 
@@ -44,7 +41,7 @@ export function eventStreamRoutes(deps: { config: Config; db: Db }) {
   const app = new Hono();
   const openStreams = new Map<string, number>();
 
-  app.get('/', async (c) => {
+  serve(app, MERCHANT_MOUNT, STREAM_EVENTS, async (c) => {
     const query = eventStreamQuerySchema.safeParse(c.req.query(), { reportInput: true });
     if (!query.success) throw validationError(query.error);
     const lastEventId = lastEventIdSchema.safeParse(c.req.header('last-event-id'));
@@ -105,6 +102,6 @@ export function eventStreamRoutes(deps: { config: Config; db: Db }) {
       }
     });
   });
-  app.all('/', methodNotAllowed(['GET']));
+  refuseOtherMethods(app, MERCHANT_MOUNT, STREAM_EVENTS);
   return app;
 }

@@ -4,12 +4,12 @@ import type { Db } from '../../core/db/client.js';
 import { createPaymentLinkSchema, PAYMENT_LINK_ID_PATTERN, PAYMENT_LINK_LIMITS, updatePaymentLinkSchema } from '../../core/links/payment-link-schema.js';
 import { closePaymentLink } from '../../core/links/payment-links.js';
 import { merchantPaymentLink, merchantPaymentLinks, withCounts } from '../../core/links/payment-link-views.js';
-import { ApiError, methodNotAllowed } from '../errors.js';
+import { ApiError } from '../errors.js';
+import { refuseOtherMethods, serve } from '../route-declaration.js';
+import { MERCHANT_MOUNT } from './mount.js';
+import { CLOSE_PAYMENT_LINK, CREATE_PAYMENT_LINK, GET_PAYMENT_LINK, LIST_PAYMENT_LINKS, PAYMENT_LINK_PATCH_BYTES } from './payment-link-paths.js';
 import { jsonBody, readValidJson } from '../json-body.js';
 import { createPaymentLink } from './create-payment-link.js';
-
-/** A PATCH body is one boolean: anything near this size is not one. */
-export const PAYMENT_LINK_PATCH_BYTES = 1024;
 
 export const paymentLinkNotFound = (id: string) =>
   new ApiError('NOT_FOUND', 'No payment link of yours in this environment has this id. List yours with GET /v2/merchant/payment-links.', [
@@ -25,26 +25,26 @@ export function paymentLinkRoutes(deps: { config: Config; db: Db }) {
     return id;
   };
 
-  app.get('/', async (c) => c.json({ data: await merchantPaymentLinks(db, c.get('merchant'), config.checkoutBaseUrl) }));
-  app.post('/', jsonBody(PAYMENT_LINK_LIMITS.bodyBytes), async (c) => {
+  serve(app, MERCHANT_MOUNT, LIST_PAYMENT_LINKS, async (c) => c.json({ data: await merchantPaymentLinks(db, c.get('merchant'), config.checkoutBaseUrl) }));
+  serve(app, MERCHANT_MOUNT, CREATE_PAYMENT_LINK, jsonBody(PAYMENT_LINK_LIMITS.bodyBytes), async (c) => {
     const body = await readValidJson(c, createPaymentLinkSchema);
     return c.json(await createPaymentLink(deps, c.get('merchant'), body), 201);
   });
-  app.all('/', methodNotAllowed(['GET', 'POST']));
+  refuseOtherMethods(app, MERCHANT_MOUNT, LIST_PAYMENT_LINKS, CREATE_PAYMENT_LINK);
 
-  app.get('/:id', async (c) => {
+  serve(app, MERCHANT_MOUNT, GET_PAYMENT_LINK, async (c) => {
     const id = linkId(c.req.param('id'));
     const link = await merchantPaymentLink(db, c.get('merchant'), id, config.checkoutBaseUrl);
     if (!link) throw paymentLinkNotFound(id);
     return c.json(link);
   });
-  app.patch('/:id', jsonBody(PAYMENT_LINK_PATCH_BYTES), async (c) => {
+  serve(app, MERCHANT_MOUNT, CLOSE_PAYMENT_LINK, jsonBody(PAYMENT_LINK_PATCH_BYTES), async (c) => {
     const id = linkId(c.req.param('id'));
     await readValidJson(c, updatePaymentLinkSchema);
     const closed = await closePaymentLink(db, c.get('merchant'), id);
     if (!closed) throw paymentLinkNotFound(id);
     return c.json(await withCounts(db, closed, config.checkoutBaseUrl));
   });
-  app.all('/:id', methodNotAllowed(['GET', 'PATCH']));
+  refuseOtherMethods(app, MERCHANT_MOUNT, GET_PAYMENT_LINK, CLOSE_PAYMENT_LINK);
   return app;
 }

@@ -12,9 +12,9 @@ import type { ReplaySender } from '../../core/webhooks/replay.js';
 import { requestRefund, RefundRefused } from '../../core/orders/request-refund.js';
 import { authorizationHold } from '../../workflows/cart-session/client.js';
 import { refundWorkflow } from '../../workflows/refund/client.js';
-import { IDEMPOTENCY_HEADER, readIdempotencyKey } from '../carts/idempotency.js';
-import { REPLAYED_HEADER } from '../carts/routes.js';
-import { ApiError, methodNotAllowed, validationError } from '../errors.js';
+import { IDEMPOTENCY_HEADER, readIdempotencyKey, REPLAYED_HEADER } from '../carts/idempotency.js';
+import { ApiError, validationError } from '../errors.js';
+import { refuseOtherMethods, serve } from '../route-declaration.js';
 import { jsonBody, readValidJson } from '../json-body.js';
 import { merchantAuth } from './auth.js';
 import { EXPIRE_DEADLINE_MS, expireSession } from './expire-session.js';
@@ -26,9 +26,10 @@ import { webhookEndpointRoutes } from './webhook-endpoint-routes.js';
 import { paymentLinkRoutes } from './payment-link-routes.js';
 import { processorCurrencies } from '../../core/checkout/processor-amounts.js';
 import { unchargeableError } from '../chargeable-amount.js';
-
-/** A refund body is two fields: anything near this size is not one. */
-export const REFUND_BODY_BYTES = 16 * 1024;
+import { CAPTURE_BODY_BYTES, CAPTURE_ORDER, VOID_ORDER } from './hold-paths.js';
+import { GET_MERCHANT, GET_ORDER, LIST_ORDERS, REFUND_BODY_BYTES, REFUND_ORDER } from './order-paths.js';
+import { EXPIRE_CART, RETRY_CART } from './session-paths.js';
+import { MERCHANT_MOUNT } from './mount.js';
 
 const orderNotFound = (cartId: string) =>
   new ApiError(
@@ -62,9 +63,6 @@ function refundRefusal(cartId: string, refusal: RefundRefused): ApiError {
       return new ApiError('VALIDATION_ERROR', 'The request has 1 invalid field.', [{ path: field, message: refusal.message }]);
   }
 }
-
-/** A capture's body is one optional field. */
-export const CAPTURE_BODY_BYTES = 1024;
 
 /**
  * How long a repeat with an Idempotency-Key waits for the first request with it: a capture or void
@@ -121,7 +119,7 @@ export function merchantRoutes(deps: { config: Config; db: Db; temporal: Tempora
   const app = new Hono();
   app.use(merchantAuth({ db, environment: config.environment }));
 
-  app.get('/me', async (c) => {
+  serve(app, MERCHANT_MOUNT, GET_MERCHANT, async (c) => {
     const m = await getMerchant(db, c.get('merchant').platformUuid);
     return c.json({
       platformUuid: m.platformUuid,
@@ -132,9 +130,9 @@ export function merchantRoutes(deps: { config: Config; db: Db; temporal: Tempora
       requireApiKeyForCarts: m.requireApiKeyForCarts,
     } satisfies MerchantProfile);
   });
-  app.all('/me', methodNotAllowed(['GET']));
+  refuseOtherMethods(app, MERCHANT_MOUNT, GET_MERCHANT);
 
-  app.get('/orders', async (c) => {
+  serve(app, MERCHANT_MOUNT, LIST_ORDERS, async (c) => {
     const parsed = orderListQuerySchema.safeParse(c.req.query(), { reportInput: true });
     if (!parsed.success) throw validationError(parsed.error);
     const q = parsed.data;
@@ -148,17 +146,17 @@ export function merchantRoutes(deps: { config: Config; db: Db; temporal: Tempora
     });
     return c.json({ data: orders, nextCursor } satisfies OrderList);
   });
-  app.all('/orders', methodNotAllowed(['GET']));
+  refuseOtherMethods(app, MERCHANT_MOUNT, LIST_ORDERS);
 
-  app.get('/orders/:cartId', async (c) => {
+  serve(app, MERCHANT_MOUNT, GET_ORDER, async (c) => {
     const cartId = c.req.param('cartId');
     const order = await getOrder(db, config, c.get('merchant'), cartId);
     if (!order) throw orderNotFound(cartId);
     return c.json(order);
   });
-  app.all('/orders/:cartId', methodNotAllowed(['GET']));
+  refuseOtherMethods(app, MERCHANT_MOUNT, GET_ORDER);
 
-  app.post('/orders/:cartId/refunds', jsonBody(REFUND_BODY_BYTES), async (c) => {
+  serve(app, MERCHANT_MOUNT, REFUND_ORDER, jsonBody(REFUND_BODY_BYTES), async (c) => {
     const cartId = c.req.param('cartId');
     const idempotencyKey = readIdempotencyKey(c.req.header(IDEMPOTENCY_HEADER));
     const body = await readValidJson(c, refundRequestSchema);
@@ -179,10 +177,10 @@ export function merchantRoutes(deps: { config: Config; db: Db; temporal: Tempora
       throw err;
     }
   });
-  app.all('/orders/:cartId/refunds', methodNotAllowed(['POST']));
+  refuseOtherMethods(app, MERCHANT_MOUNT, REFUND_ORDER);
 
   // No body: whatever is sent is ignored, so a client that always sends `{}` works too.
-  app.post('/carts/:cartId/expire', async (c) => {
+  serve(app, MERCHANT_MOUNT, EXPIRE_CART, async (c) => {
     const cartId = c.req.param('cartId');
     const key = readIdempotencyKey(c.req.header(IDEMPOTENCY_HEADER));
     const merchant = c.get('merchant');
@@ -199,10 +197,10 @@ export function merchantRoutes(deps: { config: Config; db: Db; temporal: Tempora
       },
     );
   });
-  app.all('/carts/:cartId/expire', methodNotAllowed(['POST']));
+  refuseOtherMethods(app, MERCHANT_MOUNT, EXPIRE_CART);
 
   // No body, as expire: the new session is the retried cart's store and cart.
-  app.post('/carts/:cartId/retry', async (c) => {
+  serve(app, MERCHANT_MOUNT, RETRY_CART, async (c) => {
     const cartId = c.req.param('cartId');
     const key = readIdempotencyKey(c.req.header(IDEMPOTENCY_HEADER));
     const merchant = c.get('merchant');
@@ -219,13 +217,14 @@ export function merchantRoutes(deps: { config: Config; db: Db; temporal: Tempora
       },
     );
   });
-  app.all('/carts/:cartId/retry', methodNotAllowed(['POST']));
-  app.route('/webhook-endpoints', webhookEndpointRoutes(deps));
-  app.route('/payment-links', paymentLinkRoutes(deps));
-  app.route('/events/stream', eventStreamRoutes(deps));
-  app.route('/events', eventRoutes(deps));
+  refuseOtherMethods(app, MERCHANT_MOUNT, RETRY_CART);
+  // At this app's root: each serves the full paths its declarations give, below MERCHANT_MOUNT.
+  app.route('/', webhookEndpointRoutes(deps));
+  app.route('/', paymentLinkRoutes(deps));
+  app.route('/', eventStreamRoutes(deps));
+  app.route('/', eventRoutes(deps));
 
-  app.post('/orders/:cartId/capture', jsonBody(CAPTURE_BODY_BYTES), async (c) => {
+  serve(app, MERCHANT_MOUNT, CAPTURE_ORDER, jsonBody(CAPTURE_BODY_BYTES), async (c) => {
     const cartId = c.req.param('cartId');
     const key = readIdempotencyKey(c.req.header(IDEMPOTENCY_HEADER));
     const body = await readValidJson(c, captureRequestSchema);
@@ -241,9 +240,9 @@ export function merchantRoutes(deps: { config: Config; db: Db; temporal: Tempora
     }
     return answerHold(c, key, { action: 'capture', cartId, amount }, () => captureOrder(holds, { ...input, amount }));
   });
-  app.all('/orders/:cartId/capture', methodNotAllowed(['POST']));
+  refuseOtherMethods(app, MERCHANT_MOUNT, CAPTURE_ORDER);
 
-  app.post('/orders/:cartId/void', async (c) => {
+  serve(app, MERCHANT_MOUNT, VOID_ORDER, async (c) => {
     const cartId = c.req.param('cartId');
     const key = readIdempotencyKey(c.req.header(IDEMPOTENCY_HEADER));
     const merchant = c.get('merchant');
@@ -251,6 +250,6 @@ export function merchantRoutes(deps: { config: Config; db: Db; temporal: Tempora
       voidOrder(holds, { platformUuid: merchant.platformUuid, environment: merchant.environment, cartId }),
     );
   });
-  app.all('/orders/:cartId/void', methodNotAllowed(['POST']));
+  refuseOtherMethods(app, MERCHANT_MOUNT, VOID_ORDER);
   return app;
 }

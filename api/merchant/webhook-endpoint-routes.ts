@@ -19,11 +19,19 @@ import {
   WebhookUrlRejectedError,
 } from '../../core/merchants/webhook-endpoints.js';
 import { rotateWebhookSecret } from '../../core/merchants/webhook-secrets.js';
-import { ApiError, methodNotAllowed } from '../errors.js';
+import { ApiError } from '../errors.js';
+import { refuseOtherMethods, serve } from '../route-declaration.js';
+import { MERCHANT_MOUNT } from './mount.js';
+import {
+  CREATE_WEBHOOK_ENDPOINT,
+  DELETE_WEBHOOK_ENDPOINT,
+  ENDPOINT_BODY_BYTES,
+  GET_WEBHOOK_ENDPOINT,
+  LIST_WEBHOOK_ENDPOINTS,
+  ROTATE_WEBHOOK_ENDPOINT_SECRET,
+  UPDATE_WEBHOOK_ENDPOINT,
+} from './webhook-endpoint-paths.js';
 import { jsonBody, readValidJson } from '../json-body.js';
-
-/** An endpoint's body is three short fields and a URL: anything near this size is not one. */
-export const ENDPOINT_BODY_BYTES = 16 * 1024;
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
@@ -74,33 +82,35 @@ export function webhookEndpointRoutes(deps: { config: Config; db: Db }) {
     return id;
   };
 
-  app.get('/', async (c) => c.json({ data: await listWebhookEndpoints(db, c.get('merchant').platformUuid) }));
-  app.post('/', jsonBody(ENDPOINT_BODY_BYTES), async (c) => {
+  serve(app, MERCHANT_MOUNT, LIST_WEBHOOK_ENDPOINTS, async (c) => c.json({ data: await listWebhookEndpoints(db, c.get('merchant').platformUuid) }));
+  serve(app, MERCHANT_MOUNT, CREATE_WEBHOOK_ENDPOINT, jsonBody(ENDPOINT_BODY_BYTES), async (c) => {
     const body = await readValidJson(c, createWebhookEndpointSchema);
     const created = await createWebhookEndpoint(db, config.keyring, c.get('merchant'), body, config.webhooks).catch(translate);
     return c.json(created satisfies CreatedWebhookEndpoint, 201);
   });
-  app.all('/', methodNotAllowed(['GET', 'POST']));
+  refuseOtherMethods(app, MERCHANT_MOUNT, LIST_WEBHOOK_ENDPOINTS, CREATE_WEBHOOK_ENDPOINT);
 
-  app.get('/:id', async (c) => c.json(await getWebhookEndpoint(db, c.get('merchant').platformUuid, endpointId(c.req.param('id'))).catch(translate)));
-  app.patch('/:id', jsonBody(ENDPOINT_BODY_BYTES), async (c) => {
+  serve(app, MERCHANT_MOUNT, GET_WEBHOOK_ENDPOINT, async (c) =>
+    c.json(await getWebhookEndpoint(db, c.get('merchant').platformUuid, endpointId(c.req.param('id'))).catch(translate)),
+  );
+  serve(app, MERCHANT_MOUNT, UPDATE_WEBHOOK_ENDPOINT, jsonBody(ENDPOINT_BODY_BYTES), async (c) => {
     const id = endpointId(c.req.param('id'));
     const body = await readValidJson(c, updateWebhookEndpointSchema);
     return c.json(await updateWebhookEndpoint(db, c.get('merchant'), id, body, config.webhooks).catch(translate));
   });
-  app.delete('/:id', async (c) => {
+  serve(app, MERCHANT_MOUNT, DELETE_WEBHOOK_ENDPOINT, async (c) => {
     await deleteWebhookEndpoint(db, c.get('merchant').platformUuid, endpointId(c.req.param('id'))).catch(translate);
     return c.body(null, 204);
   });
-  app.all('/:id', methodNotAllowed(['GET', 'PATCH', 'DELETE']));
+  refuseOtherMethods(app, MERCHANT_MOUNT, GET_WEBHOOK_ENDPOINT, UPDATE_WEBHOOK_ENDPOINT, DELETE_WEBHOOK_ENDPOINT);
 
-  app.post('/:id/rotate-secret', async (c) => {
+  serve(app, MERCHANT_MOUNT, ROTATE_WEBHOOK_ENDPOINT_SECRET, async (c) => {
     const merchant = c.get('merchant');
     const id = endpointId(c.req.param('id'));
     await getWebhookEndpoint(db, merchant.platformUuid, id).catch(translate);
     const rotated = await rotateWebhookSecret(db, config.keyring, merchant.platformUuid, config.webhooks.secretOverlapMs, id);
     return c.json({ id, secret: rotated.webhookSecret, previousSecretsExpireAt: rotated.previousSecretsExpireAt });
   });
-  app.all('/:id/rotate-secret', methodNotAllowed(['POST']));
+  refuseOtherMethods(app, MERCHANT_MOUNT, ROTATE_WEBHOOK_ENDPOINT_SECRET);
   return app;
 }

@@ -1,7 +1,8 @@
 import { setTimeout as sleep } from 'node:timers/promises';
 import { describe, expect, it } from 'vitest';
 import { rotateApiKey } from '../../core/merchants/api-keys.js';
-import { FEED_POLL_MS, FEED_REAUTH_MS, STREAMS_PER_MERCHANT } from '../../api/merchant/event-stream-routes.js';
+import { STREAMS_PER_MERCHANT } from '../../api/merchant/event-paths.js';
+import { FEED_POLL_MS, FEED_REAUTH_MS } from '../../api/merchant/event-stream-routes.js';
 import { cartSessionDriver } from '../support/cart-session-driver.js';
 import { merchantApi } from '../support/merchant-api.js';
 import { useTestStack } from '../support/test-stack.js';
