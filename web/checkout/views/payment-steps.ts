@@ -4,7 +4,7 @@ import { t } from '../../i18n/index.js';
 import type { StepView } from './step-view.js';
 
 /**
- * The page answers a load at this step with a redirect to the bank's challenge (web/checkout/routes.ts);
+ * The page answers a load at this step with a redirect to the bank's challenge (web/checkout/page-load.ts);
  * this panel is what an htmx swap shows meanwhile, with a plain link that works without JavaScript.
  */
 export function authenticatingStep(view: StepView): Html {
