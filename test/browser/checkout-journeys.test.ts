@@ -40,7 +40,7 @@ describe.skipIf(skipWithoutChromium())('the hosted checkout in headless Chromium
   });
   beforeAll(async () => {
     // A merchant doing a little work before it answers; the rest of the redirect's 3 s head start
-    // (web/checkout/routes.ts) is the delivery's own start, over 1.5 s with two test runs side by side.
+    // (web/checkout/leave.ts) is the delivery's own start, over 1.5 s with two test runs side by side.
     merchant = await startMerchantSite({ webhookAckDelayMs: 500 });
     platformUuid = (await stack.createMerchant({ name: 'Browser Store', webhookUrl: merchant.webhookUrl })).platformUuid;
   });

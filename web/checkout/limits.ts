@@ -73,3 +73,8 @@ export function checkoutLimits(deps: { config: Config; db: Db; logger: Logger; m
 }
 
 export type CheckoutLimits = ReturnType<typeof checkoutLimits>;
+
+/** How many minutes until a limit's window ends, rounded up (the catalogue says "1 minute", "12 minutes"). */
+export function waitMinutes(seconds: number): number {
+  return Math.max(1, Math.ceil(seconds / 60));
+}

@@ -19,7 +19,7 @@ import { dashboardSessions } from './session.js';
 import { signInLimit } from './sign-in-limit.js';
 import { signInRoutes } from './sign-in.js';
 import { dashboardMessage, forbiddenPage, notFoundPage } from './views/layout.js';
-import { webhookSettingsRoutes } from './webhook-settings.js';
+import { settingsRoutes } from './settings.js';
 import { dashboardCodecRoutes, temporalUiProxy } from './temporal-ui.js';
 
 const FORM_BODY_LIMIT_BYTES = 16 * 1024;
@@ -86,7 +86,7 @@ export function dashboardRoutes(deps: { config: Config; db: Db; temporal: Tempor
   app.route('/insights', insightRoutes(deps, 'merchant'));
   app.route('/', orderRoutes(deps));
   app.route('/', paymentLinkPageRoutes(deps));
-  app.route('/', webhookSettingsRoutes(deps));
+  app.route('/', settingsRoutes(deps));
 
   app.all('*', (c) => c.html(notFoundPage(), 404));
   app.onError((err, c) => {

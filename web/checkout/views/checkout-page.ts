@@ -3,7 +3,8 @@ import { dateTimeFormat, numberFormat } from '../../../core/intl-formats.js';
 import { getOrCreate } from '../../../core/maps.js';
 import { languageSwitcher, layout, type Html } from './layout.js';
 import { t } from '../../i18n/index.js';
-import { stepPanel, type StepView } from './steps.js';
+import type { StepView } from './step-view.js';
+import { stepPanel } from './steps.js';
 import { orderSummary } from './summary.js';
 
 /**

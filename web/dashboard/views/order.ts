@@ -3,7 +3,7 @@ import type { Order } from '../../../core/orders/order-schema.js';
 import { DELIVERY_ERROR_WORDS } from '../../../core/webhooks/delivery-errors.js';
 import { formatMoney, formatTime, words } from './format.js';
 import { dashboardLayout, type Html } from './layout.js';
-import { replayButton } from './webhooks.js';
+import { replayButton } from './settings-page.js';
 
 /** What the refund form was given and what came of it. */
 export interface RefundFormState {

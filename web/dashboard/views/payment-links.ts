@@ -5,7 +5,7 @@ import { LINK_FORM_FIELDS, LINK_FORM_LABELS, type LinkForm, type LinkFormErrors,
 import { formatMoney, formatTime } from './format.js';
 import { dashboardLayout, type Html } from './layout.js';
 import { qrCode } from './qr-code.js';
-import { cellLabel, textField } from './webhooks.js';
+import { cellLabel, textField } from './settings-page.js';
 
 /** What the last post did: a link created or closed, or the form refused (kept as typed, with its errors). */
 export interface PaymentLinksResult {

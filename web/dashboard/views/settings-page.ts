@@ -9,7 +9,7 @@ import { formatTime, words } from './format.js';
 import { dashboardLayout, type Html } from './layout.js';
 
 /** What the last form on the page did, shown in its own section. */
-export type WebhookFormResult =
+export type SettingsFormResult =
   | { form: 'url'; error?: string[]; saved?: boolean; value?: string }
   | { form: 'test'; result?: TestEventResult; error?: string }
   | { form: 'secret'; secret: string; previousSecretsExpireAt: string }
@@ -25,12 +25,12 @@ export type WebhookFormResult =
       value?: { url: string; events: string[]; description: string };
     };
 
-export interface WebhookSettingsView {
+export interface SettingsView {
   merchant: MerchantSummary;
   deliveries: EventDeliveries[];
   endpoints: WebhookEndpoint[];
   csrf: string;
-  result?: WebhookFormResult;
+  result?: SettingsFormResult;
 }
 
 const csrfField = (csrf: string) => html`<input type="hidden" name="csrf" value="${csrf}" />`;
@@ -80,7 +80,7 @@ export function textField(field: {
   </div>`;
 }
 
-export function endpointSection(view: WebhookSettingsView): Html {
+export function endpointSection(view: SettingsView): Html {
   const { merchant, result } = view;
   const urlResult = result?.form === 'url' ? result : undefined;
   const error = urlResult?.error;
@@ -128,7 +128,7 @@ export function endpointSection(view: WebhookSettingsView): Html {
 export const cellLabel = (column: string) => html`<span class="cell-label" aria-hidden="true">${column}</span>`;
 
 /** Every endpoint with its events, and adding or deleting one; the API does the rest (docs/webhooks.md). */
-export function endpointsSection(view: WebhookSettingsView): Html {
+export function endpointsSection(view: SettingsView): Html {
   const result = view.result?.form === 'endpoints' ? view.result : undefined;
   const chosen = result?.value?.events ?? ['*'];
   const full = view.endpoints.length >= ENDPOINT_LIMITS.perMerchant;
@@ -231,7 +231,7 @@ export function endpointsSection(view: WebhookSettingsView): Html {
   </section>`;
 }
 
-export function testSection(view: WebhookSettingsView): Html {
+export function testSection(view: SettingsView): Html {
   const refused = view.result?.form === 'test' ? view.result.error : undefined;
   const result = view.result?.form === 'test' ? view.result.result : undefined;
   const outcome = result?.outcome;
@@ -259,7 +259,7 @@ export function testSection(view: WebhookSettingsView): Html {
   </section>`;
 }
 
-export function secretSection(view: WebhookSettingsView): Html {
+export function secretSection(view: SettingsView): Html {
   const rotated = view.result?.form === 'secret' ? view.result : undefined;
   return html`<section id="secret" class="panel" aria-labelledby="secret-title">
     <h2 id="secret-title">Signing secret</h2>
@@ -276,7 +276,7 @@ export function secretSection(view: WebhookSettingsView): Html {
   </section>`;
 }
 
-export function domainsSection(view: WebhookSettingsView): Html {
+export function domainsSection(view: SettingsView): Html {
   const result = view.result?.form === 'domains' ? view.result : undefined;
   const error = result?.error;
   return html`<section id="domains" class="panel" aria-labelledby="domains-title">
@@ -315,7 +315,7 @@ const VERIFIED_BY = { 'well-known': 'its well-known file', 'dns-txt': 'its DNS T
  * Each domain's proof of control (core/merchants/domain-verification.ts): in production its status
  * and the token to publish, and a button to check again; sandbox does not check domains.
  */
-function domainVerificationList(view: WebhookSettingsView): Html | string {
+function domainVerificationList(view: SettingsView): Html | string {
   const domains = view.merchant.domainVerification;
   if (domains.length === 0) return '';
   if (view.merchant.environment === 'sandbox')
@@ -353,7 +353,7 @@ function domainVerificationList(view: WebhookSettingsView): Html | string {
 }
 
 /** The brand colour, and the colours the checkout page will use for it, with the reason when they differ. */
-export function brandSection(view: WebhookSettingsView): Html {
+export function brandSection(view: SettingsView): Html {
   const result = view.result?.form === 'brand' ? view.result : undefined;
   const error = result?.error;
   const palette = view.merchant.brandPalette;
@@ -392,7 +392,7 @@ export function brandSection(view: WebhookSettingsView): Html {
 }
 
 /** Whether the checkout offers customers their saved cards after the code (docs/saved-cards.md). */
-export function savedCardsSection(view: WebhookSettingsView): Html {
+export function savedCardsSection(view: SettingsView): Html {
   const saved = view.result?.form === 'savedCards' && view.result.saved;
   const allowed = view.merchant.savedCardsAllowed;
   return html`<section id="savedCards" class="panel" aria-labelledby="saved-cards-title">
@@ -423,14 +423,14 @@ function lastAttempt(event: EventDeliveries): string {
   return `${last.httpStatus !== null ? `HTTP ${last.httpStatus}` : words(last.errorClass ?? 'no answer')}, ${formatTime(last.attemptedAt)}`;
 }
 
-/** Posts to `action` (the webhook settings' replay unless given) and swaps the section `target`. */
+/** Posts to `action` (the settings page's replay unless given) and swaps the section `target`. */
 export function replayButton(eventId: string, csrf: string, target: string, action = `/dashboard/events/${encodeURIComponent(eventId)}/replay`): Html {
   return html`<form method="post" action="${action}" hx-post="${action}" hx-target="#${target}" hx-swap="outerHTML" class="inline-form">
     ${csrfField(csrf)}<button type="submit" class="small" aria-label="Replay ${eventId}">Replay</button>
   </form>`;
 }
 
-export function deliveriesSection(view: WebhookSettingsView): Html {
+export function deliveriesSection(view: SettingsView): Html {
   const replayed = view.result?.form === 'replay' ? view.result : undefined;
   return html`<section id="deliveries" class="panel" aria-labelledby="deliveries-title">
     <h2 id="deliveries-title">Recent deliveries</h2>
@@ -473,7 +473,7 @@ export function deliveriesSection(view: WebhookSettingsView): Html {
   </section>`;
 }
 
-export function webhookSettingsPage(view: WebhookSettingsView & { who: string }): Html {
+export function settingsPage(view: SettingsView & { who: string }): Html {
   return dashboardLayout({
     title: 'Webhooks',
     signedIn: { who: view.who, role: 'merchant', section: 'webhooks', csrf: view.csrf },

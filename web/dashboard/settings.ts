@@ -39,9 +39,9 @@ import {
   endpointsSection,
   secretSection,
   testSection,
-  webhookSettingsPage,
-  type WebhookFormResult,
-} from './views/webhooks.js';
+  settingsPage,
+  type SettingsFormResult,
+} from './views/settings-page.js';
 
 type C = Context<DashboardEnv>;
 
@@ -67,12 +67,13 @@ const field = async (c: C, name: string) => {
 };
 
 /**
- * A merchant's webhook settings: the endpoint URL (checked as the operator path checks it), a signed
- * test event, secret rotation, allowed domains, the brand colour, recent deliveries and their replay. Every change goes
+ * A merchant's settings page (served at /dashboard/webhooks, where it began as the webhook settings):
+ * the endpoint URL (checked as the operator path checks it), a signed test event, secret rotation,
+ * allowed domains, the brand colour, saved cards, recent deliveries and their replay. Every change goes
  * through the functions the operator API and CLI use (core/merchants/webhook-endpoints.ts,
  * webhook-secrets.ts and merchants.ts, core/webhooks/replay.ts), for the signed-in merchant only.
  */
-export function webhookSettingsRoutes(deps: { config: Config; db: Db; temporal: Temporal } & ReplaySender) {
+export function settingsRoutes(deps: { config: Config; db: Db; temporal: Temporal } & ReplaySender) {
   const { config, db, temporal } = deps;
   const replays = replayDeps({ ...deps, requestDelivery: boundedDeliveryRequests(temporal, config, TEMPORAL_DEADLINE_MS) });
   const app = new Hono<DashboardEnv>();
@@ -83,7 +84,7 @@ export function webhookSettingsRoutes(deps: { config: Config; db: Db; temporal: 
     return refused.status;
   };
 
-  async function respond(c: C, result?: WebhookFormResult, status: 200 | 202 | 404 | 409 | 422 | 429 = 200) {
+  async function respond(c: C, result?: SettingsFormResult, status: 200 | 202 | 404 | 409 | 422 | 429 = 200) {
     const platformUuid = me(c);
     const [merchant, deliveries, endpoints] = await Promise.all([
       getMerchant(db, platformUuid),
@@ -95,7 +96,7 @@ export function webhookSettingsRoutes(deps: { config: Config; db: Db; temporal: 
       await partOrPage(
         c,
         () => SECTIONS[result?.form ?? 'url'](view),
-        () => webhookSettingsPage({ ...view, who: merchant.name }),
+        () => settingsPage({ ...view, who: merchant.name }),
       ),
       status,
     );

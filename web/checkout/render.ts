@@ -1,0 +1,69 @@
+import { getCookie, setCookie } from 'hono/cookie';
+import { savedCardsOf } from '../../core/checkout/saved-cards.js';
+import { CSRF_COOKIE, csrfToken, newCsrfNonce } from '../csrf.js';
+import { isHtmx } from '../htmx.js';
+import { t } from '../i18n/index.js';
+import type { CheckoutSession } from './load-session.js';
+import { merchantOrigins, merchantReturnUrl } from './merchant-redirect.js';
+import { locale, offersSavedCards, type C, type Extras, type PageBase } from './page-base.js';
+import { checkoutPage } from './views/checkout-page.js';
+import { messagePage } from './views/layout.js';
+import type { StepView } from './views/step-view.js';
+import { stepPanel } from './views/steps.js';
+
+const NONCE_PATTERN = /^[A-Za-z0-9_-]{22}$/;
+
+/** The page's answers that show a step: the whole page, or the step's panel alone for htmx. */
+export function rendering(page: PageBase) {
+  const { config, deps } = page;
+
+  /** The browser's half of the double-submit pair: kept while it lasts, issued when missing. */
+  function csrfNonce(c: C): string {
+    const existing = getCookie(c, CSRF_COOKIE);
+    if (existing && NONCE_PATTERN.test(existing)) return existing;
+    const nonce = newCsrfNonce();
+    setCookie(c, CSRF_COOKIE, nonce, { httpOnly: true, secure: page.production, sameSite: 'Strict', path: '/', maxAge: 2 * 60 * 60 });
+    return nonce;
+  }
+
+  async function render(c: C, session: CheckoutSession, extras: Extras = {}, status: 200 | 403 | 422 | 429 | 503 = 200) {
+    const held = page.holds(c, session);
+    const view: StepView = {
+      session,
+      locale: locale(c),
+      csrf: csrfToken(page.csrfKey, session.cartId, csrfNonce(c)),
+      sandbox: page.sandbox,
+      ...(held ? { ...stillConfirming(session), ...(await savedCardsView(session)) } : { rebind: true }),
+      ...extras,
+    };
+    c.set('formActionOrigins', merchantOrigins(session));
+    c.header('Vary', 'HX-Request');
+    return c.html(isHtmx(c) ? stepPanel(view) : checkoutPage(view), status);
+  }
+
+  /**
+   * Saved cards show at the card step alone, which only a verified session reaches, and only where the
+   * merchant allows them: the verified contact's cards (by the key its session holds) and the consent.
+   */
+  async function savedCardsView(session: CheckoutSession): Promise<Pick<StepView, 'savedCards'>> {
+    const contactKey = offersSavedCards(session);
+    if (!contactKey) return {};
+    return { savedCards: { cards: await savedCardsOf(deps.db, contactKey, config.payments.processor), offerSave: true } };
+  }
+
+  /** A payment past PAYMENT_CONFIRMATION_WAIT_SECONDS without an outcome: the way back is the failure page, where the webhook is awaited. */
+  function stillConfirming({ state, cartId, cart }: CheckoutSession): Pick<StepView, 'stillConfirming'> {
+    if (state.step !== 'processing' || !state.paymentSubmittedAt) return {};
+    if (Date.now() - Date.parse(state.paymentSubmittedAt) <= config.paymentConfirmationWaitMs) return {};
+    return { stillConfirming: { returnUrl: merchantReturnUrl({ cartId, cart }, 'failed')! } };
+  }
+
+  return { render };
+}
+
+export type Rendering = ReturnType<typeof rendering>;
+
+export function notFoundPage(c: C) {
+  const lang = locale(c);
+  return c.html(messagePage({ locale: lang, title: t(lang, 'notFound.title'), message: t(lang, 'notFound.message') }), 404);
+}
