@@ -42,7 +42,7 @@ export type AttemptDelivery = (request: DeliveryRequest, options: { attempt: num
 /**
  * How long a cart session's own first attempt at its step's event may take, at every endpoint at once
  * (activities/cart-session/ledger.ts): the customer waits on it, as on the success redirect's head
- * start (web/checkout/routes.ts), and it must end well inside the step's local activity timeout.
+ * start (web/checkout/leave.ts), and it must end well inside the step's local activity timeout.
  */
 export const SESSION_ATTEMPT_TIMEOUT_MS = 3_000;
 
