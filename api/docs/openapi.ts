@@ -40,7 +40,7 @@ import {
 import { EVENT_LIMITS, eventListQuerySchema, eventListSchema, replayRequestSchema, replayResponseSchema } from '../../core/webhooks/event-schema.js';
 import { CART_EVENT_SCHEMAS, testEventBodySchema, WEBHOOK_EVENT_NAMES, WEBHOOK_TEST_EVENT } from '../../core/webhooks/events.js';
 import { CART_EVENT_EXAMPLES, EXAMPLE_ITEM, TEST_EVENT_EXAMPLE } from '../../core/webhooks/event-examples.js';
-import { DEFAULT_LOCALE, LOCALES } from '../../web/i18n/index.js';
+import { DEFAULT_LOCALE, LOCALES } from '../../core/locales.js';
 import { eventStreamQuerySchema, lastEventIdSchema } from '../../core/webhooks/event-feed-schema.js';
 import {
   createPaymentLinkSchema,
