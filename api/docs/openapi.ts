@@ -10,8 +10,8 @@ import {
   RETRIES,
   type CreateCartRequest,
 } from '../../core/checkout/cart-schema.js';
-import { ERROR_STATUS, errorBodySchema, type ErrorBody, type ErrorCode } from '../errors.js';
-import { IDEMPOTENCY_HEADER, IDEMPOTENCY_KEY_PATTERN } from '../carts/idempotency.js';
+import { ERROR_STATUS, errorBodySchema, type ErrorBody, type ErrorCode } from '../../application/errors.js';
+import { IDEMPOTENCY_HEADER, IDEMPOTENCY_KEY_PATTERN } from '../../application/carts/idempotency.js';
 import { REPLAYED_HEADER } from '../carts/routes.js';
 import { merchantProfileSchema } from '../../core/merchants/merchant-schema.js';
 import {

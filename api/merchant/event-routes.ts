@@ -15,7 +15,8 @@ import {
   type ReplaySender,
 } from '../../core/webhooks/replay.js';
 import { boundedDeliveryRequests } from '../../workflows/webhook-delivery/client.js';
-import { ApiError, methodNotAllowed, validationError } from '../errors.js';
+import { ApiError, validationError } from '../../application/errors.js';
+import { methodNotAllowed } from '../errors.js';
 import { jsonBody, readValidJson } from '../json-body.js';
 import { endpointDisabledByOperator } from './webhook-endpoint-routes.js';
 

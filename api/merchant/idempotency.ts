@@ -3,9 +3,9 @@ import type { Keyring } from '../../core/crypto.js';
 import type { Db } from '../../core/db/client.js';
 import { openCustomerIn, sealCustomerIn } from '../../core/orders/customer-seal.js';
 import { releaseIdempotencyKey, requestFingerprint, storeIdempotentResponse } from '../../core/idempotency-keys.js';
-import { claimKey, IDEMPOTENCY_HEADER } from '../carts/idempotency.js';
+import { claimKey, IDEMPOTENCY_HEADER } from '../../application/carts/idempotency.js';
 import { REPLAYED_HEADER } from '../carts/routes.js';
-import { ApiError } from '../errors.js';
+import { ApiError } from '../../application/errors.js';
 
 /** A merchant action's answer: 200 once done, 202 while the processor still works on it; `replayed` when it is an earlier request's answer. */
 export interface ActionAnswer {

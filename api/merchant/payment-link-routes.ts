@@ -4,9 +4,10 @@ import type { Db } from '../../core/db/client.js';
 import { createPaymentLinkSchema, PAYMENT_LINK_ID_PATTERN, PAYMENT_LINK_LIMITS, updatePaymentLinkSchema } from '../../core/links/payment-link-schema.js';
 import { closePaymentLink } from '../../core/links/payment-links.js';
 import { merchantPaymentLink, merchantPaymentLinks, withCounts } from '../../core/links/payment-link-views.js';
-import { ApiError, methodNotAllowed } from '../errors.js';
+import { ApiError } from '../../application/errors.js';
+import { methodNotAllowed } from '../errors.js';
 import { jsonBody, readValidJson } from '../json-body.js';
-import { createPaymentLink } from './create-payment-link.js';
+import { createPaymentLink } from '../../application/links/create-payment-link.js';
 
 /** A PATCH body is one boolean: anything near this size is not one. */
 export const PAYMENT_LINK_PATCH_BYTES = 1024;

@@ -4,8 +4,8 @@ import type { RetriedCart } from '../../core/checkout/cart-schema.js';
 import { OPEN_STATUSES, PAID_STATUSES, type CartStatus } from '../../core/checkout/session.js';
 import { mintRefusal, type LinkRefusal } from '../../core/links/link-uses.js';
 import { findActiveMerchant } from '../../core/merchants/merchant-store.js';
-import { createCartSession, type CartSessionDeps } from '../carts/create-cart-session.js';
-import { ApiError } from '../errors.js';
+import { createCartSession, type CartSessionDeps } from '../../application/carts/create-cart-session.js';
+import { ApiError } from '../../application/errors.js';
 
 /** PostgreSQL's unique violation: here, `carts.retry_of` (migration 029), a second retry of one cart that raced the first. */
 const UNIQUE_VIOLATION = '23505';

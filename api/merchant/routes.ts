@@ -12,9 +12,10 @@ import type { ReplaySender } from '../../core/webhooks/replay.js';
 import { requestRefund, RefundRefused } from '../../core/orders/request-refund.js';
 import { authorizationHold } from '../../workflows/cart-session/client.js';
 import { refundWorkflow } from '../../workflows/refund/client.js';
-import { IDEMPOTENCY_HEADER, readIdempotencyKey } from '../carts/idempotency.js';
+import { IDEMPOTENCY_HEADER, readIdempotencyKey } from '../../application/carts/idempotency.js';
 import { REPLAYED_HEADER } from '../carts/routes.js';
-import { ApiError, methodNotAllowed, validationError } from '../errors.js';
+import { ApiError, validationError } from '../../application/errors.js';
+import { methodNotAllowed } from '../errors.js';
 import { jsonBody, readValidJson } from '../json-body.js';
 import { merchantAuth } from './auth.js';
 import { EXPIRE_DEADLINE_MS, expireSession } from './expire-session.js';
@@ -25,7 +26,7 @@ import { eventStreamRoutes } from './event-stream-routes.js';
 import { webhookEndpointRoutes } from './webhook-endpoint-routes.js';
 import { paymentLinkRoutes } from './payment-link-routes.js';
 import { processorCurrencies } from '../../core/checkout/processor-amounts.js';
-import { unchargeableError } from '../chargeable-amount.js';
+import { unchargeableError } from '../../application/chargeable-amount.js';
 
 /** A refund body is two fields: anything near this size is not one. */
 export const REFUND_BODY_BYTES = 16 * 1024;
@@ -72,7 +73,7 @@ export const CAPTURE_BODY_BYTES = 1024;
  */
 const HOLD_KEY_WAIT_MS = 15_000;
 const EXPIRE_KEY_WAIT_MS = EXPIRE_DEADLINE_MS + 2_000;
-/** A retry is a create-cart: a few database writes and a workflow start bounded to 3 s (api/carts/create-cart-session.ts). */
+/** A retry is a create-cart: a few database writes and a workflow start bounded to 3 s (application/carts/create-cart-session.ts). */
 const RETRY_KEY_WAIT_MS = 10_000;
 
 /** A refusal of a capture or void, in the documented envelope, naming the field and the fix. */

@@ -19,7 +19,8 @@ import {
   WebhookUrlRejectedError,
 } from '../../core/merchants/webhook-endpoints.js';
 import { rotateWebhookSecret } from '../../core/merchants/webhook-secrets.js';
-import { ApiError, methodNotAllowed } from '../errors.js';
+import { ApiError } from '../../application/errors.js';
+import { methodNotAllowed } from '../errors.js';
 import { jsonBody, readValidJson } from '../json-body.js';
 
 /** An endpoint's body is three short fields and a URL: anything near this size is not one. */

@@ -44,7 +44,7 @@ import {
 } from '../../core/webhooks/replay.js';
 import { boundedDeliveryRequests, deliveryRequests } from '../../workflows/webhook-delivery/client.js';
 import { merchantNameSchema } from '../../core/merchants/merchant-schema.js';
-import { ApiError, validationError } from '../errors.js';
+import { ApiError, validationError } from '../../application/errors.js';
 import { readValidJson } from '../json-body.js';
 import { eventNotSubscribed } from '../merchant/event-routes.js';
 import { operatorAuth } from './auth.js';

@@ -7,7 +7,7 @@ import type { DomainVerificationRow } from './merchant-store.js';
 
 /**
  * Proof that a merchant controls a domain it registers. Registering is self-declared, so without it
- * the production rule (cart URLs on the merchant's registered domains, api/carts/url-policy.ts) would
+ * the production rule (cart URLs on the merchant's registered domains, application/carts/url-policy.ts) would
  * bind strangers only: anyone could register shop.example and dress our page in that store's name.
  * Each merchant gets a token per domain and publishes it either
  *
