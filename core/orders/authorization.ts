@@ -5,7 +5,7 @@ import type { Db } from '../db/client.js';
 import { findOwnerCart, type OrderRow } from '../checkout/order-views.js';
 import { unchargeable, type ProcessorCurrencies } from '../checkout/processor-amounts.js';
 import { findKeptAnswer, keepAnswer, type KeptAnswer } from '../idempotency-keys.js';
-import { openCustomerIn, sealCustomerIn } from './customer-seal.js';
+import { openCustomerIn, sealCustomerIn } from '../checkout/customer-seal.js';
 import { getOrder, orderNotFoundMessage } from './orders.js';
 import type { Order } from './order-schema.js';
 

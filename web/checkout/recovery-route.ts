@@ -9,7 +9,7 @@ import { findActiveMerchant } from '../../core/merchants/merchant-store.js';
 import { countHitsInOrder, pruneEndedWindows } from '../../core/rate-limits.js';
 import { negotiateLocale, t, type MessageKey } from '../i18n/index.js';
 import type { WebEnv } from '../security-headers.js';
-import type { CheckoutDeps } from './routes.js';
+import type { CheckoutDeps } from './checkout-deps.js';
 import { messagePage } from './views/layout.js';
 
 type C = Context<WebEnv>;

@@ -10,16 +10,11 @@ import { startSavedCardRemoval } from '../../workflows/saved-card-removal/client
 import { bindBrowser, markCustomerStarted, recordFunnelStep, type RecordedFunnelStep } from '../../core/checkout/cart-ledger.js';
 import { reserveLinkUse } from '../../core/links/link-uses.js';
 import { checkCard, type CardErrorCode } from '../../core/checkout/cards.js';
-import type { Config } from '../../core/config.js';
-import type { Db } from '../../core/db/client.js';
-import type { Logger } from '../../core/logger.js';
 import { otpHash } from '../../core/checkout/otp/hash.js';
-import type { Temporal } from '../../core/temporal/connection.js';
 import { waitForFirstDeliveryAttempt } from '../../core/webhooks/first-delivery.js';
 import { isHtmx } from '../htmx.js';
 import { CSRF_COOKIE, CSRF_FIELD, csrfToken, csrfTokenValid, deriveCsrfKey, newCsrfNonce } from '../csrf.js';
 import type { WebEnv } from '../security-headers.js';
-import type { WebMetrics } from '../metrics.js';
 import { customerActions, type ActionResult } from './customer-actions.js';
 import { checkoutLimits, type OtpSendLimit } from './limits.js';
 import { browserBinding } from './browser-binding.js';
@@ -36,14 +31,7 @@ import { stepPanel, type FieldName, type StepView } from './views/steps.js';
 import { readContact } from '../../core/checkout/contact-input.js';
 import { requestLocale } from '../i18n/request.js';
 import { DEFAULT_LOCALE, LOCALE_COOKIE, askedLocale, isMessageKey, negotiateLocale, supportedLocale, t, type MessageKey } from '../i18n/index.js';
-
-export interface CheckoutDeps {
-  config: Config;
-  db: Db;
-  temporal: Temporal;
-  logger: Logger;
-  metrics: WebMetrics;
-}
+import type { CheckoutDeps } from './checkout-deps.js';
 
 type C = Context<WebEnv>;
 type Extras = Pick<StepView, 'errors' | 'notice' | 'values'>;
