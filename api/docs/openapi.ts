@@ -36,7 +36,7 @@ import {
   updateWebhookEndpointSchema,
   webhookEndpointListSchema,
   webhookEndpointSchema,
-} from '../../core/merchants/webhook-endpoint-schema.js';
+} from '../../core/webhooks/endpoint-schema.js';
 import { EVENT_LIMITS, eventListQuerySchema, eventListSchema, replayRequestSchema, replayResponseSchema } from '../../core/webhooks/event-schema.js';
 import { CART_EVENT_SCHEMAS, testEventBodySchema, WEBHOOK_EVENT_NAMES, WEBHOOK_TEST_EVENT } from '../../core/webhooks/events.js';
 import { CART_EVENT_EXAMPLES, EXAMPLE_ITEM, TEST_EVENT_EXAMPLE } from '../../core/webhooks/event-examples.js';

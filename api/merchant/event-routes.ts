@@ -1,7 +1,7 @@
 import { Hono } from 'hono';
 import type { Config } from '../../core/config.js';
 import type { Db } from '../../core/db/client.js';
-import { EndpointDisabledByOperatorError } from '../../core/merchants/webhook-endpoints.js';
+import { EndpointDisabledByOperatorError } from '../../core/webhooks/endpoints.js';
 import type { Temporal } from '../../core/temporal/connection.js';
 import { eventListQuerySchema, replayRequestSchema, replayResponseSchema } from '../../core/webhooks/event-schema.js';
 import { ManualSendLimitError } from '../../core/webhooks/manual-sends.js';

@@ -1,4 +1,4 @@
-import { findRetrySource, retryRefusal, type RetryRefusal } from '../../core/checkout/cart-retry.js';
+import { findRetrySource, retryRefusal, type RetryRefusal } from '../../core/orders/cart-retry.js';
 import type { CartOwner } from '../../core/checkout/cart-ledger.js';
 import type { RetriedCart } from '../../core/checkout/cart-schema.js';
 import { OPEN_STATUSES, PAID_STATUSES, type CartStatus } from '../../core/checkout/session.js';

@@ -17,7 +17,7 @@ import {
 } from '../../core/merchants/merchants.js';
 import { contactKeysOf, removeSavedCards } from '../../core/checkout/saved-cards.js';
 import { startSavedCardRemoval } from '../../workflows/saved-card-removal/client.js';
-import { registerMerchant } from '../../core/merchants/registration.js';
+import { registerMerchant } from '../../core/onboarding/registration.js';
 import { verifyDomainsNow } from '../../workflows/domain-verification/client.js';
 import {
   changeWebhookUrl,
@@ -28,8 +28,8 @@ import {
   reenableWebhookEndpoint,
   WebhookEndpointNotFoundError,
   WebhookUrlRejectedError,
-} from '../../core/merchants/webhook-endpoints.js';
-import { rotateWebhookSecret } from '../../core/merchants/webhook-secrets.js';
+} from '../../core/webhooks/endpoints.js';
+import { rotateWebhookSecret } from '../../core/webhooks/secrets.js';
 import { withDeadline, type Temporal } from '../../core/temporal/connection.js';
 import { listCartDeliveries } from '../../core/webhooks/event-history.js';
 import { DELIVERY_STATUSES } from '../../core/webhooks/events.js';

@@ -18,7 +18,7 @@ import { reportFigures } from '../support/reliability.js';
 import { useTestStack } from '../support/test-stack.js';
 import { purgeCardVault } from '../../workflows/card-vault-purge/workflow.js';
 import { webhookDeliveryWorkflowId } from '../../workflows/webhook-delivery/messages.js';
-import { createWebhookEndpoint } from '../../core/merchants/webhook-endpoints.js';
+import { createWebhookEndpoint } from '../../core/webhooks/endpoints.js';
 import { cartSessionDriver, type Session } from '../support/cart-session-driver.js';
 import { sandboxChargesIn } from '../../core/checkout/payment-processors/sandbox-charges.js';
 import { expireUpdate, stateQuery, threeDSecureReturnUpdate } from '../../workflows/cart-session/messages.js';

@@ -1,13 +1,13 @@
 import { z } from 'zod';
 import type { Config } from '../config.js';
-import { CART_PROVENANCES } from '../checkout/cart-provenance.js';
-import { itemSchema } from '../checkout/cart-schema.js';
-import type { OrderRow } from '../checkout/order-views.js';
-import { offersRecovery } from '../checkout/cart-recovery.js';
-import { RECOVERY_LINK_DAYS, recoveryUrl } from '../checkout/recovery-token.js';
-import { THREE_D_SECURE_RESULTS } from '../checkout/payment-processor.js';
-import { CANCELLED_BY, CAPTURE_METHODS, CART_STATUSES } from '../checkout/session.js';
-import { customerSchema, openCustomer } from '../checkout/customer-seal.js';
+import { CART_PROVENANCES } from './cart-provenance.js';
+import { itemSchema } from './cart-schema.js';
+import type { OrderRow } from './order-views.js';
+import { offersRecovery } from './cart-recovery.js';
+import { RECOVERY_LINK_DAYS, recoveryUrl } from './recovery-token.js';
+import { THREE_D_SECURE_RESULTS } from './payment-processor.js';
+import { CANCELLED_BY, CAPTURE_METHODS, CART_STATUSES } from './session.js';
+import { customerSchema, openCustomer } from './customer-seal.js';
 
 /**
  * The one order model (docs/decisions/order-model.md): what the Order API answers for an order and
