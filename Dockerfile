@@ -7,6 +7,7 @@ COPY patches ./patches
 # Install scripts stay off; the one fix we carry for a dependency (patches/) is applied explicitly.
 RUN npm ci --omit=dev --ignore-scripts && npx patch-package
 COPY core ./core
+COPY application ./application
 COPY api ./api
 COPY web ./web
 COPY workflows ./workflows

@@ -139,8 +139,10 @@ export default defineConfig(
                 '../**/api/**',
                 '../**/web',
                 '../**/web/**',
+                '../**/application',
+                '../**/application/**',
               ],
-              message: 'core/ must not depend on workflows/, activities/, api/ or web/: move the shared piece into core/.',
+              message: 'core/ must not depend on workflows/, activities/, application/, api/ or web/: move the shared piece into core/.',
             },
             { group: ['@temporalio/workflow/*'], message: 'core/ must not depend on workflow-only APIs.' },
           ],
@@ -161,9 +163,75 @@ export default defineConfig(
         {
           patterns: [
             {
-              group: ['../**/workflows', '../**/workflows/**', '../**/worker', '../**/worker/**', '../**/api', '../**/api/**', '../**/web', '../**/web/**'],
+              group: [
+                '../**/workflows',
+                '../**/workflows/**',
+                '../**/worker',
+                '../**/worker/**',
+                '../**/application',
+                '../**/application/**',
+                '../**/api',
+                '../**/api/**',
+                '../**/web',
+                '../**/web/**',
+              ],
               message:
                 'activities/ imports only core/ (and other activities/): move a shared type or constant into core/, or take what starts a workflow as a dependency.',
+            },
+          ],
+        },
+      ],
+    },
+  },
+
+  // The two doors: api/ (the merchant's and the operator's HTTP API) and web/ (the customer's page and the dashboard)
+  // never import each other. A use case both run, and its error type, lives in application/; what both read
+  // (the locale list, schemas, stores) in core/. application/ is below both doors and imports neither.
+  {
+    files: ['api/**/*.ts'],
+    rules: {
+      'no-restricted-imports': 'off',
+      '@typescript-eslint/no-restricted-imports': [
+        'error',
+        {
+          patterns: [
+            {
+              group: ['../**/web', '../**/web/**'],
+              message: 'api/ must not import web/: move what both doors use into application/ (a use case) or core/ (domain, data).',
+            },
+          ],
+        },
+      ],
+    },
+  },
+  {
+    files: ['web/**/*.ts'],
+    rules: {
+      'no-restricted-imports': 'off',
+      '@typescript-eslint/no-restricted-imports': [
+        'error',
+        {
+          patterns: [
+            {
+              group: ['../**/api', '../**/api/**'],
+              message: 'web/ must not import api/: move what both doors use into application/ (a use case) or core/ (domain, data).',
+            },
+          ],
+        },
+      ],
+    },
+  },
+  {
+    files: ['application/**/*.ts'],
+    rules: {
+      'no-restricted-imports': 'off',
+      '@typescript-eslint/no-restricted-imports': [
+        'error',
+        {
+          patterns: [
+            {
+              group: ['../**/api', '../**/api/**', '../**/web', '../**/web/**', '../**/activities', '../**/activities/**', '../**/worker', '../**/worker/**'],
+              message: 'application/ is what both doors call: it builds on core/ and workflows/*/client.ts and messages.ts, never on a door or the worker.',
             },
           ],
         },
@@ -188,6 +256,8 @@ export default defineConfig(
                 '../**/api/**',
                 '../**/web',
                 '../**/web/**',
+                '../**/application',
+                '../**/application/**',
                 '../**/workflows',
                 '../**/workflows/**',
                 '../**/activities',

@@ -1,7 +1,7 @@
 import type { Context, MiddlewareHandler } from 'hono';
 import { bodyLimit } from 'hono/body-limit';
 import type { z } from 'zod';
-import { ApiError, jsonPath, validationError, type FieldError } from './errors.js';
+import { ApiError, jsonPath, validationError, type FieldError } from '../application/errors.js';
 
 /** Deeper than any valid request (the cart's variant options sit at depth 6), shallow enough to walk safely. */
 export const MAX_JSON_DEPTH = 16;

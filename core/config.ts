@@ -872,7 +872,7 @@ export const configSchema = environmentSchema
       secretOverlapMs: c.WEBHOOK_SECRET_OVERLAP_SECONDS * 1000,
       disableAfterMs: c.WEBHOOK_DISABLE_AFTER_SECONDS * 1000,
       manualSendsPerHour: c.WEBHOOK_MANUAL_SENDS_PER_HOUR,
-      /** Never true in production (productionProblems); core/webhooks/url-safety.ts webhookTargets applies it. */
+      /** Never true in production (productionProblems); core/outbound/url-safety.ts webhookTargets applies it. */
       allowLoopback: c.WEBHOOK_ALLOW_LOOPBACK === 'true',
     },
   }));

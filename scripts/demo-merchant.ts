@@ -3,8 +3,8 @@ import type { Config } from '../core/config.js';
 import type { Db } from '../core/db/client.js';
 import { findActiveMerchant } from '../core/merchants/merchant-store.js';
 import { rotateApiKey } from '../core/merchants/api-keys.js';
-import { registerMerchant, type CreatedMerchant } from '../core/merchants/registration.js';
-import { changeWebhookUrl, createWebhookEndpoint, listWebhookEndpoints, updateWebhookEndpoint } from '../core/merchants/webhook-endpoints.js';
+import { registerMerchant, type CreatedMerchant } from '../core/onboarding/registration.js';
+import { changeWebhookUrl, createWebhookEndpoint, listWebhookEndpoints, updateWebhookEndpoint } from '../core/webhooks/endpoints.js';
 
 /** The Demo Store's second endpoint: its accounting system, for refunds only (demo-store/accounting.ts). */
 export interface DemoAccountingEndpoint {

@@ -15,7 +15,7 @@ import {
 } from '../core/merchants/merchants.js';
 import { contactKeysOf, removeSavedCards } from '../core/checkout/saved-cards.js';
 import { startSavedCardRemoval } from '../workflows/saved-card-removal/client.js';
-import { registerMerchant } from '../core/merchants/registration.js';
+import { registerMerchant } from '../core/onboarding/registration.js';
 import { merchantNameSchema } from '../core/merchants/merchant-schema.js';
 import { verifyDomainsNow } from '../workflows/domain-verification/client.js';
 import {
@@ -28,13 +28,13 @@ import {
   OPERATOR_DISABLED_REASON,
   reenableWebhookEndpoint,
   updateWebhookEndpoint,
-} from '../core/merchants/webhook-endpoints.js';
+} from '../core/webhooks/endpoints.js';
 import type { z } from 'zod';
-import { ALL_EVENTS, enabledEventsSchema } from '../core/merchants/webhook-endpoint-schema.js';
+import { ALL_EVENTS, enabledEventsSchema } from '../core/webhooks/endpoint-schema.js';
 import type { RequestDelivery } from '../core/webhooks/delivery.js';
 import { DELIVERY_STATUSES, type DeliveryStatus } from '../core/webhooks/events.js';
-import { rotateWebhookSecret } from '../core/merchants/webhook-secrets.js';
-import { checkMerchantReadiness, type MerchantReadiness } from '../core/merchants/readiness.js';
+import { rotateWebhookSecret } from '../core/webhooks/secrets.js';
+import { checkMerchantReadiness, type MerchantReadiness } from '../core/onboarding/readiness.js';
 import { connectTemporal, withDeadline } from '../core/temporal/connection.js';
 import { listCartDeliveries } from '../core/webhooks/event-history.js';
 import { dashboardSessions } from '../web/dashboard/session.js';

@@ -17,7 +17,7 @@ export interface CartSessionActivityDeps {
   db: Db;
   /** The config's keyring: seals the customer's contact in the ledger and the stored events. */
   keyring: Keyring;
-  /** The config's CHECKOUT_BASE_URL: an abandoned order's recoveryUrl is under it (core/orders/order-model.ts). */
+  /** The config's CHECKOUT_BASE_URL: an abandoned order's recoveryUrl is under it (core/checkout/order-model.ts). */
   checkoutBaseUrl: string;
   logger: Logger;
   otpSender: MessageSender;

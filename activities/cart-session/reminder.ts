@@ -12,7 +12,7 @@ import type { CartStatus } from '../../core/checkout/session.js';
 import type { Config } from '../../core/config.js';
 import type { Db, Sql } from '../../core/db/client.js';
 import type { Logger } from '../../core/logger.js';
-import { openCustomer } from '../../core/orders/customer-seal.js';
+import { openCustomer } from '../../core/checkout/customer-seal.js';
 import { countHitsAllOrNone } from '../../core/rate-limits.js';
 import type { ActivityMetrics } from '../metrics.js';
 

@@ -2,7 +2,7 @@ import type { Keyring } from '../../core/crypto.js';
 import type { Db, Sql } from '../../core/db/client.js';
 import { lockOrder } from '../../core/checkout/order-views.js';
 import { eventDeliveries, type EventDelivery } from '../../core/webhooks/event-store.js';
-import type { OrderContext } from '../../core/orders/order-model.js';
+import type { OrderContext } from '../../core/checkout/order-model.js';
 import { recordLockedCartEvent } from '../../core/webhooks/cart-events.js';
 import { isLastCartEvent, type CartEventInput } from '../../core/webhooks/events.js';
 import type { DeliveryRequest, RequestDelivery } from '../../core/webhooks/delivery.js';
@@ -11,7 +11,7 @@ export interface CartEventDeps {
   db: Db;
   /** Seals the customer's contact in the stored body (core/webhooks/event-body-seal.ts). */
   keyring: Keyring;
-  /** With the keyring, what an event's order needs (core/orders/order-model.ts OrderContext): its recoveryUrl is under it. */
+  /** With the keyring, what an event's order needs (core/checkout/order-model.ts OrderContext): its recoveryUrl is under it. */
   checkoutBaseUrl: string;
   /** Hands the recorded event to the cart's delivery workflow (the worker passes workflows/webhook-delivery/client.ts requestDelivery). */
   requestDelivery: RequestDelivery;

@@ -1,27 +1,16 @@
 import type { Config } from '../../core/config.js';
 import type { Db } from '../../core/db/client.js';
-import type { CartProvenance } from '../../core/checkout/cart-provenance.js';
 import type { CreateCartRequest } from '../../core/checkout/cart-schema.js';
 import type { Logger } from '../../core/logger.js';
 import type { Limit } from '../../core/rate-limits.js';
-import type { ActiveMerchant } from '../../core/merchants/merchant-store.js';
 import { presentedBearerToken } from '../../core/bearer-token.js';
 import { admitCart } from '../../core/checkout/cart-ledger.js';
 import { apiKeyHash } from '../../core/merchants/api-keys.js';
 import { MERCHANT_CHALLENGE } from '../merchant/auth.js';
-import { ApiError } from '../errors.js';
+import { ApiError } from '../../application/errors.js';
 import { answerCount } from './rate-limit.js';
-import type { NewCartRow } from './create-cart-session.js';
-
-/** Who asks for a cart, and for which merchant: what the limits, the idempotency keys and the cart's provenance depend on. */
-export interface CartCaller {
-  platformUuid: string;
-  merchant: Pick<ActiveMerchant, 'name' | 'domains' | 'verifiedDomains'>;
-  /** `api_key` when the request carried the merchant's valid API key. */
-  createdWith: CartProvenance;
-  /** The client address the request came from (core/client-address.ts). */
-  address: string;
-}
+import type { NewCartRow } from '../../application/carts/create-cart-session.js';
+import type { CartCaller } from '../../application/carts/cart-caller.js';
 
 export interface CartAdmissionRequest {
   platformUuid: string;
@@ -125,13 +114,4 @@ function presentedKeyDigest(authorization: string | undefined): Buffer | null {
   if (authorization === undefined) return null;
   const token = presentedBearerToken(authorization);
   return token ? apiKeyHash(token) : Buffer.alloc(0);
-}
-
-/**
- * Whose Idempotency-Keys the caller's are (core/idempotency-keys.ts): the merchant's own when it sent
- * its key, else this address's for this merchant. The trade-off: a public caller retrying from another
- * address gets a new cart; the API key makes retries safe across addresses.
- */
-export function idempotencyScope(caller: CartCaller) {
-  return { platformUuid: caller.platformUuid, caller: caller.createdWith === 'api_key' ? 'api_key' : `public:${caller.address}` };
 }

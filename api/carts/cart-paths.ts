@@ -1,10 +1,10 @@
 import { z } from 'zod';
 import { createCartRequestSchema, createCartResponseSchema, LIMITS, type CreateCartRequest } from '../../core/checkout/cart-schema.js';
 import { EXAMPLE_ITEM } from '../../core/webhooks/event-examples.js';
-import { DEFAULT_LOCALE, LOCALES } from '../../web/i18n/index.js';
+import { DEFAULT_LOCALE, LOCALES } from '../../core/locales.js';
 import { AMOUNT_NOT_REPRESENTABLE_EXAMPLE, errorResponses, example, MERCHANT_SECURITY, requestIdHeader, type DocumentedError } from '../docs/responses.js';
 import { declareRoute } from '../route-declaration.js';
-import { IDEMPOTENCY_HEADER, IDEMPOTENCY_KEY_PATTERN, REPLAYED_HEADER } from './idempotency.js';
+import { IDEMPOTENCY_HEADER, IDEMPOTENCY_KEY_PATTERN, REPLAYED_HEADER } from '../../application/carts/idempotency.js';
 
 /** The route ./routes.ts serves, declared once: create-cart. api/docs/openapi.ts documents it from here. */
 

@@ -2,7 +2,7 @@ import type { Db } from '../../core/db/client.js';
 import { pruneExpiredIdempotencyKeys } from '../../core/idempotency-keys.js';
 import type { Logger } from '../../core/logger.js';
 import { countHitsInOrder, pruneEndedWindows, type Limit, type OrderedCount } from '../../core/rate-limits.js';
-import { ApiError } from '../errors.js';
+import { ApiError } from '../../application/errors.js';
 
 /**
  * Counts one request against each of `limits` in turn, in one round trip (countHitsInOrder); throws

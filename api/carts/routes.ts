@@ -1,18 +1,19 @@
 import { Hono } from 'hono';
 import { createCartRequestSchema, LIMITS } from '../../core/checkout/cart-schema.js';
-import { createCartSession, newCartRow, type CartSessionDeps } from './create-cart-session.js';
+import { createCartSession, newCartRow, type CartSessionDeps } from '../../application/carts/create-cart-session.js';
 import { clientAddress, perAddress as perAddressLimits } from '../../core/client-address.js';
 import { admitCartRequest } from './cart-caller.js';
-import { ApiError, errorResponse } from '../errors.js';
-import { assertChargeable } from '../chargeable-amount.js';
+import { ApiError } from '../../application/errors.js';
+import { errorResponse } from '../errors.js';
+import { assertChargeable } from '../../application/chargeable-amount.js';
 import { processorCurrencies } from '../../core/checkout/processor-amounts.js';
 import { cartTotal } from '../../core/money.js';
 import { jsonBody, readValidJson } from '../json-body.js';
-import { IDEMPOTENCY_HEADER, readIdempotencyKey, REPLAYED_HEADER } from './idempotency.js';
+import { IDEMPOTENCY_HEADER, readIdempotencyKey, REPLAYED_HEADER } from '../../application/carts/idempotency.js';
 import type { ApiMetrics } from '../metrics.js';
 import { enforceRateLimits } from './rate-limit.js';
 import type { Limit } from '../../core/rate-limits.js';
-import { urlPolicyNeedsMerchant } from './url-policy.js';
+import { urlPolicyNeedsMerchant } from '../../application/carts/url-policy.js';
 import { refuseOtherMethods, serve } from '../route-declaration.js';
 import { CART_MOUNT, CREATE_CART } from './cart-paths.js';
 

@@ -7,7 +7,7 @@ import type { Db } from '../../core/db/client.js';
 import { keyedHash, type Keyring } from '../../core/crypto.js';
 import { signedTokens } from '../../core/signed-token.js';
 import { createEncryptionCodec, payloadFromJson, payloadToJson } from '../../core/temporal/codec.js';
-import { ApiError } from '../errors.js';
+import { ApiError } from '../../application/errors.js';
 import { readValidJson } from '../json-body.js';
 import { operatorAuth } from '../operator/auth.js';
 import { operatorAttempts } from '../../core/operator-attempts.js';

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { ERROR_STATUS, errorBodySchema, type ErrorBody, type ErrorCode } from '../errors.js';
+import { ERROR_STATUS, errorBodySchema, type ErrorBody, type ErrorCode } from '../../application/errors.js';
 
 /**
  * The parts of an operation's description that many routes share: the error envelope, documented by

@@ -3,7 +3,7 @@ import { presentedBearerToken } from '../../core/bearer-token.js';
 import type { Environment } from '../../core/config.js';
 import type { Db } from '../../core/db/client.js';
 import { authenticateApiKey } from '../../core/merchants/api-keys.js';
-import { ApiError } from '../errors.js';
+import { ApiError } from '../../application/errors.js';
 
 /** Who called, once `merchantAuth` has checked the key. */
 export interface AuthenticatedMerchant {

@@ -1,7 +1,7 @@
 import { Hono } from 'hono';
 import type { Config } from '../../core/config.js';
 import type { Db } from '../../core/db/client.js';
-import { EndpointDisabledByOperatorError } from '../../core/merchants/webhook-endpoints.js';
+import { EndpointDisabledByOperatorError } from '../../core/webhooks/endpoints.js';
 import type { Temporal } from '../../core/temporal/connection.js';
 import { eventListQuerySchema, replayRequestSchema, replayResponseSchema } from '../../core/webhooks/event-schema.js';
 import { ManualSendLimitError } from '../../core/webhooks/manual-sends.js';
@@ -15,7 +15,7 @@ import {
   type ReplaySender,
 } from '../../core/webhooks/replay.js';
 import { boundedDeliveryRequests } from '../../workflows/webhook-delivery/client.js';
-import { ApiError, validationError } from '../errors.js';
+import { ApiError, validationError } from '../../application/errors.js';
 import { refuseOtherMethods, serve } from '../route-declaration.js';
 import { LIST_EVENTS, REPLAY_BODY_BYTES, REPLAY_EVENT } from './event-paths.js';
 import { MERCHANT_MOUNT } from './mount.js';

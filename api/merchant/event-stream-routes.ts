@@ -6,7 +6,7 @@ import type { Db } from '../../core/db/client.js';
 import { authenticateApiKey } from '../../core/merchants/api-keys.js';
 import { readFeed, feedHorizon } from '../../core/webhooks/event-feed.js';
 import { decodeFeedPosition, encodeFeedPosition, eventStreamQuerySchema, eventTypesOf, lastEventIdSchema } from '../../core/webhooks/event-feed-schema.js';
-import { ApiError, validationError } from '../errors.js';
+import { ApiError, validationError } from '../../application/errors.js';
 import { refuseOtherMethods, serve } from '../route-declaration.js';
 import { STREAM_EVENTS, STREAMS_PER_MERCHANT } from './event-paths.js';
 import { MERCHANT_MOUNT } from './mount.js';
@@ -45,7 +45,7 @@ export function eventStreamRoutes(deps: { config: Config; db: Db }) {
     const query = eventStreamQuerySchema.safeParse(c.req.query(), { reportInput: true });
     if (!query.success) throw validationError(query.error);
     const lastEventId = lastEventIdSchema.safeParse(c.req.header('last-event-id'));
-    // A header's name is its path, as the Idempotency-Key's (api/carts/idempotency.ts).
+    // A header's name is its path, as the Idempotency-Key's (application/carts/idempotency.ts).
     if (!lastEventId.success) throw validationError(undefined, [], [{ path: 'Last-Event-ID', message: lastEventId.error.issues[0]!.message }]);
     const types = eventTypesOf(query.data);
     const platformUuid = c.get('merchant').platformUuid;

@@ -9,7 +9,7 @@ import { withDeadline, type Temporal } from '../../core/temporal/connection.js';
 import { UPDATE_HANDOVER_MS } from '../../core/temporal/worker-loss.js';
 import { cartSessionHandle } from '../../workflows/cart-session/client.js';
 import { expireUpdate } from '../../workflows/cart-session/messages.js';
-import { ApiError } from '../errors.js';
+import { ApiError } from '../../application/errors.js';
 
 /** The session's own writes (ledger, event, vault) take milliseconds; the rest covers a worker handover. */
 export const EXPIRE_DEADLINE_MS = UPDATE_HANDOVER_MS + 10_000;

@@ -1,10 +1,10 @@
 import type { Context } from 'hono';
 import type { Keyring } from '../../core/crypto.js';
 import type { Db } from '../../core/db/client.js';
-import { openCustomerIn, sealCustomerIn } from '../../core/orders/customer-seal.js';
+import { openCustomerIn, sealCustomerIn } from '../../core/checkout/customer-seal.js';
 import { releaseIdempotencyKey, requestFingerprint, storeIdempotentResponse } from '../../core/idempotency-keys.js';
-import { claimKey, IDEMPOTENCY_HEADER, REPLAYED_HEADER } from '../carts/idempotency.js';
-import { ApiError } from '../errors.js';
+import { claimKey, IDEMPOTENCY_HEADER, REPLAYED_HEADER } from '../../application/carts/idempotency.js';
+import { ApiError } from '../../application/errors.js';
 
 /** A merchant action's answer: 200 once done, 202 while the processor still works on it; `replayed` when it is an earlier request's answer. */
 export interface ActionAnswer {
@@ -41,7 +41,7 @@ function respond(c: Context, answer: ActionAnswer): Response {
  * processor works, gives the key back, so a repeat asks again and gets the order's decided answer
  * (each action is decided once per order). A repeat while the first is under way waits for it up to
  * `pendingWaitMs`. Without a key the action answers as it is. A kept answer holding an order keeps its
- * customer's contact sealed (core/orders/customer-seal.ts).
+ * customer's contact sealed (core/checkout/customer-seal.ts).
  */
 export async function answerOnce(
   c: Context,

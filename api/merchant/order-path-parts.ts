@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { IDEMPOTENCY_HEADER, IDEMPOTENCY_KEY_PATTERN, REPLAYED_HEADER } from '../carts/idempotency.js';
+import { IDEMPOTENCY_HEADER, IDEMPOTENCY_KEY_PATTERN, REPLAYED_HEADER } from '../../application/carts/idempotency.js';
 import { example, type DocumentedError } from '../docs/responses.js';
 
 /** What the order, hold and session routes' declarations share (./order-paths.ts, ./hold-paths.ts, ./session-paths.ts): the cartId, its 404, the Idempotency-Key of an action. */

@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { SANDBOX_REFUND_DECLINED_AMOUNT } from '../../core/checkout/payment-processors/sandbox.js';
 import { merchantProfileSchema } from '../../core/merchants/merchant-schema.js';
 import { ORDER_LIMITS, orderListQuerySchema, orderListSchema, orderSchema, refundRequestSchema, refundSchema } from '../../core/orders/order-schema.js';
-import { IDEMPOTENCY_HEADER, IDEMPOTENCY_KEY_PATTERN, REPLAYED_HEADER } from '../carts/idempotency.js';
+import { IDEMPOTENCY_HEADER, IDEMPOTENCY_KEY_PATTERN, REPLAYED_HEADER } from '../../application/carts/idempotency.js';
 import {
   AMOUNT_NOT_REPRESENTABLE_EXAMPLE,
   errorResponses,

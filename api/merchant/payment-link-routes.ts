@@ -4,12 +4,12 @@ import type { Db } from '../../core/db/client.js';
 import { createPaymentLinkSchema, PAYMENT_LINK_ID_PATTERN, PAYMENT_LINK_LIMITS, updatePaymentLinkSchema } from '../../core/links/payment-link-schema.js';
 import { closePaymentLink } from '../../core/links/payment-links.js';
 import { merchantPaymentLink, merchantPaymentLinks, withCounts } from '../../core/links/payment-link-views.js';
-import { ApiError } from '../errors.js';
+import { ApiError } from '../../application/errors.js';
 import { refuseOtherMethods, serve } from '../route-declaration.js';
 import { MERCHANT_MOUNT } from './mount.js';
 import { CLOSE_PAYMENT_LINK, CREATE_PAYMENT_LINK, GET_PAYMENT_LINK, LIST_PAYMENT_LINKS, PAYMENT_LINK_PATCH_BYTES } from './payment-link-paths.js';
 import { jsonBody, readValidJson } from '../json-body.js';
-import { createPaymentLink } from './create-payment-link.js';
+import { createPaymentLink } from '../../application/links/create-payment-link.js';
 
 export const paymentLinkNotFound = (id: string) =>
   new ApiError('NOT_FOUND', 'No payment link of yours in this environment has this id. List yours with GET /v2/merchant/payment-links.', [

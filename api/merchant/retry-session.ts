@@ -1,11 +1,11 @@
-import { findRetrySource, retryRefusal, type RetryRefusal } from '../../core/checkout/cart-retry.js';
+import { findRetrySource, retryRefusal, type RetryRefusal } from '../../core/orders/cart-retry.js';
 import type { CartOwner } from '../../core/checkout/cart-ledger.js';
 import type { RetriedCart } from '../../core/checkout/cart-schema.js';
 import { OPEN_STATUSES, PAID_STATUSES, type CartStatus } from '../../core/checkout/session.js';
 import { mintRefusal, type LinkRefusal } from '../../core/links/link-uses.js';
 import { findActiveMerchant } from '../../core/merchants/merchant-store.js';
-import { createCartSession, type CartSessionDeps } from '../carts/create-cart-session.js';
-import { ApiError } from '../errors.js';
+import { createCartSession, type CartSessionDeps } from '../../application/carts/create-cart-session.js';
+import { ApiError } from '../../application/errors.js';
 
 /** PostgreSQL's unique violation: here, `carts.retry_of` (migration 029), a second retry of one cart that raced the first. */
 const UNIQUE_VIOLATION = '23505';

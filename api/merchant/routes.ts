@@ -12,8 +12,8 @@ import type { ReplaySender } from '../../core/webhooks/replay.js';
 import { requestRefund, RefundRefused } from '../../core/orders/request-refund.js';
 import { authorizationHold } from '../../workflows/cart-session/client.js';
 import { refundWorkflow } from '../../workflows/refund/client.js';
-import { IDEMPOTENCY_HEADER, readIdempotencyKey, REPLAYED_HEADER } from '../carts/idempotency.js';
-import { ApiError, validationError } from '../errors.js';
+import { IDEMPOTENCY_HEADER, readIdempotencyKey, REPLAYED_HEADER } from '../../application/carts/idempotency.js';
+import { ApiError, validationError } from '../../application/errors.js';
 import { refuseOtherMethods, serve } from '../route-declaration.js';
 import { jsonBody, readValidJson } from '../json-body.js';
 import { merchantAuth } from './auth.js';
@@ -25,7 +25,7 @@ import { eventStreamRoutes } from './event-stream-routes.js';
 import { webhookEndpointRoutes } from './webhook-endpoint-routes.js';
 import { paymentLinkRoutes } from './payment-link-routes.js';
 import { processorCurrencies } from '../../core/checkout/processor-amounts.js';
-import { unchargeableError } from '../chargeable-amount.js';
+import { unchargeableError } from '../../application/chargeable-amount.js';
 import { CAPTURE_BODY_BYTES, CAPTURE_ORDER, VOID_ORDER } from './hold-paths.js';
 import { GET_MERCHANT, GET_ORDER, LIST_ORDERS, REFUND_BODY_BYTES, REFUND_ORDER } from './order-paths.js';
 import { EXPIRE_CART, RETRY_CART } from './session-paths.js';
@@ -70,7 +70,7 @@ function refundRefusal(cartId: string, refusal: RefundRefused): ApiError {
  */
 const HOLD_KEY_WAIT_MS = 15_000;
 const EXPIRE_KEY_WAIT_MS = EXPIRE_DEADLINE_MS + 2_000;
-/** A retry is a create-cart: a few database writes and a workflow start bounded to 3 s (api/carts/create-cart-session.ts). */
+/** A retry is a create-cart: a few database writes and a workflow start bounded to 3 s (application/carts/create-cart-session.ts). */
 const RETRY_KEY_WAIT_MS = 10_000;
 
 /** A refusal of a capture or void, in the documented envelope, naming the field and the fix. */

@@ -7,7 +7,7 @@ import {
   updateWebhookEndpointSchema,
   webhookEndpointListSchema,
   webhookEndpointSchema,
-} from '../../core/merchants/webhook-endpoint-schema.js';
+} from '../../core/webhooks/endpoint-schema.js';
 import {
   bodyErrors,
   errorResponses,

@@ -1,12 +1,7 @@
 import { Hono } from 'hono';
 import type { Config } from '../../core/config.js';
 import type { Db } from '../../core/db/client.js';
-import {
-  createWebhookEndpointSchema,
-  ENDPOINT_LIMITS,
-  updateWebhookEndpointSchema,
-  type CreatedWebhookEndpoint,
-} from '../../core/merchants/webhook-endpoint-schema.js';
+import { createWebhookEndpointSchema, ENDPOINT_LIMITS, updateWebhookEndpointSchema, type CreatedWebhookEndpoint } from '../../core/webhooks/endpoint-schema.js';
 import {
   createWebhookEndpoint,
   deleteWebhookEndpoint,
@@ -17,9 +12,9 @@ import {
   WebhookEndpointNotFoundError,
   WebhookEndpointRefusedError,
   WebhookUrlRejectedError,
-} from '../../core/merchants/webhook-endpoints.js';
-import { rotateWebhookSecret } from '../../core/merchants/webhook-secrets.js';
-import { ApiError } from '../errors.js';
+} from '../../core/webhooks/endpoints.js';
+import { rotateWebhookSecret } from '../../core/webhooks/secrets.js';
+import { ApiError } from '../../application/errors.js';
 import { refuseOtherMethods, serve } from '../route-declaration.js';
 import { MERCHANT_MOUNT } from './mount.js';
 import {

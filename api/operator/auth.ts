@@ -2,7 +2,7 @@ import { getCookie } from 'hono/cookie';
 import { createMiddleware } from 'hono/factory';
 import { bearerTokenMatches } from '../../core/bearer-token.js';
 import type { OperatorAttempts } from '../../core/operator-attempts.js';
-import { ApiError } from '../errors.js';
+import { ApiError } from '../../application/errors.js';
 
 /** A browser's stand-in for the bearer token: a cookie and how to check it. */
 export interface OperatorCookie {

@@ -17,7 +17,7 @@ import {
 } from '../../core/merchants/merchants.js';
 import { contactKeysOf, removeSavedCards } from '../../core/checkout/saved-cards.js';
 import { startSavedCardRemoval } from '../../workflows/saved-card-removal/client.js';
-import { registerMerchant } from '../../core/merchants/registration.js';
+import { registerMerchant } from '../../core/onboarding/registration.js';
 import { verifyDomainsNow } from '../../workflows/domain-verification/client.js';
 import {
   changeWebhookUrl,
@@ -28,8 +28,8 @@ import {
   reenableWebhookEndpoint,
   WebhookEndpointNotFoundError,
   WebhookUrlRejectedError,
-} from '../../core/merchants/webhook-endpoints.js';
-import { rotateWebhookSecret } from '../../core/merchants/webhook-secrets.js';
+} from '../../core/webhooks/endpoints.js';
+import { rotateWebhookSecret } from '../../core/webhooks/secrets.js';
 import { withDeadline, type Temporal } from '../../core/temporal/connection.js';
 import { listCartDeliveries } from '../../core/webhooks/event-history.js';
 import { DELIVERY_STATUSES } from '../../core/webhooks/events.js';
@@ -44,7 +44,7 @@ import {
 } from '../../core/webhooks/replay.js';
 import { boundedDeliveryRequests, deliveryRequests } from '../../workflows/webhook-delivery/client.js';
 import { merchantNameSchema } from '../../core/merchants/merchant-schema.js';
-import { ApiError, validationError } from '../errors.js';
+import { ApiError, validationError } from '../../application/errors.js';
 import { readValidJson } from '../json-body.js';
 import { eventNotSubscribed } from '../merchant/event-routes.js';
 import { operatorAuth } from './auth.js';

@@ -1,8 +1,8 @@
 import type { Environment } from '../config.js';
 import type { Keyring } from '../crypto.js';
 import type { Db, Sql } from '../db/client.js';
-import { resealedCustomer, sealCustomer } from '../orders/customer-seal.js';
-import type { Customer } from '../orders/order-model.js';
+import { resealedCustomer, sealCustomer } from './customer-seal.js';
+import type { Customer } from './customer-seal.js';
 import { cartMerchantBrandColourColumn } from '../merchants/merchant-store.js';
 import type { Cart, Store } from './cart-schema.js';
 import type { CartProvenance } from './cart-provenance.js';
@@ -248,7 +248,7 @@ export interface LedgerCart {
   paymentLinkId: string | null;
   /** The failed cart this session retries; null for every other cart. */
   retryOf: string | null;
-  /** A recovered session's: the contact verified on the abandoned session it recovers, sealed (core/orders/customer-seal.ts); null otherwise. */
+  /** A recovered session's: the contact verified on the abandoned session it recovers, sealed (core/checkout/customer-seal.ts); null otherwise. */
   recoveredCustomerSealed: Buffer | null;
   /** Whether the merchant's checkout offers saved cards after the code, as its setting is now (docs/saved-cards.md). */
   savedCardsAllowed: boolean;

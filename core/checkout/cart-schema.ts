@@ -125,7 +125,7 @@ const optionalText = (max: number = LIMITS.string) =>
  * Loopback hosts a developer's own machine serves: `localhost`, `*.localhost`, `127.0.0.1`, `[::1]`
  * (as the URL parser gives a hostname). The schema accepts them in http(s) URLs (product links and
  * return URLs) because it is the same in every environment; production create-cart refuses them
- * (api/carts/url-policy.ts).
+ * (application/carts/url-policy.ts).
  */
 export function isLoopbackHost(hostname: string): boolean {
   const host = hostname.toLowerCase();

@@ -33,7 +33,7 @@ export function parseContact(raw: string): ParsedContact | undefined {
   return { channel: 'sms', address: phone, hint: `•••• ${phone.slice(-4)}` };
 }
 
-/** The order's customer (core/orders/order-model.ts Customer) from the address a verified code went to. */
+/** The order's customer (core/checkout/order-model.ts Customer) from the address a verified code went to. */
 export function customerOf(address: string): { email: string } | { phone: string } {
   return address.includes('@') ? { email: address } : { phone: address };
 }

@@ -25,7 +25,7 @@ export interface OrderRow {
   payment: { brand: string; last4: string; threeDSecure?: { result: ThreeDSecureResult }; savedCard: boolean } | null;
   failureCode: string | null;
   cancelledBy: CancelledBy | null;
-  /** The verified contact, sealed (core/orders/customer-seal.ts); null before the code was verified. */
+  /** The verified contact, sealed (core/checkout/customer-seal.ts); null before the code was verified. */
   customerSealed: Buffer | null;
   cart: Cart;
   expiresOn: Date;

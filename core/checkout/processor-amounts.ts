@@ -1,14 +1,6 @@
 import { formatAmount, minorUnits } from '../money.js';
+import type { CurrencyUnits } from './currency-units.js';
 import { STRIPE_CURRENCIES } from './payment-processors/stripe-currencies.js';
-
-/**
- * How a processor writes amounts of one currency: `exponent` digits after the decimal point, and only
- * multiples of `step` (Stripe's three-decimal currencies end in 0: step 10).
- */
-export interface CurrencyUnits {
-  exponent: number;
-  step: number;
-}
 
 /** The currencies a processor charges, each in its own units. */
 export type ProcessorCurrencies = ReadonlyMap<string, CurrencyUnits>;

@@ -1,13 +1,13 @@
 import { resolveTxt as dnsResolveTxt } from 'node:dns/promises';
 import https from 'node:https';
-import type { NoAnswerError } from '../webhooks/delivery-errors.js';
-import { classifyNoAnswer } from '../webhooks/no-answer.js';
-import { assertConnectable, BlockedAddressError, guardedLookup, NO_LOOPBACK, webhookTargets, type WebhookTargets } from '../webhooks/url-safety.js';
+import type { NoAnswerError } from '../outbound/delivery-errors.js';
+import { classifyNoAnswer } from '../outbound/no-answer.js';
+import { assertConnectable, BlockedAddressError, guardedLookup, NO_LOOPBACK, webhookTargets, type WebhookTargets } from '../outbound/url-safety.js';
 import type { DomainVerificationRow } from './merchant-store.js';
 
 /**
  * Proof that a merchant controls a domain it registers. Registering is self-declared, so without it
- * the production rule (cart URLs on the merchant's registered domains, api/carts/url-policy.ts) would
+ * the production rule (cart URLs on the merchant's registered domains, application/carts/url-policy.ts) would
  * bind strangers only: anyone could register shop.example and dress our page in that store's name.
  * Each merchant gets a token per domain and publishes it either
  *
@@ -18,7 +18,7 @@ import type { DomainVerificationRow } from './merchant-store.js';
  * The check runs in the worker (activities/domain-verification/): when domains are registered, when
  * asked to (operator API, CLI, dashboard), and daily for every production domain; a domain whose token
  * is gone is unverified again. The file is fetched through the webhooks' outbound guard
- * (core/webhooks/url-safety.ts): https only, public addresses only, checked on the address connected
+ * (core/outbound/url-safety.ts): https only, public addresses only, checked on the address connected
  * to, no redirect followed. Verifying shop.example covers its subdomains, as registering it does.
  * Why a fetch got no answer is stored and shown as a category, like a webhook attempt's: never what
  * our resolver or a socket said (`getaddrinfo ENOTFOUND db.internal`), which goes to the worker's log.

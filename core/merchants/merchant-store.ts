@@ -274,7 +274,7 @@ export async function recordEndpointFailure(db: Db, endpointId: string, at: Date
 
 /**
  * `byOperator`: only an operator enables it again (enableEndpoint), and until then its binding holds
- * the addresses its host resolved to when the operator disabled it (core/merchants/endpoint-target.ts).
+ * the addresses its host resolved to when the operator disabled it (core/webhooks/endpoint-target.ts).
  */
 export async function disableEndpoint(db: Sql, endpointId: string, reason: string, byOperator?: { addresses: readonly string[] }): Promise<void> {
   await db`
@@ -445,7 +445,7 @@ export async function updateEndpointSettings(
 
 /**
  * The merchant's endpoints (not deleted) an operator disabled: until an operator enables each again,
- * the merchant neither deletes, enables nor moves it, nor adds its URL again (core/merchants/webhook-endpoints.ts).
+ * the merchant neither deletes, enables nor moves it, nor adds its URL again (core/webhooks/endpoints.ts).
  */
 export function selectOperatorDisabledEndpoints(sql: Sql, platformUuid: string): Promise<EndpointRow[]> {
   return sql<EndpointRow[]>`

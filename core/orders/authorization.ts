@@ -1,11 +1,11 @@
 import type { Environment } from '../config.js';
 import type { Keyring } from '../crypto.js';
-import type { OrderContext } from './order-model.js';
+import type { OrderContext } from '../checkout/order-model.js';
 import type { Db } from '../db/client.js';
 import { findOwnerCart, type OrderRow } from '../checkout/order-views.js';
 import { unchargeable, type ProcessorCurrencies } from '../checkout/processor-amounts.js';
 import { findKeptAnswer, keepAnswer, type KeptAnswer } from '../idempotency-keys.js';
-import { openCustomerIn, sealCustomerIn } from './customer-seal.js';
+import { openCustomerIn, sealCustomerIn } from '../checkout/customer-seal.js';
 import { getOrder, orderNotFoundMessage } from './orders.js';
 import type { Order } from './order-schema.js';
 
@@ -93,7 +93,7 @@ function alreadyDecided(captured: number, asked: number, currency: string): Auth
   );
 }
 
-/** Where orders are read: the database, the keyring that opens their customer's contact, and the service's URL (core/orders/order-model.ts OrderContext). */
+/** Where orders are read: the database, the keyring that opens their customer's contact, and the service's URL (core/checkout/order-model.ts OrderContext). */
 export interface OrderStore extends OrderContext {
   db: Db;
 }

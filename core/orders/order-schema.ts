@@ -1,9 +1,9 @@
 import { z } from 'zod';
 import { plainText } from '../checkout/cart-schema.js';
-import { DELIVERY_ERRORS } from '../webhooks/delivery-errors.js';
+import { DELIVERY_ERRORS } from '../outbound/delivery-errors.js';
 import { DELIVERY_STATUSES, WEBHOOK_EVENT_NAMES } from '../webhooks/events.js';
 import { decodeOrderCursor } from './order-cursor.js';
-import { cartStatusSchema, orderDataSchema } from './order-model.js';
+import { cartStatusSchema, orderDataSchema } from '../checkout/order-model.js';
 
 /**
  * What the merchant API says about orders and refunds, and what it accepts: one source for the

@@ -1,5 +1,5 @@
 import { minorUnits } from '../money.js';
-import type { OrderData } from './order-model.js';
+import type { OrderData } from '../checkout/order-model.js';
 
 /**
  * The orders list as CSV (RFC 4180, CRLF lines), for reconciliation in a spreadsheet. Amounts in the

@@ -4,7 +4,7 @@ import { findOwnerCart, listOwnerCarts } from '../checkout/order-views.js';
 import type { CartStatus } from '../checkout/session.js';
 import { listOrderEventDeliveries } from '../webhooks/event-history.js';
 import { decodeOrderCursor, encodeOrderCursor } from './order-cursor.js';
-import { orderDataOf, type OrderContext, type OrderData } from './order-model.js';
+import { orderDataOf, type OrderContext, type OrderData } from '../checkout/order-model.js';
 import { ORDER_LIMITS, type Order } from './order-schema.js';
 import { listCartRefunds, publicRefund } from './refund-ledger.js';
 

@@ -20,7 +20,7 @@ export type StartUnderDeadline = <S>(start: () => Promise<S>) => Promise<S>;
  * to commit with it), the workflow may exist without what it was started for: it is terminated in the
  * background, best effort, and looked for again while a start cancelled by its deadline may still
  * land (test/reliability/postgres-restart.test.ts found sessions left without a row otherwise).
- * Used by create-cart (api/carts/create-cart-session.ts) and the refund request (core/orders/request-refund.ts).
+ * Used by create-cart (application/carts/create-cart-session.ts) and the refund request (core/orders/request-refund.ts).
  */
 export async function startOrTerminateOrphan<T>(
   deps: { temporal: Temporal; logger?: Logger },

@@ -2,7 +2,7 @@ import type { Environment } from '../config.js';
 import { randomToken } from '../crypto.js';
 import type { OrderRow } from '../checkout/order-views.js';
 import type { Sql } from '../db/client.js';
-import { orderDataOf, type OrderContext, type OrderData } from '../orders/order-model.js';
+import { orderDataOf, type OrderContext, type OrderData } from '../checkout/order-model.js';
 import { subscribedEndpointIds } from '../merchants/merchant-store.js';
 import { findCartEvent, insertDeliveries, insertEvent, nextEventSequence } from './event-store.js';
 import type { CartEventInput, PaymentSummary, WebhookEventBody } from './events.js';
@@ -10,7 +10,7 @@ import type { CartEventInput, PaymentSummary, WebhookEventBody } from './events.
 /**
  * The body of a cart's event, fixed once recorded (docs/decisions/webhooks.md): the order as the
  * ledger holds it in the transaction that records the event (the step's own changes included), as
- * the Order API gives it (core/orders/order-model.ts), with what the event itself says: its status,
+ * the Order API gives it (core/checkout/order-model.ts), with what the event itself says: its status,
  * its refund, and what the session told of the payment and the outcome, which the ledger records
  * first (activities/cart-session/ledger.ts) and so agrees with.
  */

@@ -2,9 +2,9 @@ import type { Config } from '../config.js';
 import type { Db } from '../db/client.js';
 import type { Logger } from '../logger.js';
 import { disableEndpoint, findDeliveryEndpoint, recordEndpointFailure, recordEndpointSuccess } from '../merchants/merchant-store.js';
-import { liveWebhookSecrets } from '../merchants/webhook-secrets.js';
+import { liveWebhookSecrets } from './secrets.js';
 import type { DeliveryOutcome, DeliveryRequest } from './delivery.js';
-import type { DeliveryError } from './delivery-errors.js';
+import type { DeliveryError } from '../outbound/delivery-errors.js';
 import type { DeliveryMetrics } from './delivery-metrics.js';
 import { openEventBody } from './event-body-seal.js';
 import { redactContact } from './excerpt-redaction.js';
@@ -12,7 +12,7 @@ import { completeAttempt, ensureDelivery, findEvent, recordDeliveredAttempt, set
 import { postWebhook, type PostOutcome } from './http-post.js';
 import { nextAttemptDelayMs, parseRetryAfter } from './retry-schedule.js';
 import { webhookHeaders } from './signing.js';
-import { webhookTargets } from './url-safety.js';
+import { webhookTargets } from '../outbound/url-safety.js';
 
 const isSuccess = (status: number | undefined) => status !== undefined && status >= 200 && status <= 299;
 

@@ -1,11 +1,11 @@
 import type { Keyring } from '../crypto.js';
-import { openCustomerIn, sealCustomerIn, type SealedCustomer } from '../orders/customer-seal.js';
-import type { Customer } from '../orders/order-model.js';
+import { openCustomerIn, sealCustomerIn, type SealedCustomer } from '../checkout/customer-seal.js';
+import type { Customer } from '../checkout/customer-seal.js';
 import type { WebhookEventBody } from './events.js';
 
 /**
  * An event's body as `webhook_events.payload` keeps it: as sent, but for the customer's contact,
- * sealed in place (core/orders/customer-seal.ts). Every read that hands a body on (a delivery, the
+ * sealed in place (core/checkout/customer-seal.ts). Every read that hands a body on (a delivery, the
  * events API, the event stream) opens it.
  */
 export type StoredEventBody = Omit<WebhookEventBody, 'data'> & {

@@ -1,7 +1,7 @@
 import type { Keyring } from '../crypto.js';
 import type { Db, Sql } from '../db/client.js';
 import { openEventBody, type StoredEventBody } from './event-body-seal.js';
-import { isDeliveryError, LEGACY_DELIVERY_ERRORS, type DeliveryError } from './delivery-errors.js';
+import { isDeliveryError, LEGACY_DELIVERY_ERRORS, type DeliveryError } from '../outbound/delivery-errors.js';
 import type { DeliveryStatus, WebhookEventBody, WebhookEventName } from './events.js';
 import { NO_OUTCOME } from './event-store.js';
 
@@ -12,7 +12,7 @@ import { NO_OUTCOME } from './event-store.js';
  */
 
 /**
- * A stored attempt's error as a merchant is told it: its category (core/webhooks/delivery-errors.ts),
+ * A stored attempt's error as a merchant is told it: its category (core/outbound/delivery-errors.ts),
  * also for rows written before categories (`http_<status>` for an answer) and before `unreachable_host`
  * (LEGACY_DELIVERY_ERRORS); null for a 2xx and for an
  * attempt without an outcome (NO_OUTCOME).

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { decodeEventCursor } from './event-cursor.js';
-import { DELIVERY_ERRORS } from './delivery-errors.js';
+import { DELIVERY_ERRORS } from '../outbound/delivery-errors.js';
 import { DELIVERY_STATUSES, WEBHOOK_EVENT_NAMES } from './events.js';
 
 /**

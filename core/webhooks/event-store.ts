@@ -1,6 +1,6 @@
 import type { Keyring } from '../crypto.js';
 import type { Db, Sql } from '../db/client.js';
-import { resealedCustomer } from '../orders/customer-seal.js';
+import { resealedCustomer } from '../checkout/customer-seal.js';
 import { sealEventBody, type StoredEventBody } from './event-body-seal.js';
 import type { DeliveryStatus, WebhookEventBody, WebhookEventName } from './events.js';
 

@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import type { ThreeDSecureResult } from '../checkout/payment-processor.js';
 import type { CancelledBy, CartStatus } from '../checkout/session.js';
-import { orderDataSchema } from '../orders/order-model.js';
+import { orderDataSchema } from '../checkout/order-model.js';
 
 /**
  * What a merchant's endpoint receives: one source for the payload types, the OpenAPI document's
@@ -20,7 +20,7 @@ const isoTime = (description: string) => z.iso.datetime().meta({ description, ex
 
 /**
  * The card as the session tells it (workflows/cart-session/session-state.ts), with what became of the
- * payment. An event's data.payment is the order model's (core/orders/order-model.ts), built from the
+ * payment. An event's data.payment is the order model's (core/checkout/order-model.ts), built from the
  * ledger; these facts reach the ledger first.
  */
 export interface PaymentSummary {

@@ -1,4 +1,4 @@
-import type { Customer } from '../orders/order-model.js';
+import type { Customer } from '../checkout/customer-seal.js';
 
 /**
  * What an endpoint answered, as stored in `webhook_attempts.response_excerpt` and shown in the Order

@@ -1,8 +1,8 @@
 import http from 'node:http';
 import https from 'node:https';
-import type { NoAnswerError } from './delivery-errors.js';
-import { classifyNoAnswer } from './no-answer.js';
-import { assertConnectable, BlockedAddressError, guardedLookup, type WebhookTargets } from './url-safety.js';
+import type { NoAnswerError } from '../outbound/delivery-errors.js';
+import { classifyNoAnswer } from '../outbound/no-answer.js';
+import { assertConnectable, BlockedAddressError, guardedLookup, type WebhookTargets } from '../outbound/url-safety.js';
 
 /** At most this much of a merchant's answer is read and kept. */
 export const RESPONSE_EXCERPT_BYTES = 20 * 1024;
@@ -10,7 +10,7 @@ export const RESPONSE_EXCERPT_BYTES = 20 * 1024;
 export interface PostOutcome {
   /** Undefined when no HTTP answer came back; `errorClass` says why. */
   status?: number;
-  /** Why there was no answer: all a merchant is told of it (core/webhooks/delivery-errors.ts). */
+  /** Why there was no answer: all a merchant is told of it (core/outbound/delivery-errors.ts). */
   errorClass?: NoAnswerError;
   /**
    * For operators' logs only, never stored or shown to a merchant: the error as Node gave it (what

@@ -2,7 +2,7 @@ import type { Config } from '../config.js';
 import type { Db } from '../db/client.js';
 import type { Logger } from '../logger.js';
 import type { DeliveryEndpoint } from '../merchants/merchant-store.js';
-import { EndpointDisabledByOperatorError } from '../merchants/webhook-endpoints.js';
+import { EndpointDisabledByOperatorError } from './endpoints.js';
 import { countHitsAllOrNone, pruneEndedWindows, type Limit } from '../rate-limits.js';
 
 /**

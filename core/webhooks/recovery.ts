@@ -1,5 +1,5 @@
 import type { Db } from '../db/client.js';
-import { reenableWebhookEndpoint } from '../merchants/webhook-endpoints.js';
+import { reenableWebhookEndpoint } from './endpoints.js';
 import type { RequestDelivery } from './delivery.js';
 import { undeliveredEventsSince } from './event-store.js';
 

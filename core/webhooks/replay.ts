@@ -4,7 +4,7 @@ import type { Logger } from '../logger.js';
 import { findDeliveryEndpoint, type DeliveryEndpoint } from '../merchants/merchant-store.js';
 import type { RequestDelivery } from './delivery.js';
 import { createDeliveryAttempt, type DeliveryAttemptDeps, type MakeDeliveryAttempt } from './delivery-attempt.js';
-import { DELIVERY_ERROR_WORDS } from './delivery-errors.js';
+import { DELIVERY_ERROR_WORDS } from '../outbound/delivery-errors.js';
 import type { DeliveryMetrics } from './delivery-metrics.js';
 import type { ReplayAnswer, ReplayDelivery } from './event-schema.js';
 import { deliveryEndpointIds, earliestPendingBefore, findEvent, forgetQueuedReplay, noteQueuedReplay, type StoredEvent } from './event-store.js';

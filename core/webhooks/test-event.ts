@@ -3,11 +3,11 @@ import { randomToken } from '../crypto.js';
 import type { Db } from '../db/client.js';
 import { findDeliveryEndpoint } from '../merchants/merchant-store.js';
 import { MerchantNotFoundError } from '../merchants/merchants.js';
-import { liveWebhookSecrets } from '../merchants/webhook-secrets.js';
+import { liveWebhookSecrets } from './secrets.js';
 import { WEBHOOK_TEST_EVENT, type TestEventBody } from './events.js';
 import { postWebhook, type PostOutcome } from './http-post.js';
 import { webhookHeaders } from './signing.js';
-import { webhookTargets } from './url-safety.js';
+import { webhookTargets } from '../outbound/url-safety.js';
 
 export interface TestEventResult {
   eventId: string;
@@ -21,7 +21,7 @@ export interface TestEventResult {
  * orders arrive. Sent even to a disabled endpoint (the merchant asked; the dashboard refuses it for
  * one an operator disabled, web/dashboard/manual-sends.ts), tied to no cart, so it is neither
  * recorded nor retried; the answer is shown to the merchant instead (a failure as its category only,
- * core/webhooks/delivery-errors.ts; `outcome.errorDetail` is for operators).
+ * core/outbound/delivery-errors.ts; `outcome.errorDetail` is for operators).
  */
 export async function sendTestWebhook(
   db: Db,

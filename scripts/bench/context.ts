@@ -1,7 +1,7 @@
 import { isGrpcDeadlineError, ServiceError } from '@temporalio/client';
 import type { Config } from '../../core/config.js';
 import type { Db } from '../../core/db/client.js';
-import type { CreatedMerchant } from '../../core/merchants/registration.js';
+import type { CreatedMerchant } from '../../core/onboarding/registration.js';
 import type { Temporal } from '../../core/temporal/connection.js';
 import { newCartId } from '../../core/checkout/cart-id.js';
 import { withDeadline } from '../../core/temporal/connection.js';

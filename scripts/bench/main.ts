@@ -7,7 +7,7 @@ import { parseArgs } from 'node:util';
 import { z } from 'zod';
 import { loadConfig } from '../../core/config.js';
 import { createDb } from '../../core/db/client.js';
-import { registerMerchant } from '../../core/merchants/registration.js';
+import { registerMerchant } from '../../core/onboarding/registration.js';
 import { connectTemporal } from '../../core/temporal/connection.js';
 import { TEMPORAL_TOPOLOGIES } from '../infrastructure.js';
 import { ensureTemporalCli } from '../temporal-cli.js';

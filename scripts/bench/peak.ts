@@ -1,7 +1,7 @@
 import { withCookies } from '../cookie-header.js';
 import { loadConfig } from '../../core/config.js';
 import { createDb, type Db } from '../../core/db/client.js';
-import { registerMerchant } from '../../core/merchants/registration.js';
+import { registerMerchant } from '../../core/onboarding/registration.js';
 import { freePort } from '../free-port.js';
 import type { TemporalTopology } from '../infrastructure.js';
 import { cartRequestBody } from './context.js';

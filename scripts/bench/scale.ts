@@ -1,4 +1,4 @@
-import { registerMerchant } from '../../core/merchants/registration.js';
+import { registerMerchant } from '../../core/onboarding/registration.js';
 import { createCart, forEachConcurrently, type BenchContext } from './context.js';
 import { cpuMeter, cpuMsPer, type CpuFigures } from './cpu.js';
 import { quantile, round } from './load.js';

@@ -3,7 +3,7 @@ import { mkdtempSync, rmSync, symlinkSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { registerMerchant } from '../../core/merchants/registration.js';
+import { registerMerchant } from '../../core/onboarding/registration.js';
 import { payUpdate } from '../../workflows/cart-session/messages.js';
 import { createCart, forEachConcurrently, type BenchContext } from './context.js';
 import { cartReadyToPay } from './pay-to-webhook.js';

@@ -1,7 +1,7 @@
 import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { SANDBOX_CARDS } from '../../core/checkout/payment-processors/sandbox.js';
-import type { CreatedMerchant } from '../../core/merchants/registration.js';
+import type { CreatedMerchant } from '../../core/onboarding/registration.js';
 import type { WebhookEventBody } from '../../core/webhooks/events.js';
 import { verifyWebhook } from '../../core/webhooks/verify.js';
 import { axeViolations, describeViolations } from '../support/axe.js';

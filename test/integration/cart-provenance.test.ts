@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { SANDBOX_CARDS } from '../../core/checkout/payment-processors/sandbox.js';
-import type { CreatedMerchant } from '../../core/merchants/registration.js';
+import type { CreatedMerchant } from '../../core/onboarding/registration.js';
 import type { Order, OrderList } from '../../core/orders/order-schema.js';
 import { verifyWebhook } from '../../core/webhooks/verify.js';
 import { cartSessionDriver } from '../support/cart-session-driver.js';

@@ -6,7 +6,7 @@ import { savedCardContactKey } from '../../core/checkout/saved-card-contact.js';
 import { savedCardsOf } from '../../core/checkout/saved-cards.js';
 import { readOutboxReminders } from '../../core/checkout/otp/outbox.js';
 import { getOrder } from '../../core/orders/orders.js';
-import type { CreatedMerchant } from '../../core/merchants/registration.js';
+import type { CreatedMerchant } from '../../core/onboarding/registration.js';
 import { decodePayload, payloadFromJson, payloadToJson, type JsonPayload } from '../../core/temporal/codec.js';
 import { useTestStack } from '../support/test-stack.js';
 import { cartSessionDriver, type Session } from '../support/cart-session-driver.js';

@@ -5,7 +5,7 @@ import { listen } from '../../core/http-service.js';
 import type { MessageSender } from '../../core/checkout/otp/sender.js';
 import type { ChargeRequest, PaymentProcessor } from '../../core/checkout/payment-processor.js';
 import { answeringProcessor } from '../support/payment-processors.js';
-import type { CreatedMerchant } from '../../core/merchants/registration.js';
+import type { CreatedMerchant } from '../../core/onboarding/registration.js';
 import type { WebhookEventBody } from '../../core/webhooks/events.js';
 import { verifyWebhook } from '../../core/webhooks/verify.js';
 import { merchantApi, type ErrorBody } from '../support/merchant-api.js';

@@ -1,7 +1,7 @@
 import { beforeAll, describe, expect, it } from 'vitest';
 import type { MessageSender } from '../../core/checkout/otp/sender.js';
 import type { CreateCartRequest } from '../../core/checkout/cart-schema.js';
-import { registerMerchant } from '../../core/merchants/registration.js';
+import { registerMerchant } from '../../core/onboarding/registration.js';
 import { answeringProcessor } from '../support/payment-processors.js';
 import { postCart, validCartRequest } from '../support/fixtures.js';
 import { useTestStack } from '../support/test-stack.js';

@@ -1,6 +1,6 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { jsonPath } from '../../api/errors.js';
+import { jsonPath } from '../../application/errors.js';
 import { MAX_JSON_DEPTH } from '../../api/json-body.js';
 import { validCartArbitrary } from '../support/cart-arbitraries.js';
 import { postCart, validCartRequest } from '../support/fixtures.js';

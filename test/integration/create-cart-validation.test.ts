@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { registerMerchant } from '../../core/merchants/registration.js';
+import { registerMerchant } from '../../core/onboarding/registration.js';
 import type { CreateCartRequest } from '../../core/checkout/cart-schema.js';
 import { postCart, validCartRequest } from '../support/fixtures.js';
 import { useTestStack } from '../support/test-stack.js';

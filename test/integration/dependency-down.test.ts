@@ -9,7 +9,7 @@ import { createApiApp } from '../../api/app.js';
 import { loadConfig, type Config } from '../../core/config.js';
 import { createDb, type Db } from '../../core/db/client.js';
 import { createLogger } from '../../core/logger.js';
-import { registerMerchant } from '../../core/merchants/registration.js';
+import { registerMerchant } from '../../core/onboarding/registration.js';
 import { connectTemporal, type Temporal } from '../../core/temporal/connection.js';
 import { freePort } from '../../scripts/free-port.js';
 import { startInfrastructure, type Infrastructure } from '../../scripts/infrastructure.js';

@@ -5,7 +5,7 @@ import openapiTS, { astToString } from 'openapi-typescript';
 import ts from 'typescript';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { SANDBOX_CARDS } from '../../core/checkout/payment-processors/sandbox.js';
-import type { CreatedMerchant } from '../../core/merchants/registration.js';
+import type { CreatedMerchant } from '../../core/onboarding/registration.js';
 import { cartSessionDriver } from '../support/cart-session-driver.js';
 import { validCartRequest } from '../support/fixtures.js';
 import { useTestStack } from '../support/test-stack.js';

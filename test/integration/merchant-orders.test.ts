@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { CreatedMerchant } from '../../core/merchants/registration.js';
-import type { OrderData } from '../../core/orders/order-model.js';
+import type { CreatedMerchant } from '../../core/onboarding/registration.js';
+import type { OrderData } from '../../core/checkout/order-model.js';
 import type { Order, OrderList } from '../../core/orders/order-schema.js';
 import { getOrder, listOrders } from '../../core/orders/orders.js';
 import { createCartId, validCartRequest } from '../support/fixtures.js';

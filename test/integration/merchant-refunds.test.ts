@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { recordCartStatus } from '../../core/checkout/cart-ledger.js';
 import { ProcessorUnavailableError, type PaymentProcessor, type RefundRequest } from '../../core/checkout/payment-processor.js';
 import { createSandboxPaymentProcessor, SANDBOX_REFUND_DECLINED_AMOUNT } from '../../core/checkout/payment-processors/sandbox.js';
-import type { CreatedMerchant } from '../../core/merchants/registration.js';
+import type { CreatedMerchant } from '../../core/onboarding/registration.js';
 import type { Order, Refund } from '../../core/orders/order-schema.js';
 import type { WebhookEventBody } from '../../core/webhooks/events.js';
 import { verifyWebhook } from '../../core/webhooks/verify.js';

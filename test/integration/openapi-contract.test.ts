@@ -1,7 +1,7 @@
 import { Ajv2020 } from 'ajv/dist/2020.js';
 import { describe, expect, it } from 'vitest';
 import { CREATE_CART_EXAMPLE, EXAMPLE_PLATFORM_UUID } from '../../api/carts/cart-paths.js';
-import { ERROR_STATUS, type ErrorCode } from '../../api/errors.js';
+import { ERROR_STATUS, type ErrorCode } from '../../application/errors.js';
 import { insertMerchant } from '../../core/merchants/merchant-store.js';
 import { setRequireApiKey } from '../../core/merchants/api-keys.js';
 import { newWebhookSecret } from '../../core/webhooks/signing.js';

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { CreatedMerchant } from '../../core/merchants/registration.js';
+import type { CreatedMerchant } from '../../core/onboarding/registration.js';
 import { dashboardClient } from '../support/dashboard-client.js';
 import { SANDBOX_CARDS } from '../../core/checkout/payment-processors/sandbox.js';
 import type { Order } from '../../core/orders/order-schema.js';

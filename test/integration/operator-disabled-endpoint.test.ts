@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { CreatedMerchant } from '../../core/merchants/registration.js';
+import type { CreatedMerchant } from '../../core/onboarding/registration.js';
 import { dashboardClient } from '../support/dashboard-client.js';
 import { paidCarts, type ErrorBody } from '../support/merchant-api.js';
 import { operatorApi } from '../support/operator.js';

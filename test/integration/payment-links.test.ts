@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { SANDBOX_CARDS } from '../../core/checkout/payment-processors/sandbox.js';
-import type { CreatedMerchant } from '../../core/merchants/registration.js';
-import type { OrderData } from '../../core/orders/order-model.js';
+import type { CreatedMerchant } from '../../core/onboarding/registration.js';
+import type { OrderData } from '../../core/checkout/order-model.js';
 import type { PaymentLink } from '../../core/links/payment-link-schema.js';
 import { insightSummary } from '../../core/insights/insights.js';
 import { cartSessionDriver } from '../support/cart-session-driver.js';

@@ -2,7 +2,7 @@ import { beforeAll, describe, expect, it, vi } from 'vitest';
 import { createPaymentActivities } from '../../activities/cart-session/payments.js';
 import { createRefundActivities } from '../../activities/refund/index.js';
 import type { PaymentProcessor, VoidRequest } from '../../core/checkout/payment-processor.js';
-import type { CreatedMerchant } from '../../core/merchants/registration.js';
+import type { CreatedMerchant } from '../../core/onboarding/registration.js';
 import { paidCarts } from '../support/merchant-api.js';
 import { useTestStack } from '../support/test-stack.js';
 

@@ -1,6 +1,6 @@
 import { beforeAll, describe, expect, it } from 'vitest';
 import { SANDBOX_CARDS } from '../../core/checkout/payment-processors/sandbox.js';
-import type { CreatedMerchant } from '../../core/merchants/registration.js';
+import type { CreatedMerchant } from '../../core/onboarding/registration.js';
 import { cartSessionDriver } from '../support/cart-session-driver.js';
 import { postCart, validCartRequest } from '../support/fixtures.js';
 import { merchantApi, type ErrorBody } from '../support/merchant-api.js';

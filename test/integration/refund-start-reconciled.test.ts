@@ -1,6 +1,6 @@
 import { SANDBOX_CURRENCIES } from '../../core/checkout/processor-amounts.js';
 import { beforeAll, describe, expect, it } from 'vitest';
-import type { CreatedMerchant } from '../../core/merchants/registration.js';
+import type { CreatedMerchant } from '../../core/onboarding/registration.js';
 import { refundOrder, type RefundDeps } from '../../core/orders/request-refund.js';
 import { refundWorkflow } from '../../workflows/refund/client.js';
 import { refundWorkflowId } from '../../workflows/refund/messages.js';

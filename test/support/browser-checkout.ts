@@ -1,7 +1,7 @@
 import type { Browser } from 'playwright-core';
 import { afterAll, afterEach, beforeAll, expect } from 'vitest';
 import type { CreateCartRequest } from '../../core/checkout/cart-schema.js';
-import type { NewMerchant } from '../../core/merchants/registration.js';
+import type { NewMerchant } from '../../core/onboarding/registration.js';
 import { launchChromium, openPage, type WatchedPage } from './chromium.js';
 import { createCartId, validCartRequest } from './fixtures.js';
 import { startMerchantSite, type MerchantSite } from './merchant-site.js';

@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import type { CreatedMerchant } from '../../core/merchants/registration.js';
+import type { CreatedMerchant } from '../../core/onboarding/registration.js';
 import { startDemoStore } from '../../demo-store/server.js';
 import type { TestStack } from './test-stack.js';
 

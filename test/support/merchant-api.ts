@@ -1,6 +1,6 @@
 import { expect } from 'vitest';
 import { SANDBOX_CARDS } from '../../core/checkout/payment-processors/sandbox.js';
-import type { CreatedMerchant } from '../../core/merchants/registration.js';
+import type { CreatedMerchant } from '../../core/onboarding/registration.js';
 import { cartSessionDriver } from './cart-session-driver.js';
 import type { TestStack } from './test-stack.js';
 

@@ -5,7 +5,7 @@ import path from 'node:path';
 import { inject } from 'vitest';
 import { loadConfig, type Config } from '../../core/config.js';
 import { createDb, type Db } from '../../core/db/client.js';
-import { registerMerchantWithoutUrlCheck, type CreatedMerchant, type NewMerchant } from '../../core/merchants/registration.js';
+import { registerMerchantWithoutUrlCheck, type CreatedMerchant, type NewMerchant } from '../../core/onboarding/registration.js';
 import { connectTemporal, type Temporal } from '../../core/temporal/connection.js';
 import { startRole, type Role, type RoleProcess } from './role-process.js';
 

@@ -12,7 +12,7 @@ import type { PaymentProcessor } from '../../core/checkout/payment-processor.js'
 import type { postWebhook } from '../../core/webhooks/http-post.js';
 import type { FetchVerificationFile, ResolveTxt } from '../../core/merchants/domain-verification.js';
 import { markDomainsVerified } from './verified-domains.js';
-import { registerMerchantWithoutUrlCheck, type CreatedMerchant, type NewMerchant } from '../../core/merchants/registration.js';
+import { registerMerchantWithoutUrlCheck, type CreatedMerchant, type NewMerchant } from '../../core/onboarding/registration.js';
 import { connectTemporal, type Temporal, temporalConnectionOptions } from '../../core/temporal/connection.js';
 import { createWebApp } from '../../web/app.js';
 import { createCartWorker } from '../../worker/create-worker.js';

@@ -2,8 +2,9 @@ import { Hono } from 'hono';
 import { describe, expect, it } from 'vitest';
 import { createLogger } from '../../core/logger.js';
 import { isDependencyUnavailable } from '../../api/dependency-errors.js';
-import { jsonPath, onError, onNotFound } from '../../api/errors.js';
-import { readIdempotencyKey } from '../../api/carts/idempotency.js';
+import { jsonPath } from '../../application/errors.js';
+import { onError, onNotFound } from '../../api/errors.js';
+import { readIdempotencyKey } from '../../application/carts/idempotency.js';
 import { requestFingerprint } from '../../core/idempotency-keys.js';
 import { requestContext } from '../../api/middleware/request-context.js';
 

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { retryRefusal, type RetrySource } from '../../core/checkout/cart-retry.js';
+import { retryRefusal, type RetrySource } from '../../core/orders/cart-retry.js';
 import { CART_STATUSES } from '../../core/checkout/session.js';
 import { validCartRequest } from '../support/fixtures.js';
 

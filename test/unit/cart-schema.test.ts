@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { validationError } from '../../api/errors.js';
+import { validationError } from '../../application/errors.js';
 import { createCartRequestSchema, currencySchema, countrySchema, itemSchema } from '../../core/checkout/cart-schema.js';
 import { validCartArbitrary } from '../support/cart-arbitraries.js';
 import { validCartRequest } from '../support/fixtures.js';

@@ -26,6 +26,9 @@ const REPO_PATH = new RegExp(`^(?:${topLevel})(?:/[\\w.@-]+)*/?$`);
 /** The same in prose, where only a path with an extension is taken for one (`docs/runbook.md`, not "api/"). */
 const PROSE_PATH = new RegExp(`(?<![\\w/.~-])((?:${topLevel})/[\\w./@-]*\\.[a-z]+)(?![\\w/*<{])`, 'g');
 
+/** A media type in a code span (`application/json`) names no file, though `application/` is a top-level folder. */
+const MEDIA_TYPE = /^application\/(?:[\w.-]+\+)?(?:json|xml|x-www-form-urlencoded|octet-stream|x-ndjson)$/;
+
 /** GitHub's anchor for a heading. */
 const slug = (heading: string) =>
   heading
@@ -81,7 +84,7 @@ export function citationsOf(markdown: string, file: string): Citation[] {
   const outsideLinks = text.replace(/\]\([^)]*\)/g, ']');
   for (const [, code] of outsideLinks.matchAll(/`([^`\n]+)`/g)) {
     // A bare top-level folder name is more often a role (`api`, `worker`) than a citation.
-    const isPath = REPO_PATH.test(code!) && (code!.includes('/') || /\.\w+$/.test(code!) || code === 'Dockerfile');
+    const isPath = REPO_PATH.test(code!) && !MEDIA_TYPE.test(code!) && (code!.includes('/') || /\.\w+$/.test(code!) || code === 'Dockerfile');
     if (isPath) citations.push({ cited: code!, resolved: fromRootOrHere(code!) });
   }
   const prose = outsideLinks.replace(/`[^`\n]+`/g, '');
@@ -109,7 +112,7 @@ describe('the documentation cites only what the repo holds', () => {
   it('finds the citations it checks, and names one that is missing', () => {
     const sample = [
       'See `core/config.ts`, [the runbook](runbook.md#metrics-and-what-to-alert-on), docs/going-live.md,',
-      '`worker/nowhere.ts`, [gone](gone.md), [a heading](runbook.md#no-such-heading) and `https://example.com`.',
+      '`worker/nowhere.ts`, [gone](gone.md), [a heading](runbook.md#no-such-heading), `application/json` and `https://example.com`.',
       '```ts',
       "import { verifyWebhook } from './core/webhooks/nowhere.js';",
       '```',

@@ -1,6 +1,6 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { endpointTarget } from '../../core/merchants/endpoint-target.js';
+import { endpointTarget } from '../../core/webhooks/endpoint-target.js';
 
 /**
  * Security review, issue 48 point 4: an operator's disable binds the receiver, not one spelling of its

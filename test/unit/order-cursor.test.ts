@@ -3,7 +3,7 @@ import { decodeOrderCursor, encodeOrderCursor } from '../../core/orders/order-cu
 import { orderListQuerySchema, refundRequestSchema } from '../../core/orders/order-schema.js';
 import { decodeEventCursor, encodeEventCursor } from '../../core/webhooks/event-cursor.js';
 import { eventListQuerySchema } from '../../core/webhooks/event-schema.js';
-import { enabledEventsSchema } from '../../core/merchants/webhook-endpoint-schema.js';
+import { enabledEventsSchema } from '../../core/webhooks/endpoint-schema.js';
 
 describe('the order list cursor', () => {
   it('gives back the position it encodes, to the microsecond', () => {

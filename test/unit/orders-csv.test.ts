@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { csvCell, majorUnits, ordersCsv } from '../../core/orders/orders-csv.js';
-import type { OrderData } from '../../core/orders/order-model.js';
+import type { OrderData } from '../../core/checkout/order-model.js';
 
 const order = (edit: Partial<OrderData> = {}): OrderData => ({
   cartId: 'AAAAAAAAAAAAAAAAAAAAAAAA',

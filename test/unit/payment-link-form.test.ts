@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { ApiError } from '../../api/errors.js';
+import { ApiError } from '../../application/errors.js';
 import { defaultLinkForm, linkFormErrors, linkRequestOf, readLinkForm, type LinkForm } from '../../web/dashboard/payment-link-form.js';
 
 const merchant = { platformUuid: '8f5e3c2a-6a7b-4d0e-9f21-3b4c5d6e7f80', name: 'Poster <Shop>' };

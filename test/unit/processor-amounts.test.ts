@@ -1,8 +1,8 @@
 import Stripe from 'stripe';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { assertChargeable } from '../../api/chargeable-amount.js';
-import { ApiError, ERROR_STATUS } from '../../api/errors.js';
+import { assertChargeable } from '../../application/chargeable-amount.js';
+import { ApiError, ERROR_STATUS } from '../../application/errors.js';
 import type { Card } from '../../core/checkout/cards.js';
 import { PAYABLE_CURRENCIES } from '../../core/checkout/cart-schema.js';
 import type { PaymentProcessor } from '../../core/checkout/payment-processor.js';

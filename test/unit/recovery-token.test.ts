@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
-import { requestIdentity } from '../../api/carts/request-identity.js';
+import { requestIdentity } from '../../application/carts/request-identity.js';
 import { createCartRequestSchema, type CreateCartRequest } from '../../core/checkout/cart-schema.js';
 import { RECOVERY_LINK_DAYS, RECOVERY_PATH, recoveredCartOf, recoveryUrl } from '../../core/checkout/recovery-token.js';
 import { createKeyring } from '../../core/crypto.js';

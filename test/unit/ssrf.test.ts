@@ -9,7 +9,7 @@ import {
   webhookTargets,
   webhookUrlProblems,
   type WebhookTargets,
-} from '../../core/webhooks/url-safety.js';
+} from '../../core/outbound/url-safety.js';
 
 const PRODUCTION = webhookTargets('production', { allowLoopback: false });
 /** A deployed sandbox: WEBHOOK_ALLOW_LOOPBACK unset. */

@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
-import { assertCartUrlsAllowed } from '../../api/carts/url-policy.js';
-import { ApiError, type FieldError } from '../../api/errors.js';
+import { assertCartUrlsAllowed } from '../../application/carts/url-policy.js';
+import { ApiError, type FieldError } from '../../application/errors.js';
 import type { CreateCartRequest } from '../../core/checkout/cart-schema.js';
 import { validCartRequest } from '../support/fixtures.js';
 

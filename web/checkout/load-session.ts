@@ -3,7 +3,7 @@ import { parseContact, type ParsedContact } from '../../core/checkout/contact.js
 import type { Config } from '../../core/config.js';
 import type { Keyring } from '../../core/crypto.js';
 import type { Db } from '../../core/db/client.js';
-import { openCustomer } from '../../core/orders/customer-seal.js';
+import { openCustomer } from '../../core/checkout/customer-seal.js';
 import { CART_ID_PATTERN } from '../../core/checkout/cart-id.js';
 import type { Cart, Store } from '../../core/checkout/cart-schema.js';
 import { withDeadline, type Temporal } from '../../core/temporal/connection.js';

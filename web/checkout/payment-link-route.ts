@@ -1,6 +1,6 @@
 import { Hono, type Context } from 'hono';
-import { createCartSession } from '../../api/carts/create-cart-session.js';
-import { ApiError } from '../../api/errors.js';
+import { createCartSession } from '../../application/carts/create-cart-session.js';
+import { ApiError } from '../../application/errors.js';
 import { clientAddress, perAddress } from '../../core/client-address.js';
 import { PAYMENT_LINK_ID_PATTERN } from '../../core/links/payment-link-schema.js';
 import { mintRefusal } from '../../core/links/link-uses.js';
@@ -17,7 +17,7 @@ type C = Context<WebEnv>;
 /**
  * `GET /l/<id>`: a payment link's visit (docs/payment-links.md). Each visit that is let through mints
  * a session of its own from the link's cartObject, through create-cart's own path (ledger row,
- * workflow start, compensation: api/carts/create-cart-session.ts), marked `createdWith: api_key` since
+ * workflow start, compensation: application/carts/create-cart-session.ts), marked `createdWith: api_key` since
  * the merchant made the link with its key, and carrying the link's id; then sends the customer to the
  * page of that session. A link that is closed, past expiresAt or with all its maxUses held (paid, or
  * being paid: core/links/link-uses.ts) answers 410.

@@ -1,6 +1,6 @@
 import { Hono, type Context } from 'hono';
-import { createCartSession } from '../../api/carts/create-cart-session.js';
-import { ApiError } from '../../api/errors.js';
+import { createCartSession } from '../../application/carts/create-cart-session.js';
+import { ApiError } from '../../application/errors.js';
 import { clientAddress, perAddress } from '../../core/client-address.js';
 import { findRecoverySource, recoveryVisit, type RecoverySource } from '../../core/checkout/cart-recovery.js';
 import { RECOVERY_PATH, recoveredCartOf } from '../../core/checkout/recovery-token.js';
@@ -20,7 +20,7 @@ const UNIQUE_VIOLATION = '23505';
 /**
  * `GET /r/<token>`: an abandoned cart's recovery link (docs/abandoned-cart-recovery.md). The first
  * visit mints a new session of the same store and cart through create-cart's own path (ledger row,
- * workflow start, compensation: api/carts/create-cart-session.ts), keeping the abandoned cart's
+ * workflow start, compensation: application/carts/create-cart-session.ts), keeping the abandoned cart's
  * `createdWith` and its payment link (held to that link's limits: core/links/link-uses.ts) and recording `recoveredFrom`; later visits go to that same session while it is open.
  * An expired link answers 410; a token we did not seal, or for a cart with no recovery, 404.
  */

@@ -2,7 +2,7 @@ import type { Config } from '../../core/config.js';
 import type { Db } from '../../core/db/client.js';
 import type { Logger } from '../../core/logger.js';
 import { findDeliveryEndpoint } from '../../core/merchants/merchant-store.js';
-import { EndpointDisabledByOperatorError } from '../../core/merchants/webhook-endpoints.js';
+import { EndpointDisabledByOperatorError } from '../../core/webhooks/endpoints.js';
 import { admitManualSend, ManualSendLimitError } from '../../core/webhooks/manual-sends.js';
 import { EventNotSubscribedError } from '../../core/webhooks/replay.js';
 

@@ -15,7 +15,7 @@ import {
   MerchantNotFoundError,
   type MerchantSummary,
 } from '../../core/merchants/merchants.js';
-import { disableWebhookEndpoint, OPERATOR_DISABLED_REASON, reenableWebhookEndpoint } from '../../core/merchants/webhook-endpoints.js';
+import { disableWebhookEndpoint, OPERATOR_DISABLED_REASON, reenableWebhookEndpoint } from '../../core/webhooks/endpoints.js';
 import type { DashboardEnv } from './env.js';
 import { partOrPage } from './respond.js';
 import { notFoundPage } from './views/layout.js';

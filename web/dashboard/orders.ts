@@ -4,7 +4,7 @@ import { randomToken } from '../../core/crypto.js';
 import type { Db } from '../../core/db/client.js';
 import { getMerchant } from '../../core/merchants/merchants.js';
 import { ORDER_LIMITS, orderListQuerySchema, type Order } from '../../core/orders/order-schema.js';
-import type { OrderData } from '../../core/orders/order-model.js';
+import type { OrderData } from '../../core/checkout/order-model.js';
 import { getOrder, listOrders, type OrderFilters } from '../../core/orders/orders.js';
 import { ordersCsv } from '../../core/orders/orders-csv.js';
 import type { Temporal } from '../../core/temporal/connection.js';

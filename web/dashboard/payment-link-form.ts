@@ -1,4 +1,4 @@
-import { ApiError, validationError } from '../../api/errors.js';
+import { ApiError, validationError } from '../../application/errors.js';
 import { currencySchema } from '../../core/checkout/cart-schema.js';
 import { createPaymentLinkSchema, type CreatePaymentLinkRequest, type PaymentLink } from '../../core/links/payment-link-schema.js';
 import type { DomainVerificationView } from '../../core/merchants/domain-verification.js';
@@ -8,7 +8,7 @@ import { parseRefundAmount } from './refund-amount.js';
 /**
  * The dashboard's "new payment link" form: one item at one price, turned into the cartObject the
  * merchant API takes (core/checkout/cart-schema.ts), and every refusal, the schema's or
- * api/merchant/create-payment-link.ts's, turned back into an error beside the field it is about.
+ * application/links/create-payment-link.ts's, turned back into an error beside the field it is about.
  */
 
 export const LINK_FORM_FIELDS = ['title', 'amount', 'currency', 'country', 'storeUrl', 'image', 'successUrl', 'failureUrl', 'maxUses', 'expiresOn'] as const;

@@ -1,6 +1,6 @@
 import { Hono, type Context } from 'hono';
-import { createPaymentLink } from '../../api/merchant/create-payment-link.js';
-import { ApiError } from '../../api/errors.js';
+import { createPaymentLink } from '../../application/links/create-payment-link.js';
+import { ApiError } from '../../application/errors.js';
 import type { Config } from '../../core/config.js';
 import type { Db } from '../../core/db/client.js';
 import { PAYMENT_LINK_ID_PATTERN } from '../../core/links/payment-link-schema.js';
@@ -16,7 +16,7 @@ type C = Context<DashboardEnv>;
 
 /**
  * A merchant's payment links (docs/payment-links.md): the list with each link's QR code, a form that
- * creates one through api/merchant/create-payment-link.ts (the merchant API's own checks), and
+ * creates one through application/links/create-payment-link.ts (the merchant API's own checks), and
  * closing one through core/links/payment-links.ts, as the API's PATCH does. The signed-in merchant's only.
  */
 export function paymentLinkPageRoutes(deps: { config: Config; db: Db }) {

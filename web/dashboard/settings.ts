@@ -9,7 +9,7 @@ import {
   setMerchantDomains,
   setMerchantSavedCards,
 } from '../../core/merchants/merchants.js';
-import { createWebhookEndpointSchema } from '../../core/merchants/webhook-endpoint-schema.js';
+import { createWebhookEndpointSchema } from '../../core/webhooks/endpoint-schema.js';
 import {
   changeWebhookUrl,
   createWebhookEndpoint,
@@ -20,8 +20,8 @@ import {
   WebhookEndpointNotFoundError,
   WebhookEndpointRefusedError,
   WebhookUrlRejectedError,
-} from '../../core/merchants/webhook-endpoints.js';
-import { rotateWebhookSecret } from '../../core/merchants/webhook-secrets.js';
+} from '../../core/webhooks/endpoints.js';
+import { rotateWebhookSecret } from '../../core/webhooks/secrets.js';
 import type { Temporal } from '../../core/temporal/connection.js';
 import { sendTestWebhook } from '../../core/webhooks/test-event.js';
 import { replayDeps, replayEvent, WebhookEventNotFoundError, type ReplaySender } from '../../core/webhooks/replay.js';
@@ -70,7 +70,7 @@ const field = async (c: C, name: string) => {
  * A merchant's settings page (served at /dashboard/webhooks, where it began as the webhook settings):
  * the endpoint URL (checked as the operator path checks it), a signed test event, secret rotation,
  * allowed domains, the brand colour, saved cards, recent deliveries and their replay. Every change goes
- * through the functions the operator API and CLI use (core/merchants/webhook-endpoints.ts,
+ * through the functions the operator API and CLI use (core/webhooks/endpoints.ts,
  * webhook-secrets.ts and merchants.ts, core/webhooks/replay.ts), for the signed-in merchant only.
  */
 export function settingsRoutes(deps: { config: Config; db: Db; temporal: Temporal } & ReplaySender) {

@@ -3,14 +3,16 @@ import { fileURLToPath } from 'node:url';
 import countries from 'i18n-iso-countries';
 import { IntlMessageFormat } from 'intl-messageformat';
 import { escapeToBuffer, raw, type HtmlEscapedString } from 'hono/utils/html';
+import { DEFAULT_LOCALE, LOCALES } from '../../core/locales.js';
 import { getOrCreate } from '../../core/maps.js';
 
 /**
  * The hosted page's texts, one ICU MessageFormat catalogue per locale in ./messages/<locale>.json.
- * A locale is added by adding its file (with `meta.dir`, `meta.name` and `meta.countries`): no code
- * changes. English is the reference catalogue and the fallback for anything missing.
+ * A locale is added by adding its file (with `meta.dir`, `meta.name` and `meta.countries`) and its code to
+ * core/locales.ts, where the API reference reads the list too. English is the reference catalogue and the
+ * fallback for anything missing.
  */
-export const DEFAULT_LOCALE = 'en';
+export { DEFAULT_LOCALE, LOCALES };
 const MESSAGES_DIR = fileURLToPath(new URL('./messages/', import.meta.url));
 
 export type Catalogue = Record<string, string>;
@@ -26,9 +28,8 @@ export function loadCatalogues(dir = MESSAGES_DIR): Map<string, Catalogue> {
 
 const catalogues = loadCatalogues();
 if (!catalogues.has(DEFAULT_LOCALE)) throw new Error(`web/i18n/messages/${DEFAULT_LOCALE}.json is missing`);
-
-/** Every locale the page speaks, e.g. ['ar', 'en']. */
-export const LOCALES: readonly string[] = [...catalogues.keys()];
+if ([...catalogues.keys()].join() !== [...LOCALES].sort().join())
+  throw new Error(`web/i18n/messages/ has ${[...catalogues.keys()].join(', ')}; core/locales.ts lists ${LOCALES.join(', ')}: the two must agree`);
 export type MessageKey = keyof typeof import('./messages/en.json');
 export type Values = Record<string, string | number>;
 

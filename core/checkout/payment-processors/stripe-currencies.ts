@@ -1,4 +1,4 @@
-import type { CurrencyUnits } from '../processor-amounts.js';
+import type { CurrencyUnits } from '../currency-units.js';
 
 /**
  * How Stripe reads a card payment's `amount`, per presentment currency, from Stripe's currency

@@ -1,6 +1,6 @@
 import { html } from 'hono/html';
 import type { MerchantSummary } from '../../../core/merchants/merchants.js';
-import type { OrderData } from '../../../core/orders/order-model.js';
+import type { OrderData } from '../../../core/checkout/order-model.js';
 import { formatMoney, formatTime, words } from './format.js';
 import { dashboardLayout, type Html } from './layout.js';
 import { scrollingTable } from './table.js';

@@ -1,6 +1,6 @@
 import { html } from 'hono/html';
 import type { Order } from '../../../core/orders/order-schema.js';
-import { DELIVERY_ERROR_WORDS } from '../../../core/webhooks/delivery-errors.js';
+import { DELIVERY_ERROR_WORDS } from '../../../core/outbound/delivery-errors.js';
 import { formatMoney, formatTime, words } from './format.js';
 import { dashboardLayout, type Html } from './layout.js';
 import { replayButton } from './settings-page.js';
@@ -56,7 +56,7 @@ export function orderSettling(order: Order): boolean {
 }
 
 function attemptLine(a: Order['webhooks'][number]['attempts'][number]): Html {
-  // A failure in our words only (core/webhooks/delivery-errors.ts); without an error or a status, it is still under way.
+  // A failure in our words only (core/outbound/delivery-errors.ts); without an error or a status, it is still under way.
   const result = a.responseStatus !== null ? `HTTP ${a.responseStatus}` : a.error ? `no answer: ${DELIVERY_ERROR_WORDS[a.error]}` : 'no answer yet';
   return html`<li>
     ${formatTime(a.attemptedAt)}: ${result}${a.durationMs !== null ? ` in ${a.durationMs} ms` : ''}

@@ -1,7 +1,7 @@
 import { html } from 'hono/html';
 import type { MerchantSummary } from '../../../core/merchants/merchants.js';
-import { ENDPOINT_LIMITS, type WebhookEndpoint } from '../../../core/merchants/webhook-endpoint-schema.js';
-import { DELIVERY_ERROR_WORDS } from '../../../core/webhooks/delivery-errors.js';
+import { ENDPOINT_LIMITS, type WebhookEndpoint } from '../../../core/webhooks/endpoint-schema.js';
+import { DELIVERY_ERROR_WORDS } from '../../../core/outbound/delivery-errors.js';
 import { WEBHOOK_EVENT_NAMES } from '../../../core/webhooks/events.js';
 import type { EventDeliveries } from '../../../core/webhooks/event-history.js';
 import type { TestEventResult } from '../../../core/webhooks/test-event.js';

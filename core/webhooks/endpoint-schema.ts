@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { plainText } from '../checkout/cart-schema.js';
-import { WEBHOOK_EVENT_NAMES } from '../webhooks/events.js';
+import { WEBHOOK_EVENT_NAMES } from './events.js';
 
 /**
  * What the merchant API says about webhook endpoints and what it accepts: one source for the

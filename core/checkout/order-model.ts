@@ -1,13 +1,13 @@
 import { z } from 'zod';
 import type { Config } from '../config.js';
-import { CART_PROVENANCES } from '../checkout/cart-provenance.js';
-import { itemSchema } from '../checkout/cart-schema.js';
-import type { OrderRow } from '../checkout/order-views.js';
-import { offersRecovery } from '../checkout/cart-recovery.js';
-import { RECOVERY_LINK_DAYS, recoveryUrl } from '../checkout/recovery-token.js';
-import { THREE_D_SECURE_RESULTS } from '../checkout/payment-processor.js';
-import { CANCELLED_BY, CAPTURE_METHODS, CART_STATUSES } from '../checkout/session.js';
-import { openCustomer } from './customer-seal.js';
+import { CART_PROVENANCES } from './cart-provenance.js';
+import { itemSchema } from './cart-schema.js';
+import type { OrderRow } from './order-views.js';
+import { offersRecovery } from './cart-recovery.js';
+import { RECOVERY_LINK_DAYS, recoveryUrl } from './recovery-token.js';
+import { THREE_D_SECURE_RESULTS } from './payment-processor.js';
+import { CANCELLED_BY, CAPTURE_METHODS, CART_STATUSES } from './session.js';
+import { customerSchema, openCustomer } from './customer-seal.js';
 
 /**
  * The one order model (docs/decisions/order-model.md): what the Order API answers for an order and
@@ -54,18 +54,6 @@ export const orderPaymentSchema = z
     }),
   })
   .meta({ id: 'OrderPayment', description: 'The card, as brand and last 4 digits only, what 3-D Secure did, and whether it was a saved card.' });
-
-export const customerSchema = z
-  .union([
-    z.strictObject({ email: z.string().meta({ description: 'The email address the code was sent to, lower-cased', example: 'jane@example.com' }) }),
-    z.strictObject({ phone: z.string().meta({ description: 'The phone number the code was sent to, E.164', example: '+33612345678' }) }),
-  ])
-  .meta({
-    id: 'Customer',
-    description:
-      'The contact the customer proved with the one-time code: an email address or a phone number, whichever they gave. Personal data: yours to use for this order (a receipt, its delivery) under your own privacy terms; we keep it sealed at rest (docs/security.md).',
-  });
-export type Customer = z.output<typeof customerSchema>;
 
 export const orderDataSchema = z
   .strictObject({

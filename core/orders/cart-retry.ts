@@ -1,9 +1,9 @@
 import type { Sql } from '../db/client.js';
 import type { LinkRefusal } from '../links/link-uses.js';
-import type { CartOwner, RetryLineage } from './cart-ledger.js';
-import { RETRIES, type Cart, type Store } from './cart-schema.js';
-import type { CartProvenance } from './cart-provenance.js';
-import type { CartStatus } from './session.js';
+import type { CartOwner, RetryLineage } from '../checkout/cart-ledger.js';
+import { RETRIES, type Cart, type Store } from '../checkout/cart-schema.js';
+import type { CartProvenance } from '../checkout/cart-provenance.js';
+import type { CartStatus } from '../checkout/session.js';
 
 /**
  * Retries of a failed session (docs/decisions/cart-retries.md): what a retry is made from, as the

@@ -1,5 +1,5 @@
+import { z } from 'zod';
 import type { Keyring } from '../crypto.js';
-import type { Customer } from './order-model.js';
 
 /**
  * The customer's verified contact at rest: sealed with the keyring like the card vault and the
@@ -7,6 +7,18 @@ import type { Customer } from './order-model.js';
  * body (core/webhooks/event-body-seal.ts) and every kept answer that holds an order (capture and void
  * answers, core/orders/authorization.ts and api/merchant/idempotency.ts). Only reads for the merchant open it.
  */
+
+export const customerSchema = z
+  .union([
+    z.strictObject({ email: z.string().meta({ description: 'The email address the code was sent to, lower-cased', example: 'jane@example.com' }) }),
+    z.strictObject({ phone: z.string().meta({ description: 'The phone number the code was sent to, E.164', example: '+33612345678' }) }),
+  ])
+  .meta({
+    id: 'Customer',
+    description:
+      'The contact the customer proved with the one-time code: an email address or a phone number, whichever they gave. Personal data: yours to use for this order (a receipt, its delivery) under your own privacy terms; we keep it sealed at rest (docs/security.md).',
+  });
+export type Customer = z.output<typeof customerSchema>;
 
 export function sealCustomer(keyring: Keyring, customer: Customer): Buffer {
   return keyring.seal(JSON.stringify(customer));

@@ -1,8 +1,8 @@
 import { isIP } from 'node:net';
-import { canonicalAddress, type Resolve } from '../webhooks/url-safety.js';
+import { canonicalAddress, type Resolve } from '../outbound/url-safety.js';
 
 /**
- * What a webhook URL is for the binding of an operator's disable (core/merchants/webhook-endpoints.ts):
+ * What a webhook URL is for the binding of an operator's disable (core/webhooks/endpoints.ts):
  * the receiver it reaches, not how its URL is spelt. Two URLs are the same target when they share
  * scheme, host, port and path once each is normalised: WHATWG URL lower-cases the scheme and host,
  * drops the default port and resolves dot segments (`%2e` included); here the host also loses a

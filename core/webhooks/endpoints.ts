@@ -1,8 +1,8 @@
 import type { Environment } from '../config.js';
 import type { Keyring } from '../crypto.js';
 import type { Db, Sql } from '../db/client.js';
-import { listMerchantDeliveries, type EventDeliveries } from '../webhooks/event-history.js';
-import { checkWebhookUrl, NO_LOOPBACK, resolveAll, webhookTargets, type LoopbackSetting, type WebhookTargets } from '../webhooks/url-safety.js';
+import { listMerchantDeliveries, type EventDeliveries } from './event-history.js';
+import { checkWebhookUrl, NO_LOOPBACK, resolveAll, webhookTargets, type LoopbackSetting, type WebhookTargets } from '../outbound/url-safety.js';
 import { endpointTarget, parseEndpointTarget, targetAddresses, targetKeys } from './endpoint-target.js';
 import {
   deleteEndpoint,
@@ -16,16 +16,16 @@ import {
   updateEndpointSettings,
   type EndpointActor,
   type EndpointRow,
-} from './merchant-store.js';
-import { getMerchant, MerchantNotFoundError, type MerchantSummary } from './merchants.js';
+} from '../merchants/merchant-store.js';
+import { getMerchant, MerchantNotFoundError, type MerchantSummary } from '../merchants/merchants.js';
 import {
   ENDPOINT_LIMITS,
   type CreatedWebhookEndpoint,
   type CreateWebhookEndpoint,
   type UpdateWebhookEndpoint,
   type WebhookEndpoint,
-} from './webhook-endpoint-schema.js';
-import { newWebhookSecret } from '../webhooks/signing.js';
+} from './endpoint-schema.js';
+import { newWebhookSecret } from './signing.js';
 
 /**
  * A merchant's webhook endpoints: each URL (checked for the merchant's environment), the events it
@@ -34,7 +34,7 @@ import { newWebhookSecret } from '../webhooks/signing.js';
  *
  * Each function that takes a URL takes the deployment's `config.webhooks` too (WEBHOOK_ALLOW_LOOPBACK),
  * so that a URL is checked against what its deliveries will be allowed to reach
- * (core/webhooks/url-safety.ts webhookTargets). Without it, loopback is refused, as in every deployed
+ * (core/outbound/url-safety.ts webhookTargets). Without it, loopback is refused, as in every deployed
  * environment.
  */
 
@@ -43,7 +43,7 @@ export class WebhookUrlRejectedError extends Error {
   constructor(
     /** In full, for operators (their API and CLI) and logs. */
     readonly problems: string[],
-    /** What a merchant is shown: never what our resolver answered (core/webhooks/url-safety.ts checkWebhookUrl). */
+    /** What a merchant is shown: never what our resolver answered (core/outbound/url-safety.ts checkWebhookUrl). */
     readonly merchantProblems: string[] = problems,
   ) {
     super(`webhook URL ${problems.join('; ')}`);

@@ -3,8 +3,8 @@ import type { Keyring } from '../crypto.js';
 import type { Db } from '../db/client.js';
 import { postWebhook } from '../webhooks/http-post.js';
 import { sendTestWebhook } from '../webhooks/test-event.js';
-import { liveWebhookSecrets } from './webhook-secrets.js';
-import { findDeliveryEndpoint, selectMerchants } from './merchant-store.js';
+import { liveWebhookSecrets } from '../webhooks/secrets.js';
+import { findDeliveryEndpoint, selectMerchants } from '../merchants/merchant-store.js';
 
 export type ReadinessCheckName = 'active' | 'environment' | 'domains' | 'webhookSecret' | 'apiKey' | 'endpoint';
 

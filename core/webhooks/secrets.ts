@@ -1,8 +1,8 @@
 import type { Keyring } from '../crypto.js';
 import type { Db } from '../db/client.js';
-import { addSecret, findDeliveryEndpoint, liveSealedSecrets } from './merchant-store.js';
-import { MerchantNotFoundError } from './merchants.js';
-import { newWebhookSecret } from '../webhooks/signing.js';
+import { addSecret, findDeliveryEndpoint, liveSealedSecrets } from '../merchants/merchant-store.js';
+import { MerchantNotFoundError } from '../merchants/merchants.js';
+import { newWebhookSecret } from './signing.js';
 
 /** The secrets a merchant's webhooks are signed with, one set per endpoint: sealed at rest, rotated with an overlap. */
 

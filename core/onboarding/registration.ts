@@ -2,16 +2,16 @@ import { randomUUID } from 'node:crypto';
 import type { Environment } from '../config.js';
 import type { Keyring } from '../crypto.js';
 import type { Db } from '../db/client.js';
-import { newApiKey, storedApiKey } from './api-keys.js';
-import { insertMerchant } from './merchant-store.js';
-import { normalizeDomains } from './merchants.js';
-import { NO_LOOPBACK, webhookTargets, type LoopbackSetting } from '../webhooks/url-safety.js';
-import { assertWebhookUrl } from './webhook-endpoints.js';
+import { newApiKey, storedApiKey } from '../merchants/api-keys.js';
+import { insertMerchant } from '../merchants/merchant-store.js';
+import { normalizeDomains } from '../merchants/merchants.js';
+import { NO_LOOPBACK, webhookTargets, type LoopbackSetting } from '../outbound/url-safety.js';
+import { assertWebhookUrl } from '../webhooks/endpoints.js';
 import { newWebhookSecret } from '../webhooks/signing.js';
 
 /**
  * How a merchant comes to exist, for operators (CLI and API) and the stack's own seeding: the webhook
- * URL is checked for the merchant's environment (core/webhooks/url-safety.ts) and each domain
+ * URL is checked for the merchant's environment (core/outbound/url-safety.ts) and each domain
  * (core/merchants/domains.ts) before anything is stored.
  */
 
