@@ -7,7 +7,7 @@ import { cartMerchantBrandColourColumn } from '../merchants/merchant-store.js';
 import type { Cart, Store } from './cart-schema.js';
 import type { CartProvenance } from './cart-provenance.js';
 import type { CancelledBy, CartStatus } from './session.js';
-import type { ThreeDSecureResult } from './payment-processor.js';
+import { threeDSecureResultOf, type PaymentRecord } from './payment-record.js';
 
 /**
  * The write path of the `carts` table: the order ledger, a projection of each cart session written
@@ -144,8 +144,8 @@ export async function deleteUnstartedCart(sql: Sql, cartId: string): Promise<voi
 export interface CartStatusChange {
   cartId: string;
   status: CartStatus;
-  /** The card as brand + last4, once the customer has paid or tried to; what 3-D Secure did once the payment has an outcome. */
-  payment?: { brand: string; last4: string; threeDSecure?: ThreeDSecureResult; savedCard?: boolean };
+  /** The session's payment record (payment-record.ts), once the customer has paid or tried to: the card, and what 3-D Secure did once the payment has an outcome. */
+  payment?: PaymentRecord;
   /** Why the session failed: a decline code or `otp_locked`. */
   failureCode?: string;
   /** Who ended a `cancelled` session. */
@@ -168,7 +168,7 @@ export async function recordCartStatus(db: Sql, keyring: Keyring, change: CartSt
       status = ${change.status},
       payment_brand = coalesce(${change.payment?.brand ?? null}, payment_brand),
       payment_last4 = coalesce(${change.payment?.last4 ?? null}, payment_last4),
-      three_d_secure = coalesce(${change.payment?.threeDSecure ?? null}, three_d_secure),
+      three_d_secure = coalesce(${threeDSecureResultOf(change.payment) ?? null}, three_d_secure),
       paid_with_saved_card = coalesce(${change.payment?.savedCard ?? null}, paid_with_saved_card),
       failure_code = coalesce(${change.failureCode ?? null}, failure_code),
       cancelled_by = coalesce(${change.cancelledBy ?? null}, cancelled_by),

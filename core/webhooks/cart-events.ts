@@ -5,7 +5,8 @@ import type { Sql } from '../db/client.js';
 import { orderDataOf, type OrderContext, type OrderData } from '../checkout/order-model.js';
 import { subscribedEndpointIds } from '../merchants/merchant-store.js';
 import { findCartEvent, insertDeliveries, insertEvent, nextEventSequence } from './event-store.js';
-import type { CartEventInput, PaymentSummary, WebhookEventBody } from './events.js';
+import type { PaymentRecord } from '../checkout/payment-record.js';
+import type { CartEventInput, WebhookEventBody } from './events.js';
 
 /**
  * The body of a cart's event, fixed once recorded (docs/decisions/webhooks.md): the order as the
@@ -34,7 +35,7 @@ export function cartEventBody(order: OrderData, environment: Environment, input:
 }
 
 /** The card as the order model gives it: the session's account of the outcome is the order's own fields. */
-const paymentOf = ({ brand, last4, threeDSecure, savedCard }: PaymentSummary, recorded: OrderData['payment']): OrderData['payment'] => ({
+const paymentOf = ({ brand, last4, threeDSecure, savedCard }: PaymentRecord, recorded: OrderData['payment']): OrderData['payment'] => ({
   brand,
   last4,
   ...(threeDSecure ? { threeDSecure: { result: threeDSecure.result } } : {}),

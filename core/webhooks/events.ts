@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import type { ThreeDSecureResult } from '../checkout/payment-processor.js';
+import type { PaymentRecord } from '../checkout/payment-record.js';
 import type { CancelledBy, CartStatus } from '../checkout/session.js';
 import { orderDataSchema } from '../checkout/order-model.js';
 
@@ -17,22 +17,6 @@ export type WebhookEventName = (typeof WEBHOOK_EVENT_NAMES)[number];
 export const WEBHOOK_TEST_EVENT = 'webhook_test';
 
 const isoTime = (description: string) => z.iso.datetime().meta({ description, example: '2030-01-01T12:00:00.000Z' });
-
-/**
- * The card as the session tells it (workflows/cart-session/session-state.ts), with what became of the
- * payment. An event's data.payment is the order model's (core/checkout/order-model.ts), built from the
- * ledger; these facts reach the ledger first.
- */
-export interface PaymentSummary {
-  brand: string;
-  last4: string;
-  failureCode?: string;
-  captureMethod?: 'manual';
-  capturedAmount?: number;
-  threeDSecure?: { result: ThreeDSecureResult };
-  /** Paid with a saved card (1.2 sessions); absent: not. */
-  savedCard?: boolean;
-}
 
 export const webhookRefundSchema = z
   .strictObject({
@@ -135,7 +119,7 @@ export interface CartEventInput {
   cartId: string;
   event: WebhookEventName;
   status: CartStatus;
-  payment?: PaymentSummary;
+  payment?: PaymentRecord;
   /** Why a `failed` session failed, also when no payment was tried (`otp_locked`). */
   failureCode?: string;
   /** Set on `order_refunded`: the refund it announces; one event per refund. */

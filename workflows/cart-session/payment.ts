@@ -9,6 +9,7 @@ import type { sessionRecorder } from './recording.js';
 import { refuse, type Card, type SessionState } from './session-state.js';
 import { threeDSecureChallenge } from './three-d-secure.js';
 import type { SessionRelease } from './release.js';
+import { paymentRecord } from '../../core/checkout/payment-record.js';
 
 const LOOKUP_BACKOFF = { initialMs: 1_000, maximumMs: 60_000 };
 
@@ -133,12 +134,7 @@ export function cardPayment(
 
     /** Charges the card and records the outcome: `paid`, `authorized` (a manual capture's hold) or `failed`. */
     async take(card: Card): Promise<void> {
-      session.payment = {
-        brand: card.brand,
-        last4: card.last4,
-        ...(manual ? { captureMethod: 'manual' as const } : {}),
-        ...(release.savedCards ? { savedCard: card.savedCardId !== undefined } : {}),
-      };
+      session.payment = paymentRecord(card, { manual, savedCards: release.savedCards });
       const answered = await recorder.processing((processing) => resolvePayment(card, processing));
       const result = answered.outcome === 'requires_authentication' ? await challenge.authenticate(answered) : answered;
       const secured = result.threeDSecure ? { threeDSecure: { result: result.threeDSecure } } : {};

@@ -56,19 +56,11 @@ export function sessionRecorder(session: SessionState, release: Pick<SessionRele
     ...(outcome.cancelledBy ? { cancelledBy: outcome.cancelledBy } : {}),
   });
 
-  /** The step as the ledger takes it: the card as brand and last4, and the verified customer. */
+  /** The step as the ledger takes it: the payment's record as it is, and the verified customer. */
   const changeOf = (next: CartStatus, outcome: Outcome = {}): CartStatusChange => {
     const { payment } = session;
-    const card = payment
-      ? {
-          brand: payment.brand,
-          last4: payment.last4,
-          ...(payment.threeDSecure ? { threeDSecure: payment.threeDSecure.result } : {}),
-          ...(payment.savedCard !== undefined ? { savedCard: payment.savedCard } : {}),
-        }
-      : undefined;
     const customer = session.verified && session.contact ? customerOf(session.contact.address) : undefined;
-    return { cartId, status: next, ...(card ? { payment: card } : {}), ...(customer ? { customer } : {}), ...outcome };
+    return { cartId, status: next, ...(payment ? { payment } : {}), ...(customer ? { customer } : {}), ...outcome };
   };
 
   /** The session's own state moves; the ledger is told by whoever writes the step. */

@@ -1,5 +1,5 @@
 import { ApplicationFailure, condition, setCurrentDetails, workflowInfo } from '@temporalio/workflow';
-import type { PaymentSummary } from '../../core/webhooks/events.js';
+import type { PaymentRecord } from '../../core/checkout/payment-record.js';
 import {
   ACTION_REFUSED,
   OTP_POLICY,
@@ -71,7 +71,7 @@ export class SessionState {
   decision: CustomerDecision | undefined;
   /** When the customer pressed Pay: the page stops waiting on an outcome some time after. */
   paymentSubmittedAt: number | undefined;
-  payment: PaymentSummary | undefined;
+  payment: PaymentRecord | undefined;
   failureCode: string | undefined;
   /** Until when an unanswered charge is being resolved, for the operator's current details. */
   resolvingUntil: number | undefined;
