@@ -1,5 +1,6 @@
-import { createHash, randomBytes } from 'node:crypto';
+import { randomBytes } from 'node:crypto';
 import { bindBrowser } from '../../core/checkout/cart-ledger.js';
+import { bindingDigest } from '../../web/checkout/browser-binding.js';
 import type { TestStack } from './test-stack.js';
 
 /**
@@ -9,6 +10,6 @@ import type { TestStack } from './test-stack.js';
  */
 export async function boundBrowserCookie(stack: Pick<TestStack, 'db'>, cartId: string): Promise<string> {
   const value = randomBytes(32).toString('base64url');
-  await bindBrowser(stack.db, cartId, createHash('sha256').update(value).digest('hex'));
+  await bindBrowser(stack.db, cartId, bindingDigest(value));
   return `checkout_browser=${value}`;
 }

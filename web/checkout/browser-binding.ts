@@ -57,7 +57,7 @@ export function browserBinding(options: { checkoutBaseUrl: string; framed?: bool
         setCookie(c, COOKIE, value, attributes);
         given.set(c, value);
       }
-      return digestOf(value);
+      return bindingDigest(value);
     },
 
     /**
@@ -69,7 +69,7 @@ export function browserBinding(options: { checkoutBaseUrl: string; framed?: bool
       if (!BOUND_STEPS.has(step)) return true;
       const value = read(c);
       if (!value || !binding) return false;
-      const given = Buffer.from(digestOf(value));
+      const given = Buffer.from(bindingDigest(value));
       const kept = Buffer.from(binding);
       return given.length === kept.length && timingSafeEqual(given, kept);
     },
@@ -78,4 +78,5 @@ export function browserBinding(options: { checkoutBaseUrl: string; framed?: bool
 
 export type BrowserBinding = ReturnType<typeof browserBinding>;
 
-const digestOf = (value: string) => createHash('sha256').update(value).digest('hex');
+/** What the cart keeps of a browser's cookie value (`carts.browser_binding`). */
+export const bindingDigest = (value: string) => createHash('sha256').update(value).digest('hex');
