@@ -10,8 +10,12 @@ import { skipWithoutChromium } from '../support/chromium.js';
 import { createCartId, validCartRequest } from '../support/fixtures.js';
 import { startWebhookReceiver, type WebhookReceiver } from '../support/webhook-receiver.js';
 
-/** Short, so the unanswered challenge fails within the test; still long enough for a click on a loaded machine. */
-const CHALLENGE_SECONDS = 8;
+/**
+ * Short, so the unanswered challenge fails within the test; long enough that a loaded CI machine (two cores
+ * shared with the other files' stacks) reaches the challenge page and clicks before the bound: at 8 s one
+ * run's browser had not arrived when the session gave up.
+ */
+const CHALLENGE_SECONDS = 15;
 
 /**
  * 3-D Secure on the sandbox's cards at 375 px: the challenge card sends the customer to the sandbox
@@ -62,7 +66,14 @@ describe.skipIf(skipWithoutChromium())('3-D Secure in the hosted checkout', () =
     return { page, visited };
   }
 
-  const atChallenge = (page: Page) => page.waitForURL((url) => url.pathname === '/3ds/sandbox-challenge', { timeout: 20_000 });
+  /** Waits for the bank's page; a miss says where the browser went instead. */
+  async function atChallenge(page: Page, visited: URL[]) {
+    try {
+      await page.waitForURL((url) => url.pathname === '/3ds/sandbox-challenge', { timeout: 20_000 });
+    } catch (error) {
+      throw new Error(`the challenge page was not reached; the page went to ${visited.map((u) => u.pathname).join(' → ') || 'nowhere'}`, { cause: error });
+    }
+  }
 
   async function expectAccessible(page: Page) {
     const violations = await axeViolations(page);
@@ -83,8 +94,8 @@ describe.skipIf(skipWithoutChromium())('3-D Secure in the hosted checkout', () =
 
   it('completed challenge: lands on successUrl, one order_created with threeDSecure authenticated; a second return changes nothing', async () => {
     const cartId = await createCart();
-    const { page } = await payWith(cartId, '4000 0027 6000 3184');
-    await atChallenge(page);
+    const { page, visited } = await payWith(cartId, '4000 0027 6000 3184');
+    await atChallenge(page, visited);
     await page.getByRole('button', { name: 'Complete authentication' }).waitFor();
     await page.getByRole('button', { name: 'Fail authentication' }).waitFor();
     await expectAccessible(page);
@@ -117,8 +128,8 @@ describe.skipIf(skipWithoutChromium())('3-D Secure in the hosted checkout', () =
 
   it('failed challenge, in Arabic: lands on failureUrl with a failed order_updated', async () => {
     const cartId = await createCart();
-    const { page } = await payWith(cartId, '4000 0027 6000 3184');
-    await atChallenge(page);
+    const { page, visited } = await payWith(cartId, '4000 0027 6000 3184');
+    await atChallenge(page, visited);
     await page.goto(`${page.url()}&lang=ar`);
     expect(await page.locator('html').getAttribute('dir')).toBe('rtl');
     await page.getByRole('button', { name: 'إكمال التحقق' }).waitFor();
@@ -137,8 +148,8 @@ describe.skipIf(skipWithoutChromium())('3-D Secure in the hosted checkout', () =
 
   it('challenge never answered: fails at the bound with authentication_timeout, the payment voided', async () => {
     const cartId = await createCart();
-    const { page } = await payWith(cartId, '4000 0027 6000 3184');
-    await atChallenge(page);
+    const { page, visited } = await payWith(cartId, '4000 0027 6000 3184');
+    await atChallenge(page, visited);
     const started = Date.now();
 
     await expect.poll(() => ledger(cartId), { timeout: (CHALLENGE_SECONDS + 15) * 1000 }).toMatchObject({ status: 'failed' });
