@@ -16,7 +16,7 @@ export const WORKFLOW_PRELOAD_MODULES = [fileURLToPath(new URL('../workflows/san
 
 /**
  * Bundling takes seconds; tests build it once and hand it to every worker they start. `preloadModules`
- * is for the bench, which measures the bundle with and without them (scripts/bench/stack-capture.ts).
+ * is for the bench, which measures the bundle with and without them (scripts/bench/sandbox-levers.ts).
  */
 export function bundleWorkflows({ preloadModules = WORKFLOW_PRELOAD_MODULES } = {}): Promise<WorkflowBundleWithSourceMap> {
   // The failure converter runs inside the workflow sandbox too: it is part of the bundle.
@@ -58,6 +58,7 @@ export async function createCartWorker(deps: {
           bundlerOptions: { preloadModules: WORKFLOW_PRELOAD_MODULES },
         }),
     maxCachedWorkflows: config.worker.maxCachedWorkflows,
+    isolateExecutionTimeout: config.worker.sandboxWatchdogMs,
     // A worker killed without a goodbye keeps its sessions on its sticky queue: Temporal moves their
     // tasks, and the page's state queries, to the other workers only after this long (the default is
     // 5 s). The page's deadlines are built on it (core/temporal/worker-loss.ts).

@@ -442,7 +442,13 @@ function costSection(r: BenchResults): string[] {
     ] as const) {
       const f = figures[kind];
       out.push(
-        row([kind, code, ...processes.map((p) => f.cpuMsByProcess[p]), f.cpuMs, code === 'ours' ? `${kind === 'paid' ? c.paidOverFloor : c.abandonedOverFloor}×` : '']),
+        row([
+          kind,
+          code,
+          ...processes.map((p) => f.cpuMsByProcess[p]),
+          f.cpuMs,
+          code === 'ours' ? `${kind === 'paid' ? c.paidOverFloor : c.abandonedOverFloor}×` : '',
+        ]),
       );
     }
   }
@@ -473,7 +479,10 @@ function topologySection(r: BenchResults): string[] {
       (f) => f.payToWebhook && `${f.payToWebhook.p50Ms} / ${f.payToWebhook.p99Ms} (${f.payToWebhook.concurrency} at a time)`,
     ),
     line('pay → redirect p50 ms', (f) => f.payToWebhook?.redirectP50Ms),
-    line('paid session CPU ms (floor)', (f) => f.cost?.paidOverFloor && `${f.cost.paidSessionCpuMs} (${f.cost.floorPaidSessionCpuMs}): ${f.cost.paidOverFloor}×`),
+    line(
+      'paid session CPU ms (floor)',
+      (f) => f.cost?.paidOverFloor && `${f.cost.paidSessionCpuMs} (${f.cost.floorPaidSessionCpuMs}): ${f.cost.paidOverFloor}×`,
+    ),
     line(
       'abandoned session CPU ms (floor)',
       (f) => f.cost?.abandonedOverFloor && `${f.cost.abandonedSessionCpuMs} (${f.cost.floorAbandonedSessionCpuMs}): ${f.cost.abandonedOverFloor}×`,
