@@ -425,7 +425,7 @@ export function markdown(r: BenchResults, before: BenchResults | undefined, note
 /** What a whole session costs, ours beside the floor of what Temporal itself needs (scripts/bench/session-cost.ts). */
 function costSection(r: BenchResults): string[] {
   const c = r.cost;
-  if (!c) return [];
+  if (!c?.floor) return [];
   const processes = ['temporal', 'postgres', 'worker', 'api'];
   const out = [
     '## What a session costs',
