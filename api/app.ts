@@ -18,6 +18,8 @@ import { healthRoutes } from './health/routes.js';
 import { MERCHANT_MOUNT } from './merchant/mount.js';
 import { merchantRoutes } from './merchant/routes.js';
 import { operatorRoutes } from './operator/routes.js';
+import { SANDBOX_MOUNT } from './sandbox/mount.js';
+import { sandboxRoutes } from './sandbox/routes.js';
 
 export interface ApiDeps {
   config: Config;
@@ -42,6 +44,8 @@ export function createApiApp(deps: ApiDeps) {
   );
   app.route(CART_MOUNT, cartRoutes({ ...deps, cartsCreated: metrics.cartsCreated }));
   app.route(MERCHANT_MOUNT, merchantRoutes({ ...deps, deliveryMetrics: metrics.delivery }));
+  // Production has no sandbox helpers: every /v2/sandbox/ path is a 404 there.
+  if (deps.config.environment !== 'production') app.route(SANDBOX_MOUNT, sandboxRoutes(deps));
   app.route('/operator', operatorRoutes({ ...deps, deliveryMetrics: metrics.delivery }));
   app.route('/codec', codecRoutes(deps));
   app.route('/', docsRoutes(deps));

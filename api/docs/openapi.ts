@@ -9,6 +9,7 @@ import { ORDER_PATHS } from '../merchant/order-paths.js';
 import { PAYMENT_LINK_PATHS } from '../merchant/payment-link-paths.js';
 import { SESSION_PATHS } from '../merchant/session-paths.js';
 import { WEBHOOK_ENDPOINT_PATHS } from '../merchant/webhook-endpoint-paths.js';
+import { SANDBOX_PATHS } from '../sandbox/sandbox-paths.js';
 import { operationOf, type DocumentSettings } from '../route-declaration.js';
 import { MERCHANT_API_KEY_SCHEME } from './responses.js';
 
@@ -30,6 +31,10 @@ const TAGS = [
     name: 'Payment links',
     description: 'A cart you sell with a link (social media, an invoice, a QR code): each visit opens a checkout session of its own. With your API key.',
   },
+  {
+    name: 'Sandbox helpers',
+    description: 'Sandbox only: drive a checkout by API, as its customer, and fire its timers now (docs/api.md, "Sandbox helpers"). With your API key.',
+  },
   { name: 'Webhooks', description: 'What we POST to your endpoints, signed (Standard Webhooks): one body per event, in order per cart (docs/webhooks.md).' },
 ];
 
@@ -42,7 +47,9 @@ export function buildOpenApiDocument(config: DocumentSettings) {
     description:
       "The merchant's API key, `sk_<environment>_…`, given once at registration and on each rotation. Required on everything under /v2/merchant/. Optional on create-cart: needed only when the merchant's operator turned on requireApiKeyForCarts; sent there, it must be the merchant's active key (else 401, never a public cart).",
   });
-  for (const route of ROUTES) registry.registerPath(operationOf(route, config));
+  // The sandbox helpers exist in a sandbox deployment only (api/app.ts), and so in its document only.
+  const routes = config.environment === 'production' ? ROUTES : [...ROUTES, ...SANDBOX_PATHS];
+  for (const route of routes) registry.registerPath(operationOf(route, config));
   registerWebhooks(registry);
   return new OpenApiGeneratorV31(registry.definitions).generateDocument({
     openapi: '3.1.0',
@@ -54,7 +61,7 @@ export function buildOpenApiDocument(config: DocumentSettings) {
       description: `Create checkout sessions for the hosted payment page, then look up and refund your orders, and end a session you can no longer honour. This is the ${config.environment} environment. Create-cart identifies the merchant by \`cartObject.store.platformUuid\`; no Authorization header is needed unless the merchant chose to require its API key on create-cart (then \`Authorization: Bearer <apiKey>\`, else 401); an Authorization header that is sent must carry the merchant's active key, else 401. Everything under \`/v2/merchant/\` needs \`Authorization: Bearer <apiKey>\`. Every error has the same body (\`Error\`).`,
     },
     servers: [{ url: config.apiBaseUrl, description: config.environment }],
-    tags: TAGS,
+    tags: config.environment === 'production' ? TAGS.filter((tag) => tag.name !== 'Sandbox helpers') : TAGS,
   });
 }
 
