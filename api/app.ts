@@ -13,6 +13,8 @@ import { strictTransportSecurity } from './middleware/strict-transport-security.
 import { CART_MOUNT } from './carts/cart-paths.js';
 import { cartRoutes } from './carts/routes.js';
 import { codecRoutes } from './codec/routes.js';
+import { CURRENCIES_MOUNT } from './currencies/currency-paths.js';
+import { currencyRoutes } from './currencies/routes.js';
 import { docsRoutes } from './docs/routes.js';
 import { healthRoutes } from './health/routes.js';
 import { MERCHANT_MOUNT } from './merchant/mount.js';
@@ -43,6 +45,7 @@ export function createApiApp(deps: ApiDeps) {
     c.body(await metrics.registry.metrics(), 200, { 'Content-Type': metrics.registry.contentType }),
   );
   app.route(CART_MOUNT, cartRoutes({ ...deps, cartsCreated: metrics.cartsCreated }));
+  app.route(CURRENCIES_MOUNT, currencyRoutes(deps));
   app.route(MERCHANT_MOUNT, merchantRoutes({ ...deps, deliveryMetrics: metrics.delivery }));
   // Production has no sandbox helpers: every /v2/sandbox/ path is a 404 there.
   if (deps.config.environment !== 'production') app.route(SANDBOX_MOUNT, sandboxRoutes(deps));

@@ -3,6 +3,7 @@ import { z } from 'zod';
 import { CART_EVENT_SCHEMAS, testEventBodySchema, WEBHOOK_EVENT_NAMES, WEBHOOK_TEST_EVENT } from '../../core/webhooks/events.js';
 import { CART_EVENT_EXAMPLES, TEST_EVENT_EXAMPLE } from '../../core/webhooks/event-examples.js';
 import { CREATE_CART } from '../carts/cart-paths.js';
+import { LIST_CURRENCIES } from '../currencies/currency-paths.js';
 import { EVENT_PATHS } from '../merchant/event-paths.js';
 import { HOLD_PATHS } from '../merchant/hold-paths.js';
 import { ORDER_PATHS } from '../merchant/order-paths.js';
@@ -18,7 +19,7 @@ import { MERCHANT_API_KEY_SCHEME } from './responses.js';
  * declared once beside the routes module that serves it (api/route-declaration.ts,
  * docs/decisions/openapi-from-routes.md); this file only lists them, in the document's order.
  */
-const ROUTES = [CREATE_CART, ...ORDER_PATHS, ...SESSION_PATHS, ...HOLD_PATHS, ...WEBHOOK_ENDPOINT_PATHS, ...EVENT_PATHS, ...PAYMENT_LINK_PATHS];
+const ROUTES = [CREATE_CART, LIST_CURRENCIES, ...ORDER_PATHS, ...SESSION_PATHS, ...HOLD_PATHS, ...WEBHOOK_ENDPOINT_PATHS, ...EVENT_PATHS, ...PAYMENT_LINK_PATHS];
 
 const TAGS = [
   { name: 'Checkout sessions', description: 'Create the session the customer pays on the hosted page.' },

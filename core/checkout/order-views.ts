@@ -38,6 +38,8 @@ export interface OrderRow {
   paymentLinkId: string | null;
   /** The cart this session retries; null for a cart the merchant created. */
   retryOf: string | null;
+  /** The first cart of the retry chain (migration 029); null with retryOf. */
+  retryRoot: string | null;
   /** The abandoned cart whose recovery link opened this session (./recovery-token.ts); null otherwise. */
   recoveredFrom: string | null;
 }
@@ -66,6 +68,7 @@ interface OrderDbRow {
   created_with: CartProvenance;
   payment_link_id: string | null;
   retry_of: string | null;
+  retry_root: string | null;
   recovered_from: string | null;
 }
 
@@ -101,6 +104,7 @@ const toOrderRow = (r: OrderDbRow): OrderRow => ({
   createdWith: r.created_with,
   paymentLinkId: r.payment_link_id,
   retryOf: r.retry_of,
+  retryRoot: r.retry_root,
   recoveredFrom: r.recovered_from,
 });
 
@@ -118,7 +122,7 @@ export interface CartListFilter {
 
 const ORDER_COLUMNS = (sql: Sql) => sql`
   cart_id, platform_uuid, environment, status, amount, currency, refunded_amount, captured_amount, payment_brand, payment_last4, three_d_secure,
-  paid_with_saved_card, failure_code, cancelled_by, customer_sealed, cart, expires_on, created_at, paid_at, created_with, payment_link_id, retry_of, recovered_from,
+  paid_with_saved_card, failure_code, cancelled_by, customer_sealed, cart, expires_on, created_at, paid_at, created_with, payment_link_id, retry_of, retry_root, recovered_from,
   (extract(epoch from created_at) * 1000000)::bigint::text as created_at_micros`;
 
 /** One owner's carts, newest first (ties by cartId), filtered; the index carts_merchant_env_created serves it. */
