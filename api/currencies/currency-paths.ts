@@ -17,6 +17,8 @@ export const LIST_CURRENCIES = declareRoute({
       'else 422 AMOUNT_NOT_REPRESENTABLE; a currency not listed is 422 CURRENCY_NOT_SUPPORTED. No authentication.',
     ].join(' '),
     tags: ['Checkout sessions'],
+    // Public: no key needed (an empty requirement, as create-cart's without a key).
+    security: [{}],
     responses: {
       200: { description: 'The accepted currencies, by code.', headers: requestIdHeader, content: json(currencyListSchema) },
       ...errorResponses([methodNotAllowedError('GET'), MERCHANT_INTERNAL]),

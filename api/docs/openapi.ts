@@ -19,7 +19,16 @@ import { MERCHANT_API_KEY_SCHEME } from './responses.js';
  * declared once beside the routes module that serves it (api/route-declaration.ts,
  * docs/decisions/openapi-from-routes.md); this file only lists them, in the document's order.
  */
-const ROUTES = [CREATE_CART, LIST_CURRENCIES, ...ORDER_PATHS, ...SESSION_PATHS, ...HOLD_PATHS, ...WEBHOOK_ENDPOINT_PATHS, ...EVENT_PATHS, ...PAYMENT_LINK_PATHS];
+const ROUTES = [
+  CREATE_CART,
+  LIST_CURRENCIES,
+  ...ORDER_PATHS,
+  ...SESSION_PATHS,
+  ...HOLD_PATHS,
+  ...WEBHOOK_ENDPOINT_PATHS,
+  ...EVENT_PATHS,
+  ...PAYMENT_LINK_PATHS,
+];
 
 const TAGS = [
   { name: 'Checkout sessions', description: 'Create the session the customer pays on the hosted page.' },

@@ -202,7 +202,10 @@ export const ROTATE_WEBHOOK_ENDPOINT_SECRET = declareRoute({
 
 export const testEventAnswerSchema = z
   .strictObject({
-    eventId: z.string().meta({ description: 'The test event’s id (its webhook-id header); test events are neither recorded nor retried', example: 'evt_test_3f2c9b7e0d3a4c1b8e6f5a4d' }),
+    eventId: z.string().meta({
+      description: 'The test event’s id (its webhook-id header); test events are neither recorded nor retried',
+      example: 'evt_test_3f2c9b7e0d3a4c1b8e6f5a4d',
+    }),
     url: z.string().meta({ description: 'Where it went: the endpoint’s URL' }),
     delivered: z.boolean().meta({ description: 'true when your endpoint answered 2xx' }),
     status: z.int().optional().meta({ description: 'Your endpoint’s HTTP status; absent when it did not answer' }),

@@ -97,7 +97,8 @@ export async function completeSandboxCart(
     const codeHash = otpHash(config.keyring, cartId, sent?.code ?? config.sandboxOtp);
     const before = state;
     state = await act(() => actions.verifyCode(cartId, codeHash, before));
-    if (state.step === 'code') throw new ApiError('SESSION_ENDED', 'The session did not accept the sandbox code.', [{ path: 'cartId', message: 'code not accepted' }]);
+    if (state.step === 'code')
+      throw new ApiError('SESSION_ENDED', 'The session did not accept the sandbox code.', [{ path: 'cartId', message: 'code not accepted' }]);
     await reached('code_verified');
   }
   if (state.step === 'card') {

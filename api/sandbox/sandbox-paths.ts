@@ -62,7 +62,12 @@ const NOT_FOUND: DocumentedError = {
 };
 const RATE_LIMITED: DocumentedError = {
   description: "RATE_LIMITED: the checkout page's limits on actions and codes from your address (RATE_LIMIT_PAGE_ACTIONS_PER_CLIENT, OTP_SENDS_PER_CLIENT).",
-  examples: [example('RATE_LIMITED', "Too many checkout actions or codes from your address: the sandbox helpers count against the checkout page's limits. Retry after 42 s.")],
+  examples: [
+    example(
+      'RATE_LIMITED',
+      "Too many checkout actions or codes from your address: the sandbox helpers count against the checkout page's limits. Retry after 42 s.",
+    ),
+  ],
   retryAfter: true,
 };
 
@@ -93,10 +98,14 @@ export const COMPLETE_CART = declareRoute({
           description:
             'SESSION_IN_BROWSER: a browser started this checkout on the hosted page; create a new cart. SESSION_ENDED: the session is no longer open, or refused the step.',
           examples: [
-            example('SESSION_IN_BROWSER', 'A browser has started this checkout on the hosted page: the helpers drive only carts no browser has started, so the page and the helper never act for one customer together. Create a new cart.', [
-              { path: 'cartId', message: 'was started by a browser' },
+            example(
+              'SESSION_IN_BROWSER',
+              'A browser has started this checkout on the hosted page: the helpers drive only carts no browser has started, so the page and the helper never act for one customer together. Create a new cart.',
+              [{ path: 'cartId', message: 'was started by a browser' }],
+            ),
+            example('SESSION_ENDED', 'This session has already ended (paid); there is nothing left to drive.', [
+              { path: 'cartId', message: 'is not an open session: it is paid' },
             ]),
-            example('SESSION_ENDED', 'This session has already ended (paid); there is nothing left to drive.', [{ path: 'cartId', message: 'is not an open session: it is paid' }]),
           ],
         },
         RATE_LIMITED,
@@ -123,14 +132,19 @@ export const ADVANCE_CART = declareRoute({
     responses: {
       200: { description: 'The timer fired: the session’s status', headers: requestIdHeader, content: json(sandboxCartSchema) },
       ...errorResponses([
-        ...bodyErrors(SANDBOX_BODY_BYTES, 'to missing or not one of the three, or an unknown field.', { path: 'to', message: `must be one of ${CLOCK_TARGETS.join(', ')}` }),
+        ...bodyErrors(SANDBOX_BODY_BYTES, 'to missing or not one of the three, or an unknown field.', {
+          path: 'to',
+          message: `must be one of ${CLOCK_TARGETS.join(', ')}`,
+        }),
         NOT_FOUND,
         methodNotAllowedError('POST'),
         together({
           description:
             'NOTHING_TO_ADVANCE: that timer is not running: expired needs an open session before Pay, authorization_expired an authorized (manual-capture) order not yet captured or voided, reminder_due an abandoned session waiting to remind its customer.',
           examples: [
-            example('NOTHING_TO_ADVANCE', 'No expired timer is running in this session. Nothing was advanced.', [{ path: 'to', message: 'no expired timer is running in this session' }]),
+            example('NOTHING_TO_ADVANCE', 'No expired timer is running in this session. Nothing was advanced.', [
+              { path: 'to', message: 'no expired timer is running in this session' },
+            ]),
           ],
         }),
         ...MERCHANT_COMMON_ERRORS,

@@ -11,15 +11,22 @@ export const currencyListSchema = z
       z
         .strictObject({
           code: z.string().meta({ description: 'ISO 4217 code: what cartObject.cart.currency takes', example: 'KWD' }),
-          exponent: z.int().meta({ description: 'ISO 4217 minor-unit digits: every amount of the API is in these minor units (JPY 0, EUR 2, KWD 3)', example: 3 }),
+          exponent: z
+            .int()
+            .meta({ description: 'ISO 4217 minor-unit digits: every amount of the API is in these minor units (JPY 0, EUR 2, KWD 3)', example: 3 }),
           processors: z
             .array(
               z.strictObject({
                 processor: z.enum(['sandbox', 'stripe']).meta({ description: 'The payment processor' }),
-                exponent: z.int().meta({ description: 'The digits after the decimal point of the unit it charges in (Stripe charges MGA in whole ariary: 0)', example: 3 }),
-                step: z.int().meta({ description: 'Its own amounts are multiples of this, in its unit (Stripe’s three-decimal amounts end in 0: 10)', example: 10 }),
+                exponent: z
+                  .int()
+                  .meta({ description: 'The digits after the decimal point of the unit it charges in (Stripe charges MGA in whole ariary: 0)', example: 3 }),
+                step: z
+                  .int()
+                  .meta({ description: 'Its own amounts are multiples of this, in its unit (Stripe’s three-decimal amounts end in 0: 10)', example: 10 }),
                 multipleOf: z.int().meta({
-                  description: 'What that means for you: every amount (total, capture, refund) in ISO minor units must be a multiple of this, else 422 AMOUNT_NOT_REPRESENTABLE',
+                  description:
+                    'What that means for you: every amount (total, capture, refund) in ISO minor units must be a multiple of this, else 422 AMOUNT_NOT_REPRESENTABLE',
                   example: 10,
                 }),
               }),

@@ -77,7 +77,15 @@ describe('retrying a failed session', () => {
     const original = await order(first);
     expect(original).toMatchObject({ status: 'failed', failureCode: 'card_declined', retryOf: null, retryRoot: null });
     const retry_ = await order(answer.cartId);
-    expect(retry_).toMatchObject({ status: 'pending', retryOf: first, retryRoot: first, createdWith: 'api_key', amount: original.amount, payment: null, customer: null });
+    expect(retry_).toMatchObject({
+      status: 'pending',
+      retryOf: first,
+      retryRoot: first,
+      createdWith: 'api_key',
+      amount: original.amount,
+      payment: null,
+      customer: null,
+    });
     expect({ items: retry_.items, extra: retry_.extra, country: retry_.country }).toEqual({
       items: original.items,
       extra: original.extra,

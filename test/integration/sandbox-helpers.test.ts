@@ -35,18 +35,24 @@ describe('sandbox helpers', () => {
    * recorded events arrived, in order, with what differs between two carts (ids, times, references) named instead.
    */
   async function eventsOf(cartId: string): Promise<unknown[]> {
-    const recorded = await waitFor(async () => {
-      const [row] = await stack.db<{ status: string }[]>`select status from carts where cart_id = ${cartId}`;
-      if (!row || ['pending', 'processing'].includes(row.status)) return undefined;
-      return (await stack.db`select 1 from webhook_events where cart_id = ${cartId}`).length;
-    }, { timeoutMs: 60_000, what: `cart ${cartId} final` });
-    const received = await waitFor(() => {
-      const bodies = receiver.requests
-        .map((r) => JSON.parse(r.rawBody) as { id: string; sequence: number; data: { cartId: string } })
-        .filter((b) => b.data.cartId === cartId);
-      const once = [...new Map(bodies.map((b) => [b.id, b])).values()].sort((a, b) => a.sequence - b.sequence);
-      return once.length === recorded ? once : undefined;
-    }, { timeoutMs: 30_000, what: `the ${recorded} webhooks of ${cartId}` });
+    const recorded = await waitFor(
+      async () => {
+        const [row] = await stack.db<{ status: string }[]>`select status from carts where cart_id = ${cartId}`;
+        if (!row || ['pending', 'processing'].includes(row.status)) return undefined;
+        return (await stack.db`select 1 from webhook_events where cart_id = ${cartId}`).length;
+      },
+      { timeoutMs: 60_000, what: `cart ${cartId} final` },
+    );
+    const received = await waitFor(
+      () => {
+        const bodies = receiver.requests
+          .map((r) => JSON.parse(r.rawBody) as { id: string; sequence: number; data: { cartId: string } })
+          .filter((b) => b.data.cartId === cartId);
+        const once = [...new Map(bodies.map((b) => [b.id, b])).values()].sort((a, b) => a.sequence - b.sequence);
+        return once.length === recorded ? once : undefined;
+      },
+      { timeoutMs: 30_000, what: `the ${recorded} webhooks of ${cartId}` },
+    );
     const text = JSON.stringify(received)
       .replaceAll(cartId, '<cartId>')
       .replace(/\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(\.\d+)?Z/g, '<time>')
@@ -155,7 +161,7 @@ describe('sandbox helpers', () => {
     const lines = (history.events ?? []).map((e) => {
       const type = temporal.api.enums.v1.EventType[e.eventType ?? 0]!.replace('EVENT_TYPE_', '');
       const update = e.workflowExecutionUpdateAcceptedEventAttributes?.acceptedRequest?.input?.name;
-      return `${e.eventId} ${type}${update ? ` (${update})` : ''}`;
+      return `${String(e.eventId)} ${type}${update ? ` (${update})` : ''}`;
     });
     console.log(`advance → expired: order_abandoned after ${seconds.toFixed(2)} s; workflow history of cart-${cartId}:\n  ${lines.join('\n  ')}`);
     expect(lines.some((l) => l.includes('WORKFLOW_EXECUTION_UPDATE_ACCEPTED (advanceClock)'))).toBe(true);

@@ -263,7 +263,9 @@ describe('every workflow type replays its histories deterministically', () => {
         (e) => e.activityTaskScheduledEventAttributes?.activityType?.name ?? [],
       );
       expect(remindedActivities).toEqual(['sendRecoveryReminder']);
-      const clockActivities = (await clockReminded.handle.fetchHistory()).events!.flatMap((e) => e.activityTaskScheduledEventAttributes?.activityType?.name ?? []);
+      const clockActivities = (await clockReminded.handle.fetchHistory()).events!.flatMap(
+        (e) => e.activityTaskScheduledEventAttributes?.activityType?.name ?? [],
+      );
       expect(clockActivities).toContain('sendRecoveryReminder');
       expect([await captured.handle.result(), await voided.handle.result()]).toEqual([{ status: 'paid' }, { status: 'cancelled' }]);
       expect(await unreturned.handle.query(stateQuery)).toMatchObject({ status: 'failed', failureCode: 'authentication_timeout' });
