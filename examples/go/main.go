@@ -7,6 +7,7 @@ import (
 	"encoding/json"
 	"io"
 	"log"
+	"net"
 	"net/http"
 	"os"
 	"sync"
@@ -34,8 +35,7 @@ var (
 	apiURL, apiKey = os.Getenv("HOSTED_CHECKOUT_API_URL"), os.Getenv("HOSTED_CHECKOUT_API_KEY")
 	storeURL       = os.Getenv("STORE_URL") // your shop's address, on a domain registered for your merchant
 	mu             sync.Mutex
-	orders         = map[string]*order{} // your database in real life
-	byCart         = map[string]*order{}
+	orders, byCart = map[string]*order{}, map[string]*order{} // your database in real life
 	seen           = map[string]bool{}
 )
 
@@ -140,6 +140,10 @@ func main() {
 	http.HandleFunc("POST /orders/{id}/pay", pay)
 	http.HandleFunc("POST /orders/{id}/refund", refund)
 	http.HandleFunc("POST /webhooks", webhooks(hook))
-	log.Printf("listening on port %s", os.Getenv("PORT"))
-	log.Fatal(http.ListenAndServe("127.0.0.1:"+os.Getenv("PORT"), nil))
+	listener, err := net.Listen("tcp", "127.0.0.1:"+os.Getenv("PORT"))
+	if err != nil {
+		log.Fatal(err)
+	}
+	log.Printf("listening on port %s", os.Getenv("PORT")) // bound: requests are taken from now
+	log.Fatal(http.Serve(listener, nil))
 }

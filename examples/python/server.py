@@ -118,6 +118,6 @@ class Merchant(BaseHTTPRequestHandler):
 
 
 if __name__ == "__main__":
-    port = int(os.environ["PORT"])
-    log.info("listening on port %s", port)
-    ThreadingHTTPServer(("127.0.0.1", port), Merchant).serve_forever()
+    server = ThreadingHTTPServer(("127.0.0.1", int(os.environ["PORT"])), Merchant)
+    log.info("listening on port %s", server.server_port)  # bound: requests are taken from now
+    server.serve_forever()

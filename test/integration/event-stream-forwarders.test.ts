@@ -83,7 +83,10 @@ describe('the event stream forwarders of docs/webhooks.md (examples/python/forwa
             (request) => new Webhook(secret).verify(request.rawBody, request.headers as Record<string, string>) as { id: string },
           );
           expect(forwarded.map((event) => event.id)).toEqual(recorded.map((event) => event.id));
-          for (const event of recorded) expect(output).toContain(`${event.id} 200`);
+          // Each line is printed once the answer is complete, which the receiver sees a moment before.
+          await waitFor(() => (recorded.every((event) => output.includes(`${event.id} 200`)) ? true : undefined), {
+            what: `a line per forwarded event with its answer:\n${output}`,
+          });
           console.info(
             `forwarder ${language}: ${forwarded.length} events verified, payment to the last one forwarded ${local.requests.at(-1)!.at - paying} ms`,
           );
