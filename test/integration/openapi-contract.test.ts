@@ -150,7 +150,7 @@ describe('the OpenAPI document tells the truth about the merchant API', () => {
       components: { securitySchemes: Record<string, unknown> };
     };
     expect(document.components.securitySchemes.merchantApiKey).toMatchObject({ type: 'http', scheme: 'bearer' });
-    const merchantOperations = Object.entries(document.paths).filter(([path]) => path.startsWith('/v2/merchant/'));
+    const merchantOperations = Object.entries(document.paths).filter(([path]) => path.startsWith('/v2/merchant/') || path.startsWith('/v2/sandbox/'));
     expect(merchantOperations.map(([path]) => path).sort()).toEqual([
       '/v2/merchant/carts/{cartId}/expire',
       '/v2/merchant/carts/{cartId}/retry',
@@ -168,6 +168,9 @@ describe('the OpenAPI document tells the truth about the merchant API', () => {
       '/v2/merchant/webhook-endpoints',
       '/v2/merchant/webhook-endpoints/{id}',
       '/v2/merchant/webhook-endpoints/{id}/rotate-secret',
+      '/v2/merchant/webhook-endpoints/{id}/test',
+      '/v2/sandbox/carts/{cartId}/advance',
+      '/v2/sandbox/carts/{cartId}/complete',
     ]);
     for (const [, operations] of merchantOperations)
       for (const operation of Object.values(operations)) expect(operation.security).toEqual([{ merchantApiKey: [] }]);
