@@ -1,10 +1,9 @@
 import type { Context } from 'hono';
-import { AUDIT_ENTRY_HEADER, recordAudit, type AuditActor, type AuditEntryInput } from '../core/audit/audit-log.js';
+import { AUDIT_ENTRY_HEADER, recordAudit, type AuditActor, type AuditDecision } from '../core/audit/audit-log.js';
 import { clientAddress } from '../core/client-address.js';
 import type { Db } from '../core/db/client.js';
 
-/** What a route says of its decision; who and from where come from the request. */
-export type AuditedDecision = Pick<AuditEntryInput, 'action' | 'target' | 'before' | 'after'>;
+export type AuditedDecision = AuditDecision;
 
 export interface AuditDeps {
   db: Db;

@@ -69,6 +69,9 @@ export interface AuditEntryInput {
   after?: Record<string, Json> | null;
 }
 
+/** What a door says of a decision; who and from where come from its request. */
+export type AuditDecision = Pick<AuditEntryInput, 'action' | 'target' | 'before' | 'after'>;
+
 export interface AuditEntry {
   id: string;
   at: Date;
