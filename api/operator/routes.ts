@@ -186,7 +186,12 @@ export function operatorRoutes(deps: { config: Config; db: Db; temporal: Tempora
     const platformUuid = uuid(c);
     const before = (await getMerchant(db, platformUuid).catch(translate)).webhookUrl;
     const changed = await changeWebhookUrl(db, platformUuid, body.webhookUrl, 'operator', config.webhooks).catch(translate);
-    await audit(c, platformUuid, { action: 'webhook_endpoint.update', target: 'webhook_endpoint:first', before: { url: before }, after: { url: body.webhookUrl } });
+    await audit(c, platformUuid, {
+      action: 'webhook_endpoint.update',
+      target: 'webhook_endpoint:first',
+      before: { url: before },
+      after: { url: body.webhookUrl },
+    });
     return c.json(changed);
   });
 
@@ -314,10 +319,14 @@ export function operatorRoutes(deps: { config: Config; db: Db; temporal: Tempora
   app.post('/merchants/:platformUuid/recover', async (c) => {
     const body = await readValidJson(c, recoverBody);
     const platformUuid = uuid(c);
-    const recovered = await withDeadline(temporal, TEMPORAL_DEADLINE_MS, () => recoverEndpoint(delivery, platformUuid, new Date(body.since), body.endpointId)).catch(
-      translate,
-    );
-    await audit(c, platformUuid, { action: 'webhook_endpoint.recover', target: `webhook_endpoint:${body.endpointId ?? 'first'}`, after: { since: body.since } });
+    const recovered = await withDeadline(temporal, TEMPORAL_DEADLINE_MS, () =>
+      recoverEndpoint(delivery, platformUuid, new Date(body.since), body.endpointId),
+    ).catch(translate);
+    await audit(c, platformUuid, {
+      action: 'webhook_endpoint.recover',
+      target: `webhook_endpoint:${body.endpointId ?? 'first'}`,
+      after: { since: body.since },
+    });
     return c.json(recovered, 202);
   });
 

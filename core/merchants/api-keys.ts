@@ -149,10 +149,7 @@ export async function activeApiKeyId(db: Db, platformUuid: string): Promise<stri
  * stops working at once (same transaction). No overlap: a key is a bearer credential, and a leaked one
  * must die the moment it is rotated. Also issues a key to a merchant that has none.
  */
-export async function rotateApiKey(
-  db: Db,
-  platformUuid: string,
-): Promise<{ platformUuid: string; apiKey: string; apiKeyPrefix: string; keyId: string }> {
+export async function rotateApiKey(db: Db, platformUuid: string): Promise<{ platformUuid: string; apiKey: string; apiKeyPrefix: string; keyId: string }> {
   const merchant = await getMerchant(db, platformUuid);
   const apiKey = newApiKey(merchant.environment);
   const stored = storedApiKey(apiKey);

@@ -44,7 +44,10 @@ export function auditRoutes(deps: { config: Config; db: Db }, viewer: 'merchant'
     const parsed = filterSchema.safeParse(form);
     if (!parsed.success) {
       const field = String(parsed.error.issues[0]!.path[0]);
-      return { form, error: `The filter “${field}” is not valid: ${field === 'from' || field === 'to' ? 'enter a date such as 2030-01-31' : 'choose one of the list'}.` };
+      return {
+        form,
+        error: `The filter “${field}” is not valid: ${field === 'from' || field === 'to' ? 'enter a date such as 2030-01-31' : 'choose one of the list'}.`,
+      };
     }
     const f = parsed.data;
     const cursor = CURSOR.exec(q('before'));

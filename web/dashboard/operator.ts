@@ -171,7 +171,10 @@ export function operatorRoutes(deps: { db: Db; config: Config }) {
     if (!chosen || !z.uuid().safeParse(platformUuid).success) return c.html(notFoundPage('This merchant or action'), 404);
     try {
       const merchant = await chosen.run(db, platformUuid);
-      await audit(c, platformUuid, { action: chosen.audited, target: chosen.audited.startsWith('merchant.') ? `merchant:${platformUuid}` : 'webhook_endpoint:first' });
+      await audit(c, platformUuid, {
+        action: chosen.audited,
+        target: chosen.audited.startsWith('merchant.') ? `merchant:${platformUuid}` : 'webhook_endpoint:first',
+      });
       return await respond(c, `${merchant.name} ${chosen.done}.`);
     } catch (err) {
       if (err instanceof MerchantNotFoundError) return c.html(notFoundPage('This merchant'), 404);

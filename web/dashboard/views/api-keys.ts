@@ -72,7 +72,15 @@ export function apiKeysPage(view: ApiKeysView & { who: string }): Html {
           <input type="hidden" name="csrf" value="${view.csrf}" />
           <div class="field ${result.error ? 'invalid' : ''}">
             <label for="key-name">Name</label>
-            <input type="text" id="key-name" name="name" maxlength="60" required value="${form.name}" ${result.error ? html`aria-describedby="new-key-error"` : ''} />
+            <input
+              type="text"
+              id="key-name"
+              name="name"
+              maxlength="60"
+              required
+              value="${form.name}"
+              ${result.error ? html`aria-describedby="new-key-error"` : ''}
+            />
           </div>
           <fieldset class="field">
             <legend>Scope</legend>
