@@ -20,11 +20,13 @@ import { signInLimit } from './sign-in-limit.js';
 import { signInRoutes } from './sign-in.js';
 import { dashboardMessage, forbiddenPage, notFoundPage } from './views/layout.js';
 import { settingsRoutes } from './settings.js';
+import { apiKeyRoutes } from './api-keys.js';
+import { auditRoutes } from './audit-log.js';
 import { dashboardCodecRoutes, temporalUiProxy } from './temporal-ui.js';
 
 const FORM_BODY_LIMIT_BYTES = 16 * 1024;
 const SIGN_IN_POSTS = ['/sign-in', '/sign-in/operator', '/link'];
-const MERCHANT_SECTIONS = ['/insights', '/orders', '/payment-links', '/webhooks', '/events'];
+const MERCHANT_SECTIONS = ['/insights', '/orders', '/payment-links', '/webhooks', '/events', '/api-keys', '/audit'];
 
 /**
  * The dashboard, mounted at /dashboard on the checkout page's origin (web/app.ts): merchants (API key
@@ -79,6 +81,7 @@ export function dashboardRoutes(deps: { config: Config; db: Db; temporal: Tempor
   };
   only('/operator', requireOperator({ sessions }));
   app.route('/operator/insights', insightRoutes(deps, 'operator'));
+  app.route('/operator', auditRoutes(deps, 'operator'));
   app.route('/operator', operatorRoutes(deps));
 
   const merchantOnly = requireMerchant({ ...deps, sessions });
@@ -87,6 +90,8 @@ export function dashboardRoutes(deps: { config: Config; db: Db; temporal: Tempor
   app.route('/', orderRoutes(deps));
   app.route('/', paymentLinkPageRoutes(deps));
   app.route('/', settingsRoutes(deps));
+  app.route('/', apiKeyRoutes(deps));
+  app.route('/', auditRoutes(deps, 'merchant'));
 
   app.all('*', (c) => c.html(notFoundPage(), 404));
   app.onError((err, c) => {
