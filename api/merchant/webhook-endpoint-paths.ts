@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { WEBHOOK_CALLBACKS } from '../docs/webhook-callbacks.js';
 import {
   createdWebhookEndpointSchema,
   createWebhookEndpointSchema,
@@ -104,6 +105,7 @@ export const CREATE_WEBHOOK_ENDPOINT = declareRoute({
     ].join(' '),
     tags: ['Webhook endpoints'],
     security: MERCHANT_SECURITY,
+    callbacks: WEBHOOK_CALLBACKS,
     request: {
       body: {
         required: true,
