@@ -52,10 +52,10 @@ import (
 
 func main() {
 	var body client.CreateCartJSONRequestBody
-	if err := json.Unmarshal([]byte(os.Getenv("CART_REQUEST")), &body); err != nil {
+	if err := json.Unmarshal([]byte(os.Args[2]), &body); err != nil {
 		panic(err)
 	}
-	api, err := client.NewClientWithResponses(os.Getenv("API_URL"))
+	api, err := client.NewClientWithResponses(os.Args[1])
 	if err != nil {
 		panic(err)
 	}
@@ -71,13 +71,13 @@ func main() {
 }
 `;
 
-const PYTHON_PROGRAM = `import json, os
+const PYTHON_PROGRAM = `import json, sys
 from hosted_checkout_api_client import Client
 from hosted_checkout_api_client.api.checkout_sessions import create_cart
 from hosted_checkout_api_client.models import CreateCartRequest, CreatedCart
 
-api = Client(base_url=os.environ["API_URL"])
-created = create_cart.sync(client=api, body=CreateCartRequest.from_dict(json.loads(os.environ["CART_REQUEST"])), idempotency_key="python-generated-client")
+api = Client(base_url=sys.argv[1])
+created = create_cart.sync(client=api, body=CreateCartRequest.from_dict(json.loads(sys.argv[2])), idempotency_key="python-generated-client")
 if not isinstance(created, CreatedCart):
     raise SystemExit(f"create-cart answered {created}")
 print(f"python: cart {created.data.cart_id}")
@@ -88,8 +88,8 @@ import type { paths } from './schema.js';
 
 type CreateCartBody = paths['/v2/public/api/cart/']['post']['requestBody']['content']['application/json'];
 
-const api = createClient<paths>({ baseUrl: process.env.API_URL });
-const body = JSON.parse(process.env.CART_REQUEST ?? '') as CreateCartBody;
+const api = createClient<paths>({ baseUrl: process.argv[2] });
+const body = JSON.parse(process.argv[3] ?? '') as CreateCartBody;
 const { data, error } = await api.POST('/v2/public/api/cart/', { body, params: { header: { 'Idempotency-Key': 'typescript-generated-client' } } });
 if (!data) throw new Error(\`create-cart answered \${JSON.stringify(error)}\`);
 console.log(\`typescript: cart \${data.data.cartId}\`);
@@ -99,12 +99,13 @@ describe.skipIf(skip)('clients generated from /openapi.json with default setting
   const stack = useTestStack();
   let merchant: CreatedMerchant;
   let work: string;
-  let env: NodeJS.ProcessEnv;
+  /** Each program's arguments: the API's URL and a create-cart body. */
+  let programArgs: string[];
 
   beforeAll(async () => {
     merchant = await stack.createMerchant({ name: 'Generated Clients Store' });
     work = mkdtempSync(path.join(tmpdir(), 'generated-clients-'));
-    env = { API_URL: stack.apiUrl, CART_REQUEST: JSON.stringify(validCartRequest(merchant.platformUuid)) };
+    programArgs = [stack.apiUrl, JSON.stringify(validCartRequest(merchant.platformUuid))];
   });
   afterAll(() => rmSync(work, { recursive: true, force: true }));
 
@@ -134,7 +135,7 @@ describe.skipIf(skip)('clients generated from /openapi.json with default setting
       await run('go', ['vet', './...'], { cwd: dir });
       await run('go', ['build', '-o', 'merchant', '.'], { cwd: dir });
     });
-    const line = (await run(path.join(dir, 'merchant'), [], { cwd: dir, env })).trim();
+    const line = (await run(path.join(dir, 'merchant'), programArgs, { cwd: dir })).trim();
     console.info(line);
     await expectCart(line, 'go');
   }, 600_000);
@@ -142,7 +143,7 @@ describe.skipIf(skip)('clients generated from /openapi.json with default setting
   it('Python (openapi-python-client): generates, compiles, imports and creates a cart', async () => {
     const venv = tools.pythonVenv ?? '';
     // As in the activated venv docs/clients.md says to use: the generator runs ruff from it on what it wrote.
-    const venvEnv = { ...env, PATH: `${path.join(venv, 'bin')}:${process.env.PATH}`, VIRTUAL_ENV: venv };
+    const venvEnv = { PATH: `${path.join(venv, 'bin')}:${process.env.PATH}`, VIRTUAL_ENV: venv };
     const dir = path.join(work, 'python');
     mkdirSync(dir);
     const output = await timed('python: generate', () =>
@@ -151,7 +152,7 @@ describe.skipIf(skip)('clients generated from /openapi.json with default setting
     expect(output).not.toMatch(/Warning|Unable to process/);
     await timed('python: compileall', () => run('python', ['-m', 'compileall', '-q', 'client'], { cwd: dir, env: venvEnv }));
     writeFileSync(path.join(dir, 'merchant.py'), PYTHON_PROGRAM);
-    const line = (await run('python', ['merchant.py'], { cwd: dir, env: { ...venvEnv, PYTHONPATH: path.join(dir, 'client') } })).trim();
+    const line = (await run('python', ['merchant.py', ...programArgs], { cwd: dir, env: { ...venvEnv, PYTHONPATH: path.join(dir, 'client') } })).trim();
     console.info(line);
     await expectCart(line, 'python');
   }, 600_000);
@@ -179,7 +180,7 @@ describe.skipIf(skip)('clients generated from /openapi.json with default setting
         }),
       );
       await timed('typescript: tsc', () => run(bin('tsc'), ['-p', 'tsconfig.json'], { cwd: dir }));
-      const line = (await run(process.execPath, ['--import', 'tsx', 'merchant.ts'], { cwd: dir, env })).trim();
+      const line = (await run(process.execPath, ['--import', 'tsx', 'merchant.ts', ...programArgs], { cwd: dir })).trim();
       console.info(line);
       await expectCart(line, 'typescript');
     } finally {
