@@ -12,6 +12,7 @@ import { SESSION_PATHS } from '../merchant/session-paths.js';
 import { WEBHOOK_ENDPOINT_PATHS } from '../merchant/webhook-endpoint-paths.js';
 import { operationOf, type DocumentSettings } from '../route-declaration.js';
 import { MERCHANT_API_KEY_SCHEME } from './responses.js';
+import { DELIVERY_ANSWERS, TEST_EVENT_ANSWERS } from './webhook-callbacks.js';
 
 /**
  * The OpenAPI document's assembly: its info, servers, tags, security scheme and webhooks. Each path is
@@ -80,14 +81,6 @@ const deliveryHeaders = z.object({
   'X-Client-Delivery-Attempt': z.string().regex(/^\d+$/).meta({ description: 'Counts the attempts of this delivery, from 1', example: '1' }),
 });
 
-const DELIVERY_ANSWERS = {
-  '2XX': {
-    description:
-      'Received: any 2xx within WEBHOOK_TIMEOUT_MS (15 s) ends the delivery. Answer first, then work; anything else, a redirect or no answer is retried on the schedule of docs/webhooks.md.',
-  },
-  410: { description: 'Gone: the endpoint is disabled and its events are kept as skipped, replayable once you enable it again.' },
-};
-
 /** `webhooks`: each event we POST to your endpoints, with its headers and the answer we expect. */
 function registerWebhooks(registry: OpenAPIRegistry) {
   for (const name of WEBHOOK_EVENT_NAMES) {
@@ -120,6 +113,6 @@ function registerWebhooks(registry: OpenAPIRegistry) {
       headers: deliveryHeaders,
       body: { required: true, content: { 'application/json': { schema: testEventBodySchema, example: TEST_EVENT_EXAMPLE } } },
     },
-    responses: { '2XX': { description: 'Your verification works. The answer is shown to you in the dashboard; nothing is retried.' } },
+    responses: TEST_EVENT_ANSWERS,
   });
 }
