@@ -671,6 +671,12 @@ export const DEVELOPMENT_VARIABLES: Record<string, SettingDoc & { default: strin
     default: '`stripe-mock` on PATH, then the cache',
     meaning: "path of a `stripe-mock` binary for the Stripe adapter's tests; `npm run stripe-mock:provision` builds it",
   },
+  OAPI_CODEGEN: {
+    readBy: ['tests'],
+    default: '`oapi-codegen` on PATH, then the cache',
+    meaning:
+      'path of an `oapi-codegen` binary; without one, `npm run clients:provision` builds it into the cache, where the generated-clients test finds it (docs/clients.md)',
+  },
   TEMPORAL_TOPOLOGY: {
     readBy: ['tests', 'verify'],
     default: '`dev`',

@@ -17,6 +17,7 @@ interface JsonSchema {
   const?: unknown;
   enum?: unknown[];
   anyOf?: JsonSchema[];
+  allOf?: JsonSchema[];
   items?: JsonSchema;
   properties?: Record<string, JsonSchema>;
   required?: string[];
@@ -39,10 +40,22 @@ function typeOf(schema: JsonSchema): string {
   return schema.type ?? 'any';
 }
 
-/** A component (`$ref` to `$defs`) as its own schema, keeping the description given where it is used. */
+/**
+ * A component (`$ref` to `$defs`) as its own schema, keeping the description given where it is used;
+ * an `allOf` of objects (OrderRefundedData: OrderData and the refund) as the one object it describes.
+ */
 function resolve(schema: JsonSchema, defs: Record<string, JsonSchema>): JsonSchema {
+  if (schema.allOf) {
+    const parts = schema.allOf.map((part) => resolve(part, defs));
+    return {
+      type: 'object',
+      properties: Object.assign({}, ...parts.map((part) => part.properties)) as Record<string, JsonSchema>,
+      required: parts.flatMap((part) => part.required ?? []),
+      description: schema.description,
+    };
+  }
   if (!schema.$ref) return schema;
-  const target = defs[schema.$ref.split('/').pop()!] ?? {};
+  const target = resolve(defs[schema.$ref.split('/').pop()!] ?? {}, defs);
   return { ...target, description: schema.description ?? target.description };
 }
 

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { eventListQuerySchema, eventListSchema, EVENT_LIMITS, replayRequestSchema, replayResponseSchema } from '../../core/webhooks/event-schema.js';
-import { eventStreamQuerySchema, lastEventIdSchema } from '../../core/webhooks/event-feed-schema.js';
+import { STREAM_MESSAGE_COMPONENT, eventStreamQuerySchema, lastEventIdSchema } from '../../core/webhooks/event-feed-schema.js';
 import {
   bodyErrors,
   errorResponses,
@@ -112,7 +112,9 @@ export const STREAM_EVENTS = declareRoute({
         headers: requestIdHeader,
         content: {
           'text/event-stream': {
-            schema: { type: 'string' },
+            schema: { type: 'string', description: 'Server-sent events: each message is an EventStreamMessage (x-itemSchema), its data JSON' },
+            // OpenAPI 3.2's itemSchema, as an extension in 3.1; zod-to-openapi renders no extension, so a $ref to the component api/docs/openapi.ts registers.
+            ...({ 'x-itemSchema': { $ref: `#/components/schemas/${STREAM_MESSAGE_COMPONENT}` } } as object),
             example:
               'event: ready\nid: ZjEuMTc5NTMwMzE2NzE3OTIwNC4\ndata: {"types":null}\n\nevent: order_created\nid: ZjEuMTc5NTMwMzE2OTIwMDAwMC5ldnRfMGExYjJjM2Q0ZTVm\ndata: {"id":"evt_0a1b2c3d4e5f","event":"order_created",…}\n\n',
           },

@@ -148,7 +148,7 @@ export function merchantRoutes(deps: { config: Config; db: Db; temporal: Tempora
       ...(q.createdFrom ? { createdFrom: new Date(q.createdFrom) } : {}),
       ...(q.createdTo ? { createdTo: new Date(q.createdTo) } : {}),
       ...(q.extraKey !== undefined && q.extraValue !== undefined ? { extra: { key: q.extraKey, value: q.extraValue } } : {}),
-      ...(q.limit ? { limit: Number(q.limit) } : {}),
+      ...(q.limit ? { limit: q.limit } : {}),
       ...(q.cursor ? { cursor: q.cursor } : {}),
     });
     return c.json({ data: orders, nextCursor } satisfies OrderList);

@@ -1,5 +1,6 @@
 import { DELIVERY_ERRORS } from '../../core/outbound/delivery-errors.js';
 import { z } from 'zod';
+import { WEBHOOK_CALLBACKS } from '../docs/webhook-callbacks.js';
 import {
   createdWebhookEndpointSchema,
   createWebhookEndpointSchema,
@@ -109,6 +110,7 @@ export const CREATE_WEBHOOK_ENDPOINT = declareRoute({
     ].join(' '),
     tags: ['Webhook endpoints'],
     security: MERCHANT_SECURITY,
+    callbacks: WEBHOOK_CALLBACKS,
     request: {
       body: {
         required: true,

@@ -353,7 +353,8 @@ export const createCartResponseSchema = z
         .meta({ description: `Creation + \`sessionMinutes\` (${SESSION_MINUTES.default} when absent), ISO 8601 UTC`, example: '2025-01-01T12:45:00.000Z' }),
     }),
   })
-  .meta({ id: 'CreateCartResponse' });
+  // Not CreateCartResponse: generators name createCart's response wrapper so (oapi-codegen), and the two would clash.
+  .meta({ id: 'CreatedCart' });
 
 /** What `POST /v2/merchant/carts/{cartId}/expire` answers once the session has ended. */
 export const expiredCartSchema = z

@@ -56,7 +56,8 @@ export const orderPaymentSchema = z
   .meta({ id: 'OrderPayment', description: 'The card, as brand and last 4 digits only, what 3-D Secure did, and whether it was a saved card.' });
 
 export const orderDataSchema = z
-  .strictObject({
+  // Open, not strict: Order and order_refunded's data extend it (allOf), which additionalProperties: false would refuse.
+  .object({
     cartId: z.string().meta({ example: 'q3Vh0Xc2b1TzM9r8L5kA7wYe' }),
     status: cartStatusSchema,
     amount: z.int().meta({ description: 'The cart total (Σ price × quantity), minor units; what was captured is capturedAmount', example: 4498 }),

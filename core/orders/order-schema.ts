@@ -2,6 +2,7 @@ import { z } from 'zod';
 import { plainText } from '../checkout/cart-schema.js';
 import { DELIVERY_ERRORS } from '../outbound/delivery-errors.js';
 import { DELIVERY_STATUSES, WEBHOOK_EVENT_NAMES } from '../webhooks/events.js';
+import { pageSizeParameter } from '../query-parameters.js';
 import { decodeOrderCursor } from './order-cursor.js';
 import { cartStatusSchema, orderDataSchema } from '../checkout/order-model.js';
 
@@ -72,12 +73,15 @@ export const orderWebhookSchema = z
   })
   .meta({ id: 'OrderWebhook', description: 'One webhook event of the order and every attempt to deliver it.' });
 
-export const orderSchema = orderDataSchema
-  .extend({
-    expiresOn: isoTime('When the checkout session stopped (or stops) accepting the customer'),
-    refunds: z.array(refundSchema).meta({ description: 'Oldest first' }),
-    webhooks: z.array(orderWebhookSchema).meta({ description: 'In sequence order' }),
-  })
+export const orderSchema = z
+  .intersection(
+    orderDataSchema,
+    z.object({
+      expiresOn: isoTime('When the checkout session stopped (or stops) accepting the customer'),
+      refunds: z.array(refundSchema).meta({ description: 'Oldest first' }),
+      webhooks: z.array(orderWebhookSchema).meta({ description: 'In sequence order' }),
+    }),
+  )
   .meta({ id: 'Order', description: 'An order (OrderData, as every webhook event carries it) with its refunds and webhook deliveries.' });
 
 export const orderListSchema = z
@@ -87,9 +91,7 @@ export const orderListSchema = z
   })
   .meta({ id: 'OrderList' });
 
-const wholeNumber = /^\d{1,9}$/;
-
-/** Query parameters of `GET /v2/merchant/orders`, all optional; as strings, the way a URL carries them. */
+/** Query parameters of `GET /v2/merchant/orders`, all optional; `limit` converted from the URL's string (core/query-parameters.ts). */
 export const orderListQuerySchema = z
   .strictObject({
     status: cartStatusSchema.optional(),
@@ -112,12 +114,9 @@ export const orderListQuerySchema = z
       .max(ORDER_LIMITS.extraValue, `must be at most ${ORDER_LIMITS.extraValue} characters`)
       .optional()
       .meta({ description: 'See extraKey', example: 'order-42' }),
-    limit: z
-      .string()
-      .regex(wholeNumber, `must be a whole number from 1 to ${ORDER_LIMITS.pageSize}`)
-      .refine((v) => Number(v) >= 1 && Number(v) <= ORDER_LIMITS.pageSize, `must be a whole number from 1 to ${ORDER_LIMITS.pageSize}`)
+    limit: pageSizeParameter(ORDER_LIMITS.pageSize)
       .optional()
-      .meta({ description: `Orders per page, 1 to ${ORDER_LIMITS.pageSize} (default ${ORDER_LIMITS.defaultPageSize})`, example: '25' }),
+      .meta({ description: `Orders per page, 1 to ${ORDER_LIMITS.pageSize} (default ${ORDER_LIMITS.defaultPageSize})`, example: ORDER_LIMITS.defaultPageSize }),
     cursor: z
       .string()
       .refine((v) => decodeOrderCursor(v) !== undefined, 'is not a cursor this API returned: pass nextCursor from the previous page as it is')

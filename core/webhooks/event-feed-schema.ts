@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { WEBHOOK_EVENT_NAMES, type WebhookEventName } from './events.js';
+import { CART_EVENT_SCHEMAS, WEBHOOK_EVENT_NAMES, type WebhookEventName } from './events.js';
 
 /**
  * What the merchant API accepts on its event stream (`GET /v2/merchant/events/stream`) and the
@@ -72,3 +72,44 @@ export type EventStreamQuery = z.output<typeof eventStreamQuerySchema>;
 export function eventTypesOf(query: EventStreamQuery): WebhookEventName[] | undefined {
   return query.types?.split(',') as WebhookEventName[] | undefined;
 }
+
+const messageId = z
+  .string()
+  .meta({ description: 'The position: send it back as Last-Event-ID to resume after this message', example: 'ZjEuMTc5NTMwMzE2NzE3OTIwNC4' });
+
+/** The stream's first message: where it starts, and the event names it was opened for. */
+const readyMessageSchema = z
+  .strictObject({
+    event: z.literal('ready'),
+    id: messageId,
+    data: z
+      .strictObject({ types: z.array(z.enum(WEBHOOK_EVENT_NAMES)).nullable().meta({ description: 'The types asked for; null: every event' }) })
+      .meta({ id: 'EventStreamReady' }),
+  })
+  .meta({ id: 'EventStreamReadyMessage', description: 'The stream’s first message.' });
+
+/** Named, so each generated client types it once (EventStreamOrderCreatedMessage, …). */
+const eventMessageSchema = <E extends WebhookEventName>(name: E) =>
+  z
+    .strictObject({ event: z.literal(name), id: messageId, data: CART_EVENT_SCHEMAS[name] })
+    .meta({ id: `EventStream${name.replace(/(?:^|_)(.)/g, (_, letter: string) => letter.toUpperCase())}Message`, description: `A ${name} event.` });
+
+/**
+ * One message of the stream, its `data` parsed as JSON: what the OpenAPI document gives as the stream's
+ * `x-itemSchema` (the name OpenAPI 3.2 gives it), so a client or a fuzzer validates each message.
+ */
+export const STREAM_MESSAGE_COMPONENT = 'EventStreamMessage';
+export const eventStreamMessageSchema = z
+  .discriminatedUnion('event', [
+    readyMessageSchema,
+    eventMessageSchema('order_created'),
+    eventMessageSchema('order_updated'),
+    eventMessageSchema('order_cancelled'),
+    eventMessageSchema('order_refunded'),
+    eventMessageSchema('order_abandoned'),
+  ])
+  .meta({
+    id: STREAM_MESSAGE_COMPONENT,
+    description:
+      'One server-sent event of GET /v2/merchant/events/stream, as its SSE fields: event (ready, then an event name), id (its position) and data, here parsed as the JSON it carries: {types} on ready, else the event body every endpoint receives.',
+  });

@@ -1,7 +1,8 @@
 import { z } from 'zod';
 import { decodeEventCursor } from './event-cursor.js';
 import { DELIVERY_ERRORS } from '../outbound/delivery-errors.js';
-import { DELIVERY_STATUSES, WEBHOOK_EVENT_NAMES } from './events.js';
+import { booleanParameter, pageSizeParameter } from '../query-parameters.js';
+import { CART_EVENT_SCHEMAS, DELIVERY_STATUSES, WEBHOOK_EVENT_NAMES } from './events.js';
 
 /**
  * What the merchant API says about its events and what it accepts (`/v2/merchant/events`): one source
@@ -11,7 +12,6 @@ import { DELIVERY_STATUSES, WEBHOOK_EVENT_NAMES } from './events.js';
 export const EVENT_LIMITS = { pageSize: 100, defaultPageSize: 25 } as const;
 
 const isoTime = (description: string) => z.iso.datetime().meta({ description, example: '2030-01-01T12:00:00.000Z' });
-const wholeNumber = /^\d{1,9}$/;
 
 export const eventDeliverySchema = z
   .strictObject({
@@ -30,7 +30,15 @@ export const merchantEventSchema = z
     cartId: z.string().meta({ example: 'q3Vh0Xc2b1TzM9r8L5kA7wYe' }),
     sequence: z.int().meta({ description: 'Counts the order’s events, from 1', example: 2 }),
     createdAt: isoTime('When the event was recorded'),
-    body: z.record(z.string(), z.unknown()).meta({ description: 'The body every endpoint receives, exactly' }),
+    body: z
+      .discriminatedUnion('event', [
+        CART_EVENT_SCHEMAS.order_created,
+        CART_EVENT_SCHEMAS.order_updated,
+        CART_EVENT_SCHEMAS.order_cancelled,
+        CART_EVENT_SCHEMAS.order_refunded,
+        CART_EVENT_SCHEMAS.order_abandoned,
+      ])
+      .meta({ description: 'The body every endpoint receives, exactly: one of the events, by its event field' }),
     deliveries: z
       .array(eventDeliverySchema)
       .meta({ description: 'One per endpoint that wanted it when it was recorded (or that it was replayed to); empty: none wanted it, and it was never sent' }),
@@ -44,7 +52,7 @@ export const eventListSchema = z
   })
   .meta({ id: 'EventList' });
 
-/** Query parameters of `GET /v2/merchant/events`, all optional; as strings, the way a URL carries them. */
+/** Query parameters of `GET /v2/merchant/events`, all optional; `limit` and `delivered` converted from the URL's strings (core/query-parameters.ts). */
 export const eventListQuerySchema = z
   .strictObject({
     type: z.enum(WEBHOOK_EVENT_NAMES, { error: `must be one of ${WEBHOOK_EVENT_NAMES.join(', ')}` }).optional(),
@@ -57,17 +65,13 @@ export const eventListQuerySchema = z
       .datetime({ offset: true, error: 'must be an ISO 8601 date-time, e.g. 2030-02-01T00:00:00Z' })
       .optional()
       .meta({ description: 'Events recorded before this time (ISO 8601, exclusive)' }),
-    delivered: z
-      .enum(['true', 'false'], { error: 'must be true or false' })
+    delivered: booleanParameter()
       .optional()
       .meta({ description: 'With endpointId: false lists what that endpoint wanted and has not received (pending, failed or skipped); true what it received' }),
     endpointId: z.uuid('must be the id of one of your webhook endpoints').optional().meta({ description: 'With delivered: the endpoint' }),
-    limit: z
-      .string()
-      .regex(wholeNumber, `must be a whole number from 1 to ${EVENT_LIMITS.pageSize}`)
-      .refine((v) => Number(v) >= 1 && Number(v) <= EVENT_LIMITS.pageSize, `must be a whole number from 1 to ${EVENT_LIMITS.pageSize}`)
+    limit: pageSizeParameter(EVENT_LIMITS.pageSize)
       .optional()
-      .meta({ description: `Events per page, 1 to ${EVENT_LIMITS.pageSize} (default ${EVENT_LIMITS.defaultPageSize})`, example: '25' }),
+      .meta({ description: `Events per page, 1 to ${EVENT_LIMITS.pageSize} (default ${EVENT_LIMITS.defaultPageSize})`, example: EVENT_LIMITS.defaultPageSize }),
     cursor: z
       .string()
       .refine((v) => decodeEventCursor(v) !== undefined, 'is not a cursor this API returned: pass nextCursor from the previous page as it is')

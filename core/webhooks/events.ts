@@ -49,20 +49,30 @@ export const webhookEventBodySchema = z.strictObject({
 /** The body every merchant receives (docs/decisions/webhooks.md). */
 export type WebhookEventBody = z.infer<typeof webhookEventBodySchema>;
 
-/** One event's body: its name, the statuses it says, and whether it carries the refund it announces. */
+/** order_refunded's data: the order, and the refund the event announces. */
+export const orderRefundedDataSchema = z
+  .intersection(orderDataSchema, z.object({ refund: webhookRefundSchema }))
+  .meta({ id: 'OrderRefundedData', description: 'The order (OrderData), and the refund order_refunded announces.' });
+
+/**
+ * One event's body: its name, the statuses it says, and whether it carries the refund it announces.
+ * Its data is OrderData itself, not a copy narrowed to the event's statuses, so a typed client has one
+ * order type (docs/clients.md); the statuses are checked here and said in the description.
+ */
 function cartEventSchema<E extends WebhookEventName, S extends CartStatus>(
   event: E,
   statuses: readonly [S, ...S[]],
   description: string,
   carries: { refund?: true } = {},
 ) {
-  const { refund, ...order } = cartEventDataSchema.shape;
-  return webhookEventBodySchema
-    .extend({
-      event: z.literal(event),
-      data: z.strictObject({ ...order, status: z.enum(statuses), ...(carries.refund ? { refund: refund.unwrap() } : {}) }),
-    })
-    .meta({ id: `${event.replace(/(?:^|_)(.)/g, (_, letter: string) => letter.toUpperCase())}Event`, description });
+  const allowed: readonly CartStatus[] = statuses;
+  return z
+    .strictObject({ ...webhookEventBodySchema.shape, event: z.literal(event), data: carries.refund ? orderRefundedDataSchema : orderDataSchema })
+    .refine((body) => allowed.includes(body.data.status), { path: ['data', 'status'], message: `must be ${statuses.join(' or ')} on ${event}` })
+    .meta({
+      id: `${event.replace(/(?:^|_)(.)/g, (_, letter: string) => letter.toUpperCase())}Event`,
+      description: `${description} data.status: ${statuses.join(' or ')}.`,
+    });
 }
 
 /** Each event as the OpenAPI document and docs/webhooks.md describe it; webhookEventBodySchema is their union, loosely. */

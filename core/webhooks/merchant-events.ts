@@ -7,7 +7,7 @@ import { listMerchantEvents } from './event-history.js';
 
 /** A merchant's events, filtered and paged: `GET /v2/merchant/events`. */
 export async function listEvents(db: Db, keyring: Keyring, platformUuid: string, query: EventListQuery): Promise<EventList> {
-  const limit = query.limit ? Number(query.limit) : EVENT_LIMITS.defaultPageSize;
+  const limit = query.limit ?? EVENT_LIMITS.defaultPageSize;
   const after = query.cursor === undefined ? undefined : decodeEventCursor(query.cursor);
   // One more than the page: whether a next page exists, without a count.
   const rows = await listMerchantEvents(db, keyring, platformUuid, {
@@ -15,7 +15,7 @@ export async function listEvents(db: Db, keyring: Keyring, platformUuid: string,
     ...(query.cartId ? { cartId: query.cartId } : {}),
     ...(query.createdFrom ? { createdFrom: new Date(query.createdFrom) } : {}),
     ...(query.createdTo ? { createdTo: new Date(query.createdTo) } : {}),
-    ...(query.endpointId && query.delivered ? { endpoint: { id: query.endpointId, delivered: query.delivered === 'true' } } : {}),
+    ...(query.endpointId && query.delivered !== undefined ? { endpoint: { id: query.endpointId, delivered: query.delivered } } : {}),
     ...(after ? { after } : {}),
     limit: limit + 1,
   });

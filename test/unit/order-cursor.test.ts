@@ -36,7 +36,7 @@ describe('the order list cursor', () => {
 describe('the order list query', () => {
   const issues = (query: Record<string, string>) => orderListQuerySchema.safeParse(query).error?.issues.map((i) => [i.path.join('.'), i.message]) ?? [];
 
-  it('takes every filter as a URL carries it', () => {
+  it('takes every filter as a URL carries it, limit as the integer the document says', () => {
     const query = {
       status: 'paid',
       createdFrom: '2030-01-01T00:00:00Z',
@@ -46,13 +46,14 @@ describe('the order list query', () => {
       limit: '100',
       cursor: encodeOrderCursor({ createdAtMicros: '1', cartId: 'abc' }),
     };
-    expect(orderListQuerySchema.parse(query)).toEqual(query);
+    expect(orderListQuerySchema.parse(query)).toEqual({ ...query, limit: 100 });
   });
 
   it('names the field and the fix', () => {
     expect(issues({ limit: '0' })).toEqual([['limit', 'must be a whole number from 1 to 100']]);
     expect(issues({ limit: '101' })).toEqual([['limit', 'must be a whole number from 1 to 100']]);
     expect(issues({ limit: '2.5' })).toEqual([['limit', 'must be a whole number from 1 to 100']]);
+    expect(issues({ limit: '1e1' })).toEqual([['limit', 'must be a whole number from 1 to 100']]);
     expect(issues({ extraKey: 'orderRef' })).toEqual([['extraValue', 'is required with extraKey (the value that key must have)']]);
     expect(issues({ extraValue: 'x' })).toEqual([['extraKey', 'is required with extraValue (the key of extra to compare)']]);
     expect(issues({ createdFrom: 'yesterday' })).toEqual([['createdFrom', 'must be an ISO 8601 date-time, e.g. 2030-01-01T00:00:00Z']]);

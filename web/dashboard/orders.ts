@@ -101,7 +101,7 @@ export function orderRoutes(deps: { config: Config; db: Db; temporal: Temporal }
         ? { extra: { key: parsed.data.extraKey, value: parsed.data.extraValue } }
         : {}),
       ...(parsed.data.cursor ? { cursor: parsed.data.cursor } : {}),
-      ...(parsed.data.limit ? { limit: Number(parsed.data.limit) } : {}),
+      ...(parsed.data.limit ? { limit: parsed.data.limit } : {}),
     };
     return { filters, errors, filter };
   }
