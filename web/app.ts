@@ -14,6 +14,8 @@ import { dashboardRoutes } from './dashboard/routes.js';
 import { messagePage } from './checkout/views/layout.js';
 import { isHtmx } from './htmx.js';
 import { createWebMetrics } from './metrics.js';
+import { cspReportRoutes } from './integrity/csp-report-route.js';
+import { generatedAssetRecorder } from '../core/integrity/generated-assets.js';
 import { securityHeaders, type WebEnv } from './security-headers.js';
 import { t } from './i18n/index.js';
 import { requestLocale } from './i18n/request.js';
@@ -32,8 +34,10 @@ export function createWebApp(deps: WebDeps) {
   const app = new Hono<WebEnv>();
   app.use(securityHeaders({ production: deps.config.environment === 'production' }));
   app.use(compressResponses());
-  app.get('/assets/:name', (c) => serveAsset(c, c.req.param('name')));
+  const recordGenerated = generatedAssetRecorder(deps.db, deps.logger);
+  app.get('/assets/:name', (c) => serveAsset(c, c.req.param('name'), recordGenerated));
   const metrics = createWebMetrics();
+  app.route('/', cspReportRoutes({ ...deps, metrics }));
   // For the operators' Prometheus, with their token, as on the API; wrong tokens counted as there.
   app.get('/metrics', metricsTokenGuard(deps.config, deps.db), async (c) =>
     c.body(await metrics.registry.metrics(), 200, { 'Content-Type': metrics.registry.contentType }),
