@@ -24,13 +24,11 @@ export const PAGE_VARIANTS = [
   { id: 'card-es', description: 'Card step in Spanish', framing: 'redirect' },
   { id: 'card-de', description: 'Card step in German', framing: 'redirect' },
   { id: 'card-ar', description: 'Card step in Arabic (right to left)', framing: 'redirect' },
-  { id: 'card-brand', description: "Card step wearing a merchant's brand colour (a generated stylesheet)", framing: 'redirect' },
   { id: '3ds-challenge', description: "Sandbox 3-D Secure challenge page (the bank page in production is the issuer's)", framing: 'redirect' },
-  { id: '3ds-return', description: '3-D Secure return to the checkout', framing: 'redirect' },
-  { id: 'recovery-link', description: 'Abandoned-cart recovery link landing', framing: 'redirect' },
-  { id: 'payment-link', description: 'Payment link landing', framing: 'redirect' },
+  { id: 'recovery-link', description: 'Abandoned-cart recovery link (/r/<token>) of a session that is not abandoned: its message page', framing: 'redirect' },
+  { id: 'payment-link', description: "Payment link visit (/l/<id>): the new session's first page", framing: 'redirect' },
   { id: 'not-found', description: 'Error page: unknown cart token', framing: 'redirect' },
-  { id: 'expired', description: 'Error page: the session has ended', framing: 'redirect' },
+  { id: 'ended', description: 'Error page: the session has ended (here, cancelled by the customer)', framing: 'redirect' },
 ] as const satisfies readonly PageVariant[];
 
 export type PageVariantId = (typeof PAGE_VARIANTS)[number]['id'];
