@@ -43,7 +43,7 @@ describe.skipIf(skipWithoutChromium())('payment pages with integrity enforced, i
     );
     expect(tags.length, step).toBeGreaterThanOrEqual(3);
     for (const tag of tags) expect(tag.integrity, `${step} ${tag.src}`).toMatch(/^sha384-/);
-    expect(await page.evaluate(() => typeof (window as unknown as { htmx?: unknown }).htmx), step).toBe('object');
+    await expect.poll(() => page.evaluate(() => typeof (window as unknown as { htmx?: unknown }).htmx), { message: step }).toBe('object');
     expect(await page.evaluate(() => window.cspViolations), step).toEqual([]);
   }
 
@@ -80,7 +80,9 @@ describe.skipIf(skipWithoutChromium())('payment pages with integrity enforced, i
   it('refuses a script whose bytes changed on the way (SRI), and runs nothing of it', async () => {
     const cartId = await checkout.createCart();
     const { page, context } = await watched();
+    let tampered = 0;
     await context.route(/\/assets\/checkout\.[0-9a-f]{12}\.js$/, async (route) => {
+      tampered += 1;
       const original = await route.fetch();
       await route.fulfill({ response: original, body: `window.tampered = true;\n${await original.text()}` });
     });
@@ -90,6 +92,7 @@ describe.skipIf(skipWithoutChromium())('payment pages with integrity enforced, i
     });
     await page.goto(`${stack.checkoutUrl}/?token=${cartId}`);
     await expect.poll(() => refused.join('\n')).toMatch(/integrity/i);
+    expect(tampered).toBe(1);
     expect(await page.evaluate(() => (window as unknown as { tampered?: boolean }).tampered)).toBeUndefined();
   });
 

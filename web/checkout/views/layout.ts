@@ -43,8 +43,8 @@ export function layout(options: { locale: string; title: string; body: Html; ref
             ? html`<link rel="stylesheet" href="${brandStylesheetPath(options.brandColour)}" integrity="${brandStylesheetIntegrity(options.brandColour)}" />`
             : ''
         }
-        <script src="${assetPath('htmx.min.js')}" integrity="${assetIntegrity('htmx.min.js')}" defer></script>
-        <script src="${assetPath('checkout.js')}" integrity="${assetIntegrity('checkout.js')}" defer></script>
+        <script src="${assetPath('htmx.min.js')}" integrity="${assetIntegrity('htmx.min.js')}" crossorigin="anonymous" defer></script>
+        <script src="${assetPath('checkout.js')}" integrity="${assetIntegrity('checkout.js')}" crossorigin="anonymous" defer></script>
         ${options.refreshTo ? html`<noscript><meta http-equiv="refresh" content="2;url=${options.refreshTo}" /></noscript>` : ''}
       </head>
       <body>

@@ -40,8 +40,8 @@ export function dashboardLayout(shell: Shell): Html {
         <title>${shell.title} · Hosted Checkout dashboard</title>
         <link rel="stylesheet" href="${assetPath('checkout.css')}" integrity="${assetIntegrity('checkout.css')}" />
         <link rel="stylesheet" href="${assetPath('dashboard.css')}" integrity="${assetIntegrity('dashboard.css')}" />
-        <script src="${assetPath('htmx.min.js')}" integrity="${assetIntegrity('htmx.min.js')}" defer></script>
-        <script src="${assetPath('dashboard.js')}" integrity="${assetIntegrity('dashboard.js')}" defer></script>
+        <script src="${assetPath('htmx.min.js')}" integrity="${assetIntegrity('htmx.min.js')}" crossorigin="anonymous" defer></script>
+        <script src="${assetPath('dashboard.js')}" integrity="${assetIntegrity('dashboard.js')}" crossorigin="anonymous" defer></script>
       </head>
       <body class="dashboard">
         <a class="skip-link" href="#main">Skip to content</a>
