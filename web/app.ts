@@ -32,7 +32,7 @@ export interface WebDeps {
 /** The customer-facing checkout site, on its own origin, and the merchants' and operators' dashboard under /dashboard. */
 export function createWebApp(deps: WebDeps) {
   const app = new Hono<WebEnv>();
-  app.use(securityHeaders({ production: deps.config.environment === 'production' }));
+  app.use(securityHeaders({ production: deps.config.environment === 'production', reportingApi: new URL(deps.config.checkoutBaseUrl).protocol === 'https:' }));
   app.use(compressResponses());
   const recordGenerated = generatedAssetRecorder(deps.db, deps.logger);
   app.get('/assets/:name', (c) => serveAsset(c, c.req.param('name'), recordGenerated));

@@ -78,8 +78,26 @@ export function cspDirectives(policy: string): Record<string, string> {
   return directives;
 }
 
-/** Every way `received` (lower-cased header names) differs from the baseline, in words; HSTS is checked where the deployment is production. */
-export function headerDifferences(baseline: HeaderBaseline, received: Record<string, string | null>, options: { hsts: boolean }): string[] {
+/**
+ * The baseline of a page served over plain HTTP, where browsers deliver no Reporting API report
+ * (web/security-headers.ts): no `report-to`, no `Reporting-Endpoints`, Integrity-Policy without endpoints.
+ */
+function withoutReportingApi(baseline: HeaderBaseline): HeaderBaseline {
+  const { 'report-to': _reportTo, ...csp } = baseline.csp;
+  const integrity = baseline.headers['integrity-policy']?.replace(/, endpoints=\([^)]*\)$/, '') ?? null;
+  return { csp, headers: { ...baseline.headers, 'reporting-endpoints': null, 'integrity-policy': integrity } };
+}
+
+/**
+ * Every way `received` (lower-cased header names) differs from the baseline, in words. HSTS is checked
+ * where the deployment is production; `reportingApi` says the page is served over HTTPS.
+ */
+export function headerDifferences(
+  approved: HeaderBaseline,
+  received: Record<string, string | null>,
+  options: { hsts: boolean; reportingApi: boolean },
+): string[] {
+  const baseline = options.reportingApi ? approved : withoutReportingApi(approved);
   const differences: string[] = [];
   const csp = received['content-security-policy'];
   if (!csp) differences.push('Content-Security-Policy missing');

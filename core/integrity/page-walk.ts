@@ -151,7 +151,7 @@ export function pageDifferences(
 ): string[] {
   const variant = PAGE_VARIANTS.find((v) => v.id === page.variant)!;
   return [
-    ...headerDifferences(HEADER_BASELINES[variant.framing], page.headers, { hsts: approved.production }),
+    ...headerDifferences(HEADER_BASELINES[variant.framing], page.headers, { hsts: approved.production, reportingApi: new URL(page.url).protocol === 'https:' }),
     ...cookieDifferences(page.setCookies, { secure: approved.production }),
     ...loadDifferences(approved.inventory, page.loads, approved.generatedHashes),
   ];

@@ -1,3 +1,4 @@
+import { html } from 'hono/html';
 import { describe, expect, it } from 'vitest';
 import { cookieDifferences, HEADER_BASELINES, headerDifferences, PAGE_VARIANTS } from '../../core/integrity/page-variants.js';
 import { inventoryLineOf, loadInventory, sri384 } from '../../core/integrity/inventory.js';
@@ -24,7 +25,7 @@ describe('the payment-page inventory', () => {
 
   it("lists every script and stylesheet the payment page shell loads, each with an integrity attribute that is the bytes'", async () => {
     const pages = [
-      await layout({ locale: 'en', title: 't', body: messagePage({ locale: 'en', title: 'x', message: 'y' }) as never, brandColour: '#635bff' }),
+      await layout({ locale: 'en', title: 't', body: html`<main>x</main>`, brandColour: '#635bff' }),
       await messagePage({ locale: 'ar', title: 'x', message: 'y' }),
     ];
     for (const page of pages) {
@@ -90,7 +91,7 @@ describe('the header baseline', () => {
   };
 
   it('accepts the page as approved, a merchant return origin in form-action included', () => {
-    expect(headerDifferences(HEADER_BASELINES.redirect, received, { hsts: true })).toEqual([]);
+    expect(headerDifferences(HEADER_BASELINES.redirect, received, { hsts: true, reportingApi: true })).toEqual([]);
   });
 
   it('finds frame-ancestors dropped, a header weakened, a directive added and HSTS missing', () => {
@@ -101,7 +102,7 @@ describe('the header baseline', () => {
       headerDifferences(
         HEADER_BASELINES.redirect,
         { ...received, 'content-security-policy': `${csp}; worker-src *`, 'x-frame-options': null, 'strict-transport-security': null },
-        { hsts: true },
+        { hsts: true, reportingApi: true },
       ),
     ).toEqual([
       `CSP script-src: expected "'self'", received "'self' https://cdn.example"`,
@@ -109,6 +110,21 @@ describe('the header baseline', () => {
       'CSP worker-src: not in the baseline ("*")',
       'x-frame-options: expected "DENY", received nothing',
       'strict-transport-security missing',
+    ]);
+  });
+
+  it('expects no report-to, Reporting-Endpoints or Integrity-Policy endpoint over plain HTTP, where browsers cannot report to them', () => {
+    const http = {
+      ...received,
+      'content-security-policy': received['content-security-policy'].replace('; report-to csp-endpoint', ''),
+      'reporting-endpoints': null,
+      'integrity-policy': 'blocked-destinations=(script)',
+    };
+    expect(headerDifferences(HEADER_BASELINES.redirect, http, { hsts: false, reportingApi: false })).toEqual([]);
+    expect(headerDifferences(HEADER_BASELINES.redirect, received, { hsts: false, reportingApi: false })).toEqual([
+      'CSP report-to: not in the baseline ("csp-endpoint")',
+      'reporting-endpoints: expected nothing, received "csp-endpoint="/csp-reports""',
+      'integrity-policy: expected "blocked-destinations=(script)", received "blocked-destinations=(script), endpoints=(csp-endpoint)"',
     ]);
   });
 
