@@ -13,8 +13,6 @@ const ARGS = [
   '--disable-sync',
   '--no-first-run',
   '--disable-quic',
-  // Reporting API reports (CSP report-to, Integrity-Policy) sent within a second instead of a minute.
-  '--short-reporting-delay',
 ];
 
 /**
