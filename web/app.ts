@@ -15,7 +15,6 @@ import { messagePage } from './checkout/views/layout.js';
 import { isHtmx } from './htmx.js';
 import { createWebMetrics } from './metrics.js';
 import { cspReportRoutes } from './integrity/csp-report-route.js';
-import { generatedAssetRecorder } from '../core/integrity/generated-assets.js';
 import { securityHeaders, type WebEnv } from './security-headers.js';
 import { t } from './i18n/index.js';
 import { requestLocale } from './i18n/request.js';
@@ -34,8 +33,7 @@ export function createWebApp(deps: WebDeps) {
   const app = new Hono<WebEnv>();
   app.use(securityHeaders({ production: deps.config.environment === 'production', reportingApi: new URL(deps.config.checkoutBaseUrl).protocol === 'https:' }));
   app.use(compressResponses());
-  const recordGenerated = generatedAssetRecorder(deps.db, deps.logger);
-  app.get('/assets/:name', (c) => serveAsset(c, c.req.param('name'), recordGenerated));
+  app.get('/assets/:name', (c) => serveAsset(c, c.req.param('name')));
   const metrics = createWebMetrics();
   app.route('/', cspReportRoutes({ ...deps, metrics }));
   // For the operators' Prometheus, with their token, as on the API; wrong tokens counted as there.

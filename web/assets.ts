@@ -81,21 +81,16 @@ export function brandStylesheetIntegrity(brandColour: string): string {
   return sri384(brandStylesheetOf(brandColour));
 }
 
-/** Told once per generated file this process makes (its path and SRI), so its hash is recorded when it is made. */
-export type GeneratedAssetRecorder = (path: string, integrity: string) => void;
-
 /**
  * GET /assets/:name. A hashed name is cached for a year (immutable); the plain name (checkout.css)
  * still answers, for a page an older version rendered during a rollout, but must be revalidated.
  */
-export function serveAsset(c: Context, name: string, recordGenerated?: GeneratedAssetRecorder): Response | Promise<Response> {
+export function serveAsset(c: Context, name: string): Response | Promise<Response> {
   const brand = BRAND_STYLESHEET.exec(name);
   if (brand) {
-    const body = brandStylesheetOf(`#${brand[1]}`);
-    recordGenerated?.(`/assets/${name}`, sri384(body));
     c.header('Content-Type', CSS);
     c.header('Cache-Control', IMMUTABLE);
-    return c.body(body);
+    return c.body(brandStylesheetOf(`#${brand[1]}`));
   }
   const path = `/assets/${name}`;
   const hashed = BY_PATH.get(path);

@@ -3,8 +3,8 @@ import type { Logger } from '../logger.js';
 
 /**
  * The one writer of `generated_asset_hashes` (migration 051): each generated payment-page asset's
- * sha384, recorded the first time a process makes it (once per path per process, so a page load costs
- * no write after the first). A file made again with another hash is logged: its generator changed.
+ * sha384, recorded the first time a process renders a page that links it (once per path per process,
+ * so a page load costs no write after the first; only merchants' colours, never a colour someone asks for). A file made again with another hash is logged: its generator changed.
  */
 export function generatedAssetRecorder(db: Db, logger: Logger) {
   const recorded = new Set<string>();
