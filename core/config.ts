@@ -478,6 +478,16 @@ export const environmentSchema = z.object({
       readBy: ['web'],
       meaning: "posts of the checkout page's forms (send code, resend, verify, pay, cancel) per client address per `RATE_LIMIT_WINDOW_SECONDS`",
     }),
+  RATE_LIMIT_CSP_REPORTS_PER_CLIENT: z.coerce
+    .number()
+    .int()
+    .positive()
+    .default(60)
+    .register(settingDocs, {
+      readBy: ['web'],
+      meaning:
+        'CSP and integrity violation reports (`POST /csp-reports`) accepted per client address per `RATE_LIMIT_WINDOW_SECONDS`; more are answered 429 and not stored',
+    }),
   // Against SMS pumping: each cart alone allows 4 sends, these count across carts.
   OTP_SENDS_WINDOW_SECONDS: z.coerce
     .number()
@@ -853,6 +863,7 @@ export const configSchema = environmentSchema
       perPlatformClient: c.RATE_LIMIT_PER_PLATFORM_CLIENT,
       perPlatform: c.RATE_LIMIT_PER_PLATFORM,
       pageActionsPerClient: c.RATE_LIMIT_PAGE_ACTIONS_PER_CLIENT,
+      cspReportsPerClient: c.RATE_LIMIT_CSP_REPORTS_PER_CLIENT,
       linkVisitsPerClient: c.RATE_LIMIT_LINK_VISITS_PER_CLIENT,
       linkVisitsPerLink: c.RATE_LIMIT_LINK_VISITS_PER_LINK,
       dashboardSignInsPerClient: c.RATE_LIMIT_DASHBOARD_SIGN_INS_PER_CLIENT,

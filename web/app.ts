@@ -14,6 +14,7 @@ import { dashboardRoutes } from './dashboard/routes.js';
 import { messagePage } from './checkout/views/layout.js';
 import { isHtmx } from './htmx.js';
 import { createWebMetrics } from './metrics.js';
+import { cspReportRoutes } from './integrity/csp-report-route.js';
 import { securityHeaders, type WebEnv } from './security-headers.js';
 import { t } from './i18n/index.js';
 import { requestLocale } from './i18n/request.js';
@@ -30,10 +31,11 @@ export interface WebDeps {
 /** The customer-facing checkout site, on its own origin, and the merchants' and operators' dashboard under /dashboard. */
 export function createWebApp(deps: WebDeps) {
   const app = new Hono<WebEnv>();
-  app.use(securityHeaders({ production: deps.config.environment === 'production' }));
+  app.use(securityHeaders({ production: deps.config.environment === 'production', reportingApi: new URL(deps.config.checkoutBaseUrl).protocol === 'https:' }));
   app.use(compressResponses());
   app.get('/assets/:name', (c) => serveAsset(c, c.req.param('name')));
   const metrics = createWebMetrics();
+  app.route('/', cspReportRoutes({ ...deps, metrics }));
   // For the operators' Prometheus, with their token, as on the API; wrong tokens counted as there.
   app.get('/metrics', metricsTokenGuard(deps.config, deps.db), async (c) =>
     c.body(await metrics.registry.metrics(), 200, { 'Content-Type': metrics.registry.contentType }),

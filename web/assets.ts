@@ -4,6 +4,7 @@ import { createRequire } from 'node:module';
 import { brotliCompressSync, constants, gzipSync } from 'node:zlib';
 import type { Context } from 'hono';
 import { brandPalette, brandStylesheet } from '../core/brand/brand-colours.js';
+import { sri384 } from '../core/integrity/inventory.js';
 import { acceptedEncoding, type Encoding } from './compression.js';
 
 const require = createRequire(import.meta.url);
@@ -23,6 +24,8 @@ interface Asset {
   type: string;
   /** `/assets/checkout.3f9a0c1b2d.css`: the name changes with the content, so a browser may keep it for a year. */
   hashedPath: string;
+  /** Its Subresource Integrity value (sha384), from the bytes served: the page's `integrity` attribute. */
+  integrity: string;
   bodies: Record<Encoding | 'identity', Buffer>;
 }
 
@@ -34,6 +37,7 @@ function loadAsset(name: string, source: { file: string | URL; type: string }): 
   return {
     type: source.type,
     hashedPath: `/assets/${name.slice(0, dot)}.${hash}${name.slice(dot)}`,
+    integrity: sri384(body),
     bodies: {
       identity: body,
       br: brotliCompressSync(body, { params: { [constants.BROTLI_PARAM_QUALITY]: constants.BROTLI_MAX_QUALITY } }),
@@ -45,9 +49,21 @@ function loadAsset(name: string, source: { file: string | URL; type: string }): 
 const ASSETS = new Map(Object.entries(SOURCES).map(([name, source]) => [name, loadAsset(name, source)]));
 const BY_PATH = new Map([...ASSETS.values()].map((asset) => [asset.hashedPath, asset]));
 
+export type AssetName = 'htmx.min.js' | 'checkout.js' | 'checkout.css' | 'dashboard.js' | 'dashboard.css';
+
 /** The content-hashed address of one of our assets, for a page's <link> or <script>. */
-export function assetPath(name: 'htmx.min.js' | 'checkout.js' | 'checkout.css' | 'dashboard.js' | 'dashboard.css'): string {
+export function assetPath(name: AssetName): string {
   return ASSETS.get(name)!.hashedPath;
+}
+
+/** The `integrity` attribute of one of our assets (SRI, sha384 of the bytes served). */
+export function assetIntegrity(name: AssetName): string {
+  return ASSETS.get(name)!.integrity;
+}
+
+/** Every asset's name and the bytes served for it: what `npm run -s integrity -- inventory` hashes into the inventory. */
+export function servedAssets(): Array<{ name: string; body: Buffer }> {
+  return [...ASSETS].map(([name, asset]) => ({ name, body: asset.bodies.identity }));
 }
 
 export const IMMUTABLE = 'public, max-age=31536000, immutable';
@@ -58,6 +74,13 @@ export function brandStylesheetPath(brandColour: string): string {
 }
 const BRAND_STYLESHEET = /^brand\.([0-9a-f]{6})\.css$/;
 
+const brandStylesheetOf = (brandColour: string) => brandStylesheet(brandPalette(brandColour));
+
+/** The `integrity` attribute of a merchant's brand stylesheet: the generator's output is the same for the same colour. */
+export function brandStylesheetIntegrity(brandColour: string): string {
+  return sri384(brandStylesheetOf(brandColour));
+}
+
 /**
  * GET /assets/:name. A hashed name is cached for a year (immutable); the plain name (checkout.css)
  * still answers, for a page an older version rendered during a rollout, but must be revalidated.
@@ -67,7 +90,7 @@ export function serveAsset(c: Context, name: string): Response | Promise<Respons
   if (brand) {
     c.header('Content-Type', CSS);
     c.header('Cache-Control', IMMUTABLE);
-    return c.body(brandStylesheet(brandPalette(`#${brand[1]}`)));
+    return c.body(brandStylesheetOf(`#${brand[1]}`));
   }
   const path = `/assets/${name}`;
   const hashed = BY_PATH.get(path);

@@ -19,9 +19,21 @@ export function createWebMetrics() {
     help: "Checkout form posts refused by RATE_LIMIT_PAGE_ACTIONS_PER_CLIENT (or its IPv6 /48's).",
     registers: [registry],
   });
+  const cspReports = new Counter({
+    name: 'checkout_csp_reports_total',
+    help: "Violations browsers reported from our pages and we stored (POST /csp-reports), by type: csp-violation or integrity-violation. Any increase means a page loaded or ran something its policy refused: see the dashboard's Page integrity.",
+    labelNames: ['type'] as const,
+    registers: [registry],
+  });
+  const cspReportsRefused = new Counter({
+    name: 'checkout_csp_reports_refused_total',
+    help: 'Posts to /csp-reports refused, by reason: rate_limited (RATE_LIMIT_CSP_REPORTS_PER_CLIENT), too_large, media_type, malformed.',
+    labelNames: ['reason'] as const,
+    registers: [registry],
+  });
   // The dashboard's replays sent at once make their attempt here (core/webhooks/replay.ts).
   const delivery = createDeliveryMetrics(registry);
-  return { registry, otpSendsRefused, pageActionsRefused, delivery };
+  return { registry, otpSendsRefused, pageActionsRefused, cspReports, cspReportsRefused, delivery };
 }
 
 export type WebMetrics = ReturnType<typeof createWebMetrics>;

@@ -13,12 +13,17 @@ export type WebEnv = {
   };
 };
 
+/** Where browsers send CSP and integrity violations (web/integrity/csp-report-route.ts). */
+export const CSP_REPORT_PATH = '/csp-reports';
+/** The Reporting API's name for it, in `Reporting-Endpoints`, the CSP's `report-to` and `Integrity-Policy`'s `endpoints`. */
+const REPORT_ENDPOINT = 'csp-endpoint';
+
 /**
  * No inline script or style, nothing framed, forms only post back to us (and, after the final
  * redirect, to the merchant's own return URLs). Merchant images (logo, thumbnails) are the one
  * thing loaded from elsewhere.
  */
-function contentSecurityPolicy(formActionOrigins: string[]): string {
+function contentSecurityPolicy(formActionOrigins: string[], reportingApi: boolean): string {
   return [
     "default-src 'none'",
     "script-src 'self'",
@@ -28,14 +33,25 @@ function contentSecurityPolicy(formActionOrigins: string[]): string {
     `form-action 'self'${formActionOrigins.map((o) => ` ${o}`).join('')}`,
     "frame-ancestors 'none'",
     "base-uri 'none'",
+    // report-uri for browsers without the Reporting API; report-to wins where both are understood.
+    `report-uri ${CSP_REPORT_PATH}`,
+    ...(reportingApi ? [`report-to ${REPORT_ENDPOINT}`] : []),
   ].join('; ');
 }
 
-export function securityHeaders(options: { production: boolean }) {
+/**
+ * `reportingApi`: the page is served over HTTPS. Chromium delivers Reporting API reports to secure
+ * endpoints only, and a `report-to` it cannot use still silences `report-uri`: over plain HTTP (a laptop,
+ * the tests) the CSP reports through `report-uri` alone, and Integrity-Policy refuses without reporting.
+ */
+export function securityHeaders(options: { production: boolean; reportingApi: boolean }) {
   return createMiddleware<WebEnv>(async (c, next) => {
     await next();
     if (c.get('ownHeaders')) return;
-    c.header('Content-Security-Policy', contentSecurityPolicy(c.get('formActionOrigins') ?? []));
+    c.header('Content-Security-Policy', contentSecurityPolicy(c.get('formActionOrigins') ?? [], options.reportingApi));
+    if (options.reportingApi) c.header('Reporting-Endpoints', `${REPORT_ENDPOINT}="${CSP_REPORT_PATH}"`);
+    // Every script of ours carries an integrity attribute (web/checkout/views/layout.ts): one without it is refused (and reported).
+    c.header('Integrity-Policy', `blocked-destinations=(script)${options.reportingApi ? `, endpoints=(${REPORT_ENDPOINT})` : ''}`);
     c.header('X-Frame-Options', 'DENY');
     c.header('X-Content-Type-Options', 'nosniff');
     c.header('Referrer-Policy', 'no-referrer');

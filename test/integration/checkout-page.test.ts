@@ -12,7 +12,7 @@ import { merchantApi, type ErrorBody } from '../support/merchant-api.js';
 import { startWebhookReceiver, type WebhookReceiver } from '../support/webhook-receiver.js';
 import { connectTemporal } from '../../core/temporal/connection.js';
 import { createWebApp } from '../../web/app.js';
-import { assetPath } from '../../web/assets.js';
+import { assetIntegrity, assetPath } from '../../web/assets.js';
 import { QUERY_DEADLINE_MS } from '../../web/checkout/load-session.js';
 import { stateQuery } from '../../workflows/cart-session/messages.js';
 import { freePort } from '../../scripts/free-port.js';
@@ -110,7 +110,11 @@ describe('the checkout page over HTTP', () => {
 
       const html = await res.text();
       // Every script comes from our origin; no inline script, handler or style attribute.
-      expect(html.match(/<script[^>]*>/g)).toEqual([`<script src="${assetPath('htmx.min.js')}" defer>`, `<script src="${assetPath('checkout.js')}" defer>`]);
+      expect(html.match(/<script[^>]*>/g)).toEqual(
+        (['htmx.min.js', 'checkout.js'] as const).map(
+          (name) => `<script src="${assetPath(name)}" integrity="${assetIntegrity(name)}" crossorigin="anonymous" defer>`,
+        ),
+      );
       expect(assetPath('checkout.js')).toMatch(/^\/assets\/checkout\.[0-9a-f]{12}\.js$/);
       expect(html).not.toMatch(/\son[a-z]+=|\sstyle=|<style/i);
       for (const label of ['Phone or email']) expect(html).toContain(`>${label}</label>`);

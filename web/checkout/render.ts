@@ -1,5 +1,7 @@
 import { getCookie, setCookie } from 'hono/cookie';
 import { savedCardsOf } from '../../core/checkout/saved-cards.js';
+import { generatedAssetRecorder } from '../../core/integrity/generated-assets.js';
+import { brandStylesheetIntegrity, brandStylesheetPath } from '../assets.js';
 import { CSRF_COOKIE, csrfToken, newCsrfNonce } from '../csrf.js';
 import { isHtmx } from '../htmx.js';
 import { t } from '../i18n/index.js';
@@ -16,6 +18,8 @@ const NONCE_PATTERN = /^[A-Za-z0-9_-]{22}$/;
 /** The page's answers that show a step: the whole page, or the step's panel alone for htmx. */
 export function rendering(page: PageBase) {
   const { config, deps } = page;
+  // Recorded when a page first links a merchant's colour, not when anyone asks for a colour's file: every colour has one.
+  const recordGenerated = generatedAssetRecorder(deps.db, deps.logger);
 
   /** The browser's half of the double-submit pair: kept while it lasts, issued when missing. */
   function csrfNonce(c: C): string {
@@ -38,7 +42,9 @@ export function rendering(page: PageBase) {
     };
     c.set('formActionOrigins', merchantOrigins(session));
     c.header('Vary', 'HX-Request');
-    return c.html(isHtmx(c) ? stepPanel(view) : checkoutPage(view), status);
+    if (isHtmx(c)) return c.html(stepPanel(view), status);
+    if (session.brandColour) recordGenerated(brandStylesheetPath(session.brandColour), brandStylesheetIntegrity(session.brandColour));
+    return c.html(checkoutPage(view), status);
   }
 
   /**

@@ -14,6 +14,7 @@ import { operatorRoutes } from './operator.js';
 import { orderRoutes } from './orders.js';
 import { paymentLinkPageRoutes } from './payment-links.js';
 import { insightRoutes } from './insights.js';
+import { pageIntegrityRoutes } from './page-integrity.js';
 import { isHtmx } from '../htmx.js';
 import { dashboardSessions } from './session.js';
 import { signInLimit } from './sign-in-limit.js';
@@ -82,6 +83,7 @@ export function dashboardRoutes(deps: { config: Config; db: Db; temporal: Tempor
   only('/operator', requireOperator({ sessions }));
   app.route('/operator/insights', insightRoutes(deps, 'operator'));
   app.route('/operator', auditRoutes(deps, 'operator'));
+  app.route('/operator/integrity', pageIntegrityRoutes(deps));
   app.route('/operator', operatorRoutes(deps));
 
   const merchantOnly = requireMerchant({ ...deps, sessions });

@@ -1,7 +1,7 @@
 import { html } from 'hono/html';
 import type { HtmlEscapedString } from 'hono/utils/html';
 import { LOCALES, direction, t } from '../../i18n/index.js';
-import { assetPath, brandStylesheetPath } from '../../assets.js';
+import { assetIntegrity, assetPath, brandStylesheetIntegrity, brandStylesheetPath } from '../../assets.js';
 
 export type Html = HtmlEscapedString | Promise<HtmlEscapedString>;
 
@@ -37,10 +37,14 @@ export function layout(options: { locale: string; title: string; body: Html; ref
       <head>
         ${pageMeta()}
         <title>${options.title}</title>
-        <link rel="stylesheet" href="${assetPath('checkout.css')}" />
-        ${options.brandColour ? html`<link rel="stylesheet" href="${brandStylesheetPath(options.brandColour)}" />` : ''}
-        <script src="${assetPath('htmx.min.js')}" defer></script>
-        <script src="${assetPath('checkout.js')}" defer></script>
+        <link rel="stylesheet" href="${assetPath('checkout.css')}" integrity="${assetIntegrity('checkout.css')}" />
+        ${
+          options.brandColour
+            ? html`<link rel="stylesheet" href="${brandStylesheetPath(options.brandColour)}" integrity="${brandStylesheetIntegrity(options.brandColour)}" />`
+            : ''
+        }
+        <script src="${assetPath('htmx.min.js')}" integrity="${assetIntegrity('htmx.min.js')}" crossorigin="anonymous" defer></script>
+        <script src="${assetPath('checkout.js')}" integrity="${assetIntegrity('checkout.js')}" crossorigin="anonymous" defer></script>
         ${options.refreshTo ? html`<noscript><meta http-equiv="refresh" content="2;url=${options.refreshTo}" /></noscript>` : ''}
       </head>
       <body>

@@ -1,10 +1,10 @@
 import { html } from 'hono/html';
 import { pageMeta, type Html } from '../../checkout/views/layout.js';
-import { assetPath } from '../../assets.js';
+import { assetIntegrity, assetPath } from '../../assets.js';
 
 export type { Html };
 
-type Section = 'insights' | 'orders' | 'links' | 'webhooks' | 'keys' | 'audit' | 'merchants' | 'carts';
+type Section = 'insights' | 'orders' | 'links' | 'webhooks' | 'keys' | 'audit' | 'merchants' | 'carts' | 'integrity';
 
 const MERCHANT_NAV: Array<{ section: Section; href: string; label: string }> = [
   { section: 'insights', href: '/dashboard/insights', label: 'Insights' },
@@ -19,6 +19,7 @@ const OPERATOR_NAV: Array<{ section: Section; href: string; label: string }> = [
   { section: 'carts', href: '/dashboard/operator/carts', label: 'Carts' },
   { section: 'insights', href: '/dashboard/operator/insights', label: 'Insights' },
   { section: 'audit', href: '/dashboard/operator/audit', label: 'Audit log' },
+  { section: 'integrity', href: '/dashboard/operator/integrity', label: 'Page integrity' },
 ];
 
 export interface Shell {
@@ -40,10 +41,10 @@ export function dashboardLayout(shell: Shell): Html {
       <head>
         ${pageMeta()}
         <title>${shell.title} · Hosted Checkout dashboard</title>
-        <link rel="stylesheet" href="${assetPath('checkout.css')}" />
-        <link rel="stylesheet" href="${assetPath('dashboard.css')}" />
-        <script src="${assetPath('htmx.min.js')}" defer></script>
-        <script src="${assetPath('dashboard.js')}" defer></script>
+        <link rel="stylesheet" href="${assetPath('checkout.css')}" integrity="${assetIntegrity('checkout.css')}" />
+        <link rel="stylesheet" href="${assetPath('dashboard.css')}" integrity="${assetIntegrity('dashboard.css')}" />
+        <script src="${assetPath('htmx.min.js')}" integrity="${assetIntegrity('htmx.min.js')}" crossorigin="anonymous" defer></script>
+        <script src="${assetPath('dashboard.js')}" integrity="${assetIntegrity('dashboard.js')}" crossorigin="anonymous" defer></script>
       </head>
       <body class="dashboard">
         <a class="skip-link" href="#main">Skip to content</a>
