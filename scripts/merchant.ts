@@ -37,7 +37,7 @@ import { rotateWebhookSecret } from '../core/webhooks/secrets.js';
 import { checkMerchantReadiness, type MerchantReadiness } from '../core/onboarding/readiness.js';
 import { connectTemporal, withDeadline } from '../core/temporal/connection.js';
 import { listCartDeliveries } from '../core/webhooks/event-history.js';
-import { dashboardSessions } from '../web/dashboard/session.js';
+import { dashboardSignInLinks } from '../web/dashboard/sign-in-link.js';
 import { recoverEndpoint } from '../core/webhooks/recovery.js';
 import { replayDeps, replayEvent } from '../core/webhooks/replay.js';
 import { createDeliveryMetrics } from '../core/webhooks/delivery-metrics.js';
@@ -288,7 +288,7 @@ async function run(command: string | undefined, values: Values, config: Config, 
       const platformUuid = required(values, 'platform-uuid');
       const keyId = await activeApiKeyId(db, platformUuid);
       if (!keyId) throw new Error(`merchant ${platformUuid} has no API key: issue one with rotate-api-key first`);
-      return { platformUuid, ...dashboardSessions(config).signInLink(platformUuid, keyId) };
+      return { platformUuid, ...dashboardSignInLinks(config).issue(platformUuid, keyId) };
     }
     case 'deliveries': {
       if (values['cart-id']) return { events: await listCartDeliveries(db, values['cart-id']) };

@@ -7,7 +7,6 @@ import type { Config } from '../../core/config.js';
 import type { Db } from '../../core/db/client.js';
 import type { Temporal } from '../../core/temporal/connection.js';
 import type { ReplaySender } from '../../core/webhooks/replay.js';
-import { requireMerchant, requireOperator } from './auth.js';
 import { dashboardCsrf } from './csrf.js';
 import type { DashboardEnv } from './env.js';
 import { operatorRoutes } from './operator.js';
@@ -15,6 +14,8 @@ import { orderRoutes } from './orders.js';
 import { paymentLinkPageRoutes } from './payment-links.js';
 import { insightRoutes } from './insights.js';
 import { isHtmx } from '../htmx.js';
+import { dashboardGuard } from './guard.js';
+import { peopleRoutes } from './people.js';
 import { dashboardSessions } from './session.js';
 import { signInLimit } from './sign-in-limit.js';
 import { signInRoutes } from './sign-in.js';
@@ -24,7 +25,6 @@ import { dashboardCodecRoutes, temporalUiProxy } from './temporal-ui.js';
 
 const FORM_BODY_LIMIT_BYTES = 16 * 1024;
 const SIGN_IN_POSTS = ['/sign-in', '/sign-in/operator', '/link'];
-const MERCHANT_SECTIONS = ['/insights', '/orders', '/payment-links', '/webhooks', '/events'];
 
 /**
  * The dashboard, mounted at /dashboard on the checkout page's origin (web/app.ts): merchants (API key
@@ -34,20 +34,16 @@ const MERCHANT_SECTIONS = ['/insights', '/orders', '/payment-links', '/webhooks'
  */
 export function dashboardRoutes(deps: { config: Config; db: Db; temporal: Temporal } & ReplaySender) {
   const { config, logger } = deps;
-  const sessions = dashboardSessions(config);
+  const sessions = dashboardSessions(config, deps.db);
   const ownOrigin = new URL(config.checkoutBaseUrl).origin;
   const limit = signInLimit(deps);
   const app = new Hono<DashboardEnv>();
 
+  // The one guard, in front of everything: the role table says who may open each route (web/dashboard/access.ts).
+  app.use(dashboardGuard({ sessions }));
   // The Temporal UI and its codec, for operators, before the form checks: the UI posts JSON of its own.
-  const operatorOnly = requireOperator({ sessions });
-  app.use('/codec/*', operatorOnly);
   app.route('/codec', dashboardCodecRoutes(config));
-  if (config.temporalUiUpstream) {
-    app.use('/temporal', operatorOnly);
-    app.use('/temporal/*', operatorOnly);
-    app.route('/temporal', temporalUiProxy({ upstream: config.temporalUiUpstream }));
-  }
+  if (config.temporalUiUpstream) app.route('/temporal', temporalUiProxy({ upstream: config.temporalUiUpstream }));
 
   app.use(originCheck({ origin: (origin, c) => origin === ownOrigin || origin === new URL(c.req.url).origin }));
   app.use(
@@ -66,24 +62,19 @@ export function dashboardRoutes(deps: { config: Config; db: Db; temporal: Tempor
   });
   app.use(dashboardCsrf(deps));
 
-  app.get('/', (c) => {
-    const session = sessions.read(c);
-    return c.redirect(session?.kind === 'operator' ? '/dashboard/operator' : session ? '/dashboard/orders' : '/dashboard/sign-in', 303);
+  app.get('/', async (c) => {
+    const session = await sessions.read(c);
+    const start = !session ? '/dashboard/sign-in' : session.platformUuid ? (session.role === 'analyst' ? '/dashboard/insights' : '/dashboard/orders') : '/dashboard/operator';
+    return c.redirect(start, 303);
   });
   app.route('/', signInRoutes({ ...deps, sessions }));
 
-  // Each section behind its own check, by prefix, so an unknown path is a 404 and never someone else's sign-in.
-  const only = (prefix: string, check: ReturnType<typeof requireOperator>) => {
-    app.use(prefix, check);
-    app.use(`${prefix}/*`, check);
-  };
-  only('/operator', requireOperator({ sessions }));
   app.route('/operator/insights', insightRoutes(deps, 'operator'));
+  app.route('/operator/people', peopleRoutes({ ...deps, team: 'operators' }));
   app.route('/operator', operatorRoutes(deps));
 
-  const merchantOnly = requireMerchant({ ...deps, sessions });
-  for (const prefix of MERCHANT_SECTIONS) only(prefix, merchantOnly);
   app.route('/insights', insightRoutes(deps, 'merchant'));
+  app.route('/people', peopleRoutes({ ...deps, team: 'merchant' }));
   app.route('/', orderRoutes(deps));
   app.route('/', paymentLinkPageRoutes(deps));
   app.route('/', settingsRoutes(deps));

@@ -7,6 +7,7 @@ import { authenticateApiKey, authenticateApiKeyId } from '../../core/merchants/a
 import { getMerchant } from '../../core/merchants/merchants.js';
 import type { DashboardEnv } from './env.js';
 import type { DashboardSessions } from './session.js';
+import { dashboardSignInLinks } from './sign-in-link.js';
 import { dashboardMessage } from './views/layout.js';
 import { signInLinkPage, signInPage } from './views/sign-in.js';
 
@@ -20,6 +21,7 @@ const field = async (c: C, name: string) => {
 /** Sign-in and sign-out for merchants (API key, or the CLI's link) and operators (OPERATOR_TOKEN). */
 export function signInRoutes(deps: { config: Config; db: Db; logger: Logger; sessions: DashboardSessions }) {
   const { config, db, logger, sessions } = deps;
+  const links = dashboardSignInLinks(config);
   const app = new Hono<DashboardEnv>();
 
   app.get('/sign-in', (c) => c.html(signInPage({ role: 'merchant', csrf: c.get('csrf') })));
@@ -32,7 +34,7 @@ export function signInRoutes(deps: { config: Config; db: Db; logger: Logger; ses
       const error = `This is not an active ${config.environment} API key. Paste the whole key (sk_${config.environment}_…); if it was rotated or revoked, ask your operator for the new one.`;
       return c.html(signInPage({ role: 'merchant', csrf: c.get('csrf'), error }), 401);
     }
-    sessions.start(c, { kind: 'merchant', platformUuid: merchant.platformUuid, keyId: merchant.keyId });
+    await sessions.start(c, { platformUuid: merchant.platformUuid, role: 'owner', credential: { apiKeyId: merchant.keyId } });
     return c.redirect('/dashboard/orders', 303);
   });
 
@@ -44,7 +46,7 @@ export function signInRoutes(deps: { config: Config; db: Db; logger: Logger; ses
         : 'No OPERATOR_TOKEN is set on this deployment: operators cannot sign in.';
       return c.html(signInPage({ role: 'operator', csrf: c.get('csrf'), error }), 401);
     }
-    sessions.start(c, { kind: 'operator' });
+    await sessions.start(c, { platformUuid: undefined, role: 'operator_admin', credential: { operatorTokenDigest: sessions.operatorTokenDigest! } });
     return c.redirect('/dashboard/operator', 303);
   });
 
@@ -63,7 +65,7 @@ export function signInRoutes(deps: { config: Config; db: Db; logger: Logger; ses
 
   /** The link's token, if it is ours, unexpired, and its key is still the merchant's active key. */
   const linkMerchant = (token: string) => {
-    const link = sessions.readSignInLink(token);
+    const link = links.read(token);
     return link ? authenticateApiKeyId(db, link, config.environment) : undefined;
   };
 
@@ -78,12 +80,12 @@ export function signInRoutes(deps: { config: Config; db: Db; logger: Logger; ses
   app.post('/link', async (c) => {
     const merchant = await linkMerchant(await field(c, 'token'));
     if (!merchant) return expiredLink(c);
-    sessions.start(c, { kind: 'merchant', platformUuid: merchant.platformUuid, keyId: merchant.keyId });
+    await sessions.start(c, { platformUuid: merchant.platformUuid, role: 'owner', credential: { apiKeyId: merchant.keyId } });
     return c.redirect('/dashboard/orders', 303);
   });
 
-  app.post('/sign-out', (c) => {
-    sessions.end(c);
+  app.post('/sign-out', async (c) => {
+    await sessions.end(c);
     return c.redirect('/dashboard/sign-in', 303);
   });
 

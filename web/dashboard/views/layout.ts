@@ -4,18 +4,20 @@ import { assetPath } from '../../assets.js';
 
 export type { Html };
 
-type Section = 'insights' | 'orders' | 'links' | 'webhooks' | 'merchants' | 'carts';
+type Section = 'insights' | 'orders' | 'links' | 'webhooks' | 'people' | 'merchants' | 'carts';
 
 const MERCHANT_NAV: Array<{ section: Section; href: string; label: string }> = [
   { section: 'insights', href: '/dashboard/insights', label: 'Insights' },
   { section: 'orders', href: '/dashboard/orders', label: 'Orders' },
   { section: 'links', href: '/dashboard/payment-links', label: 'Payment links' },
   { section: 'webhooks', href: '/dashboard/webhooks', label: 'Webhooks' },
+  { section: 'people', href: '/dashboard/people', label: 'People' },
 ];
 const OPERATOR_NAV: Array<{ section: Section; href: string; label: string }> = [
   { section: 'merchants', href: '/dashboard/operator', label: 'Merchants' },
   { section: 'carts', href: '/dashboard/operator/carts', label: 'Carts' },
   { section: 'insights', href: '/dashboard/operator/insights', label: 'Insights' },
+  { section: 'people', href: '/dashboard/operator/people', label: 'Operators' },
 ];
 
 export interface Shell {
@@ -90,4 +92,13 @@ export function forbiddenPage(): Html {
 
 export function notFoundPage(what = 'This page'): Html {
   return dashboardMessage('Not found', `${what} does not exist, or is not yours.`, { href: '/dashboard', label: 'Back to the dashboard' });
+}
+
+/** The guard's refusal (web/dashboard/guard.ts), in words: what was refused, to whom, and who can help. */
+export function refusedPage(role: string, what: string): Html {
+  const who = role === 'operator' ? 'an operator_admin' : 'an owner of this merchant';
+  return dashboardMessage('Not allowed', `Your role, ${role}, does not allow this: ${what}. If you need it, ask ${who} to change your role.`, {
+    href: '/dashboard',
+    label: 'Back to the dashboard',
+  });
 }
