@@ -106,3 +106,6 @@ export const allows = (access: Access, role: Role | undefined) => access === 'an
 export function mayGrant(granter: Role, role: Role): boolean {
   return ACCESS.every((row) => row.access === 'anyone' || !row.access.includes(role) || row.access.includes(granter));
 }
+
+/** Roles whose refunds the owner caps per currency (the People page; core/people/people.ts supportRefundLimits). */
+export const REFUND_LIMITED_ROLES: readonly Role[] = ['support'];

@@ -24,7 +24,6 @@ import { settingsRoutes } from './settings.js';
 import { dashboardCodecRoutes, temporalUiProxy } from './temporal-ui.js';
 
 const FORM_BODY_LIMIT_BYTES = 16 * 1024;
-const SIGN_IN_POSTS = ['/sign-in', '/sign-in/operator', '/link'];
 
 /**
  * The dashboard, mounted at /dashboard on the checkout page's origin (web/app.ts): merchants (API key
@@ -36,7 +35,6 @@ export function dashboardRoutes(deps: { config: Config; db: Db; temporal: Tempor
   const { config, logger } = deps;
   const sessions = dashboardSessions(config, deps.db);
   const ownOrigin = new URL(config.checkoutBaseUrl).origin;
-  const limit = signInLimit(deps);
   const app = new Hono<DashboardEnv>();
 
   // The one guard, in front of everything: the role table says who may open each route (web/dashboard/access.ts).
@@ -52,14 +50,6 @@ export function dashboardRoutes(deps: { config: Config; db: Db; temporal: Tempor
       onError: (c) => c.html(dashboardMessage('Too large', 'This form carries more than a dashboard form can.'), 413),
     }),
   );
-  // Counted before the form is read: a flood of sign-in posts costs one counter update each.
-  app.use(async (c, next) => {
-    if (c.req.method !== 'POST' || !SIGN_IN_POSTS.includes(c.req.path.slice('/dashboard'.length))) return next();
-    const retryAfter = await limit(c);
-    if (retryAfter === undefined) return next();
-    c.header('Retry-After', String(retryAfter));
-    return c.html(dashboardMessage('Too many sign-in attempts', `Wait ${Math.ceil(retryAfter / 60)} minute(s), then try again.`), 429);
-  });
   app.use(dashboardCsrf(deps));
 
   app.get('/', async (c) => {
@@ -67,7 +57,7 @@ export function dashboardRoutes(deps: { config: Config; db: Db; temporal: Tempor
     const start = !session ? '/dashboard/sign-in' : session.platformUuid ? (session.role === 'analyst' ? '/dashboard/insights' : '/dashboard/orders') : '/dashboard/operator';
     return c.redirect(start, 303);
   });
-  app.route('/', signInRoutes({ ...deps, sessions }));
+  app.route('/', signInRoutes({ ...deps, sessions, limit: signInLimit(deps) }));
 
   app.route('/operator/insights', insightRoutes(deps, 'operator'));
   app.route('/operator/people', peopleRoutes({ ...deps, team: 'operators' }));

@@ -7,6 +7,7 @@ import { authenticateApiKey, authenticateApiKeyId } from '../../core/merchants/a
 import { getMerchant } from '../../core/merchants/merchants.js';
 import type { DashboardEnv } from './env.js';
 import type { DashboardSessions } from './session.js';
+import type { SignInLimit } from './sign-in-limit.js';
 import { dashboardSignInLinks } from './sign-in-link.js';
 import { dashboardMessage } from './views/layout.js';
 import { signInLinkPage, signInPage } from './views/sign-in.js';
@@ -19,8 +20,20 @@ const field = async (c: C, name: string) => {
 };
 
 /** Sign-in and sign-out for merchants (API key, or the CLI's link) and operators (OPERATOR_TOKEN). */
-export function signInRoutes(deps: { config: Config; db: Db; logger: Logger; sessions: DashboardSessions }) {
+export function signInRoutes(deps: { config: Config; db: Db; logger: Logger; sessions: DashboardSessions; limit: SignInLimit }) {
   const { config, db, logger, sessions } = deps;
+
+  /**
+   * A refused sign-in counts against the client's address; past the limit, the answer is 429 instead
+   * of the refusal. A right credential is checked first and never counted, so a flood of wrong ones
+   * from an address (or from everyone behind a proxy) cannot lock out the people who hold one.
+   */
+  async function refused(c: C, answer: () => Response | Promise<Response>) {
+    const retryAfter = await deps.limit(c);
+    if (retryAfter === undefined) return answer();
+    c.header('Retry-After', String(retryAfter));
+    return c.html(dashboardMessage('Too many sign-in attempts', `Wait ${Math.ceil(retryAfter / 60)} minute(s), then try again.`), 429);
+  }
   const links = dashboardSignInLinks(config);
   const app = new Hono<DashboardEnv>();
 
@@ -32,7 +45,7 @@ export function signInRoutes(deps: { config: Config; db: Db; logger: Logger; ses
     if (!merchant) {
       logger.info('dashboard sign-in refused: API key unknown, revoked or of another environment');
       const error = `This is not an active ${config.environment} API key. Paste the whole key (sk_${config.environment}_…); if it was rotated or revoked, ask your operator for the new one.`;
-      return c.html(signInPage({ role: 'merchant', csrf: c.get('csrf'), error }), 401);
+      return refused(c, () => c.html(signInPage({ role: 'merchant', csrf: c.get('csrf'), error }), 401));
     }
     await sessions.start(c, { platformUuid: merchant.platformUuid, role: 'owner', credential: { apiKeyId: merchant.keyId } });
     return c.redirect('/dashboard/orders', 303);
@@ -44,7 +57,7 @@ export function signInRoutes(deps: { config: Config; db: Db; logger: Logger; ses
       const error = config.operatorToken
         ? 'This is not the operator token. Paste OPERATOR_TOKEN as set on this deployment.'
         : 'No OPERATOR_TOKEN is set on this deployment: operators cannot sign in.';
-      return c.html(signInPage({ role: 'operator', csrf: c.get('csrf'), error }), 401);
+      return refused(c, () => c.html(signInPage({ role: 'operator', csrf: c.get('csrf'), error }), 401));
     }
     await sessions.start(c, { platformUuid: undefined, role: 'operator_admin', credential: { operatorTokenDigest: sessions.operatorTokenDigest! } });
     return c.redirect('/dashboard/operator', 303);
@@ -79,7 +92,7 @@ export function signInRoutes(deps: { config: Config; db: Db; logger: Logger; ses
 
   app.post('/link', async (c) => {
     const merchant = await linkMerchant(await field(c, 'token'));
-    if (!merchant) return expiredLink(c);
+    if (!merchant) return refused(c, () => expiredLink(c));
     await sessions.start(c, { platformUuid: merchant.platformUuid, role: 'owner', credential: { apiKeyId: merchant.keyId } });
     return c.redirect('/dashboard/orders', 303);
   });
