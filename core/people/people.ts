@@ -94,10 +94,7 @@ export async function revokeInvitation(db: Db, team: Team, id: string): Promise<
 }
 
 /** The invitation a link's token names, if still pending. */
-export async function findInvitation(
-  db: Db,
-  token: string | undefined,
-): Promise<(Invitation & { platformUuid: string | undefined }) | undefined> {
+export async function findInvitation(db: Db, token: string | undefined): Promise<(Invitation & { platformUuid: string | undefined }) | undefined> {
   if (!token || token.length > 64) return undefined;
   const [r] = await db<{ id: string; platform_uuid: string | null; email: string; role: Role; created_at: Date; expires_at: Date }[]>`
     select id, platform_uuid, email, role, created_at, expires_at from dashboard_invitations

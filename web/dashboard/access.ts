@@ -30,7 +30,19 @@ export const ACCESS: readonly AccessRow[] = [
   { method: 'GET', path: '/link', access: 'anyone', what: "the CLI's sign-in link" },
   { method: 'POST', path: '/link', access: 'anyone', what: "continue with the CLI's sign-in link (as owner)" },
   { method: 'POST', path: '/sign-out', access: 'anyone', what: 'sign out: ends the session' },
-  { method: 'ALL', path: '*', access: 'anyone', what: 'anything else: not found' },
+  { method: 'POST', path: '/sign-in/passkey/options', access: 'anyone', what: 'sign in with a passkey: the challenge' },
+  { method: 'POST', path: '/sign-in/passkey', access: 'anyone', what: 'sign in with a passkey' },
+  { method: 'GET', path: '/invitations/:token', access: 'anyone', what: 'an invitation' },
+  { method: 'POST', path: '/invitations/:token/options', access: 'anyone', what: "an invitation's passkey: the challenge" },
+  { method: 'POST', path: '/invitations/:token/passkey', access: 'anyone', what: 'accept an invitation by enrolling a passkey' },
+  { method: 'GET', path: '/account', access: [...ALL_MERCHANT, ...OPERATORS], what: 'your account and passkeys' },
+  {
+    method: 'POST',
+    path: '/account/passkeys/:id/delete',
+    access: [...ALL_MERCHANT, ...OPERATORS],
+    what: 'delete one of your passkeys: signs you out everywhere',
+  },
+  { method: 'ALL', path: '/*', access: 'anyone', what: 'anything else: not found' },
 
   { method: 'GET', path: '/insights', access: ['owner', 'analyst'], what: 'insights: overview' },
   { method: 'GET', path: '/insights/funnel', access: ['owner', 'analyst'], what: 'insights: funnel' },
@@ -78,16 +90,17 @@ export const ACCESS: readonly AccessRow[] = [
   { method: 'POST', path: '/operator/people/:id/remove', access: ['operator_admin'], what: 'remove an operator' },
   { method: 'POST', path: '/codec/encode', access: OPERATORS, what: "the Temporal UI's codec: encode" },
   { method: 'POST', path: '/codec/decode', access: OPERATORS, what: "the Temporal UI's codec: decode" },
-  { method: 'ALL', path: '/temporal', access: OPERATORS, what: 'the Temporal UI' },
   { method: 'ALL', path: '/temporal/*', access: OPERATORS, what: 'the Temporal UI' },
 ];
 
+/** Hono's syntax as a regular expression: `:name` one segment, a trailing `/*` anything below, the path itself included. */
 const pattern = (path: string) =>
   new RegExp(
     `^${path
+      .replace(/\/\*$/, '')
       .split('/')
-      .map((part) => (part === '*' ? '.*' : part.startsWith(':') ? '[^/]+' : part.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')))
-      .join('/')}$`,
+      .map((part) => (part.startsWith(':') ? '[^/]+' : part.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')))
+      .join('/')}${path.endsWith('/*') ? '(/.*)?' : ''}$`,
   );
 const compiled = ACCESS.map((row) => ({ row, re: pattern(row.path) }));
 
@@ -97,7 +110,7 @@ const compiled = ACCESS.map((row) => ({ row, re: pattern(row.path) }));
  */
 export function accessRow(method: string, path: string): AccessRow | undefined {
   const m = method === 'HEAD' ? 'GET' : method;
-  return compiled.find(({ row, re }) => row.path !== '*' && (row.method === m || row.method === 'ALL') && re.test(path))?.row;
+  return compiled.find(({ row, re }) => row.path !== '/*' && (row.method === m || row.method === 'ALL') && re.test(path))?.row;
 }
 
 export const allows = (access: Access, role: Role | undefined) => access === 'anyone' || (role !== undefined && access.includes(role));

@@ -71,7 +71,8 @@ export function peopleRoutes(deps: { config: Config; db: Db; team: 'merchant' | 
     const email = (await field(c, 'email')).toLowerCase();
     const role = await field(c, 'role');
     if (!EMAIL.test(email) || email.length > 254) return respond(c, { error: 'Enter the email address of the person to invite, like ana@example.com.' }, 422);
-    if (!fits(role) || !mayGrant(c.get('session')!.role, role)) return respond(c, { error: 'Choose one of the roles offered: you can give only roles you hold.' }, 422);
+    if (!fits(role) || !mayGrant(c.get('session')!.role, role))
+      return respond(c, { error: 'Choose one of the roles offered: you can give only roles you hold.' }, 422);
     const created = await invite(db, teamOf(c), { email, role });
     const url = `${config.checkoutBaseUrl}/dashboard/invitations/${created.token}`;
     return respond(c, { invited: { email, url } }, 201);
@@ -82,15 +83,16 @@ export function peopleRoutes(deps: { config: Config; db: Db; team: 'merchant' | 
     return respond(c, { done: 'Invitation revoked: its link no longer works.' });
   });
 
-  app.post('/refund-limit', async (c) => {
-    const team = teamOf(c);
-    const currency = (await field(c, 'currency')).toUpperCase();
-    if (!team || !currencyCodes.code(currency)) return respond(c, { error: 'Enter a currency code, like EUR.' }, 422);
-    const amount = parseRefundAmount(await field(c, 'maxAmount'), currency);
-    if ('problem' in amount) return respond(c, { error: amount.problem }, 422);
-    await setSupportRefundLimit(db, team, currency, amount.minor);
-    return respond(c, { done: `Support may now refund up to that amount in ${currency} at once.` });
-  });
+  if (deps.team === 'merchant')
+    app.post('/refund-limit', async (c) => {
+      const team = teamOf(c)!;
+      const currency = (await field(c, 'currency')).toUpperCase();
+      if (!currencyCodes.code(currency)) return respond(c, { error: 'Enter a currency code, like EUR.' }, 422);
+      const amount = parseRefundAmount(await field(c, 'maxAmount'), currency);
+      if ('problem' in amount) return respond(c, { error: amount.problem }, 422);
+      await setSupportRefundLimit(db, team, currency, amount.minor);
+      return respond(c, { done: `Support may now refund up to that amount in ${currency} at once.` });
+    });
 
   /** The person a post names, if on this team and not the one signed in. */
   const other = async (c: C) => {

@@ -15,6 +15,7 @@ import { paymentLinkPageRoutes } from './payment-links.js';
 import { insightRoutes } from './insights.js';
 import { isHtmx } from '../htmx.js';
 import { dashboardGuard } from './guard.js';
+import { passkeyRoutes } from './passkeys.js';
 import { peopleRoutes } from './people.js';
 import { dashboardSessions } from './session.js';
 import { signInLimit } from './sign-in-limit.js';
@@ -54,10 +55,18 @@ export function dashboardRoutes(deps: { config: Config; db: Db; temporal: Tempor
 
   app.get('/', async (c) => {
     const session = await sessions.read(c);
-    const start = !session ? '/dashboard/sign-in' : session.platformUuid ? (session.role === 'analyst' ? '/dashboard/insights' : '/dashboard/orders') : '/dashboard/operator';
+    const start = !session
+      ? '/dashboard/sign-in'
+      : session.platformUuid
+        ? session.role === 'analyst'
+          ? '/dashboard/insights'
+          : '/dashboard/orders'
+        : '/dashboard/operator';
     return c.redirect(start, 303);
   });
-  app.route('/', signInRoutes({ ...deps, sessions, limit: signInLimit(deps) }));
+  const limit = signInLimit(deps);
+  app.route('/', signInRoutes({ ...deps, sessions, limit }));
+  app.route('/', passkeyRoutes({ ...deps, sessions, limit }));
 
   app.route('/operator/insights', insightRoutes(deps, 'operator'));
   app.route('/operator/people', peopleRoutes({ ...deps, team: 'operators' }));

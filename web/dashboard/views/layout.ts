@@ -25,6 +25,8 @@ export interface Shell {
   body: Html;
   /** Signed in: who (shown in the header), which menu, the current section and the form token for "Sign out". */
   signedIn?: { who: string; role: 'merchant' | 'operator'; section?: Section; csrf: string };
+  /** The page makes or uses a passkey: @simplewebauthn/browser and dashboard-passkeys.js, from our origin. */
+  passkeys?: boolean;
 }
 
 /**
@@ -43,6 +45,12 @@ export function dashboardLayout(shell: Shell): Html {
         <link rel="stylesheet" href="${assetPath('dashboard.css')}" />
         <script src="${assetPath('htmx.min.js')}" defer></script>
         <script src="${assetPath('dashboard.js')}" defer></script>
+        ${
+          shell.passkeys
+            ? html`<script src="${assetPath('simplewebauthn-browser.js')}" defer></script>
+                <script src="${assetPath('dashboard-passkeys.js')}" defer></script>`
+            : ''
+        }
       </head>
       <body class="dashboard">
         <a class="skip-link" href="#main">Skip to content</a>

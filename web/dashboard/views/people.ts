@@ -78,11 +78,22 @@ function limitSection(view: PeopleView): Html {
   return html`<section class="panel" aria-labelledby="limit-title">
     <h2 id="limit-title">Support's refund limit</h2>
     <p class="lead">The most someone with the support role may refund at once, per currency. No limit set for a currency: support cannot refund in it.</p>
-    ${limits.length ? html`<ul>${limits.map(([currency, max]) => html`<li>${currency}: up to ${formatMoney(max, currency)}</li>`)}</ul>` : ''}
+    ${
+      limits.length
+        ? html`<ul>
+            ${limits.map(([currency, max]) => html`<li>${currency}: up to ${formatMoney(max, currency)}</li>`)}
+          </ul>`
+        : ''
+    }
     <form method="post" action="${view.base}/refund-limit">
       ${token(view.csrf)}
-      <div class="field"><label for="limit-currency">Currency</label><input id="limit-currency" name="currency" type="text" autocomplete="off" maxlength="3" required /></div>
-      <div class="field"><label for="limit-amount">Most support may refund at once</label><input id="limit-amount" name="maxAmount" type="text" inputmode="decimal" autocomplete="off" required /></div>
+      <div class="field">
+        <label for="limit-currency">Currency</label><input id="limit-currency" name="currency" type="text" autocomplete="off" maxlength="3" required />
+      </div>
+      <div class="field">
+        <label for="limit-amount">Most support may refund at once</label
+        ><input id="limit-amount" name="maxAmount" type="text" inputmode="decimal" autocomplete="off" required />
+      </div>
       <button type="submit">Set the limit</button>
     </form>
   </section>`;
