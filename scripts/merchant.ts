@@ -3,7 +3,18 @@ import { fileURLToPath, pathToFileURL } from 'node:url';
 import { parseArgs } from 'node:util';
 import { loadConfig, type Config } from '../core/config.js';
 import { createDb, type Db } from '../core/db/client.js';
-import { activeApiKeyId, revokeApiKey, rotateApiKey, setRequireApiKey } from '../core/merchants/api-keys.js';
+import {
+  activeApiKeyId,
+  API_KEY_SCOPES,
+  createApiKey,
+  listApiKeys,
+  revokeApiKey,
+  revokeApiKeyById,
+  rotateApiKey,
+  setRequireApiKey,
+  type ApiKeyScope,
+} from '../core/merchants/api-keys.js';
+import { recordAudit, type AuditDecision } from '../core/audit/audit-log.js';
 import {
   activateMerchant,
   deactivateMerchant,
@@ -74,10 +85,16 @@ const HELP = `Operator CLI for merchants and their webhooks. Every command print
       Without --endpoint-id, of its first endpoint (the same holds for disable-endpoint,
       enable-endpoint and recover).
   npm run -s merchant -- rotate-api-key --platform-uuid <uuid>
-      Prints a new API key (shown once); the previous one stops working at once. Also issues a key
-      to a merchant that has none.
-  npm run -s merchant -- revoke-api-key --platform-uuid <uuid>
-      Its API key stops working now; it has none until rotate-api-key.
+      Prints a new full API key named Default (shown once); every previous key of the merchant stops
+      working at once. Also issues a key to a merchant that has none.
+  npm run -s merchant -- revoke-api-key --platform-uuid <uuid> [--key-id <id>]
+      With --key-id, that one key stops working now and the merchant's others keep working.
+      Without, every key of the merchant stops working now; it has none until rotate-api-key.
+  npm run -s merchant -- create-api-key --platform-uuid <uuid> --name <name> --scope full|carts|read
+      A new key beside the merchant's others, shown once. full: everything; carts: create carts
+      only; read: read orders and events only.
+  npm run -s merchant -- api-keys --platform-uuid <uuid>
+      Its active keys: id, name, scope, prefix, created and last used (to the minute).
   npm run -s merchant -- set-require-api-key --platform-uuid <uuid> (--on | --off)
       On: create-cart for this merchant needs Authorization: Bearer <its API key>. Off by default.
   npm run -s merchant -- set-brand-colour --platform-uuid <uuid> (--colour '#rrggbb' | --off)
@@ -191,6 +208,9 @@ async function run(command: string | undefined, values: Values, config: Config, 
     await verifyDomainsNow(client, config, await getMerchant(db, platformUuid), 8_000);
     return getMerchant(db, platformUuid);
   };
+  /** The operator at the shell, in the audit log: no address, no token, the machine's CLI. */
+  const audited = (merchantId: string, decision: AuditDecision) =>
+    recordAudit(db, { ...decision, actor: { type: 'operator', id: 'cli' }, ip: null, merchantId });
   switch (command) {
     case 'create':
       return registerMerchant(
@@ -253,10 +273,36 @@ async function run(command: string | undefined, values: Values, config: Config, 
       await deleteWebhookEndpoint(db, required(values, 'platform-uuid'), endpointId);
       return { deleted: endpointId };
     }
-    case 'rotate-api-key':
-      return rotateApiKey(db, required(values, 'platform-uuid'));
-    case 'revoke-api-key':
-      return revokeApiKey(db, required(values, 'platform-uuid'));
+    case 'rotate-api-key': {
+      const { keyId, ...rotated } = await rotateApiKey(db, required(values, 'platform-uuid'));
+      await audited(rotated.platformUuid, { action: 'api_key.revoke', target: 'api_key:all' });
+      await audited(rotated.platformUuid, { action: 'api_key.create', target: `api_key:${keyId}`, after: { name: 'Default', scope: 'full' } });
+      return rotated;
+    }
+    case 'revoke-api-key': {
+      const platformUuid = required(values, 'platform-uuid');
+      const keyId = values['key-id'];
+      if (keyId === undefined) {
+        const revoked = await revokeApiKey(db, platformUuid);
+        await audited(platformUuid, { action: 'api_key.revoke', target: 'api_key:all' });
+        return revoked;
+      }
+      await getMerchant(db, platformUuid);
+      const revoked = await revokeApiKeyById(db, platformUuid, keyId);
+      if (!revoked) throw new UsageError(`--key-id ${keyId} is not an active key of merchant ${platformUuid} (list them with api-keys)`);
+      await audited(platformUuid, { action: 'api_key.revoke', target: `api_key:${keyId}`, before: { name: revoked.name, scope: revoked.scope } });
+      return { platformUuid, keyId, revoked: true };
+    }
+    case 'create-api-key': {
+      const platformUuid = required(values, 'platform-uuid');
+      const scope = required(values, 'scope');
+      if (!(API_KEY_SCOPES as readonly string[]).includes(scope)) throw new UsageError(`--scope must be one of ${API_KEY_SCOPES.join(', ')}`);
+      const { key, apiKey } = await createApiKey(db, platformUuid, { name: required(values, 'name'), scope: scope as ApiKeyScope });
+      await audited(platformUuid, { action: 'api_key.create', target: `api_key:${key.id}`, after: { name: key.name, scope: key.scope } });
+      return { platformUuid, ...key, apiKey };
+    }
+    case 'api-keys':
+      return { keys: await listApiKeys(db, required(values, 'platform-uuid')) };
     case 'set-require-api-key':
       if (values.on === values.off) throw new UsageError('give exactly one of --on or --off');
       return setRequireApiKey(db, required(values, 'platform-uuid'), values.on === true);
@@ -356,6 +402,8 @@ export async function runMerchantCli(args: string[], env: NodeJS.ProcessEnv, out
         'cart-id': { type: 'string' },
         'event-id': { type: 'string' },
         'endpoint-id': { type: 'string' },
+        'key-id': { type: 'string' },
+        scope: { type: 'string' },
         url: { type: 'string' },
         event: { type: 'string', multiple: true },
         description: { type: 'string' },

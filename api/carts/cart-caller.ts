@@ -5,8 +5,8 @@ import type { Logger } from '../../core/logger.js';
 import type { Limit } from '../../core/rate-limits.js';
 import { presentedBearerToken } from '../../core/bearer-token.js';
 import { admitCart } from '../../core/checkout/cart-ledger.js';
-import { apiKeyHash } from '../../core/merchants/api-keys.js';
-import { MERCHANT_CHALLENGE } from '../merchant/auth.js';
+import { apiKeyHash, noteApiKeyUseByDigest } from '../../core/merchants/api-keys.js';
+import { MERCHANT_CHALLENGE, scopeRefusal } from '../merchant/auth.js';
 import { ApiError } from '../../application/errors.js';
 import { answerCount } from './rate-limit.js';
 import type { NewCartRow } from '../../application/carts/create-cart-session.js';
@@ -30,7 +30,7 @@ export interface CartAdmissionRequest {
 /**
  * Counts the client, finds the merchant a create-cart names and whether the request carried its key,
  * counts the merchant's limits, and, given one, has the ledger write the cart's row: in one PostgreSQL
- * round trip (admit_cart_request, migrations 035 and 039, run by the ledger's admitCart, the only
+ * round trip (admit_cart_request, migrations 035, 039 and 044, run by the ledger's admitCart, the only
  * caller of that function), in the order separate statements had. A request refused for lacking
  * the key a merchant requires, or for an Authorization header without the merchant's active key,
  * stops before any merchant-wide counter is charged, so it costs the merchant nothing; a stranger's
@@ -42,11 +42,12 @@ export async function admitCartRequest(
 ): Promise<{ caller: CartCaller; rowWritten: boolean }> {
   const { config, db } = deps;
   const ledger = request.ledgerRow;
+  const presentedKeyHash = presentedKeyDigest(request.authorization);
   const admitted = await admitCart(db, {
     clientLimits: request.clientLimits,
     platformUuid: request.platformUuid,
     environment: config.environment,
-    presentedKeyHash: presentedKeyDigest(request.authorization),
+    presentedKeyHash,
     keyedLimits: request.keyedLimits,
     publicLimits: request.publicLimits,
     ...(ledger
@@ -78,6 +79,7 @@ export async function admitCartRequest(
       [{ path: 'cartObject.store.platformUuid', message: 'does not name an active merchant' }],
     );
   }
+  if (admitted.admission === 'key_scope') throw scopeRefusal('read', 'full or carts', 'create-cart');
   if (admitted.admission === 'key_required') {
     throw new ApiError(
       'UNAUTHORIZED',
@@ -93,6 +95,10 @@ export async function admitCartRequest(
       [{ path: 'Authorization', message: 'is not an active API key of this merchant (unknown, revoked or rotated out)' }],
       MERCHANT_CHALLENGE,
     );
+  }
+  if (admitted.withKey && presentedKeyHash) {
+    // The key's last use, off the answer's path: a lost write only makes the listed last use older.
+    noteApiKeyUseByDigest(db, presentedKeyHash).catch((err: unknown) => deps.logger.warn({ err }, 'could not record an API key’s last use'));
   }
   return {
     caller: {

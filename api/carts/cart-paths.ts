@@ -67,6 +67,15 @@ const CREATE_CART_ERRORS: DocumentedError[] = [
     challenge: true,
   },
   {
+    description:
+      'FORBIDDEN: the Authorization header carries an active API key of this merchant whose scope is `read` (orders and events only): create-cart needs a key of scope `full` or `carts`. Nothing was created.',
+    examples: [
+      example('FORBIDDEN', "This API key's scope is read (read orders and events only); create-cart needs a key of scope full or carts.", [
+        { path: 'Authorization', message: 'is a key of scope read; this request needs scope full or carts' },
+      ]),
+    ],
+  },
+  {
     description: 'METHOD_NOT_ALLOWED: only POST; see the Allow header.',
     examples: [example('METHOD_NOT_ALLOWED', 'GET is not supported here; use POST.')],
     allow: true,

@@ -48,6 +48,25 @@ export const MERCHANT_UNAUTHORIZED: DocumentedError = {
   examples: [example('UNAUTHORIZED', 'The merchant API needs Authorization: Bearer <your sandbox API key>.')],
   challenge: true,
 };
+export const MERCHANT_FORBIDDEN: DocumentedError = {
+  description:
+    'FORBIDDEN: the API key is active but its scope does not cover this request (a `read` key reads orders and events only; a `carts` key creates carts only); the message and `errors` name the key’s scope and the one needed. Nothing was changed.',
+  examples: [
+    example(
+      'FORBIDDEN',
+      "This API key's scope is read (read orders and events only); POST /v2/merchant/orders/q3Vh0Xc2b1TzM9r8L5kA7wYe/refunds needs a key of scope full.",
+      [{ path: 'Authorization', message: 'is a key of scope read; this request needs scope full' }],
+    ),
+  ],
+};
+/** What an answer that changed something carries: the audit log entry recording the change (docs/api.md, Audit log). */
+export const auditEntryHeader = {
+  'Audit-Entry-Id': {
+    description:
+      'The id of the audit log entry that records this change (who, from where, what). Absent on an answer replayed for an Idempotency-Key: nothing changed.',
+    schema: { type: 'string' as const, format: 'uuid' },
+  },
+};
 export const MERCHANT_INTERNAL: DocumentedError = {
   description: 'INTERNAL_ERROR: our fault; nothing about it is disclosed. Retry later; quote the requestId to support.',
   examples: [example('INTERNAL_ERROR', 'Something went wrong on our side. Retry later; if it persists, contact support with the requestId.')],
@@ -110,4 +129,4 @@ export function errorResponses(entries: DocumentedError[]) {
 }
 
 /** What any merchant API route may answer, whatever it does. */
-export const MERCHANT_COMMON_ERRORS = [MERCHANT_UNAUTHORIZED, MERCHANT_INTERNAL, MERCHANT_UNAVAILABLE];
+export const MERCHANT_COMMON_ERRORS = [MERCHANT_UNAUTHORIZED, MERCHANT_FORBIDDEN, MERCHANT_INTERNAL, MERCHANT_UNAVAILABLE];

@@ -11,6 +11,7 @@ import {
   methodNotAllowedError,
   requestIdHeader,
   type DocumentedError,
+  auditEntryHeader,
 } from '../docs/responses.js';
 import { declareRoute } from '../route-declaration.js';
 import { BOUND_BY_OPERATOR } from './webhook-endpoint-paths.js';
@@ -167,7 +168,7 @@ export const REPLAY_EVENT = declareRoute({
     responses: {
       200: {
         description: 'What the replay did: sent at once, with the attempt’s outcome, or queued behind an earlier pending event of the order.',
-        headers: requestIdHeader,
+        headers: { ...requestIdHeader, ...auditEntryHeader },
         content: {
           'application/json': {
             schema: replayResponseSchema,

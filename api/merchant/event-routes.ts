@@ -19,6 +19,7 @@ import { ApiError, validationError } from '../../application/errors.js';
 import { refuseOtherMethods, serve } from '../route-declaration.js';
 import { LIST_EVENTS, REPLAY_BODY_BYTES, REPLAY_EVENT } from './event-paths.js';
 import { MERCHANT_MOUNT } from './mount.js';
+import { auditMerchantKey } from '../audit-entry.js';
 import { jsonBody, readValidJson } from '../json-body.js';
 import { endpointDisabledByOperator } from './webhook-endpoint-routes.js';
 
@@ -69,6 +70,7 @@ export function eventRoutes(deps: { config: Config; db: Db; temporal: Temporal }
     const body = await readValidJson(c, replayRequestSchema);
     try {
       const replayed = await replayEvent(delivery, id, { platformUuid: c.get('merchant').platformUuid, endpointId: body.endpointId });
+      await auditMerchantKey(c, deps, { action: 'event.replay', target: `event:${id}`, after: { endpointId: body.endpointId } });
       return c.json(replayResponseSchema.parse(replayed), 200);
     } catch (err) {
       if (err instanceof WebhookEventNotFoundError) throw eventNotFound(id);

@@ -8,10 +8,12 @@ import {
   MERCHANT_INTERNAL,
   MERCHANT_SECURITY,
   MERCHANT_UNAUTHORIZED,
+  MERCHANT_FORBIDDEN,
   MERCHANT_UNAVAILABLE,
   methodNotAllowedError,
   requestIdHeader,
   type DocumentedError,
+  auditEntryHeader,
 } from '../docs/responses.js';
 import { declareRoute } from '../route-declaration.js';
 import {
@@ -51,6 +53,7 @@ const CAPTURE_ERRORS: DocumentedError[] = [
     },
   ),
   MERCHANT_UNAUTHORIZED,
+  MERCHANT_FORBIDDEN,
   ORDER_NOT_FOUND,
   methodNotAllowedError('POST'),
   {
@@ -82,6 +85,7 @@ const CAPTURE_ERRORS: DocumentedError[] = [
 const VOID_ERRORS: DocumentedError[] = [
   MALFORMED_KEY,
   MERCHANT_UNAUTHORIZED,
+  MERCHANT_FORBIDDEN,
   ORDER_NOT_FOUND,
   methodNotAllowedError('POST'),
   { description: `${NOT_AUTHORIZED.description} ${ACTION_KEY_CONFLICT_DESCRIPTION}`, examples: [...NOT_AUTHORIZED.examples, ACTION_KEY_CONFLICT] },
@@ -91,10 +95,10 @@ const VOID_ERRORS: DocumentedError[] = [
 
 /** A capture's or void's answers: 200 once the processor answered, 202 while it works on it. */
 const holdAnswers = (what: string) => ({
-  200: { description: `The order, ${what}.`, headers: { ...requestIdHeader, ...replayedHeader }, content: json(orderSchema) },
+  200: { description: `The order, ${what}.`, headers: { ...requestIdHeader, ...replayedHeader, ...auditEntryHeader }, content: json(orderSchema) },
   202: {
     description: 'The order, still `authorized`: the processor has not answered yet; the outcome follows (its webhook, or the order).',
-    headers: requestIdHeader,
+    headers: { ...requestIdHeader, ...auditEntryHeader },
     content: json(orderSchema),
   },
 });

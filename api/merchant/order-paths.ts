@@ -11,10 +11,12 @@ import {
   MERCHANT_INTERNAL,
   MERCHANT_SECURITY,
   MERCHANT_UNAUTHORIZED,
+  MERCHANT_FORBIDDEN,
   MERCHANT_UNAVAILABLE,
   methodNotAllowedError,
   requestIdHeader,
   type DocumentedError,
+  auditEntryHeader,
 } from '../docs/responses.js';
 import { declareRoute } from '../route-declaration.js';
 import { cartIdParameter, ORDER_NOT_FOUND } from './order-path-parts.js';
@@ -34,12 +36,20 @@ const ORDER_LIST_ERRORS: DocumentedError[] = [
     ],
   },
   MERCHANT_UNAUTHORIZED,
+  MERCHANT_FORBIDDEN,
   methodNotAllowedError('GET'),
   MERCHANT_INTERNAL,
   MERCHANT_UNAVAILABLE,
 ];
 
-const ORDER_ERRORS: DocumentedError[] = [MERCHANT_UNAUTHORIZED, ORDER_NOT_FOUND, methodNotAllowedError('GET'), MERCHANT_INTERNAL, MERCHANT_UNAVAILABLE];
+const ORDER_ERRORS: DocumentedError[] = [
+  MERCHANT_UNAUTHORIZED,
+  MERCHANT_FORBIDDEN,
+  ORDER_NOT_FOUND,
+  methodNotAllowedError('GET'),
+  MERCHANT_INTERNAL,
+  MERCHANT_UNAVAILABLE,
+];
 
 const REFUND_ERRORS: DocumentedError[] = [
   {
@@ -52,6 +62,7 @@ const REFUND_ERRORS: DocumentedError[] = [
     ],
   },
   MERCHANT_UNAUTHORIZED,
+  MERCHANT_FORBIDDEN,
   ORDER_NOT_FOUND,
   methodNotAllowedError('POST'),
   {
@@ -105,7 +116,7 @@ export const GET_MERCHANT = declareRoute({
     security: MERCHANT_SECURITY,
     responses: {
       200: { description: 'The merchant the key belongs to.', headers: requestIdHeader, content: json(merchantProfileSchema) },
-      ...errorResponses([MERCHANT_UNAUTHORIZED, methodNotAllowedError('GET'), MERCHANT_INTERNAL, MERCHANT_UNAVAILABLE]),
+      ...errorResponses([MERCHANT_UNAUTHORIZED, MERCHANT_FORBIDDEN, methodNotAllowedError('GET'), MERCHANT_INTERNAL, MERCHANT_UNAVAILABLE]),
     },
   },
 });
@@ -175,6 +186,7 @@ export const REFUND_ORDER = declareRoute({
         description: 'The refund, reserved and started (or, with a replayed Idempotency-Key, the earlier one).',
         headers: {
           ...requestIdHeader,
+          ...auditEntryHeader,
           [REPLAYED_HEADER]: {
             description: 'Present (true) when this is the refund of an earlier request with the same Idempotency-Key.',
             schema: { type: 'string', enum: ['true'] },

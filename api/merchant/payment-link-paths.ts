@@ -18,6 +18,7 @@ import {
   requestIdHeader,
   AMOUNT_NOT_REPRESENTABLE_EXAMPLE,
   type DocumentedError,
+  auditEntryHeader,
 } from '../docs/responses.js';
 import { declareRoute } from '../route-declaration.js';
 
@@ -85,7 +86,7 @@ export const CREATE_PAYMENT_LINK = declareRoute({
       },
     },
     responses: {
-      201: { description: 'The link.', headers: requestIdHeader, content: json(paymentLinkSchema) },
+      201: { description: 'The link.', headers: { ...requestIdHeader, ...auditEntryHeader }, content: json(paymentLinkSchema) },
       ...errorResponses([
         ...createBodyErrors,
         ...MERCHANT_COMMON_ERRORS,
@@ -130,7 +131,7 @@ export const CLOSE_PAYMENT_LINK = declareRoute({
       body: { required: true, content: { 'application/json': { schema: updatePaymentLinkSchema, example: { active: false } } } },
     },
     responses: {
-      200: { description: 'The link, closed.', headers: requestIdHeader, content: json(paymentLinkSchema) },
+      200: { description: 'The link, closed.', headers: { ...requestIdHeader, ...auditEntryHeader }, content: json(paymentLinkSchema) },
       ...errorResponses([
         ...bodyErrors(PAYMENT_LINK_PATCH_BYTES, 'active is not false, or an unknown field.', {
           path: 'active',

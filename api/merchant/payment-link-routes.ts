@@ -7,6 +7,7 @@ import { merchantPaymentLink, merchantPaymentLinks, withCounts } from '../../cor
 import { ApiError } from '../../application/errors.js';
 import { refuseOtherMethods, serve } from '../route-declaration.js';
 import { MERCHANT_MOUNT } from './mount.js';
+import { auditMerchantKey } from '../audit-entry.js';
 import { CLOSE_PAYMENT_LINK, CREATE_PAYMENT_LINK, GET_PAYMENT_LINK, LIST_PAYMENT_LINKS, PAYMENT_LINK_PATCH_BYTES } from './payment-link-paths.js';
 import { jsonBody, readValidJson } from '../json-body.js';
 import { createPaymentLink } from '../../application/links/create-payment-link.js';
@@ -28,7 +29,9 @@ export function paymentLinkRoutes(deps: { config: Config; db: Db }) {
   serve(app, MERCHANT_MOUNT, LIST_PAYMENT_LINKS, async (c) => c.json({ data: await merchantPaymentLinks(db, c.get('merchant'), config.checkoutBaseUrl) }));
   serve(app, MERCHANT_MOUNT, CREATE_PAYMENT_LINK, jsonBody(PAYMENT_LINK_LIMITS.bodyBytes), async (c) => {
     const body = await readValidJson(c, createPaymentLinkSchema);
-    return c.json(await createPaymentLink(deps, c.get('merchant'), body), 201);
+    const link = await createPaymentLink(deps, c.get('merchant'), body);
+    await auditMerchantKey(c, deps, { action: 'payment_link.create', target: `payment_link:${link.id}` });
+    return c.json(link, 201);
   });
   refuseOtherMethods(app, MERCHANT_MOUNT, LIST_PAYMENT_LINKS, CREATE_PAYMENT_LINK);
 
@@ -43,6 +46,7 @@ export function paymentLinkRoutes(deps: { config: Config; db: Db }) {
     await readValidJson(c, updatePaymentLinkSchema);
     const closed = await closePaymentLink(db, c.get('merchant'), id);
     if (!closed) throw paymentLinkNotFound(id);
+    await auditMerchantKey(c, deps, { action: 'payment_link.close', target: `payment_link:${id}` });
     return c.json(await withCounts(db, closed, config.checkoutBaseUrl));
   });
   refuseOtherMethods(app, MERCHANT_MOUNT, GET_PAYMENT_LINK, CLOSE_PAYMENT_LINK);

@@ -17,6 +17,7 @@ import { ApiError, validationError } from '../../application/errors.js';
 import { refuseOtherMethods, serve } from '../route-declaration.js';
 import { jsonBody, readValidJson } from '../json-body.js';
 import { merchantAuth } from './auth.js';
+import { auditMerchantKey } from '../audit-entry.js';
 import { EXPIRE_DEADLINE_MS, expireSession } from './expire-session.js';
 import { retrySession } from './retry-session.js';
 import { answerOnce, type ActionRequest } from './idempotency.js';
@@ -110,6 +111,12 @@ export function merchantRoutes(deps: { config: Config; db: Db; temporal: Tempora
     answerOnce(c, { db, keyring: config.keyring, pendingWaitMs: HOLD_KEY_WAIT_MS }, c.get('merchant').platformUuid, key, request, async () => {
       try {
         const { order, settled, replayed } = await act();
+        if (!replayed)
+          await auditMerchantKey(c, deps, {
+            action: request.action === 'capture' ? 'order.capture' : 'order.void',
+            target: `order:${request.cartId}`,
+            after: request.amount === undefined ? null : { amount: request.amount },
+          });
         return { body: order, status: settled ? 200 : 202, replayed };
       } catch (err) {
         if (err instanceof AuthorizationRefused) throw authorizationRefusal(request.cartId, err);
@@ -171,6 +178,12 @@ export function merchantRoutes(deps: { config: Config; db: Db; temporal: Tempora
         ...(idempotencyKey === undefined ? {} : { idempotencyKey }),
       });
       if (replayed) c.header(REPLAYED_HEADER, 'true');
+      else
+        await auditMerchantKey(c, deps, {
+          action: 'order.refund',
+          target: `order:${cartId}`,
+          after: { refundId: refund.id, amount: refund.amount, status: refund.status },
+        });
       return c.json(refund, 201);
     } catch (err) {
       if (err instanceof RefundRefused) throw refundRefusal(cartId, err);
@@ -193,6 +206,7 @@ export function merchantRoutes(deps: { config: Config; db: Db; temporal: Tempora
       async () => {
         const expired = await expireSession({ db, temporal }, merchant, cartId);
         if (!expired) throw orderNotFound(cartId);
+        await auditMerchantKey(c, deps, { action: 'cart.expire', target: `cart:${cartId}` });
         return { body: expired, status: 200 };
       },
     );
@@ -213,6 +227,7 @@ export function merchantRoutes(deps: { config: Config; db: Db; temporal: Tempora
       async () => {
         const retried = await retrySession({ config, db, temporal, logger: c.get('logger') ?? deps.logger }, merchant, cartId);
         if (!retried) throw orderNotFound(cartId);
+        await auditMerchantKey(c, deps, { action: 'cart.retry', target: `cart:${cartId}`, after: { newCartId: retried.cartId } });
         return { body: retried, status: 200 };
       },
     );

@@ -6,10 +6,12 @@ import {
   MERCHANT_INTERNAL,
   MERCHANT_SECURITY,
   MERCHANT_UNAUTHORIZED,
+  MERCHANT_FORBIDDEN,
   MERCHANT_UNAVAILABLE,
   methodNotAllowedError,
   requestIdHeader,
   type DocumentedError,
+  auditEntryHeader,
 } from '../docs/responses.js';
 import { declareRoute } from '../route-declaration.js';
 import {
@@ -27,6 +29,7 @@ import {
 const EXPIRE_ERRORS: DocumentedError[] = [
   MALFORMED_KEY,
   MERCHANT_UNAUTHORIZED,
+  MERCHANT_FORBIDDEN,
   ORDER_NOT_FOUND,
   methodNotAllowedError('POST'),
   {
@@ -57,6 +60,7 @@ const RETRY_ERRORS: DocumentedError[] = [
     description: `${MALFORMED_KEY.description} In production, also a URL of the retried cart that is no longer on one of your registered domains (create a new cart).`,
   },
   MERCHANT_UNAUTHORIZED,
+  MERCHANT_FORBIDDEN,
   ORDER_NOT_FOUND,
   methodNotAllowedError('POST'),
   {
@@ -104,7 +108,7 @@ export const EXPIRE_CART = declareRoute({
     responses: {
       200: {
         description: 'The session is ended; `order_cancelled` is on its way (or, with a replayed Idempotency-Key, had been).',
-        headers: { ...requestIdHeader, ...replayedHeader },
+        headers: { ...requestIdHeader, ...replayedHeader, ...auditEntryHeader },
         content: json(expiredCartSchema),
       },
       ...errorResponses(EXPIRE_ERRORS),
@@ -131,7 +135,7 @@ export const RETRY_CART = declareRoute({
     responses: {
       200: {
         description: 'The new session (or, with a replayed Idempotency-Key, the one the first request made).',
-        headers: { ...requestIdHeader, ...replayedHeader },
+        headers: { ...requestIdHeader, ...replayedHeader, ...auditEntryHeader },
         content: json(retriedCartSchema),
       },
       ...errorResponses(RETRY_ERRORS),

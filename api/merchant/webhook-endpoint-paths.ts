@@ -19,6 +19,7 @@ import {
   requestIdHeader,
   together,
   type DocumentedError,
+  auditEntryHeader,
 } from '../docs/responses.js';
 import { declareRoute } from '../route-declaration.js';
 
@@ -116,7 +117,7 @@ export const CREATE_WEBHOOK_ENDPOINT = declareRoute({
       },
     },
     responses: {
-      201: { description: 'The endpoint, with its secret.', headers: requestIdHeader, content: json(createdWebhookEndpointSchema) },
+      201: { description: 'The endpoint, with its secret.', headers: { ...requestIdHeader, ...auditEntryHeader }, content: json(createdWebhookEndpointSchema) },
       ...errorResponses([...endpointBodyErrors, ...MERCHANT_COMMON_ERRORS, together(ENDPOINT_LIMIT, BOUND_BY_OPERATOR)]),
     },
   },
@@ -154,7 +155,7 @@ export const UPDATE_WEBHOOK_ENDPOINT = declareRoute({
       body: { required: true, content: { 'application/json': { schema: updateWebhookEndpointSchema, example: { enabledEvents: ['*'] } } } },
     },
     responses: {
-      200: { description: 'The endpoint as changed.', headers: requestIdHeader, content: json(webhookEndpointSchema) },
+      200: { description: 'The endpoint as changed.', headers: { ...requestIdHeader, ...auditEntryHeader }, content: json(webhookEndpointSchema) },
       ...errorResponses([...endpointBodyErrors, ...MERCHANT_COMMON_ERRORS, ENDPOINT_NOT_FOUND, BOUND_BY_OPERATOR]),
     },
   },
@@ -172,7 +173,7 @@ export const DELETE_WEBHOOK_ENDPOINT = declareRoute({
     security: MERCHANT_SECURITY,
     request: { params: endpointIdParameter },
     responses: {
-      204: { description: 'Deleted.', headers: requestIdHeader },
+      204: { description: 'Deleted.', headers: { ...requestIdHeader, ...auditEntryHeader } },
       ...errorResponses([...MERCHANT_COMMON_ERRORS, ENDPOINT_NOT_FOUND, together(LAST_ENDPOINT, BOUND_BY_OPERATOR)]),
     },
   },
@@ -190,7 +191,7 @@ export const ROTATE_WEBHOOK_ENDPOINT_SECRET = declareRoute({
     security: MERCHANT_SECURITY,
     request: { params: endpointIdParameter },
     responses: {
-      200: { description: 'The new secret.', headers: requestIdHeader, content: json(rotatedSecretSchema) },
+      200: { description: 'The new secret.', headers: { ...requestIdHeader, ...auditEntryHeader }, content: json(rotatedSecretSchema) },
       ...errorResponses([...MERCHANT_COMMON_ERRORS, ENDPOINT_NOT_FOUND, methodNotAllowedError('POST')]),
     },
   },

@@ -17,6 +17,7 @@ import { rotateWebhookSecret } from '../../core/webhooks/secrets.js';
 import { ApiError } from '../../application/errors.js';
 import { refuseOtherMethods, serve } from '../route-declaration.js';
 import { MERCHANT_MOUNT } from './mount.js';
+import { auditMerchantKey } from '../audit-entry.js';
 import {
   CREATE_WEBHOOK_ENDPOINT,
   DELETE_WEBHOOK_ENDPOINT,
@@ -68,6 +69,12 @@ function translate(err: unknown): never {
   throw err;
 }
 
+/** The fields a change named, as the endpoint had them: an endpoint change's before and after in the audit log. */
+function endpointFields(endpoint: object, fields: readonly string[]): Record<string, string | string[] | null> {
+  const values = endpoint as Record<string, string | string[] | null>;
+  return Object.fromEntries(fields.map((field) => [field, values[field] ?? null]));
+}
+
 /** `/v2/merchant/webhook-endpoints…`: the merchant's endpoints, mounted behind its API key (./routes.ts). */
 export function webhookEndpointRoutes(deps: { config: Config; db: Db }) {
   const { config, db } = deps;
@@ -81,6 +88,11 @@ export function webhookEndpointRoutes(deps: { config: Config; db: Db }) {
   serve(app, MERCHANT_MOUNT, CREATE_WEBHOOK_ENDPOINT, jsonBody(ENDPOINT_BODY_BYTES), async (c) => {
     const body = await readValidJson(c, createWebhookEndpointSchema);
     const created = await createWebhookEndpoint(db, config.keyring, c.get('merchant'), body, config.webhooks).catch(translate);
+    await auditMerchantKey(c, deps, {
+      action: 'webhook_endpoint.create',
+      target: `webhook_endpoint:${created.id}`,
+      after: { url: created.url, enabledEvents: created.enabledEvents, description: created.description },
+    });
     return c.json(created satisfies CreatedWebhookEndpoint, 201);
   });
   refuseOtherMethods(app, MERCHANT_MOUNT, LIST_WEBHOOK_ENDPOINTS, CREATE_WEBHOOK_ENDPOINT);
@@ -91,10 +103,21 @@ export function webhookEndpointRoutes(deps: { config: Config; db: Db }) {
   serve(app, MERCHANT_MOUNT, UPDATE_WEBHOOK_ENDPOINT, jsonBody(ENDPOINT_BODY_BYTES), async (c) => {
     const id = endpointId(c.req.param('id'));
     const body = await readValidJson(c, updateWebhookEndpointSchema);
-    return c.json(await updateWebhookEndpoint(db, c.get('merchant'), id, body, config.webhooks).catch(translate));
+    const before = await getWebhookEndpoint(db, c.get('merchant').platformUuid, id).catch(translate);
+    const updated = await updateWebhookEndpoint(db, c.get('merchant'), id, body, config.webhooks).catch(translate);
+    const changed = (Object.keys(body) as Array<keyof typeof body>).filter((field) => field in updated);
+    await auditMerchantKey(c, deps, {
+      action: body.status === 'disabled' && before.status !== 'disabled' ? 'webhook_endpoint.disable' : 'webhook_endpoint.update',
+      target: `webhook_endpoint:${id}`,
+      before: endpointFields(before, changed),
+      after: endpointFields(updated, changed),
+    });
+    return c.json(updated);
   });
   serve(app, MERCHANT_MOUNT, DELETE_WEBHOOK_ENDPOINT, async (c) => {
-    await deleteWebhookEndpoint(db, c.get('merchant').platformUuid, endpointId(c.req.param('id'))).catch(translate);
+    const id = endpointId(c.req.param('id'));
+    await deleteWebhookEndpoint(db, c.get('merchant').platformUuid, id).catch(translate);
+    await auditMerchantKey(c, deps, { action: 'webhook_endpoint.delete', target: `webhook_endpoint:${id}` });
     return c.body(null, 204);
   });
   refuseOtherMethods(app, MERCHANT_MOUNT, GET_WEBHOOK_ENDPOINT, UPDATE_WEBHOOK_ENDPOINT, DELETE_WEBHOOK_ENDPOINT);
@@ -104,6 +127,12 @@ export function webhookEndpointRoutes(deps: { config: Config; db: Db }) {
     const id = endpointId(c.req.param('id'));
     await getWebhookEndpoint(db, merchant.platformUuid, id).catch(translate);
     const rotated = await rotateWebhookSecret(db, config.keyring, merchant.platformUuid, config.webhooks.secretOverlapMs, id);
+    // That it was rotated, and until when the old ones sign: never the secret.
+    await auditMerchantKey(c, deps, {
+      action: 'webhook_secret.rotate',
+      target: `webhook_endpoint:${id}`,
+      after: { previousSecretsExpireAt: rotated.previousSecretsExpireAt },
+    });
     return c.json({ id, secret: rotated.webhookSecret, previousSecretsExpireAt: rotated.previousSecretsExpireAt });
   });
   refuseOtherMethods(app, MERCHANT_MOUNT, ROTATE_WEBHOOK_ENDPOINT_SECRET);

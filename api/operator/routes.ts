@@ -11,6 +11,7 @@ import {
   getMerchant,
   listMerchants,
   MerchantNotFoundError,
+  type MerchantSummary,
   setMerchantBrandColour,
   setMerchantDomains,
   setMerchantSavedCards,
@@ -49,6 +50,8 @@ import { readValidJson } from '../json-body.js';
 import { eventNotSubscribed } from '../merchant/event-routes.js';
 import { operatorAuth } from './auth.js';
 import { operatorAttempts } from '../../core/operator-attempts.js';
+import { TOKEN_OPERATOR } from '../../core/audit/audit-log.js';
+import { auditRequest, type AuditedDecision } from '../audit-entry.js';
 
 const TEMPORAL_DEADLINE_MS = 5_000;
 
@@ -137,6 +140,20 @@ export function operatorRoutes(deps: { config: Config; db: Db; temporal: Tempora
     await verifyDomainsNow(temporal.client, config, merchant).catch(() => undefined);
     return getMerchant(db, platformUuid);
   };
+  /** The operator's decision in the audit log, its id in Audit-Entry-Id. */
+  const audit = (c: Context, merchantId: string | null, decision: AuditedDecision) => auditRequest(c, deps, TOKEN_OPERATOR, merchantId, decision);
+  /** A setting's change for the audit log: the value before, read first, and the value the answer holds after. */
+  const settingChange = async <K extends 'requireApiKeyForCarts' | 'brandColour' | 'savedCardsAllowed' | 'domains'>(
+    c: Context,
+    platformUuid: string,
+    field: K,
+    change: () => Promise<MerchantSummary>,
+  ) => {
+    const before = (await getMerchant(db, platformUuid).catch(translate))[field];
+    const after = await change();
+    await audit(c, platformUuid, { action: 'settings.update', target: `merchant:${field}`, before: { [field]: before }, after: { [field]: after[field] } });
+    return after;
+  };
   const app = new Hono();
   app.use(operatorAuth(config.operatorToken, { attempts: operatorAttempts(config, db) }));
 
@@ -153,6 +170,7 @@ export function operatorRoutes(deps: { config: Config; db: Db; temporal: Tempora
       },
       config.webhooks,
     ).catch(translate);
+    await audit(c, created.platformUuid, { action: 'merchant.register', target: `merchant:${created.platformUuid}`, after: { name: body.name } });
     // Checked at registration: the tokens to publish, and any the merchant had published already.
     return c.json({ ...created, domainVerification: (await checkedDomains(created.platformUuid)).domainVerification }, 201);
   });
@@ -165,13 +183,22 @@ export function operatorRoutes(deps: { config: Config; db: Db; temporal: Tempora
 
   app.put('/merchants/:platformUuid/webhook-url', async (c) => {
     const body = await readValidJson(c, webhookUrlBody);
-    return c.json(await changeWebhookUrl(db, uuid(c), body.webhookUrl, 'operator', config.webhooks).catch(translate));
+    const platformUuid = uuid(c);
+    const before = (await getMerchant(db, platformUuid).catch(translate)).webhookUrl;
+    const changed = await changeWebhookUrl(db, platformUuid, body.webhookUrl, 'operator', config.webhooks).catch(translate);
+    await audit(c, platformUuid, {
+      action: 'webhook_endpoint.update',
+      target: 'webhook_endpoint:first',
+      before: { url: before },
+      after: { url: body.webhookUrl },
+    });
+    return c.json(changed);
   });
 
   app.put('/merchants/:platformUuid/domains', async (c) => {
     const body = await readValidJson(c, domainsBody);
     const platformUuid = uuid(c);
-    await setMerchantDomains(db, platformUuid, body.domains).catch(translate);
+    await settingChange(c, platformUuid, 'domains', () => setMerchantDomains(db, platformUuid, body.domains).catch(translate));
     return c.json(await checkedDomains(platformUuid));
   });
 
@@ -184,7 +211,13 @@ export function operatorRoutes(deps: { config: Config; db: Db; temporal: Tempora
 
   app.post('/merchants/:platformUuid/rotate-secret', async (c) => {
     const body = await optionalEndpoint(c);
-    return c.json(await rotateWebhookSecret(db, config.keyring, uuid(c), config.webhooks.secretOverlapMs, body.endpointId).catch(translate));
+    const rotated = await rotateWebhookSecret(db, config.keyring, uuid(c), config.webhooks.secretOverlapMs, body.endpointId).catch(translate);
+    await audit(c, rotated.platformUuid, {
+      action: 'webhook_secret.rotate',
+      target: `webhook_endpoint:${rotated.endpointId}`,
+      after: { previousSecretsExpireAt: rotated.previousSecretsExpireAt },
+    });
+    return c.json(rotated);
   });
 
   app.get('/merchants/:platformUuid/webhook-endpoints', async (c) => {
@@ -193,23 +226,39 @@ export function operatorRoutes(deps: { config: Config; db: Db; temporal: Tempora
     return c.json({ data: await listWebhookEndpoints(db, platformUuid) });
   });
 
-  app.post('/merchants/:platformUuid/rotate-api-key', async (c) => c.json(await rotateApiKey(db, uuid(c)).catch(translate)));
+  app.post('/merchants/:platformUuid/rotate-api-key', async (c) => {
+    const { keyId, ...rotated } = await rotateApiKey(db, uuid(c)).catch(translate);
+    await audit(c, rotated.platformUuid, { action: 'api_key.revoke', target: 'api_key:all' });
+    await audit(c, rotated.platformUuid, { action: 'api_key.create', target: `api_key:${keyId}`, after: { name: 'Default', scope: 'full' } });
+    return c.json(rotated);
+  });
 
-  app.post('/merchants/:platformUuid/revoke-api-key', async (c) => c.json(await revokeApiKey(db, uuid(c)).catch(translate)));
+  app.post('/merchants/:platformUuid/revoke-api-key', async (c) => {
+    const revoked = await revokeApiKey(db, uuid(c)).catch(translate);
+    await audit(c, revoked.platformUuid, { action: 'api_key.revoke', target: 'api_key:all' });
+    return c.json(revoked);
+  });
 
   app.put('/merchants/:platformUuid/settings', async (c) => {
     const body = await readValidJson(c, settingsBody);
-    return c.json(await setRequireApiKey(db, uuid(c), body.requireApiKeyForCarts).catch(translate));
+    const platformUuid = uuid(c);
+    return c.json(
+      await settingChange(c, platformUuid, 'requireApiKeyForCarts', () => setRequireApiKey(db, platformUuid, body.requireApiKeyForCarts).catch(translate)),
+    );
   });
 
   app.put('/merchants/:platformUuid/brand', async (c) => {
     const body = await readValidJson(c, brandBody);
-    return c.json(await setMerchantBrandColour(db, uuid(c), body.brandColour).catch(translate));
+    const platformUuid = uuid(c);
+    return c.json(await settingChange(c, platformUuid, 'brandColour', () => setMerchantBrandColour(db, platformUuid, body.brandColour).catch(translate)));
   });
 
   app.put('/merchants/:platformUuid/saved-cards', async (c) => {
     const body = await readValidJson(c, savedCardsBody);
-    return c.json(await setMerchantSavedCards(db, uuid(c), body.savedCardsAllowed).catch(translate));
+    const platformUuid = uuid(c);
+    return c.json(
+      await settingChange(c, platformUuid, 'savedCardsAllowed', () => setMerchantSavedCards(db, platformUuid, body.savedCardsAllowed).catch(translate)),
+    );
   });
 
   /**
@@ -225,24 +274,38 @@ export function operatorRoutes(deps: { config: Config; db: Db; temporal: Tempora
         { path: 'contact', message: 'must be an email address or a phone number with its country code' },
       ]);
     const removed = await removeSavedCards(db, contactKeys);
+    // Never the contact: what was done and how much.
+    await audit(c, null, { action: 'saved_cards.erase', target: null, after: { removed } });
     // Not started now: the next scheduled run detaches them, and none is offered meanwhile.
     const notStarted = await startSavedCardRemoval(temporal.client, config);
     return c.json({ removed, detaching: notStarted === undefined ? 'now' : 'next_scheduled_run' });
   });
 
-  app.post('/merchants/:platformUuid/deactivate', async (c) => c.json(await deactivateMerchant(db, uuid(c)).catch(translate)));
+  app.post('/merchants/:platformUuid/deactivate', async (c) => {
+    const merchant = await deactivateMerchant(db, uuid(c)).catch(translate);
+    await audit(c, merchant.platformUuid, { action: 'merchant.deactivate', target: `merchant:${merchant.platformUuid}` });
+    return c.json(merchant);
+  });
 
-  app.post('/merchants/:platformUuid/activate', async (c) => c.json(await activateMerchant(db, uuid(c)).catch(translate)));
+  app.post('/merchants/:platformUuid/activate', async (c) => {
+    const merchant = await activateMerchant(db, uuid(c)).catch(translate);
+    await audit(c, merchant.platformUuid, { action: 'merchant.activate', target: `merchant:${merchant.platformUuid}` });
+    return c.json(merchant);
+  });
 
   app.post('/merchants/:platformUuid/disable-endpoint', async (c) => {
     const body = await optionalEndpoint(c);
-    return c.json(await disableWebhookEndpoint(db, uuid(c), OPERATOR_DISABLED_REASON, body.endpointId).catch(translate));
+    const platformUuid = uuid(c);
+    const merchant = await disableWebhookEndpoint(db, platformUuid, OPERATOR_DISABLED_REASON, body.endpointId).catch(translate);
+    await audit(c, platformUuid, { action: 'webhook_endpoint.disable', target: `webhook_endpoint:${body.endpointId ?? 'first'}` });
+    return c.json(merchant);
   });
 
   app.post('/merchants/:platformUuid/enable-endpoint', async (c) => {
     const platformUuid = uuid(c);
     const body = await optionalEndpoint(c);
-    await reenableWebhookEndpoint(db, platformUuid, body.endpointId).catch(translate);
+    const endpointId = await reenableWebhookEndpoint(db, platformUuid, body.endpointId).catch(translate);
+    await audit(c, platformUuid, { action: 'webhook_endpoint.enable', target: `webhook_endpoint:${endpointId}` });
     return c.json(await getMerchant(db, platformUuid));
   });
 
@@ -256,10 +319,15 @@ export function operatorRoutes(deps: { config: Config; db: Db; temporal: Tempora
   app.post('/merchants/:platformUuid/recover', async (c) => {
     const body = await readValidJson(c, recoverBody);
     const platformUuid = uuid(c);
-    return c.json(
-      await withDeadline(temporal, TEMPORAL_DEADLINE_MS, () => recoverEndpoint(delivery, platformUuid, new Date(body.since), body.endpointId)).catch(translate),
-      202,
-    );
+    const recovered = await withDeadline(temporal, TEMPORAL_DEADLINE_MS, () =>
+      recoverEndpoint(delivery, platformUuid, new Date(body.since), body.endpointId),
+    ).catch(translate);
+    await audit(c, platformUuid, {
+      action: 'webhook_endpoint.recover',
+      target: `webhook_endpoint:${body.endpointId ?? 'first'}`,
+      after: { since: body.since },
+    });
+    return c.json(recovered, 202);
   });
 
   app.get('/carts/:cartId/deliveries', async (c) => c.json({ events: await listCartDeliveries(db, c.req.param('cartId')) }));
@@ -268,7 +336,9 @@ export function operatorRoutes(deps: { config: Config; db: Db; temporal: Tempora
     const eventId = c.req.param('eventId');
     const body = await optionalEndpoint(c);
     // Sent at once or queued, as the merchant's replay (core/webhooks/replay.ts), without its limit.
-    return c.json(await replayEvent(replays, eventId, body).catch(translate), 200);
+    const replayed = await replayEvent(replays, eventId, body).catch(translate);
+    await audit(c, null, { action: 'event.replay', target: `event:${eventId}`, after: { endpointId: body.endpointId ?? null } });
+    return c.json(replayed, 200);
   });
 
   return app;

@@ -77,7 +77,7 @@ export interface CartAdmission {
 }
 
 export interface CartAdmissionAnswer {
-  admission: 'rate_limited' | 'unknown_platform' | 'key_required' | 'key_invalid' | 'admitted';
+  admission: 'rate_limited' | 'unknown_platform' | 'key_scope' | 'key_required' | 'key_invalid' | 'admitted';
   refusedLimit: number | null;
   retryAfter: number | null;
   openedWindow: boolean;
@@ -90,7 +90,7 @@ export interface CartAdmissionAnswer {
 
 /**
  * A create-cart's admission and, given its row, the cart's insert, in one round trip: the SQL function
- * admit_cart_request (migrations 035 and 039) is the ledger's, and this is its one caller, so the cart
+ * admit_cart_request (migrations 035, 039 and 044) is the ledger's, and this is its one caller, so the cart
  * row has one way in, this module, whatever the Idempotency-Key or the URL policy decided
  * (docs/decisions/table-writers.md). Its insert is insertCart's for a cart create-cart makes (no link,
  * retry or recovery): `pending`, the merchant's registered name, `created_with` from the key it found.

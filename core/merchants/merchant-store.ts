@@ -4,7 +4,7 @@ import type { Db, Sql } from '../db/client.js';
 
 /**
  * The one owner of the `merchants`, `merchant_domains`, `merchant_api_keys`, `webhook_endpoints` and
- * `webhook_secrets` tables: a merchant, its registered domains, its API key and its webhook endpoints
+ * `webhook_secrets` tables: a merchant, its registered domains, its API keys and its webhook endpoints
  * form one aggregate. Every change of an endpoint's state (enabled, failing, disabled, deleted) is made
  * here. The merchant's first endpoint (the oldest not deleted) is the one the single-URL settings of
  * operators and the dashboard change. Callers go through the other modules of core/merchants/, which check what they are given.
@@ -26,7 +26,7 @@ export interface MerchantRow {
   require_api_key_for_carts: boolean;
   brand_colour: string | null;
   saved_cards_allowed: boolean;
-  /** The active API key's display prefix; null when it has none (revoked, or registered before keys existed). */
+  /** Its oldest active `full` API key's display prefix; null when it has none (revoked, or registered before keys existed). */
   api_key_prefix: string | null;
   created_at: Date;
 }
@@ -52,6 +52,9 @@ export interface StoredApiKey {
   hash: Buffer;
   prefix: string;
 }
+
+/** What a key may do (migration 044): `full` everything, `carts` create carts only, `read` orders and events only. */
+export type ApiKeyScope = 'full' | 'carts' | 'read';
 
 /** The merchant, its endpoint, its first sealed secret and (when given) its API key, all or nothing. */
 export async function insertMerchant(
@@ -83,7 +86,8 @@ export function selectMerchants(db: Db, filter: { environment?: Environment; pla
       array(select d.domain from merchant_domains d where d.platform_uuid = m.platform_uuid order by d.domain) as domains,
       ${domainVerificationColumn(db)},
       m.require_api_key_for_carts, m.brand_colour, m.saved_cards_allowed,
-      (select k.key_prefix from merchant_api_keys k where k.platform_uuid = m.platform_uuid and k.revoked_at is null) as api_key_prefix
+      (select k.key_prefix from merchant_api_keys k where k.platform_uuid = m.platform_uuid and k.revoked_at is null and k.scope = 'full'
+        order by k.created_at limit 1) as api_key_prefix
     from merchants m join lateral (${firstEndpoint(db, db`m.platform_uuid`)}) e on true
     where true
       ${filter.environment ? db`and m.environment = ${filter.environment}` : db``}
@@ -97,8 +101,6 @@ export interface ActiveMerchant {
   /** Those of its domains a check has proved it controls (production holds cart URLs to these). */
   verifiedDomains: string[];
   requireApiKeyForCarts: boolean;
-  /** SHA-256 of its active API key; null when it has none. */
-  apiKeyHash: Buffer | null;
 }
 
 /** The merchant a create-cart request names, if it may take carts in this environment, with its registered domains and API-key rule. */
@@ -106,8 +108,7 @@ export async function findActiveMerchant(db: Db, platformUuid: string, environme
   const [row] = await db<ActiveMerchant[]>`
     select m.name, array(select d.domain from merchant_domains d where d.platform_uuid = m.platform_uuid order by d.domain) as domains,
       array(select d.domain from merchant_domains d where d.platform_uuid = m.platform_uuid and d.verified_at is not null order by d.domain) as "verifiedDomains",
-      m.require_api_key_for_carts as "requireApiKeyForCarts",
-      (select k.key_hash from merchant_api_keys k where k.platform_uuid = m.platform_uuid and k.revoked_at is null) as "apiKeyHash"
+      m.require_api_key_for_carts as "requireApiKeyForCarts"
     from merchants m where m.platform_uuid = ${platformUuid} and m.environment = ${environment} and m.status = 'active'`;
   return row;
 }
@@ -119,6 +120,9 @@ export interface ApiKeyHolder {
   /** The key's row id: what a dashboard session names instead of the key. */
   keyId: string;
   keyHash: Buffer;
+  keyName: string;
+  scope: ApiKeyScope;
+  lastUsedAt: Date | null;
 }
 
 /**
@@ -127,30 +131,92 @@ export interface ApiKeyHolder {
  */
 export async function findMerchantByApiKey(db: Db, key: { hash: Buffer } | { id: string }): Promise<ApiKeyHolder | undefined> {
   const [row] = await db<ApiKeyHolder[]>`
-    select m.platform_uuid as "platformUuid", m.environment, m.status, k.id as "keyId", k.key_hash as "keyHash"
+    select m.platform_uuid as "platformUuid", m.environment, m.status, k.id as "keyId", k.key_hash as "keyHash", k.name as "keyName", k.scope,
+      k.last_used_at as "lastUsedAt"
     from merchant_api_keys k join merchants m using (platform_uuid)
     where ${'hash' in key ? db`k.key_hash = ${key.hash}` : db`k.id = ${key.id}`} and k.revoked_at is null`;
   return row;
 }
 
-/** The id of the merchant's active API key; undefined when it has none. */
+/** The id of the merchant's oldest active `full` API key; undefined when it has none. */
 export async function findActiveApiKeyId(db: Db, platformUuid: string): Promise<string | undefined> {
-  const [row] = await db<{ id: string }[]>`select id from merchant_api_keys where platform_uuid = ${platformUuid} and revoked_at is null`;
+  const [row] = await db<{ id: string }[]>`
+    select id from merchant_api_keys where platform_uuid = ${platformUuid} and revoked_at is null and scope = 'full' order by created_at limit 1`;
   return row?.id;
 }
 
 /**
- * Revokes the merchant's active API key now and, when `next` is given, makes it the active one in the
- * same transaction (no moment with two keys, none without one). False when no such merchant.
+ * Revokes every active API key of the merchant now and, when `next` is given, makes it its one active
+ * key (a `full` key named "Default") in the same transaction: the operators' emergency rotation. False
+ * when no such merchant.
  */
-export async function replaceApiKey(db: Db, platformUuid: string, next: StoredApiKey | null): Promise<{ found: boolean; revoked: number }> {
+export async function replaceApiKey(db: Db, platformUuid: string, next: StoredApiKey | null): Promise<{ found: boolean; revoked: number; keyId?: string }> {
   return db.begin(async (tx) => {
     const [merchant] = await tx`select 1 from merchants where platform_uuid = ${platformUuid} for update`;
     if (!merchant) return { found: false, revoked: 0 };
     const revoked = await tx`update merchant_api_keys set revoked_at = now() where platform_uuid = ${platformUuid} and revoked_at is null`;
-    if (next) await tx`insert into merchant_api_keys (platform_uuid, key_hash, key_prefix) values (${platformUuid}, ${next.hash}, ${next.prefix})`;
-    return { found: true, revoked: revoked.count };
+    if (!next) return { found: true, revoked: revoked.count };
+    const [key] = await tx<{ id: string }[]>`
+      insert into merchant_api_keys (platform_uuid, key_hash, key_prefix) values (${platformUuid}, ${next.hash}, ${next.prefix}) returning id`;
+    return { found: true, revoked: revoked.count, keyId: key!.id };
   });
+}
+
+/** An API key as listed: never its digest. */
+export interface ApiKeyRow {
+  id: string;
+  name: string;
+  scope: ApiKeyScope;
+  prefix: string;
+  createdAt: Date;
+  lastUsedAt: Date | null;
+}
+
+/**
+ * Adds a named, scoped key, unless the merchant already has `max` active ones (counted under the
+ * merchant's row lock). `found: false` when no such merchant.
+ */
+export async function insertApiKey(
+  db: Db,
+  platformUuid: string,
+  key: StoredApiKey & { name: string; scope: ApiKeyScope },
+  max: number,
+): Promise<{ found: false } | { found: true; row: ApiKeyRow | undefined }> {
+  return db.begin(async (tx) => {
+    const [merchant] = await tx`select 1 from merchants where platform_uuid = ${platformUuid} for update`;
+    if (!merchant) return { found: false as const };
+    const [count] = await tx<{ n: number }[]>`
+      select count(*)::int as n from merchant_api_keys where platform_uuid = ${platformUuid} and revoked_at is null`;
+    if (count!.n >= max) return { found: true as const, row: undefined };
+    const [row] = await tx<ApiKeyRow[]>`
+      insert into merchant_api_keys (platform_uuid, key_hash, key_prefix, name, scope)
+      values (${platformUuid}, ${key.hash}, ${key.prefix}, ${key.name}, ${key.scope})
+      returning id, name, scope, key_prefix as prefix, created_at as "createdAt", last_used_at as "lastUsedAt"`;
+    return { found: true as const, row };
+  });
+}
+
+/** The merchant's active keys, oldest first. */
+export function selectApiKeys(db: Db, platformUuid: string): Promise<ApiKeyRow[]> {
+  return db<ApiKeyRow[]>`
+    select id, name, scope, key_prefix as prefix, created_at as "createdAt", last_used_at as "lastUsedAt"
+    from merchant_api_keys where platform_uuid = ${platformUuid} and revoked_at is null order by created_at, id`;
+}
+
+/** Revokes one of the merchant's active keys now; the others keep working. Its name and scope when it was active, undefined otherwise. */
+export async function revokeApiKeyRow(db: Db, platformUuid: string, keyId: string): Promise<Pick<ApiKeyRow, 'name' | 'scope'> | undefined> {
+  const [row] = await db<Pick<ApiKeyRow, 'name' | 'scope'>[]>`
+    update merchant_api_keys set revoked_at = now()
+    where id = ${keyId} and platform_uuid = ${platformUuid} and revoked_at is null returning name, scope`;
+  return row;
+}
+
+/** The key was used now; written only when its last use is older than `staleSeconds`, so a busy key costs one write a minute. */
+export async function recordApiKeyUse(db: Db, key: { id: string } | { hash: Buffer }, staleSeconds: number): Promise<void> {
+  await db`
+    update merchant_api_keys set last_used_at = now()
+    where ${'id' in key ? db`id = ${key.id}` : db`key_hash = ${key.hash}`} and revoked_at is null
+      and (last_used_at is null or last_used_at < now() - make_interval(secs => ${staleSeconds}))`;
 }
 
 /** False when no merchant has this platformUuid. */

@@ -14,6 +14,8 @@ export interface DashboardSession {
   userId: string | undefined;
   email: string | undefined;
   apiKeyId: string | undefined;
+  /** The API key's name, for the audit log's actor. */
+  apiKeyName: string | undefined;
   operatorTokenDigest: string | undefined;
 }
 
@@ -48,10 +50,11 @@ export async function findSession(db: Db, token: string | undefined): Promise<Da
       user_id: string | null;
       email: string | null;
       api_key_id: string | null;
+      api_key_name: string | null;
       operator_token_digest: string | null;
     }[]
   >`
-    select s.platform_uuid, m.environment, coalesce(u.role, s.role) as role, s.user_id, u.email, s.api_key_id, s.operator_token_digest
+    select s.platform_uuid, m.environment, coalesce(u.role, s.role) as role, s.user_id, u.email, s.api_key_id, k.name as api_key_name, s.operator_token_digest
       from dashboard_sessions s
       left join dashboard_users u on u.id = s.user_id
       left join merchant_api_keys k on k.id = s.api_key_id
@@ -68,6 +71,7 @@ export async function findSession(db: Db, token: string | undefined): Promise<Da
     userId: row.user_id ?? undefined,
     email: row.email ?? undefined,
     apiKeyId: row.api_key_id ?? undefined,
+    apiKeyName: row.api_key_name ?? undefined,
     operatorTokenDigest: row.operator_token_digest ?? undefined,
   };
 }

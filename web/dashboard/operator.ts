@@ -17,6 +17,8 @@ import {
 } from '../../core/merchants/merchants.js';
 import { disableWebhookEndpoint, OPERATOR_DISABLED_REASON, reenableWebhookEndpoint } from '../../core/webhooks/endpoints.js';
 import type { DashboardEnv } from './env.js';
+import { dashboardAudit } from './audit.js';
+import type { AuditAction } from '../../core/audit/audit-log.js';
 import { partOrPage } from './respond.js';
 import { notFoundPage } from './views/layout.js';
 import { merchantsSection, operatorMerchantPage, operatorPage } from './views/operator.js';
@@ -41,14 +43,16 @@ const isStatus = (value: string): value is CartStatus => (CART_STATUSES as reado
 const isStep = (value: string): value is LedgerStep => (LEDGER_STEPS as readonly string[]).includes(value);
 
 /** What each button does, through the same functions as the operator API and CLI, and what is said after. */
-const ACTIONS: Record<string, { run: (db: Db, platformUuid: string) => Promise<MerchantSummary>; done: string }> = {
-  deactivate: { run: deactivateMerchant, done: 'is deactivated: no new carts, and its API key no longer signs in' },
-  activate: { run: activateMerchant, done: 'is active again' },
+const ACTIONS: Record<string, { run: (db: Db, platformUuid: string) => Promise<MerchantSummary>; done: string; audited: AuditAction }> = {
+  deactivate: { run: deactivateMerchant, done: 'is deactivated: no new carts, and its API key no longer signs in', audited: 'merchant.deactivate' },
+  activate: { run: activateMerchant, done: 'is active again', audited: 'merchant.activate' },
   'disable-endpoint': {
+    audited: 'webhook_endpoint.disable',
     run: (db, p) => disableWebhookEndpoint(db, p, OPERATOR_DISABLED_REASON),
     done: 'no longer receives webhooks; its events are kept as skipped',
   },
   'enable-endpoint': {
+    audited: 'webhook_endpoint.enable',
     run: async (db, p) => {
       await reenableWebhookEndpoint(db, p);
       return getMerchant(db, p);
@@ -65,6 +69,7 @@ const ACTIONS: Record<string, { run: (db: Db, platformUuid: string) => Promise<M
 export function operatorRoutes(deps: { db: Db; config: Config }) {
   const { db, config } = deps;
   const app = new Hono<DashboardEnv>();
+  const audit = dashboardAudit(deps);
 
   async function respond(c: C, notice?: string) {
     const view = { merchants: await listMerchants(db), csrf: c.get('csrf'), ...(notice ? { notice } : {}) };
@@ -166,6 +171,10 @@ export function operatorRoutes(deps: { db: Db; config: Config }) {
     if (!chosen || !z.uuid().safeParse(platformUuid).success) return c.html(notFoundPage('This merchant or action'), 404);
     try {
       const merchant = await chosen.run(db, platformUuid);
+      await audit(c, platformUuid, {
+        action: chosen.audited,
+        target: chosen.audited.startsWith('merchant.') ? `merchant:${platformUuid}` : 'webhook_endpoint:first',
+      });
       return await respond(c, `${merchant.name} ${chosen.done}.`);
     } catch (err) {
       if (err instanceof MerchantNotFoundError) return c.html(notFoundPage('This merchant'), 404);

@@ -8,7 +8,7 @@ import type { OrderData } from '../../core/checkout/order-model.js';
 import { getOrder, listOrders, type OrderFilters } from '../../core/orders/orders.js';
 import { ordersCsv } from '../../core/orders/orders-csv.js';
 import type { Temporal } from '../../core/temporal/connection.js';
-import { refundOrder, RefundRefused } from '../../core/orders/request-refund.js';
+import { requestRefund, RefundRefused } from '../../core/orders/request-refund.js';
 import { processorCurrencies } from '../../core/checkout/processor-amounts.js';
 import { AuthorizationRefused, captureOrder, voidOrder, type AuthorizationOutcome } from '../../core/orders/authorization.js';
 import { authorizationHold } from '../../workflows/cart-session/client.js';
@@ -18,6 +18,7 @@ import { boundedDeliveryRequests } from '../../workflows/webhook-delivery/client
 import { supportRefundLimits } from '../../core/people/people.js';
 import { REFUND_LIMITED_ROLES } from './access.js';
 import type { DashboardEnv } from './env.js';
+import { dashboardAudit } from './audit.js';
 import { manualSendRefusal, type ManualSendRefusal } from './manual-sends.js';
 import { parseRefundAmount } from './refund-amount.js';
 import { formatMoney } from './views/format.js';
@@ -62,6 +63,7 @@ export function orderRoutes(deps: { config: Config; db: Db; temporal: Temporal }
   const currencies = processorCurrencies(deps.config.payments.processor);
   const refunds = { db, temporal, refundWorkflow: refundWorkflow(temporal.client, deps.config), currencies };
   const holds = { db, checkoutBaseUrl: deps.config.checkoutBaseUrl, keyring: deps.config.keyring, hold: authorizationHold(temporal.client), currencies };
+  const audit = dashboardAudit(deps);
   const replays = replayDeps({ ...deps, requestDelivery: boundedDeliveryRequests(temporal, deps.config, TEMPORAL_DEADLINE_MS) });
   const app = new Hono<DashboardEnv>();
   const owner = (c: C) => {
@@ -210,13 +212,19 @@ export function orderRoutes(deps: { config: Config; db: Db; temporal: Temporal }
       }
     }
     try {
-      const refund = await refundOrder(refunds, {
+      const { refund, replayed } = await requestRefund(refunds, {
         ...owner(c),
         cartId: order.cartId,
         amount: amount.minor,
         ...(typed.reason ? { reason: typed.reason } : {}),
         idempotencyKey,
       });
+      if (!replayed)
+        await audit(c, owner(c).platformUuid, {
+          action: 'order.refund',
+          target: `order:${order.cartId}`,
+          after: { refundId: refund.id, amount: refund.amount, status: refund.status },
+        });
       return await render({ ...newRefundForm(), done: { amount: refund.amount, status: refund.status, failureCode: refund.failureCode } }, 201);
     } catch (err) {
       if (!(err instanceof RefundRefused)) throw err;
@@ -257,6 +265,12 @@ export function orderRoutes(deps: { config: Config; db: Db; temporal: Temporal }
     try {
       const outcome = await act(typed, order);
       if (!('order' in outcome)) return await render({ amount: typed, ...outcome }, 422);
+      if (!outcome.replayed)
+        await audit(c, owner(c).platformUuid, {
+          action: what === 'capture' ? 'order.capture' : 'order.void',
+          target: `order:${order.cartId}`,
+          after: what === 'capture' ? { capturedAmount: outcome.order.capturedAmount ?? null } : null,
+        });
       const done = outcome.settled
         ? `The ${what} is done: the order is ${outcome.order.status}.`
         : `The ${what} is on its way to the processor; the timeline shows when it is done.`;
@@ -301,7 +315,10 @@ export function orderRoutes(deps: { config: Config; db: Db; temporal: Temporal }
     if (ours)
       // Limited as every manual send is (replayEvent, core/webhooks/manual-sends.ts).
       said = await replayEvent(replays, eventId, owner(c)).then(
-        (replayed) => replayed.deliveries.map((d) => d.message),
+        async (replayed) => {
+          await audit(c, owner(c).platformUuid, { action: 'event.replay', target: `event:${eventId}` });
+          return replayed.deliveries.map((d) => d.message);
+        },
         (err: unknown) => {
           refused = manualSendRefusal(err);
           if (!refused) throw err;

@@ -8,6 +8,7 @@ import { closePaymentLink } from '../../core/links/payment-links.js';
 import { merchantPaymentLinks } from '../../core/links/payment-link-views.js';
 import { getMerchant } from '../../core/merchants/merchants.js';
 import type { DashboardEnv } from './env.js';
+import { dashboardAudit } from './audit.js';
 import { defaultLinkForm, linkFormErrors, linkRequestOf, readLinkForm } from './payment-link-form.js';
 import { partOrPage } from './respond.js';
 import { paymentLinksPage, paymentLinksView, type PaymentLinksResult } from './views/payment-links.js';
@@ -22,6 +23,7 @@ type C = Context<DashboardEnv>;
 export function paymentLinkPageRoutes(deps: { config: Config; db: Db }) {
   const { config, db } = deps;
   const app = new Hono<DashboardEnv>();
+  const audit = dashboardAudit(deps);
   const owner = (c: C) => {
     const merchant = c.get('merchant')!;
     return { platformUuid: merchant.platformUuid, environment: merchant.environment };
@@ -50,6 +52,7 @@ export function paymentLinkPageRoutes(deps: { config: Config; db: Db }) {
     if ('errors' in built) return respond(c, { form, errors: built.errors }, 422);
     try {
       const created = await createPaymentLink(deps, owner(c), built.request);
+      await audit(c, owner(c).platformUuid, { action: 'payment_link.create', target: `payment_link:${created.id}` });
       return await respond(c, { created: created.url }, 201);
     } catch (err) {
       if (!(err instanceof ApiError) || err.code === 'SERVICE_UNAVAILABLE') throw err;
@@ -61,6 +64,7 @@ export function paymentLinkPageRoutes(deps: { config: Config; db: Db }) {
     const id = c.req.param('id');
     const closed = PAYMENT_LINK_ID_PATTERN.test(id) ? await closePaymentLink(db, owner(c), id) : undefined;
     if (!closed) return respond(c, { closeError: 'No such payment link among yours.' }, 404);
+    await audit(c, owner(c).platformUuid, { action: 'payment_link.close', target: `payment_link:${id}` });
     return respond(c, { closed: id });
   });
 

@@ -22,6 +22,8 @@ import { signInLimit } from './sign-in-limit.js';
 import { signInRoutes } from './sign-in.js';
 import { dashboardMessage, forbiddenPage, notFoundPage } from './views/layout.js';
 import { settingsRoutes } from './settings.js';
+import { apiKeyRoutes } from './api-keys.js';
+import { auditRoutes } from './audit-log.js';
 import { dashboardCodecRoutes, temporalUiProxy } from './temporal-ui.js';
 
 const FORM_BODY_LIMIT_BYTES = 16 * 1024;
@@ -70,6 +72,7 @@ export function dashboardRoutes(deps: { config: Config; db: Db; temporal: Tempor
 
   app.route('/operator/insights', insightRoutes(deps, 'operator'));
   app.route('/operator/people', peopleRoutes({ ...deps, team: 'operators' }));
+  app.route('/operator', auditRoutes(deps, 'operator'));
   app.route('/operator', operatorRoutes(deps));
 
   app.route('/insights', insightRoutes(deps, 'merchant'));
@@ -77,6 +80,8 @@ export function dashboardRoutes(deps: { config: Config; db: Db; temporal: Tempor
   app.route('/', orderRoutes(deps));
   app.route('/', paymentLinkPageRoutes(deps));
   app.route('/', settingsRoutes(deps));
+  app.route('/', apiKeyRoutes(deps));
+  app.route('/', auditRoutes(deps, 'merchant'));
 
   app.all('*', (c) => c.html(notFoundPage(), 404));
   app.onError((err, c) => {

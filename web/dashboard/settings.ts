@@ -28,6 +28,7 @@ import { replayDeps, replayEvent, WebhookEventNotFoundError, type ReplaySender }
 import { boundedDeliveryRequests } from '../../workflows/webhook-delivery/client.js';
 import { verifyDomainsNow } from '../../workflows/domain-verification/client.js';
 import type { DashboardEnv } from './env.js';
+import { dashboardAudit } from './audit.js';
 import { manualSendRefusal, testEventGuard, type ManualSendRefusal } from './manual-sends.js';
 import { partOrPage } from './respond.js';
 import {
@@ -75,6 +76,7 @@ const field = async (c: C, name: string) => {
  */
 export function settingsRoutes(deps: { config: Config; db: Db; temporal: Temporal } & ReplaySender) {
   const { config, db, temporal } = deps;
+  const audit = dashboardAudit(deps);
   const replays = replayDeps({ ...deps, requestDelivery: boundedDeliveryRequests(temporal, config, TEMPORAL_DEADLINE_MS) });
   const app = new Hono<DashboardEnv>();
   const me = (c: C) => c.get('merchant')!.platformUuid;
@@ -107,7 +109,9 @@ export function settingsRoutes(deps: { config: Config; db: Db; temporal: Tempora
   app.post('/webhooks/url', async (c) => {
     const value = (await field(c, 'webhookUrl')).trim();
     try {
+      const before = (await getMerchant(db, me(c))).webhookUrl;
       await changeWebhookUrl(db, me(c), value, 'merchant', config.webhooks);
+      await audit(c, me(c), { action: 'webhook_endpoint.update', target: 'webhook_endpoint:first', before: { url: before }, after: { url: value } });
       return await respond(c, { form: 'url', saved: true });
     } catch (err) {
       // The same refusal as the API's ENDPOINT_DISABLED_BY_OPERATOR: an operator's disable binds the merchant.
@@ -142,6 +146,11 @@ export function settingsRoutes(deps: { config: Config; db: Db; temporal: Tempora
       );
     try {
       const created = await createWebhookEndpoint(db, config.keyring, c.get('merchant')!, parsed.data, config.webhooks);
+      await audit(c, me(c), {
+        action: 'webhook_endpoint.create',
+        target: `webhook_endpoint:${created.id}`,
+        after: { url: created.url, enabledEvents: created.enabledEvents, description: created.description },
+      });
       return await respond(c, { form: 'endpoints', added: { url: created.url, secret: created.secret } });
     } catch (err) {
       if (err instanceof WebhookUrlRejectedError) return respond(c, { form: 'endpoints', value, error: err.merchantProblems.map((p) => `The URL ${p}.`) }, 422);
@@ -156,6 +165,7 @@ export function settingsRoutes(deps: { config: Config; db: Db; temporal: Tempora
       const id = c.req.param('id');
       if (!UUID.test(id)) throw new WebhookEndpointNotFoundError(id);
       await deleteWebhookEndpoint(db, me(c), id);
+      await audit(c, me(c), { action: 'webhook_endpoint.delete', target: `webhook_endpoint:${id}` });
       return await respond(c, { form: 'endpoints', deleted: true });
     } catch (err) {
       if (err instanceof WebhookEndpointNotFoundError) return respond(c, { form: 'endpoints', error: ['No such endpoint among yours.'] }, 404);
@@ -168,11 +178,18 @@ export function settingsRoutes(deps: { config: Config; db: Db; temporal: Tempora
   app.post('/webhooks/test', async (c) => {
     const refused = await maySendTestEvent(me(c));
     if (refused) return respond(c, { form: 'test', error: refused.message }, refusedWith(c, refused));
-    return respond(c, { form: 'test', result: await sendTestWebhook(db, config, me(c)) });
+    const result = await sendTestWebhook(db, config, me(c));
+    await audit(c, me(c), { action: 'webhook_endpoint.test', target: 'webhook_endpoint:first' });
+    return respond(c, { form: 'test', result });
   });
 
   app.post('/webhooks/rotate-secret', async (c) => {
     const rotated = await rotateWebhookSecret(db, config.keyring, me(c), config.webhooks.secretOverlapMs);
+    await audit(c, me(c), {
+      action: 'webhook_secret.rotate',
+      target: `webhook_endpoint:${rotated.endpointId}`,
+      after: { previousSecretsExpireAt: rotated.previousSecretsExpireAt },
+    });
     return respond(c, { form: 'secret', secret: rotated.webhookSecret, previousSecretsExpireAt: rotated.previousSecretsExpireAt });
   });
 
@@ -183,7 +200,9 @@ export function settingsRoutes(deps: { config: Config; db: Db; temporal: Tempora
       .map((d) => d.trim())
       .filter(Boolean);
     try {
+      const before = (await getMerchant(db, me(c))).domains;
       const merchant = await setMerchantDomains(db, me(c), domains);
+      await audit(c, me(c), { action: 'settings.update', target: 'merchant:domains', before: { domains: before }, after: { domains: merchant.domains } });
       await checkDomains(merchant);
       return await respond(c, { form: 'domains', saved: true });
     } catch (err) {
@@ -209,7 +228,9 @@ export function settingsRoutes(deps: { config: Config; db: Db; temporal: Tempora
   app.post('/webhooks/brand', async (c) => {
     const value = (await field(c, 'brandColour')).trim();
     try {
-      await setMerchantBrandColour(db, me(c), value === '' ? null : value);
+      const before = (await getMerchant(db, me(c))).brandColour;
+      const after = (await setMerchantBrandColour(db, me(c), value === '' ? null : value)).brandColour;
+      await audit(c, me(c), { action: 'settings.update', target: 'merchant:brandColour', before: { brandColour: before }, after: { brandColour: after } });
       return await respond(c, { form: 'brand', saved: true });
     } catch (err) {
       if (!(err instanceof BrandColourRejectedError)) throw err;
@@ -218,7 +239,14 @@ export function settingsRoutes(deps: { config: Config; db: Db; temporal: Tempora
   });
 
   app.post('/webhooks/saved-cards', async (c) => {
-    await setMerchantSavedCards(db, me(c), (await field(c, 'savedCardsAllowed')) === 'true');
+    const before = (await getMerchant(db, me(c))).savedCardsAllowed;
+    const after = (await setMerchantSavedCards(db, me(c), (await field(c, 'savedCardsAllowed')) === 'true')).savedCardsAllowed;
+    await audit(c, me(c), {
+      action: 'settings.update',
+      target: 'merchant:savedCardsAllowed',
+      before: { savedCardsAllowed: before },
+      after: { savedCardsAllowed: after },
+    });
     return respond(c, { form: 'savedCards', saved: true });
   });
 
@@ -227,6 +255,7 @@ export function settingsRoutes(deps: { config: Config; db: Db; temporal: Tempora
     const eventId = c.req.param('eventId');
     try {
       const replayed = await replayEvent(replays, eventId, { platformUuid: me(c) });
+      await audit(c, me(c), { action: 'event.replay', target: `event:${eventId}` });
       return await respond(c, { form: 'replay', eventId: replayed.eventId, said: replayed.deliveries.map((d) => d.message) });
     } catch (err) {
       const refused = manualSendRefusal(err);

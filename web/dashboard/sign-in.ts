@@ -47,6 +47,12 @@ export function signInRoutes(deps: { config: Config; db: Db; logger: Logger; ses
       const error = `This is not an active ${config.environment} API key. Paste the whole key (sk_${config.environment}_…); if it was rotated or revoked, ask your operator for the new one.`;
       return refused(c, () => c.html(signInPage({ role: 'merchant', csrf: c.get('csrf'), error }), 401));
     }
+    // The dashboard does everything a merchant may: only a full key opens it.
+    if (merchant.scope !== 'full') {
+      logger.info('dashboard sign-in refused: a key of a narrower scope than full');
+      const error = `This key's scope is ${merchant.scope}: only a key of scope full signs in to the dashboard.`;
+      return c.html(signInPage({ role: 'merchant', csrf: c.get('csrf'), error }), 403);
+    }
     await sessions.start(c, { platformUuid: merchant.platformUuid, role: 'owner', credential: { apiKeyId: merchant.keyId } });
     return c.redirect('/dashboard/orders', 303);
   });

@@ -4,19 +4,22 @@ import { assetPath } from '../../assets.js';
 
 export type { Html };
 
-type Section = 'insights' | 'orders' | 'links' | 'webhooks' | 'people' | 'merchants' | 'carts';
+type Section = 'insights' | 'orders' | 'links' | 'webhooks' | 'keys' | 'audit' | 'people' | 'merchants' | 'carts';
 
 const MERCHANT_NAV: Array<{ section: Section; href: string; label: string }> = [
   { section: 'insights', href: '/dashboard/insights', label: 'Insights' },
   { section: 'orders', href: '/dashboard/orders', label: 'Orders' },
   { section: 'links', href: '/dashboard/payment-links', label: 'Payment links' },
   { section: 'webhooks', href: '/dashboard/webhooks', label: 'Webhooks' },
+  { section: 'keys', href: '/dashboard/api-keys', label: 'API keys' },
+  { section: 'audit', href: '/dashboard/audit', label: 'Audit log' },
   { section: 'people', href: '/dashboard/people', label: 'People' },
 ];
 const OPERATOR_NAV: Array<{ section: Section; href: string; label: string }> = [
   { section: 'merchants', href: '/dashboard/operator', label: 'Merchants' },
   { section: 'carts', href: '/dashboard/operator/carts', label: 'Carts' },
   { section: 'insights', href: '/dashboard/operator/insights', label: 'Insights' },
+  { section: 'audit', href: '/dashboard/operator/audit', label: 'Audit log' },
   { section: 'people', href: '/dashboard/operator/people', label: 'Operators' },
 ];
 
