@@ -23,6 +23,12 @@ export function sessionActor(session: DashboardSession): AuditActor {
   return TOKEN_OPERATOR;
 }
 
+/** Records what a person did before their session exists or after it ended (joining, signing in or out), as that person. */
+export function dashboardAuditAs(deps: { db: Db; config: Pick<Config, 'trustedProxyHops'> }) {
+  return (c: Context<DashboardEnv>, actor: AuditActor, merchantId: string | null, decision: AuditDecision): Promise<string> =>
+    recordAudit(deps.db, { ...decision, actor, merchantId, ip: clientAddress(c, deps.config.trustedProxyHops) });
+}
+
 /** Records a dashboard decision once it is made, with the signed-in actor and the client's address; answers the entry's id (also in Audit-Entry-Id). */
 export function dashboardAudit(deps: { db: Db; config: Pick<Config, 'trustedProxyHops'> }) {
   return async (c: Context<DashboardEnv>, merchantId: string | null, decision: AuditDecision): Promise<string> => {

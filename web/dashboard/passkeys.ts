@@ -6,8 +6,9 @@ import type { Db } from '../../core/db/client.js';
 import type { Logger } from '../../core/logger.js';
 import { getMerchant } from '../../core/merchants/merchants.js';
 import { addPasskey, deletePasskey, findPasskey, listPasskeys, recordPasskeyUse } from '../../core/people/passkeys.js';
-import { acceptInvitation, findInvitation } from '../../core/people/people.js';
+import { acceptInvitation, findInvitation, type Person } from '../../core/people/people.js';
 import { signedTokens } from '../../core/signed-token.js';
+import { dashboardAudit, dashboardAuditAs } from './audit.js';
 import type { DashboardEnv } from './env.js';
 import { DASHBOARD_PATH, type DashboardSessions } from './session.js';
 import type { SignInLimit } from './sign-in-limit.js';
@@ -32,6 +33,11 @@ export function passkeyRoutes(deps: { config: Config; db: Db; logger: Logger; se
   const challenges = signedTokens(config.keyring.deriveKey('dashboard-webauthn-challenge/v1'), CHALLENGE_LIFETIME_MS);
   const secure = config.checkoutBaseUrl.startsWith('https:');
   const app = new Hono<DashboardEnv>();
+  const audit = dashboardAudit(deps);
+  const auditAs = dashboardAuditAs(deps);
+  const asPerson = (person: Person) => ({ type: 'user' as const, id: person.id, email: person.email });
+  /** A passkey's id in the log: enough to tell one from another, not the whole credential id. */
+  const passkeyTarget = (id: string) => `passkey:${id.slice(0, 16)}`;
 
   const remember = (c: C, purpose: string, challenge: string) =>
     setCookie(c, CHALLENGE_COOKIE, challenges.issue([purpose, challenge]), {
@@ -122,6 +128,9 @@ export function passkeyRoutes(deps: { config: Config; db: Db; logger: Logger; se
       return accepted;
     });
     if (!person) return fail(c, 'This invitation no longer works: ask for a new one.', 410);
+    const team = person.platformUuid ?? null;
+    await auditAs(c, asPerson(person), team, { action: 'person.join', target: `person:${person.id}`, after: { email: person.email, role: person.role } });
+    await auditAs(c, asPerson(person), team, { action: 'person.passkey_add', target: passkeyTarget(credential.id) });
     await sessions.start(c, { platformUuid: person.platformUuid, role: person.role, credential: { userId: person.id } });
     return c.json({ redirect: person.platformUuid ? '/dashboard' : '/dashboard/operator' });
   });
@@ -156,6 +165,7 @@ export function passkeyRoutes(deps: { config: Config; db: Db; logger: Logger; se
     await recordPasskeyUse(db, found.passkey.id, verified.authenticationInfo.newCounter);
     const { person } = found;
     await sessions.start(c, { platformUuid: person.platformUuid, role: person.role, credential: { userId: person.id } });
+    await auditAs(c, asPerson(person), person.platformUuid ?? null, { action: 'person.sign_in', target: `person:${person.id}` });
     return c.json({ redirect: person.platformUuid ? '/dashboard' : '/dashboard/operator' });
   });
 
@@ -172,6 +182,7 @@ export function passkeyRoutes(deps: { config: Config; db: Db; logger: Logger; se
     if (!userId || !(await deletePasskey(db, userId, c.req.param('id')))) {
       return c.html(dashboardMessage('Not found', 'That passkey is not yours, or was already deleted.'), 404);
     }
+    await audit(c, c.get('session')!.platformUuid ?? null, { action: 'person.passkey_remove', target: passkeyTarget(c.req.param('id')) });
     // Every session of this person ended, this one too.
     sessions.forget(c);
     return c.redirect('/dashboard/sign-in', 303);

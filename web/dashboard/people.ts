@@ -17,6 +17,7 @@ import {
 } from '../../core/people/people.js';
 import { isMerchantRole, isOperatorRole, isRole, MERCHANT_ROLES, OPERATOR_ROLES, type Role } from '../../core/people/roles.js';
 import { mayGrant } from './access.js';
+import { dashboardAudit } from './audit.js';
 import type { DashboardEnv } from './env.js';
 import { parseRefundAmount } from './refund-amount.js';
 import { peoplePage, type PeopleResult } from './views/people.js';
@@ -33,6 +34,7 @@ const EMAIL = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
 export function peopleRoutes(deps: { config: Config; db: Db; team: 'merchant' | 'operators' }) {
   const { config, db } = deps;
   const app = new Hono<DashboardEnv>();
+  const audit = dashboardAudit(deps);
   const teamOf = (c: C): Team => (deps.team === 'merchant' ? c.get('merchant')!.platformUuid : null);
   const teamRoles: readonly Role[] = deps.team === 'merchant' ? MERCHANT_ROLES : OPERATOR_ROLES;
   const fits = (role: string): role is Role => isRole(role) && (deps.team === 'merchant' ? isMerchantRole(role) : isOperatorRole(role));
@@ -74,12 +76,14 @@ export function peopleRoutes(deps: { config: Config; db: Db; team: 'merchant' | 
     if (!fits(role) || !mayGrant(c.get('session')!.role, role))
       return respond(c, { error: 'Choose one of the roles offered: you can give only roles you hold.' }, 422);
     const created = await invite(db, teamOf(c), { email, role });
+    await audit(c, teamOf(c), { action: 'person.invite', target: `invitation:${created.id}`, after: { email, role } });
     const url = `${config.checkoutBaseUrl}/dashboard/invitations/${created.token}`;
     return respond(c, { invited: { email, url } }, 201);
   });
 
   app.post('/invitations/:id/revoke', async (c) => {
     if (!(await revokeInvitation(db, teamOf(c), c.req.param('id')))) return respond(c, { error: 'That invitation was already used, revoked or expired.' }, 404);
+    await audit(c, teamOf(c), { action: 'person.invitation_revoke', target: `invitation:${c.req.param('id')}` });
     return respond(c, { done: 'Invitation revoked: its link no longer works.' });
   });
 
@@ -90,7 +94,14 @@ export function peopleRoutes(deps: { config: Config; db: Db; team: 'merchant' | 
       if (!currencyCodes.code(currency)) return respond(c, { error: 'Enter a currency code, like EUR.' }, 422);
       const amount = parseRefundAmount(await field(c, 'maxAmount'), currency);
       if ('problem' in amount) return respond(c, { error: amount.problem }, 422);
+      const before = (await supportRefundLimits(db, team)).get(currency) ?? null;
       await setSupportRefundLimit(db, team, currency, amount.minor);
+      await audit(c, team, {
+        action: 'person.refund_limit_change',
+        target: `merchant:${team}`,
+        before: { currency, maxAmount: before },
+        after: { currency, maxAmount: amount.minor },
+      });
       return respond(c, { done: `Support may now refund up to that amount in ${currency} at once.` });
     });
 
@@ -106,14 +117,21 @@ export function peopleRoutes(deps: { config: Config; db: Db; team: 'merchant' | 
     const role = await field(c, 'role');
     const granter = c.get('session')!.role;
     if (!fits(role) || !mayGrant(granter, role) || !mayGrant(granter, person.role)) return respond(c, { error: 'You can give only roles you hold.' }, 422);
-    await changeRole(db, teamOf(c), person.id, role);
+    if (await changeRole(db, teamOf(c), person.id, role))
+      await audit(c, teamOf(c), {
+        action: 'person.role_change',
+        target: `person:${person.id}`,
+        before: { email: person.email, role: person.role },
+        after: { role },
+      });
     return respond(c, { done: `${person.email} is now ${role}; their sessions ended.` });
   });
 
   app.post('/:id/remove', async (c) => {
     const person = await other(c);
     if (!person || !mayGrant(c.get('session')!.role, person.role)) return respond(c, { error: 'That person is not on this team, or is you.' }, 404);
-    await removePerson(db, teamOf(c), person.id);
+    if (await removePerson(db, teamOf(c), person.id))
+      await audit(c, teamOf(c), { action: 'person.remove', target: `person:${person.id}`, before: { email: person.email, role: person.role } });
     return respond(c, { done: `${person.email} was removed and signed out everywhere.` });
   });
 

@@ -5,6 +5,7 @@ import type { Db } from '../../core/db/client.js';
 import type { Logger } from '../../core/logger.js';
 import { authenticateApiKey, authenticateApiKeyId } from '../../core/merchants/api-keys.js';
 import { getMerchant } from '../../core/merchants/merchants.js';
+import { dashboardAuditAs, sessionActor } from './audit.js';
 import type { DashboardEnv } from './env.js';
 import type { DashboardSessions } from './session.js';
 import type { SignInLimit } from './sign-in-limit.js';
@@ -35,6 +36,7 @@ export function signInRoutes(deps: { config: Config; db: Db; logger: Logger; ses
     return c.html(dashboardMessage('Too many sign-in attempts', `Wait ${Math.ceil(retryAfter / 60)} minute(s), then try again.`), 429);
   }
   const links = dashboardSignInLinks(config);
+  const auditAs = dashboardAuditAs(deps);
   const app = new Hono<DashboardEnv>();
 
   app.get('/sign-in', (c) => c.html(signInPage({ role: 'merchant', csrf: c.get('csrf') })));
@@ -104,7 +106,10 @@ export function signInRoutes(deps: { config: Config; db: Db; logger: Logger; ses
   });
 
   app.post('/sign-out', async (c) => {
+    const session = await sessions.read(c);
     await sessions.end(c);
+    if (session?.userId)
+      await auditAs(c, sessionActor(session), session.platformUuid ?? null, { action: 'person.sign_out', target: `person:${session.userId}` });
     return c.redirect('/dashboard/sign-in', 303);
   });
 
