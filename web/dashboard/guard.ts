@@ -35,7 +35,8 @@ export function dashboardGuard(deps: { sessions: DashboardSessions }) {
     if (row.access === 'anyone') return next();
     const operatorsOnly = row.access.every(isOperatorRole);
     const session = await deps.sessions.read(c);
-    if (!session || isOperatorRole(session.role) !== operatorsOnly) {
+    const sameSide = session && row.access.some((role) => isOperatorRole(role) === isOperatorRole(session.role));
+    if (!session || !sameSide) {
       if (!session && getCookie(c, SESSION_COOKIE)) deps.sessions.forget(c);
       return toSignIn(c, operatorsOnly ? OPERATOR_SIGN_IN : SIGN_IN);
     }
