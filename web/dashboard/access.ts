@@ -129,3 +129,15 @@ export function mayGrant(granter: Role, role: Role): boolean {
 
 /** Roles whose refunds the owner caps per currency (the People page; core/people/people.ts supportRefundLimits). */
 export const REFUND_LIMITED_ROLES: readonly Role[] = ['support'];
+
+/** The role table as docs/dashboard.md shows it (test/unit/dashboard-access-doc.test.ts holds the doc to it). */
+export function roleTableMarkdown(): string {
+  const roles: readonly Role[] = [...ALL_MERCHANT, ...OPERATORS];
+  const lines = [`| route | what | ${roles.join(' | ')} |`, `|---|---|${roles.map(() => ':-:').join('|')}|`];
+  for (const row of ACCESS) {
+    const cells = roles.map((role) => (row.access === 'anyone' || row.access.includes(role) ? 'yes' : ''));
+    const route = row.access === 'anyone' ? `\`${row.method} ${row.path}\` (anyone)` : `\`${row.method} ${row.path}\``;
+    lines.push(`| ${route} | ${row.what} | ${cells.join(' | ')} |`);
+  }
+  return lines.join('\n');
+}
