@@ -98,7 +98,7 @@ describe.skipIf(skipWithoutChromium())('a merchant team in a browser, with passk
     const link = (await owner.locator('.invitation-link').textContent())!.trim();
     expect(link).toMatch(/\/dashboard\/invitations\/[A-Za-z0-9_-]{43}$/);
     await expectAccessible(owner, 'people, someone invited');
-    expect(await owner.getByRole('region', { name: 'Pending invitations' }).textContent()).toContain('agent@example.com');
+    expect(await owner.getByRole('region', { name: 'Invitations not yet accepted' }).textContent()).toContain('agent@example.com');
 
     // The agent opens the link on their own device and enrols a passkey.
     const agent = await watch();

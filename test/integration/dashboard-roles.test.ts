@@ -83,4 +83,28 @@ describe('every mounted dashboard route, with every role, as the role table says
     }
     expect(outcomes).toEqual([]);
   }, 300_000);
+
+  it('refuses the bootstrap sign-ins (API key, CLI link, OPERATOR_TOKEN) once DASHBOARD_BOOTSTRAP_SIGN_IN is false', async () => {
+    const merchant = await stack.createMerchant();
+    const csrf = csrfToken(deriveCsrfKey(stack.config.keyring), 'dashboard', NONCE);
+    const post = (app: ReturnType<typeof createWebApp>, path: string, form: Record<string, string>) =>
+      app.request(`${stack.checkoutUrl}/dashboard${path}`, {
+        method: 'POST',
+        headers: { cookie: `${DASHBOARD_CSRF_COOKIE}=${NONCE}`, origin: stack.checkoutUrl, 'content-type': 'application/x-www-form-urlencoded' },
+        body: new URLSearchParams({ csrf, ...form }).toString(),
+      });
+    const on = createWebApp(stack);
+    expect((await post(on, '/sign-in', { apiKey: merchant.apiKey })).status).toBe(303);
+    const off = createWebApp({ ...stack, config: { ...stack.config, dashboardBootstrapSignIn: false } });
+    for (const [path, form] of [
+      ['/sign-in', { apiKey: merchant.apiKey }],
+      ['/sign-in/operator', { operatorToken: stack.config.operatorToken! }],
+      ['/link', { token: 'anything' }],
+    ] as const) {
+      const refused = await post(off, path, form);
+      expect(refused.status).toBe(403);
+      expect(await refused.text()).toContain('switched off on this deployment');
+      expect(refused.headers.getSetCookie().some((c) => c.startsWith(`${SESSION_COOKIE}=`))).toBe(false);
+    }
+  });
 });

@@ -37,12 +37,23 @@ export function signInRoutes(deps: { config: Config; db: Db; logger: Logger; ses
   }
   const links = dashboardSignInLinks(config);
   const auditAs = dashboardAuditAs(deps);
+
+  /** Switched off (DASHBOARD_BOOTSTRAP_SIGN_IN=false) once the first owners and operators have passkeys. */
+  const bootstrapOff = (c: C) =>
+    c.html(
+      dashboardMessage('Sign in with your passkey', 'Signing in with an API key, a sign-in link or the operator token is switched off on this deployment.', {
+        href: '/dashboard/sign-in',
+        label: 'Sign in with a passkey',
+      }),
+      403,
+    );
   const app = new Hono<DashboardEnv>();
 
   app.get('/sign-in', (c) => c.html(signInPage({ role: 'merchant', csrf: c.get('csrf') })));
   app.get('/sign-in/operator', (c) => c.html(signInPage({ role: 'operator', csrf: c.get('csrf') })));
 
   app.post('/sign-in', async (c) => {
+    if (!config.dashboardBootstrapSignIn) return bootstrapOff(c);
     const merchant = await authenticateApiKey(db, await field(c, 'apiKey'), config.environment);
     if (!merchant) {
       logger.info('dashboard sign-in refused: API key unknown, revoked or of another environment');
@@ -60,6 +71,7 @@ export function signInRoutes(deps: { config: Config; db: Db; logger: Logger; ses
   });
 
   app.post('/sign-in/operator', async (c) => {
+    if (!config.dashboardBootstrapSignIn) return bootstrapOff(c);
     if (!bearerTokenMatches(`Bearer ${await field(c, 'operatorToken')}`, config.operatorToken)) {
       logger.warn('dashboard operator sign-in refused: wrong token');
       const error = config.operatorToken
@@ -99,6 +111,7 @@ export function signInRoutes(deps: { config: Config; db: Db; logger: Logger; ses
   });
 
   app.post('/link', async (c) => {
+    if (!config.dashboardBootstrapSignIn) return bootstrapOff(c);
     const merchant = await linkMerchant(await field(c, 'token'));
     if (!merchant) return refused(c, () => expiredLink(c));
     await sessions.start(c, { platformUuid: merchant.platformUuid, role: 'owner', credential: { apiKeyId: merchant.keyId } });

@@ -130,7 +130,7 @@ export function peoplePage(view: PeopleView): Html {
       <section class="panel" aria-labelledby="invitations-title">
         <h2 id="invitations-title">Pending invitations</h2>
         ${scrollingTable({
-          label: 'Pending invitations',
+          label: 'Invitations not yet accepted',
           empty: 'No pending invitations.',
           columns: ['Email', 'Role', 'Expires', 'Revoke'],
           rows: view.invitations,
