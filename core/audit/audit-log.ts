@@ -84,8 +84,8 @@ export interface AuditEntry {
   after: Record<string, Json> | null;
 }
 
-/** Keys a settings snapshot must never carry: a secret has no place in a log every reader sees. */
-const SECRET_KEY = /^(pan|cvv|cvc|otp|code)$|secret|password|token|api_?key|credential|private/i;
+/** Keys a settings snapshot must never carry (a value named as a secret); `previousSecretsExpireAt`, when old secrets stop signing, is not one. */
+const SECRET_KEY = /^(pan|cvv|cvc|otp|code)$|(secret|password|token|api_?key|credential|private_?key)$/i;
 
 function assertNoSecret(value: Json | undefined, path: string): void {
   if (value === null || typeof value !== 'object') return;

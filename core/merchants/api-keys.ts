@@ -1,6 +1,7 @@
 import { createHash, randomBytes, timingSafeEqual } from 'node:crypto';
 import { z } from 'zod';
 import type { Environment } from '../config.js';
+import { displayText } from '../display-text.js';
 import type { Db } from '../db/client.js';
 import {
   findActiveApiKeyId,
@@ -37,12 +38,8 @@ export const MAX_ACTIVE_API_KEYS = 20;
 /** A key's last use is written at most this often: a busy key costs one write a minute, not one a request. */
 export const LAST_USE_RESOLUTION_SECONDS = 60;
 
-export const apiKeyNameSchema = z
-  .string()
-  .trim()
-  .min(1, 'must not be empty')
-  .max(60, 'must be at most 60 characters')
-  .refine((name) => !/[\u0000-\u001f\u007f]/.test(name), 'must not contain control characters');
+/** A key's name, as the dashboard and the audit log show it: the merchant's display text rules (core/display-text.ts). */
+export const apiKeyNameSchema = displayText(z.string().trim().min(1, 'must not be empty').max(60, 'must be at most 60 characters'));
 export const apiKeyScopeSchema = z.enum(API_KEY_SCOPES);
 
 /** Random characters of the key kept for display: 24 of its 256 bits, enough to tell keys apart. */

@@ -4,6 +4,7 @@ import type { CreatedMerchant } from '../../core/onboarding/registration.js';
 import { postCart, validCartRequest } from '../support/fixtures.js';
 import { merchantApi, type ErrorBody } from '../support/merchant-api.js';
 import { merchantCli } from '../support/operator.js';
+import { dashboardClient } from '../support/dashboard-client.js';
 import { useTestStack } from '../support/test-stack.js';
 
 // The per-client bucket is shared by every file of the run (all from 127.0.0.1).
@@ -162,6 +163,28 @@ describe('named, scoped API keys and the audit entries of the merchant API', () 
       actor_id: 'cli',
       target: `api_key:${doomed.json.id as string}`,
       before: { name: 'Temporary', scope: 'read' },
+    });
+  });
+
+  it('only a full key signs in to the dashboard, and a dashboard change is in the log with the signed-in key as actor', async () => {
+    const reader = dashboardClient(stack.checkoutUrl);
+    const refused = await reader.signIn(readKey);
+    expect(refused.status).toBe(403);
+    expect(refused.body).toContain('only a key of scope full signs in to the dashboard');
+    expect(reader.jar.has('dashboard_session')).toBe(false);
+
+    const owner = dashboardClient(stack.checkoutUrl);
+    expect((await owner.signIn(merchant.apiKey)).status).toBe(303);
+    await owner.get('/dashboard/webhooks');
+    const saved = await owner.post('/dashboard/webhooks/brand', { brandColour: '#1557b0' });
+    expect(saved.status).toBe(200);
+    expect(await auditRow(saved.headers.get('audit-entry-id')!)).toMatchObject({
+      actor_type: 'api_key',
+      actor_label: 'Default',
+      action: 'settings.update',
+      target: 'merchant:brandColour',
+      before: { brandColour: null },
+      after: { brandColour: '#1557b0' },
     });
   });
 });

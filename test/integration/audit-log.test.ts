@@ -43,6 +43,16 @@ describe('audit log: appended by core/audit/audit-log.ts, never changed', () => 
         after: { webhookSecret: 'whsec_x' },
       }),
     ).rejects.toThrow(/names a secret/);
+    // When the old secrets stop signing is no secret: a rotation records it.
+    const rotation = await recordAudit(stack.db, {
+      actor: { type: 'operator', id: 'operator' },
+      ip: null,
+      merchantId: null,
+      action: 'webhook_secret.rotate',
+      target: 'webhook_endpoint:first',
+      after: { previousSecretsExpireAt: '2030-01-31T12:00:00.000Z' },
+    });
+    expect(rotation).toMatch(/^[0-9a-f-]{36}$/);
   });
 
   it('the application’s own connection cannot UPDATE, DELETE or TRUNCATE an entry', async () => {

@@ -22,7 +22,7 @@ export interface ApiKeysView {
   result: ApiKeysResult;
 }
 
-const COLUMNS = ['Name', 'Scope', 'Key', 'Created', 'Last used', ''] as const;
+const COLUMNS = ['Name', 'Scope', 'Key', 'Created', 'Last used', 'Revoke'] as const;
 
 function keyRow(key: ApiKeySummary, view: ApiKeysView): Html {
   const current = key.id === view.currentKeyId;
