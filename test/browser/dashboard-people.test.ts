@@ -63,7 +63,14 @@ describe.skipIf(skipWithoutChromium())('a merchant team in a browser, with passk
     const cdp = await page.context().newCDPSession(page);
     await cdp.send('WebAuthn.enable');
     const { authenticatorId } = await cdp.send('WebAuthn.addVirtualAuthenticator', {
-      options: { protocol: 'ctap2', transport: 'internal', hasResidentKey: true, hasUserVerification: true, isUserVerified: true, automaticPresenceSimulation: true },
+      options: {
+        protocol: 'ctap2',
+        transport: 'internal',
+        hasResidentKey: true,
+        hasUserVerification: true,
+        isUserVerified: true,
+        automaticPresenceSimulation: true,
+      },
     });
     return { credentials: async () => (await cdp.send('WebAuthn.getCredentials', { authenticatorId })).credentials };
   }
@@ -151,7 +158,9 @@ describe.skipIf(skipWithoutChromium())('a merchant team in a browser, with passk
     await expect.poll(() => agent.locator('#passkey-sign-in-status').textContent()).toContain('This passkey is not one of ours');
 
     // Every step, with its actor.
-    const [person] = await stack.db<{ id: string }[]>`select id from dashboard_users where email = 'agent@example.com' and platform_uuid = ${merchant.platformUuid}`;
+    const [person] = await stack.db<
+      { id: string }[]
+    >`select id from dashboard_users where email = 'agent@example.com' and platform_uuid = ${merchant.platformUuid}`;
     expect(await actions(`person:${person!.id}`)).toEqual([
       'person.join by user agent@example.com',
       'person.sign_out by user agent@example.com',
