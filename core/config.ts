@@ -265,6 +265,14 @@ export const environmentSchema = z.object({
     production: '≥ 24 characters: `openssl rand -hex 24`',
     npmStart: 'generated into `.data/local-secrets.json`',
   }),
+  DASHBOARD_BOOTSTRAP_SIGN_IN: z
+    .enum(['true', 'false'])
+    .default('true')
+    .register(settingDocs, {
+      readBy: ['web'],
+      meaning:
+        "`false`: the dashboard no longer signs in with a merchant's API key, the CLI's sign-in link or `OPERATOR_TOKEN` (the bootstrap of the first owner and the first operator); people sign in with their passkeys only",
+    }),
   // Merchants are promised 45 minutes when they ask for nothing else (`cartObject.cart.sessionMinutes`,
   // 5 to 1440, sets a cart's own); the override exists so tests can watch a session expire, and is
   // refused in production.
@@ -846,6 +854,8 @@ export const configSchema = environmentSchema
     temporalUiUrl: c.TEMPORAL_UI_URL.replace(/\/+$/, ''),
     ...(c.TEMPORAL_UI_UPSTREAM ? { temporalUiUpstream: c.TEMPORAL_UI_UPSTREAM.replace(/\/+$/, '') } : {}),
     operatorToken: c.OPERATOR_TOKEN,
+    /** The API key, sign-in link and OPERATOR_TOKEN still sign in to the dashboard (docs/decisions/dashboard.md). */
+    dashboardBootstrapSignIn: c.DASHBOARD_BOOTSTRAP_SIGN_IN === 'true',
     sessionLifetimeMs: c.SESSION_LIFETIME_SECONDS * 1000,
     paymentResolutionMs: c.PAYMENT_RESOLUTION_SECONDS * 1000,
     /** Tests' one delay for every abandoned-cart reminder; undefined: each cart's reminderMinutes. */

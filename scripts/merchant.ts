@@ -48,7 +48,9 @@ import { rotateWebhookSecret } from '../core/webhooks/secrets.js';
 import { checkMerchantReadiness, type MerchantReadiness } from '../core/onboarding/readiness.js';
 import { connectTemporal, withDeadline } from '../core/temporal/connection.js';
 import { listCartDeliveries } from '../core/webhooks/event-history.js';
-import { dashboardSessions } from '../web/dashboard/session.js';
+import { dashboardSignInLinks } from '../web/dashboard/sign-in-link.js';
+import { invite } from '../core/people/people.js';
+import { isMerchantRole, isOperatorRole, isRole, MERCHANT_ROLES, OPERATOR_ROLES } from '../core/people/roles.js';
 import { recoverEndpoint } from '../core/webhooks/recovery.js';
 import { replayDeps, replayEvent } from '../core/webhooks/replay.js';
 import { createDeliveryMetrics } from '../core/webhooks/delivery-metrics.js';
@@ -115,6 +117,11 @@ const HELP = `Operator CLI for merchants and their webhooks. Every command print
   npm run -s merchant -- dashboard-link --platform-uuid <uuid>
       Prints a link that signs the merchant in to the dashboard: ten minutes, through its current
       API key (rotating or revoking the key kills it). Send it to the merchant over a channel you trust.
+  npm run -s merchant -- invite --platform-uuid <uuid> --email <email> [--role owner|developer|support|analyst]
+      Invites someone to the merchant's dashboard (owner unless told): prints a link that works once,
+      for 48 hours, accepted by creating a passkey. How the first owner is made; then owners invite.
+  npm run -s merchant -- invite-operator --email <email> [--role operator_admin|operator]
+      Invites an operator (operator_admin unless told), the same way: how the first operator is made.
   npm run -s merchant -- deliveries (--cart-id <id> | --platform-uuid <uuid> [--since <ISO time>] [--status failed|skipped|delivered|pending|unsubscribed])
       Events with every delivery attempt (status, latency, error, response excerpt).
   npm run -s merchant -- replay --event-id <evt_…> [--endpoint-id <id>]
@@ -334,7 +341,18 @@ async function run(command: string | undefined, values: Values, config: Config, 
       const platformUuid = required(values, 'platform-uuid');
       const keyId = await activeApiKeyId(db, platformUuid);
       if (!keyId) throw new Error(`merchant ${platformUuid} has no API key: issue one with rotate-api-key first`);
-      return { platformUuid, ...dashboardSessions(config).signInLink(platformUuid, keyId) };
+      return { platformUuid, ...dashboardSignInLinks(config).issue(platformUuid, keyId) };
+    }
+    case 'invite':
+    case 'invite-operator': {
+      const team = command === 'invite' ? required(values, 'platform-uuid') : null;
+      const email = required(values, 'email').toLowerCase();
+      const role = values.role ?? (team ? 'owner' : 'operator_admin');
+      if (!isRole(role) || !(team ? isMerchantRole(role) : isOperatorRole(role)))
+        throw new UsageError(`--role must be one of ${(team ? MERCHANT_ROLES : OPERATOR_ROLES).join(', ')}`);
+      if (team) await getMerchant(db, team);
+      const invited = await invite(db, team, { email, role });
+      return { email, role, url: `${config.checkoutBaseUrl}/dashboard/invitations/${invited.token}`, expiresAt: invited.expiresAt.toISOString() };
     }
     case 'deliveries': {
       if (values['cart-id']) return { events: await listCartDeliveries(db, values['cart-id']) };
@@ -404,6 +422,8 @@ export async function runMerchantCli(args: string[], env: NodeJS.ProcessEnv, out
         'endpoint-id': { type: 'string' },
         'key-id': { type: 'string' },
         scope: { type: 'string' },
+        email: { type: 'string' },
+        role: { type: 'string' },
         url: { type: 'string' },
         event: { type: 'string', multiple: true },
         description: { type: 'string' },

@@ -18,6 +18,7 @@ import { ensureCardVaultPurgeSchedule } from '../workflows/card-vault-purge/clie
 import { ensureSavedCardRemovalSchedule } from '../workflows/saved-card-removal/client.js';
 import { ownerPasswordIn } from '../demo-store/owner-login.js';
 import { startDemoStore } from '../demo-store/server.js';
+import { invite, listPeople } from '../core/people/people.js';
 import { ensureDemoMerchant } from './demo-merchant.js';
 import { localDataEncryptionKey, localOperatorToken, startInfrastructure } from './infrastructure.js';
 
@@ -118,6 +119,13 @@ try {
 
   const demoStoreUrl = `http://localhost:${launcher.DEMO_MERCHANT_PORT}`;
   const demo = await ensureDemoMerchant({ db, config }, path.join(DATA_DIR, 'demo-merchant.json'), `${demoStoreUrl}/webhooks`);
+  // The Demo Store's first owner: while it has no people, an invitation (a passkey accepts it); then its people sign in with theirs.
+  const demoPeople = await listPeople(db, demo.platformUuid);
+  const firstOwner = demoPeople.length ? undefined : await invite(db, demo.platformUuid, { email: 'owner@demo-store.example', role: 'owner' });
+  const dashboardSignIn = firstOwner
+    ? `its first owner: open ${config.checkoutBaseUrl}/dashboard/invitations/${firstOwner.token}
+                   and create a passkey (works once, for 48 hours; a new one each start until accepted)`
+    : `its people (${demoPeople.map((p) => `${p.email}, ${p.role}`).join('; ')}) sign in with their passkeys`;
   const ownerPasswordFile = path.join(DATA_DIR, 'demo-store-owner-password');
   const owner = ownerPasswordIn(ownerPasswordFile);
   const demoStore = await startDemoStore({
@@ -162,8 +170,8 @@ Hosted Checkout is running (${config.environment}).
 
   API              ${stack.apiUrl}            (health: ${stack.apiUrl}/readyz, reference: ${stack.apiUrl}/docs)
   Checkout page    ${stack.checkoutUrl}/?token=<cartId>
-  Dashboard        ${stack.checkoutUrl}/dashboard   (the Demo Store signs in with apiKey from demo-merchant.json;
-                   operators with operatorToken from ${path.join(DATA_DIR, 'local-secrets.json')})
+  Dashboard        ${stack.checkoutUrl}/dashboard   The Demo Store: ${dashboardSignIn}.
+                   Bootstrap: apiKey from demo-merchant.json (as owner); operators: operatorToken from ${path.join(DATA_DIR, 'local-secrets.json')}
   Worker metrics   ${workerMetrics.url}/metrics   (Authorization: Bearer <operatorToken of ${path.join(DATA_DIR, 'local-secrets.json')}>)
   Temporal UI      ${stack.temporalUiUrl ?? '(external Temporal server)'}   (operators, signed in to the dashboard; workflows are named cart-<cartId>)
   Temporal         ${stack.temporalAddress}

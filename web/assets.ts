@@ -1,6 +1,7 @@
 import { createHash } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
+import path from 'node:path';
 import { brotliCompressSync, constants, gzipSync } from 'node:zlib';
 import type { Context } from 'hono';
 import { brandPalette, brandStylesheet } from '../core/brand/brand-colours.js';
@@ -18,6 +19,9 @@ const SOURCES: Record<string, { file: string | URL; type: string }> = {
   'checkout.css': { file: new URL('./assets/checkout.css', import.meta.url), type: CSS },
   'dashboard.js': { file: new URL('./assets/dashboard.js', import.meta.url), type: JS },
   'dashboard.css': { file: new URL('./assets/dashboard.css', import.meta.url), type: CSS },
+  // The package exports only its modules: the browser bundle is found beside them.
+  'simplewebauthn-browser.js': { file: path.join(path.dirname(require.resolve('@simplewebauthn/browser')), '../dist/bundle/index.umd.min.js'), type: JS },
+  'dashboard-passkeys.js': { file: new URL('./assets/dashboard-passkeys.js', import.meta.url), type: JS },
 };
 
 interface Asset {
@@ -49,7 +53,8 @@ function loadAsset(name: string, source: { file: string | URL; type: string }): 
 const ASSETS = new Map(Object.entries(SOURCES).map(([name, source]) => [name, loadAsset(name, source)]));
 const BY_PATH = new Map([...ASSETS.values()].map((asset) => [asset.hashedPath, asset]));
 
-export type AssetName = 'htmx.min.js' | 'checkout.js' | 'checkout.css' | 'dashboard.js' | 'dashboard.css';
+export type AssetName =
+  'htmx.min.js' | 'checkout.js' | 'checkout.css' | 'dashboard.js' | 'dashboard.css' | 'simplewebauthn-browser.js' | 'dashboard-passkeys.js';
 
 /** The content-hashed address of one of our assets, for a page's <link> or <script>. */
 export function assetPath(name: AssetName): string {

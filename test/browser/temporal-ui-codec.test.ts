@@ -3,12 +3,12 @@ import { fileURLToPath } from 'node:url';
 import { Client } from '@temporalio/client';
 import { temporal } from '@temporalio/proto';
 import type { Browser } from 'playwright-core';
-import { Hono } from 'hono';
-import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { freePort } from '../../scripts/free-port.js';
 import { ensureTemporalCli } from '../../scripts/temporal-cli.js';
 import { startTemporalDevServer, type TemporalDevServer } from '../../scripts/temporal-server.js';
 import { SANDBOX_CARDS } from '../../core/checkout/payment-processors/sandbox.js';
+import { startSession } from '../../core/people/sessions.js';
 import { DASHBOARD_PATH, dashboardSessions, SESSION_COOKIE } from '../../web/dashboard/session.js';
 import { DASHBOARD_CODEC_PATH, TEMPORAL_UI_PATH } from '../../web/dashboard/temporal-ui.js';
 import { cartSessionDriver } from '../support/cart-session-driver.js';
@@ -175,21 +175,14 @@ describe.skipIf(skipWithoutChromium())('the Temporal Web UI behind the operator 
     // Nothing was set in the UI's own storage: the dashboard session alone did it.
     expect(await page.evaluate(() => [localStorage.getItem('endpoint'), localStorage.getItem('includeCredentials')])).toEqual([null, null]);
 
-    // The session expired: the same operator session, issued by the dashboard nine hours ago (it lasts
-    // eight), in place of the fresh one. No UI, no codec.
-    const sessions = dashboardSessions(stack.config);
-    const issuer = new Hono().get('/', (c) => {
-      sessions.start(c, { kind: 'operator' });
-      return c.body(null, 204);
+    // The session expired: an operator session whose row expired an hour ago, in place of the fresh
+    // one. No UI, no codec.
+    const expired = await startSession(stack.db, {
+      platformUuid: undefined,
+      role: 'operator_admin',
+      credential: { operatorTokenDigest: dashboardSessions(stack.config, stack.db).operatorTokenDigest! },
+      lifetimeMs: -3600_000,
     });
-    vi.useFakeTimers({ toFake: ['Date'], now: Date.now() - 9 * 3600_000 });
-    let issued: Response;
-    try {
-      issued = await issuer.request('/');
-    } finally {
-      vi.useRealTimers();
-    }
-    const expired = /dashboard_session=([^;]+)/.exec(issued.headers.get('set-cookie') ?? '')![1]!;
     await context.clearCookies({ name: SESSION_COOKIE });
     await context.addCookies([{ name: SESSION_COOKIE, value: expired, url: `${stack.checkoutUrl}${DASHBOARD_PATH}` }]);
     const refused = await context.request.post(`${stack.checkoutUrl}${DASHBOARD_CODEC_PATH}/decode`, { data: { payloads: [] }, maxRedirects: 0 });

@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
 import { revokeApiKey, rotateApiKey } from '../../core/merchants/api-keys.js';
 import { deactivateMerchant } from '../../core/merchants/merchants.js';
@@ -27,7 +28,12 @@ describe('dashboard sign-in and sessions', () => {
     expect(cookie).toMatch(/SameSite=Strict/);
     expect(cookie).toMatch(/Path=\/dashboard/);
     expect(cookie).not.toContain(merchant.apiKey.slice('sk_sandbox_'.length, 20));
-    expect(browser.jar.get('dashboard_session')).toMatch(new RegExp(`^m\\.${merchant.platformUuid}\\.[0-9a-f-]{36}\\.\\d{13}\\.[0-9a-f]{64}$`));
+    // 32 random bytes; the table keeps only their SHA-256.
+    const value = browser.jar.get('dashboard_session')!;
+    expect(value).toMatch(/^[A-Za-z0-9_-]{43}$/);
+    const [row] = await stack.db<{ role: string; platform_uuid: string }[]>`
+      select role, platform_uuid from dashboard_sessions where token_hash = ${createHash('sha256').update(value).digest()}`;
+    expect(row).toEqual({ role: 'owner', platform_uuid: merchant.platformUuid });
 
     const page = await browser.get('/dashboard/webhooks');
     expect(page.status).toBe(200);
@@ -95,14 +101,35 @@ describe('dashboard sign-in and sessions', () => {
     expect(forged.status).toBe(403);
   });
 
-  it('limits sign-in attempts per client address, right or wrong', async () => {
+  it('limits wrong sign-in attempts per client address, and still lets the right key or token in', async () => {
     const merchant = await stack.createMerchant();
     const browser = client();
     for (let i = 0; i < 3; i++) expect((await browser.signIn('sk_sandbox_wrong')).status).toBe(401);
-    const limited = await browser.signIn(merchant.apiKey);
+    const limited = await browser.signIn('sk_sandbox_wrong');
     expect(limited.status).toBe(429);
     expect(Number(limited.headers.get('retry-after'))).toBeGreaterThan(0);
     expect(browser.jar.has('dashboard_session')).toBe(false);
+    expect((await browser.signIn(merchant.apiKey)).status).toBe(303);
+
+    // The outside review's case: ten wrong operator tokens from an address, then the right one.
+    const operator = client();
+    for (let i = 0; i < 10; i++) expect([401, 429]).toContain((await operator.signInAsOperator('not-the-operator-token-at-all')).status);
+    expect((await operator.signInAsOperator('not-the-operator-token-at-all')).status).toBe(429);
+    const signedIn = await operator.signInAsOperator(stack.config.operatorToken!);
+    expect(signedIn.status).toBe(303);
+    expect((await operator.get('/dashboard/operator')).status).toBe(200);
+  });
+
+  it('ends the session at once on sign-out: the old cookie is refused, not valid for hours', async () => {
+    const merchant = await stack.createMerchant();
+    const browser = client();
+    await browser.signIn(merchant.apiKey);
+    const lifted = browser.jar.get('dashboard_session')!;
+    expect((await browser.get('/dashboard/orders')).status).toBe(200);
+    expect((await browser.post('/dashboard/sign-out')).location).toBe('/dashboard/sign-in');
+    const replayed = client();
+    replayed.jar.set('dashboard_session', lifted);
+    expect((await replayed.get('/dashboard/orders')).location).toBe('/dashboard/sign-in');
   });
 
   it('signs an operator in with OPERATOR_TOKEN only, and keeps operators and merchants apart', async () => {

@@ -21,7 +21,7 @@ export function apiKeyRoutes(deps: { config: Config; db: Db }) {
 
   async function respond(c: C, result: ApiKeysResult = {}, status: 200 | 201 | 404 | 409 | 422 = 200) {
     const [merchant, keys] = await Promise.all([getMerchant(db, me(c).platformUuid), listApiKeys(db, me(c).platformUuid)]);
-    return c.html(apiKeysPage({ keys, currentKeyId: me(c).keyId, csrf: c.get('csrf'), result, who: merchant.name }), status);
+    return c.html(apiKeysPage({ keys, currentKeyId: c.get('session')!.apiKeyId, csrf: c.get('csrf'), result, who: merchant.name }), status);
   }
 
   app.get('/api-keys', (c) => respond(c));
@@ -49,7 +49,7 @@ export function apiKeyRoutes(deps: { config: Config; db: Db }) {
     if (!revoked) return respond(c, { error: 'No such active key among yours.' }, 404);
     await audit(c, me(c).platformUuid, { action: 'api_key.revoke', target: `api_key:${id}`, before: { name: revoked.name, scope: revoked.scope } });
     // The session's own key: this browser is signed out with it.
-    if (id === me(c).keyId) return c.redirect('/dashboard/sign-in', 303);
+    if (id === c.get('session')!.apiKeyId) return c.redirect('/dashboard/sign-in', 303);
     return respond(c, { revoked: revoked.name });
   });
 

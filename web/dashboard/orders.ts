@@ -15,6 +15,8 @@ import { authorizationHold } from '../../workflows/cart-session/client.js';
 import { refundWorkflow } from '../../workflows/refund/client.js';
 import { replayDeps, replayEvent, type ReplaySender } from '../../core/webhooks/replay.js';
 import { boundedDeliveryRequests } from '../../workflows/webhook-delivery/client.js';
+import { supportRefundLimits } from '../../core/people/people.js';
+import { REFUND_LIMITED_ROLES } from './access.js';
 import type { DashboardEnv } from './env.js';
 import { dashboardAudit } from './audit.js';
 import { manualSendRefusal, type ManualSendRefusal } from './manual-sends.js';
@@ -185,7 +187,7 @@ export function orderRoutes(deps: { config: Config; db: Db; temporal: Temporal }
     const typed = { amount: text('amount').trim(), reason: text('reason').trim() };
     // Only a key this dashboard made: the field is the browser's to send, and anything else starts afresh.
     const idempotencyKey = FORM_KEY.test(text('idempotencyKey')) ? text('idempotencyKey') : newRefundForm().idempotencyKey;
-    const render = async (refund: RefundFormState, status: 201 | 422 | 503) => {
+    const render = async (refund: RefundFormState, status: 201 | 403 | 422 | 503) => {
       const view: OrderView = { order: (await loadOrder(c)) ?? order, csrf: c.get('csrf'), refund };
       return c.html(
         await partOrPage(
@@ -200,6 +202,15 @@ export function orderRoutes(deps: { config: Config; db: Db; temporal: Temporal }
 
     const amount = parseRefundAmount(typed.amount, order.currency);
     if ('problem' in amount) return refused({ amount: amount.problem });
+    const { role } = c.get('session')!;
+    if (REFUND_LIMITED_ROLES.includes(role)) {
+      const limit = (await supportRefundLimits(db, owner(c).platformUuid)).get(order.currency) ?? 0;
+      if (amount.minor > limit) {
+        const most = limit ? `at most ${formatMoney(limit, order.currency)} at once` : `nothing in ${order.currency}`;
+        const amountError = `Not allowed: your role, ${role}, may refund ${most} on this merchant. Ask an owner for a larger refund.`;
+        return render({ ...typed, idempotencyKey, errors: { amount: amountError } }, 403);
+      }
+    }
     try {
       const { refund, replayed } = await requestRefund(refunds, {
         ...owner(c),

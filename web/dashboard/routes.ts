@@ -7,7 +7,6 @@ import type { Config } from '../../core/config.js';
 import type { Db } from '../../core/db/client.js';
 import type { Temporal } from '../../core/temporal/connection.js';
 import type { ReplaySender } from '../../core/webhooks/replay.js';
-import { requireMerchant, requireOperator } from './auth.js';
 import { dashboardCsrf } from './csrf.js';
 import type { DashboardEnv } from './env.js';
 import { operatorRoutes } from './operator.js';
@@ -16,6 +15,9 @@ import { paymentLinkPageRoutes } from './payment-links.js';
 import { insightRoutes } from './insights.js';
 import { pageIntegrityRoutes } from './page-integrity.js';
 import { isHtmx } from '../htmx.js';
+import { dashboardGuard } from './guard.js';
+import { passkeyRoutes } from './passkeys.js';
+import { peopleRoutes } from './people.js';
 import { dashboardSessions } from './session.js';
 import { signInLimit } from './sign-in-limit.js';
 import { signInRoutes } from './sign-in.js';
@@ -26,8 +28,6 @@ import { auditRoutes } from './audit-log.js';
 import { dashboardCodecRoutes, temporalUiProxy } from './temporal-ui.js';
 
 const FORM_BODY_LIMIT_BYTES = 16 * 1024;
-const SIGN_IN_POSTS = ['/sign-in', '/sign-in/operator', '/link'];
-const MERCHANT_SECTIONS = ['/insights', '/orders', '/payment-links', '/webhooks', '/events', '/api-keys', '/audit'];
 
 /**
  * The dashboard, mounted at /dashboard on the checkout page's origin (web/app.ts): merchants (API key
@@ -37,20 +37,15 @@ const MERCHANT_SECTIONS = ['/insights', '/orders', '/payment-links', '/webhooks'
  */
 export function dashboardRoutes(deps: { config: Config; db: Db; temporal: Temporal } & ReplaySender) {
   const { config, logger } = deps;
-  const sessions = dashboardSessions(config);
+  const sessions = dashboardSessions(config, deps.db);
   const ownOrigin = new URL(config.checkoutBaseUrl).origin;
-  const limit = signInLimit(deps);
   const app = new Hono<DashboardEnv>();
 
+  // The one guard, in front of everything: the role table says who may open each route (web/dashboard/access.ts).
+  app.use(dashboardGuard({ sessions }));
   // The Temporal UI and its codec, for operators, before the form checks: the UI posts JSON of its own.
-  const operatorOnly = requireOperator({ sessions });
-  app.use('/codec/*', operatorOnly);
   app.route('/codec', dashboardCodecRoutes(config));
-  if (config.temporalUiUpstream) {
-    app.use('/temporal', operatorOnly);
-    app.use('/temporal/*', operatorOnly);
-    app.route('/temporal', temporalUiProxy({ upstream: config.temporalUiUpstream }));
-  }
+  if (config.temporalUiUpstream) app.route('/temporal', temporalUiProxy({ upstream: config.temporalUiUpstream }));
 
   app.use(originCheck({ origin: (origin, c) => origin === ownOrigin || origin === new URL(c.req.url).origin }));
   app.use(
@@ -59,36 +54,31 @@ export function dashboardRoutes(deps: { config: Config; db: Db; temporal: Tempor
       onError: (c) => c.html(dashboardMessage('Too large', 'This form carries more than a dashboard form can.'), 413),
     }),
   );
-  // Counted before the form is read: a flood of sign-in posts costs one counter update each.
-  app.use(async (c, next) => {
-    if (c.req.method !== 'POST' || !SIGN_IN_POSTS.includes(c.req.path.slice('/dashboard'.length))) return next();
-    const retryAfter = await limit(c);
-    if (retryAfter === undefined) return next();
-    c.header('Retry-After', String(retryAfter));
-    return c.html(dashboardMessage('Too many sign-in attempts', `Wait ${Math.ceil(retryAfter / 60)} minute(s), then try again.`), 429);
-  });
   app.use(dashboardCsrf(deps));
 
-  app.get('/', (c) => {
-    const session = sessions.read(c);
-    return c.redirect(session?.kind === 'operator' ? '/dashboard/operator' : session ? '/dashboard/orders' : '/dashboard/sign-in', 303);
+  app.get('/', async (c) => {
+    const session = await sessions.read(c);
+    const start = !session
+      ? '/dashboard/sign-in'
+      : session.platformUuid
+        ? session.role === 'analyst'
+          ? '/dashboard/insights'
+          : '/dashboard/orders'
+        : '/dashboard/operator';
+    return c.redirect(start, 303);
   });
-  app.route('/', signInRoutes({ ...deps, sessions }));
+  const limit = signInLimit(deps);
+  app.route('/', signInRoutes({ ...deps, sessions, limit }));
+  app.route('/', passkeyRoutes({ ...deps, sessions, limit }));
 
-  // Each section behind its own check, by prefix, so an unknown path is a 404 and never someone else's sign-in.
-  const only = (prefix: string, check: ReturnType<typeof requireOperator>) => {
-    app.use(prefix, check);
-    app.use(`${prefix}/*`, check);
-  };
-  only('/operator', requireOperator({ sessions }));
   app.route('/operator/insights', insightRoutes(deps, 'operator'));
+  app.route('/operator/people', peopleRoutes({ ...deps, team: 'operators' }));
   app.route('/operator', auditRoutes(deps, 'operator'));
   app.route('/operator/integrity', pageIntegrityRoutes(deps));
   app.route('/operator', operatorRoutes(deps));
 
-  const merchantOnly = requireMerchant({ ...deps, sessions });
-  for (const prefix of MERCHANT_SECTIONS) only(prefix, merchantOnly);
   app.route('/insights', insightRoutes(deps, 'merchant'));
+  app.route('/people', peopleRoutes({ ...deps, team: 'merchant' }));
   app.route('/', orderRoutes(deps));
   app.route('/', paymentLinkPageRoutes(deps));
   app.route('/', settingsRoutes(deps));

@@ -16,7 +16,8 @@ export interface ApiKeysResult {
 export interface ApiKeysView {
   keys: ApiKeySummary[];
   /** The key this session was signed in with: revoking it signs this browser out. */
-  currentKeyId: string;
+  /** The key this session was opened with, if a bootstrap sign-in. */
+  currentKeyId: string | undefined;
   csrf: string;
   result: ApiKeysResult;
 }

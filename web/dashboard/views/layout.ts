@@ -4,7 +4,7 @@ import { assetIntegrity, assetPath } from '../../assets.js';
 
 export type { Html };
 
-type Section = 'insights' | 'orders' | 'links' | 'webhooks' | 'keys' | 'audit' | 'merchants' | 'carts' | 'integrity';
+type Section = 'insights' | 'orders' | 'links' | 'webhooks' | 'keys' | 'audit' | 'people' | 'merchants' | 'carts' | 'integrity';
 
 const MERCHANT_NAV: Array<{ section: Section; href: string; label: string }> = [
   { section: 'insights', href: '/dashboard/insights', label: 'Insights' },
@@ -13,6 +13,7 @@ const MERCHANT_NAV: Array<{ section: Section; href: string; label: string }> = [
   { section: 'webhooks', href: '/dashboard/webhooks', label: 'Webhooks' },
   { section: 'keys', href: '/dashboard/api-keys', label: 'API keys' },
   { section: 'audit', href: '/dashboard/audit', label: 'Audit log' },
+  { section: 'people', href: '/dashboard/people', label: 'People' },
 ];
 const OPERATOR_NAV: Array<{ section: Section; href: string; label: string }> = [
   { section: 'merchants', href: '/dashboard/operator', label: 'Merchants' },
@@ -20,6 +21,7 @@ const OPERATOR_NAV: Array<{ section: Section; href: string; label: string }> = [
   { section: 'insights', href: '/dashboard/operator/insights', label: 'Insights' },
   { section: 'audit', href: '/dashboard/operator/audit', label: 'Audit log' },
   { section: 'integrity', href: '/dashboard/operator/integrity', label: 'Page integrity' },
+  { section: 'people', href: '/dashboard/operator/people', label: 'Operators' },
 ];
 
 export interface Shell {
@@ -27,6 +29,8 @@ export interface Shell {
   body: Html;
   /** Signed in: who (shown in the header), which menu, the current section and the form token for "Sign out". */
   signedIn?: { who: string; role: 'merchant' | 'operator'; section?: Section; csrf: string };
+  /** The page makes or uses a passkey: @simplewebauthn/browser and dashboard-passkeys.js, from our origin. */
+  passkeys?: boolean;
 }
 
 /**
@@ -45,6 +49,22 @@ export function dashboardLayout(shell: Shell): Html {
         <link rel="stylesheet" href="${assetPath('dashboard.css')}" integrity="${assetIntegrity('dashboard.css')}" />
         <script src="${assetPath('htmx.min.js')}" integrity="${assetIntegrity('htmx.min.js')}" crossorigin="anonymous" defer></script>
         <script src="${assetPath('dashboard.js')}" integrity="${assetIntegrity('dashboard.js')}" crossorigin="anonymous" defer></script>
+        ${
+          shell.passkeys
+            ? html`<script
+                  src="${assetPath('simplewebauthn-browser.js')}"
+                  integrity="${assetIntegrity('simplewebauthn-browser.js')}"
+                  crossorigin="anonymous"
+                  defer
+                ></script>
+                <script
+                  src="${assetPath('dashboard-passkeys.js')}"
+                  integrity="${assetIntegrity('dashboard-passkeys.js')}"
+                  crossorigin="anonymous"
+                  defer
+                ></script>`
+            : ''
+        }
       </head>
       <body class="dashboard">
         <a class="skip-link" href="#main">Skip to content</a>
@@ -94,4 +114,13 @@ export function forbiddenPage(): Html {
 
 export function notFoundPage(what = 'This page'): Html {
   return dashboardMessage('Not found', `${what} does not exist, or is not yours.`, { href: '/dashboard', label: 'Back to the dashboard' });
+}
+
+/** The guard's refusal (web/dashboard/guard.ts), in words: what was refused, to whom, and who can help. */
+export function refusedPage(role: string, what: string): Html {
+  const who = role === 'operator' ? 'an operator_admin' : 'an owner of this merchant';
+  return dashboardMessage('Not allowed', `Your role, ${role}, does not allow this: ${what}. If you need it, ask ${who} to change your role.`, {
+    href: '/dashboard',
+    label: 'Back to the dashboard',
+  });
 }

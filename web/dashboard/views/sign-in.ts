@@ -1,5 +1,6 @@
 import { html } from 'hono/html';
 import { dashboardLayout, type Html } from './layout.js';
+import { passkeyButton } from './passkeys.js';
 
 export interface SignInView {
   role: 'merchant' | 'operator';
@@ -14,6 +15,7 @@ const TEXT = {
     hint: html`Your merchant API key, <code>sk_sandbox_…</code> or <code>sk_production_…</code>. It is checked, never stored in your browser.`,
     action: '/dashboard/sign-in',
     field: 'apiKey',
+    bootstrap: 'Or, to set up the first owner, with the API key',
     other: { href: '/dashboard/sign-in/operator', label: 'Operators sign in here' },
   },
   operator: {
@@ -22,6 +24,7 @@ const TEXT = {
     hint: html`The <code>OPERATOR_TOKEN</code> of this deployment. It is checked, never stored in your browser.`,
     action: '/dashboard/sign-in/operator',
     field: 'operatorToken',
+    bootstrap: 'Or, to set up the first operator, with the operator token',
     other: { href: '/dashboard/sign-in', label: 'Merchants sign in here' },
   },
 } as const;
@@ -32,8 +35,11 @@ export function signInPage(view: SignInView): Html {
   const errorId = `${text.field}-error`;
   return dashboardLayout({
     title: text.title,
+    passkeys: true,
     body: html`<section class="panel narrow">
       <h1>${text.title}</h1>
+      ${passkeyButton({ kind: 'sign-in', options: '/dashboard/sign-in/passkey/options', verify: '/dashboard/sign-in/passkey', csrf: view.csrf, label: 'Use a passkey' })}
+      <h2>${text.bootstrap}</h2>
       <form method="post" action="${text.action}" novalidate>
         <input type="hidden" name="csrf" value="${view.csrf}" />
         <div class="field ${view.error ? 'invalid' : ''}">
@@ -51,7 +57,7 @@ export function signInPage(view: SignInView): Html {
           <p class="hint" id="${text.field}-hint">${text.hint}</p>
           ${view.error ? html`<p class="field-error" id="${errorId}">${view.error}</p>` : ''}
         </div>
-        <button type="submit">Sign in</button>
+        <button type="submit" class="secondary">Sign in</button>
       </form>
       <p class="aside"><a href="${text.other.href}">${text.other.label}</a></p>
     </section>`,
