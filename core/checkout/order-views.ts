@@ -5,6 +5,7 @@ import type { Cart } from './cart-schema.js';
 import type { CartProvenance } from './cart-provenance.js';
 import type { ThreeDSecureResult } from './payment-processor.js';
 import type { CancelledBy, CartStatus } from './session.js';
+import type { DisputeStatus } from './dispute-model.js';
 
 /**
  * The merchant's orders as the `carts` ledger (./cart-ledger.ts) holds them: one owner's list, one
@@ -40,6 +41,18 @@ export interface OrderRow {
   retryOf: string | null;
   /** The abandoned cart whose recovery link opened this session (./recovery-token.ts); null otherwise. */
   recoveredFrom: string | null;
+  /** The order's latest dispute (./disputes.ts); null when it has none. */
+  dispute: OrderDispute | null;
+  /** When the processor warned the charge is likely fraudulent; null when it never did. */
+  earlyFraudWarningAt: Date | null;
+}
+
+export interface OrderDispute {
+  id: string;
+  amount: number;
+  reason: string;
+  status: DisputeStatus;
+  evidenceDueBy: Date;
 }
 
 interface OrderDbRow {
@@ -67,6 +80,8 @@ interface OrderDbRow {
   payment_link_id: string | null;
   retry_of: string | null;
   recovered_from: string | null;
+  early_fraud_warning_at: Date | null;
+  dispute: { id: string; amount: number; reason: string; status: DisputeStatus; evidence_due_by: string } | null;
 }
 
 /** Statuses of an order whose charge was captured; without a recorded manual capture, it was captured in full. */
@@ -102,6 +117,14 @@ const toOrderRow = (r: OrderDbRow): OrderRow => ({
   paymentLinkId: r.payment_link_id,
   retryOf: r.retry_of,
   recoveredFrom: r.recovered_from,
+  dispute: r.dispute && {
+    id: r.dispute.id,
+    amount: Number(r.dispute.amount),
+    reason: r.dispute.reason,
+    status: r.dispute.status,
+    evidenceDueBy: new Date(r.dispute.evidence_due_by),
+  },
+  earlyFraudWarningAt: r.early_fraud_warning_at,
 });
 
 export interface CartListFilter {
@@ -119,6 +142,9 @@ export interface CartListFilter {
 const ORDER_COLUMNS = (sql: Sql) => sql`
   cart_id, platform_uuid, environment, status, amount, currency, refunded_amount, captured_amount, payment_brand, payment_last4, three_d_secure,
   paid_with_saved_card, failure_code, cancelled_by, customer_sealed, cart, expires_on, created_at, paid_at, created_with, payment_link_id, retry_of, recovered_from,
+  early_fraud_warning_at,
+  (select json_build_object('id', d.id, 'amount', d.amount, 'reason', d.reason, 'status', d.status, 'evidence_due_by', d.evidence_due_by)
+     from disputes d where d.cart_id = carts.cart_id order by d.opened_at desc limit 1) as dispute,
   (extract(epoch from created_at) * 1000000)::bigint::text as created_at_micros`;
 
 /** One owner's carts, newest first (ties by cartId), filtered; the index carts_merchant_env_created serves it. */

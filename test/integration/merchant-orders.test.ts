@@ -122,6 +122,8 @@ describe('the merchant’s orders: one order in full, and the list with filters 
       retryOf: null,
       recoveryUrl: null,
       recoveredFrom: null,
+      dispute: null,
+      earlyFraudWarningAt: null,
       createdAt: expect.any(String) as string,
       paidAt: expect.any(String) as string,
     } satisfies OrderData);
