@@ -18,6 +18,9 @@ import { healthRoutes } from './health/routes.js';
 import { MERCHANT_MOUNT } from './merchant/mount.js';
 import { merchantRoutes } from './merchant/routes.js';
 import { operatorRoutes } from './operator/routes.js';
+import { PROCESSOR_EVENTS_MOUNT, processorEventRoutes } from './processor-events/routes.js';
+import { sandboxDisputeRoutes } from './sandbox/dispute-routes.js';
+import { SANDBOX_MOUNT } from './sandbox/mount.js';
 
 export interface ApiDeps {
   config: Config;
@@ -41,9 +44,11 @@ export function createApiApp(deps: ApiDeps) {
     c.body(await metrics.registry.metrics(), 200, { 'Content-Type': metrics.registry.contentType }),
   );
   app.route(CART_MOUNT, cartRoutes({ ...deps, cartsCreated: metrics.cartsCreated }));
+  app.route(SANDBOX_MOUNT, sandboxDisputeRoutes(deps));
   app.route(MERCHANT_MOUNT, merchantRoutes({ ...deps, deliveryMetrics: metrics.delivery }));
   app.route('/operator', operatorRoutes({ ...deps, deliveryMetrics: metrics.delivery }));
   app.route('/codec', codecRoutes(deps));
+  app.route(PROCESSOR_EVENTS_MOUNT, processorEventRoutes({ ...deps, processorEvents: metrics.processorEvents }));
   app.route('/', docsRoutes(deps));
   app.notFound(onNotFound);
   app.onError(onError);

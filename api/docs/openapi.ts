@@ -3,7 +3,9 @@ import { z } from 'zod';
 import { CART_EVENT_SCHEMAS, testEventBodySchema, WEBHOOK_EVENT_NAMES, WEBHOOK_TEST_EVENT } from '../../core/webhooks/events.js';
 import { CART_EVENT_EXAMPLES, TEST_EVENT_EXAMPLE } from '../../core/webhooks/event-examples.js';
 import { CREATE_CART } from '../carts/cart-paths.js';
+import { DISPUTE_PATHS } from '../merchant/dispute-paths.js';
 import { EVENT_PATHS } from '../merchant/event-paths.js';
+import { SANDBOX_DISPUTE_PATHS } from '../sandbox/dispute-paths.js';
 import { HOLD_PATHS } from '../merchant/hold-paths.js';
 import { ORDER_PATHS } from '../merchant/order-paths.js';
 import { PAYMENT_LINK_PATHS } from '../merchant/payment-link-paths.js';
@@ -17,7 +19,7 @@ import { MERCHANT_API_KEY_SCHEME } from './responses.js';
  * declared once beside the routes module that serves it (api/route-declaration.ts,
  * docs/decisions/openapi-from-routes.md); this file only lists them, in the document's order.
  */
-const ROUTES = [CREATE_CART, ...ORDER_PATHS, ...SESSION_PATHS, ...HOLD_PATHS, ...WEBHOOK_ENDPOINT_PATHS, ...EVENT_PATHS, ...PAYMENT_LINK_PATHS];
+const ROUTES = [CREATE_CART, ...ORDER_PATHS, ...SESSION_PATHS, ...HOLD_PATHS, ...DISPUTE_PATHS, ...WEBHOOK_ENDPOINT_PATHS, ...EVENT_PATHS, ...PAYMENT_LINK_PATHS, ...SANDBOX_DISPUTE_PATHS];
 
 const TAGS = [
   { name: 'Checkout sessions', description: 'Create the session the customer pays on the hosted page.' },
@@ -29,6 +31,10 @@ const TAGS = [
   {
     name: 'Payment links',
     description: 'A cart you sell with a link (social media, an invoice, a QR code): each visit opens a checkout session of its own. With your API key.',
+  },
+  {
+    name: 'Sandbox',
+    description: 'Helpers that make the sandbox do what only customers and card networks do in production (a dispute). With your sandbox API key; 404 in production.',
   },
   { name: 'Webhooks', description: 'What we POST to your endpoints, signed (Standard Webhooks): one body per event, in order per cart (docs/webhooks.md).' },
 ];

@@ -192,3 +192,15 @@ export async function paymentLinkSessionCounts(db: Db, linkIds: readonly string[
     from carts where payment_link_id in ${db(linkIds as string[])} group by payment_link_id`;
   return new Map(rows.map((r) => [r.linkId, { visits: r.visits, paid: r.paid }]));
 }
+
+/** The order whose approved charge has this processor reference (Stripe: the PaymentIntent id), for the processor's events. */
+export async function findOrderByPaymentReference(sql: Sql, reference: string): Promise<OrderRow | undefined> {
+  const [row] = await sql<OrderDbRow[]>`select ${ORDER_COLUMNS(sql)} from carts where payment_reference = ${reference}`;
+  return row && toOrderRow(row);
+}
+
+/** One order by its cartId, whoever owns it: for the processor's events and the sandbox's helpers, which name no merchant. */
+export async function findOrder(sql: Sql, cartId: string): Promise<OrderRow | undefined> {
+  const [row] = await sql<OrderDbRow[]>`select ${ORDER_COLUMNS(sql)} from carts where cart_id = ${cartId}`;
+  return row && toOrderRow(row);
+}
