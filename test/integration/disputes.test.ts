@@ -1,0 +1,225 @@
+import { randomBytes } from 'node:crypto';
+import Stripe from 'stripe';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { DisputeEvidence } from '../../core/checkout/dispute-model.js';
+import type { PaymentProcessor } from '../../core/checkout/payment-processor.js';
+import { createSandboxPaymentProcessor } from '../../core/checkout/payment-processors/sandbox.js';
+import type { CreatedMerchant } from '../../core/onboarding/registration.js';
+import type { Order } from '../../core/orders/order-schema.js';
+import type { WebhookEventBody } from '../../core/webhooks/events.js';
+import { verifyWebhook } from '../../core/webhooks/verify.js';
+import { disputeWorkflowId } from '../../workflows/dispute/messages.js';
+import { findLeaksInDatabase } from '../support/leak-scan.js';
+import { merchantApi, paidCarts, type ErrorBody } from '../support/merchant-api.js';
+import { useTestStack } from '../support/test-stack.js';
+import { waitFor } from '../support/wait-for.js';
+import { startWebhookReceiver, type WebhookReceiver } from '../support/webhook-receiver.js';
+
+const STRIPE_SECRET = `whsec_${randomBytes(24).toString('base64url')}`;
+/** A sandbox dispute is due this long after it opens; its one reminder comes REMINDER_BEFORE_MS before that. */
+const RESPONSE_SECONDS = 8;
+const REMINDER_BEFORE_MS = 5_000;
+
+/** The merchant's answers the processor received: what the dispute activity sent out. */
+const answers: Array<{ disputeId: string; evidence?: DisputeEvidence; accepted?: true }> = [];
+const sandbox = createSandboxPaymentProcessor('sandbox');
+const recordingProcessor: PaymentProcessor = {
+  ...sandbox,
+  name: sandbox.name,
+  submitDisputeEvidence: (request) => (answers.push(request), sandbox.submitDisputeEvidence!(request)),
+  acceptDispute: (request) => (answers.push({ ...request, accepted: true }), sandbox.acceptDispute!(request)),
+};
+
+const EVIDENCE: DisputeEvidence = {
+  kind: 'product_delivered',
+  explanation: 'Delivered on 3 March to Ada Zyxwvut-Evidence, who signed for it.',
+  customerName: 'Ada Zyxwvut-Evidence',
+  shippingCarrier: 'La Poste',
+  shippingTrackingNumber: '6A99887766554',
+};
+
+describe('disputes: Stripe’s signed events in, the dispute as a workflow, the merchant’s answer out', () => {
+  const stack = useTestStack(
+    {
+      STRIPE_WEBHOOK_SECRET: STRIPE_SECRET,
+      SANDBOX_DISPUTE_RESPONSE_SECONDS: String(RESPONSE_SECONDS),
+      SANDBOX_DISPUTE_REVIEW_SECONDS: '1',
+      DISPUTE_REMINDERS_BEFORE_MS: String(REMINDER_BEFORE_MS),
+      WEBHOOK_RETRY_SCHEDULE_MS: '0,300,500',
+    },
+    { paymentProcessor: recordingProcessor },
+  );
+  let receiver: WebhookReceiver;
+  let merchant: CreatedMerchant;
+  let api: ReturnType<typeof merchantApi>;
+  let carts: ReturnType<typeof paidCarts>;
+
+  beforeAll(async () => {
+    receiver = await startWebhookReceiver();
+    merchant = await stack.createMerchant({ name: 'Dispute Store', webhookUrl: receiver.url });
+    api = merchantApi(stack, merchant.apiKey);
+    carts = paidCarts(stack, merchant);
+  });
+  afterAll(() => receiver?.close());
+
+  const order = async (cartId: string) => (await (await api.get(`/orders/${cartId}`)).json()) as Order;
+  const post = (path: string, body: unknown) =>
+    fetch(`${stack.apiUrl}${path}`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${merchant.apiKey}`, 'content-type': 'application/json' },
+      body: JSON.stringify(body),
+    });
+
+  /** The cart's events the receiver acknowledged, each verified over its raw bytes, in the order received. */
+  const eventsOf = (cartId: string): WebhookEventBody[] =>
+    [...receiver.processed.values()].flatMap((request) => {
+      const verified = verifyWebhook(request.rawBody, request.headers, merchant.webhookSecret);
+      if (!verified.valid) throw new Error(`a webhook failed verification: ${verified.reason}`);
+      return verified.event.data.cartId === cartId ? [verified.event] : [];
+    });
+  const disputeEvents = (cartId: string) => eventsOf(cartId).filter((e) => e.event === 'order_disputed' || e.data.dispute);
+  const waitForEvent = (cartId: string, what: string, match: (e: WebhookEventBody) => boolean) =>
+    waitFor(() => eventsOf(cartId).find(match), { timeoutMs: 20_000, what });
+
+  /** A Stripe event about a dispute, as Stripe sends it; signed with the test-header helper of the `stripe` library. */
+  const stripeEvent = (type: string, dispute: Record<string, unknown>, id = `evt_${randomBytes(12).toString('hex')}`) =>
+    JSON.stringify({ id, object: 'event', type, created: Math.floor(Date.now() / 1000), livemode: false, data: { object: { object: 'dispute', ...dispute } } });
+  const sendStripe = (payload: string, signature = Stripe.webhooks.generateTestHeaderString({ payload, secret: STRIPE_SECRET })) =>
+    fetch(`${stack.apiUrl}/processor-events/stripe`, { method: 'POST', headers: { 'content-type': 'application/json', 'stripe-signature': signature }, body: payload });
+  const rejectedCount = async () => {
+    const text = await (await fetch(`${stack.apiUrl}/metrics`, { headers: { authorization: `Bearer ${stack.config.operatorToken}` } })).text();
+    return Number(/checkout_processor_events_total\{processor="stripe",outcome="rejected"\} (\d+)/.exec(text)?.[1] ?? 0);
+  };
+
+  it('takes a Stripe-signed dispute once: order_disputed, the order’s dispute; the same event again acts not again; won reaches the merchant', async () => {
+    const cartId = await carts.paidCart();
+    const [row] = await stack.db<{ payment_reference: string }[]>`select payment_reference from carts where cart_id = ${cartId}`;
+    const disputeId = `dp_${randomBytes(8).toString('hex')}`;
+    const dueBy = Math.floor(Date.now() / 1000) + 7 * 24 * 3600;
+    const dispute = { id: disputeId, amount: 4498, reason: 'product_not_received', payment_intent: row!.payment_reference, evidence_details: { due_by: dueBy } };
+    const created = stripeEvent('charge.dispute.created', { ...dispute, status: 'needs_response' });
+
+    const first = await sendStripe(created);
+    expect(first.status).toBe(200);
+    expect(await first.json()).toEqual({ received: true });
+    const again = await sendStripe(created);
+    expect(again.status).toBe(200);
+    expect(await again.json()).toEqual({ received: true, duplicate: true });
+
+    const opened = await waitForEvent(cartId, 'order_disputed', (e) => e.event === 'order_disputed');
+    expect(opened.data.dispute).toEqual({
+      id: disputeId,
+      amount: 4498,
+      reason: 'product_not_received',
+      status: 'needs_response',
+      evidenceDueBy: new Date(dueBy * 1000).toISOString(),
+    });
+    expect((await order(cartId)).dispute).toMatchObject({ id: disputeId, status: 'needs_response' });
+
+    await sendStripe(stripeEvent('charge.dispute.closed', { ...dispute, status: 'won' }));
+    const won = await waitForEvent(cartId, 'order_updated won', (e) => e.event === 'order_updated' && e.data.dispute?.status === 'won');
+    expect(won.data.status).toBe('paid');
+    expect((await stack.temporal.client.workflow.getHandle(disputeWorkflowId(disputeId)).result()) as string).toBe('won');
+    expect(disputeEvents(cartId).map((e) => [e.event, e.data.dispute?.status])).toEqual([
+      ['order_disputed', 'needs_response'],
+      ['order_updated', 'won'],
+    ]);
+    const stored = await stack.db<{ id: string }[]>`select id from processor_events where object_id = ${disputeId}`;
+    expect(stored).toHaveLength(2);
+  });
+
+  it('refuses a wrong signature, a stale timestamp and no signature with 400 in the envelope, counted and never acted on', async () => {
+    const cartId = await carts.paidCart();
+    const [row] = await stack.db<{ payment_reference: string }[]>`select payment_reference from carts where cart_id = ${cartId}`;
+    const disputeId = `dp_${randomBytes(8).toString('hex')}`;
+    const payload = stripeEvent('charge.dispute.created', {
+      id: disputeId,
+      amount: 4498,
+      reason: 'fraudulent',
+      status: 'needs_response',
+      payment_intent: row!.payment_reference,
+      evidence_details: { due_by: Math.floor(Date.now() / 1000) + 3600 },
+    });
+    const before = await rejectedCount();
+
+    const forged = await sendStripe(payload, Stripe.webhooks.generateTestHeaderString({ payload, secret: 'whsec_not_the_endpoint_secret' }));
+    const stale = await sendStripe(
+      payload,
+      Stripe.webhooks.generateTestHeaderString({ payload, secret: STRIPE_SECRET, timestamp: Math.floor(Date.now() / 1000) - 301 }),
+    );
+    const tampered = await sendStripe(payload.replace('fraudulent', 'general'), Stripe.webhooks.generateTestHeaderString({ payload, secret: STRIPE_SECRET }));
+    const unsigned = await fetch(`${stack.apiUrl}/processor-events/stripe`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: payload });
+    for (const res of [forged, stale, tampered, unsigned]) {
+      const body = (await res.json()) as ErrorBody;
+      expect(res.status).toBe(400);
+      expect(body.code).toBe('INVALID_SIGNATURE');
+      expect(body.requestId).toBe(res.headers.get('x-request-id'));
+    }
+    expect(await rejectedCount()).toBe(before + 4);
+    expect(await stack.db`select 1 from processor_events where object_id = ${disputeId}`).toHaveLength(0);
+    expect(await stack.db`select 1 from disputes where id = ${disputeId}`).toHaveLength(0);
+    expect((await order(cartId)).dispute).toBeNull();
+  });
+
+  it('answers an unknown type 200 and ignores it', async () => {
+    const payload = JSON.stringify({ id: `evt_${randomBytes(12).toString('hex')}`, object: 'event', type: 'customer.created', created: Math.floor(Date.now() / 1000), data: { object: { id: 'cus_123', object: 'customer' } } });
+    const res = await sendStripe(payload);
+    expect(res.status).toBe(200);
+    expect(await res.json()).toEqual({ received: true, ignored: true });
+    expect(await stack.db<{ outcome: string }[]>`select outcome from processor_events where object_id = 'cus_123'`).toEqual([{ outcome: 'ignored' }]);
+  });
+
+  it('sandbox dispute: order_disputed, a reminder before evidenceDueBy, evidence through the API to the processor, then won', { timeout: 60_000 }, async () => {
+    const cartId = await carts.paidCart();
+    const opened = await post(`/v2/sandbox/carts/${cartId}/dispute`, { reason: 'product_not_received' });
+    expect(opened.status).toBe(202);
+
+    const disputed = await waitForEvent(cartId, 'order_disputed', (e) => e.event === 'order_disputed');
+    const dispute = disputed.data.dispute!;
+    expect(dispute).toMatchObject({ amount: 4498, reason: 'product_not_received', status: 'needs_response' });
+    expect(dispute.id).toMatch(/^dp_sandbox_/);
+
+    const reminder = await waitForEvent(cartId, 'the reminder', (e) => e.data.dispute?.reminder === 1);
+    expect(reminder.event).toBe('order_updated');
+    expect(reminder.data.dispute).toMatchObject({ status: 'needs_response', reminder: 1 });
+    expect(Date.parse(reminder.createdAt)).toBeLessThan(Date.parse(dispute.evidenceDueBy));
+
+    const answered = await post(`/v2/merchant/orders/${cartId}/dispute/evidence`, EVIDENCE);
+    expect(answered.status).toBe(202);
+    expect(((await answered.json()) as Order).dispute?.id).toBe(dispute.id);
+    await waitForEvent(cartId, 'under_review', (e) => e.data.dispute?.status === 'under_review');
+    expect(answers.filter((a) => a.disputeId === dispute.id)).toEqual([{ disputeId: dispute.id, evidence: EVIDENCE }]);
+    const won = await waitForEvent(cartId, 'won', (e) => e.data.dispute?.status === 'won');
+    expect(won.event).toBe('order_updated');
+    expect((await order(cartId)).dispute?.status).toBe('won');
+
+    const second = await post(`/v2/merchant/orders/${cartId}/dispute/accept`, {});
+    expect(second.status).toBe(409);
+    expect(((await second.json()) as ErrorBody).code).toBe('DISPUTE_NOT_OPEN');
+
+    // The evidence is customer data: sealed in the ledger, in clear nowhere in the database.
+    expect(await findLeaksInDatabase(stack.db, 'disputes', [EVIDENCE.customerName!, EVIDENCE.shippingTrackingNumber!])).toEqual([]);
+  });
+
+  it('sandbox dispute accepted: the processor is told, and lost reaches the merchant', { timeout: 30_000 }, async () => {
+    const cartId = await carts.paidCart();
+    expect((await post(`/v2/sandbox/carts/${cartId}/dispute`, {})).status).toBe(202);
+    const disputed = await waitForEvent(cartId, 'order_disputed', (e) => e.event === 'order_disputed');
+    expect(disputed.data.dispute?.reason).toBe('fraudulent');
+    expect((await post(`/v2/merchant/orders/${cartId}/dispute/accept`, {})).status).toBe(202);
+    const lost = await waitForEvent(cartId, 'lost', (e) => e.data.dispute?.status === 'lost');
+    expect(lost.event).toBe('order_updated');
+    expect(answers.filter((a) => a.disputeId === disputed.data.dispute!.id)).toEqual([{ disputeId: disputed.data.dispute!.id, accepted: true }]);
+  });
+
+  it('refuses the sandbox helper on an unpaid or unknown order, and an answer to an order without a dispute', async () => {
+    const unknown = await post('/v2/sandbox/carts/AAAAAAAAAAAAAAAAAAAAAAAA/dispute', {});
+    expect(unknown.status).toBe(404);
+    const cartId = await carts.paidCart();
+    const noDispute = await post(`/v2/merchant/orders/${cartId}/dispute/evidence`, EVIDENCE);
+    expect(noDispute.status).toBe(409);
+    expect(((await noDispute.json()) as ErrorBody).code).toBe('DISPUTE_NOT_OPEN');
+    const badKind = await post(`/v2/merchant/orders/${cartId}/dispute/evidence`, { ...EVIDENCE, kind: 'vibes' });
+    expect(badKind.status).toBe(400);
+  });
+});
