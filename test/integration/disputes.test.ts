@@ -1,4 +1,6 @@
 import { randomBytes } from 'node:crypto';
+import { Client } from '@temporalio/client';
+import { temporal as proto } from '@temporalio/proto';
 import Stripe from 'stripe';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { DisputeEvidence } from '../../core/checkout/dispute-model.js';
@@ -9,7 +11,7 @@ import type { Order } from '../../core/orders/order-schema.js';
 import type { WebhookEventBody } from '../../core/webhooks/events.js';
 import { verifyWebhook } from '../../core/webhooks/verify.js';
 import { disputeWorkflowId } from '../../workflows/dispute/messages.js';
-import { findLeaksInDatabase } from '../support/leak-scan.js';
+import { findLeaks, findLeaksInDatabase } from '../support/leak-scan.js';
 import { merchantApi, paidCarts, type ErrorBody } from '../support/merchant-api.js';
 import { useTestStack } from '../support/test-stack.js';
 import { waitFor } from '../support/wait-for.js';
@@ -39,6 +41,7 @@ const EVIDENCE: DisputeEvidence = {
 };
 
 describe('disputes: Stripe’s signed events in, the dispute as a workflow, the merchant’s answer out', () => {
+  const logLines: string[] = [];
   const stack = useTestStack(
     {
       STRIPE_WEBHOOK_SECRET: STRIPE_SECRET,
@@ -47,7 +50,7 @@ describe('disputes: Stripe’s signed events in, the dispute as a workflow, the 
       DISPUTE_REMINDERS_BEFORE_MS: String(REMINDER_BEFORE_MS),
       WEBHOOK_RETRY_SCHEDULE_MS: '0,300,500',
     },
-    { paymentProcessor: recordingProcessor },
+    { paymentProcessor: recordingProcessor, logDestination: { write: (line: string) => void logLines.push(line) } },
   );
   let receiver: WebhookReceiver;
   let merchant: CreatedMerchant;
@@ -197,8 +200,16 @@ describe('disputes: Stripe’s signed events in, the dispute as a workflow, the 
     expect(second.status).toBe(409);
     expect(((await second.json()) as ErrorBody).code).toBe('DISPUTE_NOT_OPEN');
 
-    // The evidence is customer data: sealed in the ledger, in clear nowhere in the database.
-    expect(await findLeaksInDatabase(stack.db, 'disputes', [EVIDENCE.customerName!, EVIDENCE.shippingTrackingNumber!])).toEqual([]);
+    // The evidence is customer data: sealed in the ledger, in clear nowhere in the database, the logs or the workflow's raw history.
+    const evidenceValues = [EVIDENCE.customerName!, EVIDENCE.shippingTrackingNumber!, EVIDENCE.explanation];
+    expect(await stack.db`select 1 from disputes where id = ${dispute.id} and evidence_sealed is not null`).toHaveLength(1);
+    expect(await findLeaksInDatabase(stack.db, 'db', evidenceValues)).toEqual([]);
+    expect(findLeaks('logs', logLines.join(''), evidenceValues)).toEqual([]);
+    const plain = new Client({ connection: stack.temporal.connection, namespace: stack.config.temporal.namespace });
+    const history = proto.api.history.v1.History.fromObject(await plain.workflow.getHandle(disputeWorkflowId(dispute.id)).fetchHistory());
+    const raw = Buffer.from(proto.api.history.v1.History.encode(history).finish()).toString('latin1');
+    expect(findLeaks('history', raw, evidenceValues)).toEqual([]);
+    expect(logLines.some((line) => line.includes(dispute.id)), 'the logs do say which dispute was answered').toBe(true);
   });
 
   it('sandbox dispute accepted: the processor is told, and lost reaches the merchant', { timeout: 30_000 }, async () => {

@@ -121,8 +121,8 @@ export function createSandboxPaymentProcessor(environment: Environment, options:
   return {
     name: 'sandbox',
     // The simulated card network takes any answer: evidence goes to review (the dispute workflow decides it), accepting loses.
-    submitDisputeEvidence: async () => 'under_review',
-    acceptDispute: async () => 'lost',
+    submitDisputeEvidence: () => Promise.resolve('under_review'),
+    acceptDispute: () => Promise.resolve('lost'),
     // Each method settles as an async function would: a simulated outage's throw becomes a rejection.
     charge: async (request) => {
       const record = recordOf(request.idempotencyKey);
