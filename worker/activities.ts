@@ -2,6 +2,7 @@ import { Context } from '@temporalio/activity';
 import { createCardVaultPurgeActivities } from '../activities/card-vault-purge/index.js';
 import { createCartSessionActivities } from '../activities/cart-session/index.js';
 import { createDisputeActivities } from '../activities/dispute/index.js';
+import { createLateOutcomeActivities } from '../activities/late-outcome/index.js';
 import { createDomainVerificationActivities } from '../activities/domain-verification/index.js';
 import { createSavedCardRemovalActivities } from '../activities/saved-card-removal/index.js';
 import type { ActivityMetrics } from '../activities/metrics.js';
@@ -73,5 +74,6 @@ export function createActivities(deps: ActivityDeps) {
     ...createDomainVerificationActivities(shared),
     ...createSavedCardRemovalActivities(shared),
     ...createDisputeActivities(shared),
+    ...createLateOutcomeActivities(shared),
   };
 }

@@ -44,6 +44,8 @@ const ACTIVITY_SUMMARIES: Record<string, Summarize> = {
     return `ledger: dispute ${str(i.disputeId)} ${str(facts.status).replace('_', ' ')}; ${step} recorded and sent to the merchant`;
   },
   sendDisputeAnswer: (i) => `send the merchant's answer (${str(i.answer)}) to dispute ${str(i.disputeId)} at the processor`,
+  settleLatePayment: (i) => `${i.captured ? 'refund' : 'void'} late payment ${str(i.chargeId)} of cart ${str(i.cartId)} unless it has its order`,
+  markEarlyFraudWarning: (i) => `ledger: early fraud warning on cart ${str(i.cartId)}`,
   purgeCardVault: (i) => `delete vault cards older than ${typeof i.olderThanMs === 'number' ? duration(i.olderThanMs) : '?'} window`,
 };
 

@@ -9,6 +9,7 @@ import type { Db } from '../../core/db/client.js';
 import type { Logger } from '../../core/logger.js';
 import type { Temporal } from '../../core/temporal/connection.js';
 import { disputeWorkflows } from '../../workflows/dispute/client.js';
+import { lateOutcomeWorkflows } from '../../workflows/late-outcome/client.js';
 import { errorResponse } from '../errors.js';
 
 export const PROCESSOR_EVENTS_MOUNT = '/processor-events';
@@ -32,6 +33,7 @@ export function processorEventRoutes(deps: {
 }) {
   const { config, db, logger, processorEvents } = deps;
   const disputes = disputeWorkflows(deps.temporal.client, config);
+  const lateOutcomes = lateOutcomeWorkflows(deps.temporal.client, config);
   const app = new Hono();
 
   const refuse = (c: Parameters<typeof errorResponse>[0], why: string) => {
@@ -60,9 +62,10 @@ export function processorEventRoutes(deps: {
     }
     const work = await stripeEventWork(db, event);
     // The workflow first: a redelivery after a failure here finds the event unrecorded and hands it over again,
-    // and the workflow's own id (dispute-<id>) and its handling of a repeated word keep that to one dispute.
+    // and the workflows' own ids (dispute-<id>, late-outcome-stripe-<event id>) keep that to one of each.
     if (work.kind === 'dispute') await disputes.tell(work.opening);
-    const outcome = work.kind === 'dispute' ? 'handled' : 'ignored';
+    if (work.kind === 'late_outcome') await lateOutcomes.start(STRIPE, work.input);
+    const outcome = work.kind === 'ignored' ? 'ignored' : 'handled';
     const first = await recordProcessorEvent(db, { processor: STRIPE, id: event.id, type: event.type, objectId: stripeObjectId(event), outcome });
     processorEvents.inc({ processor: STRIPE, outcome: first ? outcome : 'duplicate' });
     logger.info({ processor: STRIPE, eventId: event.id, type: event.type, outcome, ...(work.kind === 'ignored' ? { why: work.why } : {}) }, 'processor event');

@@ -4,13 +4,16 @@ import { temporal as proto } from '@temporalio/proto';
 import Stripe from 'stripe';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { DisputeEvidence } from '../../core/checkout/dispute-model.js';
-import type { PaymentProcessor } from '../../core/checkout/payment-processor.js';
+import type { PaymentProcessor, RefundRequest, VoidRequest } from '../../core/checkout/payment-processor.js';
 import { createSandboxPaymentProcessor } from '../../core/checkout/payment-processors/sandbox.js';
 import type { CreatedMerchant } from '../../core/onboarding/registration.js';
 import type { Order } from '../../core/orders/order-schema.js';
 import type { WebhookEventBody } from '../../core/webhooks/events.js';
 import { verifyWebhook } from '../../core/webhooks/verify.js';
+import { startCartSession } from '../../workflows/cart-session/client.js';
+import { cartWorkflowId } from '../../workflows/cart-session/messages.js';
 import { disputeWorkflowId } from '../../workflows/dispute/messages.js';
+import { lateOutcomeWorkflowId } from '../../workflows/late-outcome/messages.js';
 import { findLeaks, findLeaksInDatabase } from '../support/leak-scan.js';
 import { merchantApi, paidCarts, type ErrorBody } from '../support/merchant-api.js';
 import { useTestStack } from '../support/test-stack.js';
@@ -24,12 +27,20 @@ const REMINDER_BEFORE_MS = 5_000;
 
 /** The merchant's answers the processor received: what the dispute activity sent out. */
 const answers: Array<{ disputeId: string; evidence?: DisputeEvidence; accepted?: true }> = [];
+/** The voids and refunds of payments only Stripe's events told us of (LATE_PAYMENT ids), which the sandbox never made. */
+const LATE_PAYMENT = 'pi_late_';
+const lateCalls: Array<VoidRequest | RefundRequest> = [];
 const sandbox = createSandboxPaymentProcessor('sandbox');
 const recordingProcessor: PaymentProcessor = {
   ...sandbox,
   name: sandbox.name,
   submitDisputeEvidence: (request) => (answers.push(request), sandbox.submitDisputeEvidence!(request)),
   acceptDispute: (request) => (answers.push({ ...request, accepted: true }), sandbox.acceptDispute!(request)),
+  void: (request) => (request.chargeId?.startsWith(LATE_PAYMENT) ? (lateCalls.push(request), Promise.resolve()) : sandbox.void(request)),
+  refund: (request) =>
+    request.chargeId.startsWith(LATE_PAYMENT)
+      ? (lateCalls.push(request), Promise.resolve({ outcome: 'refunded' as const, refundId: `re_${request.chargeId}` }))
+      : sandbox.refund(request),
 };
 
 const EVIDENCE: DisputeEvidence = {
@@ -49,6 +60,8 @@ describe('disputes: Stripe’s signed events in, the dispute as a workflow, the 
       SANDBOX_DISPUTE_REVIEW_SECONDS: '1',
       DISPUTE_REMINDERS_BEFORE_MS: String(REMINDER_BEFORE_MS),
       WEBHOOK_RETRY_SCHEDULE_MS: '0,300,500',
+      // The evidence's absence from the logs means something only where the dispute's own lines are written.
+      LOG_LEVEL: 'info',
     },
     { paymentProcessor: recordingProcessor, logDestination: { write: (line: string) => void logLines.push(line) } },
   );
@@ -232,5 +245,75 @@ describe('disputes: Stripe’s signed events in, the dispute as a workflow, the 
     expect(((await noDispute.json()) as ErrorBody).code).toBe('DISPUTE_NOT_OPEN');
     const badKind = await post(`/v2/merchant/orders/${cartId}/dispute/evidence`, { ...EVIDENCE, kind: 'vibes' });
     expect(badKind.status).toBe(400);
+  });
+
+  /** A cart abandoned for real: its session restarted with a lifetime of a second and a half, which its own timer ends. */
+  async function abandonedCart(): Promise<string> {
+    const session = await carts.driver.createSession();
+    await session.handle.terminate('replaced by a short-lived session');
+    const handle = await startCartSession(stack.temporal.client, {
+      taskQueue: stack.config.temporal.taskQueue,
+      input: {
+        cartId: session.cartId,
+        platformUuid: merchant.platformUuid,
+        storeName: 'Dispute Store',
+        amount: 4498,
+        currency: 'EUR',
+        expiresOn: new Date(Date.now() + 1_500).toISOString(),
+        lifetimeMs: 1_500,
+        paymentResolutionMs: stack.config.paymentResolutionMs,
+      },
+      storeName: 'Dispute Store',
+      workflowId: `${cartWorkflowId(session.cartId)}-short`,
+    });
+    expect(await handle.result()).toEqual({ status: 'abandoned' });
+    return session.cartId;
+  }
+  const intentEvent = (type: string, intent: Record<string, unknown>) =>
+    JSON.stringify({ id: `evt_${randomBytes(12).toString('hex')}`, object: 'event', type, created: Math.floor(Date.now() / 1000), data: { object: { object: 'payment_intent', ...intent } } });
+  const lateResult = async (payload: string) =>
+    stack.temporal.client.workflow.getHandle(lateOutcomeWorkflowId('stripe', (JSON.parse(payload) as { id: string }).id)).result() as Promise<string>;
+
+  it('a late captured payment for an abandoned cart is refunded in full, and no order appears', { timeout: 30_000 }, async () => {
+    const cartId = await abandonedCart();
+    const chargeId = `${LATE_PAYMENT}${randomBytes(6).toString('hex')}`;
+    const payload = intentEvent('payment_intent.succeeded', { id: chargeId, status: 'succeeded', amount: 4498, metadata: { checkout_key: cartId } });
+    expect((await sendStripe(payload)).status).toBe(200);
+    expect(await lateResult(payload)).toBe('refunded');
+    expect(lateCalls.filter((c) => c.chargeId === chargeId)).toEqual([{ idempotencyKey: `${cartId}:late-refund`, chargeId, amount: 4498, currency: 'EUR' }]);
+    expect((await order(cartId)).status).toBe('abandoned');
+    expect(eventsOf(cartId).map((e) => e.event)).toEqual(['order_abandoned']);
+  });
+
+  it('a late authorized payment for an abandoned cart is voided; a paid cart’s own payment is left alone', { timeout: 30_000 }, async () => {
+    const cartId = await abandonedCart();
+    const chargeId = `${LATE_PAYMENT}${randomBytes(6).toString('hex')}`;
+    const payload = intentEvent('payment_intent.amount_capturable_updated', { id: chargeId, status: 'requires_capture', amount: 4498, metadata: { checkout_key: cartId } });
+    expect((await sendStripe(payload)).status).toBe(200);
+    expect(await lateResult(payload)).toBe('voided');
+    expect(lateCalls.filter((c) => c.chargeId === chargeId)).toEqual([{ idempotencyKey: `${cartId}:late`, chargeId }]);
+    expect((await order(cartId)).status).toBe('abandoned');
+
+    const paid = await carts.paidCart();
+    const own = intentEvent('payment_intent.succeeded', { id: `${LATE_PAYMENT}own`, status: 'succeeded', amount: 4498, metadata: { checkout_key: paid } });
+    const res = await sendStripe(own);
+    expect(await res.json()).toEqual({ received: true, ignored: true });
+    expect(lateCalls.filter((c) => c.chargeId === `${LATE_PAYMENT}own`)).toEqual([]);
+  });
+
+  it('an early fraud warning marks the order', { timeout: 30_000 }, async () => {
+    const cartId = await carts.paidCart();
+    const [row] = await stack.db<{ payment_reference: string }[]>`select payment_reference from carts where cart_id = ${cartId}`;
+    const warnedAt = Math.floor(Date.now() / 1000);
+    const payload = JSON.stringify({
+      id: `evt_${randomBytes(12).toString('hex')}`,
+      object: 'event',
+      type: 'radar.early_fraud_warning.created',
+      created: warnedAt,
+      data: { object: { id: 'issfr_1', object: 'radar.early_fraud_warning', created: warnedAt, payment_intent: row!.payment_reference, fraud_type: 'misc' } },
+    });
+    expect((await sendStripe(payload)).status).toBe(200);
+    expect(await lateResult(payload)).toBe('marked');
+    expect((await order(cartId)).earlyFraudWarningAt).toBe(new Date(warnedAt * 1000).toISOString());
   });
 });
