@@ -9,6 +9,9 @@ import type { CartEventInput } from '../../core/webhooks/events.js';
 import { sendCartEvent, type CartEventDeps } from '../shared/cart-events.js';
 import { processorCalls } from '../shared/processor-call.js';
 
+/** The statuses of an order whose payment was captured: what a dispute can be about. */
+const DISPUTABLE: ReadonlySet<string> = new Set(['paid', 'partially_refunded', 'refunded']);
+
 /**
  * What the dispute workflow (workflows/dispute/) does: the dispute in the ledger with its event for the
  * merchant, and the merchant's answer at the processor. Every step is safe to retry.
@@ -28,6 +31,9 @@ export function createDisputeActivities(deps: CartEventDeps & { logger: Logger; 
       const { event, recorded } = await db.begin(async (tx) => {
         const order = await lockOrder(tx, cartId);
         if (!order) throw ApplicationFailure.nonRetryable(`dispute ${disputeId}: cart ${cartId} is not in the ledger`);
+        // A dispute follows a payment: one that arrives before the session recorded it waits for it, so order_created comes first.
+        if (!DISPUTABLE.has(order.status))
+          throw ApplicationFailure.retryable(`dispute ${disputeId}: cart ${cartId} is ${order.status}, not paid yet`, 'OrderNotPaidYet');
         const row = await recordDispute(tx, { disputeId, cartId, facts });
         // Read again under the lock already held: the event's order carries the dispute just recorded.
         const locked = await lockOrder(tx, cartId);
@@ -59,7 +65,8 @@ export function createDisputeActivities(deps: CartEventDeps & { logger: Logger; 
       }
       const evidence = await disputeEvidenceOf(db, keyring, disputeId);
       if (!evidence) throw ApplicationFailure.nonRetryable(`dispute ${disputeId} has no evidence recorded`, 'DisputeAnswerRefused');
-      if (!paymentProcessor.submitDisputeEvidence) throw ApplicationFailure.nonRetryable(`${paymentProcessor.name} takes no dispute answers`, 'DisputeAnswerRefused');
+      if (!paymentProcessor.submitDisputeEvidence)
+        throw ApplicationFailure.nonRetryable(`${paymentProcessor.name} takes no dispute answers`, 'DisputeAnswerRefused');
       return answered({ disputeId }, () => paymentProcessor.submitDisputeEvidence!({ disputeId, evidence }));
     },
   };

@@ -23,9 +23,7 @@ const DISPUTE_EVENTS: ReadonlySet<string> = new Set([
 
 /** What a verified Stripe event asks of us: a dispute's workflow told, or nothing (a type or an order we do not know). */
 export type StripeEventWork =
-  | { kind: 'dispute'; opening: DisputeOpening }
-  | { kind: 'late_outcome'; input: LateOutcomeInput }
-  | { kind: 'ignored'; why: string };
+  { kind: 'dispute'; opening: DisputeOpening } | { kind: 'late_outcome'; input: LateOutcomeInput } | { kind: 'ignored'; why: string };
 
 const idOf = (value: string | { id: string } | null | undefined): string | undefined => (typeof value === 'string' ? value : value?.id);
 
@@ -37,12 +35,16 @@ export function stripeObjectId(event: Stripe.Event): string | undefined {
 
 /** Reads what a verified event asks of us; the ledger finds its order by the dispute, else by the PaymentIntent. */
 export async function stripeEventWork(db: Db, event: Stripe.Event): Promise<StripeEventWork> {
-  if (event.type in LATE_PAYMENT_EVENTS) return latePaymentWork(db, event.id, event.data.object as Stripe.PaymentIntent, LATE_PAYMENT_EVENTS[event.type]!);
+  if (event.type in LATE_PAYMENT_EVENTS)
+    return latePaymentWork(db, event.id, event.data.object as Stripe.PaymentIntent, LATE_PAYMENT_EVENTS[event.type] === true);
   if (event.type === 'radar.early_fraud_warning.created') {
-    const warning = event.data.object as Stripe.Radar.EarlyFraudWarning;
+    const warning = event.data.object;
     const order = await orderOfIntent(db, idOf(warning.payment_intent));
     if (!order) return { kind: 'ignored', why: `no order of ours holds the payment of early fraud warning ${warning.id}` };
-    return { kind: 'late_outcome', input: { kind: 'fraud_warning', eventId: event.id, cartId: order.cartId, warnedAt: new Date(warning.created * 1000).toISOString() } };
+    return {
+      kind: 'late_outcome',
+      input: { kind: 'fraud_warning', eventId: event.id, cartId: order.cartId, warnedAt: new Date(warning.created * 1000).toISOString() },
+    };
   }
   if (!DISPUTE_EVENTS.has(event.type)) return { kind: 'ignored', why: `type ${event.type} is not one we act on` };
   const dispute = event.data.object as Stripe.Dispute;

@@ -5,7 +5,7 @@ import Stripe from 'stripe';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { DisputeEvidence } from '../../core/checkout/dispute-model.js';
 import type { PaymentProcessor, RefundRequest, VoidRequest } from '../../core/checkout/payment-processor.js';
-import { createSandboxPaymentProcessor } from '../../core/checkout/payment-processors/sandbox.js';
+import { createSandboxPaymentProcessor, SANDBOX_CARDS } from '../../core/checkout/payment-processors/sandbox.js';
 import type { CreatedMerchant } from '../../core/onboarding/registration.js';
 import type { Order } from '../../core/orders/order-schema.js';
 import type { WebhookEventBody } from '../../core/webhooks/events.js';
@@ -101,7 +101,11 @@ describe('disputes: Stripe’s signed events in, the dispute as a workflow, the 
   const stripeEvent = (type: string, dispute: Record<string, unknown>, id = `evt_${randomBytes(12).toString('hex')}`) =>
     JSON.stringify({ id, object: 'event', type, created: Math.floor(Date.now() / 1000), livemode: false, data: { object: { object: 'dispute', ...dispute } } });
   const sendStripe = (payload: string, signature = Stripe.webhooks.generateTestHeaderString({ payload, secret: STRIPE_SECRET })) =>
-    fetch(`${stack.apiUrl}/processor-events/stripe`, { method: 'POST', headers: { 'content-type': 'application/json', 'stripe-signature': signature }, body: payload });
+    fetch(`${stack.apiUrl}/processor-events/stripe`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', 'stripe-signature': signature },
+      body: payload,
+    });
   const rejectedCount = async () => {
     const text = await (await fetch(`${stack.apiUrl}/metrics`, { headers: { authorization: `Bearer ${stack.config.operatorToken}` } })).text();
     return Number(/checkout_processor_events_total\{processor="stripe",outcome="rejected"\} (\d+)/.exec(text)?.[1] ?? 0);
@@ -112,7 +116,13 @@ describe('disputes: Stripe’s signed events in, the dispute as a workflow, the 
     const [row] = await stack.db<{ payment_reference: string }[]>`select payment_reference from carts where cart_id = ${cartId}`;
     const disputeId = `dp_${randomBytes(8).toString('hex')}`;
     const dueBy = Math.floor(Date.now() / 1000) + 7 * 24 * 3600;
-    const dispute = { id: disputeId, amount: 4498, reason: 'product_not_received', payment_intent: row!.payment_reference, evidence_details: { due_by: dueBy } };
+    const dispute = {
+      id: disputeId,
+      amount: 4498,
+      reason: 'product_not_received',
+      payment_intent: row!.payment_reference,
+      evidence_details: { due_by: dueBy },
+    };
     const created = stripeEvent('charge.dispute.created', { ...dispute, status: 'needs_response' });
 
     const first = await sendStripe(created);
@@ -178,7 +188,13 @@ describe('disputes: Stripe’s signed events in, the dispute as a workflow, the 
   });
 
   it('answers an unknown type 200 and ignores it', async () => {
-    const payload = JSON.stringify({ id: `evt_${randomBytes(12).toString('hex')}`, object: 'event', type: 'customer.created', created: Math.floor(Date.now() / 1000), data: { object: { id: 'cus_123', object: 'customer' } } });
+    const payload = JSON.stringify({
+      id: `evt_${randomBytes(12).toString('hex')}`,
+      object: 'event',
+      type: 'customer.created',
+      created: Math.floor(Date.now() / 1000),
+      data: { object: { id: 'cus_123', object: 'customer' } },
+    });
     const res = await sendStripe(payload);
     expect(res.status).toBe(200);
     expect(await res.json()).toEqual({ received: true, ignored: true });
@@ -222,7 +238,10 @@ describe('disputes: Stripe’s signed events in, the dispute as a workflow, the 
     const history = proto.api.history.v1.History.fromObject(await plain.workflow.getHandle(disputeWorkflowId(dispute.id)).fetchHistory());
     const raw = Buffer.from(proto.api.history.v1.History.encode(history).finish()).toString('latin1');
     expect(findLeaks('history', raw, evidenceValues)).toEqual([]);
-    expect(logLines.some((line) => line.includes(dispute.id)), 'the logs do say which dispute was answered').toBe(true);
+    expect(
+      logLines.some((line) => line.includes(dispute.id)),
+      'the logs do say which dispute was answered',
+    ).toBe(true);
   });
 
   it('sandbox dispute accepted: the processor is told, and lost reaches the merchant', { timeout: 30_000 }, async () => {
@@ -234,6 +253,19 @@ describe('disputes: Stripe’s signed events in, the dispute as a workflow, the 
     const lost = await waitForEvent(cartId, 'lost', (e) => e.data.dispute?.status === 'lost');
     expect(lost.event).toBe('order_updated');
     expect(answers.filter((a) => a.disputeId === disputed.data.dispute!.id)).toEqual([{ disputeId: disputed.data.dispute!.id, accepted: true }]);
+  });
+
+  it('the sandbox dispute card pays, then its order is disputed: order_created first, then order_disputed, once', { timeout: 60_000 }, async () => {
+    const session = await carts.driver.verifiedSession();
+    expect((await carts.driver.pay(session, SANDBOX_CARDS.disputed)).status).toBe('paid');
+    const disputed = await waitForEvent(session.cartId, 'order_disputed', (e) => e.event === 'order_disputed');
+    expect(disputed.data.dispute).toMatchObject({ id: `dp_sandbox_${session.cartId}`, amount: 4498, reason: 'fraudulent', status: 'needs_response' });
+    expect(
+      eventsOf(session.cartId)
+        .map((e) => e.event)
+        .slice(0, 2),
+    ).toEqual(['order_created', 'order_disputed']);
+    expect(eventsOf(session.cartId).filter((e) => e.event === 'order_disputed')).toHaveLength(1);
   });
 
   it('refuses the sandbox helper on an unpaid or unknown order, and an answer to an order without a dispute', async () => {
@@ -270,7 +302,13 @@ describe('disputes: Stripe’s signed events in, the dispute as a workflow, the 
     return session.cartId;
   }
   const intentEvent = (type: string, intent: Record<string, unknown>) =>
-    JSON.stringify({ id: `evt_${randomBytes(12).toString('hex')}`, object: 'event', type, created: Math.floor(Date.now() / 1000), data: { object: { object: 'payment_intent', ...intent } } });
+    JSON.stringify({
+      id: `evt_${randomBytes(12).toString('hex')}`,
+      object: 'event',
+      type,
+      created: Math.floor(Date.now() / 1000),
+      data: { object: { object: 'payment_intent', ...intent } },
+    });
   const lateResult = async (payload: string) =>
     stack.temporal.client.workflow.getHandle(lateOutcomeWorkflowId('stripe', (JSON.parse(payload) as { id: string }).id)).result() as Promise<string>;
 
@@ -288,7 +326,12 @@ describe('disputes: Stripe’s signed events in, the dispute as a workflow, the 
   it('a late authorized payment for an abandoned cart is voided; a paid cart’s own payment is left alone', { timeout: 30_000 }, async () => {
     const cartId = await abandonedCart();
     const chargeId = `${LATE_PAYMENT}${randomBytes(6).toString('hex')}`;
-    const payload = intentEvent('payment_intent.amount_capturable_updated', { id: chargeId, status: 'requires_capture', amount: 4498, metadata: { checkout_key: cartId } });
+    const payload = intentEvent('payment_intent.amount_capturable_updated', {
+      id: chargeId,
+      status: 'requires_capture',
+      amount: 4498,
+      metadata: { checkout_key: cartId },
+    });
     expect((await sendStripe(payload)).status).toBe(200);
     expect(await lateResult(payload)).toBe('voided');
     expect(lateCalls.filter((c) => c.chargeId === chargeId)).toEqual([{ idempotencyKey: `${cartId}:late`, chargeId }]);

@@ -17,7 +17,7 @@ export function disputeWorkflows(client: Client, config: Pick<Config, 'temporal'
      * Starts the dispute's workflow with the processor's word, or hands that word to the one running
      * (signal-with-start). A word after the dispute closed changes nothing: a closed dispute stays closed.
      */
-    tell: (opening: DisputeOpening) =>
+    tell: (opening: DisputeOpening, options: { startDelayMs?: number } = {}) =>
       client.workflow
         .signalWithStart(dispute, {
           workflowId: disputeWorkflowId(opening.disputeId),
