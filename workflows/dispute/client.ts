@@ -37,6 +37,7 @@ export function disputeWorkflows(client: Client, config: Pick<Config, 'temporal'
           signalArgs: [opening.facts],
           workflowIdReusePolicy: WorkflowIdReusePolicy.REJECT_DUPLICATE,
           typedSearchAttributes: [{ key: searchAttributes.merchantId, value: opening.platformUuid }],
+          ...(options.startDelayMs ? { startDelay: options.startDelayMs } : {}),
           staticSummary: `Dispute ${opening.disputeId} of cart ${opening.cartId}: ${opening.facts.amount} (minor units) disputed as ${opening.facts.reason}, evidence due by ${opening.facts.evidenceDueBy}`,
         })
         .then(
