@@ -72,8 +72,9 @@ export default defineConfig(
     files: ['**/*.js'],
     extends: [js.configs.recommended],
   },
+  // eslint.config.js, and what runs on a merchant's machine without this repository: the listen package and the Node example.
   {
-    files: ['eslint.config.js'],
+    files: ['eslint.config.js', 'packages/**/*.js', 'examples/**/*.js'],
     languageOptions: { globals: globals.node },
   },
   // The hosted page's progressive-enhancement script: an ES5 IIFE loaded with a plain <script> tag.

@@ -13,14 +13,16 @@ import { strictTransportSecurity } from './middleware/strict-transport-security.
 import { CART_MOUNT } from './carts/cart-paths.js';
 import { cartRoutes } from './carts/routes.js';
 import { codecRoutes } from './codec/routes.js';
+import { CURRENCIES_MOUNT } from './currencies/currency-paths.js';
+import { currencyRoutes } from './currencies/routes.js';
 import { docsRoutes } from './docs/routes.js';
 import { healthRoutes } from './health/routes.js';
 import { MERCHANT_MOUNT } from './merchant/mount.js';
 import { merchantRoutes } from './merchant/routes.js';
 import { operatorRoutes } from './operator/routes.js';
 import { PROCESSOR_EVENTS_MOUNT, processorEventRoutes } from './processor-events/routes.js';
-import { sandboxDisputeRoutes } from './sandbox/dispute-routes.js';
 import { SANDBOX_MOUNT } from './sandbox/mount.js';
+import { sandboxRoutes } from './sandbox/routes.js';
 
 export interface ApiDeps {
   config: Config;
@@ -44,8 +46,10 @@ export function createApiApp(deps: ApiDeps) {
     c.body(await metrics.registry.metrics(), 200, { 'Content-Type': metrics.registry.contentType }),
   );
   app.route(CART_MOUNT, cartRoutes({ ...deps, cartsCreated: metrics.cartsCreated }));
-  app.route(SANDBOX_MOUNT, sandboxDisputeRoutes(deps));
+  app.route(CURRENCIES_MOUNT, currencyRoutes(deps));
   app.route(MERCHANT_MOUNT, merchantRoutes({ ...deps, deliveryMetrics: metrics.delivery }));
+  // Production has no sandbox helpers: every /v2/sandbox/ path is a 404 there.
+  if (deps.config.environment !== 'production') app.route(SANDBOX_MOUNT, sandboxRoutes(deps));
   app.route('/operator', operatorRoutes({ ...deps, deliveryMetrics: metrics.delivery }));
   app.route('/codec', codecRoutes(deps));
   app.route(PROCESSOR_EVENTS_MOUNT, processorEventRoutes({ ...deps, processorEvents: metrics.processorEvents }));

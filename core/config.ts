@@ -404,6 +404,17 @@ export const environmentSchema = z.object({
       meaning:
         "open sessions whose workflow state the worker keeps in memory (the sticky cache); the others are replayed from their short history when their next task comes. With 10,000 sessions open the SDK's default (60% of the heap limit, 2310 sessions on a 4 GiB heap) took the worker to 1.9 GiB, 500 to 0.98 GiB and, once sessions grew saved cards and reminders, to 1.08 GiB; 350 to 0.85 GiB (reports/bench-notes.md)",
     }),
+  WORKER_SANDBOX_WATCHDOG_SECONDS: z.coerce
+    .number()
+    .int()
+    .min(0)
+    .max(60)
+    .default(5)
+    .register(settingDocs, {
+      readBy: ['worker'],
+      meaning:
+        "how long one call into the workflow sandbox may run before the SDK fails its workflow task (a workflow stuck in a loop); 0 turns the watchdog off (patches/@temporalio+worker+1.24.0.patch), which saves the OS thread Node starts and joins for every call into the sandbox, but a stuck workflow then hangs the worker's workflow thread until the process is restarted (docs/decisions/session-cost.md)",
+    }),
   LOG_LEVEL: z
     .enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'])
     .default('info')
@@ -868,7 +879,7 @@ export const configSchema = environmentSchema
     threeDSecureChallengeMs: c.THREE_DS_CHALLENGE_SECONDS * 1000,
     sandboxOtp: c.SANDBOX_OTP,
     logLevel: c.LOG_LEVEL,
-    worker: { maxCachedWorkflows: c.WORKER_MAX_CACHED_WORKFLOWS },
+    worker: { maxCachedWorkflows: c.WORKER_MAX_CACHED_WORKFLOWS, sandboxWatchdogMs: c.WORKER_SANDBOX_WATCHDOG_SECONDS * 1000 },
     rateLimit: {
       windowSeconds: c.RATE_LIMIT_WINDOW_SECONDS,
       perClient: c.RATE_LIMIT_PER_CLIENT,

@@ -11,14 +11,20 @@ import { createActivityMetrics, type ActivityMetrics } from '../activities/metri
 export const WORKFLOWS_PATH = fileURLToPath(new URL('../workflows/index.ts', import.meta.url));
 /** Summaries of every activity and timer for the Temporal UI, bundled with the workflows. */
 const WORKFLOW_INTERCEPTORS = [fileURLToPath(new URL('../workflows/operator-summaries.ts', import.meta.url))];
+/** Run in the sandbox before its globals freeze: the SDK's per-promise stack capture off (workflows/sandbox-stack-capture.ts). */
+export const WORKFLOW_PRELOAD_MODULES = [fileURLToPath(new URL('../workflows/sandbox-stack-capture.ts', import.meta.url))];
 
-/** Bundling takes seconds; tests build it once and hand it to every worker they start. */
-export function bundleWorkflows(): Promise<WorkflowBundleWithSourceMap> {
+/**
+ * Bundling takes seconds; tests build it once and hand it to every worker they start. `preloadModules`
+ * is for the bench, which measures the bundle with and without them (scripts/bench/sandbox-levers.ts).
+ */
+export function bundleWorkflows({ preloadModules = WORKFLOW_PRELOAD_MODULES } = {}): Promise<WorkflowBundleWithSourceMap> {
   // The failure converter runs inside the workflow sandbox too: it is part of the bundle.
   return bundleWorkflowCode({
     workflowsPath: WORKFLOWS_PATH,
     failureConverterPath: FAILURE_CONVERTER_PATH,
     workflowInterceptorModules: WORKFLOW_INTERCEPTORS,
+    preloadModules,
     logger: { info() {}, warn() {}, error: console.error, debug() {}, trace() {}, log() {} },
   });
 }
@@ -46,8 +52,13 @@ export async function createCartWorker(deps: {
     dataConverter: temporalDataConverter(config.keyring),
     ...(deps.workflowBundle
       ? { workflowBundle: deps.workflowBundle }
-      : { workflowsPath: WORKFLOWS_PATH, interceptors: { workflowModules: WORKFLOW_INTERCEPTORS } }),
+      : {
+          workflowsPath: WORKFLOWS_PATH,
+          interceptors: { workflowModules: WORKFLOW_INTERCEPTORS },
+          bundlerOptions: { preloadModules: WORKFLOW_PRELOAD_MODULES },
+        }),
     maxCachedWorkflows: config.worker.maxCachedWorkflows,
+    isolateExecutionTimeout: config.worker.sandboxWatchdogMs,
     // A worker killed without a goodbye keeps its sessions on its sticky queue: Temporal moves their
     // tasks, and the page's state queries, to the other workers only after this long (the default is
     // 5 s). The page's deadlines are built on it (core/temporal/worker-loss.ts).

@@ -94,7 +94,7 @@ const CREATE_CART_ERRORS: DocumentedError[] = [
       example('UNKNOWN_PLATFORM', 'No active sandbox merchant has this platformUuid. Check the value you were given for this environment.', [
         { path: 'cartObject.store.platformUuid', message: 'does not name an active merchant' },
       ]),
-      example('CURRENCY_NOT_SUPPORTED', 'The payment processor cannot charge KPW. Use one of the currencies docs/api.md lists for it.', [
+      example('CURRENCY_NOT_SUPPORTED', 'The payment processor cannot charge KPW. Use one of the currencies GET /v2/public/api/currencies lists.', [
         { path: 'cartObject.cart.currency', message: 'is not a currency the payment processor charges' },
       ]),
       AMOUNT_NOT_REPRESENTABLE_EXAMPLE('cartObject.cart.items'),

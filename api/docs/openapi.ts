@@ -4,6 +4,7 @@ import { CART_EVENT_SCHEMAS, testEventBodySchema, WEBHOOK_EVENT_NAMES, WEBHOOK_T
 import { CART_EVENT_EXAMPLES, TEST_EVENT_EXAMPLE } from '../../core/webhooks/event-examples.js';
 import { CREATE_CART } from '../carts/cart-paths.js';
 import { DISPUTE_PATHS } from '../merchant/dispute-paths.js';
+import { LIST_CURRENCIES } from '../currencies/currency-paths.js';
 import { EVENT_PATHS } from '../merchant/event-paths.js';
 import { SANDBOX_DISPUTE_PATHS } from '../sandbox/dispute-paths.js';
 import { HOLD_PATHS } from '../merchant/hold-paths.js';
@@ -11,6 +12,7 @@ import { ORDER_PATHS } from '../merchant/order-paths.js';
 import { PAYMENT_LINK_PATHS } from '../merchant/payment-link-paths.js';
 import { SESSION_PATHS } from '../merchant/session-paths.js';
 import { WEBHOOK_ENDPOINT_PATHS } from '../merchant/webhook-endpoint-paths.js';
+import { SANDBOX_PATHS } from '../sandbox/sandbox-paths.js';
 import { operationOf, type DocumentSettings } from '../route-declaration.js';
 import { MERCHANT_API_KEY_SCHEME } from './responses.js';
 
@@ -19,7 +21,16 @@ import { MERCHANT_API_KEY_SCHEME } from './responses.js';
  * declared once beside the routes module that serves it (api/route-declaration.ts,
  * docs/decisions/openapi-from-routes.md); this file only lists them, in the document's order.
  */
-const ROUTES = [CREATE_CART, ...ORDER_PATHS, ...SESSION_PATHS, ...HOLD_PATHS, ...DISPUTE_PATHS, ...WEBHOOK_ENDPOINT_PATHS, ...EVENT_PATHS, ...PAYMENT_LINK_PATHS, ...SANDBOX_DISPUTE_PATHS];
+const ROUTES = [
+  CREATE_CART,
+  LIST_CURRENCIES,
+  ...ORDER_PATHS,
+  ...SESSION_PATHS,
+  ...HOLD_PATHS,
+  ...WEBHOOK_ENDPOINT_PATHS,
+  ...EVENT_PATHS,
+  ...PAYMENT_LINK_PATHS,
+];
 
 const TAGS = [
   { name: 'Checkout sessions', description: 'Create the session the customer pays on the hosted page.' },
@@ -33,8 +44,8 @@ const TAGS = [
     description: 'A cart you sell with a link (social media, an invoice, a QR code): each visit opens a checkout session of its own. With your API key.',
   },
   {
-    name: 'Sandbox',
-    description: 'Helpers that make the sandbox do what only customers and card networks do in production (a dispute). With your sandbox API key; 404 in production.',
+    name: 'Sandbox helpers',
+    description: 'Sandbox only: drive a checkout by API, as its customer, and fire its timers now (docs/api.md, "Sandbox helpers"). With your API key.',
   },
   { name: 'Webhooks', description: 'What we POST to your endpoints, signed (Standard Webhooks): one body per event, in order per cart (docs/webhooks.md).' },
 ];
@@ -48,7 +59,9 @@ export function buildOpenApiDocument(config: DocumentSettings) {
     description:
       "The merchant's API key, `sk_<environment>_…`, given once at registration and on each rotation. Required on everything under /v2/merchant/. Optional on create-cart: needed only when the merchant's operator turned on requireApiKeyForCarts; sent there, it must be the merchant's active key (else 401, never a public cart).",
   });
-  for (const route of ROUTES) registry.registerPath(operationOf(route, config));
+  // The sandbox helpers exist in a sandbox deployment only (api/app.ts), and so in its document only.
+  const routes = config.environment === 'production' ? ROUTES : [...ROUTES, ...SANDBOX_PATHS];
+  for (const route of routes) registry.registerPath(operationOf(route, config));
   registerWebhooks(registry);
   return new OpenApiGeneratorV31(registry.definitions).generateDocument({
     openapi: '3.1.0',
@@ -60,7 +73,7 @@ export function buildOpenApiDocument(config: DocumentSettings) {
       description: `Create checkout sessions for the hosted payment page, then look up and refund your orders, and end a session you can no longer honour. This is the ${config.environment} environment. Create-cart identifies the merchant by \`cartObject.store.platformUuid\`; no Authorization header is needed unless the merchant chose to require its API key on create-cart (then \`Authorization: Bearer <apiKey>\`, else 401); an Authorization header that is sent must carry the merchant's active key, else 401. Everything under \`/v2/merchant/\` needs \`Authorization: Bearer <apiKey>\`. Every error has the same body (\`Error\`).`,
     },
     servers: [{ url: config.apiBaseUrl, description: config.environment }],
-    tags: TAGS,
+    tags: config.environment === 'production' ? TAGS.filter((tag) => tag.name !== 'Sandbox helpers') : TAGS,
   });
 }
 

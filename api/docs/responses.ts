@@ -30,7 +30,7 @@ export const example = (code: ErrorCode, message: string, errors: ErrorBody['err
 export const AMOUNT_NOT_REPRESENTABLE_EXAMPLE = (path: string) =>
   example(
     'AMOUNT_NOT_REPRESENTABLE',
-    'The payment processor cannot charge 1005 (minor units of KWD) exactly: KWD amounts must be multiples of 10. Use 1000 or 1010 (KWD 1.000 or KWD 1.010).',
+    "The payment processor cannot charge 1005 (minor units of KWD) exactly: KWD amounts must be multiples of 10. Use 1000 or 1010 (KWD 1.000 or KWD 1.010). GET /v2/public/api/currencies gives each currency's multipleOf.",
     [{ path, message: 'must be a multiple of 10 (minor units of KWD) for the payment processor to charge it exactly' }],
   );
 

@@ -20,19 +20,12 @@ import { refuseOtherMethods, serve } from '../route-declaration.js';
 import { LIST_EVENTS, REPLAY_BODY_BYTES, REPLAY_EVENT } from './event-paths.js';
 import { MERCHANT_MOUNT } from './mount.js';
 import { jsonBody, readValidJson } from '../json-body.js';
-import { endpointDisabledByOperator } from './webhook-endpoint-routes.js';
+import { endpointDisabledByOperator, manualSendsRateLimited } from './webhook-endpoint-routes.js';
 
 /** Bounds handing a queued replay to Temporal; a replay sent at once is bounded by WEBHOOK_TIMEOUT_MS instead. */
 const TEMPORAL_DEADLINE_MS = 5_000;
 
 /** RATE_LIMITED: the merchant's manual sends (test events and replays, dashboard and API together) to the endpoint's origin are used up for the hour. */
-export const manualSendsRateLimited = (err: ManualSendLimitError) =>
-  new ApiError(
-    'RATE_LIMITED',
-    `Too many test events and replays to ${err.origin}: at most ${err.max} an hour to one origin, from the dashboard and the API together, whichever of your endpoints they go to. Retry after the delay in Retry-After.`,
-    [{ path: 'endpointId', message: `its origin ${err.origin} has had ${err.max} test events and replays this hour` }],
-    { 'Retry-After': String(err.retryAfterSeconds) },
-  );
 
 /** EVENT_NOT_SUBSCRIBED: the endpoint's event filter does not take the event; the message names both. */
 export const eventNotSubscribed = (err: EventNotSubscribedError) =>

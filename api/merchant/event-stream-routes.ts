@@ -33,7 +33,7 @@ const STREAM_RETRY_AFTER_S = 5;
 /**
  * `GET /v2/merchant/events/stream`: the merchant's events as server-sent events, as they are recorded
  * (core/webhooks/event-feed.ts), behind its API key (./routes.ts). Each message's `id` is its position;
- * a client that reconnects with it as `Last-Event-ID` gets what follows, nothing twice. `scripts/listen.ts`
+ * a client that reconnects with it as `Last-Event-ID` gets what follows, nothing twice. `packages/listen/`
  * forwards them to a developer's machine.
  */
 export function eventStreamRoutes(deps: { config: Config; db: Db }) {

@@ -1,3 +1,4 @@
+import { DELIVERY_ERRORS } from '../../core/outbound/delivery-errors.js';
 import { z } from 'zod';
 import {
   createdWebhookEndpointSchema,
@@ -14,7 +15,10 @@ import {
   example,
   json,
   MERCHANT_COMMON_ERRORS,
+  MERCHANT_INTERNAL,
   MERCHANT_SECURITY,
+  MERCHANT_UNAUTHORIZED,
+  MERCHANT_UNAVAILABLE,
   methodNotAllowedError,
   requestIdHeader,
   together,
@@ -196,6 +200,58 @@ export const ROTATE_WEBHOOK_ENDPOINT_SECRET = declareRoute({
   },
 });
 
+export const testEventAnswerSchema = z
+  .strictObject({
+    eventId: z.string().meta({
+      description: 'The test event’s id (its webhook-id header); test events are neither recorded nor retried',
+      example: 'evt_test_3f2c9b7e0d3a4c1b8e6f5a4d',
+    }),
+    url: z.string().meta({ description: 'Where it went: the endpoint’s URL' }),
+    delivered: z.boolean().meta({ description: 'true when your endpoint answered 2xx' }),
+    status: z.int().optional().meta({ description: 'Your endpoint’s HTTP status; absent when it did not answer' }),
+    error: z.enum(DELIVERY_ERRORS).optional().meta({ description: 'Why there was no answer (docs/webhooks.md); absent when it answered' }),
+    latencyMs: z.number().meta({ description: 'How long the POST took' }),
+  })
+  .meta({ id: 'WebhookTestEventResult' });
+export type TestEventAnswer = z.output<typeof testEventAnswerSchema>;
+
+export const TEST_WEBHOOK_ENDPOINT = declareRoute({
+  method: 'post',
+  path: '/v2/merchant/webhook-endpoints/{id}/test',
+  operation: {
+    operationId: 'testWebhookEndpoint',
+    summary: 'Send a signed test event to an endpoint',
+    description:
+      'Sends one `webhook_test` event to the endpoint now, signed with each of its live secrets as every delivery is (docs/webhooks.md), also to a disabled endpoint, and answers what your endpoint answered: check your signature verification before real orders arrive. The dashboard’s "Send a test event" does the same for your first endpoint. No body. Counted with test events and replays: WEBHOOK_MANUAL_SENDS_PER_HOUR to one origin.',
+    tags: ['Webhook endpoints'],
+    security: MERCHANT_SECURITY,
+    request: { params: endpointIdParameter },
+    responses: {
+      200: { description: 'Sent; `delivered` says whether your endpoint answered 2xx.', headers: requestIdHeader, content: json(testEventAnswerSchema) },
+      ...errorResponses([
+        MERCHANT_UNAUTHORIZED,
+        ENDPOINT_NOT_FOUND,
+        methodNotAllowedError('POST'),
+        BOUND_BY_OPERATOR,
+        {
+          description:
+            'RATE_LIMITED: you had your test events and replays for the hour to the endpoint’s origin (WEBHOOK_MANUAL_SENDS_PER_HOUR, 30 by default, from the dashboard and the API together); retry after Retry-After seconds.',
+          examples: [
+            example(
+              'RATE_LIMITED',
+              'Too many test events and replays to https://shop.example: at most 30 an hour to one origin, from the dashboard and the API together, whichever of your endpoints they go to. Retry after the delay in Retry-After.',
+              [{ path: 'endpointId', message: 'its origin https://shop.example has had 30 test events and replays this hour' }],
+            ),
+          ],
+          retryAfter: true,
+        },
+        MERCHANT_INTERNAL,
+        MERCHANT_UNAVAILABLE,
+      ]),
+    },
+  },
+});
+
 /** In the document's order. */
 export const WEBHOOK_ENDPOINT_PATHS = [
   LIST_WEBHOOK_ENDPOINTS,
@@ -204,4 +260,5 @@ export const WEBHOOK_ENDPOINT_PATHS = [
   UPDATE_WEBHOOK_ENDPOINT,
   DELETE_WEBHOOK_ENDPOINT,
   ROTATE_WEBHOOK_ENDPOINT_SECRET,
+  TEST_WEBHOOK_ENDPOINT,
 ];

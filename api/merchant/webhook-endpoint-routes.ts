@@ -1,3 +1,7 @@
+import { findDeliveryEndpoint } from '../../core/merchants/merchant-store.js';
+import type { postWebhook } from '../../core/webhooks/http-post.js';
+import { admitManualSend, ManualSendLimitError } from '../../core/webhooks/manual-sends.js';
+import { sendTestWebhook } from '../../core/webhooks/test-event.js';
 import { Hono } from 'hono';
 import type { Config } from '../../core/config.js';
 import type { Db } from '../../core/db/client.js';
@@ -25,6 +29,8 @@ import {
   LIST_WEBHOOK_ENDPOINTS,
   ROTATE_WEBHOOK_ENDPOINT_SECRET,
   UPDATE_WEBHOOK_ENDPOINT,
+  TEST_WEBHOOK_ENDPOINT,
+  type TestEventAnswer,
 } from './webhook-endpoint-paths.js';
 import { jsonBody, readValidJson } from '../json-body.js';
 
@@ -38,6 +44,15 @@ export const endpointDisabledByOperator = (err: EndpointDisabledByOperatorError)
   new ApiError('ENDPOINT_DISABLED_BY_OPERATOR', err.message, [
     { path: BOUND_FIELD[err.action], message: `an operator disabled webhook endpoint ${err.endpointId}; only an operator enables it again` },
   ]);
+
+/** RATE_LIMITED: the hourly test events and replays to one origin (core/webhooks/manual-sends.ts), the dashboard's and the API's together. */
+export const manualSendsRateLimited = (err: ManualSendLimitError) =>
+  new ApiError(
+    'RATE_LIMITED',
+    `Too many test events and replays to ${err.origin}: at most ${err.max} an hour to one origin, from the dashboard and the API together, whichever of your endpoints they go to. Retry after the delay in Retry-After.`,
+    [{ path: 'endpointId', message: `its origin ${err.origin} has had ${err.max} test events and replays this hour` }],
+    { 'Retry-After': String(err.retryAfterSeconds) },
+  );
 
 export const endpointNotFound = (id: string) =>
   new ApiError('NOT_FOUND', 'No webhook endpoint of yours has this id. List yours with GET /v2/merchant/webhook-endpoints.', [
@@ -69,7 +84,7 @@ function translate(err: unknown): never {
 }
 
 /** `/v2/merchant/webhook-endpoints…`: the merchant's endpoints, mounted behind its API key (./routes.ts). */
-export function webhookEndpointRoutes(deps: { config: Config; db: Db }) {
+export function webhookEndpointRoutes(deps: { config: Config; db: Db; postWebhook?: typeof postWebhook }) {
   const { config, db } = deps;
   const app = new Hono();
   const endpointId = (id: string) => {
@@ -98,6 +113,30 @@ export function webhookEndpointRoutes(deps: { config: Config; db: Db }) {
     return c.body(null, 204);
   });
   refuseOtherMethods(app, MERCHANT_MOUNT, GET_WEBHOOK_ENDPOINT, UPDATE_WEBHOOK_ENDPOINT, DELETE_WEBHOOK_ENDPOINT);
+
+  serve(app, MERCHANT_MOUNT, TEST_WEBHOOK_ENDPOINT, async (c) => {
+    const { platformUuid } = c.get('merchant');
+    const id = endpointId(c.req.param('id'));
+    const endpoint = await findDeliveryEndpoint(db, platformUuid, id);
+    if (!endpoint || endpoint.deleted) throw endpointNotFound(id);
+    // Counted with the dashboard's test events and every replay (core/webhooks/manual-sends.ts); none to an endpoint an operator disabled.
+    await admitManualSend({ config, db }, platformUuid, [endpoint]).catch((err: unknown) => {
+      if (err instanceof ManualSendLimitError) throw manualSendsRateLimited(err);
+      translate(err);
+    });
+    const message = 'A test event sent with POST /v2/merchant/webhook-endpoints/{id}/test. Answer 2xx once its signature verifies.';
+    const sent = await sendTestWebhook(db, config, platformUuid, { endpointId: id, message, ...(deps.postWebhook ? { post: deps.postWebhook } : {}) });
+    const { status, errorClass, latencyMs } = sent.outcome;
+    return c.json({
+      eventId: sent.eventId,
+      url: sent.url,
+      delivered: status !== undefined && status >= 200 && status < 300,
+      ...(status === undefined ? {} : { status }),
+      ...(errorClass ? { error: errorClass } : {}),
+      latencyMs,
+    } satisfies TestEventAnswer);
+  });
+  refuseOtherMethods(app, MERCHANT_MOUNT, TEST_WEBHOOK_ENDPOINT);
 
   serve(app, MERCHANT_MOUNT, ROTATE_WEBHOOK_ENDPOINT_SECRET, async (c) => {
     const merchant = c.get('merchant');

@@ -35,7 +35,7 @@ export const OPEN_SANDBOX_DISPUTE = declareRoute({
     summary: 'Sandbox: open a dispute on a paid order',
     description:
       'Sandbox only (404 in production): the simulated customer disputes the whole payment of a paid order, as the card 4000 0000 0000 0259 does by itself. order_disputed follows, then reminders as evidenceDueBy (SANDBOX_DISPUTE_RESPONSE_SECONDS away) nears; answer it as you would a real one. Evidence wins after SANDBOX_DISPUTE_REVIEW_SECONDS; accepting, or no answer by evidenceDueBy, loses. The body may be {}.',
-    tags: ['Sandbox'],
+    tags: ['Sandbox helpers'],
     security: MERCHANT_SECURITY,
     request: { params: cartIdParameter, body: { required: true, content: json(sandboxDisputeRequestSchema) } },
     responses: {
@@ -49,7 +49,11 @@ export const OPEN_SANDBOX_DISPUTE = declareRoute({
         methodNotAllowedError('POST'),
         {
           description: 'ORDER_NOT_PAID: the order is not paid, or it already has a dispute.',
-          examples: [example('ORDER_NOT_PAID', 'Only a paid order without a dispute can be disputed.', [{ path: 'cartId', message: 'is not a paid order without a dispute' }])],
+          examples: [
+            example('ORDER_NOT_PAID', 'Only a paid order without a dispute can be disputed.', [
+              { path: 'cartId', message: 'is not a paid order without a dispute' },
+            ]),
+          ],
         },
         MERCHANT_INTERNAL,
         MERCHANT_UNAVAILABLE,

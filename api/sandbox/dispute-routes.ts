@@ -6,17 +6,15 @@ import { getOrder } from '../../core/orders/orders.js';
 import type { Temporal } from '../../core/temporal/connection.js';
 import { disputeWorkflows } from '../../workflows/dispute/client.js';
 import { jsonBody, readValidJson } from '../json-body.js';
-import { merchantAuth } from '../merchant/auth.js';
 import { refuseOtherMethods, serve } from '../route-declaration.js';
 import { OPEN_SANDBOX_DISPUTE, SANDBOX_DISPUTE_BODY_BYTES, sandboxDisputeRequestSchema } from './dispute-paths.js';
 import { SANDBOX_MOUNT } from './mount.js';
 
-/** `POST /v2/sandbox/carts/{cartId}/dispute` with the merchant's sandbox API key; 404 in production. */
+/** `POST /v2/sandbox/carts/{cartId}/dispute`, joined to the sandbox helpers (./routes.ts: the API key checked there; not served in production). */
 export function sandboxDisputeRoutes(deps: { config: Config; db: Db; temporal: Temporal }) {
   const { config, db } = deps;
   const opening = { db, config, disputes: disputeWorkflows(deps.temporal.client, config) };
   const app = new Hono();
-  app.use(merchantAuth({ db, environment: config.environment }));
 
   serve(app, SANDBOX_MOUNT, OPEN_SANDBOX_DISPUTE, jsonBody(SANDBOX_DISPUTE_BODY_BYTES), async (c) => {
     const cartId = c.req.param('cartId');

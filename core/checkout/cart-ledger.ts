@@ -124,8 +124,23 @@ export async function admitCart(sql: Sql, admission: CartAdmission): Promise<Car
  * update is sent only once it succeeded. A null marker (on a row inserted by insertCart) therefore
  * proves the workflow is still in its initial state; see docs/decisions/page-first-load.md.
  */
-export async function markCustomerStarted(db: Db, cartId: string): Promise<void> {
-  await db`update carts set customer_started_at = now() where cart_id = ${cartId} and customer_started_at is null`;
+export async function markCustomerStarted(db: Db, cartId: string): Promise<boolean> {
+  // A cart the sandbox helpers claimed is theirs alone (claimForSandboxHelper): no browser starts it.
+  const marked = await db`
+    update carts set customer_started_at = coalesce(customer_started_at, now()) where cart_id = ${cartId} and sandbox_driven_at is null`;
+  return marked.count === 1;
+}
+
+/**
+ * The sandbox helpers (api/sandbox/) act as the cart's customer: they may claim a cart no browser has
+ * started, and drive again one they claimed. One row update against markCustomerStarted's, so of a
+ * browser and the helper only the first acts; false when a browser started the cart first.
+ */
+export async function claimForSandboxHelper(db: Db, cartId: string): Promise<boolean> {
+  const claimed = await db`
+    update carts set sandbox_driven_at = coalesce(sandbox_driven_at, now()), customer_started_at = coalesce(customer_started_at, now())
+    where cart_id = ${cartId} and (sandbox_driven_at is not null or customer_started_at is null)`;
+  return claimed.count === 1;
 }
 
 /** The browser that verified the code acts for the customer from now on (web/checkout/browser-binding.ts). */
@@ -254,6 +269,8 @@ export interface LedgerCart {
   savedCardsAllowed: boolean;
   /** The SHA-256 of the cookie of the browser that verified the code (bindBrowser); null until one did. */
   browserBinding: string | null;
+  /** Whether the sandbox helpers claimed the cart (claimForSandboxHelper): then no browser acts for it. */
+  sandboxDriven: boolean;
 }
 
 interface CartRow {
@@ -278,6 +295,7 @@ interface CartRow {
   recovered_customer_sealed: Buffer | null;
   saved_cards_allowed: boolean | null;
   browser_binding: string | null;
+  sandbox_driven: boolean;
 }
 
 const toLedgerCart = (r: CartRow): LedgerCart => ({
@@ -302,10 +320,12 @@ const toLedgerCart = (r: CartRow): LedgerCart => ({
   recoveredCustomerSealed: r.recovered_customer_sealed,
   savedCardsAllowed: r.saved_cards_allowed ?? true,
   browserBinding: r.browser_binding,
+  sandboxDriven: r.sandbox_driven,
 });
 
 const LEDGER_CART_COLUMNS = (sql: Sql) =>
   sql`platform_uuid, environment, merchant_name, amount, currency, status, store, cart, expires_on, customer_started_at, page_opened_at, created_with, cancelled_by, captured_amount, recovered_from, payment_link_id, retry_of, browser_binding,
+    sandbox_driven_at is not null as sandbox_driven,
     (select recovered.customer_sealed from carts recovered where recovered.cart_id = carts.recovered_from) as recovered_customer_sealed,
     ${cartMerchantBrandColourColumn(sql)},
     (select m.saved_cards_allowed from merchants m where m.platform_uuid = carts.platform_uuid) as saved_cards_allowed`;

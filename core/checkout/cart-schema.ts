@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import currencyCodes from 'currency-codes';
+import { STRIPE_CURRENCIES } from './payment-processors/stripe-currencies.js';
 import countries from 'i18n-iso-countries';
 import { displayText } from '../display-text.js';
 import { cartTotal } from '../money.js';
@@ -167,12 +168,20 @@ function url(protocols: 'https' | 'http(s)') {
 const ON_REGISTERED_DOMAIN = "In production its host must be one of the merchant's registered domains or a subdomain of one.";
 const LOOPBACK_IN_SANDBOX = 'Sandbox also accepts http://localhost, *.localhost, 127.0.0.1 and [::1] (any port); production refuses them.';
 
-/** Every currency create-cart accepts: the ISO 4217 list less what a customer cannot pay in. The OpenAPI enum is this list. */
+/** The ISO 4217 list less what a customer cannot pay in: what the schema reads as a currency at all. */
 export const PAYABLE_CURRENCIES: readonly string[] = currencyCodes
   .codes()
   .filter((c) => !NON_PAYABLE_CURRENCIES.has(c))
   .sort();
 const PAYABLE = new Set(PAYABLE_CURRENCIES);
+
+/**
+ * Every currency a deployment accepts: a payable one its processor charges. Sandbox charges under the
+ * rules of Stripe, production's processor (core/checkout/processor-amounts.ts), so both accept this
+ * one list, which `GET /v2/public/api/currencies` gives with each one's units (core/checkout/accepted-currencies.ts)
+ * and the OpenAPI enum is.
+ */
+export const ACCEPTED_CURRENCIES: readonly string[] = PAYABLE_CURRENCIES.filter((c) => STRIPE_CURRENCIES.has(c));
 
 /** Every country code create-cart accepts: ISO 3166-1 alpha-2 and alpha-3. The OpenAPI enum is this list. */
 export const COUNTRY_CODES: readonly string[] = [...Object.keys(countries.getAlpha2Codes()), ...Object.keys(countries.getAlpha3Codes())].sort();
@@ -185,9 +194,9 @@ export const currencySchema = z
   .refine((c) => PAYABLE.has(c), 'is not an ISO 4217 currency a customer can pay in')
   .meta({
     description:
-      "ISO 4217 currency code, upper case. Every amount (items, totals, captures, refunds, webhooks, dashboard) is in its ISO 4217 minor units (JPY 0 decimals, EUR 2, KWD 3), whatever the payment processor. The processor must be able to charge the currency and the total exactly, else 422 CURRENCY_NOT_SUPPORTED or AMOUNT_NOT_REPRESENTABLE. With Stripe, and in sandbox, which applies the same rules: only Stripe's presentment currencies; BHD, JOD, KWD, OMR and TND totals end in 0; MGA totals are whole ariary (multiples of 100). docs/api.md lists the rule per processor.",
+      "ISO 4217 currency code, upper case: one of those GET /v2/public/api/currencies lists (this enum). Every amount (items, totals, captures, refunds, webhooks, dashboard) is in its ISO 4217 minor units (JPY 0 decimals, EUR 2, KWD 3), whatever the payment processor. The processor must be able to charge the currency and the total exactly, else 422 CURRENCY_NOT_SUPPORTED or AMOUNT_NOT_REPRESENTABLE: each currency's `multipleOf` there is what its amounts must be multiples of (BHD, JOD, KWD, OMR and TND 10, MGA 100).",
     example: 'EUR',
-    enum: PAYABLE_CURRENCIES,
+    enum: ACCEPTED_CURRENCIES,
   });
 
 export const countrySchema = z

@@ -116,6 +116,11 @@ export const orderDataSchema = z
         'The cartId of the failed session this one retries (POST /v2/merchant/carts/{cartId}/retry): the same store and cart, a second chance at paying for the same order of yours. Follow it to your order; null for a cart you created.',
       example: null,
     }),
+    retryRoot: z.string().nullable().meta({
+      description:
+        'With retryOf: the cartId of the first session of the chain of retries this one belongs to (the cart you created), however many retries ago, so your order is found without walking retryOf back; null for a cart you created.',
+      example: null,
+    }),
     recoveryUrl: z
       .string()
       .nullable()
@@ -167,6 +172,7 @@ export function orderDataOf(row: OrderRow, ctx: OrderContext): OrderData {
     createdWith: row.createdWith,
     paymentLinkId: row.paymentLinkId,
     retryOf: row.retryOf,
+    retryRoot: row.retryRoot,
     recoveryUrl: recoveryUrlOf(ctx, row),
     recoveredFrom: row.recoveredFrom,
     dispute: row.dispute && { ...row.dispute, evidenceDueBy: row.dispute.evidenceDueBy.toISOString() },

@@ -39,6 +39,8 @@ export interface OrderRow {
   paymentLinkId: string | null;
   /** The cart this session retries; null for a cart the merchant created. */
   retryOf: string | null;
+  /** The first cart of the retry chain (migration 029); null with retryOf. */
+  retryRoot: string | null;
   /** The abandoned cart whose recovery link opened this session (./recovery-token.ts); null otherwise. */
   recoveredFrom: string | null;
   /** The order's latest dispute (./disputes.ts); null when it has none. */
@@ -79,6 +81,7 @@ interface OrderDbRow {
   created_with: CartProvenance;
   payment_link_id: string | null;
   retry_of: string | null;
+  retry_root: string | null;
   recovered_from: string | null;
   early_fraud_warning_at: Date | null;
   dispute: { id: string; amount: number; reason: string; status: DisputeStatus; evidence_due_by: string } | null;
@@ -116,6 +119,7 @@ const toOrderRow = (r: OrderDbRow): OrderRow => ({
   createdWith: r.created_with,
   paymentLinkId: r.payment_link_id,
   retryOf: r.retry_of,
+  retryRoot: r.retry_root,
   recoveredFrom: r.recovered_from,
   dispute: r.dispute && {
     id: r.dispute.id,
@@ -141,7 +145,7 @@ export interface CartListFilter {
 
 const ORDER_COLUMNS = (sql: Sql) => sql`
   cart_id, platform_uuid, environment, status, amount, currency, refunded_amount, captured_amount, payment_brand, payment_last4, three_d_secure,
-  paid_with_saved_card, failure_code, cancelled_by, customer_sealed, cart, expires_on, created_at, paid_at, created_with, payment_link_id, retry_of, recovered_from,
+  paid_with_saved_card, failure_code, cancelled_by, customer_sealed, cart, expires_on, created_at, paid_at, created_with, payment_link_id, retry_of, retry_root, recovered_from,
   early_fraud_warning_at,
   (select json_build_object('id', d.id, 'amount', d.amount, 'reason', d.reason, 'status', d.status, 'evidence_due_by', d.evidence_due_by)
      from disputes d where d.cart_id = carts.cart_id order by d.opened_at desc limit 1) as dispute,

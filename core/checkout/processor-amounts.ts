@@ -76,7 +76,7 @@ export function adapterAmount(currencies: ProcessorCurrencies, processor: string
 function describeRefusal(refusal: AmountRefusal, currency: string, amount: number): { message: string; field: string } {
   if (refusal.code === 'CURRENCY_NOT_SUPPORTED') {
     return {
-      message: `The payment processor cannot charge ${currency}. Use one of the currencies docs/api.md lists for it.`,
+      message: `The payment processor cannot charge ${currency}. Use one of the currencies GET /v2/public/api/currencies lists.`,
       field: 'is not a currency the payment processor charges',
     };
   }
@@ -85,7 +85,7 @@ function describeRefusal(refusal: AmountRefusal, currency: string, amount: numbe
   const nearest = [below, below + multipleOf].filter((n) => n > 0 && n <= Number.MAX_SAFE_INTEGER);
   const fix = nearest.length > 0 ? ` Use ${nearest.join(' or ')} (${nearest.map((n) => formatAmount(n, currency)).join(' or ')}).` : '';
   return {
-    message: `The payment processor cannot charge ${amount} (minor units of ${currency}) exactly: ${currency} amounts must be multiples of ${multipleOf}.${fix}`,
+    message: `The payment processor cannot charge ${amount} (minor units of ${currency}) exactly: ${currency} amounts must be multiples of ${multipleOf}.${fix} GET /v2/public/api/currencies gives each currency's multipleOf.`,
     field: `must be a multiple of ${multipleOf} (minor units of ${currency}) for the payment processor to charge it exactly`,
   };
 }

@@ -84,6 +84,8 @@ export const ACTION_REFUSED = {
   codeWrong: 'code_wrong',
   /** Another browser used up its attempts on a verified session's code: it must ask for a new one. */
   rebindLocked: 'rebind_locked',
+  /** The sandbox test clock's advance, refused: the timer it names is not running (workflows/cart-session/test-clock.ts). */
+  nothingToAdvance: 'nothing_to_advance',
 } as const;
 export type ActionRefusal = (typeof ACTION_REFUSED)[keyof typeof ACTION_REFUSED];
 

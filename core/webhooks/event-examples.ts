@@ -37,6 +37,7 @@ const order = {
   createdWith: 'api_key' as const,
   paymentLinkId: null,
   retryOf: null,
+  retryRoot: null,
   recoveryUrl: null,
   recoveredFrom: null,
   dispute: null,

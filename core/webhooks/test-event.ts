@@ -27,9 +27,10 @@ export async function sendTestWebhook(
   db: Db,
   config: Pick<Config, 'keyring' | 'webhooks'>,
   platformUuid: string,
-  options: { post?: typeof postWebhook; message?: string } = {},
+  options: { post?: typeof postWebhook; message?: string; endpointId?: string } = {},
 ): Promise<TestEventResult> {
-  const endpoint = await findDeliveryEndpoint(db, platformUuid);
+  // The dashboard's goes to the first endpoint; the merchant API's to the one it names.
+  const endpoint = await findDeliveryEndpoint(db, platformUuid, options.endpointId);
   if (!endpoint) throw new MerchantNotFoundError(platformUuid);
   const sentAt = new Date();
   const eventId = `evt_test_${randomToken(18)}`;

@@ -72,7 +72,7 @@ const options = z
     'landing-checkouts': z.coerce.number().int().positive(),
     /** Paid sessions per cost measurement; twice as many abandoned ones. */
     'cost-sessions': z.coerce.number().int().positive(),
-    /** Rounds of before-then-ours cost measurements; each figure is the lowest of its rounds. */
+    /** Rounds of floor-then-ours cost measurements; each figure is the lowest of its rounds. */
     'cost-rounds': z.coerce.number().int().positive(),
     /** Rounds of create-cart against the raw start, alternating which runs first; the median round is reported. */
     'pair-rounds': z.coerce.number().int().positive(),

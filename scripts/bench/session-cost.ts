@@ -1,8 +1,5 @@
-import { execFileSync } from 'node:child_process';
-import { mkdtempSync, rmSync, symlinkSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import path from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { randomUUID } from 'node:crypto';
+import { Client } from '@temporalio/client';
 import { registerMerchant } from '../../core/onboarding/registration.js';
 import { payUpdate } from '../../workflows/cart-session/messages.js';
 import { createCart, forEachConcurrently, type BenchContext } from './context.js';
@@ -10,16 +7,8 @@ import { cartReadyToPay } from './pay-to-webhook.js';
 import { cpuMeter, type CpuFigures } from './cpu.js';
 import { round } from './load.js';
 import { startVerifyingReceiver, type VerifyingReceiver } from './receiver.js';
+import { floorAbandonedSession, floorPaidSession, floorPay, floorSendCode, floorVerify } from './floor/workflows.js';
 import { processGroups, startRoles, type Roles } from './stack.js';
-
-const ROOT = fileURLToPath(new URL('../..', import.meta.url));
-
-/**
- * The code before issue 41's work on a session's CPU (docs/decisions/session-cost.md; before it,
- * 8fd0fd6, the code before the lean sessions): `cost.before…` runs its roles, from this commit's tree,
- * beside ours on the same Temporal and PostgreSQL in the same run.
- */
-const COST_BEFORE_COMMIT = '6b76056';
 
 /** Sessions driven at once: a busy shop's pace, short of saturating two cores. */
 const COST_CONCURRENCY = 16;
@@ -107,25 +96,17 @@ async function measureAbandoned(ctx: BenchContext, roles: Roles, receiver: Verif
   return { sessions, concurrency, errors, ...perSession([creates, drain], sessions) };
 }
 
-/** A copy of `commit`'s tree that runs on this checkout's node_modules; removed by the returned function. */
-export function checkoutTree(root: string, commit: string): { dir: string; remove: () => void } {
-  const dir = mkdtempSync(path.join(tmpdir(), 'hosted-checkout-before-'));
-  execFileSync('bash', ['-c', `git -C "$1" archive "$2" | tar -x -C "$3"`, 'archive', root, commit, dir]);
-  symlinkSync(path.join(root, 'node_modules'), path.join(dir, 'node_modules'));
-  return { dir, remove: () => rmSync(dir, { recursive: true, force: true }) };
-}
-
 /**
- * What a paid and an abandoned session cost in CPU, all processes summed, on roles of their own (run
- * from `root`: this checkout, or the tree of the code before) and a task queue of their own.
+ * What a paid and an abandoned session cost in CPU, all processes summed, on roles of their own and a
+ * task queue of their own.
  */
 export async function measureSessionCost(
   ctx: BenchContext,
-  options: { code: string; root?: string; paidSessions: number; abandonedSessions: number; concurrency: number },
+  options: { code: string; paidSessions: number; abandonedSessions: number; concurrency: number },
 ): Promise<CostFigures> {
   const taskQueue = `bench-cost-${options.code.replace(/[^a-z0-9]/gi, '')}`;
   const receiver = await startVerifyingReceiver();
-  const roles = await startRoles(ctx.stack, { taskQueue, web: false, root: options.root, env: { SESSION_LIFETIME_SECONDS: String(COST_LIFETIME_S) } });
+  const roles = await startRoles(ctx.stack, { taskQueue, web: false, env: { SESSION_LIFETIME_SECONDS: String(COST_LIFETIME_S) } });
   try {
     const merchant = await registerMerchant(
       ctx.db,
@@ -146,52 +127,100 @@ export async function measureSessionCost(
   }
 }
 
+/**
+ * The floor's sessions (scripts/bench/floor/workflows.ts), driven the way ours are: the same numbers,
+ * the same concurrency and lifetime, a worker process of the same settings on the same servers, metered
+ * the same way (the bench's own process, the client here, left out).
+ */
+export async function measureFloorCost(
+  ctx: BenchContext,
+  options: { code: string; paidSessions: number; abandonedSessions: number; concurrency: number },
+): Promise<CostFigures> {
+  const taskQueue = `bench-floor-${options.code.replace(/[^a-z0-9]/gi, '')}`;
+  const worker = await ctx.stack.startRole('floor-worker', 'scripts/bench/floor/worker.ts', { TEMPORAL_TASK_QUEUE: taskQueue }, { taskQueue });
+  // A plain client: the default data converter, no codec, no interceptor.
+  const client = new Client({ connection: ctx.temporal.connection, namespace: ctx.config.temporal.namespace });
+  const groups = { temporal: { pid: ctx.stack.temporalPid }, postgres: { pid: ctx.stack.postgresPid, withChildren: true }, worker: { pid: worker.pid } };
+  const id = () => `floor-${randomUUID()}`;
+  const paidSessions = async (sessions: number) => {
+    const meter = cpuMeter(groups);
+    await forEachConcurrently(Array.from({ length: sessions }), options.concurrency, async () => {
+      const handle = await client.workflow.start(floorPaidSession, { taskQueue, workflowId: id() });
+      await handle.executeUpdate(floorSendCode);
+      await handle.executeUpdate(floorVerify);
+      await handle.executeUpdate(floorPay);
+      await handle.result();
+    });
+    return { sessions, concurrency: options.concurrency, errors: 0, ...perSession([meter.stop()], sessions) };
+  };
+  const abandonedSessions = async (sessions: number) => {
+    const createMeter = cpuMeter(groups);
+    const handles = [];
+    const started = Date.now();
+    for (let i = 0; i < sessions; i += options.concurrency)
+      handles.push(
+        ...(await Promise.all(
+          Array.from({ length: Math.min(options.concurrency, sessions - i) }, () =>
+            client.workflow.start(floorAbandonedSession, { taskQueue, workflowId: id(), args: [COST_LIFETIME_S] }),
+          ),
+        )),
+      );
+    const creates = createMeter.stop();
+    await new Promise((r) => setTimeout(r, Math.max(0, started + COST_LIFETIME_S * 1000 - Date.now())));
+    const drainMeter = cpuMeter(groups);
+    await Promise.all(handles.map((h) => h.result()));
+    return { sessions, concurrency: options.concurrency, errors: 0, ...perSession([creates, drainMeter.stop()], sessions) };
+  };
+  try {
+    await paidSessions(options.concurrency);
+    const abandoned = await abandonedSessions(options.abandonedSessions);
+    const paid = await paidSessions(options.paidSessions);
+    return { code: options.code, paidSessionCpuMs: paid.cpuMs, abandonedSessionCpuMs: abandoned.cpuMs, paid, abandoned };
+  } finally {
+    await worker.stop();
+  }
+}
+
 export interface CostComparison {
   paidSessionCpuMs: number;
   abandonedSessionCpuMs: number;
-  beforePaidSessionCpuMs: number;
-  beforeAbandonedSessionCpuMs: number;
-  /** Ours over before's: the target is ≤ 0.5. */
-  paidRatio: number;
-  abandonedRatio: number;
-  beforeCommit: string;
+  /** The least a session needs of Temporal (scripts/bench/floor/), measured beside ours in the same run. */
+  floorPaidSessionCpuMs: number;
+  floorAbandonedSessionCpuMs: number;
+  /** Ours over the floor: the target is ≤ 1.5. */
+  paidOverFloor: number;
+  abandonedOverFloor: number;
   now: CostFigures;
-  before: CostFigures;
+  floor: CostFigures;
 }
 
 /**
- * This checkout's sessions and those of COST_BEFORE_COMMIT, measured one after the other in this run:
- * before, ours, before, ours…, each figure the lowest of its rounds (what a quiet machine gives).
+ * Our sessions and the floor's, measured one after the other in this run: floor, ours, floor, ours…,
+ * each figure the lowest of its rounds (what a quiet machine gives).
  */
 export async function measureCost(ctx: BenchContext, options: { paidSessions: number; abandonedSessions: number; rounds: number }): Promise<CostComparison> {
-  const tree = checkoutTree(ROOT, COST_BEFORE_COMMIT);
-  const rounds: Array<{ before: CostFigures; now: CostFigures }> = [];
-  try {
-    for (let pass = 1; pass <= options.rounds; pass++) {
-      const before = await measureSessionCost(ctx, { code: `before-${pass}`, root: tree.dir, ...options, concurrency: COST_CONCURRENCY });
-      ctx.log(`  before (${COST_BEFORE_COMMIT}), round ${pass}: paid ${before.paidSessionCpuMs} ms, abandoned ${before.abandonedSessionCpuMs} ms`);
-      const now = await measureSessionCost(ctx, { code: `now-${pass}`, ...options, concurrency: COST_CONCURRENCY });
-      ctx.log(`  ours, round ${pass}: paid ${now.paidSessionCpuMs} ms, abandoned ${now.abandonedSessionCpuMs} ms`);
-      rounds.push({ before, now });
-    }
-  } finally {
-    tree.remove();
+  const rounds: Array<{ floor: CostFigures; now: CostFigures }> = [];
+  for (let pass = 1; pass <= options.rounds; pass++) {
+    const floor = await measureFloorCost(ctx, { code: `floor-${pass}`, ...options, concurrency: COST_CONCURRENCY });
+    ctx.log(`  floor, round ${pass}: paid ${floor.paidSessionCpuMs} ms, abandoned ${floor.abandonedSessionCpuMs} ms`);
+    const now = await measureSessionCost(ctx, { code: `now-${pass}`, ...options, concurrency: COST_CONCURRENCY });
+    ctx.log(`  ours, round ${pass}: paid ${now.paidSessionCpuMs} ms, abandoned ${now.abandonedSessionCpuMs} ms`);
+    rounds.push({ floor, now });
   }
   const lowest = (pick: (r: (typeof rounds)[number]) => CostFigures, key: 'paidSessionCpuMs' | 'abandonedSessionCpuMs') =>
     rounds.map(pick).reduce((a, b) => (b[key] < a[key] ? b : a));
-  const now = { ...lowest((r) => r.now, 'paidSessionCpuMs') };
-  const before = { ...lowest((r) => r.before, 'paidSessionCpuMs') };
+  const now = lowest((r) => r.now, 'paidSessionCpuMs');
+  const floor = lowest((r) => r.floor, 'paidSessionCpuMs');
   const nowAbandoned = lowest((r) => r.now, 'abandonedSessionCpuMs');
-  const beforeAbandoned = lowest((r) => r.before, 'abandonedSessionCpuMs');
+  const floorAbandoned = lowest((r) => r.floor, 'abandonedSessionCpuMs');
   return {
     paidSessionCpuMs: now.paidSessionCpuMs,
     abandonedSessionCpuMs: nowAbandoned.abandonedSessionCpuMs,
-    beforePaidSessionCpuMs: before.paidSessionCpuMs,
-    beforeAbandonedSessionCpuMs: beforeAbandoned.abandonedSessionCpuMs,
-    paidRatio: round(now.paidSessionCpuMs / before.paidSessionCpuMs, 2),
-    abandonedRatio: round(nowAbandoned.abandonedSessionCpuMs / beforeAbandoned.abandonedSessionCpuMs, 2),
-    beforeCommit: COST_BEFORE_COMMIT,
+    floorPaidSessionCpuMs: floor.paidSessionCpuMs,
+    floorAbandonedSessionCpuMs: floorAbandoned.abandonedSessionCpuMs,
+    paidOverFloor: round(now.paidSessionCpuMs / floor.paidSessionCpuMs, 2),
+    abandonedOverFloor: round(nowAbandoned.abandonedSessionCpuMs / floorAbandoned.abandonedSessionCpuMs, 2),
     now: { ...now, abandonedSessionCpuMs: nowAbandoned.abandonedSessionCpuMs, abandoned: nowAbandoned.abandoned },
-    before: { ...before, abandonedSessionCpuMs: beforeAbandoned.abandonedSessionCpuMs, abandoned: beforeAbandoned.abandoned },
+    floor: { ...floor, abandonedSessionCpuMs: floorAbandoned.abandonedSessionCpuMs, abandoned: floorAbandoned.abandoned },
   };
 }

@@ -75,9 +75,17 @@ describe('retrying a failed session', () => {
     expect(lifetime).toBeLessThanOrEqual(stack.config.sessionLifetimeMs + 10_000);
 
     const original = await order(first);
-    expect(original).toMatchObject({ status: 'failed', failureCode: 'card_declined', retryOf: null });
+    expect(original).toMatchObject({ status: 'failed', failureCode: 'card_declined', retryOf: null, retryRoot: null });
     const retry_ = await order(answer.cartId);
-    expect(retry_).toMatchObject({ status: 'pending', retryOf: first, createdWith: 'api_key', amount: original.amount, payment: null, customer: null });
+    expect(retry_).toMatchObject({
+      status: 'pending',
+      retryOf: first,
+      retryRoot: first,
+      createdWith: 'api_key',
+      amount: original.amount,
+      payment: null,
+      customer: null,
+    });
     expect({ items: retry_.items, extra: retry_.extra, country: retry_.country }).toEqual({
       items: original.items,
       extra: original.extra,
@@ -96,7 +104,7 @@ describe('retrying a failed session', () => {
           .find((e) => e.event === 'order_created' && e.data.cartId === answer.cartId),
       { what: `order_created of ${answer.cartId}` },
     );
-    expect(created.data).toMatchObject({ status: 'paid', retryOf: first });
+    expect(created.data).toMatchObject({ status: 'paid', retryOf: first, retryRoot: first });
     expect((await order(first)).status).toBe('failed');
     // Every event of the first cart says it retries nothing.
     const firstEvents = [...shop.receiver.processed.values()]
@@ -156,8 +164,15 @@ describe('retrying a failed session', () => {
     let tip = await declined(await keyedSession());
     const root = tip;
     for (let n = 0; n < 3; n++) {
+      const previous = tip;
       const next = (await retried(tip)).cartId;
       tip = await declined({ cartId: next, handle: shop.driver.handleOf(next) });
+      // Each order of the chain names the first cart beside the one it retries, and so does each of its events.
+      expect(await order(tip)).toMatchObject({ retryOf: previous, retryRoot: root });
+      const events = [...shop.receiver.processed.values()]
+        .map((r) => JSON.parse(r.rawBody) as { data: { cartId: string; retryRoot: unknown } })
+        .filter((e) => e.data.cartId === tip);
+      expect(events.every((e) => e.data.retryRoot === root)).toBe(true);
     }
     await refused(await retry(tip), 409, 'RETRY_LIMIT_REACHED');
     const chain = await stack.db<{ retry_root: string }[]>`select retry_root from carts where retry_root = ${root}`;

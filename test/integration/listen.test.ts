@@ -1,12 +1,15 @@
-import { spawn } from 'node:child_process';
+import { execFileSync, spawn } from 'node:child_process';
 import { once } from 'node:events';
+import { mkdtempSync, rmSync } from 'node:fs';
 import type { Server } from 'node:http';
+import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { serve } from '@hono/node-server';
 import { Webhook } from 'standardwebhooks';
-import { describe, expect, it } from 'vitest';
+import { afterAll, describe, expect, it } from 'vitest';
 import { createApiApp } from '../../api/app.js';
 import { SANDBOX_CARDS } from '../../core/checkout/payment-processors/sandbox.js';
+import { WEBHOOK_EVENT_NAMES } from '../../core/webhooks/events.js';
 import { verifyWebhook } from '../../core/webhooks/verify.js';
 import { freePort } from '../../scripts/free-port.js';
 import { cartSessionDriver } from '../support/cart-session-driver.js';
@@ -16,6 +19,23 @@ import { waitFor } from '../support/wait-for.js';
 import { startWebhookReceiver, type ReceivedRequest } from '../support/webhook-receiver.js';
 
 const ROOT = path.resolve(import.meta.dirname, '../..');
+const PACKAGE = path.join(ROOT, 'packages/listen');
+
+/**
+ * The package as a merchant without this repository gets it: its `npm pack` tarball, installed
+ * outside the checkout, where an import of the product would fail.
+ */
+const outside = mkdtempSync(path.join(tmpdir(), 'listen-pack-'));
+afterAll(() => rmSync(outside, { recursive: true, force: true }));
+function packedTarball(): string {
+  const name = execFileSync('npm', ['pack', '--silent', '--pack-destination', outside], { cwd: PACKAGE, encoding: 'utf8' }).trim().split('\n').pop()!;
+  return path.join(outside, name);
+}
+/** The installed command, run directly so that the test's SIGTERM reaches it (npx would stand between). */
+function installedFromTarball(): string {
+  execFileSync('npm', ['install', '--no-audit', '--no-fund', '--prefer-offline', '--prefix', outside, packedTarball()], { stdio: 'ignore' });
+  return path.join(outside, 'node_modules', '.bin', 'hosted-checkout-listen');
+}
 
 /** What a merchant's endpoint checks before trusting a delivery (docs/webhooks.md): both signature headers, over the raw body. */
 function verifiedWith(secret: string, request: ReceivedRequest) {
@@ -27,7 +47,7 @@ function verifiedWith(secret: string, request: ReceivedRequest) {
   return standard;
 }
 
-describe('npm run listen', () => {
+describe('hosted-checkout-listen (packages/listen, `npm run listen`)', () => {
   const stack = useTestStack();
 
   it('forwards a paid checkout’s events as deliveries signed with its printed secret, and follows the API through a restart missing and repeating nothing', async () => {
@@ -45,8 +65,8 @@ describe('npm run listen', () => {
     const merchant = await stack.createMerchant({ name: 'Laptop Store', webhookUrl: delivered.url });
     const driver = cartSessionDriver(stack, merchant.platformUuid);
 
-    const listener = spawn(process.execPath, ['--import', 'tsx', 'scripts/listen.ts', '--forward-to', local.url, '--events', 'order_created,order_updated'], {
-      cwd: ROOT,
+    const listener = spawn(installedFromTarball(), ['--forward-to', local.url, '--events', 'order_created,order_updated'], {
+      cwd: outside,
       env: { ...process.env, HOSTED_CHECKOUT_API_URL: apiUrl, HOSTED_CHECKOUT_API_KEY: merchant.apiKey },
       stdio: ['ignore', 'pipe', 'pipe'],
     });
@@ -127,23 +147,31 @@ describe('npm run listen', () => {
     expect(listener.exitCode, output).toBe(0);
   }, 120_000);
 
+  it('runs with npx from its tarball, nothing else installed', async () => {
+    const help = spawn('npx', ['--yes', '--prefer-offline', '--package', packedTarball(), 'hosted-checkout-listen', '--help'], {
+      cwd: outside,
+      stdio: ['ignore', 'pipe', 'inherit'],
+    });
+    let stdout = '';
+    help.stdout.on('data', (chunk: Buffer) => (stdout += chunk.toString('utf8')));
+    const [code] = (await once(help, 'exit')) as [number];
+    expect(code).toBe(0);
+    expect(stdout).toContain('hosted-checkout-listen --forward-to http://localhost:4000/webhooks');
+  }, 60_000);
+
   it('refuses an unknown event name, in the command and in the stream’s query, and a Last-Event-ID it did not send', async () => {
-    const run = spawn(
-      process.execPath,
-      ['--import', 'tsx', 'scripts/listen.ts', '--forward-to', 'http://localhost:4000/webhooks', '--events', 'order_created,order_paid'],
-      {
-        cwd: ROOT,
-        env: { ...process.env, HOSTED_CHECKOUT_API_URL: stack.apiUrl, HOSTED_CHECKOUT_API_KEY: 'unused' },
-        stdio: ['ignore', 'pipe', 'pipe'],
-      },
-    );
+    // `npx <path>`, as a developer with the repository (or its packages/listen folder) runs it.
+    const run = spawn('npx', ['--yes', PACKAGE, '--forward-to', 'http://localhost:4000/webhooks', '--events', 'order_created,order_paid'], {
+      cwd: ROOT,
+      env: { ...process.env, HOSTED_CHECKOUT_API_URL: stack.apiUrl, HOSTED_CHECKOUT_API_KEY: 'unused' },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
     let stderr = '';
     run.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString('utf8')));
     const [code] = (await once(run, 'exit')) as [number];
     expect(code).toBe(2);
-    expect(stderr).toContain(
-      '--events: "order_paid" is not an event name; the events are order_created, order_updated, order_cancelled, order_refunded, order_abandoned',
-    );
+    // The package's own list of names is the product's, in its order.
+    expect(stderr).toContain(`--events: "order_paid" is not an event name; the events are ${WEBHOOK_EVENT_NAMES.join(', ')}`);
 
     const merchant = await stack.createMerchant();
     const api = merchantApi(stack, merchant.apiKey);

@@ -120,6 +120,7 @@ describe('the merchant’s orders: one order in full, and the list with filters 
       createdWith: 'public',
       paymentLinkId: null,
       retryOf: null,
+      retryRoot: null,
       recoveryUrl: null,
       recoveredFrom: null,
       dispute: null,

@@ -5,7 +5,7 @@ import { ERROR_STATUS, type ErrorCode } from '../../application/errors.js';
 import { insertMerchant } from '../../core/merchants/merchant-store.js';
 import { setRequireApiKey } from '../../core/merchants/api-keys.js';
 import { newWebhookSecret } from '../../core/webhooks/signing.js';
-import { COUNTRY_CODES, PAYABLE_CURRENCIES } from '../../core/checkout/cart-schema.js';
+import { ACCEPTED_CURRENCIES, COUNTRY_CODES } from '../../core/checkout/cart-schema.js';
 import { SANDBOX_REFUND_DECLINED_AMOUNT } from '../../core/checkout/payment-processors/sandbox.js';
 import { createCartId, postCart, validCartRequest } from '../support/fixtures.js';
 import { merchantApi, paidCarts } from '../support/merchant-api.js';
@@ -51,10 +51,13 @@ describe('the OpenAPI document tells the truth about create-cart', () => {
 
   it('lists the currencies and countries the server accepts, as enums', async () => {
     const { components } = await documentOf(stack.apiUrl);
-    expect(components.schemas.Cart!.properties.currency!.enum).toEqual(PAYABLE_CURRENCIES);
+    // The currency enum is what the deployment accepts, exactly GET /v2/public/api/currencies' codes (test/integration/currencies.test.ts holds those to create-cart).
+    const listed = ((await (await fetch(`${stack.apiUrl}/v2/public/api/currencies`)).json()) as { data: { code: string }[] }).data.map((c) => c.code);
+    expect(components.schemas.Cart!.properties.currency!.enum).toEqual(listed);
+    expect(listed).toEqual(ACCEPTED_CURRENCIES);
     expect(components.schemas.Cart!.properties.country!.enum).toEqual(COUNTRY_CODES);
-    expect(PAYABLE_CURRENCIES).toContain('EUR');
-    expect(PAYABLE_CURRENCIES).not.toContain('XAU');
+    expect(listed).toContain('EUR');
+    for (const refused of ['XAU', 'IRR', 'KPW', 'VES']) expect(listed).not.toContain(refused);
   });
 
   it('accepts the documented request exactly as written, and answers it as documented', async () => {
@@ -147,7 +150,7 @@ describe('the OpenAPI document tells the truth about the merchant API', () => {
       components: { securitySchemes: Record<string, unknown> };
     };
     expect(document.components.securitySchemes.merchantApiKey).toMatchObject({ type: 'http', scheme: 'bearer' });
-    const merchantOperations = Object.entries(document.paths).filter(([path]) => path.startsWith('/v2/merchant/'));
+    const merchantOperations = Object.entries(document.paths).filter(([path]) => path.startsWith('/v2/merchant/') || path.startsWith('/v2/sandbox/'));
     expect(merchantOperations.map(([path]) => path).sort()).toEqual([
       '/v2/merchant/carts/{cartId}/expire',
       '/v2/merchant/carts/{cartId}/retry',
@@ -165,6 +168,9 @@ describe('the OpenAPI document tells the truth about the merchant API', () => {
       '/v2/merchant/webhook-endpoints',
       '/v2/merchant/webhook-endpoints/{id}',
       '/v2/merchant/webhook-endpoints/{id}/rotate-secret',
+      '/v2/merchant/webhook-endpoints/{id}/test',
+      '/v2/sandbox/carts/{cartId}/advance',
+      '/v2/sandbox/carts/{cartId}/complete',
     ]);
     for (const [, operations] of merchantOperations)
       for (const operation of Object.values(operations)) expect(operation.security).toEqual([{ merchantApiKey: [] }]);

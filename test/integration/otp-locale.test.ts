@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import type { CodeMessage, CustomerMessage, MessageSender } from '../../core/checkout/otp/sender.js';
 import { messageText, otpMessageText } from '../../core/checkout/otp/delivery/message.js';
-import { customerActions } from '../../web/checkout/customer-actions.js';
+import { customerActions } from '../../application/checkout/customer-actions.js';
 import { queryState } from '../../web/checkout/load-session.js';
 import { createCartId, validCartRequest } from '../support/fixtures.js';
 import { useTestStack } from '../support/test-stack.js';

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { CustomerMessage, MessageSender } from '../../core/checkout/otp/sender.js';
-import { customerActions } from '../../web/checkout/customer-actions.js';
+import { customerActions } from '../../application/checkout/customer-actions.js';
 import { queryState } from '../../web/checkout/load-session.js';
 import { createCartId, validCartRequest } from '../support/fixtures.js';
 import { useTestStack } from '../support/test-stack.js';

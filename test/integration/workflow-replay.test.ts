@@ -25,7 +25,7 @@ import { webhookDeliveryWorkflowId } from '../../workflows/webhook-delivery/mess
 import { createWebhookEndpoint } from '../../core/webhooks/endpoints.js';
 import { cartSessionDriver, type Session } from '../support/cart-session-driver.js';
 import { sandboxChargesIn } from '../../core/checkout/payment-processors/sandbox-charges.js';
-import { expireUpdate, stateQuery, threeDSecureReturnUpdate } from '../../workflows/cart-session/messages.js';
+import { advanceClockUpdate, expireUpdate, stateQuery, threeDSecureReturnUpdate, type ClockTarget } from '../../workflows/cart-session/messages.js';
 import { waitFor } from '../support/wait-for.js';
 
 /**
@@ -65,9 +65,12 @@ const RECORDED = [
   'cart-session-saved-card',
   'cart-session-rebound',
   'cart-session-link',
+  'cart-session-clock-expired',
+  'cart-session-clock-hold',
+  'cart-session-clock-reminded',
 ] as const;
 /** Paths added since this release (each behind the next release's marker, CHANGELOG.md): replayed fresh, recorded by the next release. */
-const SINCE_RELEASE: ReadonlyArray<(typeof RECORDED)[number]> = [];
+const SINCE_RELEASE: ReadonlyArray<(typeof RECORDED)[number]> = ['cart-session-clock-expired', 'cart-session-clock-hold', 'cart-session-clock-reminded'];
 const { History } = temporal.api.history.v1;
 type HistoryJson = { events: Array<{ activityTaskScheduledEventAttributes?: { activityType: { name: string } } }> };
 const loadFixture = (path: string) => JSON.parse(readFileSync(path, 'utf8')) as HistoryJson;
@@ -213,7 +216,24 @@ describe('every workflow type replays its histories deterministically', () => {
       await driver.verify(link, await driver.sentCode(link));
       await driver.pay(link, SANDBOX_CARDS.approved);
 
+      // The sandbox test clock (release-1.3): a session's expiry, a hold's end and a reminder's delay, each fired now.
+      const advance = (s: Session, to: ClockTarget) => s.handle.executeUpdate(advanceClockUpdate, { args: [{ to }], updateId: `advance-${s.cartId}-${to}` });
+      const clockExpired = await driver.createSession();
+      expect(await advance(clockExpired, 'expired')).toMatchObject({ status: 'abandoned' });
+      const clockHold = await driver.verifiedSession({ captureMethod: 'manual' });
+      expect((await driver.pay(clockHold, SANDBOX_CARDS.approved)).status).toBe('authorized');
+      expect(await advance(clockHold, 'authorization_expired')).toMatchObject({ status: 'cancelled', failureCode: 'authorization_expired' });
+      const clockReminded = await driver.startSessionWithOtpPolicy({}, { recovery: { enabled: true }, recoveryReminderMs: 3_600_000 });
+      await driver.sendCode(clockReminded, 'jane.doe@example.com', { remind: true });
+      await driver.verify(clockReminded, await driver.sentCode(clockReminded));
+      await advance(clockReminded, 'expired');
+      // Accepted once the abandoned session waits for the reminder's delay.
+      await waitFor(() => advance(clockReminded, 'reminder_due'), { what: `the reminder of ${clockReminded.cartId} waiting` });
+
       const sessions = {
+        'clock-expired': clockExpired,
+        'clock-hold': clockHold,
+        'clock-reminded': clockReminded,
         paid,
         cancelled,
         declined,
@@ -243,6 +263,10 @@ describe('every workflow type replays its histories deterministically', () => {
         (e) => e.activityTaskScheduledEventAttributes?.activityType?.name ?? [],
       );
       expect(remindedActivities).toEqual(['sendRecoveryReminder']);
+      const clockActivities = (await clockReminded.handle.fetchHistory()).events!.flatMap(
+        (e) => e.activityTaskScheduledEventAttributes?.activityType?.name ?? [],
+      );
+      expect(clockActivities).toContain('sendRecoveryReminder');
       expect([await captured.handle.result(), await voided.handle.result()]).toEqual([{ status: 'paid' }, { status: 'cancelled' }]);
       expect(await unreturned.handle.query(stateQuery)).toMatchObject({ status: 'failed', failureCode: 'authentication_timeout' });
 

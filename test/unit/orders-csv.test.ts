@@ -20,6 +20,7 @@ const order = (edit: Partial<OrderData> = {}): OrderData => ({
   createdWith: 'api_key',
   paymentLinkId: null,
   retryOf: null,
+  retryRoot: null,
   recoveryUrl: null,
   recoveredFrom: null,
   dispute: null,

@@ -4,7 +4,7 @@ import { markCustomerStarted } from '../../core/checkout/cart-ledger.js';
 import { CSRF_COOKIE, CSRF_FIELD, csrfTokenValid } from '../csrf.js';
 import { isHtmx } from '../htmx.js';
 import { isMessageKey, t } from '../i18n/index.js';
-import type { ActionResult } from './customer-actions.js';
+import type { ActionResult } from '../../application/checkout/customer-actions.js';
 import type { Leaving } from './leave.js';
 import { waitMinutes } from './limits.js';
 import { loadCheckoutSession, type CheckoutSession } from './load-session.js';
@@ -48,7 +48,8 @@ export function formActions(page: PageBase & Rendering & Leaving) {
       try {
         // Write-ahead: the ledger says the customer started before the workflow can hear from them, so
         // a load that finds no marker knows the workflow's state without asking (load-session.ts).
-        if (!session.customerStarted) await markCustomerStarted(page.deps.db, session.cartId);
+        // False only for a cart the sandbox helpers claimed meanwhile (api/sandbox/): no browser acts for it.
+        if (!session.customerStarted && !(await markCustomerStarted(page.deps.db, session.cartId))) return notFoundPage(c);
         return await handle(c, session, form);
       } catch (err) {
         logger.error({ err, cartId: session.cartId, action: name }, 'checkout action failed: PostgreSQL or Temporal unavailable or too slow');

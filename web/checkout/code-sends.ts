@@ -1,5 +1,5 @@
 import { t } from '../i18n/index.js';
-import type { ActionResult } from './customer-actions.js';
+import type { ActionResult } from '../../application/checkout/customer-actions.js';
 import { waitMinutes, type OtpSendLimit } from './limits.js';
 import { queryState, type CheckoutSession } from './load-session.js';
 import { locale, type C, type Extras, type PageBase } from './page-base.js';

@@ -1,74 +1,30 @@
 import type { Context } from 'hono';
-import { clientAddress, perAddress } from '../../core/client-address.js';
-import { otpDestinationKey } from '../../core/checkout/otp/destination.js';
-import { sendsRealMessage } from '../../core/checkout/otp/delivery/from-config.js';
-import { messageBudgets, type MessageBudgetRefusal, type MessageBudgetRequest } from '../../core/checkout/otp/send-budget.js';
+import { checkoutLimits as customerLimits, type OtpSendRequest } from '../../application/checkout/checkout-limits.js';
+import { clientAddress } from '../../core/client-address.js';
 import type { Config } from '../../core/config.js';
 import type { Db } from '../../core/db/client.js';
 import type { Logger } from '../../core/logger.js';
-import { countHitsAllOrNone, pruneEndedWindows, type Limit } from '../../core/rate-limits.js';
 import type { WebMetrics } from '../metrics.js';
 
-/** Which limit refused a code: also the label of checkout_otp_sends_refused_total (web/metrics.ts). */
-export type OtpSendRefusal = 'client' | MessageBudgetRefusal;
-
-export type OtpSendLimit = { allowed: true; refund(): Promise<void> } | { allowed: false; refusedBy: OtpSendRefusal; retryAfterSeconds: number };
-
-/** A code about to be sent (core/checkout/otp/send-budget.ts). */
-export type OtpSendRequest = MessageBudgetRequest;
+export type { OtpSendLimit, OtpSendRefusal, OtpSendRequest } from '../../application/checkout/checkout-limits.js';
 
 /**
- * The checkout page's abuse limits, counted in PostgreSQL (core/rate-limits.ts) per client address
- * (TRUST_PROXY as for the API): every form post, and every one-time code sent, per address and per
- * destination across carts.
+ * The checkout page's abuse limits (application/checkout/checkout-limits.ts), per the request's client
+ * address, its refusals counted in the page's metrics.
  */
 export function checkoutLimits(deps: { config: Config; db: Db; logger: Logger; metrics: WebMetrics }) {
-  const { config, db, logger, metrics } = deps;
+  const { config, metrics } = deps;
   const address = (c: Context) => clientAddress(c, config.trustedProxyHops);
-
-  async function count(limits: Limit[]) {
-    const hits = await countHitsAllOrNone(db, limits);
-    if (hits.windowOpened) {
-      pruneEndedWindows(db).catch((err: unknown) => logger.warn({ err }, 'pruning ended rate-limit windows failed'));
-    }
-    return hits;
-  }
-
+  const limits = customerLimits({
+    ...deps,
+    refusals: { pageAction: () => metrics.pageActionsRefused.inc(), otpSend: (limit) => metrics.otpSendsRefused.inc({ limit }) },
+  });
   return {
     /** Counts one form post; answers the seconds to wait when over RATE_LIMIT_PAGE_ACTIONS_PER_CLIENT. */
-    async pageAction(c: Context): Promise<number | undefined> {
-      const { pageActionsPerClient, windowSeconds, ipv6Clients48 } = config.rateLimit;
-      const hits = await count(perAddress('page-client', address(c), pageActionsPerClient, windowSeconds, ipv6Clients48));
-      if (hits.allowed) return undefined;
-      metrics.pageActionsRefused.inc();
-      return hits.retryAfterSeconds;
-    },
-
-    /**
-     * Counts one code about to be sent, against the client's address (and an IPv6 client's /48) and
-     * the budgets every message to a customer counts against (messageBudgets: its destination, its
-     * channel's merchant and deployment caps). All or none; a code bound for the sandbox outbox is not
-     * counted. A refused send counts nowhere; the caller refunds a send the workflow then refused, so
-     * only codes that reach the sender are counted.
-     */
-    async otpSend(c: Context, send: OtpSendRequest): Promise<OtpSendLimit> {
-      // The sandbox outbox reaches nobody, so there is nothing to protect: a developer running test
-      // checkouts all day with one email from one machine is never refused a code.
-      if (!sendsRealMessage(config, send.channel)) return { allowed: true, refund: async () => {} };
-      const { windowSeconds, perClient } = config.otpSends;
-      const named = new Map<Limit, OtpSendRefusal>(
-        perAddress('otp-client', address(c), perClient, windowSeconds, config.rateLimit.ipv6Clients48).map((limit) => [limit, 'client']),
-      );
-      for (const [limit, name] of messageBudgets(config.otpSends, send)) named.set(limit, name);
-      const hits = await count([...named.keys()]);
-      if (hits.allowed) return hits;
-      const refusedBy = named.get(hits.refusedBy)!;
-      metrics.otpSendsRefused.inc({ limit: refusedBy });
-      return { allowed: false, refusedBy, retryAfterSeconds: hits.retryAfterSeconds };
-    },
-
-    /** The keyed hash the per-destination count uses, of readContact's `destination` (sub-addresses folded). */
-    contactKey: (destination: string) => otpDestinationKey(config.keyring, destination),
+    pageAction: (c: Context) => limits.pageAction(address(c)),
+    /** Counts one code about to be sent (application/checkout/checkout-limits.ts). */
+    otpSend: (c: Context, send: OtpSendRequest) => limits.otpSend(address(c), send),
+    contactKey: limits.contactKey,
   };
 }
 

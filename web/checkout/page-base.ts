@@ -10,7 +10,7 @@ import { requestLocale } from '../i18n/request.js';
 import type { WebMetrics } from '../metrics.js';
 import type { WebEnv } from '../security-headers.js';
 import { browserBinding } from './browser-binding.js';
-import { customerActions } from './customer-actions.js';
+import { customerActions } from '../../application/checkout/customer-actions.js';
 import { checkoutLimits } from './limits.js';
 import { loadCheckoutSession, type CheckoutSession } from './load-session.js';
 import type { StepView } from './views/step-view.js';

@@ -5,6 +5,7 @@ import { duration } from './operator-details.js';
 import { capturePayment, voidPayment } from './payment-activities.js';
 import type { sessionRecorder } from './recording.js';
 import { refuse, type SessionState } from './session-state.js';
+import type { testClock } from './test-clock.js';
 
 /**
  * A manual-capture session keeps the authorization it made (docs/decisions/manual-capture.md): the
@@ -12,7 +13,7 @@ import { refuse, type SessionState } from './session-state.js';
  * validators refuse whatever comes after. A refusal once decided says which way (HoldRefusalDetails):
  * validators are not replayed, so this changes no command.
  */
-export function authorizationHold(session: SessionState, recorder: ReturnType<typeof sessionRecorder>) {
+export function authorizationHold(session: SessionState, recorder: ReturnType<typeof sessionRecorder>, clock: ReturnType<typeof testClock>) {
   const { cartId, input } = session;
 
   const requireHold = () => {
@@ -49,7 +50,10 @@ export function authorizationHold(session: SessionState, recorder: ReturnType<ty
     async hold(): Promise<void> {
       const holdMs = session.holdExpiresAt! - Date.now();
       session.tell();
-      await condition(() => session.holdDecision !== undefined, Math.max(holdMs, 1), { summary: `${duration(holdMs)} authorization hold` });
+      // The test clock's `authorization_expired` ends the hold as its timer would.
+      await condition(() => session.holdDecision !== undefined || clock.fired('authorization_expired'), Math.max(holdMs, 1), {
+        summary: `${duration(holdMs)} authorization hold`,
+      });
       const decided: HoldDecision = (session.holdDecision ??= { kind: 'expire' });
       session.tell();
       if (decided.kind === 'capture') {

@@ -183,6 +183,19 @@ export const expireUpdate = defineUpdate<CartSessionState, []>('expire');
 export const captureUpdate = defineUpdate<CartSessionState, [{ amount?: number }]>('capture');
 export const voidUpdate = defineUpdate<CartSessionState, []>('void');
 
+/**
+ * The sandbox helpers' test clock (`POST /v2/sandbox/carts/{cartId}/advance`, api/sandbox/): fires one
+ * of the session's timers now, as if its time had come: the session's expiry (`expired`: abandoned),
+ * a manual-capture hold's (`authorization_expired`: voided, cancelled), or an abandoned session's
+ * recovery reminder delay (`reminder_due`: sent). Answers once its outcome is recorded (the reminder:
+ * once its wait ended). Refused with ACTION_REFUSED.nothingToAdvance when that timer is not running.
+ * A 1.3 session's (./release.ts `advancesClock`); the API sends it in a sandbox deployment only.
+ * Update id `advance-<cartId>-<to>`.
+ */
+export const CLOCK_TARGETS = ['expired', 'authorization_expired', 'reminder_due'] as const;
+export type ClockTarget = (typeof CLOCK_TARGETS)[number];
+export const advanceClockUpdate = defineUpdate<CartSessionState, [{ to: ClockTarget }]>('advanceClock');
+
 /** What ends an authorized hold: the merchant's capture (of `amount`, minor units) or void, or the hold timer. Decided once. */
 export type HoldDecision = { kind: 'capture'; amount: number } | { kind: 'void' } | { kind: 'expire' };
 

@@ -1,5 +1,5 @@
 import { patched } from '@temporalio/workflow';
-import { RELEASE_1_1, RELEASE_1_2 } from '../release-patches.js';
+import { RELEASE_1_1, RELEASE_1_2, RELEASE_1_3 } from '../release-patches.js';
 
 /**
  * What one session does, by the release that started it (CHANGELOG.md, docs/decisions/workflow-versioning.md):
@@ -25,12 +25,15 @@ export interface SessionRelease {
   rebindsBrowsers: boolean;
   /** 1.2: an abandoned session of a cart with recovery reminds its customer (./reminder.ts). */
   remindsAfterAbandonment: boolean;
+  /** 1.3: a sandbox session's timers fire at once on the sandbox helpers' `advance` (./test-clock.ts). */
+  advancesClock: boolean;
 }
 
 /** The session's release, from its history's markers: called once, as the session starts, in this order. */
 export function sessionRelease(): SessionRelease {
   const release11 = patched(RELEASE_1_1);
   const release12 = patched(RELEASE_1_2);
+  const release13 = patched(RELEASE_1_3);
   return {
     sendsCodesLocally: release11,
     recordsLean: release11,
@@ -41,5 +44,6 @@ export function sessionRelease(): SessionRelease {
     processingInCharge: release11 && release12,
     rebindsBrowsers: release12,
     remindsAfterAbandonment: release12,
+    advancesClock: release13,
   };
 }

@@ -1,7 +1,9 @@
-import { ActivityFailure, log, proxyActivities, sleep } from '@temporalio/workflow';
+import { ActivityFailure, condition, log, proxyActivities, sleep } from '@temporalio/workflow';
 import type { CartSessionActivities } from '../../activities/cart-session/index.js';
 import { duration } from './operator-details.js';
+import type { SessionRelease } from './release.js';
 import type { SessionState } from './session-state.js';
+import type { testClock } from './test-clock.js';
 
 /**
  * Nobody waits on the reminder: an activity task, retried for about half an hour (a mail server or SMS
@@ -21,13 +23,19 @@ const { sendRecoveryReminder } = proxyActivities<CartSessionActivities>({
  * and sends one reminder with the recovery link. The activity reads the contact from the ledger, sealed
  * there, so the workflow hands it only the cart and the language.
  */
-export function recoveryReminder(session: SessionState) {
+export function recoveryReminder(session: SessionState, release: Pick<SessionRelease, 'advancesClock'>, clock: ReturnType<typeof testClock>) {
   return {
     async afterAbandonment(): Promise<void> {
       const delayMs = session.input.recoveryReminderMs;
       const { contact } = session;
       if (delayMs === undefined || !session.verified || !contact?.remind) return;
-      await sleep(delayMs, { summary: `${duration(delayMs)} wait before the recovery reminder` });
+      const summary = `${duration(delayMs)} wait before the recovery reminder`;
+      if (release.advancesClock) {
+        // A 1.3 session's delay also ends on the test clock's `reminder_due` (./test-clock.ts).
+        session.reminderWaiting = true;
+        await condition(() => clock.fired('reminder_due'), delayMs, { summary });
+        session.reminderWaiting = false;
+      } else await sleep(delayMs, { summary });
       try {
         await sendRecoveryReminder({ cartId: session.cartId, ...(contact.locale ? { locale: contact.locale } : {}) });
       } catch (error) {

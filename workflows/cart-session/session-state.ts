@@ -10,7 +10,7 @@ import {
   type CheckoutStep,
   type OtpPolicy,
 } from '../../core/checkout/session.js';
-import type { CartSessionInput, CartSessionState, HoldDecision, HoldRefusalDetails } from './messages.js';
+import type { CartSessionInput, CartSessionState, ClockTarget, HoldDecision, HoldRefusalDetails } from './messages.js';
 import { currentDetails } from './operator-details.js';
 
 /**
@@ -85,6 +85,9 @@ export class SessionState {
   holdDecision: HoldDecision | undefined;
   capturedAmount: number | undefined;
   holdSettled = false;
+  /** The timers the sandbox helpers' test clock fired early (./test-clock.ts), and whether a reminder waits for its delay. */
+  clockAdvanced = new Set<ClockTarget>();
+  reminderWaiting = false;
 
   constructor(readonly input: CartSessionInput) {
     this.cartId = input.cartId;

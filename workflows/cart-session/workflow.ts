@@ -3,6 +3,7 @@ import { ACTION_REFUSED, OTP_LOCKED, TERMINAL_STATUSES, type CancelledBy, type C
 import { authorizationHold } from './authorization-hold.js';
 import { oneTimeCodes } from './codes.js';
 import {
+  advanceClockUpdate,
   cancelUpdate,
   captureUpdate,
   expireUpdate,
@@ -21,6 +22,7 @@ import { sessionRecorder } from './recording.js';
 import { recoveryReminder } from './reminder.js';
 import { sessionRelease } from './release.js';
 import { refuse, SessionState } from './session-state.js';
+import { testClock } from './test-clock.js';
 
 /**
  * One checkout attempt for one cart, from creation until it is paid, failed, cancelled or abandoned.
@@ -34,7 +36,8 @@ export async function cartSession(input: CartSessionInput): Promise<{ status: Ca
   const recorder = sessionRecorder(session, release);
   const codes = oneTimeCodes(session, release);
   const payment = cardPayment(session, recorder, release);
-  const hold = authorizationHold(session, recorder);
+  const clock = testClock(session);
+  const hold = authorizationHold(session, recorder, clock);
 
   setHandler(stateQuery, () => session.snapshot());
   session.tell();
@@ -47,8 +50,12 @@ export async function cartSession(input: CartSessionInput): Promise<{ status: Ca
   if (release.merchantExpire) setHandler(expireUpdate, () => decide({ kind: 'cancel', by: 'merchant' }), { validator: validateExpire });
   setHandler(captureUpdate, hold.capture, { validator: hold.validateCapture });
   setHandler(voidUpdate, hold.void, { validator: hold.validateVoid });
+  if (release.advancesClock) setHandler(advanceClockUpdate, clock.advance, { validator: clock.validateAdvance });
 
-  const decided = await condition(() => session.decision !== undefined, input.lifetimeMs, { summary: `${duration(input.lifetimeMs)} expiry of the session` });
+  // The test clock's `expired` ends the wait as the timer would: no decision, so abandoned.
+  const decided = await condition(() => session.decision !== undefined || clock.fired('expired'), input.lifetimeMs, {
+    summary: `${duration(input.lifetimeMs)} expiry of the session`,
+  });
   const decision = decided ? session.decision : undefined;
   if (!decision) await recorder.moveTo('abandoned');
   else if (decision.kind === 'pay') await payment.take(decision.card);
@@ -59,7 +66,7 @@ export async function cartSession(input: CartSessionInput): Promise<{ status: Ca
 
   if (session.status === 'authorized') await hold.hold();
   // A 1.2 session of a cart with recovery may remind its customer (./reminder.ts); earlier ones never did.
-  if (release.remindsAfterAbandonment && session.status === 'abandoned') await recoveryReminder(session).afterAbandonment();
+  if (release.remindsAfterAbandonment && session.status === 'abandoned') await recoveryReminder(session, release, clock).afterAbandonment();
   await condition(allHandlersFinished);
   return { status: session.status };
 

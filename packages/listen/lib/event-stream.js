@@ -1,28 +1,16 @@
 /**
- * The merchant's side of `GET /v2/merchant/events/stream` (api/merchant/event-stream-routes.ts): one
+ * The merchant's side of `GET /v2/merchant/events/stream` (docs/webhooks.md): one
  * connection after another, each resuming from the last message's id, for as long as the caller reads.
  */
 
-/** One message of the stream: `ready` when a connection opens, then one per event (its name). */
-export interface StreamMessage {
-  event: string;
-  data: string;
-  id: string;
-}
-
 /** The API answered what no retry changes (a refused key, a refused query): said once, and the end. */
 export class StreamRefused extends Error {
-  override name = 'StreamRefused';
+  name = 'StreamRefused';
 }
 
-export interface StreamOptions {
-  apiUrl: string;
-  apiKey: string;
-  types?: readonly string[];
-  signal: AbortSignal;
-  /** Each connection lost, with why and how long until the next try. */
-  onDisconnect: (reason: string, retryInMs: number) => void;
-}
+/**
+ * A message: `{event, data, id}`, `ready` when a connection opens, then one per event (its name).
+ */
 
 /** The server comments at least every 15 s: a connection silent for three times that is dead, however it looks. */
 const SILENCE_MS = 45_000;
@@ -32,10 +20,10 @@ const LONGEST_RETRY_MS = 15_000;
 /** Four statuses say the request itself is wrong; anything else (5xx, 429, a proxy's page) may pass. */
 const REFUSED = new Set([400, 401, 404, 405]);
 
-async function refusal(response: Response): Promise<StreamRefused> {
+async function refusal(response) {
   const text = await response.text().catch(() => '');
   try {
-    const body = JSON.parse(text) as { message?: string; errors?: Array<{ path: string; message: string }> };
+    const body = JSON.parse(text);
     const fields = (body.errors ?? []).map((e) => `\n  ${e.path}: ${e.message}`).join('');
     return new StreamRefused(`the API answered ${response.status}: ${body.message ?? text}${fields}`);
   } catch {
@@ -47,9 +35,9 @@ async function refusal(response: Response): Promise<StreamRefused> {
  * The messages of one response body, as the SSE specification parses them, those with data only (every
  * message of this stream has some); comments only keep it alive.
  */
-async function* messagesOf(body: ReadableStream<Uint8Array>, alive: () => void): AsyncGenerator<StreamMessage> {
+async function* messagesOf(body, alive) {
   let buffer = '';
-  let message = { event: '', data: [] as string[], id: '' };
+  let message = { event: '', data: [], id: '' };
   const reader = body.getReader();
   const decoder = new TextDecoder();
   for (;;) {
@@ -76,8 +64,8 @@ async function* messagesOf(body: ReadableStream<Uint8Array>, alive: () => void):
   }
 }
 
-const pause = (ms: number, signal: AbortSignal) =>
-  new Promise<void>((resolve) => {
+const pause = (ms, signal) =>
+  new Promise((resolve) => {
     const timer = setTimeout(resolve, ms);
     signal.addEventListener('abort', () => (clearTimeout(timer), resolve()), { once: true });
   });
@@ -86,9 +74,10 @@ const pause = (ms: number, signal: AbortSignal) =>
  * Every message of the stream, across reconnections: a lost connection is tried again after 0.5 s,
  * then twice as long each time up to 15 s, and back to 0.5 s once one opens. Each try sends the last
  * id received as Last-Event-ID, so the events between are neither lost nor repeated. Ends when
- * `signal` aborts; throws StreamRefused when the API refuses the request itself.
+ * `signal` aborts; throws StreamRefused when the API refuses the request itself. `options`: `apiUrl`,
+ * `apiKey`, `types` (event names, or all), `signal`, `onDisconnect(reason, retryInMs)` for each lost connection.
  */
-export async function* followEvents(options: StreamOptions): AsyncGenerator<StreamMessage> {
+export async function* followEvents(options) {
   const url = new URL('/v2/merchant/events/stream', options.apiUrl);
   if (options.types) url.searchParams.set('types', options.types.join(','));
   let lastId = '';
@@ -102,7 +91,7 @@ export async function* followEvents(options: StreamOptions): AsyncGenerator<Stre
       clearTimeout(silence);
       silence = setTimeout(() => connection.abort(new Error(`nothing heard for ${SILENCE_MS / 1000} s`)), SILENCE_MS);
     };
-    let reason: string;
+    let reason;
     try {
       const response = await fetch(url, {
         headers: { authorization: `Bearer ${options.apiKey}`, accept: 'text/event-stream', ...(lastId ? { 'last-event-id': lastId } : {}) },
@@ -119,7 +108,7 @@ export async function* followEvents(options: StreamOptions): AsyncGenerator<Stre
     } catch (err) {
       if (err instanceof StreamRefused) throw err;
       // fetch's own message ("fetch failed", "terminated") says little without its cause's ("connect ECONNREFUSED …").
-      const failure = (connection.signal.aborted ? connection.signal.reason : err) as { message?: string; cause?: { message?: string } };
+      const failure = connection.signal.aborted ? connection.signal.reason : err;
       reason = [failure.message, failure.cause?.message].filter(Boolean).join(': ');
     } finally {
       clearTimeout(silence);

@@ -1,35 +1,28 @@
-import { pathToFileURL } from 'node:url';
 import { parseArgs } from 'node:util';
-import { unknownEventNames } from '../core/webhooks/event-feed-schema.js';
-import { WEBHOOK_EVENT_NAMES, type WebhookEventBody } from '../core/webhooks/events.js';
-import { newWebhookSecret } from '../core/webhooks/signing.js';
-import { followEvents, StreamRefused } from './listen/event-stream.js';
-import { forwardEvent, type ForwardOutcome } from './listen/forward.js';
+import { EVENT_NAMES, unknownEventNames } from './events.js';
+import { followEvents, StreamRefused } from './event-stream.js';
+import { forwardEvent } from './forward.js';
+import { newSecret } from './sign.js';
 
 const HELP = `Forwards your events, as they happen, from the API to a URL on your machine. A merchant's command:
 it needs the API's address and your API key, nothing of the deployment.
 
-  npm run -s listen -- --forward-to http://localhost:4000/webhooks [--events order_created,order_updated]
+  hosted-checkout-listen --forward-to http://localhost:4000/webhooks [--events order_created,order_updated]
       [--api-url <url>] [--api-key <key>]
 
   --forward-to  where each event is POSTed, signed as a delivery is, with a secret printed at the start
-  --events      only these events, comma-separated (${WEBHOOK_EVENT_NAMES.join(', ')})
+  --events      only these events, comma-separated (${EVENT_NAMES.join(', ')})
   --api-url     the API's address; or HOSTED_CHECKOUT_API_URL
   --api-key     your API key (of the API's environment); or HOSTED_CHECKOUT_API_KEY
 
 Prints one line per event with your endpoint's answer. Follows the API through restarts and lost
-connections, resuming after the last event received. Ctrl-C stops it. docs/webhooks.md says more.
+connections, resuming after the last event received. Ctrl-C stops it.
 `;
-
-interface Output {
-  stdout: (text: string) => void;
-  stderr: (text: string) => void;
-}
 
 class UsageError extends Error {}
 
-/** The run's settings from its flags, then the merchant's environment. */
-function settingsOf(argv: string[], env: Record<string, string | undefined>) {
+/** The run's settings from its flags, then the merchant's environment; undefined for --help. */
+function settingsOf(argv, env) {
   const { values } = parseArgs({
     args: argv,
     options: {
@@ -54,14 +47,14 @@ function settingsOf(argv: string[], env: Record<string, string | undefined>) {
   const unknown = values.events === undefined ? [] : unknownEventNames(values.events);
   if (unknown.length > 0)
     throw new UsageError(
-      `--events: ${unknown.map((name) => JSON.stringify(name)).join(', ')} ${unknown.length === 1 ? 'is not an event name' : 'are not event names'}; the events are ${WEBHOOK_EVENT_NAMES.join(', ')}`,
+      `--events: ${unknown.map((name) => JSON.stringify(name)).join(', ')} ${unknown.length === 1 ? 'is not an event name' : 'are not event names'}; the events are ${EVENT_NAMES.join(', ')}`,
     );
   return { forwardTo: target, apiUrl, apiKey, types: values.events?.split(',') };
 }
 
 const clock = () => new Date().toISOString().slice(11, 19);
 
-function answerOf(outcome: ForwardOutcome): string {
+function answerOf(outcome) {
   if ('error' in outcome) return `→ ${outcome.error} after ${outcome.ms} ms`;
   const refused = outcome.status < 200 || outcome.status > 299;
   const excerpt = refused && outcome.excerpt.trim() ? `  ${JSON.stringify(outcome.excerpt.trim())}` : '';
@@ -71,15 +64,15 @@ function answerOf(outcome: ForwardOutcome): string {
 /**
  * Follows the merchant's event stream and forwards each event to `--forward-to`, one at a time in the
  * order recorded, until `signal` aborts. 0 once stopped; 1 when the API refuses the key or the
- * request; 2 for a usage error.
+ * request; 2 for a usage error. `out` has `stdout(text)` and `stderr(text)`.
  */
-export async function runListen(argv: string[], env: Record<string, string | undefined>, out: Output, signal: AbortSignal): Promise<number> {
-  let settings: ReturnType<typeof settingsOf>;
+export async function runListen(argv, env, out, signal) {
+  let settings;
   try {
     settings = settingsOf(argv, env);
   } catch (err) {
-    if (!(err instanceof UsageError || (err as { code?: string }).code?.startsWith('ERR_PARSE_ARGS'))) throw err;
-    out.stderr(`${(err as Error).message}\n\n${HELP}`);
+    if (!(err instanceof UsageError || err.code?.startsWith('ERR_PARSE_ARGS'))) throw err;
+    out.stderr(`${err.message}\n\n${HELP}`);
     return 2;
   }
   if (!settings) {
@@ -88,7 +81,7 @@ export async function runListen(argv: string[], env: Record<string, string | und
   }
   const { forwardTo, apiUrl, apiKey, types } = settings;
   // Made per run and never sent anywhere but to the developer's endpoint: nothing of the merchant's real secrets leaves the API.
-  const secret = newWebhookSecret();
+  const secret = newSecret();
   out.stdout(`Your webhook signing secret for this run is ${secret}\n`);
   out.stdout(`Forwarding ${types ? types.join(', ') : 'every event'} from ${apiUrl} to ${forwardTo.href} (Ctrl-C stops)\n`);
 
@@ -106,7 +99,7 @@ export async function runListen(argv: string[], env: Record<string, string | und
         out.stdout(`${clock()}  ${connections++ === 0 ? 'connected: waiting for events' : 'connected again: resuming after the last event received'}\n`);
         continue;
       }
-      const body = JSON.parse(message.data) as WebhookEventBody;
+      const body = JSON.parse(message.data);
       const outcome = await forwardEvent({ url: forwardTo, eventId: body.id, event: body.event, rawBody: message.data, secret });
       out.stdout(`${clock()}  ${body.event.padEnd(15)}  ${body.id}  cart ${body.data.cartId}  ${answerOf(outcome)}\n`);
     }
@@ -116,15 +109,4 @@ export async function runListen(argv: string[], env: Record<string, string | und
     out.stderr(`${err.message}\n`);
     return 1;
   }
-}
-
-if (process.argv[1] && import.meta.url === pathToFileURL(process.argv[1]).href) {
-  const stopping = new AbortController();
-  for (const signal of ['SIGINT', 'SIGTERM'] as const) process.once(signal, () => stopping.abort());
-  process.exitCode = await runListen(
-    process.argv.slice(2),
-    process.env,
-    { stdout: (t) => process.stdout.write(t), stderr: (t) => process.stderr.write(t) },
-    stopping.signal,
-  );
 }

@@ -1,0 +1,54 @@
+import { readFileSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
+import { parseArgs } from 'node:util';
+import protos from '@temporalio/proto';
+import { Runtime, Worker, type WorkflowBundleWithSourceMap } from '@temporalio/worker';
+import { z } from 'zod';
+import { bundleWorkflows } from '../../worker/create-worker.js';
+
+/**
+ * `npm run -s bench:sandbox`: what the workflow sandbox's two fixed costs take from the worker, on
+ * replays of a recorded paid session (no server involved, so only the worker's own CPU is counted),
+ * each lever alone and both, alternating, in one run: the SDK's per-promise stack capture (off through
+ * workflows/sandbox-stack-capture.ts, preloaded) and the watchdog on every call into the sandbox (off
+ * with WORKER_SANDBOX_WATCHDOG_SECONDS=0). Prints the median CPU per replay of each and its ratio to the
+ * SDK's defaults.
+ */
+const { values } = parseArgs({ options: { replays: { type: 'string', default: '150' }, rounds: { type: 'string', default: '5' } } });
+const options = z.object({ replays: z.coerce.number().int().positive(), rounds: z.coerce.number().int().positive() }).parse(values);
+const HISTORY = fileURLToPath(new URL('../../test/fixtures/histories/1.2.0/cart-session-paid.history.json', import.meta.url));
+const SDK_WATCHDOG_MS = 5_000;
+
+Runtime.install({ logger: { log() {}, trace() {}, debug() {}, info() {}, warn() {}, error: console.error } });
+const history = protos.temporal.api.history.v1.History.fromObject(JSON.parse(readFileSync(HISTORY, 'utf8')) as object);
+
+async function cpuMsPerReplay(workflowBundle: WorkflowBundleWithSourceMap, isolateExecutionTimeout: number): Promise<number> {
+  const histories = Array.from({ length: options.replays }, (_, i) => ({ workflowId: `replay-${i}`, history }));
+  const started = process.cpuUsage();
+  for await (const result of Worker.runReplayHistories({ workflowBundle, isolateExecutionTimeout }, histories)) if (result.error) throw result.error;
+  const used = process.cpuUsage(started);
+  return (used.user + used.system) / 1000 / options.replays;
+}
+
+const [capturing, preloaded] = await Promise.all([bundleWorkflows({ preloadModules: [] }), bundleWorkflows()]);
+const variants = {
+  sdkDefaults: () => cpuMsPerReplay(capturing, SDK_WATCHDOG_MS),
+  stackCaptureOff: () => cpuMsPerReplay(preloaded, SDK_WATCHDOG_MS),
+  watchdogOff: () => cpuMsPerReplay(capturing, 0),
+  bothOff: () => cpuMsPerReplay(preloaded, 0),
+};
+type Variant = keyof typeof variants;
+const figures = Object.fromEntries(Object.keys(variants).map((k) => [k, [] as number[]])) as Record<Variant, number[]>;
+// Warm-up: the first replays of a bundle compile its code.
+for (const run of Object.values(variants)) await run();
+for (let round = 0; round < options.rounds; round++) for (const [name, run] of Object.entries(variants)) figures[name as Variant].push(await run());
+
+const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!;
+const base = median(figures.sdkDefaults);
+const result = {
+  replaysPerRound: options.replays,
+  rounds: options.rounds,
+  cpuMsPerReplay: Object.fromEntries(Object.entries(figures).map(([k, xs]) => [k, Number(median(xs).toFixed(2))])),
+  ratioToSdkDefaults: Object.fromEntries(Object.entries(figures).map(([k, xs]) => [k, Number((median(xs) / base).toFixed(2))])),
+};
+process.stdout.write(`${JSON.stringify(result, null, 2)}\n`);
