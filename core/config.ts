@@ -230,7 +230,7 @@ export const environmentSchema = z.object({
     .register(settingDocs, {
       readBy: ['api', 'worker'],
       meaning:
-        "sandbox only: how long after a sandbox dispute opens its evidenceDueBy falls (7 days, as card networks commonly give); tests shorten it to see the reminders",
+        'sandbox only: how long after a sandbox dispute opens its evidenceDueBy falls (7 days, as card networks commonly give); tests shorten it to see the reminders',
     }),
   SANDBOX_DISPUTE_REVIEW_SECONDS: z.coerce
     .number()

@@ -29,9 +29,7 @@ export function disputeRoutes(deps: { config: Config; db: Db; temporal: Temporal
   });
   refuseOtherMethods(app, MERCHANT_MOUNT, SUBMIT_DISPUTE_EVIDENCE);
 
-  serve(app, MERCHANT_MOUNT, ACCEPT_DISPUTE, async (c) =>
-    c.json(await answer(c.get('merchant'), c.req.param('cartId'), { answer: 'accept' }), 202),
-  );
+  serve(app, MERCHANT_MOUNT, ACCEPT_DISPUTE, async (c) => c.json(await answer(c.get('merchant'), c.req.param('cartId'), { answer: 'accept' }), 202));
   refuseOtherMethods(app, MERCHANT_MOUNT, ACCEPT_DISPUTE);
   return app;
 }

@@ -24,13 +24,7 @@ const STRIPE = 'stripe';
  * signature is verified over the raw bytes by the `stripe` library (its default tolerance, 300 s, as Stripe
  * recommends), each event is kept once by its id, and the work goes to a workflow; the answer comes at once.
  */
-export function processorEventRoutes(deps: {
-  config: Config;
-  db: Db;
-  temporal: Temporal;
-  logger: Logger;
-  processorEvents: Counter<'processor' | 'outcome'>;
-}) {
+export function processorEventRoutes(deps: { config: Config; db: Db; temporal: Temporal; logger: Logger; processorEvents: Counter<'processor' | 'outcome'> }) {
   const { config, db, logger, processorEvents } = deps;
   const disputes = disputeWorkflows(deps.temporal.client, config);
   const lateOutcomes = lateOutcomeWorkflows(deps.temporal.client, config);
@@ -39,7 +33,10 @@ export function processorEventRoutes(deps: {
   const refuse = (c: Parameters<typeof errorResponse>[0], why: string) => {
     processorEvents.inc({ processor: STRIPE, outcome: 'rejected' });
     logger.warn({ processor: STRIPE, why }, 'processor event refused');
-    return errorResponse(c, new ApiError('INVALID_SIGNATURE', `The event was not accepted: ${why}. Nothing was done.`, [{ path: 'Stripe-Signature', message: why }]));
+    return errorResponse(
+      c,
+      new ApiError('INVALID_SIGNATURE', `The event was not accepted: ${why}. Nothing was done.`, [{ path: 'Stripe-Signature', message: why }]),
+    );
   };
 
   app.post('/stripe', async (c) => {

@@ -22,7 +22,10 @@ export async function answerDispute(
   request: DisputeAnswerRequest,
 ): Promise<void> {
   const order = await findOwnerCart(deps.db, owner, cartId);
-  if (!order) throw new ApiError('NOT_FOUND', orderNotFoundMessage(owner.environment), [{ path: 'cartId', message: `${cartId} is not one of your orders in this environment` }]);
+  if (!order)
+    throw new ApiError('NOT_FOUND', orderNotFoundMessage(owner.environment), [
+      { path: 'cartId', message: `${cartId} is not one of your orders in this environment` },
+    ]);
   if (!order.dispute) throw new ApiError('DISPUTE_NOT_OPEN', 'This order has no dispute to answer.', [{ path: 'cartId', message: 'has no dispute' }]);
   const disputeId = order.dispute.id;
   if (!(await recordDisputeAnswer(deps.db, deps.keyring, { disputeId, ...request }))) {

@@ -27,12 +27,7 @@ export const EVIDENCE_KINDS = ['product_delivered', 'service_provided', 'refund_
 export type EvidenceKind = (typeof EVIDENCE_KINDS)[number];
 
 const text = (max: number, description: string, example: string) =>
-  z
-    .string()
-    .trim()
-    .min(1, 'must not be empty')
-    .max(max, `must be at most ${max} characters`)
-    .meta({ description, example });
+  z.string().trim().min(1, 'must not be empty').max(max, `must be at most ${max} characters`).meta({ description, example });
 
 export const disputeEvidenceSchema = z
   .strictObject({
@@ -41,7 +36,11 @@ export const disputeEvidenceSchema = z
         'What the evidence shows: product_delivered (shipping details), service_provided (the service date), refund_policy (the customer was told and refused a refund), cancellation (why the cancellation does not apply), duplicate_charge (why the two charges differ), other',
       example: 'product_delivered',
     }),
-    explanation: text(20000, 'Your account of the transaction, in words, as the card network will read it', 'Delivered on 3 March; signed for by the customer.'),
+    explanation: text(
+      20000,
+      'Your account of the transaction, in words, as the card network will read it',
+      'Delivered on 3 March; signed for by the customer.',
+    ),
     productDescription: text(2000, 'What was sold', 'Blue mug, 350 ml').optional(),
     customerName: text(200, 'The customer as you know them', 'Ada Lovelace').optional(),
     customerEmailAddress: text(320, 'The customer’s email as you know it', 'ada@example.com').optional(),

@@ -60,7 +60,9 @@ export const orderDisputeSchema = z
   .strictObject({
     id: z.string().meta({ description: 'The processor’s dispute id (Stripe: dp_…; the sandbox: dp_sandbox_…)', example: 'dp_1Q2w3E4r5T6y7U8i' }),
     amount: z.int().meta({ description: 'What the customer disputes, minor units of the order’s currency', example: 4498 }),
-    reason: z.string().meta({ description: 'The card network’s reason, as the processor names it (fraudulent, product_not_received, …)', example: 'product_not_received' }),
+    reason: z
+      .string()
+      .meta({ description: 'The card network’s reason, as the processor names it (fraudulent, product_not_received, …)', example: 'product_not_received' }),
     status: z.enum(DISPUTE_STATUSES).meta({
       description:
         'needs_response: answer by evidenceDueBy (POST /v2/merchant/orders/{cartId}/dispute/evidence or …/dispute/accept); under_review: your evidence is with the card network; won: the money stays yours; lost: it went back to the customer',

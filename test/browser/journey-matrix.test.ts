@@ -431,14 +431,21 @@ describe.skipIf(skipWithoutChromium())('the journey matrix: every pair of captur
     expect(opened.status).toBe(202);
     const disputeAt = (status: string) =>
       expect
-        .poll(() => eventsAt(layout.all, cartId, expect).find((e) => e.data.dispute?.status === status && !e.data.dispute.reminder), { timeout: 30_000, interval: 250 })
+        .poll(() => eventsAt(layout.all, cartId, expect).find((e) => e.data.dispute?.status === status && !e.data.dispute.reminder), {
+          timeout: 30_000,
+          interval: 250,
+        })
         .toBeDefined();
     await disputeAt('needs_response');
     const openedEvent = eventsAt(layout.all, cartId, expect).find((e) => e.event === 'order_disputed')!;
     expect(openedEvent.data.dispute).toMatchObject({ amount: total, status: 'needs_response' });
     expect((await api.post(`/v2/merchant/orders/${cartId}/dispute/accept`)).status).toBe(202);
     await disputeAt('lost');
-    if (layout.filtered) expect(eventsAt(layout.filtered, cartId, expect).every((e) => e.event === 'order_created'), 'no dispute event at the order_created endpoint').toBe(true);
+    if (layout.filtered)
+      expect(
+        eventsAt(layout.filtered, cartId, expect).every((e) => e.event === 'order_created'),
+        'no dispute event at the order_created endpoint',
+      ).toBe(true);
     const page = await layout.dashboard.get(`/dashboard/orders/${cartId}`);
     expect(page.status).toBe(200);
     expect(page.body).toContain('data-dispute-status="lost"');

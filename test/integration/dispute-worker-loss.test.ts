@@ -50,7 +50,9 @@ describe('a dispute when the worker running it dies mid-way', () => {
   }
 
   const eventsOf = (cartId: string) =>
-    stack.db<{ event: string; subject: string | null }[]>`select event, subject from webhook_events where cart_id = ${cartId} and subject is not null order by sequence`;
+    stack.db<
+      { event: string; subject: string | null }[]
+    >`select event, subject from webhook_events where cart_id = ${cartId} and subject is not null order by sequence`;
 
   it('sends the reminder once from the worker started after the first died, then takes the answer', { timeout: 240_000 }, async () => {
     const merchant = await stack.createMerchant();

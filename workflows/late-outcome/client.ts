@@ -13,7 +13,8 @@ export function lateOutcomeWorkflows(client: Client, config: Pick<Config, 'tempo
           taskQueue: config.temporal.taskQueue,
           args: [input],
           workflowIdReusePolicy: WorkflowIdReusePolicy.REJECT_DUPLICATE,
-          staticSummary: input.kind === 'late_payment' ? `Late payment ${input.chargeId} for cart ${input.cartId}` : `Early fraud warning on cart ${input.cartId}`,
+          staticSummary:
+            input.kind === 'late_payment' ? `Late payment ${input.chargeId} for cart ${input.cartId}` : `Early fraud warning on cart ${input.cartId}`,
         });
       } catch (error) {
         // The same event handed over again (a redelivery that raced the first): its workflow already does the work.

@@ -54,7 +54,13 @@ export function disputeSearchPage(view: DisputeSearchView): Html {
         </div>
         <div class="field ${view.error ? 'invalid' : ''}">
           <label for="search-dueBy">Evidence due by (inclusive)</label>
-          <input type="date" id="search-dueBy" name="dueBy" value="${view.form.dueBy}" ${view.error ? html`aria-invalid="true" aria-describedby="search-dueBy-error"` : ''} />
+          <input
+            type="date"
+            id="search-dueBy"
+            name="dueBy"
+            value="${view.form.dueBy}"
+            ${view.error ? html`aria-invalid="true" aria-describedby="search-dueBy-error"` : ''}
+          />
           ${view.error ? html`<p class="field-error" id="search-dueBy-error">${view.error}</p>` : ''}
         </div>
         <button type="submit">Search</button>

@@ -153,8 +153,8 @@ function factsSection(order: Order, oob = false): Html {
         order.dispute
           ? html`<dt>Dispute</dt>
               <dd data-dispute-status="${order.dispute.status}">
-                <span class="badge-status">${words(order.dispute.status)}</span>: ${formatMoney(order.dispute.amount, order.currency)}, ${words(order.dispute.reason)},
-                evidence due by ${formatTime(order.dispute.evidenceDueBy)}
+                <span class="badge-status">${words(order.dispute.status)}</span>: ${formatMoney(order.dispute.amount, order.currency)},
+                ${words(order.dispute.reason)}, evidence due by ${formatTime(order.dispute.evidenceDueBy)}
               </dd>`
           : ''
       }
