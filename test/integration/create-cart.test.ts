@@ -209,7 +209,7 @@ describe('API reference', () => {
     expect(result.valid).toBe(true);
 
     const responses = document.paths['/v2/public/api/cart/']!.post.responses;
-    expect(Object.keys(responses).sort()).toEqual(['200', '400', '401', '405', '409', '413', '415', '422', '429', '500', '503']);
+    expect(Object.keys(responses).sort()).toEqual(['200', '400', '401', '403', '405', '409', '413', '415', '422', '429', '500', '503']);
     for (const [status, response] of Object.entries(responses)) {
       if (status === '200') continue;
       expect(response.content['application/json']!.schema).toEqual({ $ref: '#/components/schemas/Error' });
