@@ -64,6 +64,8 @@ export function summary(rawBody: string): string {
       return \`\${event.sequence} cancelled by \${event.data.cancelledBy ?? 'the hold timer'}\`;
     case 'order_abandoned':
       return \`\${event.sequence} abandoned\`;
+    case 'order_disputed':
+      return \`\${event.sequence} disputed \${event.data.dispute?.amount ?? 0} by \${event.data.dispute?.evidenceDueBy ?? 'no deadline'}\`;
     case 'webhook_test':
       return event.data.message;
   }
