@@ -8,17 +8,22 @@ export type WebEnv = {
     locale?: string;
     /** Whether the request itself named a language we speak; if not, the cart's country may choose. */
     localeAsked?: boolean;
+    /**
+     * CSP frame-ancestors sources for an embedded page (web/checkout/embedding.ts): the merchant's proven
+     * domains. Unset or empty, nothing may frame the answer.
+     */
+    frameAncestors?: string[];
     /** A response proxied from another server (the Temporal UI for operators) that brings its own headers. */
     ownHeaders?: boolean;
   };
 };
 
 /**
- * No inline script or style, nothing framed, forms only post back to us (and, after the final
+ * No inline script or style, nothing framed but the embedded page by its merchant's proven domains, forms only post back to us (and, after the final
  * redirect, to the merchant's own return URLs). Merchant images (logo, thumbnails) are the one
  * thing loaded from elsewhere.
  */
-function contentSecurityPolicy(formActionOrigins: string[]): string {
+function contentSecurityPolicy(formActionOrigins: string[], frameAncestors: string[]): string {
   return [
     "default-src 'none'",
     "script-src 'self'",
@@ -26,7 +31,7 @@ function contentSecurityPolicy(formActionOrigins: string[]): string {
     "img-src 'self' https: data:",
     "connect-src 'self'",
     `form-action 'self'${formActionOrigins.map((o) => ` ${o}`).join('')}`,
-    "frame-ancestors 'none'",
+    `frame-ancestors ${frameAncestors.length > 0 ? frameAncestors.join(' ') : "'none'"}`,
     "base-uri 'none'",
   ].join('; ');
 }
@@ -35,8 +40,10 @@ export function securityHeaders(options: { production: boolean }) {
   return createMiddleware<WebEnv>(async (c, next) => {
     await next();
     if (c.get('ownHeaders')) return;
-    c.header('Content-Security-Policy', contentSecurityPolicy(c.get('formActionOrigins') ?? []));
-    c.header('X-Frame-Options', 'DENY');
+    const frameAncestors = c.get('frameAncestors') ?? [];
+    c.header('Content-Security-Policy', contentSecurityPolicy(c.get('formActionOrigins') ?? [], frameAncestors));
+    // X-Frame-Options cannot name the merchant's domains: an embedded page relies on frame-ancestors alone.
+    if (frameAncestors.length === 0) c.header('X-Frame-Options', 'DENY');
     c.header('X-Content-Type-Options', 'nosniff');
     c.header('Referrer-Policy', 'no-referrer');
     // Pages and fragments are never stored; only our hashed assets say otherwise (web/assets.ts).
