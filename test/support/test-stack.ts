@@ -58,6 +58,8 @@ export interface TestStackOptions {
    * worker builds from it (the 3-D Secure return) reach it; otherwise it is a placeholder.
    */
   checkoutAtItsBaseUrl?: boolean;
+  /** The host CHECKOUT_BASE_URL names with checkoutAtItsBaseUrl (127.0.0.1 unless told): `localhost` puts the page on another site than loopback's. */
+  checkoutHost?: string;
 }
 
 /**
@@ -97,7 +99,7 @@ export async function startTestStack(env: Record<string, string> = {}, options: 
     // files that test the limit set it (dashboard-auth, ipv6-48-limits).
     RATE_LIMIT_DASHBOARD_SIGN_INS_PER_CLIENT: '1000000',
     TEMPORAL_SDK_METRICS_ADDRESS: metricsAddress,
-    ...(webPort ? { CHECKOUT_BASE_URL: `http://127.0.0.1:${webPort}` } : {}),
+    ...(webPort ? { CHECKOUT_BASE_URL: `http://${options.checkoutHost ?? '127.0.0.1'}:${webPort}` } : {}),
     // Sandbox tests deliver to receivers on this machine (test/support/webhook-receiver.ts), as local
     // development does; production refuses the setting, and a test of the deployed sandbox turns it off.
     ...(env.CHECKOUT_ENV === 'production' ? {} : { WEBHOOK_ALLOW_LOOPBACK: 'true' }),

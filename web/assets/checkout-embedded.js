@@ -23,6 +23,7 @@
   }
 
   function resize() {
+    if (!parentOrigin) return;
     var now = height();
     if (now === lastHeight) return;
     lastHeight = now;
