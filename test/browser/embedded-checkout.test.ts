@@ -68,8 +68,9 @@ describe.skipIf(skipWithoutChromium())('embedded checkout', () => {
   const events = (page: Page) => page.evaluate(() => (window as unknown as { embedEvents: { type: string }[] }).embedEvents);
   const eventTypes = async (page: Page) => (await events(page)).map((e) => e.type);
   async function checkoutFrame(page: Page): Promise<Frame> {
-    const frame = await (await page.locator('#checkout iframe').elementHandle())!.contentFrame();
-    return frame!;
+    const frame = await (await page.locator('#checkout iframe').elementHandle())?.contentFrame();
+    if (!frame) throw new Error('no checkout frame on the store page');
+    return frame;
   }
 
   const verifiedEvents = (cartId: string, name: string): WebhookEventBody[] =>
@@ -87,7 +88,12 @@ describe.skipIf(skipWithoutChromium())('embedded checkout', () => {
   }
 
   async function landsOnSuccess(page: Page, cartId: string) {
-    await page.waitForURL((url) => url.pathname === '/success' && url.searchParams.get('cartId') === cartId, { timeout: 30_000 });
+    try {
+      await page.waitForURL((url) => url.pathname === '/success' && url.searchParams.get('cartId') === cartId, { timeout: 30_000 });
+    } catch (error) {
+      const frame = page.frames().at(-1);
+      throw new Error(`not at successUrl: the frame is at ${frame?.url()}, the store heard ${JSON.stringify(heard.get(page))}`, { cause: error });
+    }
   }
 
   it('pays in the frame with a typed card and a 3-D Secure challenge, then with the saved card; the store hears ready, resize, completed and goes to successUrl', async () => {
@@ -102,8 +108,6 @@ describe.skipIf(skipWithoutChromium())('embedded checkout', () => {
     await expect.poll(async () => (await page.locator('#checkout iframe').boundingBox())!.height).toBe(contentHeight);
 
     const inFrame = await toCardStep(page);
-    await page.waitForTimeout(4000);
-    console.log('DEBUG', (await (await checkoutFrame(page)).content()).replace(/\s+/g, ' ').slice(0, 6000));
     await inFrame.getByLabel('Card number').fill('4000 0027 6000 3184');
     await inFrame.getByLabel('Expiry (MM/YY)').fill('12/30');
     await inFrame.getByLabel('CVV').fill('123');
@@ -115,7 +119,10 @@ describe.skipIf(skipWithoutChromium())('embedded checkout', () => {
     expect(heard.get(page)).toContainEqual({ protocol: 'hosted-checkout', version: 1, type: 'completed', cartId: first, status: 'paid' });
     expect(heard.get(page)!.map((m) => m.type)).toEqual(expect.arrayContaining(['ready', 'resize', 'step', 'completed']));
     await expect.poll(() => verifiedEvents(first, 'order_created'), { timeout: 15_000 }).toHaveLength(1);
-    expect(verifiedEvents(first, 'order_created')[0]!.data).toMatchObject({ status: 'paid', payment: { last4: '3184', threeDSecure: { result: 'authenticated' } } });
+    expect(verifiedEvents(first, 'order_created')[0]!.data).toMatchObject({
+      status: 'paid',
+      payment: { last4: '3184', threeDSecure: { result: 'authenticated' } },
+    });
 
     // A second purchase, in the same browser: the code again, then the saved card in one step.
     const second = await createCart();
@@ -123,7 +130,9 @@ describe.skipIf(skipWithoutChromium())('embedded checkout', () => {
     const again = await toCardStep(page);
     expect(await again.getByRole('radio', { name: /•••• 3184/ }).isChecked()).toBe(true);
     await again.getByRole('button', { name: 'Pay', exact: true }).first().click();
-    await expect.poll(() => heard.get(page), { timeout: 30_000 }).toContainEqual({ protocol: 'hosted-checkout', version: 1, type: 'completed', cartId: second, status: 'paid' });
+    await expect
+      .poll(() => heard.get(page), { timeout: 30_000 })
+      .toContainEqual({ protocol: 'hosted-checkout', version: 1, type: 'completed', cartId: second, status: 'paid' });
     await landsOnSuccess(page, second);
     await expect.poll(() => verifiedEvents(second, 'order_created'), { timeout: 15_000 }).toHaveLength(1);
     expect(verifiedEvents(second, 'order_created')[0]!.data).toMatchObject({ status: 'paid', payment: { last4: '3184', savedCard: true } });
@@ -134,9 +143,7 @@ describe.skipIf(skipWithoutChromium())('embedded checkout', () => {
     await expect.poll(() => eventTypes(proven.page), { timeout: 15_000 }).toContain('ready');
 
     const unproven = await storePage('unproven.example', await createCart());
-    await expect
-      .poll(() => unproven.consoleErrors.some((e) => e.includes('frame-ancestors')), { timeout: 15_000 })
-      .toBe(true);
+    await expect.poll(() => unproven.consoleErrors.some((e) => e.includes('frame-ancestors')), { timeout: 15_000 }).toBe(true);
     expect(await eventTypes(unproven.page)).toEqual([]);
   });
 

@@ -60,7 +60,8 @@ setInterval(function () { ${JSON.stringify(forged)}.forEach(function (m) { paren
   const { port } = server.address() as AddressInfo;
   return {
     port,
-    pageUrl: (host, cartId, options = {}) => `http://${host}:${port}/store?cart=${cartId}${options.forger ? `&forger=${encodeURIComponent(options.forger)}` : ''}`,
+    pageUrl: (host, cartId, options = {}) =>
+      `http://${host}:${port}/store?cart=${cartId}${options.forger ? `&forger=${encodeURIComponent(options.forger)}` : ''}`,
     returnUrls: () => ({ successUrl: `http://shop.localhost:${port}/success`, failureUrl: `http://shop.localhost:${port}/failure` }),
     close: () =>
       new Promise((done) => {

@@ -21,7 +21,7 @@
     try {
       var url = new URL(value);
       return url.protocol === 'https:' || url.protocol === 'http:' ? url.href : undefined;
-    } catch (e) {
+    } catch {
       return undefined;
     }
   }

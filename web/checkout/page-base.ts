@@ -40,7 +40,7 @@ export function pageBase(deps: CheckoutDeps) {
   const bindingFor = (c: C) => (isEmbedded(c) ? framedBinding : binding);
 
   /** Whether this browser may see and act on the session's step (web/checkout/browser-binding.ts): the one guard. */
-  const holds = (c: C, session: CheckoutSession) => binding.holds(c, session.state.step, session.browserBinding);
+  const holds = (c: C, session: CheckoutSession) => bindingFor(c).holds(c, session.state.step, session.browserBinding);
 
   /**
    * The session behind a token; a customer who asked for no language we speak gets the cart's country's.

@@ -14,7 +14,14 @@ export function embeddedEndPage(options: { locale: string; store: string; cartId
     title,
     embedded: true,
     body: html`<main class="message-page">
-      <section class="panel message" role="status" data-embed-end data-cart-id="${options.cartId}" data-status="${options.status}" data-return-url="${options.returnUrl}">
+      <section
+        class="panel message"
+        role="status"
+        data-embed-end
+        data-cart-id="${options.cartId}"
+        data-status="${options.status}"
+        data-return-url="${options.returnUrl}"
+      >
         <h1>${title}</h1>
         <a class="button-link" href="${options.returnUrl}" target="_top">${t(locale, 'common.returnTo', { store })}</a>
       </section>
