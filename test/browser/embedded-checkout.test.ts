@@ -30,7 +30,8 @@ describe.skipIf(skipWithoutChromium())('embedded checkout', () => {
 
   beforeAll(async () => {
     browser = await launchChromium(['--host-resolver-rules=MAP proven.example 127.0.0.1, MAP unproven.example 127.0.0.1']);
-    store = await startEmbeddingStore(stack.checkoutUrl);
+    // At CHECKOUT_BASE_URL (http://localhost:…), where the bank's return also leads: never on the store's site.
+    store = await startEmbeddingStore(stack.config.checkoutBaseUrl);
     receiver = await startWebhookReceiver();
     merchant = await stack.createMerchant({ name: 'Framing Store', webhookUrl: receiver.url, domains: ['proven.example', 'unproven.example'] });
     const proven = (await selectMerchantDomainTokens(stack.db, merchant.platformUuid)).find((d) => d.domain === 'proven.example')!;
@@ -92,7 +93,10 @@ describe.skipIf(skipWithoutChromium())('embedded checkout', () => {
       await page.waitForURL((url) => url.pathname === '/success' && url.searchParams.get('cartId') === cartId, { timeout: 30_000 });
     } catch (error) {
       const frame = page.frames().at(-1);
-      throw new Error(`not at successUrl: the frame is at ${frame?.url()}, the store heard ${JSON.stringify(heard.get(page))}`, { cause: error });
+      const shown = await frame?.evaluate(() => document.body.innerText.slice(0, 300)).catch(() => '(unreadable)');
+      throw new Error(`not at successUrl: the frame is at ${frame?.url()} showing ${shown}, the store heard ${JSON.stringify(heard.get(page))}`, {
+        cause: error,
+      });
     }
   }
 

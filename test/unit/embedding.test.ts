@@ -36,11 +36,12 @@ describe('the framing headers', () => {
   });
 
   it('lets the embedded page be framed by the proven domains alone, told by embed=1, Sec-Fetch-Dest or its htmx header', async () => {
-    for (const init of [
+    const requests: Array<{ path: string; headers?: Record<string, string> }> = [
       { path: '/embedded?embed=1' },
       { path: '/embedded', headers: { 'Sec-Fetch-Dest': 'iframe' } },
       { path: '/embedded', headers: { [EMBED_HEADER]: '1' } },
-    ]) {
+    ];
+    for (const init of requests) {
       const res = await app.request(init.path, { headers: init.headers ?? {} });
       expect(csp(res)).toContain('frame-ancestors shop.example *.shop.example;');
       expect(res.headers.get('x-frame-options')).toBeNull();
