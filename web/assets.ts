@@ -16,6 +16,7 @@ const CSS = 'text/css; charset=utf-8';
 const SOURCES: Record<string, { file: string | URL; type: string }> = {
   'htmx.min.js': { file: require.resolve('htmx.org/dist/htmx.min.js'), type: JS },
   'checkout.js': { file: new URL('./assets/checkout.js', import.meta.url), type: JS },
+  'checkout-embedded.js': { file: new URL('./assets/checkout-embedded.js', import.meta.url), type: JS },
   'checkout.css': { file: new URL('./assets/checkout.css', import.meta.url), type: CSS },
   'dashboard.js': { file: new URL('./assets/dashboard.js', import.meta.url), type: JS },
   'dashboard.css': { file: new URL('./assets/dashboard.css', import.meta.url), type: CSS },
@@ -54,7 +55,7 @@ const ASSETS = new Map(Object.entries(SOURCES).map(([name, source]) => [name, lo
 const BY_PATH = new Map([...ASSETS.values()].map((asset) => [asset.hashedPath, asset]));
 
 export type AssetName =
-  'htmx.min.js' | 'checkout.js' | 'checkout.css' | 'dashboard.js' | 'dashboard.css' | 'simplewebauthn-browser.js' | 'dashboard-passkeys.js';
+  'htmx.min.js' | 'checkout.js' | 'checkout-embedded.js' | 'checkout.css' | 'dashboard.js' | 'dashboard.css' | 'simplewebauthn-browser.js' | 'dashboard-passkeys.js';
 
 /** The content-hashed address of one of our assets, for a page's <link> or <script>. */
 export function assetPath(name: AssetName): string {
