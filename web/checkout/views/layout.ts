@@ -51,7 +51,12 @@ export function layout(options: { locale: string; title: string; body: Html; ref
         <script src="${assetPath('checkout.js')}" integrity="${assetIntegrity('checkout.js')}" crossorigin="anonymous" defer></script>
         ${
           options.embedded
-            ? html`<script src="${assetPath('checkout-embedded.js')}" integrity="${assetIntegrity('checkout-embedded.js')}" crossorigin="anonymous" defer></script>`
+            ? html`<script
+                src="${assetPath('checkout-embedded.js')}"
+                integrity="${assetIntegrity('checkout-embedded.js')}"
+                crossorigin="anonymous"
+                defer
+              ></script>`
             : ''
         }
         ${options.refreshTo ? html`<noscript><meta http-equiv="refresh" content="2;url=${options.refreshTo}" /></noscript>` : ''}
