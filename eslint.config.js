@@ -79,7 +79,7 @@ export default defineConfig(
   },
   // The hosted page's progressive-enhancement script: an ES5 IIFE loaded with a plain <script> tag.
   {
-    files: ['web/assets/**/*.js'],
+    files: ['web/assets/**/*.js', 'demo-store/assets/**/*.js'],
     languageOptions: { sourceType: 'script', globals: globals.browser },
   },
 

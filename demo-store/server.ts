@@ -11,7 +11,7 @@ import { HostedCheckoutError, createHostedCheckoutClient, type HostedCheckoutSet
 import { OrdersFullError, openOrderStore, switchToRetry, type StoreOrder } from './order-store.js';
 import { perClientLimit } from './client-limit.js';
 import { ownerLogin, safeNext } from './owner-login.js';
-import { loginPage, orderPage, ordersPage, problemPage, shopPage } from './views.js';
+import { loginPage, orderPage, ordersPage, payHerePage, problemPage, shopPage } from './views.js';
 import { createWebhookReceiver } from './webhooks.js';
 import { createAccountingReceiver } from './accounting.js';
 
@@ -35,9 +35,16 @@ export interface DemoStoreSettings extends HostedCheckoutSettings {
   /** Orders one client address may place a minute (ORDERS_PER_MINUTE by default). */
   ordersPerMinute?: number;
   log: (line: string) => void;
+  /**
+   * "Pay without leaving the store": the store's address on another site than the checkout's (npm start:
+   * http://127.0.0.1:3002, the checkout being on localhost), where the order's page mounts the embedded
+   * checkout, and the `integrity` of the checkout's /embed.js. Without it, the store only redirects.
+   */
+  embedding?: { storeUrl: string; scriptIntegrity: string };
 }
 
 const STYLESHEET = readFileSync(new URL('./assets/store.css', import.meta.url), 'utf8');
+const PAY_HERE_SCRIPT = readFileSync(new URL('./assets/pay-here.js', import.meta.url), 'utf8');
 const MAX_WEBHOOK_BYTES = 1024 * 1024;
 /** A customer places one order per checkout: ten a minute is plenty, and slows a script filling the store. */
 const ORDERS_PER_MINUTE = 10;
@@ -51,6 +58,8 @@ export function createDemoStoreApp(settings: DemoStoreSettings) {
   const base = settings.baseUrl.replace(/\/+$/, '');
   const publicUrl = settings.publicUrl.replace(/\/+$/, '');
   const owner = ownerLogin({ password: settings.ownerPassword, secure: base.startsWith('https:') });
+  const checkoutOrigin = new URL(settings.checkoutBaseUrl).origin;
+  const embedding = settings.embedding;
   const app = new Hono();
 
   app.use(
@@ -59,8 +68,10 @@ export function createDemoStoreApp(settings: DemoStoreSettings) {
         defaultSrc: ["'none'"],
         styleSrc: ["'self'"],
         imgSrc: ["'self'"],
+        // The embedded checkout: embed.js from the checkout's origin, and its frame.
+        ...(embedding ? { scriptSrc: ["'self'", checkoutOrigin], frameSrc: [checkoutOrigin] } : {}),
         // The buy form's answer is a redirect to the checkout page, which form-action also governs.
-        formAction: ["'self'", new URL(settings.checkoutBaseUrl).origin],
+        formAction: ["'self'", checkoutOrigin, ...(embedding ? [new URL(embedding.storeUrl).origin] : [])],
         frameAncestors: ["'none'"],
         baseUri: ["'none'"],
       },
@@ -74,17 +85,27 @@ export function createDemoStoreApp(settings: DemoStoreSettings) {
   app.use((c, next) => (c.req.path === '/webhooks' || c.req.path === '/webhooks/accounting' ? next() : sameOriginForms(c, next)));
   app.get('/assets/store.css', (c) => c.body(STYLESHEET, 200, { 'content-type': 'text/css; charset=utf-8', 'cache-control': 'max-age=300' }));
 
-  app.get('/', (c) => c.html(shopPage(quantitiesFrom(c.req.query()))));
+  app.get('/assets/pay-here.js', (c) => c.body(PAY_HERE_SCRIPT, 200, { 'content-type': 'text/javascript; charset=utf-8', 'cache-control': 'max-age=300' }));
+
+  app.get('/', (c) => c.html(shopPage(quantitiesFrom(c.req.query()), undefined, embedding !== undefined)));
+
+  /** The order paid in the store's own page (embedding.storeUrl), with the checkout in a frame. */
+  app.get('/orders/:id/pay-here', (c) => {
+    const order = store.get(c.req.param('id'));
+    if (!embedding || !order?.cartId) return c.html(problemPage('Order not found', 'There is no such order to pay in this store.'), 404);
+    return c.html(payHerePage(order, { scriptUrl: `${checkoutOrigin}/embed.js`, integrity: embedding.scriptIntegrity }));
+  });
 
   app.post('/checkout', async (c) => {
-    const quantities = quantitiesFrom(await c.req.parseBody<Record<string, string>>());
+    const form = await c.req.parseBody<Record<string, string>>();
+    const quantities = quantitiesFrom(form);
     const items = PRODUCTS.filter((p) => (quantities[p.id] ?? 0) > 0).map((p) => ({
       productId: p.id,
       title: p.title,
       price: p.price,
       quantity: quantities[p.id] ?? 0,
     }));
-    if (items.length === 0) return c.html(shopPage(quantities, 'Choose at least one product.'), 422);
+    if (items.length === 0) return c.html(shopPage(quantities, 'Choose at least one product.', embedding !== undefined), 422);
     // The connection's address, as for the sign-in: behind a proxy, use the address it forwards.
     const address = getConnInfo(c).remote.address ?? 'unknown';
     if (orderLimit.reached(address)) {
@@ -100,7 +121,7 @@ export function createDemoStoreApp(settings: DemoStoreSettings) {
       settings.log(`[demo store] order refused: ${err.message}`);
       return c.html(shopPage(quantities, 'The shop is not taking new orders right now: please try again later.'), 503);
     }
-    return openCheckout(c, order);
+    return openCheckout(c, order, form.mode === 'embedded');
   });
 
   /** Retrying a failed create-cart sends the same Idempotency-Key (the order id): never two carts. */
@@ -132,7 +153,7 @@ export function createDemoStoreApp(settings: DemoStoreSettings) {
     }
   });
 
-  async function openCheckout(c: Context, order: StoreOrder): Promise<Response> {
+  async function openCheckout(c: Context, order: StoreOrder, embedded = false): Promise<Response> {
     const orderUrl = `${base}/orders/${encodeURIComponent(order.id)}`;
     try {
       const cart = await checkout.createCart({
@@ -161,6 +182,7 @@ export function createDemoStoreApp(settings: DemoStoreSettings) {
         order.cartId = cart.cartId;
         order.checkoutError = null;
       });
+      if (embedded && embedding) return c.redirect(`${embedding.storeUrl.replace(/\/+$/, '')}/orders/${encodeURIComponent(order.id)}/pay-here`, 303);
       return c.redirect(`${settings.checkoutBaseUrl.replace(/\/+$/, '')}/?token=${encodeURIComponent(cart.cartId)}`, 303);
     } catch (err) {
       if (!(err instanceof HostedCheckoutError)) throw err;

@@ -33,7 +33,7 @@ function layout(title: string, body: Html, options: { refreshSeconds?: number; r
     </html>`;
 }
 
-export function shopPage(quantities: Record<string, number>, error?: string): Html {
+export function shopPage(quantities: Record<string, number>, error?: string, embedding = false): Html {
   const total = PRODUCTS.reduce((sum, p) => sum + p.price * (quantities[p.id] ?? 0), 0);
   return layout(
     'Shop',
@@ -66,6 +66,7 @@ export function shopPage(quantities: Record<string, number>, error?: string): Ht
         <p class="actions">
           <button type="submit" formmethod="get" formaction="/" class="secondary">Update total</button>
           <button type="submit">Pay with Hosted Checkout</button>
+          ${embedding ? html`<button type="submit" name="mode" value="embedded" class="secondary">Pay without leaving the store</button>` : ''}
         </p>
       </form>`,
   );
@@ -77,6 +78,23 @@ const WAITING = new Set(['awaiting_payment', 'processing']);
  * Where the checkout sends the customer back (successUrl and failureUrl): it never decides the outcome.
  * A payment the webhook says failed gets **Try another card**: a retry of the same cart (server.ts).
  */
+/**
+ * The order paid inside the store's own page: the checkout in a frame that embed.js mounts, pinned by
+ * its integrity (scripts/start.ts hands the store the value of the running checkout's file).
+ */
+export function payHerePage(order: StoreOrder, checkout: { scriptUrl: string; integrity: string }): Html {
+  return layout(
+    `Pay for order ${order.id}`,
+    html`<h1>Pay for order ${order.id}</h1>
+      <p>${formatMoney(order.total, order.currency)}, paid without leaving the store.</p>
+      <p><a href="/">Back to the shop</a></p>
+      <div id="checkout" data-cart-id="${order.cartId ?? ''}"></div>
+      <p><a href="/orders/${order.id}">Order status</a></p>
+      <script src="${checkout.scriptUrl}" integrity="${checkout.integrity}" crossorigin="anonymous"></script>
+      <script src="/assets/pay-here.js"></script>`,
+  );
+}
+
 export function orderPage(order: StoreOrder, returned: string | undefined, retryProblem?: string): Html {
   const waiting = !order.fulfilledAt && WAITING.has(order.status);
   let message: Html;

@@ -1,6 +1,6 @@
 import { readFileSync, writeFileSync } from 'node:fs';
 import { INVENTORY_FILE, Inventory, sri384 } from '../core/integrity/inventory.js';
-import { servedAssets } from '../web/assets.js';
+import { servedPaymentPageFiles } from '../web/assets.js';
 
 /**
  * `npm run -s integrity -- inventory`: the build's side of the payment-page inventory
@@ -10,7 +10,7 @@ import { servedAssets } from '../web/assets.js';
  */
 function deriveInventoryHashes(): void {
   const raw = JSON.parse(readFileSync(INVENTORY_FILE, 'utf8')) as { assets: Array<{ name: string; sha384?: string }> };
-  const served = new Map(servedAssets().map(({ name, body }) => [name, body]));
+  const served = new Map(servedPaymentPageFiles().map(({ name, body }) => [name, body]));
   for (const line of raw.assets) {
     const body = served.get(line.name);
     if (!body) throw new Error(`${line.name}: in the inventory, but web/assets.ts serves no such asset`);

@@ -19,6 +19,7 @@ import { ensureSavedCardRemovalSchedule } from '../workflows/saved-card-removal/
 import { ownerPasswordIn } from '../demo-store/owner-login.js';
 import { startDemoStore } from '../demo-store/server.js';
 import { invite, listPeople } from '../core/people/people.js';
+import { EMBED_SCRIPT_INTEGRITY } from '../web/embed-script.js';
 import { ensureDemoMerchant } from './demo-merchant.js';
 import { localDataEncryptionKey, localOperatorToken, startInfrastructure } from './infrastructure.js';
 
@@ -141,6 +142,8 @@ try {
     ordersFile: path.join(DATA_DIR, 'demo-store-orders.json'),
     ownerPassword: owner.password,
     log: say,
+    // "Pay without leaving the store" on loopback's address, another site than the checkout's localhost: the cross-site case.
+    embedding: { storeUrl: `http://127.0.0.1:${launcher.DEMO_MERCHANT_PORT}`, scriptIntegrity: EMBED_SCRIPT_INTEGRITY },
   });
   closers.push(demoStore.close);
 
@@ -167,6 +170,7 @@ Hosted Checkout is running (${config.environment}).
   Demo store       ${demoStoreUrl}   ← start here: buy, pay with the sandbox values, watch the webhooks, refund
                    its orders and refunds ask for the store owner's password: ${owner.password}
                    (kept in ${ownerPasswordFile}${owner.created ? ', created now' : ''})
+                   "Pay without leaving the store" pays in a frame on http://127.0.0.1:${launcher.DEMO_MERCHANT_PORT}, another site than the checkout's
 
   API              ${stack.apiUrl}            (health: ${stack.apiUrl}/readyz, reference: ${stack.apiUrl}/docs)
   Checkout page    ${stack.checkoutUrl}/?token=<cartId>

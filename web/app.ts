@@ -9,6 +9,7 @@ import type { Temporal } from '../core/temporal/connection.js';
 import type { postWebhook } from '../core/webhooks/http-post.js';
 import { serveAsset } from './assets.js';
 import { compressResponses } from './compression.js';
+import { serveEmbedScript } from './embed-script.js';
 import { checkoutRoutes } from './checkout/routes.js';
 import { dashboardRoutes } from './dashboard/routes.js';
 import { messagePage } from './checkout/views/layout.js';
@@ -34,6 +35,7 @@ export function createWebApp(deps: WebDeps) {
   app.use(securityHeaders({ production: deps.config.environment === 'production', reportingApi: new URL(deps.config.checkoutBaseUrl).protocol === 'https:' }));
   app.use(compressResponses());
   app.get('/assets/:name', (c) => serveAsset(c, c.req.param('name')));
+  app.get('/embed.js', serveEmbedScript);
   const metrics = createWebMetrics();
   app.route('/', cspReportRoutes({ ...deps, metrics }));
   // For the operators' Prometheus, with their token, as on the API; wrong tokens counted as there.

@@ -7,6 +7,7 @@ import type { Context } from 'hono';
 import { brandPalette, brandStylesheet } from '../core/brand/brand-colours.js';
 import { sri384 } from '../core/integrity/inventory.js';
 import { acceptedEncoding, type Encoding } from './compression.js';
+import { EMBED_SCRIPT_BODY } from './embed-script.js';
 
 const require = createRequire(import.meta.url);
 const JS = 'text/javascript; charset=utf-8';
@@ -16,6 +17,7 @@ const CSS = 'text/css; charset=utf-8';
 const SOURCES: Record<string, { file: string | URL; type: string }> = {
   'htmx.min.js': { file: require.resolve('htmx.org/dist/htmx.min.js'), type: JS },
   'checkout.js': { file: new URL('./assets/checkout.js', import.meta.url), type: JS },
+  'checkout-embedded.js': { file: new URL('./assets/checkout-embedded.js', import.meta.url), type: JS },
   'checkout.css': { file: new URL('./assets/checkout.css', import.meta.url), type: CSS },
   'dashboard.js': { file: new URL('./assets/dashboard.js', import.meta.url), type: JS },
   'dashboard.css': { file: new URL('./assets/dashboard.css', import.meta.url), type: CSS },
@@ -54,7 +56,14 @@ const ASSETS = new Map(Object.entries(SOURCES).map(([name, source]) => [name, lo
 const BY_PATH = new Map([...ASSETS.values()].map((asset) => [asset.hashedPath, asset]));
 
 export type AssetName =
-  'htmx.min.js' | 'checkout.js' | 'checkout.css' | 'dashboard.js' | 'dashboard.css' | 'simplewebauthn-browser.js' | 'dashboard-passkeys.js';
+  | 'htmx.min.js'
+  | 'checkout.js'
+  | 'checkout-embedded.js'
+  | 'checkout.css'
+  | 'dashboard.js'
+  | 'dashboard.css'
+  | 'simplewebauthn-browser.js'
+  | 'dashboard-passkeys.js';
 
 /** The content-hashed address of one of our assets, for a page's <link> or <script>. */
 export function assetPath(name: AssetName): string {
@@ -69,6 +78,11 @@ export function assetIntegrity(name: AssetName): string {
 /** Every asset's name and the bytes served for it: what `npm run -s integrity -- inventory` hashes into the inventory. */
 export function servedAssets(): Array<{ name: string; body: Buffer }> {
   return [...ASSETS].map(([name, asset]) => ({ name, body: asset.bodies.identity }));
+}
+
+/** Every file of ours a payment page loads, by its inventory name: our assets, and the merchant's page's `/embed.js` (web/embed-script.ts). */
+export function servedPaymentPageFiles(): Array<{ name: string; body: Buffer }> {
+  return [...servedAssets(), { name: 'embed.js', body: EMBED_SCRIPT_BODY }];
 }
 
 export const IMMUTABLE = 'public, max-age=31536000, immutable';

@@ -8,6 +8,11 @@ export type WebEnv = {
     locale?: string;
     /** Whether the request itself named a language we speak; if not, the cart's country may choose. */
     localeAsked?: boolean;
+    /**
+     * CSP frame-ancestors sources for an embedded page (web/checkout/embedding.ts): the merchant's proven
+     * domains. Unset or empty, nothing may frame the answer.
+     */
+    frameAncestors?: string[];
     /** A response proxied from another server (the Temporal UI for operators) that brings its own headers. */
     ownHeaders?: boolean;
   };
@@ -19,11 +24,11 @@ export const CSP_REPORT_PATH = '/csp-reports';
 const REPORT_ENDPOINT = 'csp-endpoint';
 
 /**
- * No inline script or style, nothing framed, forms only post back to us (and, after the final
- * redirect, to the merchant's own return URLs). Merchant images (logo, thumbnails) are the one
- * thing loaded from elsewhere.
+ * No inline script or style, nothing framed but the embedded page (by its merchant's proven domains),
+ * forms only post back to us (and, after the final redirect, to the merchant's own return URLs).
+ * Merchant images (logo, thumbnails) are the one thing loaded from elsewhere.
  */
-function contentSecurityPolicy(formActionOrigins: string[], reportingApi: boolean): string {
+function contentSecurityPolicy(formActionOrigins: string[], frameAncestors: string[], reportingApi: boolean): string {
   return [
     "default-src 'none'",
     "script-src 'self'",
@@ -31,7 +36,7 @@ function contentSecurityPolicy(formActionOrigins: string[], reportingApi: boolea
     "img-src 'self' https: data:",
     "connect-src 'self'",
     `form-action 'self'${formActionOrigins.map((o) => ` ${o}`).join('')}`,
-    "frame-ancestors 'none'",
+    `frame-ancestors ${frameAncestors.length > 0 ? frameAncestors.join(' ') : "'none'"}`,
     "base-uri 'none'",
     // report-uri for browsers without the Reporting API; report-to wins where both are understood.
     `report-uri ${CSP_REPORT_PATH}`,
@@ -48,11 +53,13 @@ export function securityHeaders(options: { production: boolean; reportingApi: bo
   return createMiddleware<WebEnv>(async (c, next) => {
     await next();
     if (c.get('ownHeaders')) return;
-    c.header('Content-Security-Policy', contentSecurityPolicy(c.get('formActionOrigins') ?? [], options.reportingApi));
+    const frameAncestors = c.get('frameAncestors') ?? [];
+    c.header('Content-Security-Policy', contentSecurityPolicy(c.get('formActionOrigins') ?? [], frameAncestors, options.reportingApi));
     if (options.reportingApi) c.header('Reporting-Endpoints', `${REPORT_ENDPOINT}="${CSP_REPORT_PATH}"`);
     // Every script of ours carries an integrity attribute (web/checkout/views/layout.ts): one without it is refused (and reported).
     c.header('Integrity-Policy', `blocked-destinations=(script)${options.reportingApi ? `, endpoints=(${REPORT_ENDPOINT})` : ''}`);
-    c.header('X-Frame-Options', 'DENY');
+    // X-Frame-Options cannot name the merchant's domains: an embedded page relies on frame-ancestors alone.
+    if (frameAncestors.length === 0) c.header('X-Frame-Options', 'DENY');
     c.header('X-Content-Type-Options', 'nosniff');
     c.header('Referrer-Policy', 'no-referrer');
     // Pages and fragments are never stored; only our hashed assets say otherwise (web/assets.ts).

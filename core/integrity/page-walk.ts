@@ -55,7 +55,7 @@ const NAVIGATION_HEADERS = {
 /**
  * Walks every payment page variant of core/integrity/page-variants.ts as a customer's browser would:
  * a canary cart through contact, code and card, a 3-D Secure challenge, each language, the recovery
- * and payment links, the error pages; for each, what it received (ReceivedPage). The tamper check and
+ * and payment links, the error pages, and the embedded page's steps in the merchant's frame; for each, what it received (ReceivedPage). The tamper check and
  * the page walk test both compare this with the inventory and the header baseline.
  */
 export async function walkPaymentPages(deps: PageWalkDeps): Promise<ReceivedPage[]> {
@@ -69,8 +69,11 @@ export async function walkPaymentPages(deps: PageWalkDeps): Promise<ReceivedPage
   };
   const pages: ReceivedPage[] = [];
 
+  /** Navigations in the merchant's frame: Chromium says so by Sec-Fetch-Dest (web/checkout/embedding.ts). */
+  let framed = {};
+
   async function visit(variant: PageVariantId, path: string): Promise<string> {
-    const res = await fetchFn(`${base}${path}`, { headers: { ...NAVIGATION_HEADERS, ...(cookie ? { cookie } : {}) } });
+    const res = await fetchFn(`${base}${path}`, { headers: { ...NAVIGATION_HEADERS, ...framed, ...(cookie ? { cookie } : {}) } });
     keep(res);
     const html = await res.text();
     const url = new URL(res.url || `${base}${path}`);
@@ -86,7 +89,7 @@ export async function walkPaymentPages(deps: PageWalkDeps): Promise<ReceivedPage
     const res = await fetchFn(`${base}${path}`, {
       method: 'POST',
       redirect: 'manual',
-      headers: { ...NAVIGATION_HEADERS, 'content-type': 'application/x-www-form-urlencoded', origin: base, 'sec-fetch-site': 'same-origin', cookie },
+      headers: { ...NAVIGATION_HEADERS, ...framed, 'content-type': 'application/x-www-form-urlencoded', origin: base, 'sec-fetch-site': 'same-origin', cookie },
       body: new URLSearchParams({ token: cartId, csrf, ...fields }),
     });
     keep(res);
@@ -121,6 +124,16 @@ export async function walkPaymentPages(deps: PageWalkDeps): Promise<ReceivedPage
   await post('/card', html, challenged, { number: SANDBOX_CARDS.challenge, expiry: '12/30', cvv: '123' });
   const challenge = await untilRedirected(fetchFn, `${base}/status?token=${challenged}`, cookie, SANDBOX_CHALLENGE_PATH);
   await visit('3ds-challenge', challenge);
+
+  // A third, in the merchant's frame (the canary merchant's sandbox allows loopback): its partitioned cookies.
+  const embedded = await deps.createCart();
+  cookie = '';
+  framed = { 'sec-fetch-dest': 'iframe', 'sec-fetch-site': 'cross-site' };
+  html = await visit('embedded-contact', `/?token=${embedded}&embed=1`);
+  await post('/contact', html, embedded, { contact: 'integrity-canary@example.com' });
+  html = await visit('embedded-code', `/?token=${embedded}&embed=1`);
+  await post('/code', html, embedded, { code: deps.sandboxOtp });
+  await visit('embedded-card', `/?token=${embedded}&embed=1`);
   return pages;
 }
 
@@ -152,7 +165,7 @@ export function pageDifferences(
   const variant = PAGE_VARIANTS.find((v) => v.id === page.variant)!;
   return [
     ...headerDifferences(HEADER_BASELINES[variant.framing], page.headers, { hsts: approved.production, reportingApi: new URL(page.url).protocol === 'https:' }),
-    ...cookieDifferences(page.setCookies, { secure: approved.production }),
+    ...cookieDifferences(page.setCookies, { secure: approved.production, framing: variant.framing }),
     ...loadDifferences(approved.inventory, page.loads, approved.generatedHashes),
   ];
 }

@@ -103,6 +103,13 @@ export interface ActiveMerchant {
   requireApiKeyForCarts: boolean;
 }
 
+/** The domains a merchant has proved it controls (core/merchants/domain-verification.ts): where its embedded checkout may be framed. */
+export async function selectVerifiedDomains(db: Db, platformUuid: string): Promise<string[]> {
+  const rows = await db<{ domain: string }[]>`
+    select domain from merchant_domains where platform_uuid = ${platformUuid} and verified_at is not null order by domain`;
+  return rows.map((row) => row.domain);
+}
+
 /** The merchant a create-cart request names, if it may take carts in this environment, with its registered domains and API-key rule. */
 export async function findActiveMerchant(db: Db, platformUuid: string, environment: Environment): Promise<ActiveMerchant | undefined> {
   const [row] = await db<ActiveMerchant[]>`

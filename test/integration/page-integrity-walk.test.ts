@@ -39,11 +39,12 @@ describe('the payment pages as a browser receives them', () => {
     });
   }, 120_000);
 
-  it("reaches every variant, each loading our two scripts, and each step the merchant's generated brand stylesheet", () => {
+  it("reaches every variant, each loading our two scripts (the embedded page a third), and each step the merchant's generated brand stylesheet", () => {
     expect(new Set(pages.map((p) => p.variant))).toEqual(new Set(PAGE_VARIANTS.map((v) => v.id)));
     for (const page of pages) {
-      expect(page.loads.filter((l) => l.kind === 'script').length, page.variant).toBe(2);
-      if (/^(contact|code|card|payment-link)/.test(page.variant))
+      const embedded = page.variant.startsWith('embedded-');
+      expect(page.loads.filter((l) => l.kind === 'script').length, page.variant).toBe(embedded ? 3 : 2);
+      if (/^(embedded-)?(contact|code|card|payment-link)/.test(page.variant))
         expect(
           page.loads.some((l) => l.path === '/assets/brand.0a7d4f.css'),
           page.variant,
@@ -52,6 +53,13 @@ describe('the payment pages as a browser receives them', () => {
     expect(pages.find((p) => p.variant === 'ended')!.status).toBe(410);
     expect(pages.find((p) => p.variant === 'not-found')!.status).toBe(404);
     expect(pages.find((p) => p.variant === '3ds-challenge')!.url).toMatch(/\/3ds\/sandbox-challenge$/);
+    const embedded = pages.find((p) => p.variant === 'embedded-card')!;
+    expect(embedded.headers['content-security-policy']).toContain('frame-ancestors localhost:* 127.0.0.1:*;');
+    expect(embedded.headers['x-frame-options']).toBeNull();
+    const framedCsrf = pages.find((p) => p.variant === 'embedded-contact')!.setCookies.find((c) => c.startsWith('checkout_csrf'));
+    expect(framedCsrf).toMatch(/; Secure/);
+    expect(framedCsrf).toMatch(/; SameSite=None/);
+    expect(framedCsrf).toMatch(/; Partitioned/);
   });
 
   it('finds no difference from the inventory and the header baseline on any of them', async () => {

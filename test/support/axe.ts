@@ -1,7 +1,7 @@
 /// <reference lib="dom" />
 import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
-import type { Page } from 'playwright-core';
+import type { Frame, Page } from 'playwright-core';
 
 /** The WCAG 2.2 AA rule set, by axe-core's tags. */
 export const WCAG_22_AA_TAGS = ['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa', 'wcag22aa'];
@@ -36,7 +36,7 @@ function axeSource(): string {
  * forbids inline scripts, so addScriptTag({ content }) would be refused: axe's source is evaluated
  * through the DevTools protocol instead (page.evaluate), which the page's CSP does not govern.
  */
-export async function axeViolations(page: Page, tags: string[] = WCAG_22_AA_TAGS): Promise<AxeViolation[]> {
+export async function axeViolations(page: Page | Frame, tags: string[] = WCAG_22_AA_TAGS): Promise<AxeViolation[]> {
   const loaded = await page.evaluate(() => typeof (window as unknown as { axe?: unknown }).axe === 'object');
   if (!loaded) await page.evaluate(axeSource());
   return page.evaluate(async (tags) => {

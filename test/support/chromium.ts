@@ -25,11 +25,11 @@ export function skipWithoutChromium(): boolean {
   return true;
 }
 
-/** Headless Chromium; Playwright gives every launch a fresh temporary user-data-dir. */
-export async function launchChromium(): Promise<Browser> {
+/** Headless Chromium; Playwright gives every launch a fresh temporary user-data-dir. `extraArgs`: e.g. `--host-resolver-rules`. */
+export async function launchChromium(extraArgs: string[] = []): Promise<Browser> {
   if (!existsSync(CHROMIUM_PATH))
     throw new Error(`no Chromium at ${CHROMIUM_PATH}: install Debian's "chromium" package (CI=true requires the browser tests to run)`);
-  return chromium.launch({ executablePath: CHROMIUM_PATH, headless: true, args: ARGS });
+  return chromium.launch({ executablePath: CHROMIUM_PATH, headless: true, args: [...ARGS, ...extraArgs] });
 }
 
 export interface WatchedPage {

@@ -58,7 +58,7 @@ export interface TestStackOptions {
    * worker builds from it (the 3-D Secure return) reach it; otherwise it is a placeholder.
    */
   checkoutAtItsBaseUrl?: boolean;
-  /** The host of that CHECKOUT_BASE_URL: `localhost` for passkeys, which take no IP address as their relying party. */
+  /** The host of that CHECKOUT_BASE_URL (127.0.0.1 unless told): `localhost` for passkeys, which take no IP address as their relying party, and to put the page on another site than loopback's. */
   checkoutHostname?: string;
 }
 

@@ -3,7 +3,7 @@ import { describe, expect, it } from 'vitest';
 import { cookieDifferences, HEADER_BASELINES, headerDifferences, PAGE_VARIANTS } from '../../core/integrity/page-variants.js';
 import { inventoryLineOf, loadInventory, sri384 } from '../../core/integrity/inventory.js';
 import { loadDifferences, pageLoads, type ReceivedLoad } from '../../core/integrity/page-scan.js';
-import { assetPath, servedAssets } from '../../web/assets.js';
+import { assetPath, servedAssets, servedPaymentPageFiles } from '../../web/assets.js';
 import { layout, messagePage } from '../../web/checkout/views/layout.js';
 
 /**
@@ -12,7 +12,7 @@ import { layout, messagePage } from '../../web/checkout/views/layout.js';
  * (test/integration/page-integrity-walk.test.ts) does the same for what each page variant really loads.
  */
 const inventory = loadInventory();
-const served = new Map(servedAssets().map(({ name, body }) => [name, body]));
+const served = new Map(servedPaymentPageFiles().map(({ name, body }) => [name, body]));
 
 describe('the payment-page inventory', () => {
   it.each(inventory.assets.map((line) => [line.name, line] as const))(
@@ -27,12 +27,13 @@ describe('the payment-page inventory', () => {
     const pages = [
       await layout({ locale: 'en', title: 't', body: html`<main>x</main>`, brandColour: '#635bff' }),
       await messagePage({ locale: 'ar', title: 'x', message: 'y' }),
+      await layout({ locale: 'en', title: 't', body: html`<main>x</main>`, embedded: true }),
     ];
     for (const page of pages) {
       const loads = pageLoads(String(page));
       expect(loads.map((l) => l.kind).sort()).toEqual(expect.arrayContaining(['script', 'script', 'stylesheet']));
       const received: ReceivedLoad[] = loads.map((load) => {
-        const name = [...served.keys()].find((n) => assetPath(n as never) === load.path);
+        const name = servedAssets().find((asset) => assetPath(asset.name as never) === load.path)?.name;
         return { ...load, received: name ? sri384(served.get(name)!) : load.integrity };
       });
       expect(loadDifferences(inventory, received)).toEqual([]);
@@ -134,6 +135,34 @@ describe('the header baseline', () => {
       'cookie b: not HttpOnly',
       'cookie b: not Secure',
       'cookie b: no SameSite=Lax or Strict',
+    ]);
+  });
+
+  it('accepts the embedded page framed by host sources and without X-Frame-Options, and nothing wider', () => {
+    const framedBy = (sources: string) => ({
+      ...received,
+      'content-security-policy': received['content-security-policy'].replace("frame-ancestors 'none'", `frame-ancestors ${sources}`),
+      'x-frame-options': null,
+    });
+    const embedded = (r: Record<string, string | null>) => headerDifferences(HEADER_BASELINES.embedded, r, { hsts: true, reportingApi: true });
+    expect(embedded(framedBy('shop.example *.shop.example'))).toEqual([]);
+    expect(embedded(framedBy('shop.example:* *.shop.example:* localhost:* 127.0.0.1:*'))).toEqual([]);
+    for (const wide of ['*', "'none'", 'https:', 'https://shop.example', 'shop.example *', 'shop.example/path'])
+      expect(embedded(framedBy(wide)).join(), wide).toMatch(/^CSP frame-ancestors: expected a value matching/);
+    expect(embedded({ ...framedBy('shop.example'), 'x-frame-options': 'DENY' })).toEqual(['x-frame-options: expected nothing, received "DENY"']);
+  });
+
+  it("accepts the embedded page's partitioned third-party cookies there alone, with all three flags", () => {
+    const chips = 'checkout_csrf=n; Max-Age=7200; Path=/; HttpOnly; Secure; SameSite=None; Partitioned';
+    expect(cookieDifferences([chips], { secure: false, framing: 'embedded' })).toEqual([]);
+    expect(cookieDifferences(['a=1; Path=/; HttpOnly; SameSite=Strict'], { secure: false, framing: 'embedded' })).toEqual([]);
+    expect(cookieDifferences([chips], { secure: false, framing: 'redirect' })).toEqual(['cookie checkout_csrf: no SameSite=Lax or Strict']);
+    expect(cookieDifferences(['b=1; Path=/; HttpOnly; SameSite=None; Partitioned'], { secure: false, framing: 'embedded' })).toEqual(['cookie b: not Secure']);
+    expect(cookieDifferences(['c=1; Path=/; HttpOnly; Secure; SameSite=None'], { secure: false, framing: 'embedded' })).toEqual([
+      'cookie c: SameSite=None but not Partitioned',
+    ]);
+    expect(cookieDifferences(['d=1; Path=/; HttpOnly; Secure'], { secure: false, framing: 'embedded' })).toEqual([
+      'cookie d: no SameSite=Lax or Strict, nor SameSite=None partitioned',
     ]);
   });
 

@@ -4,6 +4,7 @@ import { getCookie, setCookie } from 'hono/cookie';
 import type { CookieOptions } from 'hono/utils/cookie';
 import { randomToken } from '../../core/crypto.js';
 import type { CheckoutStep } from '../../core/checkout/session.js';
+import { FRAMED_COOKIE } from './embedding.js';
 
 /**
  * Who may act for a verified customer (docs/security.md, "One browser"): the browser that entered the
@@ -34,7 +35,7 @@ export function browserBinding(options: { checkoutBaseUrl: string; framed?: bool
     path: '/',
     maxAge: MAX_AGE_SECONDS,
     // A page framed by the merchant is a third-party context: only a partitioned SameSite=None cookie reaches it.
-    ...(options.framed ? { secure: true, sameSite: 'None', partitioned: true } : { secure, sameSite: 'Lax' }),
+    ...(options.framed ? FRAMED_COOKIE : { secure, sameSite: 'Lax' }),
     ...(prefix ? { prefix } : {}),
   };
   // A value given in this very request is not in its Cookie header yet, and the answer already acts with it.

@@ -55,7 +55,7 @@ export function codeRoutes(page: PageContext) {
         }
         const verified = result.accepted && result.state.status === 'pending' && result.state.step !== 'code';
         // The browser that entered the right code acts for the customer from now on, this one alone.
-        const bound = verified ? page.binding.claim(c) : undefined;
+        const bound = verified ? page.bindingFor(c).claim(c) : undefined;
         if (bound) await bindBrowser(page.deps.db, session.cartId, bound);
         if (rebinding) logger.info({ cartId: session.cartId, rebound: verified }, 'another browser asked to act for a verified session');
         else if (verified) await page.reached(session, 'code_verified');

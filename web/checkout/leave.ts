@@ -1,15 +1,19 @@
 import { waitForFirstDeliveryAttempt } from '../../core/webhooks/first-delivery.js';
 import { isHtmx } from '../htmx.js';
 import { t } from '../i18n/index.js';
+import { isEmbedded } from './embedding.js';
 import type { CheckoutSession } from './load-session.js';
 import { merchantReturnUrl, SUCCESS_STATUSES } from './merchant-redirect.js';
 import { locale, type C, type Extras, type PageBase } from './page-base.js';
 import type { Rendering } from './render.js';
+import { embeddedEndPage } from './views/embedded-end.js';
 import { messagePage } from './views/layout.js';
 
 const SUCCESS_REDIRECT_WEBHOOK_WAIT_MS = 3_000;
 
 export const pageUrl = (session: CheckoutSession) => `/?token=${session.cartId}`;
+/** The embedded page ends on a page of ours that hands the merchant's page the way back (views/embedded-end.ts). */
+const embeddedPageUrl = (session: CheckoutSession) => `/?token=${session.cartId}&embed=1`;
 export const statusUrl = (session: CheckoutSession) => `/status?token=${session.cartId}`;
 export const expired = ({ state }: CheckoutSession) =>
   state.status === 'abandoned' || (state.status === 'pending' && Date.parse(state.expiresOn) <= Date.now());
@@ -38,7 +42,7 @@ export function leaving(page: PageBase & Rendering) {
     if (back) {
       if (SUCCESS_STATUSES.has(session.state.status))
         await waitForFirstDeliveryAttempt(page.deps.db, session.cartId, 'order_created', SUCCESS_REDIRECT_WEBHOOK_WAIT_MS);
-      return redirect(c, back);
+      return redirect(c, isEmbedded(c) ? embeddedPageUrl(session) : back);
     }
     if (expired(session) || (session.state.step === 'done' && session.state.status !== 'processing')) return redirect(c, pageUrl(session));
     return undefined;
@@ -54,6 +58,14 @@ export function leaving(page: PageBase & Rendering) {
 }
 
 export type Leaving = ReturnType<typeof leaving>;
+
+/** A finished session in the merchant's frame: the page that sends the customer back at the top level, when there is a way back. */
+export function embeddedEnd(c: C, session: CheckoutSession) {
+  const back = closedByStore(session) ? undefined : merchantReturnUrl(session, session.state.status);
+  if (!back || !isEmbedded(c)) return undefined;
+  const { cartId, state, store } = session;
+  return c.html(embeddedEndPage({ locale: locale(c), store: store.name, cartId, status: state.status, returnUrl: back }));
+}
 
 /**
  * Expired, closed by the store, or already used: this link cannot take a payment any more. A session

@@ -15,6 +15,8 @@ import { budgetProvenance, type CartProvenance } from '../../core/checkout/cart-
 
 export interface CheckoutSession {
   cartId: string;
+  /** The merchant's, whose proven domains alone may frame the embedded page (web/checkout/embedding.ts). */
+  platformUuid: string;
   store: Store;
   /** The merchant's registered name, from the ledger: shown beside store.name when they differ. */
   merchantName: string;
@@ -80,6 +82,7 @@ export async function loadCheckoutSession(
   const customerStarted = row.customerStartedAt !== null;
   const session = {
     cartId: token,
+    platformUuid: row.platformUuid,
     store: row.store,
     merchantName: row.merchantName,
     cart: row.cart,

@@ -11,6 +11,7 @@ import type { WebMetrics } from '../metrics.js';
 import type { WebEnv } from '../security-headers.js';
 import { browserBinding } from './browser-binding.js';
 import { customerActions } from '../../application/checkout/customer-actions.js';
+import { allowFraming, isEmbedded } from './embedding.js';
 import { checkoutLimits } from './limits.js';
 import { loadCheckoutSession, type CheckoutSession } from './load-session.js';
 import type { StepView } from './views/step-view.js';
@@ -34,14 +35,21 @@ export function pageBase(deps: CheckoutDeps) {
   const { config, logger } = deps;
   const production = config.environment === 'production';
   const binding = browserBinding({ checkoutBaseUrl: config.checkoutBaseUrl });
+  const framedBinding = browserBinding({ checkoutBaseUrl: config.checkoutBaseUrl, framed: true });
+  /** The binding whose cookie this request can keep: the embedded page's is partitioned (embedding.ts). */
+  const bindingFor = (c: C) => (isEmbedded(c) ? framedBinding : binding);
 
   /** Whether this browser may see and act on the session's step (web/checkout/browser-binding.ts): the one guard. */
-  const holds = (c: C, session: CheckoutSession) => binding.holds(c, session.state.step, session.browserBinding);
+  const holds = (c: C, session: CheckoutSession) => bindingFor(c).holds(c, session.state.step, session.browserBinding);
 
-  /** The session behind a token; a customer who asked for no language we speak gets the cart's country's. */
+  /**
+   * The session behind a token; a customer who asked for no language we speak gets the cart's country's.
+   * An embedded page's answer may be framed by the merchant's proven domains, and by them alone.
+   */
   async function loadSession(c: C, token: string): Promise<CheckoutSession | undefined> {
     const session = await loadCheckoutSession(deps, token);
     if (session && !c.get('localeAsked')) c.set('locale', negotiateLocale({ country: session.cart.country }));
+    if (session && isEmbedded(c)) await allowFraming(c, deps.db, session.platformUuid, !production);
     return session;
   }
 
@@ -67,7 +75,7 @@ export function pageBase(deps: CheckoutDeps) {
     csrfKey: deriveCsrfKey(config.keyring),
     actions: customerActions(deps.temporal, config),
     limits: checkoutLimits(deps),
-    binding,
+    bindingFor,
     holds,
     loadSession,
     reached,

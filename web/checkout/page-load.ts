@@ -2,7 +2,7 @@ import { Hono } from 'hono';
 import { isHtmx } from '../htmx.js';
 import type { WebEnv } from '../security-headers.js';
 import type { PageContext } from './context.js';
-import { closedPage, expired, pageUrl } from './leave.js';
+import { closedPage, embeddedEnd, expired, pageUrl } from './leave.js';
 import type { CheckoutSession } from './load-session.js';
 import { notFoundPage } from './render.js';
 
@@ -16,7 +16,7 @@ export function pageLoadRoutes(page: PageContext) {
     if (!session) return notFoundPage(c);
     if (session.state.step === 'authenticating' && session.state.authentication && page.holds(c, session))
       return c.redirect(session.state.authentication.redirectUrl, 303);
-    if (expired(session) || session.state.step === 'done') return closedPage(c, session);
+    if (expired(session) || session.state.step === 'done') return embeddedEnd(c, session) ?? closedPage(c, session);
     if (!session.pageOpened) await page.reached(session, 'page_opened');
     return page.render(c, session);
   });

@@ -6,6 +6,7 @@ import { CSRF_COOKIE, csrfToken, newCsrfNonce } from '../csrf.js';
 import { isHtmx } from '../htmx.js';
 import { t } from '../i18n/index.js';
 import type { CheckoutSession } from './load-session.js';
+import { FRAMED_COOKIE, isEmbedded } from './embedding.js';
 import { merchantOrigins, merchantReturnUrl } from './merchant-redirect.js';
 import { locale, offersSavedCards, type C, type Extras, type PageBase } from './page-base.js';
 import { checkoutPage } from './views/checkout-page.js';
@@ -21,12 +22,17 @@ export function rendering(page: PageBase) {
   // Recorded when a page first links a merchant's colour, not when anyone asks for a colour's file: every colour has one.
   const recordGenerated = generatedAssetRecorder(deps.db, deps.logger);
 
-  /** The browser's half of the double-submit pair: kept while it lasts, issued when missing. */
+  /**
+   * The browser's half of the double-submit pair: kept while it lasts, issued when missing. Strict on our
+   * own page; the embedded page's is partitioned (embedding.ts), and the origin check still refuses
+   * every post that does not come from our own page (routes.ts).
+   */
   function csrfNonce(c: C): string {
     const existing = getCookie(c, CSRF_COOKIE);
     if (existing && NONCE_PATTERN.test(existing)) return existing;
     const nonce = newCsrfNonce();
-    setCookie(c, CSRF_COOKIE, nonce, { httpOnly: true, secure: page.production, sameSite: 'Strict', path: '/', maxAge: 2 * 60 * 60 });
+    const site = isEmbedded(c) ? FRAMED_COOKIE : ({ secure: page.production, sameSite: 'Strict' } as const);
+    setCookie(c, CSRF_COOKIE, nonce, { httpOnly: true, path: '/', maxAge: 2 * 60 * 60, ...site });
     return nonce;
   }
 
@@ -37,6 +43,7 @@ export function rendering(page: PageBase) {
       locale: locale(c),
       csrf: csrfToken(page.csrfKey, session.cartId, csrfNonce(c)),
       sandbox: page.sandbox,
+      ...(isEmbedded(c) ? { embedded: true as const } : {}),
       ...(held ? { ...stillConfirming(session), ...(await savedCardsView(session)) } : { rebind: true }),
       ...extras,
     };

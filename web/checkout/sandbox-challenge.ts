@@ -1,6 +1,7 @@
 import { Hono, type Context } from 'hono';
 import { html } from 'hono/html';
 import { findCart } from '../../core/checkout/cart-ledger.js';
+import { allowFraming, isEmbedded } from './embedding.js';
 import { merchantOrigins } from './merchant-redirect.js';
 import { sandboxChargesIn } from '../../core/checkout/payment-processors/sandbox-charges.js';
 import { SANDBOX_CHALLENGE_PATH } from '../../core/checkout/payment-processors/sandbox.js';
@@ -52,10 +53,15 @@ export function sandboxChallengeRoutes(deps: { config: Config; db: Db; logger: L
     return cartId && (await isChallengeOf(payment, cartId)) ? { payment, returnUrl: url.toString(), cartId } : undefined;
   };
 
-  /** The buttons' post ends at the merchant (the return redirects there): CSP form-action must allow its origins. */
+  /**
+   * The buttons' post ends at the merchant (the return redirects there): CSP form-action must allow its
+   * origins. In the embedded checkout the challenge shows in the merchant's frame, as a bank's may.
+   */
   const allowMerchantOrigins = async (c: C, cartId: string) => {
     const cart = await findCart(deps.db, cartId);
-    if (cart) c.set('formActionOrigins', merchantOrigins(cart));
+    if (!cart) return;
+    c.set('formActionOrigins', merchantOrigins(cart));
+    if (isEmbedded(c)) await allowFraming(c, deps.db, cart.platformUuid, true);
   };
 
   const invalid = (c: C) => {

@@ -21,6 +21,7 @@ export function checkoutPage(view: StepView): Html {
     title: t(locale, 'page.title', { store: session.store.name }),
     refreshTo: processing ? `/status?token=${session.cartId}` : undefined,
     brandColour: session.brandColour,
+    embedded: view.embedded,
     body: html`<div class="checkout">
       <div class="summary">${orderSummary(session, { sandbox: view.sandbox !== undefined, locale })}</div>
       <div class="payment-column">

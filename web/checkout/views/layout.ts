@@ -2,6 +2,7 @@ import { html } from 'hono/html';
 import type { HtmlEscapedString } from 'hono/utils/html';
 import { LOCALES, direction, t } from '../../i18n/index.js';
 import { assetIntegrity, assetPath, brandStylesheetIntegrity, brandStylesheetPath } from '../../assets.js';
+import { EMBED_HEADER } from '../embedding.js';
 
 export type Html = HtmlEscapedString | Promise<HtmlEscapedString>;
 
@@ -18,6 +19,9 @@ const HTMX_CONFIG = JSON.stringify({
   ],
 });
 
+/** The embedded page's htmx requests say so (web/checkout/embedding.ts): a fetch carries no Sec-Fetch-Dest: iframe. */
+const EMBED_HEADERS = JSON.stringify({ [EMBED_HEADER]: '1' });
+
 /**
  * The head tags every page of ours starts with, the checkout's and the dashboard's: no referrer leaves
  * with a cartId or a session in it, no search engine indexes a page, and htmx runs with our config.
@@ -31,7 +35,7 @@ export function pageMeta(): Html {
 }
 
 /** The page shell. Every interpolated value goes through hono/html, which escapes it. */
-export function layout(options: { locale: string; title: string; body: Html; refreshTo?: string; brandColour?: string | null }): Html {
+export function layout(options: { locale: string; title: string; body: Html; refreshTo?: string; brandColour?: string | null; embedded?: boolean }): Html {
   return html`<!doctype html>
     <html lang="${options.locale}" dir="${direction(options.locale)}">
       <head>
@@ -45,9 +49,19 @@ export function layout(options: { locale: string; title: string; body: Html; ref
         }
         <script src="${assetPath('htmx.min.js')}" integrity="${assetIntegrity('htmx.min.js')}" crossorigin="anonymous" defer></script>
         <script src="${assetPath('checkout.js')}" integrity="${assetIntegrity('checkout.js')}" crossorigin="anonymous" defer></script>
+        ${
+          options.embedded
+            ? html`<script
+                src="${assetPath('checkout-embedded.js')}"
+                integrity="${assetIntegrity('checkout-embedded.js')}"
+                crossorigin="anonymous"
+                defer
+              ></script>`
+            : ''
+        }
         ${options.refreshTo ? html`<noscript><meta http-equiv="refresh" content="2;url=${options.refreshTo}" /></noscript>` : ''}
       </head>
-      <body>
+      <body ${options.embedded ? html`data-embedded hx-headers="${EMBED_HEADERS}"` : ''}>
         ${options.body}
       </body>
     </html>`;

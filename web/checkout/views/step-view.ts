@@ -30,4 +30,6 @@ export interface StepView {
    * place of the step, the way to act here, a fresh code to the verified contact.
    */
   rebind?: true;
+  /** The page is shown in the merchant's frame (web/checkout/embedding.ts): it speaks to the merchant's page by messages. */
+  embedded?: true;
 }
