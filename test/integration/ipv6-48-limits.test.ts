@@ -76,8 +76,9 @@ describe('dashboard sign-ins per IPv6 /48', () => {
     for (const subnet of [1, 1, 2, 2]) expect((await attempt(subnet)).status).toBe(401);
     expect((await attempt(1)).status).toBe(429);
     expect((await attempt(3)).status).toBe(429);
-    // Even the right key, from a fresh /64 of the spent /48; another /48 signs in.
-    expect((await dashboardClient(stack.checkoutUrl, in64(mine, 4)).signIn(merchant.apiKey)).status).toBe(429);
+    // The right key is checked before the limiter counts (issue 51: wrong attempts must not lock the
+    // owner out), so it signs in from a fresh /64 of the spent /48 as from another /48.
+    expect((await dashboardClient(stack.checkoutUrl, in64(mine, 4)).signIn(merchant.apiKey)).status).toBe(303);
     expect((await dashboardClient(stack.checkoutUrl, in64(site(), 1)).signIn(merchant.apiKey)).status).toBe(303);
   });
 });

@@ -33,7 +33,8 @@ describe('a merchant’s brand colour: operator API, CLI, and the page', () => {
     expect(answer.brandPalette!.explanation).toContain(`darkens it to ${expected.accent}`);
 
     const html = await pageOf(platformUuid);
-    expect(html).toContain('<link rel="stylesheet" href="/assets/brand.ffeb3b.css" />');
+    // With its SRI hash, as every stylesheet of the payment page (issue 52).
+    expect(html).toMatch(/<link rel="stylesheet" href="\/assets\/brand\.ffeb3b\.css" integrity="sha384-[A-Za-z0-9+/=]+" \/>/);
     const css = await fetch(`${stack.checkoutUrl}/assets/brand.ffeb3b.css`);
     expect(css.headers.get('content-type')).toBe('text/css; charset=utf-8');
     expect(css.headers.get('cache-control')).toBe('public, max-age=31536000, immutable');
