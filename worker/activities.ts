@@ -2,6 +2,7 @@ import { Context } from '@temporalio/activity';
 import { createCardVaultPurgeActivities } from '../activities/card-vault-purge/index.js';
 import { createCartSessionActivities } from '../activities/cart-session/index.js';
 import { createDomainVerificationActivities } from '../activities/domain-verification/index.js';
+import { createPageIntegrityCheckActivities } from '../activities/page-integrity-check/index.js';
 import { createSavedCardRemovalActivities } from '../activities/saved-card-removal/index.js';
 import type { ActivityMetrics } from '../activities/metrics.js';
 import { createRefundActivities } from '../activities/refund/index.js';
@@ -15,7 +16,7 @@ import type { Db } from '../core/db/client.js';
 import type { FetchVerificationFile, ResolveTxt } from '../core/merchants/domain-verification.js';
 import type { Logger } from '../core/logger.js';
 import type { RequestDelivery } from '../core/webhooks/delivery.js';
-import type { postWebhook } from '../core/webhooks/http-post.js';
+import { postWebhook } from '../core/webhooks/http-post.js';
 import { deliveryRequests } from '../workflows/webhook-delivery/client.js';
 
 export interface ActivityDeps {
@@ -71,5 +72,6 @@ export function createActivities(deps: ActivityDeps) {
     ...createCardVaultPurgeActivities(shared),
     ...createDomainVerificationActivities(shared),
     ...createSavedCardRemovalActivities(shared),
+    ...createPageIntegrityCheckActivities({ ...shared, postWebhook: deps.postWebhook ?? postWebhook }),
   };
 }

@@ -7,6 +7,7 @@ import { createLogger } from '../core/logger.js';
 import { connectTemporal, temporalConnectionOptions } from '../core/temporal/connection.js';
 import { ensureCardVaultPurgeSchedule } from '../workflows/card-vault-purge/client.js';
 import { ensureDomainRecheckSchedule } from '../workflows/domain-verification/client.js';
+import { ensurePageIntegrityCheckSchedule } from '../workflows/page-integrity-check/client.js';
 import { ensureSavedCardRemovalSchedule } from '../workflows/saved-card-removal/client.js';
 import { createCartWorker } from './create-worker.js';
 import { serveWorkerMetrics, workerTelemetryOptions } from './metrics.js';
@@ -30,6 +31,7 @@ const temporal = connectTemporal(config);
 await ensureCardVaultPurgeSchedule(temporal.client, config);
 await ensureDomainRecheckSchedule(temporal.client, config);
 await ensureSavedCardRemovalSchedule(temporal.client, config);
+await ensurePageIntegrityCheckSchedule(temporal.client, config);
 await temporal.close();
 logger.info({ taskQueue: config.temporal.taskQueue, address: config.temporal.address, metrics: `${metricsServer.url}/metrics` }, 'worker polling');
 // Worker.run() shuts down gracefully on SIGINT/SIGTERM by default.
