@@ -16,6 +16,11 @@ import { signatureFor } from '../../core/webhooks/signing.js';
 import { createCartWorker } from '../../worker/create-worker.js';
 import { ensurePageIntegrityCheckSchedule } from '../../workflows/page-integrity-check/client.js';
 import { PAGE_INTEGRITY_CHECK_SUMMARY, type PageIntegrityCheckResult } from '../../workflows/page-integrity-check/messages.js';
+import { listAudit } from '../../core/audit/audit-log.js';
+import type { Person } from '../../core/people/people.js';
+import { SESSION_COOKIE } from '../../web/dashboard/session.js';
+import { dashboardClient } from '../support/dashboard-client.js';
+import { addPerson, sessionFor } from '../support/dashboard-people.js';
 import { startTamperingProxy } from '../support/tampering-proxy.js';
 import { useTestStack } from '../support/test-stack.js';
 import { startWebhookReceiver } from '../support/webhook-receiver.js';
@@ -37,6 +42,8 @@ describe('the scheduled payment page tamper check', () => {
   const metrics = createActivityMetrics();
   const logLines: Array<Record<string, unknown>> = [];
   const from = new Date();
+  let operator: Person;
+  let dashboard: ReturnType<typeof dashboardClient>;
 
   async function startWorker() {
     const connection = await NativeConnection.connect(temporalConnectionOptions(config));
@@ -88,6 +95,9 @@ describe('the scheduled payment page tamper check', () => {
     proxy = await startTamperingProxy(stack.checkoutUrl);
     receiver = await startWebhookReceiver();
     const canary = await stack.createMerchant({ name: 'Integrity Canary' });
+    operator = await addPerson(stack.db, null, 'operator');
+    dashboard = dashboardClient(stack.checkoutUrl);
+    dashboard.jar.set(SESSION_COOKIE, await sessionFor(stack.db, operator));
     config = {
       ...stack.config,
       temporal: { ...stack.config.temporal, taskQueue: `${stack.config.temporal.taskQueue}-integrity` },
@@ -148,8 +158,21 @@ describe('the scheduled payment page tamper check', () => {
     expect(await runCheck()).toMatchObject({ differences: 0, raised: 0 });
     // Gone, but nobody has looked yet: still open.
     expect((await listUnclosedAlerts(stack.db)).map((a) => a.status)).toEqual(alerts.map(() => 'open'));
-    for (const alert of alerts) await acknowledgeAlert(stack.db, { id: alert.id, by: 'operator:integrity-test', note: 'CDN cache poisoned; purged' });
+
+    // The signed-in operator acknowledges each on the dashboard, with a note: closed at once (the last run no longer found it), audit-logged.
+    const page = await dashboard.get('/dashboard/operator/integrity');
+    expect(page.status).toBe(200);
+    for (const alert of alerts) expect(page.body).toContain(`/dashboard/operator/integrity/alerts/${alert.id}/acknowledge`);
+    expect((await dashboard.post(`/dashboard/operator/integrity/alerts/${alerts[0]!.id}/acknowledge`, { note: '' })).status).toBe(422);
+    for (const alert of alerts) {
+      const acked = await dashboard.post(`/dashboard/operator/integrity/alerts/${alert.id}/acknowledge`, { note: 'CDN cache poisoned; purged' });
+      expect(acked.status, acked.body).toBe(200);
+      expect(acked.body).toContain(`Alert ${alert.id} acknowledged and closed`);
+    }
+    expect((await dashboard.post(`/dashboard/operator/integrity/alerts/${alerts[0]!.id}/acknowledge`, { note: 'again' })).status).toBe(404);
     expect(await listUnclosedAlerts(stack.db)).toEqual([]);
+    const audited = await listAudit(stack.db, { action: 'integrity_alert.acknowledge', actor: operator.email });
+    expect(audited.map((e) => e.target).sort()).toEqual(alerts.map((a) => `integrity_alert:${a.id}`).sort());
   }, 120_000);
 
   it('alerts when the CSP loses frame-ancestors; acknowledged, the next clean run closes it', async () => {
@@ -158,7 +181,7 @@ describe('the scheduled payment page tamper check', () => {
     expect(weakened.raised).toBeGreaterThan(0);
     const alerts = await listUnclosedAlerts(stack.db);
     expect(alerts.some((a) => a.difference.startsWith('CSP frame-ancestors'))).toBe(true);
-    for (const alert of alerts) await acknowledgeAlert(stack.db, { id: alert.id, by: 'operator:integrity-test', note: 'edge rule reverted' });
+    for (const alert of alerts) await acknowledgeAlert(stack.db, { id: alert.id, by: operator.email, note: 'edge rule reverted' });
     expect((await listUnclosedAlerts(stack.db)).map((a) => a.status)).toEqual(alerts.map(() => 'acknowledged'));
     proxy.tamper('none');
     await runCheck();
@@ -182,12 +205,23 @@ describe('the scheduled payment page tamper check', () => {
     expect(evidence.runs.every((r) => r.result === 'clean' || r.result === 'differences')).toBe(true);
     expect(evidence.runs.filter((r) => r.result === 'differences')).toHaveLength(3);
     expect(evidence.alerts.length).toBeGreaterThan(0);
-    expect(evidence.alerts.every((a) => a.status === 'closed' && a.acknowledgedBy === 'operator:integrity-test')).toBe(true);
+    expect(evidence.alerts.every((a) => a.status === 'closed' && a.acknowledgedBy === operator.email)).toBe(true);
     const markdown = evidenceMarkdown(evidence);
     expect(markdown).toContain('CDN cache poisoned; purged');
     expect(markdown).toContain('CSP frame-ancestors');
     expect(markdown).toContain('checkout.');
     for (const run of evidence.runs) expect(markdown).toContain(`| ${run.id} |`);
+  });
+
+  it("exports the same evidence from the operator's dashboard page", async () => {
+    const json = await dashboard.get('/dashboard/operator/integrity/evidence.json');
+    expect(json.status).toBe(200);
+    const exported = JSON.parse(json.body) as { runs: unknown[]; alerts: Array<{ note: string }> };
+    expect(exported.alerts.map((a) => a.note)).toContain('edge rule reverted');
+    const markdown = await dashboard.get(`/dashboard/operator/integrity/evidence.md?from=${from.toISOString().slice(0, 10)}`);
+    expect(markdown.status).toBe(200);
+    expect(markdown.body).toContain('CDN cache poisoned; purged');
+    expect((await dashboard.get('/dashboard/operator/integrity/evidence.md?from=yesterday')).status).toBe(400);
   });
 
   it('writes the report from the command line, as Markdown and JSON', async () => {
