@@ -6,12 +6,11 @@ import { postIntegrityAlerts } from '../../core/integrity/alert-webhook.js';
 import { generatedAssetHashes } from '../../core/integrity/generated-assets.js';
 import { loadInventory } from '../../core/integrity/inventory.js';
 import { walkPaymentPages } from '../../core/integrity/page-walk.js';
-import { countUnclosedAlerts, runTamperCheck } from '../../core/integrity/tamper-check.js';
+import { countUnclosedAlerts, runTamperCheck, type PageIntegrityCheckResult } from '../../core/integrity/tamper-check.js';
 import type { Logger } from '../../core/logger.js';
 import { webhookTargets } from '../../core/outbound/url-safety.js';
 import type { postWebhook } from '../../core/webhooks/http-post.js';
 import type { ActivityMetrics } from '../metrics.js';
-import type { PageIntegrityCheckResult } from '../../workflows/page-integrity-check/messages.js';
 
 /** What the payment page tamper check (workflows/page-integrity-check/) runs on each tick of its schedule. */
 export function createPageIntegrityCheckActivities(deps: {

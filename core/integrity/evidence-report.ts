@@ -32,7 +32,7 @@ export async function gatherEvidence(db: Db, input: { from: Date; to: Date; inve
 }
 
 /** Markdown table cells: a pipe or a line break in a difference or a note must not break the table. */
-const cell = (value: unknown) => (value === null || value === undefined ? '' : value instanceof Date ? value.toISOString() : String(value)).replace(/\|/g, '\\|').replace(/\r?\n/g, ' ');
+const cell = (value: string | number | Date | null | undefined) => (value === null || value === undefined ? '' : value instanceof Date ? value.toISOString() : String(value)).replace(/\|/g, '\\|').replace(/\r?\n/g, ' ');
 
 export function evidenceMarkdown(e: Evidence): string {
   const lines = [

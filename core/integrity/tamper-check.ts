@@ -25,6 +25,15 @@ export interface CheckResult {
   durationMs: number;
 }
 
+/** What one scheduled run answers (its workflow's result, in history): counts only, no page contents. */
+export interface PageIntegrityCheckResult {
+  runId: string;
+  pages: number;
+  differences: number;
+  /** New alerts this run raised. */
+  raised: number;
+}
+
 export interface Alert {
   id: string;
   variant: string;

@@ -1,12 +1,6 @@
 /** The contract of the payment page tamper check and its schedule. Workflow-safe imports only. */
 
-export interface PageIntegrityCheckResult {
-  runId: string;
-  pages: number;
-  differences: number;
-  /** New alerts this run raised. */
-  raised: number;
-}
+export type { PageIntegrityCheckResult } from '../../core/integrity/tamper-check.js';
 
 /** One schedule per task queue, so test stacks on their own queues do not share one. */
 export function pageIntegrityCheckScheduleId(taskQueue: string): string {
