@@ -631,7 +631,7 @@ export const environmentSchema = z.object({
     .register(settingDocs, {
       readBy: ['worker'],
       meaning:
-        "the canary merchant's platform id: the tamper check creates its sandbox carts for it (docs/security.md, Payment page integrity). Without it each run is recorded as failed",
+        "the canary merchant's platform id: the tamper check creates its sandbox carts for it (docs/security.md, Payment page integrity). Without it the worker does not schedule the check and says so at start",
       default: 'none',
     }),
   INTEGRITY_CHECK_API_URL: z

@@ -31,7 +31,9 @@ const temporal = connectTemporal(config);
 await ensureCardVaultPurgeSchedule(temporal.client, config);
 await ensureDomainRecheckSchedule(temporal.client, config);
 await ensureSavedCardRemovalSchedule(temporal.client, config);
-await ensurePageIntegrityCheckSchedule(temporal.client, config);
+// The tamper check walks the pages with a canary merchant's carts: without one there is nothing to walk.
+if (config.integrityCheck.canaryMerchantId) await ensurePageIntegrityCheckSchedule(temporal.client, config);
+else logger.warn('the payment page tamper check is off: INTEGRITY_CANARY_MERCHANT_ID is not set (docs/security.md, Payment page integrity)');
 await temporal.close();
 logger.info({ taskQueue: config.temporal.taskQueue, address: config.temporal.address, metrics: `${metricsServer.url}/metrics` }, 'worker polling');
 // Worker.run() shuts down gracefully on SIGINT/SIGTERM by default.
