@@ -645,7 +645,11 @@ export const environmentSchema = z.object({
   INTEGRITY_CHECK_PAGE_URL: z
     .url()
     .optional()
-    .register(settingDocs, { readBy: ['worker'], meaning: 'the checkout page the tamper check walks, as a customer reaches it', default: '`CHECKOUT_BASE_URL`' }),
+    .register(settingDocs, {
+      readBy: ['worker'],
+      meaning: 'the checkout page the tamper check walks, as a customer reaches it',
+      default: '`CHECKOUT_BASE_URL`',
+    }),
   INTEGRITY_ALERT_WEBHOOK_URL: z
     .url()
     .optional()

@@ -53,7 +53,11 @@ export function createPageIntegrityCheckActivities(deps: {
             fetch: fetchFn,
           });
         },
-        approved: async () => ({ inventory: loadInventory(), generatedHashes: await generatedAssetHashes(db), production: config.environment === 'production' }),
+        approved: async () => ({
+          inventory: loadInventory(),
+          generatedHashes: await generatedAssetHashes(db),
+          production: config.environment === 'production',
+        }),
       });
       metrics.integrityRuns.inc({ result: result.differences.length === 0 ? 'clean' : 'differences' });
       metrics.integrityOpenAlerts.set(await countUnclosedAlerts(db));
@@ -75,9 +79,15 @@ export function createPageIntegrityCheckActivities(deps: {
           post: deps.postWebhook,
         });
         if (outcome.status === undefined || outcome.status >= 300)
-          logger.error({ event: 'page_integrity.alert_webhook_failed', status: outcome.status, error: outcome.errorClass }, 'the integrity alert webhook was not accepted');
+          logger.error(
+            { event: 'page_integrity.alert_webhook_failed', status: outcome.status, error: outcome.errorClass },
+            'the integrity alert webhook was not accepted',
+          );
       }
-      logger.info({ runId: result.runId, pages: result.pages, differences: result.differences.length, raised: result.raised.length, durationMs: result.durationMs }, 'payment page tamper check run');
+      logger.info(
+        { runId: result.runId, pages: result.pages, differences: result.differences.length, raised: result.raised.length, durationMs: result.durationMs },
+        'payment page tamper check run',
+      );
       return { runId: result.runId, pages: result.pages, differences: result.differences.length, raised: result.raised.length };
     },
   };

@@ -182,7 +182,15 @@ export async function countUnclosedAlerts(db: Db): Promise<number> {
 /** Every alert raised, and every run started, within [from, to) (the evidence report). */
 export async function checkHistory(db: Db, range: { from: Date; to: Date }): Promise<{ runs: CheckRun[]; alerts: Alert[] }> {
   const runs = await db<
-    { id: string; started_at: Date; finished_at: Date | null; pages: number | null; result: CheckRun['result']; differences: number | null; failure: string | null }[]
+    {
+      id: string;
+      started_at: Date;
+      finished_at: Date | null;
+      pages: number | null;
+      result: CheckRun['result'];
+      differences: number | null;
+      failure: string | null;
+    }[]
   >`select id::text, started_at, finished_at, pages, result, differences, failure from integrity_check_runs
     where started_at >= ${range.from} and started_at < ${range.to} order by started_at, id`;
   const alerts = await db<AlertRow[]>`select ${db.unsafe(ALERT_COLUMNS)} from integrity_alerts

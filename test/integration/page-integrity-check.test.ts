@@ -77,7 +77,9 @@ describe('the scheduled payment page tamper check', () => {
       const { info } = await schedule.describe();
       if (info.numActionsTaken > after) {
         const action = info.recentActions.at(-1)!.action;
-        return stack.temporal.client.workflow.getHandle(action.workflow.workflowId, action.workflow.firstExecutionRunId).result() as Promise<PageIntegrityCheckResult>;
+        return stack.temporal.client.workflow
+          .getHandle(action.workflow.workflowId, action.workflow.firstExecutionRunId)
+          .result() as Promise<PageIntegrityCheckResult>;
       }
       await new Promise((resolve) => setTimeout(resolve, 100));
     }
@@ -230,7 +232,13 @@ describe('the scheduled payment page tamper check', () => {
     const to = day(new Date(Date.now() + 24 * 3600 * 1000));
     const { execFileSync } = await import('node:child_process');
     execFileSync('node', ['--import', 'tsx', 'scripts/integrity.ts', 'report', '--from', day(from), '--to', to, '--out', out], {
-      env: { ...process.env, CHECKOUT_ENV: 'sandbox', DATABASE_URL: stack.config.databaseUrl, DATA_ENCRYPTION_KEY: inject('dataEncryptionKey'), LOG_LEVEL: 'silent' },
+      env: {
+        ...process.env,
+        CHECKOUT_ENV: 'sandbox',
+        DATABASE_URL: stack.config.databaseUrl,
+        DATA_ENCRYPTION_KEY: inject('dataEncryptionKey'),
+        LOG_LEVEL: 'silent',
+      },
     });
     const json = JSON.parse(readFileSync(path.join(out, `page-integrity-${day(from)}-${to}.json`), 'utf8')) as { alerts: Array<{ note: string }> };
     expect(json.alerts.map((a) => a.note)).toContain('CDN cache poisoned; purged');

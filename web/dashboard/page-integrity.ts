@@ -47,7 +47,10 @@ export function pageIntegrityRoutes(deps: { db: Db; config: Pick<Config, 'truste
     if (!alert) return respond(c, { error: 'No open alert of that number: it may have been acknowledged already.' }, 404);
     await audit(c, null, { action: 'integrity_alert.acknowledge', target: `integrity_alert:${alert.id}`, after: { status: alert.status, note } });
     return respond(c, {
-      done: alert.status === 'closed' ? `Alert ${alert.id} acknowledged and closed: the last run no longer found it.` : `Alert ${alert.id} acknowledged: it closes once a run no longer finds it.`,
+      done:
+        alert.status === 'closed'
+          ? `Alert ${alert.id} acknowledged and closed: the last run no longer found it.`
+          : `Alert ${alert.id} acknowledged: it closes once a run no longer finds it.`,
     });
   });
 

@@ -34,8 +34,8 @@ export function pageIntegrityPage(view: PageIntegrityView): Html {
       ${view.notice?.done ? html`<p class="notice" role="status">${view.notice.done}</p>` : ''}
       <h2>Tamper check alerts</h2>
       <p class="lead">
-        Each difference the scheduled tamper check found between the payment pages as a browser receives them and the approved inventory and header baseline, once.
-        Acknowledge it with what you found and did (docs/runbook.md); it closes once a run no longer finds it.
+        Each difference the scheduled tamper check found between the payment pages as a browser receives them and the approved inventory and header baseline,
+        once. Acknowledge it with what you found and did (docs/runbook.md); it closes once a run no longer finds it.
       </p>
       ${scrollingTable({
         label: 'Tamper check alerts not closed',
@@ -50,19 +50,22 @@ export function pageIntegrityPage(view: PageIntegrityView): Html {
             <td>${a.status}${a.acknowledgedBy ? html` by ${a.acknowledgedBy} (${time(a.acknowledgedAt)}): ${a.note}` : ''}</td>
             <td>${a.seenInLastRun ? 'yes' : 'no'}</td>
             <td>
-              ${a.status === 'open'
-                ? html`<form method="post" action="/dashboard/operator/integrity/alerts/${a.id}/acknowledge">
-                    <input type="hidden" name="csrf" value="${view.csrf}" />
-                    <label>Note <input name="note" required minlength="3" maxlength="1000" /></label>
-                    <button type="submit">Acknowledge</button>
-                  </form>`
-                : ''}
+              ${
+                a.status === 'open'
+                  ? html`<form method="post" action="/dashboard/operator/integrity/alerts/${a.id}/acknowledge">
+                      <input type="hidden" name="csrf" value="${view.csrf}" />
+                      <label>Note <input name="note" required minlength="3" maxlength="1000" /></label>
+                      <button type="submit">Acknowledge</button>
+                    </form>`
+                  : ''
+              }
             </td>`,
       })}
       <h2>Recent tamper check runs</h2>
       <p>
-        Evidence for assessors (inventory, header baseline, every run and alert with its triage; last 90 days, or add <code>?from=YYYY-MM-DD&amp;to=YYYY-MM-DD</code>):
-        <a href="/dashboard/operator/integrity/evidence.md">Markdown</a>, <a href="/dashboard/operator/integrity/evidence.json">JSON</a>.
+        Evidence for assessors (inventory, header baseline, every run and alert with its triage; last 90 days, or add
+        <code>?from=YYYY-MM-DD&amp;to=YYYY-MM-DD</code>): <a href="/dashboard/operator/integrity/evidence.md">Markdown</a>,
+        <a href="/dashboard/operator/integrity/evidence.json">JSON</a>.
       </p>
       ${scrollingTable({
         label: 'Recent tamper check runs',
