@@ -5,3 +5,5 @@ export { refundPayment } from './refund/workflow.js';
 export { verifyMerchantDomains, recheckDomainVerifications } from './domain-verification/workflow.js';
 export { removeSavedCards } from './saved-card-removal/workflow.js';
 export { checkPageIntegrity } from './page-integrity-check/workflow.js';
+export { dispute } from './dispute/workflow.js';
+export { lateOutcome } from './late-outcome/workflow.js';
