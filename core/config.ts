@@ -654,6 +654,58 @@ export const environmentSchema = z.object({
       readBy: ['worker'],
       meaning: 'a saved card unused for this long is removed and detached: 13 months (396 days); configurable so tests run it in seconds',
     }),
+  INTEGRITY_CHECK_EVERY_SECONDS: z.coerce
+    .number()
+    .int()
+    .positive()
+    .default(24 * 3600)
+    .register(settingDocs, {
+      readBy: ['worker'],
+      meaning:
+        'how often the Temporal Schedule `page-integrity-check-<task queue>` walks the payment pages and compares them with the inventory and the header baseline (PCI DSS 11.6.1 asks weekly at least; daily by default); each worker start also runs it once',
+    }),
+  INTEGRITY_CANARY_MERCHANT_ID: z
+    .uuid()
+    .optional()
+    .register(settingDocs, {
+      readBy: ['worker'],
+      meaning:
+        "the canary merchant's platform id: the tamper check creates its sandbox carts for it (docs/security.md, Payment page integrity). Without it the worker does not schedule the check and says so at start",
+      default: 'none',
+    }),
+  INTEGRITY_CHECK_API_URL: z
+    .url()
+    .optional()
+    .register(settingDocs, {
+      readBy: ['worker'],
+      meaning: 'the API the tamper check creates its canary carts at: a production deployment names its sandbox here',
+      default: '`API_BASE_URL`',
+    }),
+  INTEGRITY_CHECK_PAGE_URL: z
+    .url()
+    .optional()
+    .register(settingDocs, {
+      readBy: ['worker'],
+      meaning: 'the checkout page the tamper check walks, as a customer reaches it',
+      default: '`CHECKOUT_BASE_URL`',
+    }),
+  INTEGRITY_ALERT_WEBHOOK_URL: z
+    .url()
+    .optional()
+    .register(settingDocs, {
+      readBy: ['worker'],
+      meaning: 'where each new tamper check alert is POSTed (JSON), through the same address rules as merchant webhooks',
+      default: 'none: alerts go to the log, the metric and the operator page',
+    }),
+  INTEGRITY_ALERT_WEBHOOK_SECRET: z
+    .string()
+    .regex(/^whsec_[A-Za-z0-9+/=]{24,}$/, 'must be a Standard Webhooks secret, whsec_ and base64')
+    .optional()
+    .register(settingDocs, {
+      readBy: ['worker'],
+      meaning: 'signs the alert webhook like merchant webhooks (`webhook-signature`, docs/webhooks.md)',
+      default: 'none: unsigned',
+    }),
   WEBHOOK_MANUAL_SENDS_PER_HOUR: z.coerce
     .number()
     .int()
@@ -948,6 +1000,13 @@ export const configSchema = environmentSchema
       sandboxReviewMs: c.SANDBOX_DISPUTE_REVIEW_SECONDS * 1000,
     },
     cardVault: { purgeEveryMs: c.CARD_VAULT_PURGE_EVERY_SECONDS * 1000, purgeMarginMs: c.CARD_VAULT_PURGE_MARGIN_SECONDS * 1000 },
+    integrityCheck: {
+      everyMs: c.INTEGRITY_CHECK_EVERY_SECONDS * 1000,
+      apiUrl: (c.INTEGRITY_CHECK_API_URL ?? c.API_BASE_URL ?? `http://localhost:${c.API_PORT}`).replace(/\/+$/, ''),
+      pageUrl: (c.INTEGRITY_CHECK_PAGE_URL ?? c.CHECKOUT_BASE_URL ?? `http://localhost:${c.WEB_PORT}`).replace(/\/+$/, ''),
+      canaryMerchantId: c.INTEGRITY_CANARY_MERCHANT_ID,
+      alertWebhook: c.INTEGRITY_ALERT_WEBHOOK_URL ? { url: c.INTEGRITY_ALERT_WEBHOOK_URL, secret: c.INTEGRITY_ALERT_WEBHOOK_SECRET } : undefined,
+    },
     savedCards: { removalEveryMs: c.SAVED_CARDS_REMOVAL_EVERY_SECONDS * 1000, unusedMs: c.SAVED_CARDS_UNUSED_SECONDS * 1000 },
     webhooks: {
       retryScheduleMs: c.WEBHOOK_RETRY_SCHEDULE_MS.split(',').map(Number),

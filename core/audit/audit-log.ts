@@ -44,6 +44,7 @@ export const AUDIT_ACTIONS = [
   'person.sign_out',
   'person.passkey_add',
   'person.passkey_remove',
+  'integrity_alert.acknowledge',
 ] as const;
 export type AuditAction = (typeof AUDIT_ACTIONS)[number];
 export const auditActionSchema = z.enum(AUDIT_ACTIONS);
