@@ -14,9 +14,15 @@ export interface OperatorCookie {
  * `Authorization: Bearer <OPERATOR_TOKEN>`. Without a configured token the operator API stays shut.
  * With `cookie`, a valid session cookie is accepted instead (for a browser, e.g. the Temporal UI
  * calling /codec). With `attempts`, wrong tokens are counted per client address and an address past
- * the limit is refused (429) before its token is compared (core/operator-attempts.ts).
+ * the limit is refused (429) before its token is compared (core/operator-attempts.ts). `setting` names
+ * the token in the refusal and the realm (the API's /metrics takes METRICS_TOKEN the same way).
  */
-export function operatorAuth(token: string | undefined, options: { cookie?: OperatorCookie; attempts?: OperatorAttempts } = {}) {
+export function operatorAuth(
+  token: string | undefined,
+  options: { cookie?: OperatorCookie; attempts?: OperatorAttempts; setting?: 'OPERATOR_TOKEN' | 'METRICS_TOKEN' } = {},
+) {
+  const setting = options.setting ?? 'OPERATOR_TOKEN';
+  const realm = setting === 'OPERATOR_TOKEN' ? 'operator' : 'metrics';
   const { attempts } = options;
   return createMiddleware(async (c, next) => {
     const refused = await attempts?.refusedFor(c);
@@ -32,8 +38,8 @@ export function operatorAuth(token: string | undefined, options: { cookie?: Oper
     const cookieValid = token !== undefined && cookie !== undefined && options.cookie!.valid(cookie);
     if (!bearerTokenMatches(c.req.header('authorization'), token) && !cookieValid) {
       await attempts?.failed(c);
-      throw new ApiError('UNAUTHORIZED', 'The operator API needs Authorization: Bearer <OPERATOR_TOKEN>.', [], {
-        'WWW-Authenticate': 'Bearer realm="operator"',
+      throw new ApiError('UNAUTHORIZED', `This ${realm} endpoint needs Authorization: Bearer <${setting}>.`, [], {
+        'WWW-Authenticate': `Bearer realm="${realm}"`,
       });
     }
     await next();
