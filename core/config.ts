@@ -260,7 +260,8 @@ export const environmentSchema = z.object({
     }),
   OPERATOR_TOKEN: z.string().min(24, 'must be at least 24 characters').optional().register(settingDocs, {
     readBy: ROLES,
-    meaning: 'bearer token of the operator API and the codec endpoint; also what operators sign in to the dashboard with (the bootstrap of the first operator)',
+    meaning:
+      "bootstrap bearer token of the operator API and the codec endpoint, and the first operator's dashboard sign-in, until `DASHBOARD_BOOTSTRAP_SIGN_IN=false`; operators then use their personal tokens",
     requiredInProduction: true,
     production: '≥ 24 characters: `openssl rand -hex 24`',
     npmStart: 'generated into `.data/local-secrets.json`',
@@ -277,9 +278,9 @@ export const environmentSchema = z.object({
     .enum(['true', 'false'])
     .default('true')
     .register(settingDocs, {
-      readBy: ['web'],
+      readBy: ['api', 'web'],
       meaning:
-        "`false`: the dashboard no longer signs in with a merchant's API key, the CLI's sign-in link or `OPERATOR_TOKEN` (the bootstrap of the first owner and the first operator); people sign in with their passkeys only",
+        "`false`: the dashboard no longer signs in with a merchant's API key, the CLI's sign-in link or `OPERATOR_TOKEN` (the bootstrap of the first owner and the first operator), and the operator API and `/codec` refuse `OPERATOR_TOKEN`; people sign in with their passkeys only, and operators call the API with their personal tokens",
     }),
   // Merchants are promised 45 minutes when they ask for nothing else (`cartObject.cart.sessionMinutes`,
   // 5 to 1440, sets a cart's own); the override exists so tests can watch a session expire, and is
