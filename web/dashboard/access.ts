@@ -89,6 +89,7 @@ export const ACCESS: readonly AccessRow[] = [
   { method: 'GET', path: '/operator/insights/funnel', access: OPERATORS, what: "insights: every merchant's funnel" },
   { method: 'GET', path: '/operator/insights/webhooks', access: OPERATORS, what: "insights: every merchant's webhook health" },
   { method: 'GET', path: '/operator/audit', access: OPERATORS, what: "every merchant's audit log" },
+  { method: 'GET', path: '/operator/integrity', access: OPERATORS, what: 'page integrity: the CSP reports the payment pages sent' },
   { method: 'GET', path: '/operator/audit/export.csv', access: OPERATORS, what: "every merchant's audit log as CSV" },
   { method: 'GET', path: '/operator/people', access: ['operator_admin'], what: 'operators and their invitations' },
   { method: 'POST', path: '/operator/people/invitations', access: ['operator_admin'], what: 'invite an operator' },
