@@ -78,7 +78,10 @@ export function codecRoutes(deps: { config: Config; db: Db }) {
    */
   app.post('/session', (c) => {
     if (c.get('operatorActor')) {
-      throw new ApiError('FORBIDDEN', 'A personal operator token is not traded for a codec cookie: send it as Authorization: Bearer on /codec/decode, or use the dashboard’s Temporal UI.');
+      throw new ApiError(
+        'FORBIDDEN',
+        'A personal operator token is not traded for a codec cookie: send it as Authorization: Bearer on /codec/decode, or use the dashboard’s Temporal UI.',
+      );
     }
     setCookie(c, OPERATOR_COOKIE, sessions.issue([]), {
       httpOnly: true,

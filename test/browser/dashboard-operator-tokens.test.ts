@@ -26,7 +26,9 @@ describe.skipIf(skipWithoutChromium())("an operator's personal tokens in the das
   // From an address of its own: the refusal at the end must not count against 127.0.0.1's wrong tokens.
   const stack = useTestStack({ TRUST_PROXY: '1' });
   const merchants = (token: string) =>
-    fetch(`${stack.apiUrl}/operator/merchants`, { headers: { authorization: `Bearer ${token}`, 'x-forwarded-for': `198.51.100.${Math.floor(Math.random() * 254) + 1}` } });
+    fetch(`${stack.apiUrl}/operator/merchants`, {
+      headers: { authorization: `Bearer ${token}`, 'x-forwarded-for': `198.51.100.${Math.floor(Math.random() * 254) + 1}` },
+    });
   let browser: Browser;
   const opened: WatchedPage[] = [];
 

@@ -108,7 +108,11 @@ describe("an operator's personal tokens: made on the dashboard, taken by the ope
     const call = (path: string, authorization: string) =>
       off.request(
         path,
-        { method: path.startsWith('/codec') ? 'POST' : 'GET', headers: { authorization, 'x-forwarded-for': fresh(), 'content-type': 'application/json' }, ...(path.startsWith('/codec') ? { body: '{"payloads":[]}' } : {}) },
+        {
+          method: path.startsWith('/codec') ? 'POST' : 'GET',
+          headers: { authorization, 'x-forwarded-for': fresh(), 'content-type': 'application/json' },
+          ...(path.startsWith('/codec') ? { body: '{"payloads":[]}' } : {}),
+        },
         { incoming: { socket: { remoteAddress: '127.0.0.1' } } },
       );
     const bootstrap = `Bearer ${stack.config.operatorToken}`;

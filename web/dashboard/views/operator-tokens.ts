@@ -54,12 +54,14 @@ export function operatorTokensPage(view: OperatorTokensView): Html {
       ${result.revoked ? html`<p class="notice" role="status">Revoked ${result.revoked}: it is refused from now on.</p>` : ''}
       ${
         view.tokens === undefined
-          ? html`<section class="panel"><p>You signed in with the bootstrap OPERATOR_TOKEN: personal tokens belong to a person. Sign in with your passkey to make yours.</p></section>`
+          ? html`<section class="panel">
+              <p>You signed in with the bootstrap OPERATOR_TOKEN: personal tokens belong to a person. Sign in with your passkey to make yours.</p>
+            </section>`
           : html`<section class="panel" aria-labelledby="tokens-title">
                 <h2 id="tokens-title">Active tokens</h2>
                 <p class="lead">
-                  Send one as <code>Authorization: Bearer &lt;token&gt;</code> to the operator API or the codec: it acts as you, with your role, and
-                  the audit log names you. Removing you from the operators revokes them all.
+                  Send one as <code>Authorization: Bearer &lt;token&gt;</code> to the operator API or the codec: it acts as you, with your role, and the audit
+                  log names you. Removing you from the operators revokes them all.
                 </p>
                 ${scrollingTable({ label: 'Your active operator tokens', empty: 'You have no active token.', columns: COLUMNS, rows: view.tokens, cells: (t) => tokenRow(t, view.csrf) })}
               </section>
