@@ -20,6 +20,7 @@ import { healthRoutes } from './health/routes.js';
 import { MERCHANT_MOUNT } from './merchant/mount.js';
 import { merchantRoutes } from './merchant/routes.js';
 import { operatorRoutes } from './operator/routes.js';
+import { PROCESSOR_EVENTS_MOUNT, processorEventRoutes } from './processor-events/routes.js';
 import { SANDBOX_MOUNT } from './sandbox/mount.js';
 import { sandboxRoutes } from './sandbox/routes.js';
 
@@ -51,6 +52,7 @@ export function createApiApp(deps: ApiDeps) {
   if (deps.config.environment !== 'production') app.route(SANDBOX_MOUNT, sandboxRoutes(deps));
   app.route('/operator', operatorRoutes({ ...deps, deliveryMetrics: metrics.delivery }));
   app.route('/codec', codecRoutes(deps));
+  app.route(PROCESSOR_EVENTS_MOUNT, processorEventRoutes({ ...deps, processorEvents: metrics.processorEvents }));
   app.route('/', docsRoutes(deps));
   app.notFound(onNotFound);
   app.onError(onError);

@@ -25,6 +25,13 @@ export function createApiMetrics() {
     registers: [registry],
   });
 
+  const processorEvents = new Counter({
+    name: 'checkout_processor_events_total',
+    help: 'The payment processor’s events at POST /processor-events/…, by outcome: handled, duplicate, ignored, or rejected (unsigned, forged or stale: never acted on).',
+    labelNames: ['processor', 'outcome'] as const,
+    registers: [registry],
+  });
+
   // The route pattern, never the raw path: ids in paths would make a series per request.
   const routeLabel = (c: Context) => {
     const route = routePath(c, -1);
@@ -43,7 +50,7 @@ export function createApiMetrics() {
   // Replays sent at once make their attempt here (core/webhooks/replay.ts).
   const delivery = createDeliveryMetrics(registry);
 
-  return { registry, cartsCreated, delivery, middleware };
+  return { registry, cartsCreated, processorEvents, delivery, middleware };
 }
 
 export type ApiMetrics = ReturnType<typeof createApiMetrics>;

@@ -4,6 +4,7 @@ import { z } from 'zod';
 /** The codes of docs/decisions/error-model.md, with the HTTP status each always carries. */
 export const ERROR_STATUS = {
   INVALID_JSON: 400,
+  INVALID_SIGNATURE: 400,
   VALIDATION_ERROR: 400,
   UNAUTHORIZED: 401,
   FORBIDDEN: 403,
@@ -22,6 +23,7 @@ export const ERROR_STATUS = {
   SESSION_NOT_RETRYABLE: 409,
   ALREADY_RETRIED: 409,
   RETRY_LIMIT_REACHED: 409,
+  DISPUTE_NOT_OPEN: 409,
   SESSION_IN_BROWSER: 409,
   NOTHING_TO_ADVANCE: 409,
   PAYLOAD_TOO_LARGE: 413,

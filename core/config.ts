@@ -203,6 +203,45 @@ export const environmentSchema = z.object({
       production:
         "`sk_live_…` (or a restricted `rk_live_…` allowed PaymentMethods, PaymentIntents and Refunds) of the account that takes the money; it needs Stripe's raw card data access, as the page collects the card itself",
     }),
+  STRIPE_WEBHOOK_SECRET: z
+    .string()
+    .regex(/^whsec_[A-Za-z0-9+/=_-]+$/, "must be a Stripe webhook endpoint's signing secret (whsec_…)")
+    .optional()
+    .register(settingDocs, {
+      readBy: ['api'],
+      meaning:
+        "the signing secret of the Stripe webhook endpoint pointed at `POST /processor-events/stripe` (docs/webhooks.md, Processor events): Stripe's events are verified over the raw body with it; without it that route refuses every event",
+      production: "`whsec_…` of the live endpoint: without it disputes, late refunds' failures and early fraud warnings never reach the order",
+    }),
+  DISPUTE_REMINDERS_BEFORE_MS: z
+    .string()
+    .regex(/^\d+(,\d+)*$/, 'must be a comma-separated list of milliseconds')
+    .default([72 * 3600e3, 24 * 3600e3].join(','))
+    .register(settingDocs, {
+      readBy: ['worker'],
+      meaning:
+        "how long before a dispute's evidenceDueBy each reminder (`order_updated` with data.dispute.reminder) goes to the merchant while the dispute needs a response, in ms (72 h and 24 h); configurable so tests see one in seconds",
+    }),
+  SANDBOX_DISPUTE_RESPONSE_SECONDS: z.coerce
+    .number()
+    .int()
+    .positive()
+    .default(7 * 24 * 3600)
+    .register(settingDocs, {
+      readBy: ['api', 'worker'],
+      meaning:
+        'sandbox only: how long after a sandbox dispute opens its evidenceDueBy falls (7 days, as card networks commonly give); tests shorten it to see the reminders',
+    }),
+  SANDBOX_DISPUTE_REVIEW_SECONDS: z.coerce
+    .number()
+    .int()
+    .positive()
+    .default(60)
+    .register(settingDocs, {
+      readBy: ['worker'],
+      meaning:
+        "sandbox only: how long the simulated card network reviews a sandbox dispute's evidence before deciding it (won; accepting loses at once, no answer by evidenceDueBy loses)",
+    }),
   STRIPE_API_BASE: z
     .url()
     .default('https://api.stripe.com')
@@ -913,6 +952,12 @@ export const configSchema = environmentSchema
         c.TWILIO_ACCOUNT_SID && c.TWILIO_AUTH_TOKEN && c.TWILIO_FROM
           ? { accountSid: c.TWILIO_ACCOUNT_SID, authToken: c.TWILIO_AUTH_TOKEN, from: c.TWILIO_FROM, apiUrl: c.TWILIO_API_URL }
           : undefined,
+    },
+    processorEvents: { stripeWebhookSecret: c.STRIPE_WEBHOOK_SECRET },
+    disputes: {
+      remindersBeforeMs: c.DISPUTE_REMINDERS_BEFORE_MS.split(',').map(Number),
+      sandboxResponseMs: c.SANDBOX_DISPUTE_RESPONSE_SECONDS * 1000,
+      sandboxReviewMs: c.SANDBOX_DISPUTE_REVIEW_SECONDS * 1000,
     },
     cardVault: { purgeEveryMs: c.CARD_VAULT_PURGE_EVERY_SECONDS * 1000, purgeMarginMs: c.CARD_VAULT_PURGE_MARGIN_SECONDS * 1000 },
     savedCards: { removalEveryMs: c.SAVED_CARDS_REMOVAL_EVERY_SECONDS * 1000, unusedMs: c.SAVED_CARDS_UNUSED_SECONDS * 1000 },

@@ -1,6 +1,8 @@
 import { Context } from '@temporalio/activity';
 import { createCardVaultPurgeActivities } from '../activities/card-vault-purge/index.js';
 import { createCartSessionActivities } from '../activities/cart-session/index.js';
+import { createDisputeActivities } from '../activities/dispute/index.js';
+import { createLateOutcomeActivities } from '../activities/late-outcome/index.js';
 import { createDomainVerificationActivities } from '../activities/domain-verification/index.js';
 import { createSavedCardRemovalActivities } from '../activities/saved-card-removal/index.js';
 import type { ActivityMetrics } from '../activities/metrics.js';
@@ -17,6 +19,12 @@ import type { Logger } from '../core/logger.js';
 import type { RequestDelivery } from '../core/webhooks/delivery.js';
 import type { postWebhook } from '../core/webhooks/http-post.js';
 import { deliveryRequests } from '../workflows/webhook-delivery/client.js';
+import { disputeWorkflows } from '../workflows/dispute/client.js';
+import { sandboxDisputeOpening } from '../application/disputes/sandbox-dispute.js';
+import { findOrder } from '../core/checkout/order-views.js';
+
+/** How long after a sandbox dispute card pays its dispute opens: after the session has recorded the order paid. */
+const SANDBOX_CARD_DISPUTE_DELAY_MS = 5_000;
 
 export interface ActivityDeps {
   config: Config;
@@ -55,8 +63,17 @@ export function createActivities(deps: ActivityDeps) {
   // (activities/shared/cart-events.ts, activities/cart-session/ledger.ts) through the client of the
   // activity running at the time: the worker's own, which exists only inside an activity.
   const requestDelivery: RequestDelivery = (cartId, request) => deliveryRequests(Context.current().client, deps.config)(cartId, request);
+  // The sandbox's dispute card (SANDBOX_CARDS.disputed) opens its dispute through the activity's client, as delivery does.
+  const openSandboxDispute = async (cartId: string) => {
+    const order = await findOrder(deps.db, cartId);
+    if (!order) throw new Error(`cart ${cartId} is not in the ledger`);
+    const disputes = disputeWorkflows(Context.current().client, deps.config);
+    // One dispute per cart, whatever the activity's retries: its id is the cart's.
+    await disputes.tell(sandboxDisputeOpening(deps.config, order, 'fraudulent', `dp_sandbox_${cartId}`), { startDelayMs: SANDBOX_CARD_DISPUTE_DELAY_MS });
+  };
   const shared = {
     ...deps,
+    ...(paymentProcessor.name === 'sandbox' ? { openSandboxDispute } : {}),
     keyring: deps.config.keyring,
     checkoutBaseUrl: deps.config.checkoutBaseUrl,
     otpSender,
@@ -71,5 +88,7 @@ export function createActivities(deps: ActivityDeps) {
     ...createCardVaultPurgeActivities(shared),
     ...createDomainVerificationActivities(shared),
     ...createSavedCardRemovalActivities(shared),
+    ...createDisputeActivities(shared),
+    ...createLateOutcomeActivities(shared),
   };
 }

@@ -38,6 +38,14 @@ const ACTIVITY_SUMMARIES: Record<string, Summarize> = {
   merchantDomainsToVerify: () => "list the merchant's domains to verify",
   productionDomainsToVerify: () => "list production merchants' domains to check again",
   verifyDomain: (i) => `check that ${str(i.domain)} publishes its verification token`,
+  recordDisputeStep: (i) => {
+    const facts = (typeof i.facts === 'object' && i.facts !== null ? i.facts : {}) as Record<string, unknown>;
+    const step = i.opening ? 'order_disputed' : typeof i.reminder === 'number' ? `reminder ${i.reminder} (order_updated)` : 'order_updated';
+    return `ledger: dispute ${str(i.disputeId)} ${str(facts.status).replace('_', ' ')}; ${step} recorded and sent to the merchant`;
+  },
+  sendDisputeAnswer: (i) => `send the merchant's answer (${str(i.answer)}) to dispute ${str(i.disputeId)} at the processor`,
+  settleLatePayment: (i) => `${i.captured ? 'refund' : 'void'} late payment ${str(i.chargeId)} of cart ${str(i.cartId)} unless it has its order`,
+  markEarlyFraudWarning: (i) => `ledger: early fraud warning on cart ${str(i.cartId)}`,
   purgeCardVault: (i) => `delete vault cards older than ${typeof i.olderThanMs === 'number' ? duration(i.olderThanMs) : '?'} window`,
 };
 

@@ -14,6 +14,7 @@ import {
   markSavedCardUsed,
   recordPendingSavedCard,
 } from '../../core/checkout/saved-cards.js';
+import { SANDBOX_CARDS } from '../../core/checkout/payment-processors/sandbox.js';
 import { threeDSecureReturnUrl } from '../../core/checkout/three-d-secure.js';
 import { PROCESSOR_UNAVAILABLE, processorCalls } from '../shared/processor-call.js';
 
@@ -54,7 +55,17 @@ export interface ChargeInput {
   processing?: CartStatusChange;
 }
 
-export function createPaymentActivities(deps: { config: Config; db: Db; logger: Logger; paymentProcessor: PaymentProcessor; metrics: ActivityMetrics }) {
+/** Opens the sandbox's simulated dispute of a cart just paid (the worker passes it, sandbox only: SANDBOX_CARDS.disputed). */
+export type OpenSandboxDispute = (cartId: string) => Promise<void>;
+
+export function createPaymentActivities(deps: {
+  config: Config;
+  db: Db;
+  logger: Logger;
+  paymentProcessor: PaymentProcessor;
+  metrics: ActivityMetrics;
+  openSandboxDispute?: OpenSandboxDispute;
+}) {
   const { config, db, logger, paymentProcessor, metrics } = deps;
   const processor = paymentProcessor.name;
   const answered = processorCalls({ logger, processor });
@@ -97,6 +108,9 @@ export function createPaymentActivities(deps: { config: Config; db: Db; logger: 
     if ('unavailable' in charged) return { outcome: 'declined', failureCode: 'card_unavailable' };
     const { result, card, savedCard } = charged;
     await keepReference(input.cartId, result, savedCard);
+    if (result.outcome === 'approved' && input.captureMethod !== 'manual' && deps.openSandboxDispute && isSandboxDisputeCard(card)) {
+      await deps.openSandboxDispute(input.cartId);
+    }
     metrics.payments.inc({ outcome: result.outcome });
     logger.info(
       {
@@ -198,3 +212,6 @@ export function createPaymentActivities(deps: { config: Config; db: Db; logger: 
     },
   };
 }
+
+/** The sandbox card that is disputed shortly after it pays (docs/webhooks.md, Disputes); a saved card carries no number. */
+const isSandboxDisputeCard = (card: { brand: string; last4: string; pan?: string }): boolean => card.pan === SANDBOX_CARDS.disputed;

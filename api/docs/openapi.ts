@@ -4,8 +4,10 @@ import { CART_EVENT_SCHEMAS, testEventBodySchema, WEBHOOK_EVENT_NAMES, WEBHOOK_T
 import { eventStreamMessageSchema, STREAM_MESSAGE_COMPONENT } from '../../core/webhooks/event-feed-schema.js';
 import { CART_EVENT_EXAMPLES, TEST_EVENT_EXAMPLE } from '../../core/webhooks/event-examples.js';
 import { CREATE_CART } from '../carts/cart-paths.js';
+import { DISPUTE_PATHS } from '../merchant/dispute-paths.js';
 import { LIST_CURRENCIES } from '../currencies/currency-paths.js';
 import { EVENT_PATHS } from '../merchant/event-paths.js';
+import { SANDBOX_DISPUTE_PATHS } from '../sandbox/dispute-paths.js';
 import { HOLD_PATHS } from '../merchant/hold-paths.js';
 import { ORDER_PATHS } from '../merchant/order-paths.js';
 import { PAYMENT_LINK_PATHS } from '../merchant/payment-link-paths.js';
@@ -27,9 +29,11 @@ const ROUTES = [
   ...ORDER_PATHS,
   ...SESSION_PATHS,
   ...HOLD_PATHS,
+  ...DISPUTE_PATHS,
   ...WEBHOOK_ENDPOINT_PATHS,
   ...EVENT_PATHS,
   ...PAYMENT_LINK_PATHS,
+  ...SANDBOX_DISPUTE_PATHS,
 ];
 
 const TAGS = [

@@ -18,6 +18,7 @@ import { refuseOtherMethods, serve } from '../route-declaration.js';
 import { jsonBody, readValidJson } from '../json-body.js';
 import { merchantAuth } from './auth.js';
 import { auditMerchantKey } from '../audit-entry.js';
+import { disputeRoutes } from './dispute-routes.js';
 import { EXPIRE_DEADLINE_MS, expireSession } from './expire-session.js';
 import { retrySession } from './retry-session.js';
 import { answerOnce, type ActionRequest } from './idempotency.js';
@@ -238,6 +239,7 @@ export function merchantRoutes(deps: { config: Config; db: Db; temporal: Tempora
   app.route('/', paymentLinkRoutes(deps));
   app.route('/', eventStreamRoutes(deps));
   app.route('/', eventRoutes(deps));
+  app.route('/', disputeRoutes(deps));
 
   serve(app, MERCHANT_MOUNT, CAPTURE_ORDER, jsonBody(CAPTURE_BODY_BYTES), async (c) => {
     const cartId = c.req.param('cartId');

@@ -5,6 +5,7 @@ import { merchantAuth } from '../merchant/auth.js';
 import { refuseOtherMethods, serve } from '../route-declaration.js';
 import { advanceSandboxCart } from './advance-cart.js';
 import { completeSandboxCart } from './complete-cart.js';
+import { sandboxDisputeRoutes } from './dispute-routes.js';
 import type { SandboxDeps } from './deps.js';
 import { SANDBOX_MOUNT } from './mount.js';
 import { ADVANCE_CART, advanceRequestSchema, COMPLETE_CART, completeRequestSchema, SANDBOX_BODY_BYTES } from './sandbox-paths.js';
@@ -43,5 +44,6 @@ export function sandboxRoutes(deps: SandboxDeps) {
     return c.json(answer(state));
   });
   refuseOtherMethods(app, SANDBOX_MOUNT, ADVANCE_CART);
+  app.route('/', sandboxDisputeRoutes(deps));
   return app;
 }

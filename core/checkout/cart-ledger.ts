@@ -408,3 +408,8 @@ export async function resealCartCustomers(db: Db, keyring: Keyring): Promise<num
   }
   return resealed;
 }
+
+/** The processor warned the order's payment is likely fraudulent (Stripe: radar.early_fraud_warning.created); the first warning's time is kept. */
+export async function markEarlyFraudWarning(sql: Sql, cartId: string, warnedAt: Date): Promise<void> {
+  await sql`update carts set early_fraud_warning_at = coalesce(early_fraud_warning_at, ${warnedAt}), updated_at = now() where cart_id = ${cartId}`;
+}

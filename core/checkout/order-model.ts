@@ -8,6 +8,7 @@ import { RECOVERY_LINK_DAYS, recoveryUrl } from './recovery-token.js';
 import { THREE_D_SECURE_RESULTS } from './payment-processor.js';
 import { CANCELLED_BY, CAPTURE_METHODS, CART_STATUSES } from './session.js';
 import { customerSchema, openCustomer } from './customer-seal.js';
+import { DISPUTE_STATUSES } from './dispute-model.js';
 
 /**
  * The one order model (docs/decisions/order-model.md): what the Order API answers for an order and
@@ -54,6 +55,27 @@ export const orderPaymentSchema = z
     }),
   })
   .meta({ id: 'OrderPayment', description: 'The card, as brand and last 4 digits only, what 3-D Secure did, and whether it was a saved card.' });
+
+export const orderDisputeSchema = z
+  .strictObject({
+    id: z.string().meta({ description: 'The processor’s dispute id (Stripe: dp_…; the sandbox: dp_sandbox_…)', example: 'dp_1Q2w3E4r5T6y7U8i' }),
+    amount: z.int().meta({ description: 'What the customer disputes, minor units of the order’s currency', example: 4498 }),
+    reason: z
+      .string()
+      .meta({ description: 'The card network’s reason, as the processor names it (fraudulent, product_not_received, …)', example: 'product_not_received' }),
+    status: z.enum(DISPUTE_STATUSES).meta({
+      description:
+        'needs_response: answer by evidenceDueBy (POST /v2/merchant/orders/{cartId}/dispute/evidence or …/dispute/accept); under_review: your evidence is with the card network; won: the money stays yours; lost: it went back to the customer',
+      example: 'needs_response',
+    }),
+    evidenceDueBy: isoTime('The last moment to answer; no answer by then loses the dispute'),
+    reminder: z
+      .int()
+      .min(1)
+      .optional()
+      .meta({ description: 'Only on the reminder events (order_updated) sent as evidenceDueBy nears: which reminder, from 1', example: 1 }),
+  })
+  .meta({ id: 'OrderDispute', description: 'A dispute (chargeback) of the order’s payment: the latest one, when there were several.' });
 
 export const orderDataSchema = z
   // Open, not strict: Order and order_refunded's data extend it (allOf), which additionalProperties: false would refuse.
@@ -114,6 +136,10 @@ export const orderDataSchema = z
         'The cartId of the abandoned session whose recoveryUrl opened this one: the same store and cart, a new cartId. Follow it to your order; null for every other cart.',
       example: null,
     }),
+    dispute: orderDisputeSchema.nullable().meta({ description: 'The order’s dispute (chargeback), once the customer disputed the payment; null otherwise' }),
+    earlyFraudWarningAt: isoTime(
+      'When the processor warned that the card’s issuer reported this payment as likely fraudulent (Stripe: an early fraud warning); consider a refund before a dispute. Null otherwise',
+    ).nullable(),
     createdAt: isoTime('When the cart was created'),
     paidAt: isoTime('When the payment succeeded (with captureMethod manual: when the card was authorized); null before').nullable(),
   })
@@ -152,6 +178,8 @@ export function orderDataOf(row: OrderRow, ctx: OrderContext): OrderData {
     retryRoot: row.retryRoot,
     recoveryUrl: recoveryUrlOf(ctx, row),
     recoveredFrom: row.recoveredFrom,
+    dispute: row.dispute && { ...row.dispute, evidenceDueBy: row.dispute.evidenceDueBy.toISOString() },
+    earlyFraudWarningAt: row.earlyFraudWarningAt?.toISOString() ?? null,
     createdAt: row.createdAt.toISOString(),
     paidAt: row.paidAt?.toISOString() ?? null,
   };

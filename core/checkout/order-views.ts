@@ -5,6 +5,7 @@ import type { Cart } from './cart-schema.js';
 import type { CartProvenance } from './cart-provenance.js';
 import type { ThreeDSecureResult } from './payment-processor.js';
 import type { CancelledBy, CartStatus } from './session.js';
+import type { DisputeStatus } from './dispute-model.js';
 
 /**
  * The merchant's orders as the `carts` ledger (./cart-ledger.ts) holds them: one owner's list, one
@@ -42,6 +43,18 @@ export interface OrderRow {
   retryRoot: string | null;
   /** The abandoned cart whose recovery link opened this session (./recovery-token.ts); null otherwise. */
   recoveredFrom: string | null;
+  /** The order's latest dispute (./disputes.ts); null when it has none. */
+  dispute: OrderDispute | null;
+  /** When the processor warned the charge is likely fraudulent; null when it never did. */
+  earlyFraudWarningAt: Date | null;
+}
+
+export interface OrderDispute {
+  id: string;
+  amount: number;
+  reason: string;
+  status: DisputeStatus;
+  evidenceDueBy: Date;
 }
 
 interface OrderDbRow {
@@ -70,6 +83,8 @@ interface OrderDbRow {
   retry_of: string | null;
   retry_root: string | null;
   recovered_from: string | null;
+  early_fraud_warning_at: Date | null;
+  dispute: { id: string; amount: number; reason: string; status: DisputeStatus; evidence_due_by: string } | null;
 }
 
 /** Statuses of an order whose charge was captured; without a recorded manual capture, it was captured in full. */
@@ -106,6 +121,14 @@ const toOrderRow = (r: OrderDbRow): OrderRow => ({
   retryOf: r.retry_of,
   retryRoot: r.retry_root,
   recoveredFrom: r.recovered_from,
+  dispute: r.dispute && {
+    id: r.dispute.id,
+    amount: Number(r.dispute.amount),
+    reason: r.dispute.reason,
+    status: r.dispute.status,
+    evidenceDueBy: new Date(r.dispute.evidence_due_by),
+  },
+  earlyFraudWarningAt: r.early_fraud_warning_at,
 });
 
 export interface CartListFilter {
@@ -123,6 +146,9 @@ export interface CartListFilter {
 const ORDER_COLUMNS = (sql: Sql) => sql`
   cart_id, platform_uuid, environment, status, amount, currency, refunded_amount, captured_amount, payment_brand, payment_last4, three_d_secure,
   paid_with_saved_card, failure_code, cancelled_by, customer_sealed, cart, expires_on, created_at, paid_at, created_with, payment_link_id, retry_of, retry_root, recovered_from,
+  early_fraud_warning_at,
+  (select json_build_object('id', d.id, 'amount', d.amount, 'reason', d.reason, 'status', d.status, 'evidence_due_by', d.evidence_due_by)
+     from disputes d where d.cart_id = carts.cart_id order by d.opened_at desc limit 1) as dispute,
   (extract(epoch from created_at) * 1000000)::bigint::text as created_at_micros`;
 
 /** One owner's carts, newest first (ties by cartId), filtered; the index carts_merchant_env_created serves it. */
@@ -169,4 +195,16 @@ export async function paymentLinkSessionCounts(db: Db, linkIds: readonly string[
     select payment_link_id as "linkId", count(*)::int as visits, count(paid_at)::int as paid
     from carts where payment_link_id in ${db(linkIds as string[])} group by payment_link_id`;
   return new Map(rows.map((r) => [r.linkId, { visits: r.visits, paid: r.paid }]));
+}
+
+/** The order whose approved charge has this processor reference (Stripe: the PaymentIntent id), for the processor's events. */
+export async function findOrderByPaymentReference(sql: Sql, reference: string): Promise<OrderRow | undefined> {
+  const [row] = await sql<OrderDbRow[]>`select ${ORDER_COLUMNS(sql)} from carts where payment_reference = ${reference}`;
+  return row && toOrderRow(row);
+}
+
+/** One order by its cartId, whoever owns it: for the processor's events and the sandbox's helpers, which name no merchant. */
+export async function findOrder(sql: Sql, cartId: string): Promise<OrderRow | undefined> {
+  const [row] = await sql<OrderDbRow[]>`select ${ORDER_COLUMNS(sql)} from carts where cart_id = ${cartId}`;
+  return row && toOrderRow(row);
 }

@@ -1,5 +1,6 @@
 import type { Card } from './cards.js';
 import type { CaptureMethod } from './session.js';
+import type { DisputeEvidence, DisputeStatus } from './dispute-model.js';
 
 export interface ChargeRequest {
   /** The processor returns the first result again for a repeated key: a retry never charges twice. */
@@ -161,4 +162,12 @@ export interface PaymentProcessor {
   chargeSaved?(request: SavedChargeRequest): Promise<ChargeResult>;
   /** Detaches the card from its customer: the processor can no longer charge it. Detaching one already gone is no error. */
   detachCard?(reference: SavedCardReference): Promise<void>;
+  /**
+   * Disputes (docs/webhooks.md, order_disputed): the merchant's answer, sent once their evidence or
+   * acceptance is recorded. Each answers the dispute's status after it (evidence: `under_review`;
+   * accepting: `lost`); repeating an answer the processor already has is no error. A processor without
+   * them takes no answer through us.
+   */
+  submitDisputeEvidence?(request: { disputeId: string; evidence: DisputeEvidence }): Promise<DisputeStatus>;
+  acceptDispute?(request: { disputeId: string }): Promise<DisputeStatus>;
 }

@@ -30,6 +30,7 @@ export function cartEventBody(order: OrderData, environment: Environment, input:
       ...(input.payment ? { payment: paymentOf(input.payment, order.payment) } : {}),
       ...(input.failureCode ? { failureCode: input.failureCode } : {}),
       ...(input.cancelledBy ? { cancelledBy: input.cancelledBy } : {}),
+      ...(input.dispute ? { dispute: input.dispute } : {}),
     },
   };
 }
@@ -44,7 +45,8 @@ const paymentOf = ({ brand, last4, threeDSecure, savedCard }: PaymentRecord, rec
 
 /**
  * Records the cart's event with the next sequence number, or finds it when already recorded
- * (idempotent on cart, event and status, and for `order_refunded` on the refund). The caller holds the
+ * (idempotent on cart, event and status, for `order_refunded` on the refund, and for a dispute's events on
+ * its status and reminder). The caller holds the
  * cart's row lock (core/checkout/order-views.ts lockOrder) until its transaction ends, so sequences
  * never collide and follow the order of the transactions that recorded them. The event's deliveries
  * are written with it, one per endpoint of the merchant that wants it at this moment.
@@ -55,11 +57,18 @@ export async function recordLockedCartEvent(
   order: OrderRow,
   input: CartEventInput,
 ): Promise<{ eventId: string; sequence: number }> {
-  const existing = await findCartEvent(tx, input.cartId, input.event, input.status, input.refund?.id);
+  const subject = subjectOf(input);
+  const existing = await findCartEvent(tx, input.cartId, input.event, input.status, input.refund?.id, subject);
   if (existing) return { eventId: existing.id, sequence: existing.sequence };
   const sequence = await nextEventSequence(tx, input.cartId);
   const body = cartEventBody(orderDataOf(order, ctx), order.environment, input, sequence);
-  await insertEvent(tx, ctx.keyring, order.platformUuid, body);
+  await insertEvent(tx, ctx.keyring, order.platformUuid, body, subject);
   await insertDeliveries(tx, body.id, await subscribedEndpointIds(tx, order.platformUuid, input.event));
   return { eventId: body.id, sequence };
+}
+
+/** What tells apart the events a cart may have several of under one name and status (core/webhooks/event-store.ts findCartEvent). */
+function subjectOf(input: CartEventInput): string | undefined {
+  if (input.dispute) return `dispute:${input.dispute.id}:${input.dispute.status}${input.dispute.reminder ? `:r${input.dispute.reminder}` : ''}`;
+  return undefined;
 }

@@ -40,6 +40,8 @@ const order = {
   retryRoot: null,
   recoveryUrl: null,
   recoveredFrom: null,
+  dispute: null,
+  earlyFraudWarningAt: null,
   createdAt: '2030-01-01T11:58:00.000Z',
   paidAt: null,
 };
@@ -99,6 +101,18 @@ export const CART_EVENT_EXAMPLES: { [E in WebhookEventName]: z.infer<(typeof CAR
       status: 'partially_refunded',
       refundedTotal: 1000,
       refund: { id: 're_Jx0b3kQ8VhV2mW9sT1aP4cLd', amount: 1000, refundedTotal: 1000, reason: 'Damaged in transit' },
+    },
+  },
+  order_disputed: {
+    id: 'evt_5f6a7b8c9d0e1f2a3b4c5d6e',
+    event: 'order_disputed',
+    ...sent,
+    sequence: 2,
+    data: {
+      ...order,
+      ...paid,
+      status: 'paid',
+      dispute: { id: 'dp_1Q2w3E4r5T6y7U8i', amount: 3998, reason: 'product_not_received', status: 'needs_response', evidenceDueBy: '2030-01-08T12:00:00.000Z' },
     },
   },
 };

@@ -37,6 +37,7 @@ export const merchantEventSchema = z
         CART_EVENT_SCHEMAS.order_cancelled,
         CART_EVENT_SCHEMAS.order_refunded,
         CART_EVENT_SCHEMAS.order_abandoned,
+        CART_EVENT_SCHEMAS.order_disputed,
       ])
       .meta({ description: 'The body every endpoint receives, exactly: one of the events, by its event field' }),
     deliveries: z

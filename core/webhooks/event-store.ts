@@ -16,7 +16,8 @@ export const NO_OUTCOME = 'no_outcome';
 
 /**
  * The cart's event of this kind and status, if recorded: each happens once per cart, except
- * `order_refunded`, which happens once per refund and is told apart by `refundId`.
+ * `order_refunded`, which happens once per refund and is told apart by `refundId`, and the events with a
+ * `subject` (a dispute's steps, a failed refund), told apart by it.
  */
 export async function findCartEvent(
   sql: Sql,
@@ -24,11 +25,13 @@ export async function findCartEvent(
   event: WebhookEventName,
   status: string,
   refundId?: string,
+  subject?: string,
 ): Promise<{ id: string; sequence: number } | undefined> {
   const [row] = await sql<{ id: string; sequence: number }[]>`
     select id, sequence from webhook_events
     where cart_id = ${cartId} and event = ${event} and payload->'data'->>'status' = ${status}
-      ${refundId === undefined ? sql`` : sql`and payload->'data'->'refund'->>'id' = ${refundId}`}`;
+      ${refundId === undefined ? sql`` : sql`and payload->'data'->'refund'->>'id' = ${refundId}`}
+      and subject is not distinct from ${subject ?? null}`;
   return row;
 }
 
@@ -38,10 +41,10 @@ export async function nextEventSequence(sql: Sql, cartId: string): Promise<numbe
 }
 
 /** The body is kept with the customer's contact sealed (./event-body-seal.ts). */
-export async function insertEvent(sql: Sql, keyring: Keyring, platformUuid: string, body: WebhookEventBody): Promise<void> {
+export async function insertEvent(sql: Sql, keyring: Keyring, platformUuid: string, body: WebhookEventBody, subject?: string): Promise<void> {
   await sql`
-    insert into webhook_events (id, cart_id, platform_uuid, sequence, event, payload)
-    values (${body.id}, ${body.data.cartId}, ${platformUuid}, ${body.sequence}, ${body.event}, ${sql.json(sealEventBody(keyring, body))})`;
+    insert into webhook_events (id, cart_id, platform_uuid, sequence, event, payload, subject)
+    values (${body.id}, ${body.data.cartId}, ${platformUuid}, ${body.sequence}, ${body.event}, ${sql.json(sealEventBody(keyring, body))}, ${subject ?? null})`;
 }
 
 /**

@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import type { PaymentRecord } from '../checkout/payment-record.js';
 import type { CancelledBy, CartStatus } from '../checkout/session.js';
-import { orderDataSchema } from '../checkout/order-model.js';
+import { orderDataSchema, type OrderData } from '../checkout/order-model.js';
 
 /**
  * What a merchant's endpoint receives: one source for the payload types, the OpenAPI document's
@@ -9,8 +9,8 @@ import { orderDataSchema } from '../checkout/order-model.js';
  * (scripts/generate-webhook-docs.ts).
  */
 
-/** The five event names merchants code against (docs/decisions/webhooks.md). */
-export const WEBHOOK_EVENT_NAMES = ['order_created', 'order_updated', 'order_cancelled', 'order_refunded', 'order_abandoned'] as const;
+/** The event names merchants code against (docs/decisions/webhooks.md); order_disputed since issue 55. */
+export const WEBHOOK_EVENT_NAMES = ['order_created', 'order_updated', 'order_cancelled', 'order_refunded', 'order_abandoned', 'order_disputed'] as const;
 export type WebhookEventName = (typeof WEBHOOK_EVENT_NAMES)[number];
 
 /** What the dashboard's "Send a test event" sends: signed like any event, tied to no cart, never retried or recorded. */
@@ -55,7 +55,7 @@ export const orderRefundedDataSchema = z
   .meta({ id: 'OrderRefundedData', description: 'The order (OrderData), and the refund order_refunded announces.' });
 
 /**
- * One event's body: its name, the statuses it says, and whether it carries the refund it announces.
+ * One event's body: its name, the statuses it says, and whether it carries the refund or the dispute it announces.
  * Its data is OrderData itself, not a copy narrowed to the event's statuses, so a typed client has one
  * order type (docs/clients.md); the statuses are checked here and said in the description.
  */
@@ -63,15 +63,16 @@ function cartEventSchema<E extends WebhookEventName, S extends CartStatus>(
   event: E,
   statuses: readonly [S, ...S[]],
   description: string,
-  carries: { refund?: true } = {},
+  carries: { refund?: true; dispute?: true } = {},
 ) {
   const allowed: readonly CartStatus[] = statuses;
   return z
     .strictObject({ ...webhookEventBodySchema.shape, event: z.literal(event), data: carries.refund ? orderRefundedDataSchema : orderDataSchema })
     .refine((body) => allowed.includes(body.data.status), { path: ['data', 'status'], message: `must be ${statuses.join(' or ')} on ${event}` })
+    .refine((body) => !carries.dispute || body.data.dispute !== null, { path: ['data', 'dispute'], message: `must be the order's dispute on ${event}` })
     .meta({
       id: `${event.replace(/(?:^|_)(.)/g, (_, letter: string) => letter.toUpperCase())}Event`,
-      description: `${description} data.status: ${statuses.join(' or ')}.`,
+      description: `${description} data.status: ${statuses.join(' or ')}.${carries.dispute ? ' data.dispute: never null.' : ''}`,
     });
 }
 
@@ -84,8 +85,8 @@ export const CART_EVENT_SCHEMAS = {
   ),
   order_updated: cartEventSchema(
     'order_updated',
-    ['processing', 'failed', 'paid'],
-    'The payment is processing (only when it has no outcome after 2 s: a charge being resolved, or a 3-D Secure challenge; a card answered at once gets order_created or failed alone), the session failed (data.failureCode), or a manual authorization was captured (paid, with data.capturedAmount).',
+    ['processing', 'failed', 'paid', 'partially_refunded', 'refunded'],
+    'The payment is processing (only when it has no outcome after 2 s: a charge being resolved, or a 3-D Secure challenge; a card answered at once gets order_created or failed alone), the session failed (data.failureCode), a manual authorization was captured (paid, with data.capturedAmount), or the order’s dispute moved (data.dispute.status under_review, won or lost) or its evidenceDueBy nears (data.dispute.reminder).',
   ),
   order_cancelled: cartEventSchema(
     'order_cancelled',
@@ -98,6 +99,12 @@ export const CART_EVENT_SCHEMAS = {
     ['partially_refunded', 'refunded'],
     'A refund succeeded: one event per refund, with data.refund; data.refundedTotal counts it.',
     { refund: true },
+  ),
+  order_disputed: cartEventSchema(
+    'order_disputed',
+    ['paid', 'partially_refunded', 'refunded'],
+    'The customer disputed the payment (a chargeback): data.dispute says how much, why, and by when to answer (evidenceDueBy). Answer with POST /v2/merchant/orders/{cartId}/dispute/evidence, or accept it; order_updated follows as it moves.',
+    { dispute: true },
   ),
 } satisfies Record<WebhookEventName, z.ZodType>;
 
@@ -136,6 +143,8 @@ export interface CartEventInput {
   refund?: RefundSummary;
   /** Set on `order_cancelled`: who ended the session. */
   cancelledBy?: CancelledBy;
+  /** Set on `order_disputed` and a dispute's `order_updated`: the dispute as the workflow recorded it; one event per status (and per reminder). */
+  dispute?: NonNullable<OrderData['dispute']>;
 }
 
 /**

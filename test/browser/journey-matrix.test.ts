@@ -46,6 +46,12 @@ const AXES = {
    * a saved card, and whose Pay is refused (docs/decisions/security.md, "One browser").
    */
   actor: ['verifying', 'second_browser'],
+  /**
+   * What follows the payment: `disputed`, the customer disputes a paid order (the sandbox helper, POST
+   * /v2/sandbox/carts/{cartId}/dispute) and the merchant accepts it: order_disputed then order_updated
+   * (lost) at `*`, the dashboard's order page showing the dispute; an unpaid order cannot be disputed.
+   */
+  after: ['nothing', 'disputed'],
 } as const;
 
 type Axis<K extends keyof typeof AXES> = (typeof AXES)[K][number];
@@ -135,7 +141,7 @@ const ENTRY_NAMES: Record<Axis<'entry'>, string> = {
   recovery: 'from the recovery link of an abandoned session',
 };
 const journeyName = (j: Journey) =>
-  `${j.capture} capture, ${j.card} card, ${j.currency}, ${j.language}, ${j.endpoints === 'all' ? 'one endpoint (*)' : 'two endpoints (*, order_created)'}, ${ENTRY_NAMES[j.entry]}${j.actor === 'second_browser' ? ', a second browser holding the cartId' : ''}`;
+  `${j.capture} capture, ${j.card} card, ${j.currency}, ${j.language}, ${j.endpoints === 'all' ? 'one endpoint (*)' : 'two endpoints (*, order_created)'}, ${ENTRY_NAMES[j.entry]}${j.actor === 'second_browser' ? ', a second browser holding the cartId' : ''}${j.after === 'disputed' ? ', then disputed' : ''}`;
 
 /** Text as compared: whitespace collapsed (no-break spaces included), Unicode direction marks dropped. */
 const normalised = (text: string | null | undefined) =>
@@ -410,7 +416,39 @@ describe.skipIf(skipWithoutChromium())('the journey matrix: every pair of captur
       expect(await sandboxCharge(cartId)).toEqual([{ amount: currency.total, currency: journey.currency, capturedAmount: currency.total }]);
       expect(await dashboardRow(layout, id, cartId)).toEqual({ status: 'paid', amount: normalised(currency.shown.en) });
     }
+    if (journey.after === 'disputed') await disputed(layout, cartId, card.approved, currency.total, expect);
     return notes.join('; ') || undefined;
+  }
+
+  /** The customer disputes the order; the merchant hears it, verified, accepts it and hears it lost; the dashboard shows it. */
+  async function disputed(layout: MerchantLayout, cartId: string, paid: boolean, total: number, expect: ExpectStatic) {
+    const api = merchantApi(stack, layout.merchant.apiKey);
+    const opened = await api.post(`/v2/sandbox/carts/${cartId}/dispute`, {});
+    if (!paid) {
+      expect(opened.status, 'an unpaid order cannot be disputed').toBe(409);
+      return;
+    }
+    expect(opened.status).toBe(202);
+    const disputeAt = (status: string) =>
+      expect
+        .poll(() => eventsAt(layout.all, cartId, expect).find((e) => e.data.dispute?.status === status && !e.data.dispute.reminder), {
+          timeout: 30_000,
+          interval: 250,
+        })
+        .toBeDefined();
+    await disputeAt('needs_response');
+    const openedEvent = eventsAt(layout.all, cartId, expect).find((e) => e.event === 'order_disputed')!;
+    expect(openedEvent.data.dispute).toMatchObject({ amount: total, status: 'needs_response' });
+    expect((await api.post(`/v2/merchant/orders/${cartId}/dispute/accept`)).status).toBe(202);
+    await disputeAt('lost');
+    if (layout.filtered)
+      expect(
+        eventsAt(layout.filtered, cartId, expect).every((e) => e.event === 'order_created'),
+        'no dispute event at the order_created endpoint',
+      ).toBe(true);
+    const page = await layout.dashboard.get(`/dashboard/orders/${cartId}`);
+    expect(page.status).toBe(200);
+    expect(page.body).toContain('data-dispute-status="lost"');
   }
 
   /** The journey's cart created and declined, through the session's updates as the page sends them: what a retry journey retries. */

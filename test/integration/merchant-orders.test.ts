@@ -123,6 +123,8 @@ describe('the merchant’s orders: one order in full, and the list with filters 
       retryRoot: null,
       recoveryUrl: null,
       recoveredFrom: null,
+      dispute: null,
+      earlyFraudWarningAt: null,
       createdAt: expect.any(String) as string,
       paidAt: expect.any(String) as string,
     } satisfies OrderData);

@@ -161,6 +161,8 @@ describe('the OpenAPI document tells the truth about the merchant API', () => {
       '/v2/merchant/orders',
       '/v2/merchant/orders/{cartId}',
       '/v2/merchant/orders/{cartId}/capture',
+      '/v2/merchant/orders/{cartId}/dispute/accept',
+      '/v2/merchant/orders/{cartId}/dispute/evidence',
       '/v2/merchant/orders/{cartId}/refunds',
       '/v2/merchant/orders/{cartId}/void',
       '/v2/merchant/payment-links',
@@ -171,6 +173,7 @@ describe('the OpenAPI document tells the truth about the merchant API', () => {
       '/v2/merchant/webhook-endpoints/{id}/test',
       '/v2/sandbox/carts/{cartId}/advance',
       '/v2/sandbox/carts/{cartId}/complete',
+      '/v2/sandbox/carts/{cartId}/dispute',
     ]);
     for (const [, operations] of merchantOperations)
       for (const operation of Object.values(operations)) expect(operation.security).toEqual([{ merchantApiKey: [] }]);

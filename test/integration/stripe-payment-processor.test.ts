@@ -77,6 +77,25 @@ describe('Stripe payment processor against stripe-mock', () => {
     expect(sent(from)).toEqual([['POST', '/v1/refunds', 'refund-1', 200]]);
   });
 
+  it('answers a dispute: the evidence submitted in Stripe’s fields, and an acceptance as the dispute closed', async () => {
+    const from = proxy.requests.length;
+    const status = await processor().submitDisputeEvidence!({
+      disputeId: 'dp_evidence',
+      evidence: { kind: 'product_delivered', explanation: 'Delivered and signed for.', shippingCarrier: 'La Poste', shippingTrackingNumber: '6A12345678901' },
+    });
+    expect(['needs_response', 'under_review', 'won', 'lost']).toContain(status);
+    expect(await processor().acceptDispute!({ disputeId: 'dp_accepted' })).toMatch(/^(needs_response|under_review|won|lost)$/);
+    expect(sent(from).map(([method, path, , code]) => [method, path, code])).toEqual([
+      ['POST', '/v1/disputes/dp_evidence', 200],
+      ['POST', '/v1/disputes/dp_accepted/close', 200],
+    ]);
+    const body = new URLSearchParams(proxy.requests[from]!.body);
+    expect(body.get('submit')).toBe('true');
+    expect(body.get('evidence[shipping_carrier]')).toBe('La Poste');
+    expect(body.get('evidence[shipping_tracking_number]')).toBe('6A12345678901');
+    expect(body.get('evidence[uncategorized_text]')).toBe('[product_delivered] Delivered and signed for.');
+  });
+
   it('takes a Stripe that does not answer as unavailable, never as a decline', async () => {
     const closed = createStripePaymentProcessor({ secretKey: 'sk_test_stripemock', apiBase: 'http://127.0.0.1:9' });
     await expect(closed.charge({ idempotencyKey: 'cart-down-1', amount: 100, currency: 'EUR', card: CARD })).rejects.toMatchObject({

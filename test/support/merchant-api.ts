@@ -25,6 +25,13 @@ export function merchantApi(stack: Pick<TestStack, 'apiUrl'>, apiKey: string) {
         headers: { ...headers, 'content-type': 'application/json', ...extraHeaders },
         body: JSON.stringify(body),
       }),
+    /** Any POST of the API by its full path (/v2/…), with a JSON body when given one. */
+    post: (path: string, body?: unknown) =>
+      fetch(`${stack.apiUrl}${path}`, {
+        method: 'POST',
+        headers: { ...headers, ...(body === undefined ? {} : { 'content-type': 'application/json' }) },
+        ...(body === undefined ? {} : { body: JSON.stringify(body) }),
+      }),
     void: (cartId: string, extraHeaders: Record<string, string> = {}) =>
       fetch(`${stack.apiUrl}/v2/merchant/orders/${encodeURIComponent(cartId)}/void`, { method: 'POST', headers: { ...headers, ...extraHeaders } }),
   };

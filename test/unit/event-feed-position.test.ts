@@ -39,7 +39,7 @@ describe('the event stream’s query', () => {
     expect(eventStreamQuerySchema.safeParse({ types: 'order_created,order_paid,' }).error?.issues.map((i) => [i.path.join('.'), i.message])).toEqual([
       [
         'types',
-        '"order_paid", "" are not event names: must be a comma-separated list of order_created, order_updated, order_cancelled, order_refunded, order_abandoned',
+        '"order_paid", "" are not event names: must be a comma-separated list of order_created, order_updated, order_cancelled, order_refunded, order_abandoned, order_disputed',
       ],
     ]);
     expect(eventStreamQuerySchema.safeParse({ type: 'order_created' }).success).toBe(false);

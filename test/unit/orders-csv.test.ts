@@ -23,6 +23,8 @@ const order = (edit: Partial<OrderData> = {}): OrderData => ({
   retryRoot: null,
   recoveryUrl: null,
   recoveredFrom: null,
+  dispute: null,
+  earlyFraudWarningAt: null,
   createdAt: '2030-01-31T10:00:00.000Z',
   paidAt: '2030-01-31T10:01:00.000Z',
   ...edit,

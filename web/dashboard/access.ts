@@ -83,6 +83,7 @@ export const ACCESS: readonly AccessRow[] = [
 
   { method: 'GET', path: '/operator', access: OPERATORS, what: 'merchants' },
   { method: 'GET', path: '/operator/carts', access: OPERATORS, what: 'find a cart' },
+  { method: 'GET', path: '/operator/disputes', access: OPERATORS, what: 'find disputes by status and due date' },
   { method: 'GET', path: '/operator/merchants/:platformUuid', access: OPERATORS, what: 'a merchant' },
   { method: 'POST', path: '/operator/merchants/:platformUuid/:action', access: OPERATORS, what: "a merchant's actions (endpoints' disable, activation…)" },
   { method: 'GET', path: '/operator/insights', access: OPERATORS, what: "insights: every merchant's overview" },

@@ -24,6 +24,9 @@ import { notFoundPage } from './views/layout.js';
 import { merchantsSection, operatorMerchantPage, operatorPage } from './views/operator.js';
 import { temporalWorkflowUrl } from './temporal-link.js';
 import { cartSearchPage, type CartSearchForm, type CartSearchView } from './views/cart-search.js';
+import { disputeSearchPage } from './views/disputes.js';
+import { listDisputes } from '../../core/checkout/disputes.js';
+import { DISPUTE_STATUSES, type DisputeStatus } from '../../core/checkout/dispute-model.js';
 
 type C = Context<DashboardEnv>;
 
@@ -139,6 +142,15 @@ export function operatorRoutes(deps: { db: Db; config: Config }) {
       }),
       valid ? 200 : 422,
     );
+  });
+
+  app.get('/disputes', async (c) => {
+    const form = { status: c.req.query('status')?.trim() ?? '', dueBy: c.req.query('dueBy')?.trim() ?? '' };
+    const status = (DISPUTE_STATUSES as readonly string[]).includes(form.status) ? (form.status as DisputeStatus) : undefined;
+    const dueBefore = dayStart(form.dueBy, 1);
+    const error = dueBefore === null ? A_DATE : undefined;
+    const disputes = error ? [] : await listDisputes(db, { ...(status ? { status } : {}), ...(dueBefore ? { dueBefore } : {}), limit: CARTS_PER_PAGE });
+    return c.html(disputeSearchPage({ form, disputes, csrf: c.get('csrf'), ...(error ? { error } : {}) }), error ? 422 : 200);
   });
 
   app.get('/merchants/:platformUuid', async (c) => {

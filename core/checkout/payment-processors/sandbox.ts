@@ -21,8 +21,10 @@ export const SANDBOX_CARDS = {
   insufficientFunds: '4000000000009995',
   /** Never answers, and nothing reaches the acquirer: lookup says not found. */
   processorError: '4000000000000119',
-  /** Approved, but the first answer is lost on the way back. */
-  answerLostOnce: '4000000000000259',
+  /** Approved, but the first answer is lost on the way back (0259 until issue 55 gave that number to disputes, as Stripe's test mode does). */
+  answerLostOnce: '4000000000000283',
+  /** Approved, then disputed by the simulated customer shortly after the order is paid (docs/webhooks.md, Disputes). */
+  disputed: '4000000000000259',
   /** The first two requests time out without reaching the acquirer; the third is approved. */
   timesOutTwice: '4000000000000267',
   /** Never answers; the acquirer approves the first request late (SandboxOptions.lateApprovalMs). */
@@ -120,6 +122,9 @@ export function createSandboxPaymentProcessor(environment: Environment, options:
 
   return {
     name: 'sandbox',
+    // The simulated card network takes any answer: evidence goes to review (the dispute workflow decides it), accepting loses.
+    submitDisputeEvidence: () => Promise.resolve('under_review'),
+    acceptDispute: () => Promise.resolve('lost'),
     // Each method settles as an async function would: a simulated outage's throw becomes a rejection.
     charge: async (request) => {
       const record = recordOf(request.idempotencyKey);
@@ -297,6 +302,7 @@ function sandboxDecision(idempotencyKey: string, card: Card): ChargeResult {
       return matches ? approved : { outcome: 'declined', declineCode: 'card_declined', threeDSecure: 'not_required' };
     }
     case SANDBOX_CARDS.answerLostOnce:
+    case SANDBOX_CARDS.disputed:
     case SANDBOX_CARDS.timesOutTwice:
     case SANDBOX_CARDS.neverAnswers:
       return approved;

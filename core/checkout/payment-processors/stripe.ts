@@ -1,3 +1,4 @@
+import type { DisputeEvidence, DisputeStatus } from '../dispute-model.js';
 import Stripe from 'stripe';
 import {
   ProcessorUnavailableError,
@@ -327,5 +328,49 @@ export function createStripePaymentProcessor(settings: StripeSettings): PaymentP
         return resultOfStripeRefundError(error);
       }
     },
+
+    async submitDisputeEvidence({ disputeId, evidence }): Promise<DisputeStatus> {
+      const dispute = await call(() => stripe.disputes.update(disputeId, { evidence: stripeEvidence(evidence), submit: true }));
+      return disputeStatusOf(dispute.status);
+    },
+
+    async acceptDispute({ disputeId }): Promise<DisputeStatus> {
+      const dispute = await call(() => stripe.disputes.close(disputeId));
+      return disputeStatusOf(dispute.status);
+    },
+  };
+}
+
+/** Stripe's dispute statuses (https://docs.stripe.com/api/disputes/object#dispute_object-status) in ours (core/checkout/dispute-model.ts). */
+export function disputeStatusOf(status: Stripe.Dispute.Status): DisputeStatus {
+  switch (status) {
+    case 'won':
+    case 'warning_closed':
+      return 'won';
+    case 'lost':
+      return 'lost';
+    case 'under_review':
+    case 'warning_under_review':
+      return 'under_review';
+    default:
+      return 'needs_response';
+  }
+}
+
+/** Our evidence in Stripe's fields; the kind and the explanation go in its free text, as its dashboard does. */
+function stripeEvidence(evidence: DisputeEvidence): Stripe.DisputeUpdateParams.Evidence {
+  const explanation = `[${evidence.kind}] ${evidence.explanation}`;
+  return {
+    ...(evidence.kind === 'duplicate_charge' ? { duplicate_charge_explanation: evidence.explanation } : {}),
+    ...(evidence.kind === 'cancellation' ? { cancellation_rebuttal: evidence.explanation } : {}),
+    ...(evidence.kind === 'refund_policy' ? { refund_refusal_explanation: evidence.explanation } : {}),
+    uncategorized_text: explanation,
+    ...(evidence.productDescription ? { product_description: evidence.productDescription } : {}),
+    ...(evidence.customerName ? { customer_name: evidence.customerName } : {}),
+    ...(evidence.customerEmailAddress ? { customer_email_address: evidence.customerEmailAddress } : {}),
+    ...(evidence.shippingCarrier ? { shipping_carrier: evidence.shippingCarrier } : {}),
+    ...(evidence.shippingTrackingNumber ? { shipping_tracking_number: evidence.shippingTrackingNumber } : {}),
+    ...(evidence.shippingDate ? { shipping_date: evidence.shippingDate } : {}),
+    ...(evidence.serviceDate ? { service_date: evidence.serviceDate } : {}),
   };
 }

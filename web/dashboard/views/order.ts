@@ -149,6 +149,21 @@ function factsSection(order: Order, oob = false): Html {
               <dd><code>${order.failureCode}</code></dd>`
           : ''
       }
+      ${
+        order.dispute
+          ? html`<dt>Dispute</dt>
+              <dd data-dispute-status="${order.dispute.status}">
+                <span class="badge-status">${words(order.dispute.status)}</span>: ${formatMoney(order.dispute.amount, order.currency)},
+                ${words(order.dispute.reason)}, evidence due by ${formatTime(order.dispute.evidenceDueBy)}
+              </dd>`
+          : ''
+      }
+      ${
+        order.earlyFraudWarningAt
+          ? html`<dt>Fraud warning</dt>
+              <dd data-early-fraud-warning>The card’s issuer reported this payment as likely fraudulent (${formatTime(order.earlyFraudWarningAt)})</dd>`
+          : ''
+      }
       <dt>Created</dt>
       <dd>${formatTime(order.createdAt)}</dd>
       <dt>Created with</dt>

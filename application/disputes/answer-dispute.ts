@@ -1,0 +1,44 @@
+import { findDispute, recordDisputeAnswer } from '../../core/checkout/disputes.js';
+import type { DisputeEvidence } from '../../core/checkout/dispute-model.js';
+import type { CartOwner } from '../../core/checkout/cart-ledger.js';
+import { findOwnerCart } from '../../core/checkout/order-views.js';
+import type { Keyring } from '../../core/crypto.js';
+import type { Db } from '../../core/db/client.js';
+import { orderNotFoundMessage } from '../../core/orders/orders.js';
+import type { disputeWorkflows } from '../../workflows/dispute/client.js';
+import { ApiError } from '../errors.js';
+
+export type DisputeAnswerRequest = { answer: 'evidence'; evidence: DisputeEvidence } | { answer: 'accept' };
+
+/**
+ * The merchant's answer to their order's open dispute (the API and the dashboard): kept once in the
+ * ledger, the evidence sealed, then told to the dispute's workflow, which sends it to the processor. The
+ * same answer again is safe (told again); another answer, or one to a dispute no longer needing one, is refused.
+ */
+export async function answerDispute(
+  deps: { db: Db; keyring: Keyring; disputes: Pick<ReturnType<typeof disputeWorkflows>, 'answered'> },
+  owner: CartOwner,
+  cartId: string,
+  request: DisputeAnswerRequest,
+): Promise<void> {
+  const order = await findOwnerCart(deps.db, owner, cartId);
+  if (!order)
+    throw new ApiError('NOT_FOUND', orderNotFoundMessage(owner.environment), [
+      { path: 'cartId', message: `${cartId} is not one of your orders in this environment` },
+    ]);
+  if (!order.dispute) throw new ApiError('DISPUTE_NOT_OPEN', 'This order has no dispute to answer.', [{ path: 'cartId', message: 'has no dispute' }]);
+  const disputeId = order.dispute.id;
+  if (!(await recordDisputeAnswer(deps.db, deps.keyring, { disputeId, ...request }))) {
+    const dispute = await findDispute(deps.db, disputeId);
+    if (dispute?.answer !== request.answer) {
+      throw new ApiError(
+        'DISPUTE_NOT_OPEN',
+        dispute?.answer
+          ? `This dispute was already answered (${dispute.answer}); a dispute takes one answer.`
+          : `This dispute is ${dispute?.status.replace('_', ' ') ?? 'closed'}: it no longer takes an answer.`,
+        [{ path: 'cartId', message: `its dispute ${disputeId} takes no answer now` }],
+      );
+    }
+  }
+  await deps.disputes.answered(disputeId, request.answer);
+}
