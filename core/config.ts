@@ -44,7 +44,7 @@ export const environmentSchema = z.object({
   WORKER_METRICS_PORT: port.default(9464).register(settingDocs, {
     readBy: ['worker'],
     meaning:
-      "the worker's `GET /metrics` (operator token): its activities' counters and, fetched from `TEMPORAL_SDK_METRICS_ADDRESS`, the Temporal SDK's worker metrics",
+      "the worker's `GET /metrics` (`METRICS_TOKEN`): its activities' counters and, fetched from `TEMPORAL_SDK_METRICS_ADDRESS`, the Temporal SDK's worker metrics",
   }),
   TEMPORAL_SDK_METRICS_ADDRESS: z
     .string()
@@ -299,7 +299,16 @@ export const environmentSchema = z.object({
     }),
   OPERATOR_TOKEN: z.string().min(24, 'must be at least 24 characters').optional().register(settingDocs, {
     readBy: ROLES,
-    meaning: 'bearer token of the operator API, the codec endpoint and every `/metrics`; also what operators sign in to the dashboard with',
+    meaning:
+      "bootstrap bearer token of the operator API and the codec endpoint, and the first operator's dashboard sign-in, until `DASHBOARD_BOOTSTRAP_SIGN_IN=false`; operators then use their personal tokens",
+    requiredInProduction: true,
+    production: '≥ 24 characters: `openssl rand -hex 24`',
+    npmStart: 'generated into `.data/local-secrets.json`',
+  }),
+  METRICS_TOKEN: z.string().min(24, 'must be at least 24 characters').optional().register(settingDocs, {
+    readBy: ROLES,
+    meaning:
+      "the scrape token of every `/metrics` (API, page, worker), Prometheus's own: it opens nothing else, and `OPERATOR_TOKEN` does not open metrics. Unset: metrics answer 401",
     requiredInProduction: true,
     production: '≥ 24 characters: `openssl rand -hex 24`',
     npmStart: 'generated into `.data/local-secrets.json`',
@@ -308,9 +317,9 @@ export const environmentSchema = z.object({
     .enum(['true', 'false'])
     .default('true')
     .register(settingDocs, {
-      readBy: ['web'],
+      readBy: ['api', 'web'],
       meaning:
-        "`false`: the dashboard no longer signs in with a merchant's API key, the CLI's sign-in link or `OPERATOR_TOKEN` (the bootstrap of the first owner and the first operator); people sign in with their passkeys only",
+        "`false`: the dashboard no longer signs in with a merchant's API key, the CLI's sign-in link or `OPERATOR_TOKEN` (the bootstrap of the first owner and the first operator), and the operator API and `/codec` refuse `OPERATOR_TOKEN`; people sign in with their passkeys only, and operators call the API with their personal tokens",
     }),
   // Merchants are promised 45 minutes when they ask for nothing else (`cartObject.cart.sessionMinutes`,
   // 5 to 1440, sets a cart's own); the override exists so tests can watch a session expire, and is
@@ -484,7 +493,7 @@ export const environmentSchema = z.object({
     .register(settingDocs, {
       readBy: ['api', 'web', 'worker'],
       meaning:
-        "wrong operator tokens on the API's `/operator`, `/metrics` and `/codec` and the page's and the worker's `/metrics` per client address per `RATE_LIMIT_WINDOW_SECONDS`; past it, 429 even for the right one",
+        "wrong operator tokens (API's `/operator` and `/codec`) and wrong metrics tokens (every `/metrics`) together per client address per `RATE_LIMIT_WINDOW_SECONDS`; past it, 429 even for the right one",
     }),
   RATE_LIMIT_IPV6_48_CLIENTS: z.coerce
     .number()
@@ -839,7 +848,7 @@ const SANDBOX_TEMPORAL_UI_ORIGINS = 'http://localhost:8233,http://127.0.0.1:8233
 
 /**
  * What a production deployment must have, as [variable, problem] pairs: real adapters (Stripe, SMTP,
- * Twilio), its public https addresses, an operator token and its own data keys; and none of local
+ * Twilio), its public https addresses, an operator token, a metrics scrape token and its own data keys; and none of local
  * development's allowances (webhooks to loopback). Nothing here has a default, because a production
  * default would be a sandbox one.
  */
@@ -867,7 +876,8 @@ function productionProblems(c: RawEnvironment): Array<[string, string]> {
     if (url === undefined) problems.push([variable, 'is required in production: the public https address customers and merchants use']);
     else if (!isHttps(url)) problems.push([variable, `must be https in production (it is ${new URL(url).protocol.slice(0, -1)})`]);
   }
-  required('OPERATOR_TOKEN', 'the bearer token of /operator and /metrics: openssl rand -hex 24');
+  required('OPERATOR_TOKEN', 'the bearer token of /operator and /codec: openssl rand -hex 24');
+  required('METRICS_TOKEN', 'the scrape token of every /metrics: openssl rand -hex 24');
   required('TEMPORAL_UI_ORIGINS', 'the origins of your Temporal UI allowed to call /codec, e.g. https://temporal.pay.example');
   if (c.WEBHOOK_ALLOW_LOOPBACK === 'true') {
     problems.push([
@@ -945,6 +955,8 @@ export const configSchema = environmentSchema
     temporalUiUrl: c.TEMPORAL_UI_URL.replace(/\/+$/, ''),
     ...(c.TEMPORAL_UI_UPSTREAM ? { temporalUiUpstream: c.TEMPORAL_UI_UPSTREAM.replace(/\/+$/, '') } : {}),
     operatorToken: c.OPERATOR_TOKEN,
+    /** Prometheus's bearer token for every `/metrics`, apart from the operator's (docs/operations.md). */
+    metricsToken: c.METRICS_TOKEN,
     /** The API key, sign-in link and OPERATOR_TOKEN still sign in to the dashboard (docs/decisions/dashboard.md). */
     dashboardBootstrapSignIn: c.DASHBOARD_BOOTSTRAP_SIGN_IN === 'true',
     sessionLifetimeMs: c.SESSION_LIFETIME_SECONDS * 1000,

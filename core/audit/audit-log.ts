@@ -30,6 +30,8 @@ export const AUDIT_ACTIONS = [
   'domains.verify',
   'api_key.create',
   'api_key.revoke',
+  'operator_token.create',
+  'operator_token.revoke',
   'merchant.register',
   'merchant.activate',
   'merchant.deactivate',

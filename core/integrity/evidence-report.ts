@@ -13,7 +13,8 @@ export interface Evidence {
   generatedAt: string;
   pages: ReadonlyArray<{ id: string; description: string; framing: string }>;
   inventory: Inventory;
-  headerBaselines: Record<string, HeaderBaseline>;
+  /** As approved: a value, or for a value that differs by merchant (the embedded page's frame-ancestors) the rule it must match. */
+  headerBaselines: Record<string, { csp: Record<string, string>; headers: HeaderBaseline['headers'] }>;
   runs: CheckRun[];
   alerts: Alert[];
 }
@@ -25,7 +26,15 @@ export async function gatherEvidence(db: Db, input: { from: Date; to: Date; inve
     generatedAt: (input.now ?? new Date()).toISOString(),
     pages: PAGE_VARIANTS,
     inventory: input.inventory,
-    headerBaselines: HEADER_BASELINES,
+    headerBaselines: Object.fromEntries(
+      Object.entries(HEADER_BASELINES).map(([framing, { csp, headers }]) => [
+        framing,
+        {
+          csp: Object.fromEntries(Object.entries(csp).map(([name, value]) => [name, typeof value === 'string' ? value : `matches ${String(value)}`])),
+          headers,
+        },
+      ]),
+    ),
     runs,
     alerts,
   };
