@@ -1,4 +1,4 @@
-import { Counter, Registry } from 'prom-client';
+import { Counter, Gauge, Registry } from 'prom-client';
 import { createDeliveryMetrics } from '../core/webhooks/delivery-metrics.js';
 
 /**
@@ -33,7 +33,24 @@ export function createActivityMetrics() {
     labelNames: ['outcome'] as const,
     registers: [registry],
   });
-  return { registry, payments, ...delivery, otpSends, recoveryReminders, refunds };
+  const integrityRuns = new Counter({
+    name: 'checkout_page_integrity_runs_total',
+    help: 'Runs of the payment page tamper check that finished, by result: clean, or differences (a page differs from its inventory or header baseline).',
+    labelNames: ['result'] as const,
+    registers: [registry],
+  });
+  const integrityAlerts = new Counter({
+    name: 'checkout_page_integrity_alerts_total',
+    help: 'Payment page integrity alerts raised, by page variant: one per distinct difference, never again while it is not closed.',
+    labelNames: ['variant'] as const,
+    registers: [registry],
+  });
+  const integrityOpenAlerts = new Gauge({
+    name: 'checkout_page_integrity_open_alerts',
+    help: 'Payment page integrity alerts not closed (open or acknowledged), as of the last tamper check run of this worker.',
+    registers: [registry],
+  });
+  return { registry, payments, ...delivery, otpSends, recoveryReminders, refunds, integrityRuns, integrityAlerts, integrityOpenAlerts };
 }
 
 export type ActivityMetrics = ReturnType<typeof createActivityMetrics>;

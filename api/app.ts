@@ -41,8 +41,8 @@ export function createApiApp(deps: ApiDeps) {
   app.use(requestContext(deps.logger));
   app.use(metrics.middleware);
   app.route('/', healthRoutes(deps));
-  // For the operators' Prometheus, with their token: this API faces the internet.
-  app.get('/metrics', operatorAuth(deps.config.operatorToken, { attempts: operatorAttempts(deps.config, deps.db) }), async (c) =>
+  // For the operators' Prometheus, with its own scrape token (never OPERATOR_TOKEN): this API faces the internet.
+  app.get('/metrics', operatorAuth(deps.config.metricsToken, { attempts: operatorAttempts(deps.config, deps.db), setting: 'METRICS_TOKEN' }), async (c) =>
     c.body(await metrics.registry.metrics(), 200, { 'Content-Type': metrics.registry.contentType }),
   );
   app.route(CART_MOUNT, cartRoutes({ ...deps, cartsCreated: metrics.cartsCreated }));

@@ -44,7 +44,7 @@ export const environmentSchema = z.object({
   WORKER_METRICS_PORT: port.default(9464).register(settingDocs, {
     readBy: ['worker'],
     meaning:
-      "the worker's `GET /metrics` (operator token): its activities' counters and, fetched from `TEMPORAL_SDK_METRICS_ADDRESS`, the Temporal SDK's worker metrics",
+      "the worker's `GET /metrics` (`METRICS_TOKEN`): its activities' counters and, fetched from `TEMPORAL_SDK_METRICS_ADDRESS`, the Temporal SDK's worker metrics",
   }),
   TEMPORAL_SDK_METRICS_ADDRESS: z
     .string()
@@ -299,7 +299,16 @@ export const environmentSchema = z.object({
     }),
   OPERATOR_TOKEN: z.string().min(24, 'must be at least 24 characters').optional().register(settingDocs, {
     readBy: ROLES,
-    meaning: 'bearer token of the operator API, the codec endpoint and every `/metrics`; also what operators sign in to the dashboard with',
+    meaning:
+      "bootstrap bearer token of the operator API and the codec endpoint, and the first operator's dashboard sign-in, until `DASHBOARD_BOOTSTRAP_SIGN_IN=false`; operators then use their personal tokens",
+    requiredInProduction: true,
+    production: '≥ 24 characters: `openssl rand -hex 24`',
+    npmStart: 'generated into `.data/local-secrets.json`',
+  }),
+  METRICS_TOKEN: z.string().min(24, 'must be at least 24 characters').optional().register(settingDocs, {
+    readBy: ROLES,
+    meaning:
+      "the scrape token of every `/metrics` (API, page, worker), Prometheus's own: it opens nothing else, and `OPERATOR_TOKEN` does not open metrics. Unset: metrics answer 401",
     requiredInProduction: true,
     production: '≥ 24 characters: `openssl rand -hex 24`',
     npmStart: 'generated into `.data/local-secrets.json`',
@@ -308,9 +317,9 @@ export const environmentSchema = z.object({
     .enum(['true', 'false'])
     .default('true')
     .register(settingDocs, {
-      readBy: ['web'],
+      readBy: ['api', 'web'],
       meaning:
-        "`false`: the dashboard no longer signs in with a merchant's API key, the CLI's sign-in link or `OPERATOR_TOKEN` (the bootstrap of the first owner and the first operator); people sign in with their passkeys only",
+        "`false`: the dashboard no longer signs in with a merchant's API key, the CLI's sign-in link or `OPERATOR_TOKEN` (the bootstrap of the first owner and the first operator), and the operator API and `/codec` refuse `OPERATOR_TOKEN`; people sign in with their passkeys only, and operators call the API with their personal tokens",
     }),
   // Merchants are promised 45 minutes when they ask for nothing else (`cartObject.cart.sessionMinutes`,
   // 5 to 1440, sets a cart's own); the override exists so tests can watch a session expire, and is
@@ -484,7 +493,7 @@ export const environmentSchema = z.object({
     .register(settingDocs, {
       readBy: ['api', 'web', 'worker'],
       meaning:
-        "wrong operator tokens on the API's `/operator`, `/metrics` and `/codec` and the page's and the worker's `/metrics` per client address per `RATE_LIMIT_WINDOW_SECONDS`; past it, 429 even for the right one",
+        "wrong operator tokens (API's `/operator` and `/codec`) and wrong metrics tokens (every `/metrics`) together per client address per `RATE_LIMIT_WINDOW_SECONDS`; past it, 429 even for the right one",
     }),
   RATE_LIMIT_IPV6_48_CLIENTS: z.coerce
     .number()
@@ -654,6 +663,58 @@ export const environmentSchema = z.object({
       readBy: ['worker'],
       meaning: 'a saved card unused for this long is removed and detached: 13 months (396 days); configurable so tests run it in seconds',
     }),
+  INTEGRITY_CHECK_EVERY_SECONDS: z.coerce
+    .number()
+    .int()
+    .positive()
+    .default(24 * 3600)
+    .register(settingDocs, {
+      readBy: ['worker'],
+      meaning:
+        'how often the Temporal Schedule `page-integrity-check-<task queue>` walks the payment pages and compares them with the inventory and the header baseline (PCI DSS 11.6.1 asks weekly at least; daily by default); each worker start also runs it once',
+    }),
+  INTEGRITY_CANARY_MERCHANT_ID: z
+    .uuid()
+    .optional()
+    .register(settingDocs, {
+      readBy: ['worker'],
+      meaning:
+        "the canary merchant's platform id: the tamper check creates its sandbox carts for it (docs/security.md, Payment page integrity). Without it the worker does not schedule the check and says so at start",
+      default: 'none',
+    }),
+  INTEGRITY_CHECK_API_URL: z
+    .url()
+    .optional()
+    .register(settingDocs, {
+      readBy: ['worker'],
+      meaning: 'the API the tamper check creates its canary carts at: a production deployment names its sandbox here',
+      default: '`API_BASE_URL`',
+    }),
+  INTEGRITY_CHECK_PAGE_URL: z
+    .url()
+    .optional()
+    .register(settingDocs, {
+      readBy: ['worker'],
+      meaning: 'the checkout page the tamper check walks, as a customer reaches it',
+      default: '`CHECKOUT_BASE_URL`',
+    }),
+  INTEGRITY_ALERT_WEBHOOK_URL: z
+    .url()
+    .optional()
+    .register(settingDocs, {
+      readBy: ['worker'],
+      meaning: 'where each new tamper check alert is POSTed (JSON), through the same address rules as merchant webhooks',
+      default: 'none: alerts go to the log, the metric and the operator page',
+    }),
+  INTEGRITY_ALERT_WEBHOOK_SECRET: z
+    .string()
+    .regex(/^whsec_[A-Za-z0-9+/=]{24,}$/, 'must be a Standard Webhooks secret, whsec_ and base64')
+    .optional()
+    .register(settingDocs, {
+      readBy: ['worker'],
+      meaning: 'signs the alert webhook like merchant webhooks (`webhook-signature`, docs/webhooks.md)',
+      default: 'none: unsigned',
+    }),
   WEBHOOK_MANUAL_SENDS_PER_HOUR: z.coerce
     .number()
     .int()
@@ -787,7 +848,7 @@ const SANDBOX_TEMPORAL_UI_ORIGINS = 'http://localhost:8233,http://127.0.0.1:8233
 
 /**
  * What a production deployment must have, as [variable, problem] pairs: real adapters (Stripe, SMTP,
- * Twilio), its public https addresses, an operator token and its own data keys; and none of local
+ * Twilio), its public https addresses, an operator token, a metrics scrape token and its own data keys; and none of local
  * development's allowances (webhooks to loopback). Nothing here has a default, because a production
  * default would be a sandbox one.
  */
@@ -815,7 +876,8 @@ function productionProblems(c: RawEnvironment): Array<[string, string]> {
     if (url === undefined) problems.push([variable, 'is required in production: the public https address customers and merchants use']);
     else if (!isHttps(url)) problems.push([variable, `must be https in production (it is ${new URL(url).protocol.slice(0, -1)})`]);
   }
-  required('OPERATOR_TOKEN', 'the bearer token of /operator and /metrics: openssl rand -hex 24');
+  required('OPERATOR_TOKEN', 'the bearer token of /operator and /codec: openssl rand -hex 24');
+  required('METRICS_TOKEN', 'the scrape token of every /metrics: openssl rand -hex 24');
   required('TEMPORAL_UI_ORIGINS', 'the origins of your Temporal UI allowed to call /codec, e.g. https://temporal.pay.example');
   if (c.WEBHOOK_ALLOW_LOOPBACK === 'true') {
     problems.push([
@@ -893,6 +955,8 @@ export const configSchema = environmentSchema
     temporalUiUrl: c.TEMPORAL_UI_URL.replace(/\/+$/, ''),
     ...(c.TEMPORAL_UI_UPSTREAM ? { temporalUiUpstream: c.TEMPORAL_UI_UPSTREAM.replace(/\/+$/, '') } : {}),
     operatorToken: c.OPERATOR_TOKEN,
+    /** Prometheus's bearer token for every `/metrics`, apart from the operator's (docs/operations.md). */
+    metricsToken: c.METRICS_TOKEN,
     /** The API key, sign-in link and OPERATOR_TOKEN still sign in to the dashboard (docs/decisions/dashboard.md). */
     dashboardBootstrapSignIn: c.DASHBOARD_BOOTSTRAP_SIGN_IN === 'true',
     sessionLifetimeMs: c.SESSION_LIFETIME_SECONDS * 1000,
@@ -948,6 +1012,13 @@ export const configSchema = environmentSchema
       sandboxReviewMs: c.SANDBOX_DISPUTE_REVIEW_SECONDS * 1000,
     },
     cardVault: { purgeEveryMs: c.CARD_VAULT_PURGE_EVERY_SECONDS * 1000, purgeMarginMs: c.CARD_VAULT_PURGE_MARGIN_SECONDS * 1000 },
+    integrityCheck: {
+      everyMs: c.INTEGRITY_CHECK_EVERY_SECONDS * 1000,
+      apiUrl: (c.INTEGRITY_CHECK_API_URL ?? c.API_BASE_URL ?? `http://localhost:${c.API_PORT}`).replace(/\/+$/, ''),
+      pageUrl: (c.INTEGRITY_CHECK_PAGE_URL ?? c.CHECKOUT_BASE_URL ?? `http://localhost:${c.WEB_PORT}`).replace(/\/+$/, ''),
+      canaryMerchantId: c.INTEGRITY_CANARY_MERCHANT_ID,
+      alertWebhook: c.INTEGRITY_ALERT_WEBHOOK_URL ? { url: c.INTEGRITY_ALERT_WEBHOOK_URL, secret: c.INTEGRITY_ALERT_WEBHOOK_SECRET } : undefined,
+    },
     savedCards: { removalEveryMs: c.SAVED_CARDS_REMOVAL_EVERY_SECONDS * 1000, unusedMs: c.SAVED_CARDS_UNUSED_SECONDS * 1000 },
     webhooks: {
       retryScheduleMs: c.WEBHOOK_RETRY_SCHEDULE_MS.split(',').map(Number),

@@ -7,7 +7,7 @@ import type { Db } from './db/client.js';
 import { countHitsInOrder, isExhausted, type Limit } from './rate-limits.js';
 
 /**
- * Wrong operator tokens per client address (RATE_LIMIT_OPERATOR_AUTH_FAILURES_PER_CLIENT per
+ * Wrong operator (and metrics) tokens per client address (RATE_LIMIT_OPERATOR_AUTH_FAILURES_PER_CLIENT per
  * RATE_LIMIT_WINDOW_SECONDS), shared by every route that takes the token (/operator, /metrics and
  * /codec of the API, /metrics of the page and of the worker): past the limit an address is refused before its token is
  * even compared, so guessing stops, while right tokens are never counted and an operator's own
@@ -43,17 +43,18 @@ export function operatorAttempts(config: Pick<Config, 'trustedProxyHops' | 'rate
 export type OperatorAttempts = ReturnType<typeof operatorAttempts>;
 
 /**
- * `/metrics` of the page and of the worker: the operator token in plain text answers (Prometheus
- * reads no JSON envelope), with wrong tokens counted per address as on the API.
+ * `/metrics` of the page and of the worker: the scrape token (METRICS_TOKEN, never the operator's, so
+ * what Prometheus holds opens nothing else) in plain text answers (Prometheus reads no JSON envelope),
+ * with wrong tokens counted per address as on the API.
  */
-export function metricsTokenGuard(config: Pick<Config, 'trustedProxyHops' | 'rateLimit' | 'operatorToken'>, db: Db) {
+export function metricsTokenGuard(config: Pick<Config, 'trustedProxyHops' | 'rateLimit' | 'metricsToken'>, db: Db) {
   const attempts = operatorAttempts(config, db);
   return createMiddleware(async (c, next) => {
     const refused = await attempts.refusedFor(c);
     if (refused) return c.text('Too many wrong operator tokens from this address.', 429, { 'Retry-After': String(refused.retryAfterSeconds) });
-    if (!bearerTokenMatches(c.req.header('authorization'), config.operatorToken)) {
+    if (!bearerTokenMatches(c.req.header('authorization'), config.metricsToken)) {
       await attempts.failed(c);
-      return c.text('Send Authorization: Bearer <OPERATOR_TOKEN>.', 401, { 'WWW-Authenticate': 'Bearer realm="operator"' });
+      return c.text('Send Authorization: Bearer <METRICS_TOKEN>.', 401, { 'WWW-Authenticate': 'Bearer realm="metrics"' });
     }
     await next();
   });

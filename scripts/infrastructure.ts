@@ -79,6 +79,10 @@ export function localOperatorToken(dataDir: string): string {
   return localSecret(dataDir, 'operatorToken', () => randomBytes(24).toString('base64url'));
 }
 
+export function localMetricsToken(dataDir: string): string {
+  return localSecret(dataDir, 'metricsToken', () => randomBytes(24).toString('base64url'));
+}
+
 /**
  * PostgreSQL (migrated) and a Temporal server, real ones: the dev server starts beside PostgreSQL,
  * temporal-server once PostgreSQL is up (its databases live there). Whichever is given by

@@ -1,5 +1,10 @@
 import { readFileSync, writeFileSync } from 'node:fs';
-import { INVENTORY_FILE, Inventory, sri384 } from '../core/integrity/inventory.js';
+import path from 'node:path';
+import { parseArgs } from 'node:util';
+import { loadConfigOrExit } from '../core/config.js';
+import { createDb } from '../core/db/client.js';
+import { evidenceMarkdown, gatherEvidence } from '../core/integrity/evidence-report.js';
+import { INVENTORY_FILE, Inventory, loadInventory, sri384 } from '../core/integrity/inventory.js';
 import { servedPaymentPageFiles } from '../web/assets.js';
 
 /**
@@ -21,9 +26,37 @@ function deriveInventoryHashes(): void {
   console.log(`${raw.assets.length} inventory hashes written to core/integrity/payment-page-inventory.json`);
 }
 
-const [command] = process.argv.slice(2);
+/**
+ * `npm run -s integrity -- report --from 2026-11-01 --to 2026-12-01 [--out <dir>]`: the evidence of
+ * core/integrity/evidence-report.ts for runs and alerts from `--from` (inclusive) to `--to` (exclusive),
+ * written as `page-integrity-<from>-<to>.md` and `.json` (default: the current directory).
+ */
+async function writeEvidenceReport(args: string[]): Promise<void> {
+  const { values } = parseArgs({ args, options: { from: { type: 'string' }, to: { type: 'string' }, out: { type: 'string', default: '.' } } });
+  const from = new Date(values.from ?? '');
+  const to = new Date(values.to ?? '');
+  if (Number.isNaN(from.getTime()) || Number.isNaN(to.getTime()) || from >= to) {
+    console.error('report needs --from and --to, dates (YYYY-MM-DD or ISO 8601) with --from before --to');
+    process.exitCode = 2;
+    return;
+  }
+  const config = loadConfigOrExit();
+  const db = createDb(config.databaseUrl);
+  try {
+    const evidence = await gatherEvidence(db, { from, to, inventory: loadInventory() });
+    const stem = path.join(values.out, `page-integrity-${values.from}-${values.to}`);
+    writeFileSync(`${stem}.json`, `${JSON.stringify(evidence, null, 2)}\n`);
+    writeFileSync(`${stem}.md`, evidenceMarkdown(evidence));
+    console.log(`${evidence.runs.length} runs and ${evidence.alerts.length} alerts written to ${stem}.md and ${stem}.json`);
+  } finally {
+    await db.end();
+  }
+}
+
+const [command, ...rest] = process.argv.slice(2);
 if (command === 'inventory') deriveInventoryHashes();
+else if (command === 'report') await writeEvidenceReport(rest);
 else {
-  console.error('usage: npm run -s integrity -- inventory');
+  console.error('usage: npm run -s integrity -- inventory | report --from <date> --to <date> [--out <dir>]');
   process.exitCode = 2;
 }

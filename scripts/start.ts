@@ -21,7 +21,7 @@ import { startDemoStore } from '../demo-store/server.js';
 import { invite, listPeople } from '../core/people/people.js';
 import { EMBED_SCRIPT_INTEGRITY } from '../web/embed-script.js';
 import { ensureDemoMerchant } from './demo-merchant.js';
-import { localDataEncryptionKey, localOperatorToken, startInfrastructure } from './infrastructure.js';
+import { localDataEncryptionKey, localMetricsToken, localOperatorToken, startInfrastructure } from './infrastructure.js';
 
 /** `npm start`: the whole stack on this machine, on real PostgreSQL and a real Temporal dev server. */
 
@@ -74,6 +74,7 @@ try {
     TEMPORAL_ADDRESS: infrastructure.temporalAddress,
     ...(process.env.DATA_ENCRYPTION_KEYS ? {} : { DATA_ENCRYPTION_KEY: process.env.DATA_ENCRYPTION_KEY ?? localDataEncryptionKey(DATA_DIR) }),
     OPERATOR_TOKEN: process.env.OPERATOR_TOKEN ?? localOperatorToken(DATA_DIR),
+    METRICS_TOKEN: process.env.METRICS_TOKEN ?? localMetricsToken(DATA_DIR),
     // The dashboard serves the UI this launcher runs (on whatever port it got) and links carts to it.
     ...(process.env.TEMPORAL_UI_UPSTREAM || !infrastructure.temporalUiUrl ? {} : { TEMPORAL_UI_UPSTREAM: infrastructure.temporalUiUrl }),
   });
@@ -176,7 +177,7 @@ Hosted Checkout is running (${config.environment}).
   Checkout page    ${stack.checkoutUrl}/?token=<cartId>
   Dashboard        ${stack.checkoutUrl}/dashboard   The Demo Store: ${dashboardSignIn}.
                    Bootstrap: apiKey from demo-merchant.json (as owner); operators: operatorToken from ${path.join(DATA_DIR, 'local-secrets.json')}
-  Worker metrics   ${workerMetrics.url}/metrics   (Authorization: Bearer <operatorToken of ${path.join(DATA_DIR, 'local-secrets.json')}>)
+  Worker metrics   ${workerMetrics.url}/metrics   (Authorization: Bearer <metricsToken of ${path.join(DATA_DIR, 'local-secrets.json')}>)
   Temporal UI      ${stack.temporalUiUrl ?? '(external Temporal server)'}   (operators, signed in to the dashboard; workflows are named cart-<cartId>)
   Temporal         ${stack.temporalAddress}
   PostgreSQL       ${stack.databaseUrl.replace(/:[^:@/]+@/, ':***@')}

@@ -3,8 +3,8 @@ import { createDeliveryMetrics } from '../core/webhooks/delivery-metrics.js';
 
 /**
  * Prometheus metrics of one checkout-page instance, in a registry of its own (like the API's, so
- * several apps in one process do not collide), served at the page's `GET /metrics` to the operator's
- * token. Only what the page alone sees: refusals by its abuse limits, and the dashboard's replay attempts.
+ * several apps in one process do not collide), served at the page's `GET /metrics` to the scrape
+ * token (METRICS_TOKEN). Only what the page alone sees: refusals by its abuse limits, and the dashboard's replay attempts.
  */
 export function createWebMetrics() {
   const registry = new Registry();

@@ -4,6 +4,7 @@ import { createCartSessionActivities } from '../activities/cart-session/index.js
 import { createDisputeActivities } from '../activities/dispute/index.js';
 import { createLateOutcomeActivities } from '../activities/late-outcome/index.js';
 import { createDomainVerificationActivities } from '../activities/domain-verification/index.js';
+import { createPageIntegrityCheckActivities } from '../activities/page-integrity-check/index.js';
 import { createSavedCardRemovalActivities } from '../activities/saved-card-removal/index.js';
 import type { ActivityMetrics } from '../activities/metrics.js';
 import { createRefundActivities } from '../activities/refund/index.js';
@@ -17,7 +18,7 @@ import type { Db } from '../core/db/client.js';
 import type { FetchVerificationFile, ResolveTxt } from '../core/merchants/domain-verification.js';
 import type { Logger } from '../core/logger.js';
 import type { RequestDelivery } from '../core/webhooks/delivery.js';
-import type { postWebhook } from '../core/webhooks/http-post.js';
+import { postWebhook } from '../core/webhooks/http-post.js';
 import { deliveryRequests } from '../workflows/webhook-delivery/client.js';
 import { disputeWorkflows } from '../workflows/dispute/client.js';
 import { sandboxDisputeOpening } from '../application/disputes/sandbox-dispute.js';
@@ -88,6 +89,7 @@ export function createActivities(deps: ActivityDeps) {
     ...createCardVaultPurgeActivities(shared),
     ...createDomainVerificationActivities(shared),
     ...createSavedCardRemovalActivities(shared),
+    ...createPageIntegrityCheckActivities({ ...shared, postWebhook: deps.postWebhook ?? postWebhook }),
     ...createDisputeActivities(shared),
     ...createLateOutcomeActivities(shared),
   };

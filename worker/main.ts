@@ -7,6 +7,7 @@ import { createLogger } from '../core/logger.js';
 import { connectTemporal, temporalConnectionOptions } from '../core/temporal/connection.js';
 import { ensureCardVaultPurgeSchedule } from '../workflows/card-vault-purge/client.js';
 import { ensureDomainRecheckSchedule } from '../workflows/domain-verification/client.js';
+import { ensurePageIntegrityCheckSchedule } from '../workflows/page-integrity-check/client.js';
 import { ensureSavedCardRemovalSchedule } from '../workflows/saved-card-removal/client.js';
 import { createCartWorker } from './create-worker.js';
 import { serveWorkerMetrics, workerTelemetryOptions } from './metrics.js';
@@ -30,6 +31,9 @@ const temporal = connectTemporal(config);
 await ensureCardVaultPurgeSchedule(temporal.client, config);
 await ensureDomainRecheckSchedule(temporal.client, config);
 await ensureSavedCardRemovalSchedule(temporal.client, config);
+// The tamper check walks the pages with a canary merchant's carts: without one there is nothing to walk.
+if (config.integrityCheck.canaryMerchantId) await ensurePageIntegrityCheckSchedule(temporal.client, config);
+else logger.warn('the payment page tamper check is off: INTEGRITY_CANARY_MERCHANT_ID is not set (docs/security.md, Payment page integrity)');
 await temporal.close();
 logger.info({ taskQueue: config.temporal.taskQueue, address: config.temporal.address, metrics: `${metricsServer.url}/metrics` }, 'worker polling');
 // Worker.run() shuts down gracefully on SIGINT/SIGTERM by default.

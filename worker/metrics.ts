@@ -24,7 +24,7 @@ export function workerTelemetryOptions(temporalSdkMetricsAddress: string): Telem
 const sdkMetricsUrl = (address: string) => `http://${address.replace(/^0\.0\.0\.0:/, '127.0.0.1:').replace(/^\[::\]:/, '[::1]:')}/metrics`;
 
 /**
- * `GET /metrics` on WORKER_METRICS_PORT, with `Authorization: Bearer $OPERATOR_TOKEN` as on the API
+ * `GET /metrics` on WORKER_METRICS_PORT, with `Authorization: Bearer $METRICS_TOKEN` as on the API
  * and the page (wrong tokens counted per address as there): the activities' registry (and the process's own figures), then the SDK's metrics
  * relayed from its exporter, so one scrape gets both. An SDK exporter that does not answer costs its
  * part only, said in a comment line.

@@ -4,5 +4,6 @@ export { purgeCardVault } from './card-vault-purge/workflow.js';
 export { refundPayment } from './refund/workflow.js';
 export { verifyMerchantDomains, recheckDomainVerifications } from './domain-verification/workflow.js';
 export { removeSavedCards } from './saved-card-removal/workflow.js';
+export { checkPageIntegrity } from './page-integrity-check/workflow.js';
 export { dispute } from './dispute/workflow.js';
 export { lateOutcome } from './late-outcome/workflow.js';

@@ -38,6 +38,7 @@ const ACTIVITY_SUMMARIES: Record<string, Summarize> = {
   merchantDomainsToVerify: () => "list the merchant's domains to verify",
   productionDomainsToVerify: () => "list production merchants' domains to check again",
   verifyDomain: (i) => `check that ${str(i.domain)} publishes its verification token`,
+  checkPageIntegrity: () => 'walk every payment page as a browser would; compare with the inventory and header baseline; alert on differences',
   recordDisputeStep: (i) => {
     const facts = (typeof i.facts === 'object' && i.facts !== null ? i.facts : {}) as Record<string, unknown>;
     const step = i.opening ? 'order_disputed' : typeof i.reminder === 'number' ? `reminder ${i.reminder} (order_updated)` : 'order_updated';

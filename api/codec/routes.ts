@@ -9,7 +9,8 @@ import { signedTokens } from '../../core/signed-token.js';
 import { createEncryptionCodec, payloadFromJson, payloadToJson } from '../../core/temporal/codec.js';
 import { ApiError } from '../../application/errors.js';
 import { readValidJson } from '../json-body.js';
-import { operatorAuth } from '../operator/auth.js';
+import { bootstrapOperatorToken, operatorAuth } from '../operator/auth.js';
+import { findTokenOperator } from '../../core/people/operator-tokens.js';
 import { operatorAttempts } from '../../core/operator-attempts.js';
 
 /** The cookie a browser (the Temporal UI) may present instead of the bearer token. */
@@ -48,12 +49,13 @@ export function codecRoutes(deps: { config: Config; db: Db }) {
       maxAge: 600,
     }),
   );
-  // Without a token the operator API stays shut (operatorAuth), and no cookie is valid either.
+  // Without the bootstrap token (unset, or switched off) no cookie is valid (operatorAuth).
   const sessions = codecSessions(deps.config.keyring, deps.config.operatorToken ?? '');
   app.use(
-    operatorAuth(deps.config.operatorToken, {
+    operatorAuth(bootstrapOperatorToken(deps.config), {
       cookie: { name: OPERATOR_COOKIE, valid: (value) => sessions.verify(value) !== undefined },
       attempts: operatorAttempts(deps.config, deps.db),
+      personalTokens: (token) => findTokenOperator(deps.db, token),
     }),
   );
 
@@ -69,8 +71,18 @@ export function codecRoutes(deps: { config: Config; db: Db }) {
     });
     return c.json({ payloads: decoded.map(payloadToJson) });
   });
-  /** Trades the bearer token for an HttpOnly session cookie, so the Temporal UI's requests carry it (cross-origin credentials). */
+  /**
+   * Trades the bootstrap token for an HttpOnly session cookie, so the Temporal UI's requests carry it
+   * (cross-origin credentials). Not a personal token: the cookie names no one and would outlive the
+   * token's revocation; with one, decode on the dashboard (/dashboard/codec) or send it as the bearer.
+   */
   app.post('/session', (c) => {
+    if (c.get('operatorActor')) {
+      throw new ApiError(
+        'FORBIDDEN',
+        'A personal operator token is not traded for a codec cookie: send it as Authorization: Bearer on /codec/decode, or use the dashboard’s Temporal UI.',
+      );
+    }
     setCookie(c, OPERATOR_COOKIE, sessions.issue([]), {
       httpOnly: true,
       secure: true,

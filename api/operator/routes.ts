@@ -48,9 +48,9 @@ import { merchantNameSchema } from '../../core/merchants/merchant-schema.js';
 import { ApiError, validationError } from '../../application/errors.js';
 import { readValidJson } from '../json-body.js';
 import { eventNotSubscribed } from '../merchant/event-routes.js';
-import { operatorAuth } from './auth.js';
+import { bootstrapOperatorToken, operatorActor, operatorAuth } from './auth.js';
+import { findTokenOperator } from '../../core/people/operator-tokens.js';
 import { operatorAttempts } from '../../core/operator-attempts.js';
-import { TOKEN_OPERATOR } from '../../core/audit/audit-log.js';
 import { auditRequest, type AuditedDecision } from '../audit-entry.js';
 
 const TEMPORAL_DEADLINE_MS = 5_000;
@@ -140,8 +140,8 @@ export function operatorRoutes(deps: { config: Config; db: Db; temporal: Tempora
     await verifyDomainsNow(temporal.client, config, merchant).catch(() => undefined);
     return getMerchant(db, platformUuid);
   };
-  /** The operator's decision in the audit log, its id in Audit-Entry-Id. */
-  const audit = (c: Context, merchantId: string | null, decision: AuditedDecision) => auditRequest(c, deps, TOKEN_OPERATOR, merchantId, decision);
+  /** The operator's decision in the audit log (as the operator whose personal token it is, or the bootstrap token), its id in Audit-Entry-Id. */
+  const audit = (c: Context, merchantId: string | null, decision: AuditedDecision) => auditRequest(c, deps, operatorActor(c), merchantId, decision);
   /** A setting's change for the audit log: the value before, read first, and the value the answer holds after. */
   const settingChange = async <K extends 'requireApiKeyForCarts' | 'brandColour' | 'savedCardsAllowed' | 'domains'>(
     c: Context,
@@ -155,7 +155,7 @@ export function operatorRoutes(deps: { config: Config; db: Db; temporal: Tempora
     return after;
   };
   const app = new Hono();
-  app.use(operatorAuth(config.operatorToken, { attempts: operatorAttempts(config, db) }));
+  app.use(operatorAuth(bootstrapOperatorToken(config), { attempts: operatorAttempts(config, db), personalTokens: (token) => findTokenOperator(db, token) }));
 
   app.post('/merchants', async (c) => {
     const body = await readValidJson(c, createMerchantBody);

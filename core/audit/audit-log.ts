@@ -30,6 +30,8 @@ export const AUDIT_ACTIONS = [
   'domains.verify',
   'api_key.create',
   'api_key.revoke',
+  'operator_token.create',
+  'operator_token.revoke',
   'merchant.register',
   'merchant.activate',
   'merchant.deactivate',
@@ -44,6 +46,7 @@ export const AUDIT_ACTIONS = [
   'person.sign_out',
   'person.passkey_add',
   'person.passkey_remove',
+  'integrity_alert.acknowledge',
 ] as const;
 export type AuditAction = (typeof AUDIT_ACTIONS)[number];
 export const auditActionSchema = z.enum(AUDIT_ACTIONS);

@@ -1,6 +1,7 @@
 import { createHash, randomBytes } from 'node:crypto';
 import type { Db, Sql } from '../db/client.js';
 import type { Role } from './roles.js';
+import { revokeTokensOf } from './operator-tokens.js';
 import { endUserSessions } from './sessions.js';
 
 /** A merchant's team member, or an operator (platformUuid undefined). */
@@ -56,12 +57,15 @@ export async function changeRole(db: Db, team: Team, id: string, role: Role): Pr
   });
 }
 
-/** Removes a member and ends every session of theirs at once. */
+/** Removes a member, ending every session of theirs and revoking their personal tokens at once. */
 export async function removePerson(db: Db, team: Team, id: string): Promise<boolean> {
   return db.begin(async (tx) => {
     const removed = await tx`
       update dashboard_users set removed_at = now() where id = ${id} and platform_uuid is not distinct from ${team} and removed_at is null`;
-    if (removed.count) await endUserSessions(tx, id);
+    if (removed.count) {
+      await endUserSessions(tx, id);
+      await revokeTokensOf(tx, id);
+    }
     return removed.count > 0;
   });
 }

@@ -19,15 +19,18 @@ export interface IntervalWorkflowSchedule<W extends Workflow> {
   workflowType: W;
   taskQueue: string;
   args: Parameters<W>;
+  /** Plain words the Temporal UI shows: the schedule's note and each run's summary. */
+  summary?: string;
 }
 
 /** ensureSchedule for the maintenance workflows every worker schedules (vault purge, domain recheck, saved-card removal). */
 export function ensureIntervalWorkflowSchedule<W extends Workflow>(client: Client, schedule: IntervalWorkflowSchedule<W>): Promise<ScheduleHandle> {
-  const { scheduleId, everyMs, overlap, workflowType, taskQueue, args } = schedule;
+  const { scheduleId, everyMs, overlap, workflowType, taskQueue, args, summary } = schedule;
   return ensureSchedule(client, {
     scheduleId,
     spec: { intervals: [{ every: everyMs }] },
     policies: { overlap },
-    action: { type: 'startWorkflow', workflowType, workflowId: `${scheduleId}-run`, taskQueue, args },
+    action: { type: 'startWorkflow', workflowType, workflowId: `${scheduleId}-run`, taskQueue, args, ...(summary ? { staticSummary: summary } : {}) },
+    ...(summary ? { state: { note: summary } } : {}),
   });
 }

@@ -7,7 +7,7 @@ describe('GET /metrics', () => {
 
   const scrape = (token?: string) => fetch(`${stack.apiUrl}/metrics`, token ? { headers: { authorization: `Bearer ${token}` } } : {});
 
-  it('is for operators only: 401 in the error envelope without their token', async () => {
+  it('is for the scrape token only: 401 in the error envelope without it', async () => {
     const res = await scrape();
     expect(res.status).toBe(401);
     expect(await res.json()).toMatchObject({ code: 'UNAUTHORIZED', requestId: res.headers.get('x-request-id') });
@@ -22,7 +22,7 @@ describe('GET /metrics', () => {
     expect((await postCart(stack.apiUrl, validCartRequest(platformUuid))).status).toBe(200);
     expect((await fetch(`${stack.apiUrl}/no/such/path/42`)).status).toBe(404);
 
-    const res = await scrape(stack.config.operatorToken);
+    const res = await scrape(stack.config.metricsToken);
     expect(res.status).toBe(200);
     expect(res.headers.get('content-type')).toMatch(/^text\/plain/);
     const text = await res.text();

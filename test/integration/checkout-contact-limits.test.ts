@@ -22,7 +22,7 @@ async function sendCode(stack: TestStack, platformUuid: string, contact: string,
 }
 
 async function pageMetrics(stack: TestStack): Promise<string> {
-  return (await fetch(`${stack.checkoutUrl}/metrics`, { headers: { authorization: `Bearer ${stack.config.operatorToken}` } })).text();
+  return (await fetch(`${stack.checkoutUrl}/metrics`, { headers: { authorization: `Bearer ${stack.config.metricsToken}` } })).text();
 }
 
 describe('contacts read strictly, sub-addresses counted as their mailbox', () => {

@@ -87,7 +87,7 @@ describe('abuse limits of the checkout page', () => {
     const digits = phone.slice(-7);
     expect(await stack.db`select bucket from rate_limit_windows where bucket like ${`%${digits}%`}`).toEqual([]);
 
-    const metrics = await fetch(`${stack.checkoutUrl}/metrics`, { headers: { authorization: `Bearer ${stack.config.operatorToken}` } });
+    const metrics = await fetch(`${stack.checkoutUrl}/metrics`, { headers: { authorization: `Bearer ${stack.config.metricsToken}` } });
     expect(metrics.status).toBe(200);
     expect(await metrics.text()).toMatch(/checkout_otp_sends_refused_total\{limit="destination"\} [1-9]/);
     expect((await fetch(`${stack.checkoutUrl}/metrics`)).status).toBe(401);

@@ -115,12 +115,13 @@ describe('npm start', () => {
     const signIn = await dashboardClient(stack.checkoutUrl, '127.0.0.1').signIn(demoMerchant.apiKey);
     expect(signIn.location).toBe('/dashboard/orders');
 
-    // The worker's metrics, printed with the rest, behind the operator token npm start generated.
+    // The worker's metrics, printed with the rest, behind the scrape token npm start generated.
     const metricsUrl = `http://localhost:${workerMetrics}/metrics`;
     expect(printed).toContain(metricsUrl);
-    const { operatorToken } = JSON.parse(readFileSync(path.join(dataDir, 'local-secrets.json'), 'utf8'));
+    const { operatorToken, metricsToken } = JSON.parse(readFileSync(path.join(dataDir, 'local-secrets.json'), 'utf8'));
     expect((await fetch(metricsUrl)).status).toBe(401);
-    const metrics = await (await fetch(metricsUrl, { headers: { authorization: `Bearer ${operatorToken}` } })).text();
+    expect((await fetch(metricsUrl, { headers: { authorization: `Bearer ${operatorToken}` } })).status).toBe(401);
+    const metrics = await (await fetch(metricsUrl, { headers: { authorization: `Bearer ${metricsToken}` } })).text();
     expect(metrics).toContain('# TYPE checkout_payments_total counter');
     expect(metrics).toMatch(/^temporal_\w+\{[^}]*task_queue="hosted-checkout"/m);
 

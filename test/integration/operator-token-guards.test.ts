@@ -5,9 +5,17 @@ import { Registry } from 'prom-client';
 import { createWorkerMetricsApp } from '../../worker/metrics.js';
 import { useTestStack } from '../support/test-stack.js';
 
-describe('the operator token: sessions bound to it, guesses limited per address', () => {
+describe('the operator and metrics tokens: sessions bound to one, guesses limited per address, each opening only its own', () => {
   const stack = useTestStack({ TRUST_PROXY: '1', RATE_LIMIT_WINDOW_SECONDS: '3600', RATE_LIMIT_OPERATOR_AUTH_FAILURES_PER_CLIENT: '3' });
   const token = () => stack.config.operatorToken!;
+  const metricsToken = () => stack.config.metricsToken!;
+  // The worker's /metrics, on its own port in production, in-process here.
+  const workerMetricsCall = (forwardedFor: string, authorization: string) =>
+    createWorkerMetricsApp({ config: stack.config, db: stack.db, registry: new Registry() }).request(
+      '/metrics',
+      { headers: { authorization, 'x-forwarded-for': forwardedFor } },
+      { incoming: { socket: { remoteAddress: '127.0.0.1' } } },
+    );
   const fresh = () => `203.0.113.${Math.floor(Math.random() * 254) + 1}, 198.18.${Math.floor(Math.random() * 255)}.${Math.floor(Math.random() * 254) + 1}`;
   const call = (path: string, forwardedFor: string, authorization: string) =>
     fetch(`${stack.apiUrl}${path}`, {
@@ -54,20 +62,44 @@ describe('the operator token: sessions bound to it, guesses limited per address'
     expect(Number(refused.headers.get('retry-after'))).toBeGreaterThan(0);
     expect(await refused.json()).toMatchObject({ code: 'RATE_LIMITED' });
     expect((await call('/metrics', guesser, 'Bearer wrong-guess-4-0123456789')).status).toBe(429);
-    // The page's /metrics shares the count.
-    const pageMetrics = await fetch(`${stack.checkoutUrl}/metrics`, { headers: { authorization: `Bearer ${token()}`, 'x-forwarded-for': guesser } });
+    // The page's /metrics shares the count, refusing even the right scrape token.
+    const pageMetrics = await fetch(`${stack.checkoutUrl}/metrics`, { headers: { authorization: `Bearer ${metricsToken()}`, 'x-forwarded-for': guesser } });
     expect(pageMetrics.status).toBe(429);
     // So does the worker's, on its own port (in-process here).
-    const workerMetrics = await createWorkerMetricsApp({ config: stack.config, db: stack.db, registry: new Registry() }).request(
-      '/metrics',
-      { headers: { authorization: `Bearer ${token()}`, 'x-forwarded-for': guesser } },
-      { incoming: { socket: { remoteAddress: '127.0.0.1' } } },
-    );
+    const workerMetrics = await workerMetricsCall(guesser, `Bearer ${metricsToken()}`);
     expect(workerMetrics.status).toBe(429);
 
     // The operator's own address, right token: never counted, never refused.
     const operator = fresh();
     for (let i = 0; i < 5; i++) expect((await call('/operator/merchants', operator, `Bearer ${token()}`)).status).toBe(200);
-    expect((await call('/metrics', operator, `Bearer ${token()}`)).status).toBe(200);
+    expect((await call('/metrics', operator, `Bearer ${metricsToken()}`)).status).toBe(200);
+  });
+
+  it('keeps metrics and operators apart: every /metrics refuses OPERATOR_TOKEN and takes METRICS_TOKEN, which opens neither /operator nor /codec', async () => {
+    const address = fresh();
+    const pageMetrics = (authorization: string) => fetch(`${stack.checkoutUrl}/metrics`, { headers: { authorization, 'x-forwarded-for': address } });
+
+    const apiRefused = await call('/metrics', address, `Bearer ${token()}`);
+    expect(apiRefused.status).toBe(401);
+    expect(apiRefused.headers.get('www-authenticate')).toBe('Bearer realm="metrics"');
+    expect(await apiRefused.json()).toMatchObject({ code: 'UNAUTHORIZED', message: expect.stringContaining('METRICS_TOKEN') });
+    const pageRefused = await pageMetrics(`Bearer ${token()}`);
+    expect(pageRefused.status).toBe(401);
+    expect(await pageRefused.text()).toContain('METRICS_TOKEN');
+    expect((await workerMetricsCall(address, `Bearer ${token()}`)).status).toBe(401);
+
+    // Three wrong tokens used this address's allowance: the scrape token's own checks come from another.
+    const scraper = fresh();
+    const api = await call('/metrics', scraper, `Bearer ${metricsToken()}`);
+    expect(api.status).toBe(200);
+    expect(await api.text()).toContain('http_request_duration_seconds');
+    const page = await fetch(`${stack.checkoutUrl}/metrics`, { headers: { authorization: `Bearer ${metricsToken()}`, 'x-forwarded-for': scraper } });
+    expect(page.status).toBe(200);
+    expect(await page.text()).toContain('checkout_otp_sends_refused_total');
+    expect((await workerMetricsCall(scraper, `Bearer ${metricsToken()}`)).status).toBe(200);
+
+    const elsewhere = fresh();
+    expect((await call('/operator/merchants', elsewhere, `Bearer ${metricsToken()}`)).status).toBe(401);
+    expect((await call('/codec/decode', elsewhere, `Bearer ${metricsToken()}`)).status).toBe(401);
   });
 });

@@ -36,6 +36,7 @@ describe('the worker started with a wrong configuration', () => {
       'API_BASE_URL',
       'CHECKOUT_BASE_URL',
       'OPERATOR_TOKEN',
+      'METRICS_TOKEN',
       'TEMPORAL_UI_ORIGINS',
       'DATA_ENCRYPTION_KEYS',
     ]);

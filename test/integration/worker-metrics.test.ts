@@ -22,7 +22,7 @@ function sample(text: string, name: string, labels: Record<string, string> = {})
 describe("the worker's /metrics", () => {
   const stack = useTestStack({ WORKER_METRICS_PORT: String(metricsPort), WEBHOOK_RETRY_SCHEDULE_MS: '0,200,200,200' }, { serveWorkerMetrics: true });
   const scrape = async () => {
-    const response = await fetch(stack.workerMetricsUrl!, { headers: { authorization: `Bearer ${stack.config.operatorToken}` } });
+    const response = await fetch(stack.workerMetricsUrl!, { headers: { authorization: `Bearer ${stack.config.metricsToken}` } });
     expect(response.status).toBe(200);
     return response.text();
   };

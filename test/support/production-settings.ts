@@ -16,6 +16,7 @@ export const PRODUCTION_SETTINGS = {
   TWILIO_AUTH_TOKEN: 'twilio-auth-token-for-tests',
   TWILIO_FROM: '+15005550006',
   OPERATOR_TOKEN: 'test-operator-token-0123456789',
+  METRICS_TOKEN: 'test-metrics-scrape-token-0123456789',
   TEMPORAL_UI_ORIGINS: 'https://temporal.checkout.test',
 };
 

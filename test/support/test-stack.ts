@@ -80,6 +80,7 @@ export async function startTestStack(env: Record<string, string> = {}, options: 
     ...(env.DATA_ENCRYPTION_KEYS ? {} : { DATA_ENCRYPTION_KEY: inject('dataEncryptionKey') }),
     TEMPORAL_TASK_QUEUE: `test-${randomUUID()}`,
     OPERATOR_TOKEN: 'test-operator-token-0123456789',
+    METRICS_TOKEN: 'test-metrics-scrape-token-0123456789',
     LOG_LEVEL: 'silent',
     API_PORT: '1',
     WEB_PORT: '1',

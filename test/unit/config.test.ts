@@ -87,7 +87,8 @@ describe('the production profile', () => {
       'TWILIO_FROM: is required in production (one-time codes by SMS: the sending number or Messaging Service SID)',
       'API_BASE_URL: is required in production: the public https address customers and merchants use',
       'CHECKOUT_BASE_URL: is required in production: the public https address customers and merchants use',
-      'OPERATOR_TOKEN: is required in production (the bearer token of /operator and /metrics: openssl rand -hex 24)',
+      'OPERATOR_TOKEN: is required in production (the bearer token of /operator and /codec: openssl rand -hex 24)',
+      'METRICS_TOKEN: is required in production (the scrape token of every /metrics: openssl rand -hex 24)',
       'TEMPORAL_UI_ORIGINS: is required in production (the origins of your Temporal UI allowed to call /codec, e.g. https://temporal.pay.example)',
       "DATA_ENCRYPTION_KEYS: is required in production (this deployment's own keys: k1:$(openssl rand -base64 32))",
     ]);

@@ -17,6 +17,7 @@ import { pageIntegrityRoutes } from './page-integrity.js';
 import { isHtmx } from '../htmx.js';
 import { dashboardGuard } from './guard.js';
 import { passkeyRoutes } from './passkeys.js';
+import { operatorTokenRoutes } from './operator-tokens.js';
 import { peopleRoutes } from './people.js';
 import { dashboardSessions } from './session.js';
 import { signInLimit } from './sign-in-limit.js';
@@ -73,6 +74,7 @@ export function dashboardRoutes(deps: { config: Config; db: Db; temporal: Tempor
 
   app.route('/operator/insights', insightRoutes(deps, 'operator'));
   app.route('/operator/people', peopleRoutes({ ...deps, team: 'operators' }));
+  app.route('/operator/tokens', operatorTokenRoutes(deps));
   app.route('/operator', auditRoutes(deps, 'operator'));
   app.route('/operator/integrity', pageIntegrityRoutes(deps));
   app.route('/operator', operatorRoutes(deps));

@@ -4,7 +4,7 @@ import { assetIntegrity, assetPath } from '../../assets.js';
 
 export type { Html };
 
-type Section = 'insights' | 'orders' | 'links' | 'webhooks' | 'keys' | 'audit' | 'people' | 'merchants' | 'carts' | 'integrity';
+type Section = 'insights' | 'orders' | 'links' | 'webhooks' | 'keys' | 'audit' | 'people' | 'merchants' | 'carts' | 'integrity' | 'tokens';
 
 const MERCHANT_NAV: Array<{ section: Section; href: string; label: string }> = [
   { section: 'insights', href: '/dashboard/insights', label: 'Insights' },
@@ -22,6 +22,7 @@ const OPERATOR_NAV: Array<{ section: Section; href: string; label: string }> = [
   { section: 'audit', href: '/dashboard/operator/audit', label: 'Audit log' },
   { section: 'integrity', href: '/dashboard/operator/integrity', label: 'Page integrity' },
   { section: 'people', href: '/dashboard/operator/people', label: 'Operators' },
+  { section: 'tokens', href: '/dashboard/operator/tokens', label: 'Your tokens' },
 ];
 
 export interface Shell {
