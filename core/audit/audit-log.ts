@@ -44,6 +44,8 @@ export const AUDIT_ACTIONS = [
   'person.sign_out',
   'person.passkey_add',
   'person.passkey_remove',
+  'dispute.evidence',
+  'dispute.accept',
 ] as const;
 export type AuditAction = (typeof AUDIT_ACTIONS)[number];
 export const auditActionSchema = z.enum(AUDIT_ACTIONS);

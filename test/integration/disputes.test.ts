@@ -6,6 +6,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { DisputeEvidence } from '../../core/checkout/dispute-model.js';
 import type { PaymentProcessor, RefundRequest, VoidRequest } from '../../core/checkout/payment-processor.js';
 import { createSandboxPaymentProcessor, SANDBOX_CARDS } from '../../core/checkout/payment-processors/sandbox.js';
+import { createApiKey } from '../../core/merchants/api-keys.js';
 import type { CreatedMerchant } from '../../core/onboarding/registration.js';
 import type { Order } from '../../core/orders/order-schema.js';
 import type { WebhookEventBody } from '../../core/webhooks/events.js';
@@ -78,6 +79,10 @@ describe('disputes: Stripe’s signed events in, the dispute as a workflow, the 
   });
   afterAll(() => receiver?.close());
 
+  const auditRow = async (id: string | null) => {
+    expect(id, 'the answer names its audit entry (Audit-Entry-Id)').toBeTruthy();
+    return (await stack.db<Record<string, unknown>[]>`select * from audit_log where id = ${id!}`)[0];
+  };
   const order = async (cartId: string) => (await (await api.get(`/orders/${cartId}`)).json()) as Order;
   const post = (path: string, body: unknown) =>
     fetch(`${stack.apiUrl}${path}`, {
@@ -219,6 +224,13 @@ describe('disputes: Stripe’s signed events in, the dispute as a workflow, the 
     const answered = await post(`/v2/merchant/orders/${cartId}/dispute/evidence`, EVIDENCE);
     expect(answered.status).toBe(202);
     expect(((await answered.json()) as Order).dispute?.id).toBe(dispute.id);
+    // Audited like every change the API makes: the key, the order, the evidence's kind, never its text (the leak scan below covers audit_log).
+    expect(await auditRow(answered.headers.get('audit-entry-id'))).toMatchObject({
+      action: 'dispute.evidence',
+      actor_type: 'api_key',
+      target: `order:${cartId}`,
+      after: { kind: EVIDENCE.kind },
+    });
     await waitForEvent(cartId, 'under_review', (e) => e.data.dispute?.status === 'under_review');
     expect(answers.filter((a) => a.disputeId === dispute.id)).toEqual([{ disputeId: dispute.id, evidence: EVIDENCE }]);
     const won = await waitForEvent(cartId, 'won', (e) => e.data.dispute?.status === 'won');
@@ -249,7 +261,26 @@ describe('disputes: Stripe’s signed events in, the dispute as a workflow, the 
     expect((await post(`/v2/sandbox/carts/${cartId}/dispute`, {})).status).toBe(202);
     const disputed = await waitForEvent(cartId, 'order_disputed', (e) => e.event === 'order_disputed');
     expect(disputed.data.dispute?.reason).toBe('fraudulent');
-    expect((await post(`/v2/merchant/orders/${cartId}/dispute/accept`, {})).status).toBe(202);
+    // Answering a dispute is a change: a read key is refused both answers, and nothing reaches the processor.
+    const reader = (await createApiKey(stack.db, merchant.platformUuid, { name: 'Dispute reader', scope: 'read' })).apiKey;
+    for (const [path, body] of [['evidence', EVIDENCE], ['accept', {}]] as const) {
+      const refused = await fetch(`${stack.apiUrl}/v2/merchant/orders/${cartId}/dispute/${path}`, {
+        method: 'POST',
+        headers: { authorization: `Bearer ${reader}`, 'content-type': 'application/json' },
+        body: JSON.stringify(body),
+      });
+      expect(refused.status).toBe(403);
+      expect(((await refused.json()) as ErrorBody).code).toBe('FORBIDDEN');
+      expect(refused.headers.get('audit-entry-id')).toBeNull();
+    }
+    const accepted = await post(`/v2/merchant/orders/${cartId}/dispute/accept`, {});
+    expect(accepted.status).toBe(202);
+    expect(await auditRow(accepted.headers.get('audit-entry-id'))).toMatchObject({
+      action: 'dispute.accept',
+      actor_type: 'api_key',
+      target: `order:${cartId}`,
+      after: null,
+    });
     const lost = await waitForEvent(cartId, 'lost', (e) => e.data.dispute?.status === 'lost');
     expect(lost.event).toBe('order_updated');
     expect(answers.filter((a) => a.disputeId === disputed.data.dispute!.id)).toEqual([{ disputeId: disputed.data.dispute!.id, accepted: true }]);
