@@ -6,3 +6,4 @@ export { verifyMerchantDomains, recheckDomainVerifications } from './domain-veri
 export { removeSavedCards } from './saved-card-removal/workflow.js';
 export { dispute } from './dispute/workflow.js';
 export { lateOutcome } from './late-outcome/workflow.js';
+export { refundFailure } from './refund-failure/workflow.js';
