@@ -22,7 +22,10 @@ export const webhookRefundSchema = z
   .strictObject({
     id: z.string().meta({ example: 're_Jx0b3kQ8VhV2mW9sT1aP4cLd' }),
     amount: z.int().meta({ description: 'Minor units', example: 1000 }),
-    refundedTotal: z.int().meta({ description: 'Every succeeded refund of the order so far, this one included, minor units', example: 1000 }),
+    refundedTotal: z.int().meta({
+      description: 'Every succeeded refund of the order so far, minor units: this one included on order_refunded, without it once it failed',
+      example: 1000,
+    }),
     reason: z.string().nullable().meta({ description: 'As you gave it, or null', example: 'Damaged in transit' }),
     // Optional: events recorded before it existed (issue 55) have none, and a recorded body never changes.
     status: z.enum(['succeeded', 'failed']).optional().meta({
