@@ -343,6 +343,61 @@ describe('disputes: Stripe’s signed events in, the dispute as a workflow, the 
   const lateResult = async (payload: string) =>
     stack.temporal.client.workflow.getHandle(lateOutcomeWorkflowId('stripe', (JSON.parse(payload) as { id: string }).id)).result() as Promise<string>;
 
+  it('a refund Stripe fails after it succeeded: the refund fails, the order is paid again, order_updated says so, once', { timeout: 30_000 }, async () => {
+    const cartId = await carts.paidCart();
+    const { amount } = await order(cartId);
+    const refunded = await api.refund(cartId, { amount, reason: 'Returned' });
+    expect(refunded.status).toBe(201);
+    const refund = (await refunded.json()) as { id: string; status: string };
+    expect(refund.status).toBe('succeeded');
+    await waitForEvent(cartId, 'order_refunded', (e) => e.event === 'order_refunded');
+    expect((await order(cartId)).status).toBe('refunded');
+    const [stored] = await stack.db<{ processor_refund_id: string }[]>`select processor_refund_id from refunds where id = ${refund.id}`;
+    const refundEvent = (type: string, id?: string) =>
+      JSON.stringify({
+        id: id ?? `evt_${randomBytes(12).toString('hex')}`,
+        object: 'event',
+        type,
+        created: Math.floor(Date.now() / 1000),
+        livemode: false,
+        data: { object: { object: 'refund', id: stored!.processor_refund_id, amount, status: 'failed', failure_reason: 'expired_or_canceled_card' } },
+      });
+
+    const failed = refundEvent('charge.refund.updated');
+    const first = await sendStripe(failed);
+    expect(first.status).toBe(200);
+    expect(await first.json()).toEqual({ received: true });
+    expect(await (await sendStripe(failed)).json()).toEqual({ received: true, duplicate: true });
+
+    const updated = await waitForEvent(cartId, 'order_updated with the failed refund', (e) => e.event === 'order_updated' && e.data.refund !== undefined);
+    expect(updated.data).toMatchObject({
+      status: 'paid',
+      refundedTotal: 0,
+      refund: { id: refund.id, amount, refundedTotal: 0, reason: 'Returned', status: 'failed' },
+    });
+    const after = await order(cartId);
+    expect(after).toMatchObject({ status: 'paid', refundedTotal: 0 });
+    expect(after.refunds).toEqual([expect.objectContaining({ id: refund.id, status: 'failed', failureCode: 'expired_or_canceled_card' })]);
+
+    // Stripe's other event about the same failure finds the refund failed already: nothing more is done.
+    const other = await sendStripe(refundEvent('refund.failed'));
+    expect(await other.json()).toEqual({ received: true, ignored: true });
+    // An id we never gave out: answered, logged, ignored.
+    const unknown = await sendStripe(refundEvent('refund.failed').replace(stored!.processor_refund_id, 're_not_ours'));
+    expect(unknown.status).toBe(200);
+    expect(await unknown.json()).toEqual({ received: true, ignored: true });
+    expect(logLines.some((line) => line.includes('refund re_not_ours is not one of ours'))).toBe(true);
+
+    // Acted once: one order_updated for the refund in the ledger and at the receiver, and the refund may be asked again.
+    await new Promise((resolve) => setTimeout(resolve, 1_000));
+    const recorded = await stack.db`select 1 from webhook_events where cart_id = ${cartId} and event = 'order_updated' and payload->'data'->'refund'->>'id' = ${refund.id}`;
+    expect(recorded).toHaveLength(1);
+    expect(eventsOf(cartId).filter((e) => e.event === 'order_updated' && e.data.refund)).toHaveLength(1);
+    const again = await api.refund(cartId, { amount });
+    expect(again.status).toBe(201);
+    expect(((await again.json()) as { status: string }).status).toBe('succeeded');
+  });
+
   it('a late captured payment for an abandoned cart is refunded in full, and no order appears', { timeout: 30_000 }, async () => {
     const cartId = await abandonedCart();
     const chargeId = `${LATE_PAYMENT}${randomBytes(6).toString('hex')}`;
