@@ -81,7 +81,7 @@ describe('disputes: Stripe’s signed events in, the dispute as a workflow, the 
 
   const auditRow = async (id: string | null) => {
     expect(id, 'the answer names its audit entry (Audit-Entry-Id)').toBeTruthy();
-    return (await stack.db<Record<string, unknown>[]>`select * from audit_log where id = ${id!}`)[0];
+    return (await stack.db<Record<string, unknown>[]>`select * from audit_log where id = ${id}`)[0];
   };
   const order = async (cartId: string) => (await (await api.get(`/orders/${cartId}`)).json()) as Order;
   const post = (path: string, body: unknown) =>
