@@ -113,7 +113,7 @@ export function createRefundActivities(deps: {
         const settled: SettledRefund = {
           // From this refund's own total, not the ledger's current status: a retry after a later refund says the same.
           orderStatus: refund.refundedTotalAfter >= cart.capturedAmount ? 'refunded' : 'partially_refunded',
-          refund: { id: refund.id, amount: refund.amount, refundedTotal: refund.refundedTotalAfter, reason: refund.reason, status: 'succeeded' },
+          refund: { id: refund.id, amount: refund.amount, refundedTotal: refund.refundedTotalAfter, reason: refund.reason },
         };
         // Its order_refunded is recorded here, under the cart's lock with the settlement, so sequences follow
         // settlement order and refundedTotal never goes backwards; the workflow's recordCartEvent then finds it.

@@ -27,11 +27,11 @@ export const webhookRefundSchema = z
       example: 1000,
     }),
     reason: z.string().nullable().meta({ description: 'As you gave it, or null', example: 'Damaged in transit' }),
-    // Optional: events recorded before it existed (issue 55) have none, and a recorded body never changes.
-    status: z.enum(['succeeded', 'failed']).optional().meta({
+    // Only on the failed refund's order_updated: order_refunded always announces a succeeded one, and its body is unchanged.
+    status: z.literal('failed').optional().meta({
       description:
-        'succeeded on order_refunded; failed on the order_updated that says the processor failed a refund it had accepted (data.refundedTotal no longer counts it)',
-      example: 'succeeded',
+        'failed on the order_updated that says the processor failed a refund it had accepted (data.refundedTotal no longer counts it); absent on order_refunded, whose refund succeeded',
+      example: 'failed',
     }),
   })
   .meta({
