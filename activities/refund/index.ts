@@ -129,26 +129,33 @@ export function createRefundActivities(deps: {
      */
     async reverseRefund(input: { refundId: string; failureCode: string }): Promise<RefundReversal> {
       const { refundId, failureCode } = input;
-      const outcome = await withLockedCart(refundId, async (tx, cartId, cart): Promise<{ kind: RefundReversal; event?: CartEventInput; recorded?: RecordedEvent }> => {
-        const refund = await findRefund(tx, refundId);
-        if (refund?.status === 'succeeded') {
-          await markRefundReversed(tx, refundId, failureCode);
-          const refundedTotal = await succeededRefundAmount(tx, cartId);
-          const status = await recordRefundedAmount(tx, cartId, refundedTotal);
-          const order = await lockOwnerCart(tx, cart, cartId);
-          if (!order) throw new Error(`cart ${cartId} is not in the ledger`);
-          const event: CartEventInput = {
-            cartId,
-            event: 'order_updated',
-            status,
-            refund: { id: refundId, amount: refund.amount, refundedTotal, reason: refund.reason, status: 'failed' },
+      const outcome = await withLockedCart(
+        refundId,
+        async (tx, cartId, cart): Promise<{ kind: RefundReversal; event?: CartEventInput; recorded?: RecordedEvent }> => {
+          const refund = await findRefund(tx, refundId);
+          if (refund?.status === 'succeeded') {
+            await markRefundReversed(tx, refundId, failureCode);
+            const refundedTotal = await succeededRefundAmount(tx, cartId);
+            const status = await recordRefundedAmount(tx, cartId, refundedTotal);
+            const order = await lockOwnerCart(tx, cart, cartId);
+            if (!order) throw new Error(`cart ${cartId} is not in the ledger`);
+            const event: CartEventInput = {
+              cartId,
+              event: 'order_updated',
+              status,
+              refund: { id: refundId, amount: refund.amount, refundedTotal, reason: refund.reason, status: 'failed' },
+            };
+            return { kind: 'reversed', event, recorded: await recordLockedCartEvent(tx, deps, order, event) };
+          }
+          const earlier = refund?.status === 'failed' ? await findRefundEvent(tx, cartId, 'order_updated', refundId) : undefined;
+          if (!earlier) return { kind: 'not_succeeded' };
+          return {
+            kind: 'already_reversed',
+            event: { cartId, event: 'order_updated', status: earlier.status },
+            recorded: { eventId: earlier.id, sequence: earlier.sequence },
           };
-          return { kind: 'reversed', event, recorded: await recordLockedCartEvent(tx, deps, order, event) };
-        }
-        const earlier = refund?.status === 'failed' ? await findRefundEvent(tx, cartId, 'order_updated', refundId) : undefined;
-        if (!earlier) return { kind: 'not_succeeded' };
-        return { kind: 'already_reversed', event: { cartId, event: 'order_updated', status: earlier.status }, recorded: { eventId: earlier.id, sequence: earlier.sequence } };
-      });
+        },
+      );
       if (outcome.event && outcome.recorded) await sendCartEvent(deps, outcome.event, outcome.recorded);
       logger.warn({ refundId, failureCode, outcome: outcome.kind }, 'refund failed at the processor after it had succeeded');
       return outcome.kind;

@@ -263,7 +263,10 @@ describe('disputes: Stripe’s signed events in, the dispute as a workflow, the 
     expect(disputed.data.dispute?.reason).toBe('fraudulent');
     // Answering a dispute is a change: a read key is refused both answers, and nothing reaches the processor.
     const reader = (await createApiKey(stack.db, merchant.platformUuid, { name: 'Dispute reader', scope: 'read' })).apiKey;
-    for (const [path, body] of [['evidence', EVIDENCE], ['accept', {}]] as const) {
+    for (const [path, body] of [
+      ['evidence', EVIDENCE],
+      ['accept', {}],
+    ] as const) {
       const refused = await fetch(`${stack.apiUrl}/v2/merchant/orders/${cartId}/dispute/${path}`, {
         method: 'POST',
         headers: { authorization: `Bearer ${reader}`, 'content-type': 'application/json' },
@@ -390,7 +393,8 @@ describe('disputes: Stripe’s signed events in, the dispute as a workflow, the 
 
     // Acted once: one order_updated for the refund in the ledger and at the receiver, and the refund may be asked again.
     await new Promise((resolve) => setTimeout(resolve, 1_000));
-    const recorded = await stack.db`select 1 from webhook_events where cart_id = ${cartId} and event = 'order_updated' and payload->'data'->'refund'->>'id' = ${refund.id}`;
+    const recorded =
+      await stack.db`select 1 from webhook_events where cart_id = ${cartId} and event = 'order_updated' and payload->'data'->'refund'->>'id' = ${refund.id}`;
     expect(recorded).toHaveLength(1);
     expect(eventsOf(cartId).filter((e) => e.event === 'order_updated' && e.data.refund)).toHaveLength(1);
     const again = await api.refund(cartId, { amount });
