@@ -7,3 +7,4 @@ export { removeSavedCards } from './saved-card-removal/workflow.js';
 export { checkPageIntegrity } from './page-integrity-check/workflow.js';
 export { dispute } from './dispute/workflow.js';
 export { lateOutcome } from './late-outcome/workflow.js';
+export { refundFailure } from './refund-failure/workflow.js';

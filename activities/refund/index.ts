@@ -6,12 +6,13 @@ import type { CartStatus } from '../../core/checkout/session.js';
 import type { Keyring } from '../../core/crypto.js';
 import type { Db, Sql } from '../../core/db/client.js';
 import type { Logger } from '../../core/logger.js';
-import { findRefund, markRefundFailed, markRefundSucceeded, succeededRefundAmount } from '../../core/orders/refund-ledger.js';
+import { findRefund, markRefundFailed, markRefundReversed, markRefundSucceeded, succeededRefundAmount } from '../../core/orders/refund-ledger.js';
 import { recordLockedCartEvent } from '../../core/webhooks/cart-events.js';
 import type { RequestDelivery } from '../../core/webhooks/delivery.js';
-import type { RefundSummary } from '../../core/webhooks/events.js';
+import { findRefundEvent } from '../../core/webhooks/event-store.js';
+import type { CartEventInput, RefundSummary } from '../../core/webhooks/events.js';
 import type { ActivityMetrics } from '../metrics.js';
-import { createCartEventActivities } from '../shared/cart-events.js';
+import { createCartEventActivities, sendCartEvent, type RecordedEvent } from '../shared/cart-events.js';
 import { processorCalls } from '../shared/processor-call.js';
 
 export type RefundAnswer = { outcome: 'refunded'; processorRefundId: string } | { outcome: 'declined'; failureCode: string };
@@ -20,6 +21,9 @@ export interface SettledRefund {
   orderStatus: CartStatus;
   refund: RefundSummary;
 }
+
+/** What a refund the processor failed after accepting it came to: reversed now, or by an earlier run; or not one that had succeeded. */
+export type RefundReversal = 'reversed' | 'already_reversed' | 'not_succeeded';
 
 /** ApplicationFailure type while a refund's reservation is not visible yet (its transaction has not committed). */
 const REFUND_NOT_VISIBLE = 'RefundNotVisible';
@@ -116,6 +120,46 @@ export function createRefundActivities(deps: {
         await recordLockedCartEvent(tx, deps, order, { cartId, event: 'order_refunded', status: settled.orderStatus, refund: settled.refund });
         return settled;
       }),
+
+    /**
+     * The processor failed a refund it had accepted (docs/decisions/late-outcomes.md): the refund fails, the
+     * order's refunded total and status go back without it, and order_updated (data.refund, status failed) is
+     * recorded with them under the cart's lock, then sent. Safe to retry and to ask again for the same refund:
+     * one already reversed is not reversed again, its event is only handed over again.
+     */
+    async reverseRefund(input: { refundId: string; failureCode: string }): Promise<RefundReversal> {
+      const { refundId, failureCode } = input;
+      const outcome = await withLockedCart(
+        refundId,
+        async (tx, cartId, cart): Promise<{ kind: RefundReversal; event?: CartEventInput; recorded?: RecordedEvent }> => {
+          const refund = await findRefund(tx, refundId);
+          if (refund?.status === 'succeeded') {
+            await markRefundReversed(tx, refundId, failureCode);
+            const refundedTotal = await succeededRefundAmount(tx, cartId);
+            const status = await recordRefundedAmount(tx, cartId, refundedTotal);
+            const order = await lockOwnerCart(tx, cart, cartId);
+            if (!order) throw new Error(`cart ${cartId} is not in the ledger`);
+            const event: CartEventInput = {
+              cartId,
+              event: 'order_updated',
+              status,
+              refund: { id: refundId, amount: refund.amount, refundedTotal, reason: refund.reason, status: 'failed' },
+            };
+            return { kind: 'reversed', event, recorded: await recordLockedCartEvent(tx, deps, order, event) };
+          }
+          const earlier = refund?.status === 'failed' ? await findRefundEvent(tx, cartId, 'order_updated', refundId) : undefined;
+          if (!earlier) return { kind: 'not_succeeded' };
+          return {
+            kind: 'already_reversed',
+            event: { cartId, event: 'order_updated', status: earlier.status },
+            recorded: { eventId: earlier.id, sequence: earlier.sequence },
+          };
+        },
+      );
+      if (outcome.event && outcome.recorded) await sendCartEvent(deps, outcome.event, outcome.recorded);
+      logger.warn({ refundId, failureCode, outcome: outcome.kind }, 'refund failed at the processor after it had succeeded');
+      return outcome.kind;
+    },
 
     /** The processor refused: the refund fails with its code and its amount is no longer reserved. */
     async failRefund(input: { refundId: string; failureCode: string }): Promise<void> {

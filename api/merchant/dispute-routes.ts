@@ -6,6 +6,7 @@ import type { Db } from '../../core/db/client.js';
 import { getOrder } from '../../core/orders/orders.js';
 import type { Temporal } from '../../core/temporal/connection.js';
 import { disputeWorkflows } from '../../workflows/dispute/client.js';
+import { auditMerchantKey } from '../audit-entry.js';
 import { jsonBody, readValidJson } from '../json-body.js';
 import { refuseOtherMethods, serve } from '../route-declaration.js';
 import type { AuthenticatedMerchant } from './auth.js';
@@ -25,11 +26,20 @@ export function disputeRoutes(deps: { config: Config; db: Db; temporal: Temporal
 
   serve(app, MERCHANT_MOUNT, SUBMIT_DISPUTE_EVIDENCE, jsonBody(EVIDENCE_BODY_BYTES), async (c) => {
     const evidence = await readValidJson(c, disputeEvidenceSchema);
-    return c.json(await answer(c.get('merchant'), c.req.param('cartId'), { answer: 'evidence', evidence }), 202);
+    const cartId = c.req.param('cartId');
+    const order = await answer(c.get('merchant'), cartId, { answer: 'evidence', evidence });
+    // The kind only: the evidence's text names the customer and their address, which the audit log never keeps.
+    await auditMerchantKey(c, deps, { action: 'dispute.evidence', target: `order:${cartId}`, after: { kind: evidence.kind } });
+    return c.json(order, 202);
   });
   refuseOtherMethods(app, MERCHANT_MOUNT, SUBMIT_DISPUTE_EVIDENCE);
 
-  serve(app, MERCHANT_MOUNT, ACCEPT_DISPUTE, async (c) => c.json(await answer(c.get('merchant'), c.req.param('cartId'), { answer: 'accept' }), 202));
+  serve(app, MERCHANT_MOUNT, ACCEPT_DISPUTE, async (c) => {
+    const cartId = c.req.param('cartId');
+    const order = await answer(c.get('merchant'), cartId, { answer: 'accept' });
+    await auditMerchantKey(c, deps, { action: 'dispute.accept', target: `order:${cartId}` });
+    return c.json(order, 202);
+  });
   refuseOtherMethods(app, MERCHANT_MOUNT, ACCEPT_DISPUTE);
   return app;
 }

@@ -10,6 +10,7 @@ import type { Logger } from '../../core/logger.js';
 import type { Temporal } from '../../core/temporal/connection.js';
 import { disputeWorkflows } from '../../workflows/dispute/client.js';
 import { lateOutcomeWorkflows } from '../../workflows/late-outcome/client.js';
+import { refundFailureWorkflows } from '../../workflows/refund-failure/client.js';
 import { errorResponse } from '../errors.js';
 
 export const PROCESSOR_EVENTS_MOUNT = '/processor-events';
@@ -28,6 +29,7 @@ export function processorEventRoutes(deps: { config: Config; db: Db; temporal: T
   const { config, db, logger, processorEvents } = deps;
   const disputes = disputeWorkflows(deps.temporal.client, config);
   const lateOutcomes = lateOutcomeWorkflows(deps.temporal.client, config);
+  const refundFailures = refundFailureWorkflows(deps.temporal.client, config);
   const app = new Hono();
 
   const refuse = (c: Parameters<typeof errorResponse>[0], why: string) => {
@@ -59,9 +61,10 @@ export function processorEventRoutes(deps: { config: Config; db: Db; temporal: T
     }
     const work = await stripeEventWork(db, event);
     // The workflow first: a redelivery after a failure here finds the event unrecorded and hands it over again,
-    // and the workflows' own ids (dispute-<id>, late-outcome-stripe-<event id>) keep that to one of each.
+    // and the workflows' own ids (dispute-<id>, late-outcome-stripe-<event id>, refund-failure-stripe-<event id>) keep that to one of each.
     if (work.kind === 'dispute') await disputes.tell(work.opening);
     if (work.kind === 'late_outcome') await lateOutcomes.start(STRIPE, work.input);
+    if (work.kind === 'refund_failure') await refundFailures.start(STRIPE, work.input);
     const outcome = work.kind === 'ignored' ? 'ignored' : 'handled';
     const first = await recordProcessorEvent(db, { processor: STRIPE, id: event.id, type: event.type, objectId: stripeObjectId(event), outcome });
     processorEvents.inc({ processor: STRIPE, outcome: first ? outcome : 'duplicate' });

@@ -47,6 +47,8 @@ export const AUDIT_ACTIONS = [
   'person.passkey_add',
   'person.passkey_remove',
   'integrity_alert.acknowledge',
+  'dispute.evidence',
+  'dispute.accept',
 ] as const;
 export type AuditAction = (typeof AUDIT_ACTIONS)[number];
 export const auditActionSchema = z.enum(AUDIT_ACTIONS);

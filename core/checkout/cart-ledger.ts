@@ -363,7 +363,8 @@ export async function recordRefundedAmount(tx: Sql, cartId: string, refundedAmou
   const [row] = await tx<{ status: CartStatus }[]>`
     update carts set
       refunded_amount = ${refundedAmount},
-      status = case when ${refundedAmount} >= coalesce(captured_amount, amount) then 'refunded' else 'partially_refunded' end,
+      status = case when ${refundedAmount} = 0 then 'paid'
+        when ${refundedAmount} >= coalesce(captured_amount, amount) then 'refunded' else 'partially_refunded' end,
       updated_at = now()
     where cart_id = ${cartId}
     returning status`;

@@ -64,6 +64,12 @@ export async function findRefund(sql: Sql, refundId: string): Promise<StoredRefu
   return row && toRefund(row);
 }
 
+/** The refund the processor knows by this id (set when it succeeded), whatever its order. */
+export async function findRefundByProcessorRefundId(sql: Sql, processorRefundId: string): Promise<StoredRefund | undefined> {
+  const [row] = await sql<RefundRow[]>`select ${COLUMNS(sql)} from refunds where processor_refund_id = ${processorRefundId}`;
+  return row && toRefund(row);
+}
+
 /** The merchant's refund made with this Idempotency-Key, whatever its order. */
 export async function findRefundByIdempotencyKey(sql: Sql, platformUuid: string, idempotencyKey: string): Promise<StoredRefund | undefined> {
   const [row] = await sql<RefundRow[]>`
@@ -127,6 +133,17 @@ export async function markRefundFailed(tx: Sql, refundId: string, failureCode: s
   await tx`
     update refunds set status = 'failed', failure_code = ${failureCode}, settled_at = now()
     where id = ${refundId} and status = 'pending'`;
+  return findRefund(tx, refundId);
+}
+
+/**
+ * The processor failed a refund it had accepted (docs/decisions/late-outcomes.md): it counts no more. Only a
+ * succeeded refund moves; its processor id and refunded_total_after (what its order_refunded said) are kept.
+ */
+export async function markRefundReversed(tx: Sql, refundId: string, failureCode: string): Promise<StoredRefund | undefined> {
+  await tx`
+    update refunds set status = 'failed', failure_code = ${failureCode}
+    where id = ${refundId} and status = 'succeeded'`;
   return findRefund(tx, refundId);
 }
 

@@ -2,6 +2,7 @@ import type { Keyring } from '../crypto.js';
 import type { Db, Sql } from '../db/client.js';
 import { resealedCustomer } from '../checkout/customer-seal.js';
 import { sealEventBody, type StoredEventBody } from './event-body-seal.js';
+import type { CartStatus } from '../checkout/session.js';
 import type { DeliveryStatus, WebhookEventBody, WebhookEventName } from './events.js';
 
 /**
@@ -32,6 +33,19 @@ export async function findCartEvent(
     where cart_id = ${cartId} and event = ${event} and payload->'data'->>'status' = ${status}
       ${refundId === undefined ? sql`` : sql`and payload->'data'->'refund'->>'id' = ${refundId}`}
       and subject is not distinct from ${subject ?? null}`;
+  return row;
+}
+
+/** The cart's event of this name about this refund, whatever status it said (a refund has at most one of each name). */
+export async function findRefundEvent(
+  sql: Sql,
+  cartId: string,
+  event: WebhookEventName,
+  refundId: string,
+): Promise<{ id: string; sequence: number; status: CartStatus } | undefined> {
+  const [row] = await sql<{ id: string; sequence: number; status: CartStatus }[]>`
+    select id, sequence, payload->'data'->>'status' as status from webhook_events
+    where cart_id = ${cartId} and event = ${event} and payload->'data'->'refund'->>'id' = ${refundId}`;
   return row;
 }
 

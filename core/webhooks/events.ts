@@ -22,10 +22,23 @@ export const webhookRefundSchema = z
   .strictObject({
     id: z.string().meta({ example: 're_Jx0b3kQ8VhV2mW9sT1aP4cLd' }),
     amount: z.int().meta({ description: 'Minor units', example: 1000 }),
-    refundedTotal: z.int().meta({ description: 'Every succeeded refund of the order so far, this one included, minor units', example: 1000 }),
+    refundedTotal: z.int().meta({
+      description: 'Every succeeded refund of the order so far, minor units: this one included on order_refunded, without it once it failed',
+      example: 1000,
+    }),
     reason: z.string().nullable().meta({ description: 'As you gave it, or null', example: 'Damaged in transit' }),
+    // Only on the failed refund's order_updated: order_refunded always announces a succeeded one, and its body is unchanged.
+    status: z.literal('failed').optional().meta({
+      description:
+        'failed on the order_updated that says the processor failed a refund it had accepted (data.refundedTotal no longer counts it); absent on order_refunded, whose refund succeeded',
+      example: 'failed',
+    }),
   })
-  .meta({ id: 'WebhookRefund', description: 'The refund order_refunded announces (docs/decisions/refunds.md); one event per refund.' });
+  .meta({
+    id: 'WebhookRefund',
+    description:
+      'The refund order_refunded announces (docs/decisions/refunds.md), one event per refund; or, on order_updated, a succeeded refund the processor then failed.',
+  });
 export type RefundSummary = z.infer<typeof webhookRefundSchema>;
 
 /** Every event's data: the order as the Order API gives it, and on order_refunded the refund it announces. */
@@ -54,6 +67,11 @@ export const orderRefundedDataSchema = z
   .intersection(orderDataSchema, z.object({ refund: webhookRefundSchema }))
   .meta({ id: 'OrderRefundedData', description: 'The order (OrderData), and the refund order_refunded announces.' });
 
+/** order_updated's data: the order, and the refund the processor failed after accepting it, when that is what moved. */
+export const orderUpdatedDataSchema = z
+  .intersection(orderDataSchema, z.object({ refund: webhookRefundSchema.optional() }))
+  .meta({ id: 'OrderUpdatedData', description: 'The order (OrderData), and data.refund when a refund the processor had accepted failed.' });
+
 /**
  * One event's body: its name, the statuses it says, and whether it carries the refund or the dispute it announces.
  * Its data is OrderData itself, not a copy narrowed to the event's statuses, so a typed client has one
@@ -63,11 +81,12 @@ function cartEventSchema<E extends WebhookEventName, S extends CartStatus>(
   event: E,
   statuses: readonly [S, ...S[]],
   description: string,
-  carries: { refund?: true; dispute?: true } = {},
+  carries: { refund?: true | 'maybe'; dispute?: true } = {},
 ) {
+  const data = carries.refund === true ? orderRefundedDataSchema : carries.refund === 'maybe' ? orderUpdatedDataSchema : orderDataSchema;
   const allowed: readonly CartStatus[] = statuses;
   return z
-    .strictObject({ ...webhookEventBodySchema.shape, event: z.literal(event), data: carries.refund ? orderRefundedDataSchema : orderDataSchema })
+    .strictObject({ ...webhookEventBodySchema.shape, event: z.literal(event), data })
     .refine((body) => allowed.includes(body.data.status), { path: ['data', 'status'], message: `must be ${statuses.join(' or ')} on ${event}` })
     .refine((body) => !carries.dispute || body.data.dispute !== null, { path: ['data', 'dispute'], message: `must be the order's dispute on ${event}` })
     .meta({
@@ -86,7 +105,8 @@ export const CART_EVENT_SCHEMAS = {
   order_updated: cartEventSchema(
     'order_updated',
     ['processing', 'failed', 'paid', 'partially_refunded', 'refunded'],
-    'The payment is processing (only when it has no outcome after 2 s: a charge being resolved, or a 3-D Secure challenge; a card answered at once gets order_created or failed alone), the session failed (data.failureCode), a manual authorization was captured (paid, with data.capturedAmount), or the order’s dispute moved (data.dispute.status under_review, won or lost) or its evidenceDueBy nears (data.dispute.reminder).',
+    'The payment is processing (only when it has no outcome after 2 s: a charge being resolved, or a 3-D Secure challenge; a card answered at once gets order_created or failed alone), the session failed (data.failureCode), a manual authorization was captured (paid, with data.capturedAmount), or the order’s dispute moved (data.dispute.status under_review, won or lost) or its evidenceDueBy nears (data.dispute.reminder), or the processor failed a refund it had accepted (data.refund with status failed; data.refundedTotal and data.status no longer count it).',
+    { refund: 'maybe' },
   ),
   order_cancelled: cartEventSchema(
     'order_cancelled',
@@ -139,7 +159,7 @@ export interface CartEventInput {
   payment?: PaymentRecord;
   /** Why a `failed` session failed, also when no payment was tried (`otp_locked`). */
   failureCode?: string;
-  /** Set on `order_refunded`: the refund it announces; one event per refund. */
+  /** Set on `order_refunded`: the refund it announces, one event per refund; on `order_updated`: a succeeded refund the processor failed. */
   refund?: RefundSummary;
   /** Set on `order_cancelled`: who ended the session. */
   cancelledBy?: CancelledBy;

@@ -6,6 +6,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { DisputeEvidence } from '../../core/checkout/dispute-model.js';
 import type { PaymentProcessor, RefundRequest, VoidRequest } from '../../core/checkout/payment-processor.js';
 import { createSandboxPaymentProcessor, SANDBOX_CARDS } from '../../core/checkout/payment-processors/sandbox.js';
+import { createApiKey } from '../../core/merchants/api-keys.js';
 import type { CreatedMerchant } from '../../core/onboarding/registration.js';
 import type { Order } from '../../core/orders/order-schema.js';
 import type { WebhookEventBody } from '../../core/webhooks/events.js';
@@ -78,6 +79,10 @@ describe('disputes: Stripe’s signed events in, the dispute as a workflow, the 
   });
   afterAll(() => receiver?.close());
 
+  const auditRow = async (id: string | null) => {
+    expect(id, 'the answer names its audit entry (Audit-Entry-Id)').toBeTruthy();
+    return (await stack.db<Record<string, unknown>[]>`select * from audit_log where id = ${id}`)[0];
+  };
   const order = async (cartId: string) => (await (await api.get(`/orders/${cartId}`)).json()) as Order;
   const post = (path: string, body: unknown) =>
     fetch(`${stack.apiUrl}${path}`, {
@@ -219,6 +224,13 @@ describe('disputes: Stripe’s signed events in, the dispute as a workflow, the 
     const answered = await post(`/v2/merchant/orders/${cartId}/dispute/evidence`, EVIDENCE);
     expect(answered.status).toBe(202);
     expect(((await answered.json()) as Order).dispute?.id).toBe(dispute.id);
+    // Audited like every change the API makes: the key, the order, the evidence's kind, never its text (the leak scan below covers audit_log).
+    expect(await auditRow(answered.headers.get('audit-entry-id'))).toMatchObject({
+      action: 'dispute.evidence',
+      actor_type: 'api_key',
+      target: `order:${cartId}`,
+      after: { kind: EVIDENCE.kind },
+    });
     await waitForEvent(cartId, 'under_review', (e) => e.data.dispute?.status === 'under_review');
     expect(answers.filter((a) => a.disputeId === dispute.id)).toEqual([{ disputeId: dispute.id, evidence: EVIDENCE }]);
     const won = await waitForEvent(cartId, 'won', (e) => e.data.dispute?.status === 'won');
@@ -249,7 +261,29 @@ describe('disputes: Stripe’s signed events in, the dispute as a workflow, the 
     expect((await post(`/v2/sandbox/carts/${cartId}/dispute`, {})).status).toBe(202);
     const disputed = await waitForEvent(cartId, 'order_disputed', (e) => e.event === 'order_disputed');
     expect(disputed.data.dispute?.reason).toBe('fraudulent');
-    expect((await post(`/v2/merchant/orders/${cartId}/dispute/accept`, {})).status).toBe(202);
+    // Answering a dispute is a change: a read key is refused both answers, and nothing reaches the processor.
+    const reader = (await createApiKey(stack.db, merchant.platformUuid, { name: 'Dispute reader', scope: 'read' })).apiKey;
+    for (const [path, body] of [
+      ['evidence', EVIDENCE],
+      ['accept', {}],
+    ] as const) {
+      const refused = await fetch(`${stack.apiUrl}/v2/merchant/orders/${cartId}/dispute/${path}`, {
+        method: 'POST',
+        headers: { authorization: `Bearer ${reader}`, 'content-type': 'application/json' },
+        body: JSON.stringify(body),
+      });
+      expect(refused.status).toBe(403);
+      expect(((await refused.json()) as ErrorBody).code).toBe('FORBIDDEN');
+      expect(refused.headers.get('audit-entry-id')).toBeNull();
+    }
+    const accepted = await post(`/v2/merchant/orders/${cartId}/dispute/accept`, {});
+    expect(accepted.status).toBe(202);
+    expect(await auditRow(accepted.headers.get('audit-entry-id'))).toMatchObject({
+      action: 'dispute.accept',
+      actor_type: 'api_key',
+      target: `order:${cartId}`,
+      after: null,
+    });
     const lost = await waitForEvent(cartId, 'lost', (e) => e.data.dispute?.status === 'lost');
     expect(lost.event).toBe('order_updated');
     expect(answers.filter((a) => a.disputeId === disputed.data.dispute!.id)).toEqual([{ disputeId: disputed.data.dispute!.id, accepted: true }]);
@@ -311,6 +345,62 @@ describe('disputes: Stripe’s signed events in, the dispute as a workflow, the 
     });
   const lateResult = async (payload: string) =>
     stack.temporal.client.workflow.getHandle(lateOutcomeWorkflowId('stripe', (JSON.parse(payload) as { id: string }).id)).result() as Promise<string>;
+
+  it('a refund Stripe fails after it succeeded: the refund fails, the order is paid again, order_updated says so, once', { timeout: 30_000 }, async () => {
+    const cartId = await carts.paidCart();
+    const { amount } = await order(cartId);
+    const refunded = await api.refund(cartId, { amount, reason: 'Returned' });
+    expect(refunded.status).toBe(201);
+    const refund = (await refunded.json()) as { id: string; status: string };
+    expect(refund.status).toBe('succeeded');
+    await waitForEvent(cartId, 'order_refunded', (e) => e.event === 'order_refunded');
+    expect((await order(cartId)).status).toBe('refunded');
+    const [stored] = await stack.db<{ processor_refund_id: string }[]>`select processor_refund_id from refunds where id = ${refund.id}`;
+    const refundEvent = (type: string, id?: string) =>
+      JSON.stringify({
+        id: id ?? `evt_${randomBytes(12).toString('hex')}`,
+        object: 'event',
+        type,
+        created: Math.floor(Date.now() / 1000),
+        livemode: false,
+        data: { object: { object: 'refund', id: stored!.processor_refund_id, amount, status: 'failed', failure_reason: 'expired_or_canceled_card' } },
+      });
+
+    const failed = refundEvent('charge.refund.updated');
+    const first = await sendStripe(failed);
+    expect(first.status).toBe(200);
+    expect(await first.json()).toEqual({ received: true });
+    expect(await (await sendStripe(failed)).json()).toEqual({ received: true, duplicate: true });
+
+    const updated = await waitForEvent(cartId, 'order_updated with the failed refund', (e) => e.event === 'order_updated' && e.data.refund !== undefined);
+    expect(updated.data).toMatchObject({
+      status: 'paid',
+      refundedTotal: 0,
+      refund: { id: refund.id, amount, refundedTotal: 0, reason: 'Returned', status: 'failed' },
+    });
+    const after = await order(cartId);
+    expect(after).toMatchObject({ status: 'paid', refundedTotal: 0 });
+    expect(after.refunds).toEqual([expect.objectContaining({ id: refund.id, status: 'failed', failureCode: 'expired_or_canceled_card' })]);
+
+    // Stripe's other event about the same failure finds the refund failed already: nothing more is done.
+    const other = await sendStripe(refundEvent('refund.failed'));
+    expect(await other.json()).toEqual({ received: true, ignored: true });
+    // An id we never gave out: answered, logged, ignored.
+    const unknown = await sendStripe(refundEvent('refund.failed').replace(stored!.processor_refund_id, 're_not_ours'));
+    expect(unknown.status).toBe(200);
+    expect(await unknown.json()).toEqual({ received: true, ignored: true });
+    expect(logLines.some((line) => line.includes('refund re_not_ours is not one of ours'))).toBe(true);
+
+    // Acted once: one order_updated for the refund in the ledger and at the receiver, and the refund may be asked again.
+    await new Promise((resolve) => setTimeout(resolve, 1_000));
+    const recorded =
+      await stack.db`select 1 from webhook_events where cart_id = ${cartId} and event = 'order_updated' and payload->'data'->'refund'->>'id' = ${refund.id}`;
+    expect(recorded).toHaveLength(1);
+    expect(eventsOf(cartId).filter((e) => e.event === 'order_updated' && e.data.refund)).toHaveLength(1);
+    const again = await api.refund(cartId, { amount });
+    expect(again.status).toBe(201);
+    expect(((await again.json()) as { status: string }).status).toBe('succeeded');
+  });
 
   it('a late captured payment for an abandoned cart is refunded in full, and no order appears', { timeout: 30_000 }, async () => {
     const cartId = await abandonedCart();
