@@ -181,6 +181,10 @@ describe.skipIf(skipWithoutChromium())('embedded checkout', () => {
         return `${el.tagName.toLowerCase()} ${(label ?? '').replace(/\s+/g, ' ').trim()}`;
       })}`;
     };
+    // Keyboard focus needs the page in front and the frame's form in place: one loaded run read BODY
+    // five times, focus lost while the frame was still settling.
+    await page.bringToFront();
+    await frame.getByLabel('Phone or email').waitFor();
     await page.locator('#back').focus();
     const order = [await focused()];
     while (order.length < 30 && order.at(-1) !== 'store: help') {
