@@ -112,8 +112,10 @@ describe('disputes: Stripe’s signed events in, the dispute as a workflow, the 
       body: payload,
     });
   const rejectedCount = async () => {
-    const text = await (await fetch(`${stack.apiUrl}/metrics`, { headers: { authorization: `Bearer ${stack.config.operatorToken}` } })).text();
-    return Number(/checkout_processor_events_total\{processor="stripe",outcome="rejected"\} (\d+)/.exec(text)?.[1] ?? 0);
+    const res = await fetch(`${stack.apiUrl}/metrics`, { headers: { authorization: `Bearer ${stack.config.metricsToken}` } });
+    // A refused scrape must fail here, not read as a count of 0.
+    expect(res.status).toBe(200);
+    return Number(/checkout_processor_events_total\{processor="stripe",outcome="rejected"\} (\d+)/.exec(await res.text())?.[1] ?? 0);
   };
 
   it('takes a Stripe-signed dispute once: order_disputed, the order’s dispute; the same event again acts not again; won reaches the merchant', async () => {
