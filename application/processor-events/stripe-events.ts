@@ -3,6 +3,8 @@ import { findDispute } from '../../core/checkout/disputes.js';
 import type { DisputeFacts } from '../../core/checkout/dispute-model.js';
 import { findOrder, findOrderByPaymentReference } from '../../core/checkout/order-views.js';
 import { disputeStatusOf, KEY_METADATA } from '../../core/checkout/payment-processors/stripe.js';
+import { STRIPE_CURRENCIES } from '../../core/checkout/payment-processors/stripe-currencies.js';
+import { fromProcessorAmount } from '../../core/checkout/processor-amounts.js';
 import type { Db } from '../../core/db/client.js';
 import { findRefundByProcessorRefundId } from '../../core/orders/refund-ledger.js';
 import type { DisputeOpening } from '../../workflows/dispute/client.js';
@@ -65,7 +67,9 @@ export async function stripeEventWork(db: Db, event: Stripe.Event): Promise<Stri
   const dueBy = dispute.evidence_details?.due_by;
   const facts: DisputeFacts = {
     status: disputeStatusOf(dispute.status),
-    amount: dispute.amount,
+    // Stripe counts in its own units per currency (5 ISK is 500); the ledger and the webhooks count in
+    // ISO 4217's. A dispute is in its charge's currency, which is the order's.
+    amount: fromProcessorAmount(STRIPE_CURRENCIES, 'stripe', order.currency, dispute.amount),
     reason: dispute.reason,
     // A dispute past its deadline (or an inquiry without one) is due now: no reminder is left to send.
     evidenceDueBy: new Date((dueBy ?? event.created) * 1000).toISOString(),

@@ -73,6 +73,22 @@ export function adapterAmount(currencies: ProcessorCurrencies, processor: string
   return converted.amount;
 }
 
+/**
+ * An amount a processor reports (a dispute's), back in the cart's ISO 4217 minor units: the inverse of
+ * toProcessorAmount. Stripe reports 5 ISK as 500 and 1,000.00 Ar as 1000; ours are 5 and 100000.
+ * A currency the processor does not charge, or an amount with digits ISO 4217 cannot hold, is not one
+ * of our payments, and says so.
+ */
+export function fromProcessorAmount(currencies: ProcessorCurrencies, processor: string, currency: string, processorAmount: number): number {
+  const units = currencies.get(currency);
+  if (!units) throw new Error(`${processor}: CURRENCY_NOT_SUPPORTED: ${processorAmount} ${currency} (processor units)`);
+  const amount = BigInt(processorAmount);
+  const shift = units.exponent - minorUnits(currency);
+  if (shift <= 0) return Number(amount * pow10(-shift));
+  if (amount % pow10(shift) !== 0n) throw new Error(`${processor}: ${processorAmount} ${currency} (processor units) has digits below ${currency}'s minor unit`);
+  return Number(amount / pow10(shift));
+}
+
 function describeRefusal(refusal: AmountRefusal, currency: string, amount: number): { message: string; field: string } {
   if (refusal.code === 'CURRENCY_NOT_SUPPORTED') {
     return {

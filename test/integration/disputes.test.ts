@@ -126,6 +126,7 @@ describe('disputes: Stripe’s signed events in, the dispute as a workflow, the 
     const dispute = {
       id: disputeId,
       amount: 4498,
+      currency: 'eur',
       reason: 'product_not_received',
       payment_intent: row!.payment_reference,
       evidence_details: { due_by: dueBy },
@@ -159,6 +160,29 @@ describe('disputes: Stripe’s signed events in, the dispute as a workflow, the 
     ]);
     const stored = await stack.db<{ id: string }[]>`select id from processor_events where object_id = ${disputeId}`;
     expect(stored).toHaveLength(2);
+  });
+
+  it('takes a Stripe dispute of an ISK order in ISO minor units: Stripe reports it in hundredths, order_disputed in krónur', async () => {
+    const session = await carts.driver.verifiedSession({ currency: 'ISK' });
+    expect((await carts.driver.pay(session, SANDBOX_CARDS.approved)).status).toBe('paid');
+    const { amount } = await order(session.cartId);
+    const [row] = await stack.db<{ payment_reference: string }[]>`select payment_reference from carts where cart_id = ${session.cartId}`;
+    const disputeId = `dp_${randomBytes(8).toString('hex')}`;
+    const dueBy = Math.floor(Date.now() / 1000) + 7 * 24 * 3600;
+    await sendStripe(
+      stripeEvent('charge.dispute.created', {
+        id: disputeId,
+        amount: amount * 100,
+        currency: 'isk',
+        reason: 'fraudulent',
+        status: 'needs_response',
+        payment_intent: row!.payment_reference,
+        evidence_details: { due_by: dueBy },
+      }),
+    );
+    const opened = await waitForEvent(session.cartId, 'order_disputed', (e) => e.event === 'order_disputed');
+    expect(opened.data.dispute).toMatchObject({ id: disputeId, amount });
+    expect((await order(session.cartId)).dispute).toMatchObject({ id: disputeId, amount });
   });
 
   it('refuses a wrong signature, a stale timestamp and no signature with 400 in the envelope, counted and never acted on', async () => {

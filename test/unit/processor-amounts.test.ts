@@ -9,7 +9,7 @@ import type { PaymentProcessor } from '../../core/checkout/payment-processor.js'
 import { createSandboxPaymentProcessor, SANDBOX_CARDS, SANDBOX_TEST_CARD, sandboxRecord } from '../../core/checkout/payment-processors/sandbox.js';
 import { createStripePaymentProcessor } from '../../core/checkout/payment-processors/stripe.js';
 import { STRIPE_CURRENCIES } from '../../core/checkout/payment-processors/stripe-currencies.js';
-import { processorCurrencies, toProcessorAmount } from '../../core/checkout/processor-amounts.js';
+import { fromProcessorAmount, processorCurrencies, toProcessorAmount } from '../../core/checkout/processor-amounts.js';
 import { minorUnits } from '../../core/money.js';
 
 const FIELDS = { currency: 'cartObject.cart.currency', amount: 'cartObject.cart.items' };
@@ -95,6 +95,31 @@ describe('Amounts in the processor’s unit (core/checkout/processor-amounts.ts)
     for (const processor of ['stripe', 'sandbox'] as const) expect(refusalOf(processor, currency, amount)).toEqual({ code, status: 422, path });
     // The adapters never send it either: a charge that got past the API is our bug, not a wrong amount.
     await expect(recordingStripe().processor.charge({ idempotencyKey: `refused-${currency}`, amount, currency, card: STRIPE_CARD })).rejects.toThrow(code);
+  });
+
+  it.each([
+    ['ISK', 500, 5, 'a dispute of 5 kr is 500 at Stripe'],
+    ['MGA', 1000, 100000, 'a dispute of 1,000 Ar is 1000 at Stripe, 100000 to us'],
+    ['KWD', 1230, 1230, 'three-decimal on both sides'],
+    ['EUR', 4498, 4498, 'two-decimal on both sides'],
+  ])('%s %i reported by Stripe is %i in ISO minor units (%s)', (currency, stripeAmount, isoAmount) => {
+    expect(fromProcessorAmount(STRIPE_CURRENCIES, 'stripe', currency, stripeAmount)).toBe(isoAmount);
+  });
+
+  it('an amount Stripe reports comes back to the one we sent, for every currency it charges', () => {
+    fc.assert(
+      fc.property(fc.constantFrom(...STRIPE_CURRENCIES.keys()), fc.integer({ min: 1, max: 10_000_000 }), (currency, amount) => {
+        const sent = toProcessorAmount(STRIPE_CURRENCIES, currency, amount);
+        fc.pre(sent.ok);
+        expect(fromProcessorAmount(STRIPE_CURRENCIES, 'stripe', currency, sent.ok ? sent.amount : 0)).toBe(amount);
+      }),
+      { numRuns: 500 },
+    );
+  });
+
+  it('an amount below the currency’s minor unit, or in a currency Stripe does not charge, is refused by name', () => {
+    expect(() => fromProcessorAmount(STRIPE_CURRENCIES, 'stripe', 'ISK', 550)).toThrow('has digits below ISK');
+    expect(() => fromProcessorAmount(STRIPE_CURRENCIES, 'stripe', 'KPW', 100)).toThrow('CURRENCY_NOT_SUPPORTED');
   });
 
   it('the refusal names the fix: the nearest amounts the processor can charge', () => {
