@@ -1,6 +1,6 @@
 import { html } from 'hono/html';
 import { API_KEY_SCOPE_MEANING, API_KEY_SCOPES, type ApiKeyScope, type ApiKeySummary } from '../../../core/merchants/api-keys.js';
-import { formatTime } from './format.js';
+import { nameField, revokeCell, shownOnce, usageCells } from './credentials.js';
 import { dashboardLayout, type Html } from './layout.js';
 import { cellLabel } from './settings-page.js';
 import { scrollingTable } from './table.js';
@@ -15,8 +15,7 @@ export interface ApiKeysResult {
 
 export interface ApiKeysView {
   keys: ApiKeySummary[];
-  /** The key this session was signed in with: revoking it signs this browser out. */
-  /** The key this session was opened with, if a bootstrap sign-in. */
+  /** The key this session was opened with, if a bootstrap sign-in: revoking it signs this browser out. */
   currentKeyId: string | undefined;
   csrf: string;
   result: ApiKeysResult;
@@ -29,14 +28,7 @@ function keyRow(key: ApiKeySummary, view: ApiKeysView): Html {
   return html`<td>${cellLabel('Name')}${key.name}${current ? html` <span class="muted">(this session)</span>` : ''}</td>
     <td>${cellLabel('Scope')}<span data-key-scope>${key.scope}</span></td>
     <td>${cellLabel('Key')}<code>${key.prefix}…</code></td>
-    <td>${cellLabel('Created')}${formatTime(key.createdAt.toISOString())}</td>
-    <td>${cellLabel('Last used')}${key.lastUsedAt ? formatTime(key.lastUsedAt.toISOString()) : html`<span class="muted">never</span>`}</td>
-    <td>
-      <form method="post" action="/dashboard/api-keys/${key.id}/revoke">
-        <input type="hidden" name="csrf" value="${view.csrf}" />
-        <button type="submit" class="small secondary" aria-label="Revoke the key ${key.name}">Revoke</button>
-      </form>
-    </td>`;
+    ${usageCells(key)} ${revokeCell(`/dashboard/api-keys/${key.id}/revoke`, view.csrf, `Revoke the key ${key.name}`)}`;
 }
 
 export function apiKeysPage(view: ApiKeysView & { who: string }): Html {
@@ -48,10 +40,7 @@ export function apiKeysPage(view: ApiKeysView & { who: string }): Html {
     body: html`<h1>API keys</h1>
       ${
         result.created
-          ? html`<div class="notice" role="status">
-              <p>Created <strong>${result.created.name}</strong> (scope ${result.created.scope}). The key, shown this once: store it now.</p>
-              <p><code class="secret" data-new-api-key>${result.created.apiKey}</code></p>
-            </div>`
+          ? shownOnce(html`Created <strong>${result.created.name}</strong> (scope ${result.created.scope}).`, result.created.apiKey, 'data-new-api-key')
           : ''
       }
       ${result.revoked ? html`<p class="notice" role="status">Revoked ${result.revoked}: it is refused from now on; your other keys keep working.</p>` : ''}
@@ -71,18 +60,7 @@ export function apiKeysPage(view: ApiKeysView & { who: string }): Html {
         ${result.error ? html`<p class="alert" role="alert" id="new-key-error">${result.error}</p>` : ''}
         <form method="post" action="/dashboard/api-keys">
           <input type="hidden" name="csrf" value="${view.csrf}" />
-          <div class="field ${result.error ? 'invalid' : ''}">
-            <label for="key-name">Name</label>
-            <input
-              type="text"
-              id="key-name"
-              name="name"
-              maxlength="60"
-              required
-              value="${form.name}"
-              ${result.error ? html`aria-describedby="new-key-error"` : ''}
-            />
-          </div>
+          ${nameField({ id: 'key-name', value: form.name, error: result.error, errorId: 'new-key-error' })}
           <fieldset class="field">
             <legend>Scope</legend>
             ${API_KEY_SCOPES.map(

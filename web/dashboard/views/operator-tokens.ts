@@ -1,6 +1,6 @@
 import { html } from 'hono/html';
 import type { OperatorTokenSummary } from '../../../core/people/operator-tokens.js';
-import { formatTime } from './format.js';
+import { nameField, revokeCell, shownOnce, usageCells } from './credentials.js';
 import { dashboardLayout, type Html } from './layout.js';
 import { cellLabel } from './settings-page.js';
 import { scrollingTable } from './table.js';
@@ -26,14 +26,7 @@ const COLUMNS = ['Name', 'Token', 'Created', 'Last used', 'Revoke'] as const;
 function tokenRow(token: OperatorTokenSummary, csrf: string): Html {
   return html`<td>${cellLabel('Name')}${token.name}</td>
     <td>${cellLabel('Token')}<code>${token.prefix}…</code></td>
-    <td>${cellLabel('Created')}${formatTime(token.createdAt.toISOString())}</td>
-    <td>${cellLabel('Last used')}${token.lastUsedAt ? formatTime(token.lastUsedAt.toISOString()) : html`<span class="muted">never</span>`}</td>
-    <td>
-      <form method="post" action="/dashboard/operator/tokens/${token.id}/revoke">
-        <input type="hidden" name="csrf" value="${csrf}" />
-        <button type="submit" class="small secondary" aria-label="Revoke the token ${token.name}">Revoke</button>
-      </form>
-    </td>`;
+    ${usageCells(token)} ${revokeCell(`/dashboard/operator/tokens/${token.id}/revoke`, csrf, `Revoke the token ${token.name}`)}`;
 }
 
 /** An operator's own tokens for the operator API and the codec: made (shown once), listed, revoked. */
@@ -43,14 +36,7 @@ export function operatorTokensPage(view: OperatorTokensView): Html {
     title: 'Your operator tokens',
     signedIn: { who: view.who, role: 'operator', section: 'tokens', csrf: view.csrf },
     body: html`<h1>Your operator tokens</h1>
-      ${
-        result.created
-          ? html`<div class="notice" role="status">
-              <p>Created <strong>${result.created.name}</strong>. The token, shown this once: store it now.</p>
-              <p><code class="secret" data-new-operator-token>${result.created.token}</code></p>
-            </div>`
-          : ''
-      }
+      ${result.created ? shownOnce(html`Created <strong>${result.created.name}</strong>.`, result.created.token, 'data-new-operator-token') : ''}
       ${result.revoked ? html`<p class="notice" role="status">Revoked ${result.revoked}: it is refused from now on.</p>` : ''}
       ${
         view.tokens === undefined
@@ -70,18 +56,7 @@ export function operatorTokensPage(view: OperatorTokensView): Html {
                 ${result.error ? html`<p class="alert" role="alert" id="new-token-error">${result.error}</p>` : ''}
                 <form method="post" action="/dashboard/operator/tokens">
                   <input type="hidden" name="csrf" value="${view.csrf}" />
-                  <div class="field ${result.error ? 'invalid' : ''}">
-                    <label for="token-name">Name</label>
-                    <input
-                      type="text"
-                      id="token-name"
-                      name="name"
-                      maxlength="60"
-                      required
-                      value="${result.name ?? ''}"
-                      ${result.error ? html`aria-describedby="new-token-error"` : ''}
-                    />
-                  </div>
+                  ${nameField({ id: 'token-name', value: result.name ?? '', error: result.error, errorId: 'new-token-error' })}
                   <button type="submit">Create token</button>
                 </form>
               </section>`
