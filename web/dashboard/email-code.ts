@@ -55,7 +55,11 @@ export function emailCodeRoutes(deps: { config: Config; db: Db; logger: Logger; 
 
   async function signIn(c: C, person: Person) {
     await sessions.start(c, { platformUuid: person.platformUuid, role: person.role, credential: { userId: person.id } });
-    await auditAs(c, asPerson(person), person.platformUuid ?? null, { action: 'person.sign_in', target: `person:${person.id}`, after: { method: 'email_code' } });
+    await auditAs(c, asPerson(person), person.platformUuid ?? null, {
+      action: 'person.sign_in',
+      target: `person:${person.id}`,
+      after: { method: 'email_code' },
+    });
     return c.redirect('/dashboard/account', 303);
   }
 

@@ -174,7 +174,12 @@ export function passkeyRoutes(deps: { config: Config; db: Db; logger: Logger; se
     const session = c.get('session')!;
     const credential = await registration(c, 'add');
     if (!session.userId || !credential) return fail(c, 'This passkey could not be checked, or came too late: try again.');
-    await addPasskey(db, session.userId, { id: credential.id, publicKey: credential.publicKey, counter: credential.counter, transports: credential.transports ?? [] });
+    await addPasskey(db, session.userId, {
+      id: credential.id,
+      publicKey: credential.publicKey,
+      counter: credential.counter,
+      transports: credential.transports ?? [],
+    });
     await audit(c, session.platformUuid ?? null, { action: 'person.passkey_add', target: passkeyTarget(credential.id) });
     return c.json({ redirect: '/dashboard/account' });
   });
@@ -203,7 +208,7 @@ export function passkeyRoutes(deps: { config: Config; db: Db; logger: Logger; se
     await recordPasskeyUse(db, found.passkey.id, verified.authenticationInfo.newCounter);
     const { person } = found;
     await sessions.start(c, { platformUuid: person.platformUuid, role: person.role, credential: { userId: person.id } });
-    await auditAs(c, asPerson(person), person.platformUuid ?? null, { action: 'person.sign_in', target: `person:${person.id}` });
+    await auditAs(c, asPerson(person), person.platformUuid ?? null, { action: 'person.sign_in', target: `person:${person.id}`, after: { method: 'passkey' } });
     return c.json({ redirect: person.platformUuid ? '/dashboard' : '/dashboard/operator' });
   });
 

@@ -14,9 +14,7 @@ export function emailCodePage(view: { email: string; side: 'merchant' | 'operato
     title: 'Enter your code',
     body: html`<section class="panel narrow">
       <h1>Enter your code</h1>
-      <p class="lead" role="status">
-        If <strong>${view.email}</strong> may sign in here, we emailed it a six-digit code. It works once, for ten minutes.
-      </p>
+      <p class="lead" role="status">If <strong>${view.email}</strong> may sign in here, we emailed it a six-digit code. It works once, for ten minutes.</p>
       <form method="post" action="/dashboard/sign-in/email-code/verify" novalidate>
         ${hidden('csrf', view.csrf)} ${hidden('email', view.email)} ${hidden('side', view.side)}
         <div class="field ${error ? 'invalid' : ''}">

@@ -68,7 +68,7 @@ export function accountPage(view: { session: DashboardSession; passkeys: Passkey
             : ''
         }
         ${scrollingTable({
-          label: 'Your passkeys',
+          label: 'Your passkeys, when each was made and last used',
           empty: 'No passkeys: you signed in with a bootstrap credential.',
           columns: ['Created', 'Last used', 'Delete'],
           rows: view.passkeys,

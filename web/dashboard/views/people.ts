@@ -114,8 +114,8 @@ export function peoplePage(view: PeopleView): Html {
           ? html`<div class="notice" role="status">
               <p>
                 Invited ${result.invited.email}.
-                ${result.invited.emailed ? 'We emailed them this link' : 'The email to them could not be sent: give them this link yourself'}, shown
-                here once; it works once, for 48 hours:
+                ${result.invited.emailed ? 'We emailed them this link' : 'The email to them could not be sent: give them this link yourself'}, shown here once;
+                it works once, for 48 hours:
               </p>
               <p><code class="invitation-link">${result.invited.url}</code></p>
             </div>`
