@@ -196,8 +196,11 @@ describe('dashboard sign-in with an emailed code', () => {
     const [session] = await stack.db<{ platform_uuid: string }[]>`
       select platform_uuid from dashboard_sessions where user_id = ${member.id} and ended_at is null`;
     expect(session!.platform_uuid).toBe(second.platformUuid);
-    const forged = await client().post('/dashboard/sign-in/email-code/team', { choice: choice.replace(/.$/, (c) => (c === '0' ? '1' : '0')) });
+    const other = client();
+    await other.get('/dashboard/sign-in');
+    const forged = await other.post('/dashboard/sign-in/email-code/team', { choice: choice.replace(/.$/, (c) => (c === '0' ? '1' : '0')) });
     expect(forged.status).toBe(401);
+    expect(other.jar.has('dashboard_session')).toBe(false);
   });
 
   it('emails an invitation from the People page, the link the page shows once', async () => {
