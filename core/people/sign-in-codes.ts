@@ -17,9 +17,13 @@ export type Side = 'merchant' | 'operator';
 const codeHash = (keyring: Keyring, email: string, side: Side, code: string) =>
   keyedHash(keyring.deriveKey('dashboard-sign-in-code/v1'), `${side}:${email}:${code}`);
 
-/** A fresh code for this email and side, stored as its hash; answers the code, to be emailed and forgotten. */
+/**
+ * A fresh code for this email and side, stored as its hash; answers the code, to be emailed and
+ * forgotten. Codes a day past their expiry go as it is made: nothing reads them any more.
+ */
 export async function issueSignInCode(db: Db, keyring: Keyring, email: string, side: Side): Promise<string> {
   const code = String(randomInt(0, 1_000_000)).padStart(6, '0');
+  await db`delete from dashboard_sign_in_codes where expires_at < now() - interval '1 day'`;
   await db`
     insert into dashboard_sign_in_codes (email, operators, code_hash, expires_at)
     values (${email}, ${side === 'operator'}, ${codeHash(keyring, email, side, code)}, now() + ${SIGN_IN_CODE_LIFETIME_MS} * interval '1 millisecond')`;

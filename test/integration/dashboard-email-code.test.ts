@@ -136,6 +136,11 @@ describe('dashboard sign-in with an emailed code', () => {
     expect(expired.status).toBe(401);
     expect(expired.body).toContain('This code has expired or was already used');
     expect(browser.jar.has('dashboard_session')).toBe(false);
+
+    // Codes a day past their expiry are deleted as a new one is made.
+    await stack.db`update dashboard_sign_in_codes set expires_at = now() - interval '25 hours' where email = ${person.email}`;
+    await browser.post('/dashboard/sign-in/email-code', { email: person.email, side: 'merchant' });
+    expect(await stack.db`select expires_at > now() as live from dashboard_sign_in_codes where email = ${person.email}`).toEqual([{ live: true }]);
   });
 
   it('answers an unknown address as a known one, sends it nothing, and counts it against the same limits', async () => {
@@ -201,6 +206,30 @@ describe('dashboard sign-in with an emailed code', () => {
     const forged = await other.post('/dashboard/sign-in/email-code/team', { choice: choice.replace(/.$/, (c) => (c === '0' ? '1' : '0')) });
     expect(forged.status).toBe(401);
     expect(other.jar.has('dashboard_session')).toBe(false);
+  });
+
+  it("signs an operator in from the operators' page, and keeps the two sides apart", async () => {
+    const merchant = await stack.createMerchant();
+    const operator = await addPerson(stack.db, null, 'operator', email('operator'));
+    const member = await addPerson(stack.db, merchant.platformUuid, 'owner', email('member'));
+    const browser = client();
+    await askForCode(browser, operator.email, 'operator');
+    const signedIn = await browser.post('/dashboard/sign-in/email-code/verify', {
+      email: operator.email,
+      side: 'operator',
+      code: await mailedCode(operator.email),
+    });
+    expect(signedIn.status).toBe(303);
+    expect((await browser.get('/dashboard/operator')).status).toBe(200);
+
+    // A merchant's member asking on the operators' page gets the same answer, and no mail.
+    const asked = await askForCode(client(), member.email, 'operator');
+    expect(asked.status).toBe(200);
+    expect(asked.body).toContain('we emailed it a six-digit code');
+    // Asked on their own side, the one mail that comes is that one.
+    await askForCode(client(), member.email);
+    await mailedCode(member.email);
+    expect(await readDashboardMail(stack.db, stack.config.keyring, member.email)).toHaveLength(1);
   });
 
   it('emails an invitation from the People page, the link the page shows once', async () => {

@@ -16,6 +16,8 @@ create table dashboard_sign_in_codes (
   used_at timestamptz
 );
 create index dashboard_sign_in_codes_newest on dashboard_sign_in_codes (email, operators, created_at desc);
+-- Codes a day past their expiry are deleted as new ones are made.
+create index dashboard_sign_in_codes_expiry on dashboard_sign_in_codes (expires_at);
 
 -- Sandbox's stand-in for the dashboard's email: the recipient and the message's secret part (a code,
 -- an invitation link) sealed under the data key, as otp_outbox seals the checkout's.
