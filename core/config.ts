@@ -130,10 +130,10 @@ export const environmentSchema = z.object({
     .url({ protocol: /^smtps?$/, error: 'must be smtp://user:pass@host:port or smtps://…' })
     .optional()
     .register(settingDocs, {
-      readBy: ['worker'],
+      readBy: ['worker', 'web'],
       meaning:
-        "one-time codes by email through this SMTP server: `smtp://user:pass@host:587` (STARTTLS when offered) or `smtps://user:pass@host:465`; a plain-text and HTML message in the merchant's registered name (never the cart's `store.name`) with the code and how long it works, no link or image. With `OTP_EMAIL_FROM` (both or neither)",
-      default: 'none: sandbox keeps codes in its outbox',
+        "one-time codes by email through this SMTP server: `smtp://user:pass@host:587` (STARTTLS when offered) or `smtps://user:pass@host:465`; a plain-text and HTML message in the merchant's registered name (never the cart's `store.name`) with the code and how long it works, no link or image. With `OTP_EMAIL_FROM` (both or neither). The dashboard (web) sends its sign-in codes and invitations through it too",
+      default: 'none: sandbox keeps codes (and the dashboard its mail) in its outboxes',
       requiredInProduction: true,
       production: 'one-time codes by email',
     }),
@@ -142,8 +142,8 @@ export const environmentSchema = z.object({
     .min(3)
     .optional()
     .register(settingDocs, {
-      readBy: ['worker'],
-      meaning: 'the From of code emails, e.g. `Checkout <codes@pay.example>`',
+      readBy: ['worker', 'web'],
+      meaning: "the From of code emails (the dashboard's mail too), e.g. `Checkout <codes@pay.example>`",
       requiredInProduction: true,
       production: 'one-time codes by email (its domain needs SPF and DKIM for the SMTP provider)',
     }),
@@ -550,19 +550,28 @@ export const environmentSchema = z.object({
     .int()
     .positive()
     .default(3600)
-    .register(settingDocs, { readBy: ['web'], meaning: 'window of the one-time-code send limits (send and resend, across carts)' }),
+    .register(settingDocs, {
+      readBy: ['web'],
+      meaning: "window of the one-time-code send limits (send and resend, across carts), and of the dashboard's sign-in codes",
+    }),
   OTP_SENDS_PER_DESTINATION: z.coerce
     .number()
     .int()
     .positive()
     .default(5)
-    .register(settingDocs, { readBy: ['web'], meaning: 'codes sent to one phone number or email per window, across carts' }),
+    .register(settingDocs, {
+      readBy: ['web'],
+      meaning: 'codes sent to one phone number or email per window, across carts; the dashboard counts its sign-in codes per email the same, apart',
+    }),
   OTP_SENDS_PER_CLIENT: z.coerce
     .number()
     .int()
     .positive()
     .default(20)
-    .register(settingDocs, { readBy: ['web'], meaning: 'codes requested from one client address per window, across carts' }),
+    .register(settingDocs, {
+      readBy: ['web'],
+      meaning: 'codes requested from one client address per window, across carts; the dashboard counts its sign-in codes per address the same, apart',
+    }),
   SMS_PER_MERCHANT_PER_HOUR: z.coerce
     .number()
     .int()

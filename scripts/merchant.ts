@@ -50,6 +50,7 @@ import { connectTemporal, withDeadline } from '../core/temporal/connection.js';
 import { listCartDeliveries } from '../core/webhooks/event-history.js';
 import { dashboardSignInLinks } from '../web/dashboard/sign-in-link.js';
 import { invite } from '../core/people/people.js';
+import { readDashboardMail } from '../core/people/mail/outbox.js';
 import { isMerchantRole, isOperatorRole, isRole, MERCHANT_ROLES, OPERATOR_ROLES } from '../core/people/roles.js';
 import { recoverEndpoint } from '../core/webhooks/recovery.js';
 import { replayDeps, replayEvent } from '../core/webhooks/replay.js';
@@ -122,6 +123,9 @@ const HELP = `Operator CLI for merchants and their webhooks. Every command print
       for 48 hours, accepted by creating a passkey. How the first owner is made; then owners invite.
   npm run -s merchant -- invite-operator --email <email> [--role operator_admin|operator]
       Invites an operator (operator_admin unless told), the same way: how the first operator is made.
+  npm run -s merchant -- dashboard-mail --email <email>
+      Sandbox: what the dashboard "emailed" to this address (sign-in codes, invitation links), newest
+      first, read from the sandbox outbox instead of a mailbox.
   npm run -s merchant -- deliveries (--cart-id <id> | --platform-uuid <uuid> [--since <ISO time>] [--status failed|skipped|delivered|pending|unsubscribed])
       Events with every delivery attempt (status, latency, error, response excerpt).
   npm run -s merchant -- replay --event-id <evt_…> [--endpoint-id <id>]
@@ -354,6 +358,8 @@ async function run(command: string | undefined, values: Values, config: Config, 
       const invited = await invite(db, team, { email, role });
       return { email, role, url: `${config.checkoutBaseUrl}/dashboard/invitations/${invited.token}`, expiresAt: invited.expiresAt.toISOString() };
     }
+    case 'dashboard-mail':
+      return { mail: await readDashboardMail(db, config.keyring, required(values, 'email')) };
     case 'deliveries': {
       if (values['cart-id']) return { events: await listCartDeliveries(db, values['cart-id']) };
       const status = values.status as DeliveryStatus | undefined;

@@ -4,6 +4,7 @@ import { loadConfig } from '../core/config.js';
 import { resealCards } from '../core/checkout/card-vault.js';
 import { resealCartCustomers } from '../core/checkout/cart-ledger.js';
 import { resealOutbox } from '../core/checkout/otp/outbox.js';
+import { resealDashboardMail } from '../core/people/mail/outbox.js';
 import { createDb } from '../core/db/client.js';
 import { resealWebhookSecrets } from '../core/merchants/merchant-store.js';
 import { resealEventCustomers } from '../core/webhooks/event-store.js';
@@ -39,6 +40,7 @@ try {
     webhookSecrets: await resealWebhookSecrets(db, keyring),
     cardVault: await resealCards(db, keyring),
     otpOutbox: await resealOutbox(db, keyring),
+    dashboardMail: await resealDashboardMail(db, keyring),
     orderCustomers: await resealCartCustomers(db, keyring),
     eventCustomers: await resealEventCustomers(db, keyring),
   };

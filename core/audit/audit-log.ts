@@ -43,6 +43,7 @@ export const AUDIT_ACTIONS = [
   'person.refund_limit_change',
   'person.remove',
   'person.sign_in',
+  'person.sign_in_refused',
   'person.sign_out',
   'person.passkey_add',
   'person.passkey_remove',

@@ -143,3 +143,12 @@ export async function setSupportRefundLimit(db: Db, platformUuid: string, curren
     insert into merchant_support_refund_limits (platform_uuid, currency, max_amount) values (${platformUuid}, ${currency}, ${maxAmount})
     on conflict (platform_uuid, currency) do update set max_amount = excluded.max_amount`;
 }
+
+/** The people an email is on one side (a merchant's teams, or the operators), oldest membership first. */
+export async function peopleWithEmail(db: Db, email: string, side: 'merchant' | 'operator'): Promise<Person[]> {
+  const rows = await db<PersonRow[]>`
+    select id, platform_uuid, email, role, created_at from dashboard_users
+     where email = ${email.toLowerCase()} and removed_at is null and (platform_uuid is null) = ${side === 'operator'}
+     order by created_at, id`;
+  return rows.map(person);
+}

@@ -62,10 +62,19 @@ export function passkeyRoutes(deps: { config: Config; db: Db; logger: Logger; se
     }
   };
   const fail = (c: C, error: string, status: 400 | 401 | 410 = 400) => c.json({ error }, status);
-  /** A refused sign-in counts against the address, as every sign-in does (web/dashboard/sign-in-limit.ts). */
-  const refusedSignIn = async (c: C, error: string) => {
+  /**
+   * A refused sign-in counts against the address, as every sign-in does (web/dashboard/sign-in-limit.ts);
+   * past the limit, a passkey that is someone's puts the refusal in the audit log as theirs.
+   */
+  const refusedSignIn = async (c: C, error: string, person?: Person) => {
     const retryAfter = await deps.limit(c);
     if (retryAfter === undefined) return fail(c, error, 401);
+    if (person)
+      await auditAs(c, asPerson(person), person.platformUuid ?? null, {
+        action: 'person.sign_in_refused',
+        target: `person:${person.id}`,
+        after: { method: 'passkey', limit: 'address' },
+      });
     c.header('Retry-After', String(retryAfter));
     return c.json({ error: `Too many sign-in attempts: wait ${Math.ceil(retryAfter / 60)} minute(s), then try again.` }, 429);
   };
@@ -74,6 +83,26 @@ export function passkeyRoutes(deps: { config: Config; db: Db; logger: Logger; se
       dashboardMessage('This invitation no longer works', 'Invitations work once, for 48 hours, until revoked. Ask whoever invited you for a new one.'),
       410,
     );
+
+  /** Verifies a new passkey's registration against the challenge this browser was given for `purpose`. */
+  async function registration(c: C, purpose: string) {
+    const expectedChallenge = recall(c, purpose);
+    const response = await answer(c);
+    if (!expectedChallenge || !response) return undefined;
+    try {
+      const verified = await verifyRegistrationResponse({
+        response: response as never,
+        expectedChallenge,
+        expectedOrigin: origin,
+        expectedRPID: rpID,
+        requireUserVerification: false,
+      });
+      return verified.verified ? verified.registrationInfo.credential : undefined;
+    } catch (err) {
+      logger.info({ err }, 'dashboard passkey enrolment refused');
+      return undefined;
+    }
+  }
 
   app.get('/invitations/:token', async (c) => {
     const invitation = await findInvitation(db, c.req.param('token'));
@@ -98,24 +127,8 @@ export function passkeyRoutes(deps: { config: Config; db: Db; logger: Logger; se
 
   app.post('/invitations/:token/passkey', async (c) => {
     const token = c.req.param('token');
-    const expectedChallenge = recall(c, 'enrol');
-    const response = await answer(c);
-    if (!expectedChallenge || !response) return fail(c, 'The passkey answer came too late or was not one: try again.');
-    let verified;
-    try {
-      verified = await verifyRegistrationResponse({
-        response: response as never,
-        expectedChallenge,
-        expectedOrigin: origin,
-        expectedRPID: rpID,
-        requireUserVerification: false,
-      });
-    } catch (err) {
-      logger.info({ err }, 'dashboard passkey enrolment refused');
-      return fail(c, 'This passkey could not be checked: try again.');
-    }
-    if (!verified.verified) return fail(c, 'This passkey could not be checked: try again.');
-    const { credential } = verified.registrationInfo;
+    const credential = await registration(c, 'enrol');
+    if (!credential) return fail(c, 'This passkey could not be checked, or came too late: try again.');
     const person = await db.begin(async (tx) => {
       const accepted = await acceptInvitation(tx, token);
       if (accepted)
@@ -141,6 +154,36 @@ export function passkeyRoutes(deps: { config: Config; db: Db; logger: Logger; se
     return c.json(options);
   });
 
+  /** Another passkey for the person signed in (after an email code on a new device, say): their existing ones are excluded. */
+  app.post('/account/passkeys/options', async (c) => {
+    const session = c.get('session')!;
+    if (!session.userId || !session.email) return fail(c, 'A bootstrap sign-in has no person to make a passkey for: accept an invitation instead.');
+    const options = await generateRegistrationOptions({
+      rpName: RP_NAME,
+      rpID,
+      userName: session.email,
+      attestationType: 'none',
+      excludeCredentials: (await listPasskeys(db, session.userId)).map((passkey) => ({ id: passkey.id })),
+      authenticatorSelection: { residentKey: 'required', userVerification: 'preferred' },
+    });
+    remember(c, 'add', options.challenge);
+    return c.json(options);
+  });
+
+  app.post('/account/passkeys', async (c) => {
+    const session = c.get('session')!;
+    const credential = await registration(c, 'add');
+    if (!session.userId || !credential) return fail(c, 'This passkey could not be checked, or came too late: try again.');
+    await addPasskey(db, session.userId, {
+      id: credential.id,
+      publicKey: credential.publicKey,
+      counter: credential.counter,
+      transports: credential.transports ?? [],
+    });
+    await audit(c, session.platformUuid ?? null, { action: 'person.passkey_add', target: passkeyTarget(credential.id) });
+    return c.json({ redirect: '/dashboard/account' });
+  });
+
   app.post('/sign-in/passkey', async (c) => {
     const expectedChallenge = recall(c, 'sign-in');
     const response = (await answer(c)) as { id?: unknown } | undefined;
@@ -159,13 +202,13 @@ export function passkeyRoutes(deps: { config: Config; db: Db; logger: Logger; se
       });
     } catch (err) {
       logger.info({ err }, 'dashboard passkey sign-in refused');
-      return refusedSignIn(c, 'This passkey could not be checked: try again.');
+      return refusedSignIn(c, 'This passkey could not be checked: try again.', found.person);
     }
-    if (!verified.verified) return refusedSignIn(c, 'This passkey could not be checked: try again.');
+    if (!verified.verified) return refusedSignIn(c, 'This passkey could not be checked: try again.', found.person);
     await recordPasskeyUse(db, found.passkey.id, verified.authenticationInfo.newCounter);
     const { person } = found;
     await sessions.start(c, { platformUuid: person.platformUuid, role: person.role, credential: { userId: person.id } });
-    await auditAs(c, asPerson(person), person.platformUuid ?? null, { action: 'person.sign_in', target: `person:${person.id}` });
+    await auditAs(c, asPerson(person), person.platformUuid ?? null, { action: 'person.sign_in', target: `person:${person.id}`, after: { method: 'passkey' } });
     return c.json({ redirect: person.platformUuid ? '/dashboard' : '/dashboard/operator' });
   });
 

@@ -1,6 +1,8 @@
 import { Hono, type Context } from 'hono';
 import type { Config } from '../../core/config.js';
 import type { Db } from '../../core/db/client.js';
+import type { Logger } from '../../core/logger.js';
+import type { DashboardMailer } from '../../core/people/mail/message.js';
 import currencyCodes from 'currency-codes';
 import { getMerchant } from '../../core/merchants/merchants.js';
 import {
@@ -31,8 +33,8 @@ const EMAIL = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
  * member may refund. Nobody grants a role they do not hold (web/dashboard/access.ts `mayGrant`), and
  * nobody changes or removes themselves (an owner cannot lock the merchant out by mistake).
  */
-export function peopleRoutes(deps: { config: Config; db: Db; team: 'merchant' | 'operators' }) {
-  const { config, db } = deps;
+export function peopleRoutes(deps: { config: Config; db: Db; logger: Logger; mailer: DashboardMailer; team: 'merchant' | 'operators' }) {
+  const { config, db, logger } = deps;
   const app = new Hono<DashboardEnv>();
   const audit = dashboardAudit(deps);
   const teamOf = (c: C): Team => (deps.team === 'merchant' ? c.get('merchant')!.platformUuid : null);
@@ -78,7 +80,16 @@ export function peopleRoutes(deps: { config: Config; db: Db; team: 'merchant' | 
     const created = await invite(db, teamOf(c), { email, role });
     await audit(c, teamOf(c), { action: 'person.invite', target: `invitation:${created.id}`, after: { email, role } });
     const url = `${config.checkoutBaseUrl}/dashboard/invitations/${created.token}`;
-    return respond(c, { invited: { email, url } }, 201);
+    const team = teamOf(c) ? (await getMerchant(db, teamOf(c)!)).name : 'the operators of this deployment';
+    // The link is also shown once below, so a mail that fails still leaves the inviter a way to pass it on.
+    const emailed = await deps.mailer.send({ kind: 'invitation', to: email, url, team, role, expiresAt: created.expiresAt }).then(
+      () => true,
+      (err: unknown) => {
+        logger.error({ err }, 'dashboard invitation could not be emailed');
+        return false;
+      },
+    );
+    return respond(c, { invited: { email, url, emailed } }, 201);
   });
 
   app.post('/invitations/:id/revoke', async (c) => {

@@ -17,6 +17,8 @@ import { pageIntegrityRoutes } from './page-integrity.js';
 import { isHtmx } from '../htmx.js';
 import { dashboardGuard } from './guard.js';
 import { passkeyRoutes } from './passkeys.js';
+import { emailCodeRoutes } from './email-code.js';
+import { dashboardMailerFromConfig } from '../../core/people/mail/from-config.js';
 import { operatorTokenRoutes } from './operator-tokens.js';
 import { peopleRoutes } from './people.js';
 import { dashboardSessions } from './session.js';
@@ -39,6 +41,7 @@ const FORM_BODY_LIMIT_BYTES = 16 * 1024;
 export function dashboardRoutes(deps: { config: Config; db: Db; temporal: Temporal } & ReplaySender) {
   const { config, logger } = deps;
   const sessions = dashboardSessions(config, deps.db);
+  const mailer = dashboardMailerFromConfig(deps);
   const ownOrigin = new URL(config.checkoutBaseUrl).origin;
   const app = new Hono<DashboardEnv>();
 
@@ -71,16 +74,17 @@ export function dashboardRoutes(deps: { config: Config; db: Db; temporal: Tempor
   const limit = signInLimit(deps);
   app.route('/', signInRoutes({ ...deps, sessions, limit }));
   app.route('/', passkeyRoutes({ ...deps, sessions, limit }));
+  app.route('/', emailCodeRoutes({ ...deps, sessions, limit, mailer }));
 
   app.route('/operator/insights', insightRoutes(deps, 'operator'));
-  app.route('/operator/people', peopleRoutes({ ...deps, team: 'operators' }));
+  app.route('/operator/people', peopleRoutes({ ...deps, mailer, team: 'operators' }));
   app.route('/operator/tokens', operatorTokenRoutes(deps));
   app.route('/operator', auditRoutes(deps, 'operator'));
   app.route('/operator/integrity', pageIntegrityRoutes(deps));
   app.route('/operator', operatorRoutes(deps));
 
   app.route('/insights', insightRoutes(deps, 'merchant'));
-  app.route('/people', peopleRoutes({ ...deps, team: 'merchant' }));
+  app.route('/people', peopleRoutes({ ...deps, mailer, team: 'merchant' }));
   app.route('/', orderRoutes(deps));
   app.route('/', paymentLinkPageRoutes(deps));
   app.route('/', settingsRoutes(deps));

@@ -43,6 +43,7 @@ export function accountPage(view: { session: DashboardSession; passkeys: Passkey
   const { session } = view;
   return dashboardLayout({
     title: 'Your account',
+    passkeys: true,
     signedIn: { who: session.email ?? words(session.role), role: session.platformUuid ? 'merchant' : 'operator', csrf: view.csrf },
     body: html`<h1>Your account</h1>
       <section class="panel">
@@ -54,8 +55,20 @@ export function accountPage(view: { session: DashboardSession; passkeys: Passkey
       <section class="panel" aria-labelledby="passkeys-title">
         <h2 id="passkeys-title">Your passkeys</h2>
         <p class="lead">Deleting a passkey signs you out everywhere, this browser included.</p>
+        ${
+          session.userId
+            ? html`<p>Signed in with a code, or on a new device? Create a passkey here to sign in with it next time.</p>
+                ${passkeyButton({
+                  kind: 'enrol',
+                  options: '/dashboard/account/passkeys/options',
+                  verify: '/dashboard/account/passkeys',
+                  csrf: view.csrf,
+                  label: 'Create a passkey on this device',
+                })}`
+            : ''
+        }
         ${scrollingTable({
-          label: 'Your passkeys',
+          label: 'Your passkeys, when each was made and last used',
           empty: 'No passkeys: you signed in with a bootstrap credential.',
           columns: ['Created', 'Last used', 'Delete'],
           rows: view.passkeys,

@@ -8,7 +8,7 @@ import { scrollingTable } from './table.js';
 
 /** What the last post did: someone invited (the link, shown this once), something done, or a refusal. */
 export interface PeopleResult {
-  invited?: { email: string; url: string };
+  invited?: { email: string; url: string; emailed: boolean };
   done?: string;
   error?: string;
 }
@@ -112,7 +112,11 @@ export function peoplePage(view: PeopleView): Html {
       ${
         result.invited
           ? html`<div class="notice" role="status">
-              <p>Invited ${result.invited.email}. We emailed them this link, shown here once; it works once, for 48 hours:</p>
+              <p>
+                Invited ${result.invited.email}.
+                ${result.invited.emailed ? 'We emailed them this link' : 'The email to them could not be sent: give them this link yourself'}, shown here once;
+                it works once, for 48 hours:
+              </p>
               <p><code class="invitation-link">${result.invited.url}</code></p>
             </div>`
           : ''

@@ -6,6 +6,8 @@ export interface SignInView {
   role: 'merchant' | 'operator';
   csrf: string;
   error?: string;
+  /** A refusal of the email-code form: an address that is none, or too many codes asked for. */
+  emailError?: string;
 }
 
 const TEXT = {
@@ -29,6 +31,32 @@ const TEXT = {
   },
 } as const;
 
+/** No passkey on this device: a one-time code to the email you were invited with (web/dashboard/email-code.ts). */
+function emailCodeForm(view: SignInView): Html {
+  const error = view.emailError;
+  return html`<h2>No passkey on this device?</h2>
+    <form method="post" action="/dashboard/sign-in/email-code" novalidate>
+      <input type="hidden" name="csrf" value="${view.csrf}" />
+      <input type="hidden" name="side" value="${view.role}" />
+      <div class="field ${error ? 'invalid' : ''}">
+        <label for="sign-in-email">Email</label>
+        <input
+          type="email"
+          id="sign-in-email"
+          name="email"
+          autocomplete="username"
+          spellcheck="false"
+          required
+          aria-describedby="sign-in-email-hint${error ? ' sign-in-email-error' : ''}"
+          ${error ? html`aria-invalid="true" autofocus` : ''}
+        />
+        <p class="hint" id="sign-in-email-hint">We email you a code that signs you in once; then create a passkey on this device.</p>
+        ${error ? html`<p class="field-error" id="sign-in-email-error">${error}</p>` : ''}
+      </div>
+      <button type="submit" class="secondary">Email me a code</button>
+    </form>`;
+}
+
 /** Plain form posts (no htmx): a successful sign-in is a redirect to a whole new page. */
 export function signInPage(view: SignInView): Html {
   const text = TEXT[view.role];
@@ -39,6 +67,7 @@ export function signInPage(view: SignInView): Html {
     body: html`<section class="panel narrow">
       <h1>${text.title}</h1>
       ${passkeyButton({ kind: 'sign-in', options: '/dashboard/sign-in/passkey/options', verify: '/dashboard/sign-in/passkey', csrf: view.csrf, label: 'Use a passkey' })}
+      ${emailCodeForm(view)}
       <h2>${text.bootstrap}</h2>
       <form method="post" action="${text.action}" novalidate>
         <input type="hidden" name="csrf" value="${view.csrf}" />

@@ -7,13 +7,8 @@ import { messageText } from './message.js';
  * server offers it) or `smtps://…:465`. A failure throws, so the activity retries (and the page says
  * a code could not be sent).
  */
-export function createEmailOtpSender(options: { smtpUrl: string; from: string; timeoutMs?: number }): MessageSender {
-  const timeout = options.timeoutMs ?? 10_000;
-  const url = new URL(options.smtpUrl);
-  url.searchParams.set('connectionTimeout', String(timeout));
-  url.searchParams.set('greetingTimeout', String(timeout));
-  url.searchParams.set('socketTimeout', String(timeout));
-  const transport = nodemailer.createTransport(url.toString());
+export function createEmailOtpSender(options: SmtpSettings): MessageSender {
+  const transport = smtpTransport(options);
   return {
     name: 'smtp',
     async send(message) {
@@ -23,6 +18,22 @@ export function createEmailOtpSender(options: { smtpUrl: string; from: string; t
       });
     },
   };
+}
+
+export interface SmtpSettings {
+  smtpUrl: string;
+  from: string;
+  timeoutMs?: number;
+}
+
+/** A nodemailer transport to SMTP_URL, every wait bounded: the customers' messages and the dashboard's mail (core/people/mail/) share it. */
+export function smtpTransport(options: SmtpSettings) {
+  const timeout = options.timeoutMs ?? 10_000;
+  const url = new URL(options.smtpUrl);
+  url.searchParams.set('connectionTimeout', String(timeout));
+  url.searchParams.set('greetingTimeout', String(timeout));
+  url.searchParams.set('socketTimeout', String(timeout));
+  return nodemailer.createTransport(url.toString());
 }
 
 /**
