@@ -1,4 +1,5 @@
 import { afterAll, describe, expect, it } from 'vitest';
+import { readDashboardMail } from '../../core/people/mail/outbox.js';
 import { dashboardClient } from '../support/dashboard-client.js';
 import { addPerson } from '../support/dashboard-people.js';
 import { startSmtpCatcher } from '../support/otp-providers.js';
@@ -31,7 +32,8 @@ describe('dashboard mail over SMTP', () => {
     expect(String(mail.html)).not.toMatch(/<a\s|https?:\/\//i);
     const signedIn = await browser.post('/dashboard/sign-in/email-code/verify', { email: person.email, side: 'merchant', code: code! });
     expect(signedIn.status).toBe(303);
-    expect(await stack.db`select 1 from dashboard_mail_outbox`).toHaveLength(0);
+    // Other files of the run share the database and fill the outbox: only this person's mail is looked for.
+    expect(await readDashboardMail(stack.db, stack.config.keyring, person.email)).toEqual([]);
   });
 
   it("emails an invitation in the merchant's name, escaped, and says so when the server refuses the address", async () => {
