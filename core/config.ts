@@ -508,11 +508,14 @@ export const environmentSchema = z.object({
   // In-flight customers first: when the API process's event loop runs late (its own load, or cores the
   // worker and Temporal keep busy), create-cart answers 503 OVERLOADED and the page's posts go on
   // (docs/decisions/admission.md has the figures behind the defaults).
-  ADMISSION_SHEDDING: z.enum(['on', 'off'], { error: 'must be on or off' }).default('on').register(settingDocs, {
-    readBy: ['api'],
-    meaning:
-      '`off`: create-cart is never shed, however late the event loop runs (the benchmark measures create-cart throughput so); `on`: create-cart answers 503 `OVERLOADED` with `Retry-After` while the lag is high',
-  }),
+  ADMISSION_SHEDDING: z
+    .enum(['on', 'off'], { error: 'must be on or off' })
+    .default('on')
+    .register(settingDocs, {
+      readBy: ['api'],
+      meaning:
+        '`off`: create-cart is never shed, however late the event loop runs (the benchmark measures create-cart throughput so); `on`: create-cart answers 503 `OVERLOADED` with `Retry-After` while the lag is high',
+    }),
   ADMISSION_SHED_ABOVE_LAG_MS: z.coerce
     .number()
     .int()
