@@ -72,6 +72,17 @@ describe('create-cart admission under overload (in-flight customers first)', () 
       errors: [],
       requestId: created.headers.get('x-request-id'),
     });
+    // The answer is the one the served OpenAPI document declares for create-cart's 503.
+    const documented = (
+      (await (await fetch(`${stack.apiUrl}/openapi.json`)).json()) as {
+        paths: Record<
+          string,
+          { post: { responses: Record<string, { headers: Record<string, unknown>; content: Record<string, { examples: Record<string, unknown> }> }> } }
+        >;
+      }
+    ).paths['/v2/public/api/cart/']!.post.responses['503']!;
+    expect(Object.keys(documented.headers)).toContain('Retry-After');
+    expect(Object.keys(documented.content['application/json']!.examples)).toContain('OVERLOADED');
     expect(posted.status, await posted.text()).toBe(303);
     expect(posted.headers.get('location')).toBe(`/?token=${cartId}`);
     expect(await shedCount()).toBeGreaterThanOrEqual(shedBefore + 2);
