@@ -243,6 +243,15 @@ async function retrying(what: string, request: () => Promise<Response>, limitMs 
   }
 }
 
+/** The `code` of an error envelope; undefined for any other body. */
+function codeOf(text: string): unknown {
+  try {
+    return (JSON.parse(text) as { code?: unknown }).code;
+  } catch {
+    return undefined;
+  }
+}
+
 /** A session the API never admitted: each create-cart was shed for as long as the merchant kept trying. */
 class NeverAdmitted extends Error {}
 
@@ -256,7 +265,7 @@ async function admittedCreate(request: () => Promise<Response>, onShed: () => vo
     const res = await request();
     if (res.status !== 503) return res;
     const text = await res.text();
-    if (!text.includes('"code":"OVERLOADED"')) return new Response(text, { status: res.status, headers: res.headers });
+    if (codeOf(text) !== 'OVERLOADED') return new Response(text, { status: res.status, headers: res.headers });
     onShed();
     if (performance.now() > giveUpAt) throw new NeverAdmitted(`create-cart shed for ${limitMs / 1000} s`);
     await sleep(Number(res.headers.get('retry-after') ?? 1) * 1000);
