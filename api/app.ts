@@ -10,6 +10,7 @@ import { operatorAuth } from './operator/auth.js';
 import { operatorAttempts } from '../core/operator-attempts.js';
 import { requestContext } from './middleware/request-context.js';
 import { strictTransportSecurity } from './middleware/strict-transport-security.js';
+import { createCartAdmission } from './admission/create-cart-admission.js';
 import { CART_MOUNT } from './carts/cart-paths.js';
 import { cartRoutes } from './carts/routes.js';
 import { codecRoutes } from './codec/routes.js';
@@ -45,7 +46,8 @@ export function createApiApp(deps: ApiDeps) {
   app.get('/metrics', operatorAuth(deps.config.metricsToken, { attempts: operatorAttempts(deps.config, deps.db), setting: 'METRICS_TOKEN' }), async (c) =>
     c.body(await metrics.registry.metrics(), 200, { 'Content-Type': metrics.registry.contentType }),
   );
-  app.route(CART_MOUNT, cartRoutes({ ...deps, cartsCreated: metrics.cartsCreated }));
+  const admission = createCartAdmission({ config: deps.config, logger: deps.logger, shed: metrics.cartsShed });
+  app.route(CART_MOUNT, cartRoutes({ ...deps, cartsCreated: metrics.cartsCreated, admission }));
   app.route(CURRENCIES_MOUNT, currencyRoutes(deps));
   app.route(MERCHANT_MOUNT, merchantRoutes({ ...deps, deliveryMetrics: metrics.delivery }));
   // Production has no sandbox helpers: every /v2/sandbox/ path is a 404 there.

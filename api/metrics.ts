@@ -6,7 +6,7 @@ import { createDeliveryMetrics } from '../core/webhooks/delivery-metrics.js';
 
 /**
  * Prometheus metrics of one API instance, in a registry of its own so that several apps in one
- * process (tests) do not collide: request latency by route, carts created, and the webhook attempts of replays sent at once.
+ * process (tests) do not collide: request latency by route, carts created and shed, and the webhook attempts of replays sent at once.
  */
 export function createApiMetrics() {
   const registry = new Registry();
@@ -21,6 +21,13 @@ export function createApiMetrics() {
   const cartsCreated = new Counter({
     name: 'checkout_carts_created_total',
     help: 'Cart sessions created (idempotent replays not counted).',
+    labelNames: ['environment'] as const,
+    registers: [registry],
+  });
+
+  const cartsShed = new Counter({
+    name: 'checkout_carts_shed_total',
+    help: 'Create-cart requests answered 503 OVERLOADED: the API process was saturated and served the sessions already open first (docs/runbook.md).',
     labelNames: ['environment'] as const,
     registers: [registry],
   });
@@ -50,7 +57,7 @@ export function createApiMetrics() {
   // Replays sent at once make their attempt here (core/webhooks/replay.ts).
   const delivery = createDeliveryMetrics(registry);
 
-  return { registry, cartsCreated, processorEvents, delivery, middleware };
+  return { registry, cartsCreated, cartsShed, processorEvents, delivery, middleware };
 }
 
 export type ApiMetrics = ReturnType<typeof createApiMetrics>;

@@ -37,6 +37,7 @@ export const ERROR_STATUS = {
   RATE_LIMITED: 429,
   INTERNAL_ERROR: 500,
   SERVICE_UNAVAILABLE: 503,
+  OVERLOADED: 503,
 } as const satisfies Record<string, ContentfulStatusCode>;
 
 export type ErrorCode = keyof typeof ERROR_STATUS;
@@ -119,4 +120,17 @@ export function serviceUnavailable(retryAfterSeconds = 5): ApiError {
   return new ApiError('SERVICE_UNAVAILABLE', 'A service we depend on is unavailable. Nothing was created; retry after the delay in Retry-After.', [], {
     'Retry-After': String(retryAfterSeconds),
   });
+}
+
+/**
+ * 503 with Retry-After: the API is saturated and serves the sessions already open first; this new one
+ * was not created (api/admission/, docs/decisions/admission.md).
+ */
+export function overloaded(retryAfterSeconds: number): ApiError {
+  return new ApiError(
+    'OVERLOADED',
+    `We are at capacity and are serving checkouts already open first. Nothing was created; retry after ${retryAfterSeconds} s (the Retry-After header).`,
+    [],
+    { 'Retry-After': String(retryAfterSeconds) },
+  );
 }

@@ -505,6 +505,45 @@ export const environmentSchema = z.object({
       meaning:
         "how many clients' allowance all the /64s of one IPv6 /48 share, for every per-address limit that counts an IPv6 client per /64: create-cart's, the checkout page's form posts and one-time codes, dashboard sign-ins and wrong operator tokens",
     }),
+  // In-flight customers first: when the API process's event loop runs late (its own load, or cores the
+  // worker and Temporal keep busy), create-cart answers 503 OVERLOADED and the page's posts go on
+  // (docs/decisions/admission.md has the figures behind the defaults).
+  ADMISSION_SHEDDING: z
+    .enum(['on', 'off'], { error: 'must be on or off' })
+    .default('on')
+    .register(settingDocs, {
+      readBy: ['api'],
+      meaning:
+        '`off`: create-cart is never shed, however late the event loop runs (the benchmark measures create-cart throughput so); `on`: create-cart answers 503 `OVERLOADED` with `Retry-After` while the lag is high',
+    }),
+  ADMISSION_SHED_ABOVE_LAG_MS: z.coerce
+    .number()
+    .int()
+    .positive()
+    .default(200)
+    .register(settingDocs, {
+      readBy: ['api'],
+      meaning: "create-cart starts being shed when a second's p99 event-loop delay of the API process reaches this many milliseconds",
+    }),
+  ADMISSION_ADMIT_BELOW_LAG_MS: z.coerce
+    .number()
+    .int()
+    .positive()
+    .default(50)
+    .register(settingDocs, {
+      readBy: ['api'],
+      meaning:
+        "create-cart is admitted again once a second's p99 event-loop delay is at or below this, and `ADMISSION_RETRY_AFTER_SECONDS` have passed since shedding began; below `ADMISSION_SHED_ABOVE_LAG_MS`, so a lag between the two changes nothing",
+    }),
+  ADMISSION_RETRY_AFTER_SECONDS: z.coerce
+    .number()
+    .int()
+    .positive()
+    .default(2)
+    .register(settingDocs, {
+      readBy: ['api'],
+      meaning: 'the `Retry-After` of a shed create-cart, and the least time shedding lasts once begun',
+    }),
   RATE_LIMIT_LINK_VISITS_PER_CLIENT: z.coerce
     .number()
     .int()
@@ -921,6 +960,13 @@ export const configSchema = environmentSchema
     if (!production && twilio !== 0 && twilio !== 3) {
       ctx.addIssue({ code: 'custom', path: ['TWILIO_ACCOUNT_SID'], message: 'TWILIO_ACCOUNT_SID, TWILIO_AUTH_TOKEN and TWILIO_FROM go together' });
     }
+    if (c.ADMISSION_ADMIT_BELOW_LAG_MS >= c.ADMISSION_SHED_ABOVE_LAG_MS) {
+      ctx.addIssue({
+        code: 'custom',
+        path: ['ADMISSION_ADMIT_BELOW_LAG_MS'],
+        message: `must be below ADMISSION_SHED_ABOVE_LAG_MS (${c.ADMISSION_SHED_ABOVE_LAG_MS}): the gap between the two keeps shedding from flapping`,
+      });
+    }
     if ((c.TEMPORAL_TLS_CERT_PATH === undefined) !== (c.TEMPORAL_TLS_KEY_PATH === undefined)) {
       ctx.addIssue({ code: 'custom', path: ['TEMPORAL_TLS_CERT_PATH'], message: 'and TEMPORAL_TLS_KEY_PATH go together (mTLS needs both)' });
     }
@@ -991,6 +1037,13 @@ export const configSchema = environmentSchema
       dashboardSignInsPerClient: c.RATE_LIMIT_DASHBOARD_SIGN_INS_PER_CLIENT,
       ipv6Clients48: c.RATE_LIMIT_IPV6_48_CLIENTS,
       operatorAuthFailuresPerClient: c.RATE_LIMIT_OPERATOR_AUTH_FAILURES_PER_CLIENT,
+    },
+    /** Create-cart's admission against the API process's event-loop delay (api/admission/). */
+    admission: {
+      shedding: c.ADMISSION_SHEDDING === 'on',
+      shedAboveLagMs: c.ADMISSION_SHED_ABOVE_LAG_MS,
+      admitBelowLagMs: c.ADMISSION_ADMIT_BELOW_LAG_MS,
+      retryAfterSeconds: c.ADMISSION_RETRY_AFTER_SECONDS,
     },
     otpSends: {
       windowSeconds: c.OTP_SENDS_WINDOW_SECONDS,

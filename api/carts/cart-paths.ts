@@ -4,6 +4,7 @@ import { EXAMPLE_ITEM } from '../../core/webhooks/event-examples.js';
 import { DEFAULT_LOCALE, LOCALES } from '../../core/locales.js';
 import { AMOUNT_NOT_REPRESENTABLE_EXAMPLE, errorResponses, example, MERCHANT_SECURITY, requestIdHeader, type DocumentedError } from '../docs/responses.js';
 import { declareRoute } from '../route-declaration.js';
+import { overloaded } from '../../application/errors.js';
 import { IDEMPOTENCY_HEADER, IDEMPOTENCY_KEY_PATTERN, REPLAYED_HEADER } from '../../application/carts/idempotency.js';
 
 /** The route ./routes.ts serves, declared once: create-cart. api/docs/openapi.ts documents it from here. */
@@ -119,8 +120,12 @@ const CREATE_CART_ERRORS: DocumentedError[] = [
     examples: [example('INTERNAL_ERROR', 'Something went wrong on our side. Retry later; if it persists, contact support with the requestId.')],
   },
   {
-    description: 'SERVICE_UNAVAILABLE: a service we depend on is down. Nothing was created; retry after Retry-After seconds (with the same Idempotency-Key).',
-    examples: [example('SERVICE_UNAVAILABLE', 'A service we depend on is unavailable. Nothing was created; retry after the delay in Retry-After.')],
+    description:
+      'SERVICE_UNAVAILABLE: a service we depend on is down. OVERLOADED: we are at capacity and serve the checkouts already open first; new sessions wait. Either way nothing was created; retry after Retry-After seconds (with the same Idempotency-Key).',
+    examples: [
+      example('SERVICE_UNAVAILABLE', 'A service we depend on is unavailable. Nothing was created; retry after the delay in Retry-After.'),
+      example('OVERLOADED', overloaded(2).message),
+    ],
     retryAfter: true,
   },
 ];

@@ -10,6 +10,7 @@ import { processorCurrencies } from '../../core/checkout/processor-amounts.js';
 import { cartTotal } from '../../core/money.js';
 import { jsonBody, readValidJson } from '../json-body.js';
 import { IDEMPOTENCY_HEADER, readIdempotencyKey, REPLAYED_HEADER } from '../../application/carts/idempotency.js';
+import type { MiddlewareHandler } from 'hono';
 import type { ApiMetrics } from '../metrics.js';
 import { enforceRateLimits } from './rate-limit.js';
 import type { Limit } from '../../core/rate-limits.js';
@@ -18,7 +19,13 @@ import { refuseOtherMethods, serve } from '../route-declaration.js';
 import { CART_MOUNT, CREATE_CART } from './cart-paths.js';
 
 /** `POST /v2/public/api/cart/` — the one public operation: create a cart session. */
-export function cartRoutes(deps: CartSessionDeps & { cartsCreated: Pick<ApiMetrics['cartsCreated'], 'inc'> }) {
+export function cartRoutes(
+  deps: CartSessionDeps & {
+    cartsCreated: Pick<ApiMetrics['cartsCreated'], 'inc'>;
+    /** Refuses a new session while the process is saturated (api/admission/create-cart-admission.ts). */
+    admission: MiddlewareHandler;
+  },
+) {
   const { config, db, logger } = deps;
   const { rateLimit } = config;
   const app = new Hono();
@@ -35,6 +42,8 @@ export function cartRoutes(deps: CartSessionDeps & { cartsCreated: Pick<ApiMetri
     app,
     CART_MOUNT,
     CREATE_CART,
+    // First, before anything is read or counted: a shed request costs the saturated process next to nothing.
+    deps.admission,
     // Every request counts against its client's limit, bad ones too, and a client over it is answered
     // 429 whatever its body. A request refused before the admission statement (its body, its cart) is
     // counted here, on its own; the others were counted in that statement, in the one round trip.

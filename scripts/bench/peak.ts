@@ -112,6 +112,13 @@ export interface PeakFigures {
    * failed either of the two; ledger and event must agree.
    */
   lost: number;
+  /**
+   * Create-cart requests answered 503 OVERLOADED over the whole run (capacity and open loop): new
+   * sessions the API made wait so the customers already on the page went first. The merchant retries
+   * each after its Retry-After; a session never admitted is neither served nor lost. Absent from runs
+   * before admission (docs/decisions/admission.md).
+   */
+  shedCreates?: number;
   /** Customers the stack failed (a request unanswered for 2 minutes, no success page 3 minutes after Pay), by the step they were at; their sessions still count in `lost` if they did not end right. */
   customerFailures: Record<string, number>;
   maxChargesPerCart: number;
@@ -236,23 +243,60 @@ async function retrying(what: string, request: () => Promise<Response>, limitMs 
   }
 }
 
+/** The `code` of an error envelope; undefined for any other body. */
+function codeOf(text: string): unknown {
+  try {
+    return (JSON.parse(text) as { code?: unknown }).code;
+  } catch {
+    return undefined;
+  }
+}
+
+/** A session the API never admitted: each create-cart was shed for as long as the merchant kept trying. */
+class NeverAdmitted extends Error {}
+
+/**
+ * Create-cart as a merchant's server makes it: a 503 OVERLOADED is counted and sent again after its
+ * Retry-After, as the answer asks, for up to `limitMs`; any other answer is the caller's.
+ */
+async function admittedCreate(request: () => Promise<Response>, onShed: () => void, limitMs = 120_000): Promise<Response> {
+  const giveUpAt = performance.now() + limitMs;
+  for (;;) {
+    const res = await request();
+    if (res.status !== 503) return res;
+    const text = await res.text();
+    if (codeOf(text) !== 'OVERLOADED') return new Response(text, { status: res.status, headers: res.headers });
+    onShed();
+    if (performance.now() > giveUpAt) throw new NeverAdmitted(`create-cart shed for ${limitMs / 1000} s`);
+    await sleep(Number(res.headers.get('retry-after') ?? 1) * 1000);
+  }
+}
+
 /**
  * One customer over HTTP, each request to the next process of its role: the merchant creates the cart,
  * the customer opens the page, gives an email, types the sandbox code and either leaves or pays; a pay
  * ends at the merchant's success page, following the page's redirects and its "processing" page.
  */
-function customerOf(options: { apiUrl: () => string; webUrl: () => string; platformUuid: string; storeUrl: string; sandboxOtp: string }) {
+function customerOf(options: { apiUrl: () => string; webUrl: () => string; platformUuid: string; storeUrl: string; sandboxOtp: string; onShed: () => void }) {
   const merchantUrls = { successUrl: `${options.storeUrl}/ok`, failureUrl: `${options.storeUrl}/ko` };
   return async (record: SessionRecord): Promise<void> => {
     record.stage = 'create';
-    const created = await retrying('create-cart', () =>
+    const create = () =>
       fetch(`${options.apiUrl()}/v2/public/api/cart/`, {
         signal: AbortSignal.timeout(REQUEST_TIMEOUT_MS),
         method: 'POST',
         headers: { 'content-type': 'application/json' },
         body: cartRequestBody(options.platformUuid, merchantUrls),
-      }),
-    );
+      });
+    let created: Response;
+    try {
+      created = await retrying('create-cart', () => admittedCreate(create, options.onShed));
+    } catch (err) {
+      if (!(err instanceof NeverAdmitted)) throw err;
+      // Made to wait, not failed: the merchant tells its shopper to come back later.
+      record.stage = 'never admitted';
+      return;
+    }
     if (created.status !== 200) throw new Error(`create-cart answered ${created.status}`);
     const cartId = ((await created.json()) as { data: { cartId: string } }).data.cartId;
     record.cartId = cartId;
@@ -357,7 +401,9 @@ export async function measurePeak(
   const rand = random(settings.seed);
   let apiTurn = 0;
   let webTurn = 0;
+  let shedCreates = 0;
   const customer = customerOf({
+    onShed: () => shedCreates++,
     apiUrl: () => roles.apis[apiTurn++ % roles.apis.length]!.url!,
     webUrl: () => roles.webs[webTurn++ % roles.webs.length]!.url!,
     platformUuid: deps.platformUuid,
@@ -377,7 +423,8 @@ export async function measurePeak(
         const record: SessionRecord = { kind: 'paid', arrivedAt: performance.now(), stage: 'arrived' };
         capacityRecords.push(record);
         await customer(record).then(
-          () => completed++,
+          // A customer never admitted resolves too, without a payment: only the paid count.
+          () => (record.redirectMs === undefined ? undefined : completed++),
           (err: unknown) => {
             record.error = (err as Error).message;
             log(`  capacity session failed: ${record.error}`);
@@ -550,6 +597,7 @@ export async function measurePeak(
     basePerMinute: round(basePerMinute),
     burstPerMinute: round(burstPerMinute),
     lost: lost.length,
+    shedCreates,
     customerFailures: failed.reduce<Record<string, number>>((byStage, r) => ({ ...byStage, [r.stage]: (byStage[r.stage] ?? 0) + 1 }), {}),
     maxChargesPerCart: await maxChargesPerCart(
       db,

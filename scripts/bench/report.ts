@@ -511,8 +511,9 @@ function peakSection(r: BenchResults): string[] {
       'most charges for one cart',
       'pay → redirect p99 in the burst (outside fault windows)',
       'drain after the burst',
+      'create-carts shed (503 OVERLOADED)',
     ]),
-    '|---|---|---|---|---|---|',
+    '|---|---|---|---|---|---|---|',
     row([
       peak.sessions,
       peak.lost,
@@ -520,6 +521,7 @@ function peakSection(r: BenchResults): string[] {
       peak.maxChargesPerCart,
       ms(peak.payRedirectP99Ms),
       peak.drainS == null ? 'not drained (a final event missing)' : `${peak.drainS} s`,
+      peak.shedCreates ?? 'not counted (a run before admission)',
     ]),
     '',
     row(['phase', 'sessions', 'payments', 'pay → redirect p50', 'p99', 'pay → order_created p99']),

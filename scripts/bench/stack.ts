@@ -228,6 +228,10 @@ export async function startRoles(stack: BenchStack, options: { taskQueue: string
     WEB_PORT: String(webPort),
     API_BASE_URL: `http://127.0.0.1:${apiPort}`,
     CHECKOUT_BASE_URL: `http://127.0.0.1:${webPort}`,
+    // These roles' measurements drive the API to saturation on purpose, create-cart's against the raw
+    // start first: a shed request would count as neither served nor as the stack's cost. The peak run
+    // (./peak.ts, roles of its own) keeps shedding on and reports what it shed.
+    ADMISSION_SHEDDING: 'off',
     ...options.env,
   };
   const [worker, api, web] = await Promise.all([

@@ -99,6 +99,10 @@ export async function startTestStack(env: Record<string, string> = {}, options: 
     // (the default) were spent by other files' sign-ins and a browser test's operator got 429. The
     // files that test the limit set it (dashboard-auth, ipv6-48-limits).
     RATE_LIMIT_DASHBOARD_SIGN_INS_PER_CLIENT: '1000000',
+    // The test process is the API's, the worker's and the page's at once, on a shared machine: its event
+    // loop runs late often enough that create-cart would be shed in files that test something else.
+    // test/integration/create-cart-admission.test.ts turns it on.
+    ADMISSION_SHEDDING: 'off',
     TEMPORAL_SDK_METRICS_ADDRESS: metricsAddress,
     ...(webPort ? { CHECKOUT_BASE_URL: `http://${options.checkoutHostname ?? '127.0.0.1'}:${webPort}` } : {}),
     // Sandbox tests deliver to receivers on this machine (test/support/webhook-receiver.ts), as local

@@ -154,3 +154,19 @@ describe('WEBHOOK_ALLOW_LOOPBACK: webhooks to this machine, for local developmen
     ]);
   });
 });
+
+describe('ADMISSION_*: create-cart shedding under overload', () => {
+  const SANDBOX = { ...BASE, CHECKOUT_ENV: 'sandbox' };
+
+  it('sheds by default, with the thresholds docs/decisions/admission.md chose', () => {
+    expect(loadConfig(SANDBOX).admission).toEqual({ shedding: true, shedAboveLagMs: 200, admitBelowLagMs: 50, retryAfterSeconds: 2 });
+    expect(loadConfig({ ...SANDBOX, ADMISSION_SHEDDING: 'off' }).admission.shedding).toBe(false);
+  });
+
+  it('refuses to start with no gap between the thresholds, which would let shedding flap', () => {
+    expect(problems({ ...SANDBOX, ADMISSION_ADMIT_BELOW_LAG_MS: '200' })).toEqual([
+      'ADMISSION_ADMIT_BELOW_LAG_MS: must be below ADMISSION_SHED_ABOVE_LAG_MS (200): the gap between the two keeps shedding from flapping',
+    ]);
+    expect(problems({ ...SANDBOX, ADMISSION_SHEDDING: 'yes' })).toEqual(['ADMISSION_SHEDDING: must be on or off']);
+  });
+});
