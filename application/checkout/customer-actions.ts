@@ -62,7 +62,9 @@ export function customerActions(temporal: Temporal, config: Pick<Config, 'payOut
   async function paymentOutcome(h: CartSessionHandle, update: WorkflowUpdateHandle<CartSessionState>, before: CartSessionState): Promise<CartSessionState> {
     try {
       return await withDeadline(temporal, config.payOutcomeWaitMs, () => update.result());
-    } catch {
+    } catch (err) {
+      // A Pay its validator refused answers that refusal (its card leaves the vault), not the state.
+      if (err instanceof WorkflowUpdateFailedError) throw err;
       const submitted: CartSessionState = { ...before, step: 'processing', paymentSubmittedAt: before.paymentSubmittedAt ?? new Date().toISOString() };
       hooks.stateQueried?.();
       return withDeadline(temporal, PAID_STATE_DEADLINE_MS, () => h.query(stateQuery)).catch(() => submitted);
