@@ -89,12 +89,14 @@ try {
         await forEachConcurrently(Array.from({ length: sessions }), concurrency, session);
         return { requests: sessions };
       });
+      // The bench's own process is the customer's browser here: left out, as in scripts/bench/session-cost.ts.
+      const { bench: _client, ...byProcess } = measured.cpuMsPerRequest;
       const total = round(
-        Object.values(measured.cpuMsPerRequest).reduce((a, b) => a + b, 0),
+        Object.values(byProcess).reduce((a, b) => a + b, 0),
         1,
       );
-      log(`  ${code}, round ${pass}: ${total} ms per paid session ${JSON.stringify(measured.cpuMsPerRequest)}`);
-      if (!lowest[code] || total < lowest[code].cpuMsPerSession) lowest[code] = { cpuMsPerSession: total, byProcess: measured.cpuMsPerRequest };
+      log(`  ${code}, round ${pass}: ${total} ms per paid session ${JSON.stringify(byProcess)}`);
+      if (!lowest[code] || total < lowest[code].cpuMsPerSession) lowest[code] = { cpuMsPerSession: total, byProcess };
     }
   }
   const ratio = round(lowest.now!.cpuMsPerSession / lowest.before!.cpuMsPerSession, 2);

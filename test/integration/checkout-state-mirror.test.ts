@@ -85,7 +85,7 @@ describe('the checkout page without Temporal queries', () => {
     // A copy that says verified though the session waits for its code, and a browser bound to it:
     // what no run of the protocol leaves, forced here to show the workflow stays the authority.
     const { otp: _, ...atCode } = (await page.mirrorOf(cartId)).state!;
-    await stack.db`update cart_session_mirrors set state = ${stack.db.json({ ...atCode, step: 'card' } as never)} where cart_id = ${cartId}`;
+    await stack.db`update cart_session_mirrors set state = ${stack.db.json({ ...atCode, step: 'card' })} where cart_id = ${cartId}`;
     at.cookie = `${at.cookie}; ${await boundBrowserCookie(stack, cartId)}`;
     const before = await pageQueries(stack);
     const refused = await pay(cartId, at);
