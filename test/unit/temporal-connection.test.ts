@@ -16,7 +16,7 @@ it('close() waits for calls still retrying against an unreachable server, so not
   process.on('uncaughtException', record);
   const temporal = connectTemporal({
     keyring: createKeyring([{ id: 'k1', key: randomBytes(32) }]),
-    temporal: { address: `127.0.0.1:${await freePort()}`, namespace: 'default', taskQueue: 'unused', tls: undefined, apiKey: undefined },
+    temporal: { address: `127.0.0.1:${await freePort()}`, namespace: 'default', taskQueue: 'unused', eagerStart: false, tls: undefined, apiKey: undefined },
   });
   // Like an HTTP handler that answered 503 on its own timeout while the call kept retrying.
   const abandoned = withDeadline(temporal, 2_000, () => temporal.connection.healthService.check({})).then(
