@@ -82,7 +82,8 @@ export async function measureEagerCreateCart(ctx: BenchContext, rounds: number) 
       for (const side of order) figures[side] = await createCarts(ctx, sides[side].roles, sides[side].taskQueue);
       ctx.log(
         `  round ${i + 1} (${order[0]} first): off ${figures.off.cpuMsPerCart} ms/cart, p50 ${figures.off.p50Ms} p99 ${figures.off.p99Ms} ms, ${figures.off.perSec}/s; ` +
-          `on ${figures.on.cpuMsPerCart} ms/cart, p50 ${figures.on.p50Ms} p99 ${figures.on.p99Ms} ms, ${figures.on.perSec}/s`,
+          `on ${figures.on.cpuMsPerCart} ms/cart, p50 ${figures.on.p50Ms} p99 ${figures.on.p99Ms} ms, ${figures.on.perSec}/s; ` +
+          `by process off ${JSON.stringify(figures.off.cpuMsByProcess)}, on ${JSON.stringify(figures.on.cpuMsByProcess)}`,
       );
       measured.push({ first: order[0]!, off: figures.off, on: figures.on });
     }
@@ -116,16 +117,22 @@ export async function measureEagerCreateCart(ctx: BenchContext, rounds: number) 
  * in turns, `rounds` times; each figure the median of its rounds.
  */
 export async function measureEagerSessionCost(ctx: BenchContext, options: { paidSessions: number; abandonedSessions: number; rounds: number }) {
-  const measured: Array<Record<Side, { paid: number; abandoned: number; byProcess: Record<string, number> }>> = [];
+  const measured: Array<Record<Side, { paid: number; abandoned: number; byProcess: Record<string, number>; abandonedByProcess: Record<string, number> }>> = [];
   for (let i = 0; i < options.rounds; i++) {
     const order: Side[] = i % 2 === 0 ? ['off', 'on'] : ['on', 'off'];
     const round_ = {} as (typeof measured)[number];
     for (const side of order) {
       const cost = await measureSessionCost(ctx, { code: `eager-${side}-${i + 1}`, ...options, concurrency: COST_CONCURRENCY, env: EAGER[side] });
-      round_[side] = { paid: cost.paidSessionCpuMs, abandoned: cost.abandonedSessionCpuMs, byProcess: cost.paid.cpuMsByProcess };
+      round_[side] = {
+        paid: cost.paidSessionCpuMs,
+        abandoned: cost.abandonedSessionCpuMs,
+        byProcess: cost.paid.cpuMsByProcess,
+        abandonedByProcess: cost.abandoned.cpuMsByProcess,
+      };
     }
     ctx.log(
-      `  cost round ${i + 1} (${order[0]} first): off paid ${round_.off.paid} abandoned ${round_.off.abandoned}; on paid ${round_.on.paid} abandoned ${round_.on.abandoned}`,
+      `  cost round ${i + 1} (${order[0]} first): off paid ${round_.off.paid} abandoned ${round_.off.abandoned} ${JSON.stringify(round_.off.byProcess)} ${JSON.stringify(round_.off.abandonedByProcess)}; ` +
+        `on paid ${round_.on.paid} abandoned ${round_.on.abandoned} ${JSON.stringify(round_.on.byProcess)} ${JSON.stringify(round_.on.abandonedByProcess)}`,
     );
     measured.push(round_);
   }
