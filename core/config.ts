@@ -103,6 +103,15 @@ export const environmentSchema = z.object({
     readBy: EVERY_PROCESS,
     meaning: 'the task queue of every workflow; the card vault purge Schedule is `card-vault-purge-<task queue>`',
   }),
+  TEMPORAL_EAGER_START: z
+    .enum(['true', 'false'], { error: 'must be true or false' })
+    .default('false')
+    .register(settingDocs, {
+      readBy: ['api'],
+      meaning:
+        '`true`: the API process runs a cart worker of its own on the task queue, and create-cart starts each session with eager start: the server answers the start with the session\'s first workflow task, run by that worker, instead of queueing it for any worker to poll (the server needs `system.enableEagerWorkflowStart`, scripts/temporal-dynamic-config.ts). The API then bundles the workflows at start and holds the sessions it started in its sticky cache, so it is a worker too: its death is a worker loss (docs/decisions/session-cost.md, "Eager workflow start")',
+      npmStart: 'takes it too: its one process already runs the worker beside the API',
+    }),
   TEMPORAL_TLS: z.enum(['true', 'false']).optional().register(settingDocs, {
     readBy: EVERY_PROCESS,
     meaning: "`true`: TLS to Temporal with the system's trusted roots (implied by any `TEMPORAL_TLS_*` setting and by `TEMPORAL_API_KEY`)",
@@ -996,6 +1005,7 @@ export const configSchema = environmentSchema
       address: c.TEMPORAL_ADDRESS,
       namespace: c.TEMPORAL_NAMESPACE,
       taskQueue: c.TEMPORAL_TASK_QUEUE,
+      eagerStart: c.TEMPORAL_EAGER_START === 'true',
       tls:
         c.TEMPORAL_TLS === 'true' || c.TEMPORAL_TLS_CERT_PATH || c.TEMPORAL_TLS_CA_PATH || c.TEMPORAL_TLS_SERVER_NAME || c.TEMPORAL_API_KEY
           ? { certPath: c.TEMPORAL_TLS_CERT_PATH, keyPath: c.TEMPORAL_TLS_KEY_PATH, caPath: c.TEMPORAL_TLS_CA_PATH, serverName: c.TEMPORAL_TLS_SERVER_NAME }

@@ -1,11 +1,12 @@
 import type { Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { serve } from '@hono/node-server';
+import type { ConnectionLike } from '@temporalio/client';
 import { loadConfigOrExit, type Config } from './config.js';
 import { createDb, type Db } from './db/client.js';
 import { surviveOrphanedConnectionErrors } from './db/connection-loss.js';
 import { createLogger, type Logger } from './logger.js';
-import { connectTemporal, type Temporal } from './temporal/connection.js';
+import { connectTemporal, withEagerStarts, type Temporal } from './temporal/connection.js';
 
 export type FetchHandler = (request: Request) => Response | Promise<Response>;
 
@@ -48,24 +49,36 @@ export interface HttpServiceDeps {
   logger: Logger;
 }
 
+/** A worker running inside an HTTP role, on the connection its eager starts go through (worker/in-process.ts). */
+export interface InProcessWorker {
+  connection: ConnectionLike;
+  /** Lets its tasks in flight finish, then closes its connection. */
+  stop(): Promise<void>;
+}
+
 /**
  * Runs one HTTP role (api, web) as its own process: config parsed once, its dependencies built and
- * handed to the app, and on SIGINT/SIGTERM the server drained before the connections close.
+ * handed to the app, and on SIGINT/SIGTERM the server drained before the connections close. With
+ * TEMPORAL_EAGER_START, `inProcessWorker` is started before the server listens and stopped after it
+ * has drained (no start can still want it), before the database its activities write to closes.
  */
 export async function runHttpService(options: {
   name: string;
   port: (config: Config) => number;
   createApp: (deps: HttpServiceDeps) => { fetch: FetchHandler };
+  inProcessWorker?: (deps: { config: Config; db: Db; logger: Logger }) => Promise<InProcessWorker>;
 }): Promise<void> {
   const config = loadConfigOrExit();
   const logger = createLogger({ level: config.logLevel, name: options.name });
   surviveOrphanedConnectionErrors(logger);
   const db = createDb(config.databaseUrl);
-  const temporal = connectTemporal(config);
+  const worker = config.temporal.eagerStart && options.inProcessWorker ? await options.inProcessWorker({ config, db, logger }) : undefined;
+  const temporal = worker ? withEagerStarts(connectTemporal(config), config, worker.connection) : connectTemporal(config);
   const server = await listen(options.createApp({ config, db, temporal, logger }).fetch, { port: options.port(config) });
-  logger.info({ url: server.url }, `${options.name} listening`);
+  logger.info({ url: server.url, eagerStart: worker !== undefined }, `${options.name} listening`);
   const shutdown = async () => {
     await server.close();
+    await worker?.stop().catch((err: unknown) => logger.error({ err }, 'the in-process cart worker did not stop cleanly'));
     await Promise.allSettled([db.end(), temporal.close()]);
     process.exit(0);
   };

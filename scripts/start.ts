@@ -7,7 +7,7 @@ import { launcherEnvironmentSchema, loadConfig } from '../core/config.js';
 import { createDb } from '../core/db/client.js';
 import { listen } from '../core/http-service.js';
 import { createLogger } from '../core/logger.js';
-import { connectTemporal, temporalConnectionOptions } from '../core/temporal/connection.js';
+import { connectTemporal, temporalConnectionOptions, withEagerStarts } from '../core/temporal/connection.js';
 import { createWebApp } from '../web/app.js';
 import { DASHBOARD_CODEC_PATH, TEMPORAL_UI_PATH } from '../web/dashboard/temporal-ui.js';
 import { bundleWorkflows, createCartWorker } from '../worker/create-worker.js';
@@ -112,9 +112,11 @@ try {
   const workerMetrics = await serveWorkerMetrics({ config, db, registry: activityMetrics.registry });
   closers.push(workerMetrics.close);
 
+  // TEMPORAL_EAGER_START: this one process already runs a worker, so its starts can be eager (docs/decisions/session-cost.md).
+  const starts = config.temporal.eagerStart ? withEagerStarts(temporal, config, workerConnection) : temporal;
   for (const [app, port] of [
-    [createApiApp({ config, db, temporal, logger }), config.apiPort],
-    [createWebApp({ config, db, temporal, logger }), config.webPort],
+    [createApiApp({ config, db, temporal: starts, logger }), config.apiPort],
+    [createWebApp({ config, db, temporal: starts, logger }), config.webPort],
   ] as const) {
     closers.push((await listen(app.fetch, { port })).close);
   }

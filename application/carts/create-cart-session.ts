@@ -138,9 +138,12 @@ export async function createCartSession(
   const orphan = { workflowId: cartWorkflowId(cartId), reason: 'cart creation failed: the start was not confirmed and the ledger row was removed' };
   await startOrTerminateOrphan(deps, orphan, async (start) => {
     try {
+      // With TEMPORAL_EAGER_START, through the worker of this process: its first task comes back in the answer.
+      const eager = temporal.eagerStarts?.client;
       await start(() =>
-        startCartSession(temporal.client, {
+        startCartSession(eager ?? temporal.client, {
           taskQueue: config.temporal.taskQueue,
+          requestEagerStart: eager !== undefined,
           input,
           storeName: store.name,
           facts: {

@@ -1,12 +1,19 @@
 import { InterceptingCall, type Interceptor } from '@grpc/grpc-js';
-import { Client, Connection, defaultGrpcRetryOptions, makeGrpcRetryInterceptor, type TLSConfig } from '@temporalio/client';
+import { Client, Connection, defaultGrpcRetryOptions, makeGrpcRetryInterceptor, type ConnectionLike, type TLSConfig } from '@temporalio/client';
 import { readFileSync } from 'node:fs';
+import { hostname } from 'node:os';
 import type { Config } from '../config.js';
 import { temporalDataConverter } from './codec.js';
 
 export interface Temporal {
   connection: Connection;
   client: Client;
+  /**
+   * With TEMPORAL_EAGER_START, in a process that also runs a cart worker: a client over that worker's
+   * NativeConnection, through which a start may ask for eager start (the SDK allows it on no other
+   * connection). The connection is the worker's, closed by whoever runs the worker.
+   */
+  eagerStarts?: { connection: ConnectionLike; client: Client };
   /** Closes the connection once no call is in flight, retries included. */
   close(): Promise<void>;
 }
@@ -96,9 +103,31 @@ export function connectTemporal(config: Pick<Config, 'temporal' | 'keyring'>): T
 }
 
 /**
- * Runs a Temporal call with a deadline. Without one, a query or update waits for as long as no worker
- * polls, and an HTTP request would hang with it.
+ * `temporal` with eager starts through `workerConnection`, the NativeConnection a cart worker of this
+ * process polls on (docs/decisions/session-cost.md, "Eager workflow start"). Its identity, which the
+ * server writes on the first WorkflowTaskStarted of every session it starts eagerly, says so.
  */
-export function withDeadline<T>(temporal: Pick<Temporal, 'connection'>, ms: number, fn: () => Promise<T>): Promise<T> {
-  return temporal.connection.withDeadline(Date.now() + ms, fn);
+export function withEagerStarts(temporal: Temporal, config: Pick<Config, 'temporal' | 'keyring'>, workerConnection: ConnectionLike): Temporal {
+  const client = new Client({
+    connection: workerConnection,
+    namespace: config.temporal.namespace,
+    dataConverter: temporalDataConverter(config.keyring),
+    identity: eagerStartIdentity(),
+  });
+  return { ...temporal, eagerStarts: { connection: workerConnection, client } };
+}
+
+/** Who a session's first workflow task was handed to in the start's answer: its WorkflowTaskStarted's identity. */
+export function eagerStartIdentity(): string {
+  return `${process.pid}@${hostname()} eager start`;
+}
+
+/**
+ * Runs a Temporal call with a deadline. Without one, a query or update waits for as long as no worker
+ * polls, and an HTTP request would hang with it. A call through the eager-start client gets it too.
+ */
+export function withDeadline<T>(temporal: Pick<Temporal, 'connection' | 'eagerStarts'>, ms: number, fn: () => Promise<T>): Promise<T> {
+  const deadline = Date.now() + ms;
+  const eager = temporal.eagerStarts?.connection;
+  return temporal.connection.withDeadline(deadline, eager ? () => eager.withDeadline(deadline, fn) : fn);
 }

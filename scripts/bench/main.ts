@@ -16,6 +16,7 @@ import { measureBaseline } from './baseline.js';
 import { settle, type BenchContext } from './context.js';
 import { measureCostCurve } from './cost-curve.js';
 import { measureCreateCart } from './create-cart.js';
+import { measureEagerCreateCart, measureEagerSessionCost } from './eager-start.js';
 import { measureLimit } from './limit.js';
 import { measurePage, measurePageAfterFirstAction } from './page.js';
 import { measurePayToLanding } from './pay-to-landing.js';
@@ -34,6 +35,8 @@ import { measureCreateCartAgainstLimit } from './start-pairs.js';
  * and prints them without touching reports/.
  */
 const MEASUREMENTS = ['limit', 'create-cart', 'baseline', 'page', 'pay-to-webhook', 'pay-to-landing', 'cost-curve', 'cost', 'scale'] as const;
+/** Run only when named in --only: each compares a setting off and on, and adds nothing to reports/. */
+const COMPARISONS = ['eager-start', 'eager-cost'] as const;
 const ROOT = fileURLToPath(new URL('../..', import.meta.url));
 
 const { values } = parseArgs({
@@ -47,6 +50,7 @@ const { values } = parseArgs({
     'cost-sessions': { type: 'string', default: '100' },
     'cost-rounds': { type: 'string', default: '2' },
     'pair-rounds': { type: 'string', default: '5' },
+    'eager-rounds': { type: 'string', default: '5' },
     lifetime: { type: 'string' },
     out: { type: 'string', default: 'reports' },
     render: { type: 'boolean', default: false },
@@ -62,7 +66,7 @@ const options = z
     only: z
       .string()
       .transform((s) => s.split(','))
-      .pipe(z.array(z.enum(MEASUREMENTS)))
+      .pipe(z.array(z.enum([...MEASUREMENTS, ...COMPARISONS])))
       .optional(),
     concurrency: z.coerce.number().int().positive(),
     duration: z.coerce.number().positive(),
@@ -76,6 +80,8 @@ const options = z
     'cost-rounds': z.coerce.number().int().positive(),
     /** Rounds of create-cart against the raw start, alternating which runs first; the median round is reported. */
     'pair-rounds': z.coerce.number().int().positive(),
+    /** Rounds of eager start off and on (`--only eager-start`, `eager-cost`), alternating which runs first; medians are reported. */
+    'eager-rounds': z.coerce.number().int().positive(),
     /** Scale sessions' lifetime in seconds; by default long enough for all of them to be open at once. */
     lifetime: z.coerce.number().int().positive().optional(),
     out: z.string(),
@@ -95,6 +101,7 @@ const options = z
   .parse(values);
 const topology = options.topology ?? (options.peak ? 'server' : 'dev');
 const runs = (m: (typeof MEASUREMENTS)[number]) => !options.only || options.only.includes(m);
+const compares = (c: (typeof COMPARISONS)[number]) => options.only?.includes(c) ?? false;
 const log = (line: string) => process.stdout.write(`${line}\n`);
 const benchStarted = performance.now();
 
@@ -213,6 +220,16 @@ try {
       measureCost(ctx, { paidSessions: options['cost-sessions'], abandonedSessions: 2 * options['cost-sessions'], rounds: options['cost-rounds'] }),
     );
     report();
+    for (const comparison of COMPARISONS.filter(compares)) {
+      await settle(ctx);
+      log(`${comparison}…`);
+      const rounds = options['eager-rounds'];
+      const figures =
+        comparison === 'eager-start'
+          ? await measureEagerCreateCart(ctx, rounds)
+          : await measureEagerSessionCost(ctx, { paidSessions: options['cost-sessions'], abandonedSessions: 2 * options['cost-sessions'], rounds });
+      log(`  ${JSON.stringify({ ...figures, rounds: undefined })}`);
+    }
     // The scale run gets the machine to itself: its own worker and API, on a task queue of its own.
     await roles.stop();
     const createRate = m.createCart?.perSec ?? 50;

@@ -11,7 +11,7 @@ import { floorAbandonedSession, floorPaidSession, floorPay, floorSendCode, floor
 import { processGroups, startRoles, type Roles } from './stack.js';
 
 /** Sessions driven at once: a busy shop's pace, short of saturating two cores. */
-const COST_CONCURRENCY = 16;
+export const COST_CONCURRENCY = 16;
 
 /** Session lifetime of the cost roles: short, so abandoned sessions expire within the run. */
 const COST_LIFETIME_S = 20;
@@ -102,11 +102,12 @@ async function measureAbandoned(ctx: BenchContext, roles: Roles, receiver: Verif
  */
 export async function measureSessionCost(
   ctx: BenchContext,
-  options: { code: string; paidSessions: number; abandonedSessions: number; concurrency: number },
+  /** `env`: settings the roles differ in from the stack's (scripts/bench/eager-start.ts). */
+  options: { code: string; paidSessions: number; abandonedSessions: number; concurrency: number; env?: Record<string, string> },
 ): Promise<CostFigures> {
   const taskQueue = `bench-cost-${options.code.replace(/[^a-z0-9]/gi, '')}`;
   const receiver = await startVerifyingReceiver();
-  const roles = await startRoles(ctx.stack, { taskQueue, web: false, env: { SESSION_LIFETIME_SECONDS: String(COST_LIFETIME_S) } });
+  const roles = await startRoles(ctx.stack, { taskQueue, web: false, env: { SESSION_LIFETIME_SECONDS: String(COST_LIFETIME_S), ...options.env } });
   try {
     const merchant = await registerMerchant(
       ctx.db,

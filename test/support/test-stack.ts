@@ -13,7 +13,7 @@ import type { postWebhook } from '../../core/webhooks/http-post.js';
 import type { FetchVerificationFile, ResolveTxt } from '../../core/merchants/domain-verification.js';
 import { markDomainsVerified } from './verified-domains.js';
 import { registerMerchantWithoutUrlCheck, type CreatedMerchant, type NewMerchant } from '../../core/onboarding/registration.js';
-import { connectTemporal, type Temporal, temporalConnectionOptions } from '../../core/temporal/connection.js';
+import { connectTemporal, type Temporal, temporalConnectionOptions, withEagerStarts } from '../../core/temporal/connection.js';
 import { createWebApp } from '../../web/app.js';
 import { createCartWorker } from '../../worker/create-worker.js';
 import { PRODUCTION_SETTINGS } from './production-settings.js';
@@ -114,8 +114,9 @@ export async function startTestStack(env: Record<string, string> = {}, options: 
   // As worker/main.ts: the SDK logs through the stack's logger, so its lines are scanned with the stack's.
   routeSdkLogs(sdkLoggerFrom(logger.child({ component: 'temporal-sdk' })));
   const db = createDb(config.databaseUrl);
-  const temporal = connectTemporal(config);
   const workerConnection = await NativeConnection.connect(temporalConnectionOptions(config));
+  // TEMPORAL_EAGER_START: the API and the page start through the worker's connection, as the API process does with its own worker.
+  const temporal = config.temporal.eagerStart ? withEagerStarts(connectTemporal(config), config, workerConnection) : connectTemporal(config);
   const workerMetrics = createActivityMetrics();
   const worker = await createCartWorker({
     metrics: workerMetrics,

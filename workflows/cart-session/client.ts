@@ -20,10 +20,19 @@ export type CartSessionHandle = WorkflowHandle<typeof cartSession>;
  * Starts the session of one cart, by function reference so its input is type-checked here. One
  * workflow per cartId, ever: a second start with the same id is refused, not merged. `facts` give
  * the Temporal UI its summary and details (no personal data: workflows/cart-session/operator-details.ts).
+ * `requestEagerStart` only with a client over a NativeConnection a worker of this process polls on
+ * (core/temporal/connection.ts, `withEagerStarts`).
  */
 export function startCartSession(
   client: Client,
-  options: { taskQueue: string; input: CartSessionInput; storeName: string; workflowId?: string; facts?: Omit<SessionFacts, 'amount' | 'currency'> },
+  options: {
+    taskQueue: string;
+    input: CartSessionInput;
+    storeName: string;
+    workflowId?: string;
+    facts?: Omit<SessionFacts, 'amount' | 'currency'>;
+    requestEagerStart?: boolean;
+  },
 ): Promise<CartSessionHandle> {
   const { input, facts } = options;
   return client.workflow.start(cartSession, {
@@ -31,6 +40,7 @@ export function startCartSession(
     taskQueue: options.taskQueue,
     args: [input],
     workflowIdReusePolicy: WorkflowIdReusePolicy.REJECT_DUPLICATE,
+    ...(options.requestEagerStart ? { requestEagerStart: true } : {}),
     // A task held by a worker that died is retried elsewhere after this; the page's deadlines outlast it (core/temporal/worker-loss.ts).
     workflowTaskTimeout: WORKFLOW_TASK_TIMEOUT_MS,
     memo: { storeName: options.storeName },

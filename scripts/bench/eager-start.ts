@@ -1,0 +1,148 @@
+import { cartRequestBody, settle, WARM_UP_S, type BenchContext } from './context.js';
+import { cpuMeter, cpuMsPer } from './cpu.js';
+import { httpLoad, round, type LoadFigures } from './load.js';
+import { COST_CONCURRENCY, measureSessionCost } from './session-cost.js';
+import { processGroups, startRoles, type Roles } from './stack.js';
+
+/** The one setting the two sides differ in (docs/decisions/session-cost.md, "Eager workflow start"). */
+const EAGER = { off: { TEMPORAL_EAGER_START: 'false' }, on: { TEMPORAL_EAGER_START: 'true' } } as const;
+type Side = keyof typeof EAGER;
+
+export interface EagerCreateRound {
+  first: Side;
+  off: CreateFigures;
+  on: CreateFigures;
+}
+
+type CreateFigures = LoadFigures & {
+  /** Every process (Temporal, PostgreSQL, worker, API) per created cart, until the worker has run every session's first task. */
+  cpuMsPerCart: number;
+  cpuMsByProcess: Record<string, number>;
+};
+
+const median = (xs: number[]) => {
+  const s = [...xs].sort((a, b) => a - b);
+  return s.length % 2 ? s[(s.length - 1) / 2]! : (s[s.length / 2 - 1]! + s[s.length / 2]!) / 2;
+};
+
+/**
+ * Create-cart under load on `roles`, metered from the first request until the worker has taken every
+ * session's first workflow task (settle): without eager start that task may still wait in the queue
+ * when the load stops, and its CPU belongs to the carts created.
+ */
+async function createCarts(ctx: BenchContext, roles: Roles, taskQueue: string): Promise<CreateFigures> {
+  const load = {
+    url: `${roles.apiUrl}/v2/public/api/cart/`,
+    method: 'POST' as const,
+    headers: { 'content-type': 'application/json' },
+    body: cartRequestBody(ctx.merchant.platformUuid),
+    connections: ctx.concurrency,
+  };
+  await settle(ctx, taskQueue);
+  const meter = cpuMeter(processGroups(ctx.stack, roles));
+  const figures = await httpLoad({ ...load, durationS: ctx.durationS });
+  await settle(ctx, taskQueue);
+  const cpu = meter.stop();
+  const { bench: _bench, ...byProcess } = cpuMsPer(cpu, figures.requests);
+  return {
+    ...figures,
+    cpuMsPerCart: round(
+      Object.values(byProcess).reduce((a, b) => a + b, 0),
+      1,
+    ),
+    cpuMsByProcess: byProcess,
+  };
+}
+
+/**
+ * Eager workflow start measured alone, in one run: two sets of roles on the same servers, each with a
+ * worker process and an API, the same code, differing only in TEMPORAL_EAGER_START, measured in turns
+ * (which goes first alternates), `rounds` times. Each figure is the median of its rounds.
+ */
+export async function measureEagerCreateCart(ctx: BenchContext, rounds: number) {
+  const sides = {} as Record<Side, { roles: Roles; taskQueue: string }>;
+  for (const side of ['off', 'on'] as const) {
+    const taskQueue = `bench-eager-${side}`;
+    sides[side] = { taskQueue, roles: await startRoles(ctx.stack, { taskQueue, web: false, env: EAGER[side] }) };
+  }
+  try {
+    for (const side of ['off', 'on'] as const)
+      await httpLoad({
+        url: `${sides[side].roles.apiUrl}/v2/public/api/cart/`,
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: cartRequestBody(ctx.merchant.platformUuid),
+        connections: ctx.concurrency,
+        durationS: WARM_UP_S,
+      });
+    const measured: EagerCreateRound[] = [];
+    for (let i = 0; i < rounds; i++) {
+      const order: Side[] = i % 2 === 0 ? ['off', 'on'] : ['on', 'off'];
+      const figures = {} as Record<Side, CreateFigures>;
+      for (const side of order) figures[side] = await createCarts(ctx, sides[side].roles, sides[side].taskQueue);
+      ctx.log(
+        `  round ${i + 1} (${order[0]} first): off ${figures.off.cpuMsPerCart} ms/cart, p50 ${figures.off.p50Ms} p99 ${figures.off.p99Ms} ms, ${figures.off.perSec}/s; ` +
+          `on ${figures.on.cpuMsPerCart} ms/cart, p50 ${figures.on.p50Ms} p99 ${figures.on.p99Ms} ms, ${figures.on.perSec}/s; ` +
+          `by process off ${JSON.stringify(figures.off.cpuMsByProcess)}, on ${JSON.stringify(figures.on.cpuMsByProcess)}`,
+      );
+      measured.push({ first: order[0]!, off: figures.off, on: figures.on });
+    }
+    const summary = (side: Side) => ({
+      cpuMsPerCart: median(measured.map((r) => r[side].cpuMsPerCart)),
+      p50Ms: median(measured.map((r) => r[side].p50Ms)),
+      p99Ms: median(measured.map((r) => r[side].p99Ms)),
+      perSec: median(measured.map((r) => r[side].perSec)),
+      errors: measured.reduce((n, r) => n + r[side].errors, 0),
+    });
+    const off = summary('off');
+    const on = summary('on');
+    return {
+      off,
+      on,
+      /** On over off, from the medians: below 1 is a saving. */
+      cpuRatio: round(on.cpuMsPerCart / off.cpuMsPerCart, 2),
+      p50Ratio: round(on.p50Ms / off.p50Ms, 2),
+      p99Ratio: round(on.p99Ms / off.p99Ms, 2),
+      /** The same ratios round by round: how far one round says more than the medians. */
+      roundCpuRatios: measured.map((r) => round(r.on.cpuMsPerCart / r.off.cpuMsPerCart, 2)),
+      rounds: measured,
+    };
+  } finally {
+    await Promise.allSettled([sides.off?.roles.stop(), sides.on?.roles.stop()]);
+  }
+}
+
+/**
+ * The whole paid and abandoned session (scripts/bench/session-cost.ts) with eager start off and on,
+ * in turns, `rounds` times; each figure the median of its rounds.
+ */
+export async function measureEagerSessionCost(ctx: BenchContext, options: { paidSessions: number; abandonedSessions: number; rounds: number }) {
+  const measured: Array<Record<Side, { paid: number; abandoned: number; byProcess: Record<string, number>; abandonedByProcess: Record<string, number> }>> = [];
+  for (let i = 0; i < options.rounds; i++) {
+    const order: Side[] = i % 2 === 0 ? ['off', 'on'] : ['on', 'off'];
+    const round_ = {} as (typeof measured)[number];
+    for (const side of order) {
+      const cost = await measureSessionCost(ctx, { code: `eager-${side}-${i + 1}`, ...options, concurrency: COST_CONCURRENCY, env: EAGER[side] });
+      round_[side] = {
+        paid: cost.paidSessionCpuMs,
+        abandoned: cost.abandonedSessionCpuMs,
+        byProcess: cost.paid.cpuMsByProcess,
+        abandonedByProcess: cost.abandoned.cpuMsByProcess,
+      };
+    }
+    ctx.log(
+      `  cost round ${i + 1} (${order[0]} first): off paid ${round_.off.paid} abandoned ${round_.off.abandoned} ${JSON.stringify(round_.off.byProcess)} ${JSON.stringify(round_.off.abandonedByProcess)}; ` +
+        `on paid ${round_.on.paid} abandoned ${round_.on.abandoned} ${JSON.stringify(round_.on.byProcess)} ${JSON.stringify(round_.on.abandonedByProcess)}`,
+    );
+    measured.push(round_);
+  }
+  const off = { paidSessionCpuMs: median(measured.map((r) => r.off.paid)), abandonedSessionCpuMs: median(measured.map((r) => r.off.abandoned)) };
+  const on = { paidSessionCpuMs: median(measured.map((r) => r.on.paid)), abandonedSessionCpuMs: median(measured.map((r) => r.on.abandoned)) };
+  return {
+    off,
+    on,
+    paidRatio: round(on.paidSessionCpuMs / off.paidSessionCpuMs, 2),
+    abandonedRatio: round(on.abandonedSessionCpuMs / off.abandonedSessionCpuMs, 2),
+    rounds: measured,
+  };
+}
