@@ -5,6 +5,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { storeCard } from '../../core/checkout/card-vault.js';
 import { SANDBOX_CARDS } from '../../core/checkout/payment-processors/sandbox.js';
 import { createOutboxOtpSender, readLatestOutboxCode } from '../../core/checkout/otp/outbox.js';
+import { createOutboxDashboardMailer } from '../../core/people/mail/outbox.js';
 import { verifyWebhook } from '../../core/webhooks/verify.js';
 import { cartWorkflowId } from '../../workflows/cart-session/messages.js';
 import { cartEvents } from '../support/cart-events.js';
@@ -57,6 +58,11 @@ describe('data key rotation under a live stack', () => {
       webhookSecrets: open(await db()<{ sealed: Buffer }[]>`select secret_encrypted as sealed from webhook_secrets`),
       cardVault: open(await db()<{ sealed: Buffer }[]>`select sealed from card_vault`),
       otpOutbox: open(await db()<{ sealed: Buffer }[]>`select code_sealed as sealed from otp_outbox union all select recipient_sealed from otp_outbox`),
+      dashboardMail: open(
+        await db()<
+          { sealed: Buffer }[]
+        >`select secret_sealed as sealed from dashboard_mail_outbox union all select recipient_sealed from dashboard_mail_outbox`,
+      ),
       orderCustomers: open(await db()<{ sealed: Buffer }[]>`select customer_sealed as sealed from carts where customer_sealed is not null order by created_at`),
       eventCustomers: open(
         (
@@ -98,6 +104,13 @@ describe('data key rotation under a live stack', () => {
       merchantName: 'Test Store',
       codeLifetimeMs: 300_000,
     });
+    // A dashboard sign-in code in sandbox's mail outbox: its recipient and code sealed with k1.
+    await createOutboxDashboardMailer({ environment: 'sandbox', db: first.db, keyring: first.config.keyring, logger: first.logger }).send({
+      kind: 'sign_in_code',
+      to: 'grace@example.com',
+      code: '271828',
+      lifetimeMs: 600_000,
+    });
     // A customer who paid under k1: their contact is sealed with it in the ledger and in order_created.
     const firstDriver = cartSessionDriver(first, merchant.platformUuid);
     expect(await firstDriver.pay(await firstDriver.verifiedSession(), SANDBOX_CARDS.approved)).toMatchObject({ status: 'paid' });
@@ -106,6 +119,7 @@ describe('data key rotation under a live stack', () => {
       cardVault: ['k1'],
       // The outbox holds that customer's code too.
       otpOutbox: ['k1', 'k1', 'k1', 'k1'],
+      dashboardMail: ['k1', 'k1'],
       orderCustomers: ['k1'],
       eventCustomers: ['k1'],
     });
@@ -127,15 +141,32 @@ describe('data key rotation under a live stack', () => {
 
     // reseal: everything with k2; a second run finds nothing to do.
     // The customer who paid across the rotation was recorded under k2 already.
-    expect(await reseal(keys.k1k2)).toEqual({ sealingKeyId: 'k2', webhookSecrets: 1, cardVault: 1, otpOutbox: 3, orderCustomers: 1, eventCustomers: 1 });
+    expect(await reseal(keys.k1k2)).toEqual({
+      sealingKeyId: 'k2',
+      webhookSecrets: 1,
+      cardVault: 1,
+      otpOutbox: 3,
+      orderCustomers: 1,
+      eventCustomers: 1,
+      dashboardMail: 1,
+    });
     expect(await sealedKeyIds(second)).toEqual({
       webhookSecrets: ['k2', 'k2'],
       cardVault: ['k2'],
       otpOutbox: ['k2', 'k2', 'k2', 'k2', 'k2', 'k2'],
+      dashboardMail: ['k2', 'k2'],
       orderCustomers: ['k2', 'k2'],
       eventCustomers: ['k2', 'k2'],
     });
-    expect(await reseal(keys.k1k2)).toEqual({ sealingKeyId: 'k2', webhookSecrets: 0, cardVault: 0, otpOutbox: 0, orderCustomers: 0, eventCustomers: 0 });
+    expect(await reseal(keys.k1k2)).toEqual({
+      sealingKeyId: 'k2',
+      webhookSecrets: 0,
+      cardVault: 0,
+      otpOutbox: 0,
+      orderCustomers: 0,
+      eventCustomers: 0,
+      dashboardMail: 0,
+    });
     await stop(second);
 
     // k2 alone: k1 is gone, and nothing needed it.
