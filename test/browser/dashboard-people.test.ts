@@ -3,25 +3,10 @@ import type { Browser, Page } from 'playwright-core';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { SANDBOX_CARDS } from '../../core/checkout/payment-processors/sandbox.js';
 import type { CreatedMerchant } from '../../core/onboarding/registration.js';
-import { axeViolations, BEST_PRACTICE_TAG, describeViolations, WCAG_22_AA_TAGS } from '../support/axe.js';
+import { expectAccessible } from '../support/accessible-widths.js';
 import { cartSessionDriver } from '../support/cart-session-driver.js';
-import { horizontalOverflow, launchChromium, openPage, skipWithoutChromium, type WatchedPage } from '../support/chromium.js';
+import { launchChromium, openPage, skipWithoutChromium, type WatchedPage } from '../support/chromium.js';
 import { useTestStack } from '../support/test-stack.js';
-
-/** axe-core's WCAG 2.2 AA rules and best practices find nothing at 375 and 1280 px, and nothing scrolls sideways. */
-async function expectAccessible(page: Page, what: string) {
-  const original = page.viewportSize()!;
-  for (const width of [375, 1280]) {
-    await page.setViewportSize({ width, height: original.height });
-    const violations = await axeViolations(page, [...WCAG_22_AA_TAGS, BEST_PRACTICE_TAG]);
-    expect(
-      violations.map((v) => `${v.id} ×${v.nodes.length}`),
-      `${what} at ${width}px:\n${describeViolations(violations)}`,
-    ).toEqual([]);
-    expect(await horizontalOverflow(page), `${what} at ${width}px: sideways scroll`).toBe(0);
-  }
-  await page.setViewportSize(original);
-}
 
 /**
  * A merchant's team in Chromium, with a virtual WebAuthn authenticator (the DevTools protocol's
