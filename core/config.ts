@@ -435,11 +435,22 @@ export const environmentSchema = z.object({
     .int()
     .min(0)
     .max(60)
-    .default(5)
+    .default(0)
     .register(settingDocs, {
       readBy: ['worker'],
       meaning:
-        "how long one call into the workflow sandbox may run before the SDK fails its workflow task (a workflow stuck in a loop); 0 turns the watchdog off (patches/@temporalio+worker+1.24.0.patch), which saves the OS thread Node starts and joins for every call into the sandbox, but a stuck workflow then hangs the worker's workflow thread until the process is restarted (docs/decisions/session-cost.md)",
+        "how long one call into the workflow sandbox may run before the SDK fails its workflow task (a workflow stuck in a loop); 0, the default, starts no watchdog (patches/@temporalio+worker+1.24.0.patch), which saves the OS thread Node starts and joins for every call into the sandbox: a stuck workflow then stalls the workflow thread, and WORKER_STALL_EXIT_SECONDS ends the process (docs/decisions/session-cost.md). 5 is the SDK's own default: the runbook's answer to a workflow that stalls every worker in turn",
+    }),
+  WORKER_STALL_EXIT_SECONDS: z.coerce
+    .number()
+    .int()
+    .min(2)
+    .max(300)
+    .default(15)
+    .register(settingDocs, {
+      readBy: ['worker'],
+      meaning:
+        'how long workflow activations may stay in flight with none completing before the worker process exits (code 70) for its supervisor to restart it, and Temporal moves its sessions to the other workers: the liveness answer to a workflow stuck in a loop (worker/workflow-thread-liveness.ts). An activation takes milliseconds',
     }),
   LOG_LEVEL: z
     .enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'])
@@ -1034,7 +1045,11 @@ export const configSchema = environmentSchema
     threeDSecureChallengeMs: c.THREE_DS_CHALLENGE_SECONDS * 1000,
     sandboxOtp: c.SANDBOX_OTP,
     logLevel: c.LOG_LEVEL,
-    worker: { maxCachedWorkflows: c.WORKER_MAX_CACHED_WORKFLOWS, sandboxWatchdogMs: c.WORKER_SANDBOX_WATCHDOG_SECONDS * 1000 },
+    worker: {
+      maxCachedWorkflows: c.WORKER_MAX_CACHED_WORKFLOWS,
+      sandboxWatchdogMs: c.WORKER_SANDBOX_WATCHDOG_SECONDS * 1000,
+      stallExitMs: c.WORKER_STALL_EXIT_SECONDS * 1000,
+    },
     rateLimit: {
       windowSeconds: c.RATE_LIMIT_WINDOW_SECONDS,
       perClient: c.RATE_LIMIT_PER_CLIENT,

@@ -13,6 +13,7 @@ import { DASHBOARD_CODEC_PATH, TEMPORAL_UI_PATH } from '../web/dashboard/tempora
 import { bundleWorkflows, createCartWorker } from '../worker/create-worker.js';
 import { serveWorkerMetrics, workerTelemetryOptions } from '../worker/metrics.js';
 import { sdkLoggerFrom } from '../worker/sdk-logger.js';
+import { exitWhenWorkflowThreadStalls } from '../worker/workflow-thread-liveness.js';
 import { createActivityMetrics } from '../activities/metrics.js';
 import { ensureCardVaultPurgeSchedule } from '../workflows/card-vault-purge/client.js';
 import { ensureSavedCardRemovalSchedule } from '../workflows/saved-card-removal/client.js';
@@ -100,10 +101,12 @@ try {
     workflowBundle: await bundleWorkflows(),
     metrics: activityMetrics,
   });
+  const liveness = exitWhenWorkflowThreadStalls(worker, { config, logger });
   const running = worker.run();
   await ensureCardVaultPurgeSchedule(temporal.client, config);
   await ensureSavedCardRemovalSchedule(temporal.client, config);
   closers.push(async () => {
+    liveness.stop();
     worker.shutdown();
     await running;
     await workerConnection.close();

@@ -6,6 +6,7 @@ import type { Logger } from '../core/logger.js';
 import { temporalConnectionOptions } from '../core/temporal/connection.js';
 import { createCartWorker } from './create-worker.js';
 import { sdkLoggerFrom } from './sdk-logger.js';
+import { exitWhenWorkflowThreadStalls } from './workflow-thread-liveness.js';
 
 /**
  * A cart worker inside the API process, for TEMPORAL_EAGER_START: the sessions the API starts
@@ -18,10 +19,12 @@ export async function startInProcessCartWorker(deps: { config: Config; db: Db; l
   Runtime.install({ shutdownSignals: [], logger: sdkLoggerFrom(deps.logger.child({ component: 'temporal-sdk' })) });
   const connection = await NativeConnection.connect(temporalConnectionOptions(deps.config));
   const worker = await createCartWorker({ ...deps, connection });
+  const liveness = exitWhenWorkflowThreadStalls(worker, deps);
   const running = worker.run();
   return {
     connection,
     async stop() {
+      liveness.stop();
       worker.shutdown();
       await running;
       await connection.close();

@@ -12,6 +12,7 @@ import { ensureSavedCardRemovalSchedule } from '../workflows/saved-card-removal/
 import { createCartWorker } from './create-worker.js';
 import { serveWorkerMetrics, workerTelemetryOptions } from './metrics.js';
 import { sdkLoggerFrom } from './sdk-logger.js';
+import { exitWhenWorkflowThreadStalls } from './workflow-thread-liveness.js';
 
 const config = loadConfigOrExit();
 const logger = createLogger({ level: config.logLevel, name: 'worker' });
@@ -26,6 +27,7 @@ const db = createDb(config.databaseUrl);
 const connection = await NativeConnection.connect(temporalConnectionOptions(config));
 const metrics = createActivityMetrics();
 const worker = await createCartWorker({ config, db, logger, connection, metrics });
+exitWhenWorkflowThreadStalls(worker, { config, logger });
 const metricsServer = await serveWorkerMetrics({ config, db, registry: metrics.registry });
 const temporal = connectTemporal(config);
 await ensureCardVaultPurgeSchedule(temporal.client, config);

@@ -7,6 +7,7 @@ import { createLogger } from '../../core/logger.js';
 import { temporalConnectionOptions } from '../../core/temporal/connection.js';
 import { createCartWorker } from '../../worker/create-worker.js';
 import { sdkLoggerFrom } from '../../worker/sdk-logger.js';
+import { exitWhenWorkflowThreadStalls } from '../../worker/workflow-thread-liveness.js';
 import { testAcquirerProcessor } from './http-processor.js';
 
 /**
@@ -30,6 +31,7 @@ const worker = await createCartWorker({
   ...(process.env.TEST_ACQUIRER_URL ? { paymentProcessor: testAcquirerProcessor(process.env.TEST_ACQUIRER_URL) } : {}),
   workflowBundle: JSON.parse(readFileSync(process.env.TEST_WORKFLOW_BUNDLE!, 'utf8')) as { code: string; sourceMap: string },
 });
+exitWhenWorkflowThreadStalls(worker, { config, logger });
 logger.info({ taskQueue: config.temporal.taskQueue }, 'worker polling');
 await worker.run();
 await connection.close();

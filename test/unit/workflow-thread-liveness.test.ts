@@ -1,0 +1,83 @@
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { watchWorkflowThread, type InFlightActivations, type WorkflowThreadStall } from '../../worker/workflow-thread-liveness.js';
+
+/** The SDK's `numInFlightActivations$` as the watch sees it: the current count on subscribe, then each change. */
+function inFlightCounter() {
+  let listener: ((n: number) => void) | undefined;
+  let count = 0;
+  const source: InFlightActivations = {
+    subscribe(next) {
+      listener = next;
+      next(count);
+      return { unsubscribe: () => (listener = undefined) };
+    },
+  };
+  const set = (n: number) => {
+    count = n;
+    listener?.(n);
+  };
+  return { source, arrive: () => set(count + 1), complete: () => set(count - 1), subscribed: () => listener !== undefined };
+}
+
+describe('the workflow thread liveness watch', () => {
+  beforeEach(() => vi.useFakeTimers());
+  afterEach(() => vi.useRealTimers());
+
+  const watch = (source: InFlightActivations) => {
+    const stalls: WorkflowThreadStall[] = [];
+    const handle = watchWorkflowThread(source, { stallMs: 10_000, onStall: (stall) => stalls.push(stall) });
+    return { stalls, handle };
+  };
+
+  it('reports an activation in flight with none completed for the stall time, once, and stops watching', () => {
+    const counter = inFlightCounter();
+    const { stalls } = watch(counter.source);
+    vi.advanceTimersByTime(30_000);
+    counter.arrive();
+    vi.advanceTimersByTime(9_000);
+    expect(stalls).toEqual([]);
+    counter.arrive();
+    vi.advanceTimersByTime(1_000);
+    expect(stalls).toEqual([{ inFlight: 2, stalledMs: 10_000 }]);
+    vi.advanceTimersByTime(60_000);
+    expect(stalls).toHaveLength(1);
+    expect(counter.subscribed()).toBe(false);
+  });
+
+  it('never reports a busy worker whose activations keep completing, nor an idle one', () => {
+    const counter = inFlightCounter();
+    const { stalls } = watch(counter.source);
+    counter.arrive();
+    for (let second = 0; second < 120; second++) {
+      counter.arrive();
+      vi.advanceTimersByTime(1_000);
+      counter.complete();
+    }
+    counter.complete();
+    vi.advanceTimersByTime(120_000);
+    expect(stalls).toEqual([]);
+  });
+
+  it('starts the clock at the first arrival after an idle spell, not at the last completion', () => {
+    const counter = inFlightCounter();
+    const { stalls } = watch(counter.source);
+    counter.arrive();
+    counter.complete();
+    vi.advanceTimersByTime(60_000);
+    counter.arrive();
+    vi.advanceTimersByTime(5_000);
+    expect(stalls).toEqual([]);
+    vi.advanceTimersByTime(5_000);
+    expect(stalls).toEqual([{ inFlight: 1, stalledMs: 10_000 }]);
+  });
+
+  it('reports nothing once stopped', () => {
+    const counter = inFlightCounter();
+    const { stalls, handle } = watch(counter.source);
+    counter.arrive();
+    handle.stop();
+    vi.advanceTimersByTime(60_000);
+    expect(stalls).toEqual([]);
+    expect(counter.subscribed()).toBe(false);
+  });
+});

@@ -1,0 +1,69 @@
+import type { Config } from '../core/config.js';
+import type { Logger } from '../core/logger.js';
+
+/** What the worker exits with when its workflow thread stalls: a supervisor restarts it (docs/runbook.md). */
+export const WORKFLOW_THREAD_STALLED_EXIT_CODE = 70;
+
+/** The SDK worker's count of workflow activations in flight (`Worker.numInFlightActivations$`). */
+export interface InFlightActivations {
+  subscribe(next: (inFlight: number) => void): { unsubscribe(): void };
+}
+
+export interface WorkflowThreadStall {
+  inFlight: number;
+  /** Since the last activation completed, or since the oldest in flight arrived. */
+  stalledMs: number;
+}
+
+/**
+ * The liveness answer without the sandbox watchdog (docs/decisions/session-cost.md): a workflow stuck
+ * in a loop holds the worker's one workflow thread, so activations stay in flight and none completes
+ * again. An activation is pure workflow code, milliseconds (its local activities run outside it), so
+ * activations in flight with none completed for `stallMs` is a stall, never a slow task.
+ */
+export function watchWorkflowThread(
+  inFlightActivations: InFlightActivations,
+  options: { stallMs: number; onStall(stall: WorkflowThreadStall): void; now?: () => number },
+): { stop(): void } {
+  const now = options.now ?? Date.now;
+  let inFlight = 0;
+  let progressAt = now();
+  const subscription = inFlightActivations.subscribe((next) => {
+    // A completion lowers the count; the first arrival after an idle spell starts the clock.
+    if (next < inFlight || inFlight === 0) progressAt = now();
+    inFlight = next;
+  });
+  const check = setInterval(
+    () => {
+      const stalledMs = now() - progressAt;
+      if (inFlight === 0 || stalledMs < options.stallMs) return;
+      stop();
+      options.onStall({ inFlight, stalledMs });
+    },
+    Math.min(1_000, options.stallMs / 4),
+  );
+  check.unref();
+  const stop = () => {
+    clearInterval(check);
+    subscription.unsubscribe();
+  };
+  return { stop };
+}
+
+/**
+ * For a worker process: a stalled workflow thread cannot be stopped or drained, so the process exits
+ * at once, as a SIGKILL would, and Temporal moves its sessions to the other workers
+ * (docs/decisions/worker-loss.md).
+ */
+export function exitWhenWorkflowThreadStalls(worker: { numInFlightActivations$: InFlightActivations }, deps: { config: Config; logger: Logger }) {
+  return watchWorkflowThread(worker.numInFlightActivations$, {
+    stallMs: deps.config.worker.stallExitMs,
+    onStall(stall) {
+      deps.logger.fatal(
+        { ...stall, exitCode: WORKFLOW_THREAD_STALLED_EXIT_CODE },
+        'workflow thread stalled: activations in flight and none completed; exiting so that another worker takes the sessions',
+      );
+      process.exit(WORKFLOW_THREAD_STALLED_EXIT_CODE);
+    },
+  });
+}
