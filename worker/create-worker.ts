@@ -11,8 +11,17 @@ import { createActivityMetrics, type ActivityMetrics } from '../activities/metri
 export const WORKFLOWS_PATH = fileURLToPath(new URL('../workflows/index.ts', import.meta.url));
 /** Summaries of every activity and timer for the Temporal UI, bundled with the workflows. */
 const WORKFLOW_INTERCEPTORS = [fileURLToPath(new URL('../workflows/operator-summaries.ts', import.meta.url))];
-/** Run in the sandbox before its globals freeze: the SDK's per-promise stack capture off (workflows/sandbox-stack-capture.ts). */
-export const WORKFLOW_PRELOAD_MODULES = [fileURLToPath(new URL('../workflows/sandbox-stack-capture.ts', import.meta.url))];
+/**
+ * Run in the sandbox once, before its globals freeze, and shared by every workflow of the worker: the
+ * SDK's per-promise stack capture off (workflows/sandbox-stack-capture.ts), and the code check's digest
+ * (core/checkout/otp/digest.ts), pure and stateless, whose hash library's set-up (every SHA-2
+ * variant's tables) otherwise ran again for each workflow the worker creates (docs/decisions/session-cost.md).
+ * The digest's own module, not the library: the bundler drops a bare import of a package that declares
+ * no side effects.
+ */
+export const WORKFLOW_PRELOAD_MODULES = ['../workflows/sandbox-stack-capture.ts', '../core/checkout/otp/digest.ts'].map((module) =>
+  fileURLToPath(new URL(module, import.meta.url)),
+);
 
 /**
  * Bundling takes seconds; tests build it once and hand it to every worker they start. `preloadModules`

@@ -1,4 +1,4 @@
-import { disputeEvidenceSchema } from '../../core/checkout/dispute-model.js';
+import { disputeEvidenceSchema } from '../../core/checkout/dispute-evidence.js';
 import { orderSchema } from '../../core/orders/order-schema.js';
 import {
   bodyErrors,

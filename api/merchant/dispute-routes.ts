@@ -1,6 +1,6 @@
 import { Hono } from 'hono';
 import { answerDispute, type DisputeAnswerRequest } from '../../application/disputes/answer-dispute.js';
-import { disputeEvidenceSchema } from '../../core/checkout/dispute-model.js';
+import { disputeEvidenceSchema } from '../../core/checkout/dispute-evidence.js';
 import type { Config } from '../../core/config.js';
 import type { Db } from '../../core/db/client.js';
 import { getOrder } from '../../core/orders/orders.js';

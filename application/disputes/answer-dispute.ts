@@ -1,5 +1,5 @@
 import { findDispute, recordDisputeAnswer } from '../../core/checkout/disputes.js';
-import type { DisputeEvidence } from '../../core/checkout/dispute-model.js';
+import type { DisputeEvidence } from '../../core/checkout/dispute-evidence.js';
 import type { CartOwner } from '../../core/checkout/cart-ledger.js';
 import { findOwnerCart } from '../../core/checkout/order-views.js';
 import type { Keyring } from '../../core/crypto.js';

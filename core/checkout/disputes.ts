@@ -1,7 +1,8 @@
 import type { Environment } from '../config.js';
 import type { Keyring } from '../crypto.js';
 import type { Db, Sql } from '../db/client.js';
-import type { DisputeAnswer, DisputeEvidence, DisputeFacts, DisputeStatus } from './dispute-model.js';
+import type { DisputeEvidence } from './dispute-evidence.js';
+import type { DisputeAnswer, DisputeFacts, DisputeStatus } from './dispute-model.js';
 
 /**
  * The `disputes` table's one writer: each dispute of an order as its workflow (workflows/dispute/)

@@ -1,6 +1,7 @@
 import type { Card } from './cards.js';
 import type { CaptureMethod } from './session.js';
-import type { DisputeEvidence, DisputeStatus } from './dispute-model.js';
+import type { DisputeEvidence } from './dispute-evidence.js';
+import type { DisputeStatus } from './dispute-model.js';
 
 export interface ChargeRequest {
   /** The processor returns the first result again for a repeated key: a retry never charges twice. */

@@ -3,7 +3,7 @@ import { Client } from '@temporalio/client';
 import { temporal as proto } from '@temporalio/proto';
 import Stripe from 'stripe';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { DisputeEvidence } from '../../core/checkout/dispute-model.js';
+import type { DisputeEvidence } from '../../core/checkout/dispute-evidence.js';
 import type { PaymentProcessor, RefundRequest, VoidRequest } from '../../core/checkout/payment-processor.js';
 import { createSandboxPaymentProcessor, SANDBOX_CARDS } from '../../core/checkout/payment-processors/sandbox.js';
 import { createApiKey } from '../../core/merchants/api-keys.js';

@@ -1,4 +1,5 @@
-import type { DisputeEvidence, DisputeStatus } from '../dispute-model.js';
+import type { DisputeEvidence } from '../dispute-evidence.js';
+import type { DisputeStatus } from '../dispute-model.js';
 import Stripe from 'stripe';
 import {
   ProcessorUnavailableError,
