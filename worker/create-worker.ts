@@ -10,7 +10,7 @@ import { createActivityMetrics, type ActivityMetrics } from '../activities/metri
 
 export const WORKFLOWS_PATH = fileURLToPath(new URL('../workflows/index.ts', import.meta.url));
 /** Summaries of every activity and timer for the Temporal UI, bundled with the workflows. */
-const WORKFLOW_INTERCEPTORS = [fileURLToPath(new URL('../workflows/operator-summaries.ts', import.meta.url))];
+export const WORKFLOW_INTERCEPTORS = [fileURLToPath(new URL('../workflows/operator-summaries.ts', import.meta.url))];
 /**
  * Run in the sandbox once, before its globals freeze, and shared by every workflow of the worker: the
  * SDK's per-promise stack capture off (workflows/sandbox-stack-capture.ts), and the code check's digest
@@ -24,15 +24,18 @@ export const WORKFLOW_PRELOAD_MODULES = ['../workflows/sandbox-stack-capture.ts'
 );
 
 /**
- * Bundling takes seconds; tests build it once and hand it to every worker they start. `preloadModules`
- * is for the bench, which measures the bundle with and without them (scripts/bench/sandbox-levers.ts).
+ * Bundling takes seconds; tests build it once and hand it to every worker they start. The options are
+ * for the bench, which measures the bundle with and without what they change (scripts/bench/sandbox-levers.ts).
  */
-export function bundleWorkflows({ preloadModules = WORKFLOW_PRELOAD_MODULES } = {}): Promise<WorkflowBundleWithSourceMap> {
+export function bundleWorkflows({
+  preloadModules = WORKFLOW_PRELOAD_MODULES,
+  workflowInterceptorModules = WORKFLOW_INTERCEPTORS,
+} = {}): Promise<WorkflowBundleWithSourceMap> {
   // The failure converter runs inside the workflow sandbox too: it is part of the bundle.
   return bundleWorkflowCode({
     workflowsPath: WORKFLOWS_PATH,
     failureConverterPath: FAILURE_CONVERTER_PATH,
-    workflowInterceptorModules: WORKFLOW_INTERCEPTORS,
+    workflowInterceptorModules,
     preloadModules,
     logger: { info() {}, warn() {}, error: console.error, debug() {}, trace() {}, log() {} },
   });

@@ -4,14 +4,16 @@ import { parseArgs } from 'node:util';
 import protos from '@temporalio/proto';
 import { Runtime, Worker, type WorkflowBundleWithSourceMap } from '@temporalio/worker';
 import { z } from 'zod';
-import { bundleWorkflows } from '../../worker/create-worker.js';
+import { bundleWorkflows, WORKFLOW_INTERCEPTORS } from '../../worker/create-worker.js';
 
 /**
- * `npm run -s bench:sandbox`: what the workflow sandbox's two fixed costs take from the worker, on
- * replays of a recorded paid session (no server involved, so only the worker's own CPU is counted),
- * each lever alone and both, alternating, in one run: the SDK's per-promise stack capture (off through
- * workflows/sandbox-stack-capture.ts, preloaded) and the watchdog on every call into the sandbox (off
- * with WORKER_SANDBOX_WATCHDOG_SECONDS=0). Prints the median CPU per replay of each and its ratio to the
+ * `npm run -s bench:sandbox`: what the workflow sandbox's fixed costs take from the worker, on replays
+ * of a recorded paid session (no server involved, so only the worker's own CPU is counted), each lever
+ * alone and together, alternating, in one run: the SDK's per-promise stack capture (off through
+ * workflows/sandbox-stack-capture.ts, preloaded), the watchdog on every call into the sandbox (off with
+ * WORKER_SANDBOX_WATCHDOG_SECONDS=0), and each workflow's module set-up (1.2's: zod and the dispute
+ * evidence schema imported, the code digest not preloaded). Each replay creates its workflow, as a new
+ * session or a replay after eviction does. Prints the median CPU per replay of each and its ratio to the
  * SDK's defaults.
  */
 const { values } = parseArgs({ options: { replays: { type: 'string', default: '150' }, rounds: { type: 'string', default: '5' } } });
@@ -30,12 +32,23 @@ async function cpuMsPerReplay(workflowBundle: WorkflowBundleWithSourceMap, isola
   return (used.user + used.system) / 1000 / options.replays;
 }
 
-const [capturing, preloaded] = await Promise.all([bundleWorkflows({ preloadModules: [] }), bundleWorkflows()]);
+const STACK_CAPTURE_OFF = fileURLToPath(new URL('../../workflows/sandbox-stack-capture.ts', import.meta.url));
+const EVIDENCE_SCHEMA = fileURLToPath(new URL('./sandbox/evidence-schema-per-workflow.ts', import.meta.url));
+const [capturing, stackCaptureOff, release12Modules, workersNow] = await Promise.all([
+  bundleWorkflows({ preloadModules: [] }),
+  bundleWorkflows({ preloadModules: [STACK_CAPTURE_OFF] }),
+  bundleWorkflows({ preloadModules: [STACK_CAPTURE_OFF], workflowInterceptorModules: [...WORKFLOW_INTERCEPTORS, EVIDENCE_SCHEMA] }),
+  bundleWorkflows(),
+]);
 const variants = {
   sdkDefaults: () => cpuMsPerReplay(capturing, SDK_WATCHDOG_MS),
-  stackCaptureOff: () => cpuMsPerReplay(preloaded, SDK_WATCHDOG_MS),
+  stackCaptureOff: () => cpuMsPerReplay(stackCaptureOff, SDK_WATCHDOG_MS),
   watchdogOff: () => cpuMsPerReplay(capturing, 0),
-  bothOff: () => cpuMsPerReplay(preloaded, 0),
+  bothOff: () => cpuMsPerReplay(stackCaptureOff, 0),
+  /** Both off, with 1.2's module set-up. */
+  bothOffWith12Modules: () => cpuMsPerReplay(release12Modules, 0),
+  /** The workers' defaults now: both off, the digest preloaded. */
+  workersNow: () => cpuMsPerReplay(workersNow, 0),
 };
 type Variant = keyof typeof variants;
 const figures = Object.fromEntries(Object.keys(variants).map((k) => [k, [] as number[]])) as Record<Variant, number[]>;
