@@ -9,6 +9,7 @@ import { cartWorkflowId, stateQuery, type CartSessionInput } from '../../workflo
 import type { CartSessionHandle } from '../../workflows/cart-session/client.js';
 import { cartSession } from '../../workflows/cart-session/workflow.js';
 import type { Roles, BenchStack } from './stack.js';
+import { untilMachineQuiet } from './cpu.js';
 
 /** Everything a measurement needs: the stack's roles, and clients of its PostgreSQL and Temporal. */
 export interface BenchContext {
@@ -90,7 +91,8 @@ const SETTLE_LIMIT_MS = 300_000;
  * started and queried, and its first task is handled after theirs. Each measurement starts on a
  * drained queue, so it is not charged for the backlog the one before left behind. The server gives up
  * on a query that no worker takes in time, as after create-cart at 128 clients: it is asked again
- * until the backlog drains or SETTLE_LIMIT_MS has passed.
+ * until the backlog drains or SETTLE_LIMIT_MS has passed. Then until the machine is quiet
+ * (untilMachineQuiet): the servers' own work left behind counts against the one before, not the next.
  */
 export async function settle(ctx: Pick<BenchContext, 'temporal' | 'config' | 'merchant'>, taskQueue = ctx.config.temporal.taskQueue): Promise<void> {
   const handle = await startMinimalSession(ctx, { storeName: 'Bench Probe', lifetimeMs: 60_000, taskQueue });
@@ -104,6 +106,7 @@ export async function settle(ctx: Pick<BenchContext, 'temporal' | 'config' | 'me
     }
   }
   await handle.terminate('benchmark probe');
+  await untilMachineQuiet();
 }
 
 /**

@@ -44,6 +44,24 @@ function machineTicks(): { busy: number; total: number } {
   return { busy, total: busy + idle + iowait };
 }
 
+/**
+ * Until the machine's cores idle: below `busyPctBelow` of all of them over one second, or `limitMs`
+ * has passed. A drained task queue is not a quiet server: Temporal writes the visibility records of
+ * the starts just made (their search attributes) after answering them, and that work would be charged
+ * to whatever is measured next.
+ */
+export async function untilMachineQuiet({ busyPctBelow = 10, limitMs = 60_000 } = {}): Promise<void> {
+  const giveUpAt = Date.now() + limitMs;
+  let before = machineTicks();
+  while (Date.now() < giveUpAt) {
+    await new Promise((resolve) => setTimeout(resolve, 1_000));
+    const now = machineTicks();
+    const busyPct = (100 * (now.busy - before.busy)) / Math.max(1, now.total - before.total);
+    if (busyPct < busyPctBelow) return;
+    before = now;
+  }
+}
+
 export interface CpuFigures {
   /** Wall time the meter ran. */
   seconds: number;
