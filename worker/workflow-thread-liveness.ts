@@ -26,22 +26,26 @@ export function watchWorkflowThread(
   options: { stallMs: number; onStall(stall: WorkflowThreadStall): void; now?: () => number },
 ): { stop(): void } {
   const now = options.now ?? Date.now;
+  const checkEveryMs = Math.min(1_000, options.stallMs / 4);
   let inFlight = 0;
   let progressAt = now();
+  let checkedAt = progressAt;
   const subscription = inFlightActivations.subscribe((next) => {
     // A completion lowers the count; the first arrival after an idle spell starts the clock.
     if (next < inFlight || inFlight === 0) progressAt = now();
     inFlight = next;
   });
-  const check = setInterval(
-    () => {
-      const stalledMs = now() - progressAt;
-      if (inFlight === 0 || stalledMs < options.stallMs) return;
-      stop();
-      options.onStall({ inFlight, stalledMs });
-    },
-    Math.min(1_000, options.stallMs / 4),
-  );
+  const check = setInterval(() => {
+    const at = now();
+    // A check this late means the process was paused or its event loop blocked: completions could not
+    // be seen either, so that time is no evidence of a stall.
+    if (at - checkedAt > 2 * checkEveryMs) progressAt = at;
+    checkedAt = at;
+    const stalledMs = at - progressAt;
+    if (inFlight === 0 || stalledMs < options.stallMs) return;
+    stop();
+    options.onStall({ inFlight, stalledMs });
+  }, checkEveryMs);
   check.unref();
   const stop = () => {
     clearInterval(check);

@@ -71,6 +71,22 @@ describe('the workflow thread liveness watch', () => {
     expect(stalls).toEqual([{ inFlight: 1, stalledMs: 10_000 }]);
   });
 
+  it('counts no time the process spent paused: its checks came late, and completions could not be seen', () => {
+    const counter = inFlightCounter();
+    let clock = 0;
+    const stalls: WorkflowThreadStall[] = [];
+    watchWorkflowThread(counter.source, { stallMs: 10_000, onStall: (stall) => stalls.push(stall), now: () => clock });
+    counter.arrive();
+    clock += 30_000;
+    vi.advanceTimersByTime(1_000);
+    expect(stalls).toEqual([]);
+    for (let second = 0; second < 10; second++) {
+      clock += 1_000;
+      vi.advanceTimersByTime(1_000);
+    }
+    expect(stalls).toEqual([{ inFlight: 1, stalledMs: 10_000 }]);
+  });
+
   it('reports nothing once stopped', () => {
     const counter = inFlightCounter();
     const { stalls, handle } = watch(counter.source);
