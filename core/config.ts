@@ -450,7 +450,7 @@ export const environmentSchema = z.object({
     .register(settingDocs, {
       readBy: ['worker'],
       meaning:
-        'how long workflow activations may stay in flight with none completing before the worker process exits (code 70) for its supervisor to restart it, and Temporal moves its sessions to the other workers: the liveness answer to a workflow stuck in a loop (worker/workflow-thread-liveness.ts). An activation takes milliseconds',
+        'how long workflow activations may stay in flight with none completing, the process busy (a quarter of a core or more: a workflow spinning, not a wait on Temporal), before the worker process exits (code 70) for its supervisor to restart it, and Temporal moves its sessions to the other workers: the liveness answer to a workflow stuck in a loop (worker/workflow-thread-liveness.ts). An activation takes milliseconds',
     }),
   LOG_LEVEL: z
     .enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'])

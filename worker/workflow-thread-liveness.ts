@@ -17,32 +17,47 @@ export interface WorkflowThreadStall {
 
 /**
  * The liveness answer without the sandbox watchdog (docs/decisions/session-cost.md): a workflow stuck
- * in a loop holds the worker's one workflow thread, so activations stay in flight and none completes
- * again. An activation is pure workflow code, milliseconds (its local activities run outside it), so
- * activations in flight with none completed for `stallMs` is a stall, never a slow task.
+ * in a loop holds the worker's one workflow thread, so activations stay in flight, none completes
+ * again, and the thread keeps a core busy. An activation is pure workflow code, milliseconds (its local
+ * activities run outside it), so that, for `stallMs`, is a stall, never a slow task. Completions may
+ * also stop while Temporal is unreachable (an activation's completion is reported to the server), but
+ * the process then idles: without a quarter of a core used over the time, it is a wait, not a stall.
  */
 export function watchWorkflowThread(
   inFlightActivations: InFlightActivations,
-  options: { stallMs: number; onStall(stall: WorkflowThreadStall): void; now?: () => number },
+  options: {
+    stallMs: number;
+    onStall(stall: WorkflowThreadStall): void;
+    now?: () => number;
+    /** CPU the process has used, in ms, all threads. */
+    cpuMs?: () => number;
+  },
 ): { stop(): void } {
   const now = options.now ?? Date.now;
+  const cpuMs = options.cpuMs ?? processCpuMs;
   const checkEveryMs = Math.min(1_000, options.stallMs / 4);
   let inFlight = 0;
   let progressAt = now();
+  let cpuAtProgress = cpuMs();
   let checkedAt = progressAt;
+  const progressed = (at: number) => {
+    progressAt = at;
+    cpuAtProgress = cpuMs();
+  };
   const subscription = inFlightActivations.subscribe((next) => {
     // A completion lowers the count; the first arrival after an idle spell starts the clock.
-    if (next < inFlight || inFlight === 0) progressAt = now();
+    if (next < inFlight || inFlight === 0) progressed(now());
     inFlight = next;
   });
   const check = setInterval(() => {
     const at = now();
     // A check this late means the process was paused or its event loop blocked: completions could not
     // be seen either, so that time is no evidence of a stall.
-    if (at - checkedAt > 2 * checkEveryMs) progressAt = at;
+    if (at - checkedAt > 2 * checkEveryMs) progressed(at);
     checkedAt = at;
     const stalledMs = at - progressAt;
     if (inFlight === 0 || stalledMs < options.stallMs) return;
+    if (cpuMs() - cpuAtProgress < stalledMs / 4) return;
     stop();
     options.onStall({ inFlight, stalledMs });
   }, checkEveryMs);
@@ -52,6 +67,11 @@ export function watchWorkflowThread(
     subscription.unsubscribe();
   };
   return { stop };
+}
+
+function processCpuMs(): number {
+  const { user, system } = process.cpuUsage();
+  return (user + system) / 1000;
 }
 
 /**

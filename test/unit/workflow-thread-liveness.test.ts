@@ -23,9 +23,10 @@ describe('the workflow thread liveness watch', () => {
   beforeEach(() => vi.useFakeTimers());
   afterEach(() => vi.useRealTimers());
 
-  const watch = (source: InFlightActivations) => {
+  /** `cpuShare`: of one core, what the process uses meanwhile: a workflow thread spinning keeps one busy, an idle worker next to none. */
+  const watch = (source: InFlightActivations, cpuShare = 1) => {
     const stalls: WorkflowThreadStall[] = [];
-    const handle = watchWorkflowThread(source, { stallMs: 10_000, onStall: (stall) => stalls.push(stall) });
+    const handle = watchWorkflowThread(source, { stallMs: 10_000, onStall: (stall) => stalls.push(stall), cpuMs: () => Date.now() * cpuShare });
     return { stalls, handle };
   };
 
@@ -71,11 +72,19 @@ describe('the workflow thread liveness watch', () => {
     expect(stalls).toEqual([{ inFlight: 1, stalledMs: 10_000 }]);
   });
 
+  it('waits out a Temporal outage: completions stop, but the process idles instead of spinning', () => {
+    const counter = inFlightCounter();
+    const { stalls } = watch(counter.source, 0.05);
+    counter.arrive();
+    vi.advanceTimersByTime(120_000);
+    expect(stalls).toEqual([]);
+  });
+
   it('counts no time the process spent paused: its checks came late, and completions could not be seen', () => {
     const counter = inFlightCounter();
     let clock = 0;
     const stalls: WorkflowThreadStall[] = [];
-    watchWorkflowThread(counter.source, { stallMs: 10_000, onStall: (stall) => stalls.push(stall), now: () => clock });
+    watchWorkflowThread(counter.source, { stallMs: 10_000, onStall: (stall) => stalls.push(stall), now: () => clock, cpuMs: () => clock });
     counter.arrive();
     clock += 30_000;
     vi.advanceTimersByTime(1_000);
