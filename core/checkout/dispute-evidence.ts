@@ -6,6 +6,7 @@ import { z } from 'zod';
  * workflow the worker creates, and zod with this schema was a quarter of the workflow thread's time
  * (docs/decisions/session-cost.md).
  */
+
 /** The kinds of evidence a merchant may answer with (docs/api.md, Disputes); each maps to the processor's own fields. */
 export const EVIDENCE_KINDS = ['product_delivered', 'service_provided', 'refund_policy', 'cancellation', 'duplicate_charge', 'other'] as const;
 export type EvidenceKind = (typeof EVIDENCE_KINDS)[number];
