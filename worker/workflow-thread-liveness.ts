@@ -38,23 +38,27 @@ export function watchWorkflowThread(
   const checkEveryMs = Math.min(1_000, options.stallMs / 4);
   let inFlight = 0;
   let progressAt = now();
-  let cpuAtProgress = cpuMs();
   let checkedAt = progressAt;
-  const progressed = (at: number) => {
-    progressAt = at;
-    cpuAtProgress = cpuMs();
-  };
+  // The CPU reading is taken at the next check, not on each completion: this runs for every activation.
+  let cpuAtProgress: number | undefined;
   const subscription = inFlightActivations.subscribe((next) => {
     // A completion lowers the count; the first arrival after an idle spell starts the clock.
-    if (next < inFlight || inFlight === 0) progressed(now());
+    if (next < inFlight || inFlight === 0) {
+      progressAt = now();
+      cpuAtProgress = undefined;
+    }
     inFlight = next;
   });
   const check = setInterval(() => {
     const at = now();
     // A check this late means the process was paused or its event loop blocked: completions could not
     // be seen either, so that time is no evidence of a stall.
-    if (at - checkedAt > 2 * checkEveryMs) progressed(at);
+    if (at - checkedAt > 2 * checkEveryMs) {
+      progressAt = at;
+      cpuAtProgress = undefined;
+    }
     checkedAt = at;
+    cpuAtProgress ??= cpuMs();
     const stalledMs = at - progressAt;
     if (inFlight === 0 || stalledMs < options.stallMs) return;
     if (cpuMs() - cpuAtProgress < stalledMs / 4) return;
