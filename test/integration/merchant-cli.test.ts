@@ -68,6 +68,8 @@ describe('operator CLI: npm run -s merchant', () => {
     const deliveries = await waitFor(
       async () => {
         const out = await cli('deliveries', '--cart-id', cartId);
+        // A listing that failed is retried like one without the replay yet, and named if none succeeds.
+        if (out.code !== 0) throw new Error(`deliveries exited ${out.code}: ${out.stderr}`);
         const events = (out.json.events ?? []) as Array<{ attempts: Array<{ trigger: string }> }>;
         return events[0]?.attempts.some((a) => a.trigger === 'replay') ? events : undefined;
       },
