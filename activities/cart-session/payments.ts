@@ -16,6 +16,7 @@ import {
 } from '../../core/checkout/saved-cards.js';
 import { SANDBOX_CARDS } from '../../core/checkout/payment-processors/sandbox.js';
 import { threeDSecureReturnUrl } from '../../core/checkout/three-d-secure.js';
+import { whileHeartbeating } from '../shared/heartbeat.js';
 import { PROCESSOR_UNAVAILABLE, processorCalls } from '../shared/processor-call.js';
 
 /**
@@ -94,7 +95,7 @@ export function createPaymentActivities(deps: {
    * charged only when it is that contact's (docs/saved-cards.md). With `save` (the customer's consent),
    * the vault's card is saved to that contact at the processor, then charged by its references.
    */
-  const chargePayment = async (input: ChargeInput): Promise<PaymentOutcome> => {
+  const charge = async (input: ChargeInput): Promise<PaymentOutcome> => {
     if (input.processing) await recordCartStatus(db, config.keyring, input.processing);
     const returnUrl = input.threeDSecure ? threeDSecureReturnUrl(config, input.cartId) : undefined;
     const common = {
@@ -127,6 +128,9 @@ export function createPaymentActivities(deps: {
     );
     return toOutcome(result);
   };
+
+  /** A 1.3 session schedules the charge with a heartbeat timeout, so it heartbeats while the processor answers. */
+  const chargePayment = (input: ChargeInput): Promise<PaymentOutcome> => whileHeartbeating(() => charge(input));
 
   /** The processor's answer, by the card the session names: a saved card, a card to save, or the vault's card. */
   async function chargeOf(

@@ -1,5 +1,6 @@
 import { proxyActivities } from '@temporalio/workflow';
 import type { CartSessionActivities } from '../../activities/cart-session/index.js';
+import { WAITED_ACTIVITY_HEARTBEAT_TIMEOUT_MS } from '../../core/temporal/worker-loss.js';
 
 /**
  * The session's calls to the payment processor, each with the retry policy its place in the process
@@ -18,6 +19,21 @@ export const { chargePayment } = proxyActivities<CartSessionActivities>({
 /** While an unanswered charge is resolved: one try each, the resolution loop sets the pace. */
 export const { lookupPayment, chargePayment: chargePaymentOnce } = proxyActivities<CartSessionActivities>({
   startToCloseTimeout: '30 seconds',
+  retry: { maximumAttempts: 1 },
+});
+
+/**
+ * The same charges for a 1.3 session, heartbeating: a charge that died with its worker is retried once
+ * its heartbeats stop (seconds), not at its start-to-close timeout, while the customer waits on the Pay.
+ */
+export const { chargePayment: chargePaymentHeartbeating } = proxyActivities<CartSessionActivities>({
+  startToCloseTimeout: '30 seconds',
+  heartbeatTimeout: WAITED_ACTIVITY_HEARTBEAT_TIMEOUT_MS,
+  retry: { initialInterval: '1 second', backoffCoefficient: 2, maximumAttempts: 3 },
+});
+export const { chargePayment: chargePaymentOnceHeartbeating } = proxyActivities<CartSessionActivities>({
+  startToCloseTimeout: '30 seconds',
+  heartbeatTimeout: WAITED_ACTIVITY_HEARTBEAT_TIMEOUT_MS,
   retry: { maximumAttempts: 1 },
 });
 

@@ -4,7 +4,14 @@ import type { CartStatusChange } from '../../core/checkout/cart-ledger.js';
 import { ACTION_REFUSED } from '../../core/checkout/session.js';
 import { SAVED_CARD_ID_PATTERN } from '../../core/checkout/saved-card-id.js';
 import type { CartSessionState } from './messages.js';
-import { chargePayment, chargePaymentOnce, lookupPayment, voidPayment } from './payment-activities.js';
+import {
+  chargePayment,
+  chargePaymentHeartbeating,
+  chargePaymentOnce,
+  chargePaymentOnceHeartbeating,
+  lookupPayment,
+  voidPayment,
+} from './payment-activities.js';
 import type { sessionRecorder } from './recording.js';
 import { refuse, type Card, type SessionState } from './session-state.js';
 import { threeDSecureChallenge } from './three-d-secure.js';
@@ -36,11 +43,12 @@ async function answerOf(charge: Promise<PaymentOutcome>): Promise<PaymentOutcome
 export function cardPayment(
   session: SessionState,
   recorder: ReturnType<typeof sessionRecorder>,
-  release: Pick<SessionRelease, 'threeDSecure' | 'manualCapture' | 'savedCards'>,
+  release: Pick<SessionRelease, 'threeDSecure' | 'manualCapture' | 'savedCards' | 'chargeHeartbeats'>,
 ) {
   const { cartId, input } = session;
   const manual = release.manualCapture && input.captureMethod === 'manual';
   const challenge = threeDSecureChallenge(session);
+  const [charge, chargeOnce] = release.chargeHeartbeats ? [chargePaymentHeartbeating, chargePaymentOnceHeartbeating] : [chargePayment, chargePaymentOnce];
 
   /**
    * An unknown outcome is never a decline. When the charge's retries go unanswered the session stays
@@ -60,7 +68,7 @@ export function cardPayment(
       ...(release.threeDSecure ? { threeDSecure: true } : {}),
     };
     // The first charge writes the processing step when the session left it to it (a 1.2 session).
-    const answered = await answerOf(chargePayment({ ...request, ...(processing ? { processing } : {}) }));
+    const answered = await answerOf(charge({ ...request, ...(processing ? { processing } : {}) }));
     if (answered) return answered;
 
     const giveUpAt = Date.now() + input.paymentResolutionMs;
@@ -79,7 +87,7 @@ export function cardPayment(
       }
       if (found?.found) return found.outcome;
       if (found && mayRecharge && Date.now() < giveUpAt) {
-        const retried = await answerOf(chargePaymentOnce(request));
+        const retried = await answerOf(chargeOnce(request));
         // card_unavailable is our vault's answer, not the processor's: an earlier request may still land.
         if (retried && !(retried.outcome === 'declined' && retried.failureCode === 'card_unavailable')) return retried;
         if (retried) mayRecharge = false;

@@ -27,6 +27,8 @@ export interface SessionRelease {
   remindsAfterAbandonment: boolean;
   /** 1.3: a sandbox session's timers fire at once on the sandbox helpers' `advance` (./test-clock.ts). */
   advancesClock: boolean;
+  /** 1.3: the charge heartbeats, so one lost with its worker is retried within seconds (./payment-activities.ts). */
+  chargeHeartbeats: boolean;
 }
 
 /** The session's release, from its history's markers: called once, as the session starts, in this order. */
@@ -45,5 +47,6 @@ export function sessionRelease(): SessionRelease {
     rebindsBrowsers: release12,
     remindsAfterAbandonment: release12,
     advancesClock: release13,
+    chargeHeartbeats: release13,
   };
 }
