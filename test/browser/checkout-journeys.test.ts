@@ -4,6 +4,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { CreateCartRequest } from '../../core/checkout/cart-schema.js';
 import { createCartId, validCartRequest } from '../support/fixtures.js';
 import { useTestStack } from '../support/test-stack.js';
+import { sessionTrace } from '../support/session-trace.js';
 import { waitFor } from '../support/wait-for.js';
 import { horizontalOverflow, launchChromium, openPage, skipWithoutChromium, type WatchedPage } from '../support/chromium.js';
 import { startMerchantSite, type MerchantSite } from '../support/merchant-site.js';
@@ -82,7 +83,16 @@ describe.skipIf(skipWithoutChromium())('the hosted checkout in headless Chromium
   }
 
   async function landing(page: Page, path: '/success' | '/failure', cartId: string): Promise<URL> {
-    await page.waitForURL((url) => url.origin === merchant.baseUrl && url.pathname === path, { timeout: 20_000 });
+    try {
+      await page.waitForURL((url) => url.origin === merchant.baseUrl && url.pathname === path, { timeout: 20_000 });
+    } catch (err) {
+      // Rare in the whole suite: say where the page and the session stood, so the cause can be read.
+      const exchanges = opened.find((watched) => watched.page === page)?.exchanges ?? [];
+      throw new Error(
+        `${(err as Error).message}\npage at ${page.url()}\n\nthe page's requests:\n${exchanges.join('\n')}\n\nthe session's history:\n${await sessionTrace(stack.temporal.client, cartId)}`,
+        { cause: err },
+      );
+    }
     const url = new URL(page.url());
     expect(url.searchParams.get('cartId')).toBe(cartId);
     expect(url.searchParams.get('ref')).toBe('abc');

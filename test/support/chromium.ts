@@ -41,6 +41,8 @@ export interface WatchedPage {
   expectDialog(answer: 'accept' | 'dismiss'): Promise<string>;
   /** Console errors, which is where CSP violations land. */
   consoleErrors: string[];
+  /** The page's requests and their answers, timed (method, path and status; no body): what to print when a wait times out. */
+  exchanges: string[];
 }
 
 /** A fresh context (no cookies shared between tests), phone-sized unless told otherwise; `locale` sets the browser's language (Accept-Language). */
@@ -66,9 +68,20 @@ export async function openPage(browser: Browser, options: { width?: number; java
     // The aborted merchant images are expected; anything else is not.
     if (message.type() === 'error' && !message.text().includes('net::ERR_FAILED')) consoleErrors.push(message.text());
   });
+  const exchanges: string[] = [];
+  const stamp = () => new Date().toISOString().slice(11);
+  page.on('request', (request) => exchanges.push(`${stamp()} → ${request.method()} ${pathOf(request.url())}`));
+  page.on('response', (response) => {
+    const redirect = response.headers()['hx-redirect'] ?? response.headers().location;
+    exchanges.push(`${stamp()} ← ${response.status()} ${pathOf(response.url())}${redirect ? ` → ${redirect}` : ''}`);
+  });
+  page.on('requestfailed', (request) => exchanges.push(`${stamp()} ✗ ${pathOf(request.url())} ${request.failure()?.errorText ?? ''}`));
   const expectDialog = (answer: 'accept' | 'dismiss') => new Promise<string>((opened) => expected.push({ answer, opened }));
-  return { context, page, dialogs, expectDialog, consoleErrors };
+  return { context, page, dialogs, expectDialog, consoleErrors, exchanges };
 }
+
+/** Long data: URLs (inline images) cut short. */
+const pathOf = (url: string) => (url.length > 160 ? `${url.slice(0, 160)}…` : url);
 
 /** Wider than the viewport means the customer scrolls sideways. */
 export async function horizontalOverflow(page: Page): Promise<number> {
