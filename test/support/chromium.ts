@@ -41,7 +41,7 @@ export interface WatchedPage {
   expectDialog(answer: 'accept' | 'dismiss'): Promise<string>;
   /** Console errors, which is where CSP violations land. */
   consoleErrors: string[];
-  /** The page's requests and their answers, timed (method, path and status; no body): what to print when a wait times out. */
+  /** The page's requests and their answers, timed (method, URL and status; no body): what to print when a wait times out. */
   exchanges: string[];
 }
 
@@ -70,18 +70,18 @@ export async function openPage(browser: Browser, options: { width?: number; java
   });
   const exchanges: string[] = [];
   const stamp = () => new Date().toISOString().slice(11);
-  page.on('request', (request) => exchanges.push(`${stamp()} → ${request.method()} ${pathOf(request.url())}`));
+  page.on('request', (request) => exchanges.push(`${stamp()} → ${request.method()} ${shortened(request.url())}`));
   page.on('response', (response) => {
     const redirect = response.headers()['hx-redirect'] ?? response.headers().location;
-    exchanges.push(`${stamp()} ← ${response.status()} ${pathOf(response.url())}${redirect ? ` → ${redirect}` : ''}`);
+    exchanges.push(`${stamp()} ← ${response.status()} ${shortened(response.url())}${redirect ? ` → ${redirect}` : ''}`);
   });
-  page.on('requestfailed', (request) => exchanges.push(`${stamp()} ✗ ${pathOf(request.url())} ${request.failure()?.errorText ?? ''}`));
+  page.on('requestfailed', (request) => exchanges.push(`${stamp()} ✗ ${shortened(request.url())} ${request.failure()?.errorText ?? ''}`));
   const expectDialog = (answer: 'accept' | 'dismiss') => new Promise<string>((opened) => expected.push({ answer, opened }));
   return { context, page, dialogs, expectDialog, consoleErrors, exchanges };
 }
 
 /** Long data: URLs (inline images) cut short. */
-const pathOf = (url: string) => (url.length > 160 ? `${url.slice(0, 160)}…` : url);
+const shortened = (url: string) => (url.length > 160 ? `${url.slice(0, 160)}…` : url);
 
 /** Wider than the viewport means the customer scrolls sideways. */
 export async function horizontalOverflow(page: Page): Promise<number> {
