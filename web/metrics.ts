@@ -31,9 +31,15 @@ export function createWebMetrics() {
     labelNames: ['reason'] as const,
     registers: [registry],
   });
+  const pageStateQueries = new Counter({
+    name: 'checkout_page_state_queries_total',
+    help: 'Temporal state queries the checkout page made, by reason: load (an open session with no copy of its state: after a refused or concurrent update, or a writer that died mid-update), refund_check (did a refused code send reach the sender), payment_outcome (a payment outlasted PAY_OUTCOME_WAIT_MS). Each is a worker activation; a paid session on the happy path makes none (docs/decisions/page-first-load.md).',
+    labelNames: ['reason'] as const,
+    registers: [registry],
+  });
   // The dashboard's replays sent at once make their attempt here (core/webhooks/replay.ts).
   const delivery = createDeliveryMetrics(registry);
-  return { registry, otpSendsRefused, pageActionsRefused, cspReports, cspReportsRefused, delivery };
+  return { registry, pageStateQueries, otpSendsRefused, pageActionsRefused, cspReports, cspReportsRefused, delivery };
 }
 
 export type WebMetrics = ReturnType<typeof createWebMetrics>;

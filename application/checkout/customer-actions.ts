@@ -38,7 +38,8 @@ const GENERIC_REJECTION = 'We could not do that right now. Please try again.';
  * customer sees, so a double click or a re-posted form is the same update and acts once: one payment
  * per cart (`pay-<cartId>`), one code check per code typed after a given resend.
  */
-export function customerActions(temporal: Temporal, config: Pick<Config, 'payOutcomeWaitMs'>) {
+/** `stateQueried`: told of each state query the actions make (the page counts them: checkout_page_state_queries_total). */
+export function customerActions(temporal: Temporal, config: Pick<Config, 'payOutcomeWaitMs'>, hooks: { stateQueried?: () => void } = {}) {
   async function run(cartId: string, update: (handle: CartSessionHandle) => Promise<CartSessionState>): Promise<ActionResult> {
     const handle = cartSessionHandle(temporal.client, cartId);
     try {
@@ -61,8 +62,11 @@ export function customerActions(temporal: Temporal, config: Pick<Config, 'payOut
   async function paymentOutcome(h: CartSessionHandle, update: WorkflowUpdateHandle<CartSessionState>, before: CartSessionState): Promise<CartSessionState> {
     try {
       return await withDeadline(temporal, config.payOutcomeWaitMs, () => update.result());
-    } catch {
+    } catch (err) {
+      // A Pay its validator refused answers that refusal (its card leaves the vault), not the state.
+      if (err instanceof WorkflowUpdateFailedError) throw err;
       const submitted: CartSessionState = { ...before, step: 'processing', paymentSubmittedAt: before.paymentSubmittedAt ?? new Date().toISOString() };
+      hooks.stateQueried?.();
       return withDeadline(temporal, PAID_STATE_DEADLINE_MS, () => h.query(stateQuery)).catch(() => submitted);
     }
   }

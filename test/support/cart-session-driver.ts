@@ -5,6 +5,7 @@ import { expect } from 'vitest';
 import type { Cart, Item } from '../../core/checkout/cart-schema.js';
 import { storeCard } from '../../core/checkout/card-vault.js';
 import { markCustomerStarted } from '../../core/checkout/cart-ledger.js';
+import { dropSessionMirror } from '../../core/checkout/session-mirror.js';
 import { checkCard } from '../../core/checkout/cards.js';
 import { otpHash } from '../../core/checkout/otp/hash.js';
 import { startCartSession, type CartSessionHandle } from '../../workflows/cart-session/client.js';
@@ -50,8 +51,14 @@ export interface SessionOptions {
 export function cartSessionDriver(stack: DrivenStack, platformUuid: string) {
   const keyring = stack.config.keyring;
   const handleOf = (cartId: string): SessionHandle => stack.temporal.client.workflow.getHandle(cartWorkflowId(cartId));
-  /** As the page does before any update: the checkout page shows an unmarked pending cart without asking its workflow. */
-  const started = (s: Session) => markCustomerStarted(stack.db, s.cartId);
+  /**
+   * As the page does before any update: the checkout page shows an unmarked pending cart without asking
+   * its workflow. And as the page's updates do, the page's copy of the state goes (core/checkout/session-mirror.ts).
+   */
+  const started = async (s: Session) => {
+    await markCustomerStarted(stack.db, s.cartId);
+    await dropSessionMirror(stack.db, s.cartId);
+  };
 
   return {
     handleOf,

@@ -7,7 +7,7 @@ export function cancelRoutes(page: PageContext) {
   const app = new Hono<WebEnv>();
   app.post(
     '/cancel',
-    page.action('cancel', async (c, session) => page.outcome(c, session, await page.actions.cancel(session.cartId), 'form')),
+    page.action('cancel', async (c, session) => page.outcome(c, session, await page.actions.cancel(session), 'form')),
   );
   return app;
 }

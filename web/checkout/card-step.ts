@@ -29,7 +29,7 @@ export function cardRoutes(page: PageContext) {
       }
       // A second click after the payment started must not put another copy of the card in the vault; it
       // waits on the first click's outcome instead.
-      if (session.state.step === 'processing') return page.outcome(c, session, await page.actions.paymentOutcome(session.cartId, session.state), 'number');
+      if (session.state.step === 'processing') return page.outcome(c, session, await page.actions.paymentOutcome(session), 'number');
       if (session.state.step !== 'card') return page.moveOn(c, session);
       const linkRefused = await refusedByLink(page, c, session, 'number');
       if (linkRefused) return linkRefused;
@@ -37,7 +37,7 @@ export function cardRoutes(page: PageContext) {
       // The consent counts only where saving is offered: a ticked box posted elsewhere saves nothing.
       const save = form('save') === '1' && offersSavedCards(session) !== undefined ? { save: true } : {};
       const { token } = await storeCard(page.deps.db, config.keyring, session.cartId, card);
-      const result = await page.actions.pay(session.cartId, { cardToken: token, brand: card.brand, last4: card.last4, ...save }, session.state);
+      const result = await page.actions.pay(session, { cardToken: token, brand: card.brand, last4: card.last4, ...save });
       if (!result.accepted) await deleteCard(page.deps.db, token);
       else await page.reached(session, 'pay_attempted');
       return page.outcome(c, session, result, 'number', { values: { expiry } });

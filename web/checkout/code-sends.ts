@@ -33,7 +33,7 @@ export function tooManyCodes(
 export async function refundUnlessSent(page: PageBase, session: CheckoutSession, result: ActionResult, counted: Extract<OtpSendLimit, { allowed: true }>) {
   if (result.accepted) return;
   try {
-    const now = await queryState(page.deps, session.cartId);
+    const now = await queryState(page.deps, session.cartId, 'refund_check');
     if ((now.sendAttempts ?? 0) === (session.state.sendAttempts ?? 0)) await counted.refund();
   } catch (err) {
     // Kept counted: a code may have gone out.

@@ -30,7 +30,7 @@ export function codeRoutes(page: PageContext) {
           createdWith: session.codeBudgetAs,
         });
         if (!counted.allowed) return tooManyCodes(page, c, session, counted, 'code', {});
-        const result = await page.actions.resendCode(session.cartId, session.state);
+        const result = await page.actions.resendCode(session);
         await refundUnlessSent(page, session, result, counted);
         return page.outcome(c, session, result, 'code', { notice: t(locale(c), 'code.resent') });
       },
@@ -47,7 +47,7 @@ export function codeRoutes(page: PageContext) {
         if (!/^\d{6}$/.test(code)) return page.render(c, session, { errors: { code: t(locale(c), 'error.codeFormat') } }, 422);
         const rebinding = !page.holds(c, session);
         if (session.state.step !== 'code' && !rebinding) return page.moveOn(c, session);
-        const result = await page.actions.verifyCode(session.cartId, otpHash(config.keyring, session.cartId, code), session.state);
+        const result = await page.actions.verifyCode(session, otpHash(config.keyring, session.cartId, code));
         if (result.accepted && result.state.step === 'code' && result.state.status === 'pending') {
           const left = result.state.otp?.attemptsLeft;
           const message = left === undefined ? t(locale(c), 'error.codeWrong') : t(locale(c), 'error.codeWrongAttempts', { left });

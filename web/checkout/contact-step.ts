@@ -39,7 +39,7 @@ export function contactRoutes(page: PageContext) {
       if (!counted.allowed) return tooManyCodes(page, c, session, counted, 'contact', typed);
       if (session.savedCardsAllowed) await rekeyLegacySavedCards(page, read.contact.address, cardKey);
       // The workflow is given the address as it was read, so the code goes where it was counted.
-      const result = await page.actions.sendCode(session.cartId, read.contact.address, session.state, { contactKey, cardKey, locale: locale(c), remind });
+      const result = await page.actions.sendCode(session, read.contact.address, { contactKey, cardKey, locale: locale(c), remind });
       await refundUnlessSent(page, session, result, counted);
       if (result.accepted) await page.reached(session, 'code_sent');
       return page.outcome(c, session, result, 'contact', typed);

@@ -12,6 +12,8 @@ import { stateQuery, type CartSessionState } from '../../workflows/cart-session/
 import { cartSessionHandle } from '../../workflows/cart-session/client.js';
 import { TERMINAL_STATUSES } from '../../core/checkout/session.js';
 import { budgetProvenance, type CartProvenance } from '../../core/checkout/cart-provenance.js';
+import { readSessionMirror } from '../../core/checkout/session-mirror.js';
+import type { WebMetrics } from '../metrics.js';
 
 export interface CheckoutSession {
   cartId: string;
@@ -23,6 +25,11 @@ export interface CheckoutSession {
   cart: Cart;
   amount: number;
   state: CartSessionState;
+  /**
+   * The generation of the page's copy of the state (core/checkout/session-mirror.ts) at which `state`
+   * is current; absent when it may not be (read while an update was in flight, or a finished session's).
+   */
+  stateGeneration?: number;
   /**
    * False while the ledger's customer-started marker is unset: the page marks the cart before its
    * first update to the workflow (markCustomerStarted), since a null marker is what lets a load skip the query.
@@ -70,9 +77,11 @@ export const QUERY_DEADLINE_MS = QUERY_HANDOVER_MS + 2_000;
  * state, known without asking it: the customer's first load, by far the most common, costs one
  * PostgreSQL read, and on its very first display the funnel's one update (docs/decisions/page-first-load.md). If the session's timer already ran out, its
  * expiresOn has passed (the API sets it no later than the timer's end), and the page says expired.
+ * Any other open cart is read from the page's copy of the state its last update answered (./mirrored-actions.ts),
+ * and only when there is none (a refusal, two updates at once, a writer that died) from the workflow.
  */
 export async function loadCheckoutSession(
-  deps: { db: Db; temporal: Temporal; config: Pick<Config, 'keyring'> },
+  deps: { db: Db; temporal: Temporal; config: Pick<Config, 'keyring'>; metrics?: WebMetrics },
   token: string,
 ): Promise<CheckoutSession | undefined> {
   if (!CART_ID_PATTERN.test(token)) return undefined;
@@ -101,8 +110,10 @@ export async function loadCheckoutSession(
     const state: CartSessionState = { cartId: token, status: row.status, step: 'done', expiresOn: row.expiresOn.toISOString() };
     return { ...session, state: row.cancelledBy ? { ...state, cancelledBy: row.cancelledBy } : state };
   }
-  if (row.status === 'pending' && !customerStarted) return { ...session, state: initialState(token, row.expiresOn) };
-  return { ...session, state: await queryState(deps, token) };
+  if (row.status === 'pending' && !customerStarted) return { ...session, state: initialState(token, row.expiresOn), stateGeneration: 0 };
+  const mirror = await readSessionMirror<CartSessionState>(deps.db, token);
+  const state = mirror.state ?? (await queryState(deps, token));
+  return { ...session, state, ...(mirror.generation === undefined ? {} : { stateGeneration: mirror.generation }) };
 }
 
 /** What the cart-session workflow's state query answers before its first update (test/integration/checkout-page-first-load.test.ts holds the two equal). */
@@ -110,9 +121,13 @@ export function initialState(cartId: string, expiresOn: Date): CartSessionState 
   return { cartId, status: 'pending', step: 'contact', expiresOn: expiresOn.toISOString(), sendAttempts: 0 };
 }
 
-export function queryState(deps: { temporal: Temporal }, cartId: string): Promise<CartSessionState> {
+/** `reason` labels the operators' count of the page's queries (checkout_page_state_queries_total): each one is a worker activation. */
+export function queryState(deps: { temporal: Temporal; metrics?: WebMetrics }, cartId: string, reason: PageQueryReason = 'load'): Promise<CartSessionState> {
+  deps.metrics?.pageStateQueries.inc({ reason });
   return withDeadline(deps.temporal, QUERY_DEADLINE_MS, () => cartSessionHandle(deps.temporal.client, cartId).query(stateQuery));
 }
+
+export type PageQueryReason = 'load' | 'refund_check' | 'payment_outcome';
 
 function rememberedContactOf(keyring: Keyring, sealed: Buffer | null): { rememberedContact?: ParsedContact } {
   const customer = openCustomer(keyring, sealed);

@@ -12,6 +12,7 @@ import type { WebEnv } from '../security-headers.js';
 import { browserBinding } from './browser-binding.js';
 import { customerActions } from '../../application/checkout/customer-actions.js';
 import { allowFraming, isEmbedded } from './embedding.js';
+import { mirroredActions } from './mirrored-actions.js';
 import { checkoutLimits } from './limits.js';
 import { loadCheckoutSession, type CheckoutSession } from './load-session.js';
 import type { StepView } from './views/step-view.js';
@@ -73,7 +74,10 @@ export function pageBase(deps: CheckoutDeps) {
     production,
     sandbox: production ? undefined : { otp: config.sandboxOtp },
     csrfKey: deriveCsrfKey(config.keyring),
-    actions: customerActions(deps.temporal, config),
+    actions: mirroredActions(
+      deps.db,
+      customerActions(deps.temporal, config, { stateQueried: () => deps.metrics.pageStateQueries.inc({ reason: 'payment_outcome' }) }),
+    ),
     limits: checkoutLimits(deps),
     bindingFor,
     holds,

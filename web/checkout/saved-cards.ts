@@ -14,13 +14,13 @@ import { locale, offersSavedCards, type C } from './page-base.js';
  * is told its id alone; the worker charges it only for the contact that session verified.
  */
 export async function payWithSavedCard(page: PageContext, c: C, session: CheckoutSession, savedCardId: string) {
-  if (session.state.step === 'processing') return page.outcome(c, session, await page.actions.paymentOutcome(session.cartId, session.state), 'form');
+  if (session.state.step === 'processing') return page.outcome(c, session, await page.actions.paymentOutcome(session), 'form');
   const contactKey = offersSavedCards(session);
   const card = contactKey && SAVED_CARD_ID_PATTERN.test(savedCardId) ? await findSavedCard(page.deps.db, savedCardId, contactKey) : undefined;
   if (!card) return session.state.step === 'card' ? page.render(c, session, { errors: { form: t(locale(c), 'error.generic') } }, 422) : page.moveOn(c, session);
   const linkRefused = await refusedByLink(page, c, session, 'form');
   if (linkRefused) return linkRefused;
-  const result = await page.actions.pay(session.cartId, { savedCardId: card.id, brand: card.brand, last4: card.last4 }, session.state);
+  const result = await page.actions.pay(session, { savedCardId: card.id, brand: card.brand, last4: card.last4 });
   if (result.accepted) await page.reached(session, 'pay_attempted');
   return page.outcome(c, session, result, 'form');
 }

@@ -1,0 +1,79 @@
+import type { ActionResult, CustomerActions } from '../../application/checkout/customer-actions.js';
+import { beginMirroredUpdate, finishMirroredUpdate } from '../../core/checkout/session-mirror.js';
+import type { Db } from '../../core/db/client.js';
+import type { CheckoutStep } from '../../core/checkout/session.js';
+import type { CartSessionState } from '../../workflows/cart-session/messages.js';
+import type { CheckoutSession } from './load-session.js';
+
+/** What an action acts on: the session as the page read it, and the generation its state is current at. */
+type Acting = Pick<CheckoutSession, 'cartId' | 'state' | 'stateGeneration'>;
+type Card = Parameters<CustomerActions['pay']>[1];
+
+/**
+ * The customer's actions as the page sends them: each update inside the state mirror's protocol
+ * (core/checkout/session-mirror.ts), so the state it answers is what the page's next load and post
+ * read, with no Temporal query (docs/decisions/page-first-load.md, "The state mirror").
+ */
+export function mirroredActions(db: Db, actions: CustomerActions) {
+  /**
+   * An update that throws (Temporal unreachable, a deadline) leaves the mirror's in-flight count up:
+   * it may still run, so that cart is read with queries from then on.
+   */
+  async function mirrored(cartId: string, seen: number | undefined, send: () => Promise<ActionResult>, keeps = kept): Promise<ActionResult> {
+    const update = await beginMirroredUpdate(db, cartId, seen);
+    const result = await send();
+    await finishMirroredUpdate(db, update, result.accepted ? keeps(result.state) : undefined);
+    return result;
+  }
+
+  /** `acting`: the state the update was sent from. An answer behind it is an earlier update's, repeated under its id. */
+  const from = (session: Acting) => (state: CartSessionState) => (behind(state, session.state) ? undefined : kept(state));
+
+  return {
+    sendCode: (session: Acting, contact: string, options: Parameters<CustomerActions['sendCode']>[3] = {}) =>
+      mirrored(session.cartId, session.stateGeneration, () => actions.sendCode(session.cartId, contact, session.state, options), from(session)),
+    resendCode: (session: Acting) => mirrored(session.cartId, session.stateGeneration, () => actions.resendCode(session.cartId, session.state), from(session)),
+    verifyCode: (session: Acting, codeHash: string) =>
+      mirrored(session.cartId, session.stateGeneration, () => actions.verifyCode(session.cartId, codeHash, session.state), from(session)),
+    pay: (session: Acting, card: Card) =>
+      mirrored(session.cartId, session.stateGeneration, () => actions.pay(session.cartId, card, session.state), from(session)),
+    /** The answer of a Pay sent earlier was the state when it was sent, maybe not now: never kept. */
+    paymentOutcome: (session: Acting) =>
+      mirrored(
+        session.cartId,
+        session.stateGeneration,
+        () => actions.paymentOutcome(session.cartId, session.state),
+        () => undefined,
+      ),
+    cancel: (session: Acting) => mirrored(session.cartId, session.stateGeneration, () => actions.cancel(session.cartId), from(session)),
+    /** The bank's return comes with no session read: it drops the copy, and the status page reads the outcome. */
+    threeDSecureReturn: (cartId: string) => mirrored(cartId, undefined, () => actions.threeDSecureReturn(cartId)),
+  };
+}
+
+/**
+ * A payment still processing moves on with no update (the charge answers, the status page follows it),
+ * so that state is never kept; every other answer is the session until its next update, or until an
+ * end the ledger records (a terminal status, the expiry), which a load reads before the copy.
+ */
+const kept = (state: CartSessionState): CartSessionState | undefined => (state.step === 'processing' ? undefined : state);
+
+const STEP_ORDER: Record<CheckoutStep, number> = { contact: 0, code: 1, card: 2, processing: 3, authenticating: 3, done: 4 };
+
+/**
+ * An update id is derived from the state it is sent from (application/checkout/customer-actions.ts), and
+ * Temporal answers an id it has seen with that update's recorded answer: a code typed again after
+ * another wrong one gets the state from before the other. Such an answer is behind the state acted on
+ * (an earlier step, fewer sends, more tries left) and is not kept; a false alarm costs one query.
+ */
+function behind(answer: CartSessionState, acting: CartSessionState): boolean {
+  const more = (a: number | undefined, b: number | undefined) => a !== undefined && b !== undefined && a > b;
+  return (
+    STEP_ORDER[answer.step] < STEP_ORDER[acting.step] ||
+    (answer.sendAttempts ?? 0) < (acting.sendAttempts ?? 0) ||
+    more(answer.otp?.attemptsLeft, acting.otp?.attemptsLeft) ||
+    more(answer.otp?.resendsLeft, acting.otp?.resendsLeft) ||
+    more(answer.rebind?.attemptsLeft, acting.rebind?.attemptsLeft) ||
+    more(answer.rebind?.resendsLeft, acting.rebind?.resendsLeft)
+  );
+}
