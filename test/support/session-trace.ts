@@ -2,7 +2,7 @@ import type { Client } from '@temporalio/client';
 import { temporal } from '@temporalio/proto';
 import { cartWorkflowId } from '../../workflows/cart-session/messages.js';
 
-const EventType = temporal.api.enums.v1.EventType;
+const { EventType, TimeoutType, WorkflowTaskFailedCause } = temporal.api.enums.v1;
 
 /**
  * A cart session's history, one line per event (its id, time, type, and the update, activity or
@@ -24,8 +24,8 @@ function eventLine(event: temporal.api.history.v1.IHistoryEvent): string {
     event.workflowExecutionUpdateCompletedEventAttributes?.meta?.updateId ??
     event.activityTaskScheduledEventAttributes?.activityType?.name ??
     event.markerRecordedEventAttributes?.markerName ??
-    (event.workflowTaskTimedOutEventAttributes ? `timeout ${String(event.workflowTaskTimedOutEventAttributes.timeoutType)}` : undefined) ??
-    (event.workflowTaskFailedEventAttributes ? `cause ${String(event.workflowTaskFailedEventAttributes.cause)}` : undefined) ??
+    (event.workflowTaskTimedOutEventAttributes ? `timeout ${TimeoutType[event.workflowTaskTimedOutEventAttributes.timeoutType ?? 0]}` : undefined) ??
+    (event.workflowTaskFailedEventAttributes ? `cause ${WorkflowTaskFailedCause[event.workflowTaskFailedEventAttributes.cause ?? 0]}` : undefined) ??
     event.workflowTaskCompletedEventAttributes?.identity ??
     '';
   return `${String(event.eventId)} ${at} ${EventType[event.eventType ?? 0]} ${detail}`.trimEnd();
