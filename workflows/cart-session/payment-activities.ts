@@ -1,4 +1,4 @@
-import { proxyActivities } from '@temporalio/workflow';
+import { proxyActivities, type ActivityOptions } from '@temporalio/workflow';
 import type { CartSessionActivities } from '../../activities/cart-session/index.js';
 import { WAITED_ACTIVITY_HEARTBEAT_TIMEOUT_MS } from '../../core/temporal/worker-loss.js';
 
@@ -11,31 +11,24 @@ import { WAITED_ACTIVITY_HEARTBEAT_TIMEOUT_MS } from '../../core/temporal/worker
  * A processor outage is retried a bounded number of times. Declines are results. After the last
  * attempt the outcome is unknown, which is never a decline: see ./payment.ts.
  */
-export const { chargePayment } = proxyActivities<CartSessionActivities>({
+const CHARGE = {
   startToCloseTimeout: '30 seconds',
   retry: { initialInterval: '1 second', backoffCoefficient: 2, maximumAttempts: 3 },
-});
+} satisfies ActivityOptions;
 
 /** While an unanswered charge is resolved: one try each, the resolution loop sets the pace. */
-export const { lookupPayment, chargePayment: chargePaymentOnce } = proxyActivities<CartSessionActivities>({
-  startToCloseTimeout: '30 seconds',
-  retry: { maximumAttempts: 1 },
-});
+const RESOLVING = { startToCloseTimeout: '30 seconds', retry: { maximumAttempts: 1 } } satisfies ActivityOptions;
 
 /**
- * The same charges for a 1.3 session, heartbeating: a charge that died with its worker is retried once
- * its heartbeats stop (seconds), not at its start-to-close timeout, while the customer waits on the Pay.
+ * A 1.3 session's charges heartbeat: one that died with its worker is retried once its heartbeats stop
+ * (seconds), not at its start-to-close timeout, while the customer waits on the Pay.
  */
-export const { chargePayment: chargePaymentHeartbeating } = proxyActivities<CartSessionActivities>({
-  startToCloseTimeout: '30 seconds',
-  heartbeatTimeout: WAITED_ACTIVITY_HEARTBEAT_TIMEOUT_MS,
-  retry: { initialInterval: '1 second', backoffCoefficient: 2, maximumAttempts: 3 },
-});
-export const { chargePayment: chargePaymentOnceHeartbeating } = proxyActivities<CartSessionActivities>({
-  startToCloseTimeout: '30 seconds',
-  heartbeatTimeout: WAITED_ACTIVITY_HEARTBEAT_TIMEOUT_MS,
-  retry: { maximumAttempts: 1 },
-});
+const HEARTBEATING = { heartbeatTimeout: WAITED_ACTIVITY_HEARTBEAT_TIMEOUT_MS } satisfies ActivityOptions;
+
+export const { chargePayment } = proxyActivities<CartSessionActivities>(CHARGE);
+export const { lookupPayment, chargePayment: chargePaymentOnce } = proxyActivities<CartSessionActivities>(RESOLVING);
+export const { chargePayment: chargePaymentHeartbeating } = proxyActivities<CartSessionActivities>({ ...CHARGE, ...HEARTBEATING });
+export const { chargePayment: chargePaymentOnceHeartbeating } = proxyActivities<CartSessionActivities>({ ...RESOLVING, ...HEARTBEATING });
 
 /**
  * A void that guards against a late approval must happen before the final event: retried until it does.
