@@ -26,26 +26,30 @@ export function mirroredActions(db: Db, actions: CustomerActions) {
     return result;
   }
 
-  /** `acting`: the state the update was sent from. An answer behind it is an earlier update's, repeated under its id. */
-  const from = (session: Acting) => (state: CartSessionState) => (behind(state, session.state) ? undefined : kept(state));
+  /**
+   * An update sent from the session as the page read it. By default its answer is kept unless it is
+   * behind that state: then it is an earlier update's, repeated under its id.
+   */
+  const actingOn = (
+    session: Acting,
+    send: () => Promise<ActionResult>,
+    keeps = (state: CartSessionState) => (behind(state, session.state) ? undefined : kept(state)),
+  ) => mirrored(session.cartId, session.stateGeneration, send, keeps);
 
   return {
     sendCode: (session: Acting, contact: string, options: Parameters<CustomerActions['sendCode']>[3] = {}) =>
-      mirrored(session.cartId, session.stateGeneration, () => actions.sendCode(session.cartId, contact, session.state, options), from(session)),
-    resendCode: (session: Acting) => mirrored(session.cartId, session.stateGeneration, () => actions.resendCode(session.cartId, session.state), from(session)),
-    verifyCode: (session: Acting, codeHash: string) =>
-      mirrored(session.cartId, session.stateGeneration, () => actions.verifyCode(session.cartId, codeHash, session.state), from(session)),
-    pay: (session: Acting, card: Card) =>
-      mirrored(session.cartId, session.stateGeneration, () => actions.pay(session.cartId, card, session.state), from(session)),
+      actingOn(session, () => actions.sendCode(session.cartId, contact, session.state, options)),
+    resendCode: (session: Acting) => actingOn(session, () => actions.resendCode(session.cartId, session.state)),
+    verifyCode: (session: Acting, codeHash: string) => actingOn(session, () => actions.verifyCode(session.cartId, codeHash, session.state)),
+    pay: (session: Acting, card: Card) => actingOn(session, () => actions.pay(session.cartId, card, session.state)),
     /** The answer of a Pay sent earlier was the state when it was sent, maybe not now: never kept. */
     paymentOutcome: (session: Acting) =>
-      mirrored(
-        session.cartId,
-        session.stateGeneration,
+      actingOn(
+        session,
         () => actions.paymentOutcome(session.cartId, session.state),
         () => undefined,
       ),
-    cancel: (session: Acting) => mirrored(session.cartId, session.stateGeneration, () => actions.cancel(session.cartId), from(session)),
+    cancel: (session: Acting) => actingOn(session, () => actions.cancel(session.cartId)),
     /** The bank's return comes with no session read: it drops the copy, and the status page reads the outcome. */
     threeDSecureReturn: (cartId: string) => mirrored(cartId, undefined, () => actions.threeDSecureReturn(cartId)),
   };
