@@ -6,7 +6,7 @@ import { createCartId, validCartRequest } from '../support/fixtures.js';
 import { useTestStack } from '../support/test-stack.js';
 import { sessionTrace } from '../support/session-trace.js';
 import { waitFor } from '../support/wait-for.js';
-import { horizontalOverflow, launchChromium, openPage, skipWithoutChromium, type WatchedPage } from '../support/chromium.js';
+import { horizontalOverflow, launchChromium, openPage, skipWithoutChromium, untilStepReady, type WatchedPage } from '../support/chromium.js';
 import { startMerchantSite, type MerchantSite } from '../support/merchant-site.js';
 import { startTestAcquirer, testAcquirerProcessor, type TestAcquirer } from '../support/http-processor.js';
 
@@ -71,11 +71,13 @@ describe.skipIf(skipWithoutChromium())('the hosted checkout in headless Chromium
   async function verifyContactAndCode(page: Page) {
     await page.getByLabel('Phone or email').fill('customer@example.com');
     await page.getByRole('button', { name: 'Send code', exact: true }).click();
+    await untilStepReady(page, { name: 'code' });
     await page.getByLabel('One-time code').fill('123456');
     await page.getByRole('button', { name: 'Verify', exact: true }).click();
   }
 
   async function payWith(page: Page, number: string) {
+    await untilStepReady(page, { id: 'number' });
     await page.getByLabel('Card number').fill(number);
     await page.getByLabel('Expiry (MM/YY)').fill('12/30');
     await page.getByLabel('CVV').fill('123');
@@ -161,9 +163,7 @@ describe.skipIf(skipWithoutChromium())('the hosted checkout in headless Chromium
     // Neither the sandbox code nor, with odds of 5 in a million, the code actually sent.
     const wrongCodes = ['000001', '000002', '000003', '000004', '000005'];
     for (const [i, code] of wrongCodes.entries()) {
-      // As a customer would: type once the step is ready, which the page shows by putting the cursor in
-      // the field (after htmx has settled the swap and wired up the form, web/assets/checkout.js).
-      await expect.poll(() => page.evaluate(() => document.activeElement?.getAttribute('name'))).toBe('code');
+      await untilStepReady(page, { name: 'code' });
       await page.getByLabel('One-time code').fill(code);
       await page.getByRole('button', { name: 'Verify', exact: true }).click();
       if (i < wrongCodes.length - 1) {

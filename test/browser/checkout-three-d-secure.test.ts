@@ -6,7 +6,7 @@ import type { WebhookEventBody } from '../../core/webhooks/events.js';
 import { verifyWebhook } from '../../core/webhooks/verify.js';
 import { axeViolations, describeViolations } from '../support/axe.js';
 import { useBrowserCheckout } from '../support/browser-checkout.js';
-import { skipWithoutChromium } from '../support/chromium.js';
+import { skipWithoutChromium, untilStepReady } from '../support/chromium.js';
 import { createCartId, validCartRequest } from '../support/fixtures.js';
 import { startWebhookReceiver, type WebhookReceiver } from '../support/webhook-receiver.js';
 
@@ -57,8 +57,10 @@ describe.skipIf(skipWithoutChromium())('3-D Secure in the hosted checkout', () =
     });
     await page.getByLabel('Phone or email').fill('customer@example.com');
     await page.getByRole('button', { name: 'Send code', exact: true }).click();
+    await untilStepReady(page, { name: 'code' });
     await page.getByLabel('One-time code').fill('123456');
     await page.getByRole('button', { name: 'Verify', exact: true }).click();
+    await untilStepReady(page, { id: 'number' });
     await page.getByLabel('Card number').fill(number);
     await page.getByLabel('Expiry (MM/YY)').fill('12/30');
     await page.getByLabel('CVV').fill('123');

@@ -1,6 +1,7 @@
 /// <reference lib="dom" />
 import { existsSync } from 'node:fs';
 import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core';
+import { expect } from 'vitest';
 
 /** Debian's package: `.ci/run` installs it when missing. */
 export const CHROMIUM_PATH = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
@@ -82,6 +83,18 @@ export async function openPage(browser: Browser, options: { width?: number; java
 
 /** Long data: URLs (inline images) cut short. */
 const shortened = (url: string) => (url.length > 160 ? `${url.slice(0, 160)}…` : url);
+
+/**
+ * As a customer would: type once the step is ready, which the page shows by putting the cursor in its
+ * field (after htmx has settled the swap and wired up the form, web/assets/checkout.js). Typed and
+ * posted sooner, a card step answered 422 in a whole-suite run, with no update sent.
+ */
+export async function untilStepReady(page: Page, field: { id: string } | { name: string }): Promise<void> {
+  // Without JavaScript each step is a page load, which the click that posted it already waited for.
+  if (!(await page.evaluate(() => 'htmx' in window))) return;
+  const [attribute, value] = 'id' in field ? ['id', field.id] : ['name', field.name];
+  await expect.poll(() => page.evaluate((a) => document.activeElement?.getAttribute(a) ?? null, attribute)).toBe(value);
+}
 
 /** Wider than the viewport means the customer scrolls sideways. */
 export async function horizontalOverflow(page: Page): Promise<number> {
