@@ -6,7 +6,7 @@ import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { CreatedMerchant } from '../../core/onboarding/registration.js';
 import { freePort } from '../../scripts/free-port.js';
-import { horizontalOverflow, launchChromium, openPage, skipWithoutChromium, type WatchedPage } from '../support/chromium.js';
+import { horizontalOverflow, launchChromium, openPage, skipWithoutChromium, untilStepReady, type WatchedPage } from '../support/chromium.js';
 import { startDemoStoreOnStack } from '../support/demo-store.js';
 import { useTestStack } from '../support/test-stack.js';
 
@@ -58,8 +58,10 @@ describe.skipIf(skipWithoutChromium())('the demo store in headless Chromium, on 
     await expect.poll(() => page.getByTestId('total').textContent()).toBe('€38.50');
     await page.getByLabel('Phone or email').fill('customer@example.com');
     await page.getByRole('button', { name: 'Send code', exact: true }).click();
+    await untilStepReady(page, { name: 'code' });
     await page.getByLabel('One-time code').fill('123456');
     await page.getByRole('button', { name: 'Verify', exact: true }).click();
+    await untilStepReady(page, { id: 'number' });
     await page.getByLabel('Card number').fill('4111 1111 1111 1111');
     await page.getByLabel('Expiry (MM/YY)').fill('12/30');
     await page.getByLabel('CVV').fill('123');
@@ -161,8 +163,10 @@ describe.skipIf(skipWithoutChromium())('the demo store in headless Chromium, on 
     await expect.poll(() => page.getByTestId('total').textContent()).toBe('€34.00');
     await page.getByLabel('Phone or email').fill('customer@example.com');
     await page.getByRole('button', { name: 'Send code', exact: true }).click();
+    await untilStepReady(page, { name: 'code' });
     await page.getByLabel('One-time code').fill('123456');
     await page.getByRole('button', { name: 'Verify', exact: true }).click();
+    await untilStepReady(page, { id: 'number' });
     await page.getByLabel('Card number').fill('4111 1111 1111 1111');
     await page.getByLabel('Expiry (MM/YY)').fill('12/30');
     await page.getByLabel('CVV').fill('123');
@@ -218,8 +222,10 @@ describe.skipIf(skipWithoutChromium())('the demo store in headless Chromium, on 
       await expect.poll(() => page.getByTestId('total').textContent()).toBe('€12.00');
       await page.getByLabel('Phone or email').fill('customer@example.com');
       await page.getByRole('button', { name: 'Send code', exact: true }).click();
+      await untilStepReady(page, { name: 'code' });
       await page.getByLabel('One-time code').fill('123456');
       await page.getByRole('button', { name: 'Verify', exact: true }).click();
+      await untilStepReady(page, { id: 'number' });
       await page.getByLabel('Card number').fill(card);
       await page.getByLabel('Expiry (MM/YY)').fill('12/30');
       await page.getByLabel('CVV').fill('123');
