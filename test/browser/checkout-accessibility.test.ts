@@ -5,7 +5,7 @@ import { createCartId, validCartRequest } from '../support/fixtures.js';
 import { useTestStack } from '../support/test-stack.js';
 import { useBrowserCheckout } from '../support/browser-checkout.js';
 import { waitFor } from '../support/wait-for.js';
-import { horizontalOverflow, launchChromium, openPage, skipWithoutChromium } from '../support/chromium.js';
+import { horizontalOverflow, launchChromium, openPage, skipWithoutChromium, untilStepReady } from '../support/chromium.js';
 import { axeViolations, BEST_PRACTICE_TAG, describeViolations, WCAG_22_AA_TAGS } from '../support/axe.js';
 import { SANDBOX_CARDS } from '../../core/checkout/payment-processors/sandbox.js';
 
@@ -64,16 +64,19 @@ describe.skipIf(skipWithoutChromium())('the hosted checkout against WCAG 2.2 AA 
     await page.getByLabel('Phone or email').fill('customer@example.com');
     await page.getByRole('button', { name: 'Send code', exact: true }).click();
     await page.getByLabel('One-time code').waitFor();
+    await untilStepReady(page, { name: 'code' });
     await atPhoneWidths(page, 'code step');
 
     await page.getByLabel('One-time code').fill('000001');
     await page.getByRole('button', { name: 'Verify', exact: true }).click();
     await page.locator('#code-error').waitFor();
+    await untilStepReady(page, { name: 'code' });
     await atPhoneWidths(page, 'code step, wrong code');
 
     await page.getByLabel('One-time code').fill(stack.config.sandboxOtp);
     await page.getByRole('button', { name: 'Verify', exact: true }).click();
     await page.getByLabel('Card number').waitFor();
+    await untilStepReady(page, { id: 'number' });
     await atPhoneWidths(page, 'card step');
 
     await page.getByLabel('Card number').fill('4111 1111 1111 1112');
@@ -81,6 +84,7 @@ describe.skipIf(skipWithoutChromium())('the hosted checkout against WCAG 2.2 AA 
     await page.getByLabel('CVV').fill('12');
     await page.getByRole('button', { name: 'Pay', exact: true }).click();
     await page.locator('#number-error').waitFor();
+    await untilStepReady(page, { id: 'number' });
     await atPhoneWidths(page, 'card step, invalid card');
     // Each mistake is tied to its field, and the first field to fix has the cursor.
     for (const name of ['number', 'expiry', 'cvv']) {

@@ -1,7 +1,7 @@
 /// <reference lib="dom" />
 import type { BrowserContext, CDPSession, Page } from 'playwright-core';
 import { afterEach, describe, expect, it } from 'vitest';
-import { skipWithoutChromium } from '../support/chromium.js';
+import { skipWithoutChromium, untilStepReady } from '../support/chromium.js';
 import { useBrowserCheckout } from '../support/browser-checkout.js';
 
 /** The page budget (docs/languages-and-brand.md): what the first load may transfer, and how soon a phone on a slow network can use it. */
@@ -135,8 +135,10 @@ describe.skipIf(skipWithoutChromium())('the checkout page budget', () => {
     }
     const stepBecomes = (step: string) => () => page.locator(`#step[data-step="${step}"]`).waitFor({ timeout: 10_000 });
     await timeStep('send code → code step', 'Send code', stepBecomes('code'));
+    await untilStepReady(page, { name: 'code' });
     await page.getByLabel('One-time code').fill('123456');
     await timeStep('verify → card step', 'Verify', stepBecomes('card'));
+    await untilStepReady(page, { id: 'number' });
     await page.getByLabel('Card number').fill('4111 1111 1111 1111');
     await page.getByLabel('Expiry (MM/YY)').fill('12/30');
     await page.getByLabel('CVV').fill('123');

@@ -7,7 +7,7 @@ import { recordDomainCheck, selectMerchantDomainTokens } from '../../core/mercha
 import type { WebhookEventBody } from '../../core/webhooks/events.js';
 import { verifyWebhook } from '../../core/webhooks/verify.js';
 import { axeViolations, describeViolations } from '../support/axe.js';
-import { launchChromium, openPage, skipWithoutChromium, type WatchedPage } from '../support/chromium.js';
+import { launchChromium, openPage, skipWithoutChromium, untilStepReady, type WatchedPage } from '../support/chromium.js';
 import { startEmbeddingStore, type EmbeddingStore } from '../support/embedding-store.js';
 import { createCartId, validCartRequest } from '../support/fixtures.js';
 import { useTestStack } from '../support/test-stack.js';
@@ -81,10 +81,14 @@ describe.skipIf(skipWithoutChromium())('embedded checkout', () => {
 
   async function toCardStep(page: Page) {
     const frame = page.frameLocator('#checkout iframe');
+    const inside = await checkoutFrame(page);
     await frame.getByLabel('Phone or email').fill(contact);
     await frame.getByRole('button', { name: 'Send code', exact: true }).click();
+    await untilStepReady(inside, { name: 'code' });
     await frame.getByLabel('One-time code').fill('123456');
     await frame.getByRole('button', { name: 'Verify', exact: true }).click();
+    await frame.locator('[data-step="card"]').waitFor();
+    await untilStepReady(inside);
     return frame;
   }
 

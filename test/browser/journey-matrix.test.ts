@@ -11,7 +11,7 @@ import { direction, t, type MessageKey } from '../../web/i18n/index.js';
 import { cartSessionDriver } from '../support/cart-session-driver.js';
 import { startCartSession } from '../../workflows/cart-session/client.js';
 import { cartWorkflowId } from '../../workflows/cart-session/messages.js';
-import { launchChromium, openPage, skipWithoutChromium } from '../support/chromium.js';
+import { launchChromium, openPage, skipWithoutChromium, untilStepReady } from '../support/chromium.js';
 import { dashboardClient } from '../support/dashboard-client.js';
 import { createCartId, validCartRequest } from '../support/fixtures.js';
 import { merchantApi } from '../support/merchant-api.js';
@@ -322,17 +322,20 @@ describe.skipIf(skipWithoutChromium())('the journey matrix: every pair of captur
       expect(normalised(await page.getByTestId('total').textContent())).toBe(normalised(currency.shown[journey.language]));
       await page.getByLabel(say('contact.label')).fill(contact);
       await page.getByRole('button', { name: say('contact.submit'), exact: true }).click();
+      await untilStepReady(page, { name: 'code' });
       await page.getByLabel(say('code.label')).fill('123456');
       await page.getByRole('button', { name: say('code.submit'), exact: true }).click();
       await page.locator('[data-step="card"]').waitFor();
       if (journey.actor === 'second_browser') await secondBrowserRefused(cartId, journey, card, expect);
       if (card.saved) {
+        await untilStepReady(page);
         expect(await page.getByRole('radio', { name: `Visa •••• ${card.last4}` }).isChecked()).toBe(true);
         await page
           .getByRole('button', { name: say('card.submit'), exact: true })
           .first()
           .click();
       } else {
+        await untilStepReady(page, { id: 'number' });
         await page.getByLabel(say('card.numberLabel')).fill(card.number);
         await page.getByLabel(say('card.expiryLabel')).fill('12/30');
         await page.getByLabel(say('card.cvvLabel')).fill('123');

@@ -4,7 +4,7 @@ import { describe, expect, it } from 'vitest';
 import { SANDBOX_CARDS } from '../../core/checkout/payment-processors/sandbox.js';
 import { listViolations } from '../../core/integrity/csp-reports.js';
 import { useBrowserCheckout } from '../support/browser-checkout.js';
-import { skipWithoutChromium } from '../support/chromium.js';
+import { skipWithoutChromium, untilStepReady } from '../support/chromium.js';
 
 declare global {
   interface Window {
@@ -58,6 +58,7 @@ describe.skipIf(skipWithoutChromium())('payment pages with integrity enforced, i
     await page.getByLabel('Phone or email').fill('customer@example.com');
     await page.getByRole('button', { name: 'Send code', exact: true }).click();
     await expectIntact(page, 'code');
+    await untilStepReady(page, { name: 'code' });
     await page.getByLabel('One-time code').fill('123456');
     await page.getByRole('button', { name: 'Verify', exact: true }).click();
     await expectIntact(page, 'card');

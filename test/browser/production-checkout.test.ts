@@ -5,7 +5,7 @@ import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { createStripePaymentProcessor } from '../../core/checkout/payment-processors/stripe.js';
 import { postWebhook } from '../../core/webhooks/http-post.js';
 import { verifyWebhook } from '../../core/webhooks/verify.js';
-import { launchChromium, openPage, skipWithoutChromium } from '../support/chromium.js';
+import { launchChromium, openPage, skipWithoutChromium, untilStepReady } from '../support/chromium.js';
 import { createCartId, validCartRequest } from '../support/fixtures.js';
 import { startSmtpCatcher } from '../support/otp-providers.js';
 import { PRODUCTION_SETTINGS } from '../support/production-settings.js';
@@ -70,9 +70,11 @@ describe.skipIf(skipWithoutChromium())('a checkout in production, in headless Ch
     });
     const code = /\b(\d{6})\b/.exec(email.text ?? '')?.[1];
     expect(code).toMatch(/^\d{6}$/);
+    await untilStepReady(page, { name: 'code' });
     await page.getByLabel('One-time code').fill(code!);
     await page.getByRole('button', { name: 'Verify', exact: true }).click();
 
+    await untilStepReady(page, { id: 'number' });
     await page.getByLabel('Card number').fill('4242 4242 4242 4242');
     await page.getByLabel('Expiry (MM/YY)').fill('12/30');
     await page.getByLabel('CVV').fill('123');

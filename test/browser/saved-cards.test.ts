@@ -7,7 +7,7 @@ import { verifyWebhook } from '../../core/webhooks/verify.js';
 import { ensureSavedCardRemovalSchedule } from '../../workflows/saved-card-removal/client.js';
 import { useBrowserCheckout } from '../support/browser-checkout.js';
 import { axeViolations, describeViolations } from '../support/axe.js';
-import { horizontalOverflow, skipWithoutChromium, type WatchedPage } from '../support/chromium.js';
+import { horizontalOverflow, skipWithoutChromium, untilStepReady, type WatchedPage } from '../support/chromium.js';
 import { createCartId, validCartRequest } from '../support/fixtures.js';
 import { useReceivingMerchant, type ReceivingMerchant } from '../support/receiving-merchant.js';
 import { seedSavedCard } from '../support/saved-cards.js';
@@ -56,11 +56,12 @@ describe.skipIf(skipWithoutChromium())('saved cards in the hosted checkout', () 
     expect(await savedCardTraces(page)).toEqual([]);
     await page.getByLabel('Phone or email').fill(contact);
     await page.getByRole('button', { name: 'Send code', exact: true }).click();
-    await page.getByLabel('One-time code').waitFor();
+    await untilStepReady(page, { name: 'code' });
     expect(await savedCardTraces(page)).toEqual([]);
     await page.getByLabel('One-time code').fill('123456');
     await page.getByRole('button', { name: 'Verify', exact: true }).click();
     await page.locator('[data-step="card"]').waitFor();
+    await untilStepReady(page);
     return { page, cartId, watched };
   }
 
@@ -154,6 +155,7 @@ describe.skipIf(skipWithoutChromium())('saved cards in the hosted checkout', () 
     const first = await checkout.open(`/?token=${cartId}`);
     await first.page.getByLabel('Phone or email').fill(returning);
     await first.page.getByRole('button', { name: 'Send code', exact: true }).click();
+    await untilStepReady(first.page, { name: 'code' });
     await first.page.getByLabel('One-time code').fill('123456');
     await first.page.getByRole('button', { name: 'Verify', exact: true }).click();
     expect(await first.page.getByRole('radio', { name: /Visa •••• 1111/ }).isChecked()).toBe(true);
@@ -166,6 +168,7 @@ describe.skipIf(skipWithoutChromium())('saved cards in the hosted checkout', () 
     const violations = await axeViolations(second.page);
     expect(violations, describeViolations(violations)).toEqual([]);
     await second.page.getByRole('button', { name: 'Send a code to s***@example.com' }).click();
+    await untilStepReady(second.page, { name: 'code' });
     await second.page.getByLabel('One-time code').fill('123456');
     await second.page.getByRole('button', { name: 'Verify', exact: true }).click();
     await second.page.locator('[data-step="card"]').waitFor();

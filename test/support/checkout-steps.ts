@@ -4,7 +4,7 @@ import type { Page } from 'playwright-core';
 import { expect } from 'vitest';
 import { direction, t } from '../../web/i18n/index.js';
 import { axeViolations, BEST_PRACTICE_TAG, describeViolations, WCAG_22_AA_TAGS } from './axe.js';
-import { horizontalOverflow } from './chromium.js';
+import { horizontalOverflow, untilStepReady } from './chromium.js';
 
 /** The checkout page's steps as a customer in `locale` goes through them in a browser, found by their labels in that language. */
 export function checkoutSteps(locale: string, options: { screenshots?: string } = {}) {
@@ -28,6 +28,7 @@ export function checkoutSteps(locale: string, options: { screenshots?: string } 
   async function enterCode(page: Page) {
     await expectStep(page, 'code');
     expect(await page.getByLabel(say('code.label')).getAttribute('dir')).toBe('ltr');
+    await untilStepReady(page);
     await page.getByLabel(say('code.label')).fill('123456');
     await page.getByRole('button', { name: say('code.submit'), exact: true }).click();
     await expectStep(page, 'card');
@@ -44,6 +45,7 @@ export function checkoutSteps(locale: string, options: { screenshots?: string } 
     for (const key of ['card.numberLabel', 'card.expiryLabel', 'card.cvvLabel'] as const) {
       expect(await page.getByLabel(say(key)).getAttribute('dir'), key).toBe('ltr');
     }
+    await untilStepReady(page);
     await page.getByLabel(say('card.numberLabel')).fill(number);
     await page.getByLabel(say('card.expiryLabel')).fill('12/30');
     await page.getByLabel(say('card.cvvLabel')).fill('123');

@@ -1,7 +1,6 @@
 /// <reference lib="dom" />
 import { existsSync } from 'node:fs';
-import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core';
-import { expect } from 'vitest';
+import { chromium, type Browser, type BrowserContext, type Frame, type Page } from 'playwright-core';
 
 /** Debian's package: `.ci/run` installs it when missing. */
 export const CHROMIUM_PATH = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
@@ -85,15 +84,21 @@ export async function openPage(browser: Browser, options: { width?: number; java
 const shortened = (url: string) => (url.length > 160 ? `${url.slice(0, 160)}…` : url);
 
 /**
- * As a customer would: type once the step is ready, which the page shows by putting the cursor in its
- * field (after htmx has settled the swap and wired up the form, web/assets/checkout.js). Typed and
- * posted sooner, a card step answered 422 in a whole-suite run, with no update sent.
+ * As a customer would: act on a step once it is ready, when htmx has settled the swap and wired up its
+ * form. Typed and posted sooner, a card step answered 422 in a whole-suite run, with no update sent.
+ * Without `field`, call it once the step is shown. With it, the step swapped in by the last click is
+ * also awaited: checkout.js puts the cursor in that field once settled (a page load puts it nowhere).
+ * Playwright's own waits, not vitest's, so concurrent tests may call it.
  */
-export async function untilStepReady(page: Page, field: { id: string } | { name: string }): Promise<void> {
+export async function untilStepReady(page: Page | Frame, field?: { id: string } | { name: string }): Promise<void> {
   // Without JavaScript each step is a page load, which the click that posted it already waited for.
   if (!(await page.evaluate(() => 'htmx' in window))) return;
-  const [attribute, value] = 'id' in field ? ['id', field.id] : ['name', field.name];
-  await expect.poll(() => page.evaluate((a) => document.activeElement?.getAttribute(a) ?? null, attribute)).toBe(value);
+  if (field) {
+    const [attribute, value] = 'id' in field ? ['id', field.id] : ['name', field.name];
+    // The step may still be on its way from the server: as long as a page the test waits for.
+    await page.waitForFunction(([a, v]) => document.activeElement?.getAttribute(a) === v, [attribute, value] as const, { timeout: 10_000 });
+  }
+  await page.waitForFunction(() => document.querySelector('.htmx-swapping, .htmx-settling') === null, undefined, { timeout: 5_000 });
 }
 
 /** Wider than the viewport means the customer scrolls sideways. */
