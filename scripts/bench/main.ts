@@ -25,7 +25,7 @@ import { startVerifyingReceiver } from './receiver.js';
 import { assembleResults, topologyFigures, withTargets, writeReports, type BenchResults, type Measured } from './report.js';
 import { measureScale } from './scale.js';
 import { runPeakBench } from './peak.js';
-import { measureCost } from './session-cost.js';
+import { measureCost, measureFloorSandbox } from './session-cost.js';
 import { startBenchStack, startRoles } from './stack.js';
 import { measureCreateCartAgainstLimit } from './start-pairs.js';
 
@@ -36,7 +36,7 @@ import { measureCreateCartAgainstLimit } from './start-pairs.js';
  */
 const MEASUREMENTS = ['limit', 'create-cart', 'baseline', 'page', 'pay-to-webhook', 'pay-to-landing', 'cost-curve', 'cost', 'scale'] as const;
 /** Run only when named in --only: each compares a setting off and on, and adds nothing to reports/. */
-const COMPARISONS = ['eager-start', 'eager-cost'] as const;
+const COMPARISONS = ['eager-start', 'eager-cost', 'floor-sandbox'] as const;
 const ROOT = fileURLToPath(new URL('../..', import.meta.url));
 
 const { values } = parseArgs({
@@ -224,10 +224,13 @@ try {
       await settle(ctx);
       log(`${comparison}…`);
       const rounds = options['eager-rounds'];
+      const sessions = { paidSessions: options['cost-sessions'], abandonedSessions: 2 * options['cost-sessions'] };
       const figures =
         comparison === 'eager-start'
           ? await measureEagerCreateCart(ctx, rounds)
-          : await measureEagerSessionCost(ctx, { paidSessions: options['cost-sessions'], abandonedSessions: 2 * options['cost-sessions'], rounds });
+          : comparison === 'eager-cost'
+            ? await measureEagerSessionCost(ctx, { ...sessions, rounds })
+            : await measureFloorSandbox(ctx, { ...sessions, rounds: options['cost-rounds'] });
       log(`  ${JSON.stringify({ ...figures, rounds: undefined })}`);
     }
     // The scale run gets the machine to itself: its own worker and API, on a task queue of its own.

@@ -135,10 +135,16 @@ export async function measureSessionCost(
  */
 export async function measureFloorCost(
   ctx: BenchContext,
-  options: { code: string; paidSessions: number; abandonedSessions: number; concurrency: number },
+  /** `sandbox`: the floor worker's workflow sandbox, the SDK's defaults or set as ours (scripts/bench/floor/worker.ts). */
+  options: { code: string; paidSessions: number; abandonedSessions: number; concurrency: number; sandbox?: FloorSandbox },
 ): Promise<CostFigures> {
   const taskQueue = `bench-floor-${options.code.replace(/[^a-z0-9]/gi, '')}`;
-  const worker = await ctx.stack.startRole('floor-worker', 'scripts/bench/floor/worker.ts', { TEMPORAL_TASK_QUEUE: taskQueue }, { taskQueue });
+  const worker = await ctx.stack.startRole(
+    'floor-worker',
+    'scripts/bench/floor/worker.ts',
+    { TEMPORAL_TASK_QUEUE: taskQueue, FLOOR_SANDBOX: options.sandbox ?? 'sdk' },
+    { taskQueue },
+  );
   // A plain client: the default data converter, no codec, no interceptor.
   const client = new Client({ connection: ctx.temporal.connection, namespace: ctx.config.temporal.namespace });
   const groups = { temporal: { pid: ctx.stack.temporalPid }, postgres: { pid: ctx.stack.postgresPid, withChildren: true }, worker: { pid: worker.pid } };
@@ -182,6 +188,8 @@ export async function measureFloorCost(
   }
 }
 
+export type FloorSandbox = 'sdk' | 'ours';
+
 export interface CostComparison {
   paidSessionCpuMs: number;
   abandonedSessionCpuMs: number;
@@ -223,5 +231,38 @@ export async function measureCost(ctx: BenchContext, options: { paidSessions: nu
     abandonedOverFloor: round(nowAbandoned.abandonedSessionCpuMs / floorAbandoned.abandonedSessionCpuMs, 2),
     now: { ...now, abandonedSessionCpuMs: nowAbandoned.abandonedSessionCpuMs, abandoned: nowAbandoned.abandoned },
     floor: { ...floor, abandonedSessionCpuMs: floorAbandoned.abandonedSessionCpuMs, abandoned: floorAbandoned.abandoned },
+  };
+}
+
+/**
+ * `--only floor-sandbox`: the floor with the SDK's sandbox defaults and with ours, and our sessions,
+ * in turn in each round; each figure the lowest of its rounds, as measureCost's.
+ */
+export async function measureFloorSandbox(ctx: BenchContext, options: { paidSessions: number; abandonedSessions: number; rounds: number }) {
+  const rounds: Array<Record<FloorSandbox | 'now', CostFigures>> = [];
+  for (let pass = 1; pass <= options.rounds; pass++) {
+    const measured = {} as Record<FloorSandbox | 'now', CostFigures>;
+    for (const sandbox of ['sdk', 'ours'] as const) {
+      measured[sandbox] = await measureFloorCost(ctx, { code: `floor-${sandbox}-${pass}`, ...options, concurrency: COST_CONCURRENCY, sandbox });
+      ctx.log(
+        `  floor (${sandbox} sandbox), round ${pass}: paid ${measured[sandbox].paidSessionCpuMs} ms, abandoned ${measured[sandbox].abandonedSessionCpuMs} ms`,
+      );
+    }
+    measured.now = await measureSessionCost(ctx, { code: `now-${pass}`, ...options, concurrency: COST_CONCURRENCY });
+    ctx.log(`  ours, round ${pass}: paid ${measured.now.paidSessionCpuMs} ms, abandoned ${measured.now.abandonedSessionCpuMs} ms`);
+    rounds.push(measured);
+  }
+  const lowest = (of: FloorSandbox | 'now', key: 'paidSessionCpuMs' | 'abandonedSessionCpuMs') => Math.min(...rounds.map((r) => r[of][key]));
+  const figures = (of: FloorSandbox | 'now') => ({ paid: lowest(of, 'paidSessionCpuMs'), abandoned: lowest(of, 'abandonedSessionCpuMs') });
+  const [sdk, ours, now] = [figures('sdk'), figures('ours'), figures('now')];
+  return {
+    floorSdkSandbox: sdk,
+    floorOurSandbox: ours,
+    now,
+    paidOverFloor: { sdk: round(now.paid / sdk.paid, 2), ours: round(now.paid / ours.paid, 2) },
+    abandonedOverFloor: { sdk: round(now.abandoned / sdk.abandoned, 2), ours: round(now.abandoned / ours.abandoned, 2) },
+    byProcess: rounds.map((r) =>
+      Object.fromEntries(Object.entries(r).map(([k, f]) => [k, { paid: f.paid.cpuMsByProcess, abandoned: f.abandoned.cpuMsByProcess }])),
+    ),
   };
 }
