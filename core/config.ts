@@ -897,6 +897,12 @@ export const DEVELOPMENT_VARIABLES: Record<string, SettingDoc & { default: strin
     default: 'unset',
     meaning: '`api`, `web` or `worker`: that role writes a V8 CPU profile to the temporary folder when it stops',
   },
+  FLOOR_SANDBOX: {
+    readBy: ['bench'],
+    default: '`sdk`',
+    meaning:
+      "the bench's floor worker (scripts/bench/floor/worker.ts), set by the bench itself: `ours` runs its workflow sandbox as the cart worker's (the stack capture and the watchdog off), `sdk` with the SDK's defaults",
+  },
   TEST_WORKFLOW_BUNDLE: {
     readBy: ['tests'],
     default: 'set by the tests',
