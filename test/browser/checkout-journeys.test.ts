@@ -7,6 +7,7 @@ import { useTestStack } from '../support/test-stack.js';
 import { sessionTrace } from '../support/session-trace.js';
 import { waitFor } from '../support/wait-for.js';
 import { horizontalOverflow, launchChromium, openPage, skipWithoutChromium, untilStepReady, type WatchedPage } from '../support/chromium.js';
+import { payWith, verifyContactAndCode } from '../support/checkout-typing.js';
 import { startMerchantSite, type MerchantSite } from '../support/merchant-site.js';
 import { startTestAcquirer, testAcquirerProcessor, type TestAcquirer } from '../support/http-processor.js';
 
@@ -67,22 +68,6 @@ describe.skipIf(skipWithoutChromium())('the hosted checkout in headless Chromium
 
   const ledgerStatus = async (cartId: string) =>
     (await stack.db<{ status: string; failure_code: string | null }[]>`select status, failure_code from carts where cart_id = ${cartId}`)[0];
-
-  async function verifyContactAndCode(page: Page) {
-    await page.getByLabel('Phone or email').fill('customer@example.com');
-    await page.getByRole('button', { name: 'Send code', exact: true }).click();
-    await untilStepReady(page, { name: 'code' });
-    await page.getByLabel('One-time code').fill('123456');
-    await page.getByRole('button', { name: 'Verify', exact: true }).click();
-  }
-
-  async function payWith(page: Page, number: string) {
-    await untilStepReady(page, { id: 'number' });
-    await page.getByLabel('Card number').fill(number);
-    await page.getByLabel('Expiry (MM/YY)').fill('12/30');
-    await page.getByLabel('CVV').fill('123');
-    await page.getByRole('button', { name: 'Pay', exact: true }).click();
-  }
 
   async function landing(page: Page, path: '/success' | '/failure', cartId: string): Promise<URL> {
     try {

@@ -6,7 +6,8 @@ import type { WebhookEventBody } from '../../core/webhooks/events.js';
 import { verifyWebhook } from '../../core/webhooks/verify.js';
 import { axeViolations, describeViolations } from '../support/axe.js';
 import { useBrowserCheckout } from '../support/browser-checkout.js';
-import { skipWithoutChromium, untilStepReady } from '../support/chromium.js';
+import { skipWithoutChromium } from '../support/chromium.js';
+import { payWith, verifyContactAndCode } from '../support/checkout-typing.js';
 import { createCartId, validCartRequest } from '../support/fixtures.js';
 import { startWebhookReceiver, type WebhookReceiver } from '../support/webhook-receiver.js';
 
@@ -49,22 +50,14 @@ describe.skipIf(skipWithoutChromium())('3-D Secure in the hosted checkout', () =
   };
 
   /** The customer's way to the card step, then Pay with `number`; every URL the page visits is kept. */
-  async function payWith(cartId: string, number: string): Promise<{ page: Page; visited: URL[] }> {
+  async function openAndPay(cartId: string, number: string): Promise<{ page: Page; visited: URL[] }> {
     const { page } = await checkout.open(`/?token=${cartId}`);
     const visited: URL[] = [];
     page.on('framenavigated', (frame) => {
       if (frame === page.mainFrame()) visited.push(new URL(frame.url()));
     });
-    await page.getByLabel('Phone or email').fill('customer@example.com');
-    await page.getByRole('button', { name: 'Send code', exact: true }).click();
-    await untilStepReady(page, { name: 'code' });
-    await page.getByLabel('One-time code').fill('123456');
-    await page.getByRole('button', { name: 'Verify', exact: true }).click();
-    await untilStepReady(page, { id: 'number' });
-    await page.getByLabel('Card number').fill(number);
-    await page.getByLabel('Expiry (MM/YY)').fill('12/30');
-    await page.getByLabel('CVV').fill('123');
-    await page.getByRole('button', { name: 'Pay', exact: true }).click();
+    await verifyContactAndCode(page);
+    await payWith(page, number);
     return { page, visited };
   }
 
@@ -96,7 +89,7 @@ describe.skipIf(skipWithoutChromium())('3-D Secure in the hosted checkout', () =
 
   it('completed challenge: lands on successUrl, one order_created with threeDSecure authenticated; a second return changes nothing', async () => {
     const cartId = await createCart();
-    const { page, visited } = await payWith(cartId, '4000 0027 6000 3184');
+    const { page, visited } = await openAndPay(cartId, '4000 0027 6000 3184');
     await atChallenge(page, visited);
     await page.getByRole('button', { name: 'Complete authentication' }).waitFor();
     await page.getByRole('button', { name: 'Fail authentication' }).waitFor();
@@ -130,7 +123,7 @@ describe.skipIf(skipWithoutChromium())('3-D Secure in the hosted checkout', () =
 
   it('failed challenge, in Arabic: lands on failureUrl with a failed order_updated', async () => {
     const cartId = await createCart();
-    const { page, visited } = await payWith(cartId, '4000 0027 6000 3184');
+    const { page, visited } = await openAndPay(cartId, '4000 0027 6000 3184');
     await atChallenge(page, visited);
     await page.goto(`${page.url()}&lang=ar`);
     expect(await page.locator('html').getAttribute('dir')).toBe('rtl');
@@ -150,7 +143,7 @@ describe.skipIf(skipWithoutChromium())('3-D Secure in the hosted checkout', () =
 
   it('challenge never answered: fails at the bound with authentication_timeout, the payment voided', async () => {
     const cartId = await createCart();
-    const { page, visited } = await payWith(cartId, '4000 0027 6000 3184');
+    const { page, visited } = await openAndPay(cartId, '4000 0027 6000 3184');
     await atChallenge(page, visited);
     const started = Date.now();
 
@@ -171,7 +164,7 @@ describe.skipIf(skipWithoutChromium())('3-D Secure in the hosted checkout', () =
 
   it('frictionless card: paid without a redirect to a challenge', async () => {
     const cartId = await createCart();
-    const { page, visited } = await payWith(cartId, SANDBOX_CARDS.frictionless);
+    const { page, visited } = await openAndPay(cartId, SANDBOX_CARDS.frictionless);
     await page.waitForURL((url) => url.pathname === '/success', { timeout: 20_000 });
     expect(visited.filter((url) => url.pathname.startsWith('/3ds/'))).toEqual([]);
     await expect.poll(() => verifiedEvents(cartId, 'order_created'), { timeout: 15_000 }).toHaveLength(1);

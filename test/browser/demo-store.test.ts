@@ -6,7 +6,8 @@ import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { CreatedMerchant } from '../../core/onboarding/registration.js';
 import { freePort } from '../../scripts/free-port.js';
-import { horizontalOverflow, launchChromium, openPage, skipWithoutChromium, untilStepReady, type WatchedPage } from '../support/chromium.js';
+import { horizontalOverflow, launchChromium, openPage, skipWithoutChromium, type WatchedPage } from '../support/chromium.js';
+import { payWith, verifyContactAndCode } from '../support/checkout-typing.js';
 import { startDemoStoreOnStack } from '../support/demo-store.js';
 import { useTestStack } from '../support/test-stack.js';
 
@@ -56,16 +57,8 @@ describe.skipIf(skipWithoutChromium())('the demo store in headless Chromium, on 
 
     await page.waitForURL((url) => url.origin === new URL(stack.checkoutUrl).origin, { timeout: 20_000 });
     await expect.poll(() => page.getByTestId('total').textContent()).toBe('€38.50');
-    await page.getByLabel('Phone or email').fill('customer@example.com');
-    await page.getByRole('button', { name: 'Send code', exact: true }).click();
-    await untilStepReady(page, { name: 'code' });
-    await page.getByLabel('One-time code').fill('123456');
-    await page.getByRole('button', { name: 'Verify', exact: true }).click();
-    await untilStepReady(page, { id: 'number' });
-    await page.getByLabel('Card number').fill('4111 1111 1111 1111');
-    await page.getByLabel('Expiry (MM/YY)').fill('12/30');
-    await page.getByLabel('CVV').fill('123');
-    await page.getByRole('button', { name: 'Pay', exact: true }).click();
+    await verifyContactAndCode(page);
+    await payWith(page, '4111 1111 1111 1111');
 
     await page.waitForURL((url) => url.origin === storeUrl && url.pathname.startsWith('/orders/ord_'), { timeout: 30_000 });
     const landed = new URL(page.url());
@@ -161,16 +154,8 @@ describe.skipIf(skipWithoutChromium())('the demo store in headless Chromium, on 
     await page.getByRole('button', { name: 'Pay with Hosted Checkout' }).click();
     await page.waitForURL((url) => url.origin === new URL(stack.checkoutUrl).origin, { timeout: 20_000 });
     await expect.poll(() => page.getByTestId('total').textContent()).toBe('€34.00');
-    await page.getByLabel('Phone or email').fill('customer@example.com');
-    await page.getByRole('button', { name: 'Send code', exact: true }).click();
-    await untilStepReady(page, { name: 'code' });
-    await page.getByLabel('One-time code').fill('123456');
-    await page.getByRole('button', { name: 'Verify', exact: true }).click();
-    await untilStepReady(page, { id: 'number' });
-    await page.getByLabel('Card number').fill('4111 1111 1111 1111');
-    await page.getByLabel('Expiry (MM/YY)').fill('12/30');
-    await page.getByLabel('CVV').fill('123');
-    await page.getByRole('button', { name: 'Pay', exact: true }).click();
+    await verifyContactAndCode(page);
+    await payWith(page, '4111 1111 1111 1111');
 
     // Back at the store's order page (its successUrl), not at the checkout's "already been used".
     await page.waitForURL((url) => url.origin === storeUrl && url.pathname.startsWith('/orders/ord_'), { timeout: 30_000 });
@@ -220,16 +205,8 @@ describe.skipIf(skipWithoutChromium())('the demo store in headless Chromium, on 
     const payOnCheckout = async (card: string) => {
       await page.waitForURL((url) => url.origin === new URL(stack.checkoutUrl).origin, { timeout: 20_000 });
       await expect.poll(() => page.getByTestId('total').textContent()).toBe('€12.00');
-      await page.getByLabel('Phone or email').fill('customer@example.com');
-      await page.getByRole('button', { name: 'Send code', exact: true }).click();
-      await untilStepReady(page, { name: 'code' });
-      await page.getByLabel('One-time code').fill('123456');
-      await page.getByRole('button', { name: 'Verify', exact: true }).click();
-      await untilStepReady(page, { id: 'number' });
-      await page.getByLabel('Card number').fill(card);
-      await page.getByLabel('Expiry (MM/YY)').fill('12/30');
-      await page.getByLabel('CVV').fill('123');
-      await page.getByRole('button', { name: 'Pay', exact: true }).click();
+      await verifyContactAndCode(page);
+      await payWith(page, card);
       await page.waitForURL((url) => url.origin === storeUrl && url.pathname.startsWith('/orders/ord_'), { timeout: 30_000 });
       return new URL(page.url());
     };
