@@ -67,9 +67,15 @@ export function createLedgerActivities(deps: {
      */
     async recordSessionStep(step: SessionStep): Promise<void> {
       const recorded = await db.begin(async (tx) => {
-        await recordCartStatus(tx, keyring, step.status);
-        if (step.discardCards) await discardCartCards(tx, step.status.cartId);
-        return step.event ? recordCartEventIn(tx, deps, step.event) : undefined;
+        // Sent together, one round trip on the transaction's connection, and run in this order: the
+        // event's body reads the order with the step's changes. A statement that fails aborts the
+        // transaction, so the ones after it fail too and nothing more is sent.
+        const [, , event] = await Promise.all([
+          recordCartStatus(tx, keyring, step.status),
+          step.discardCards ? discardCartCards(tx, step.status.cartId) : undefined,
+          step.event ? recordCartEventIn(tx, deps, step.event) : undefined,
+        ]);
+        return event;
       });
       if (step.event && recorded) await sendCartEvent(deps, step.event, recorded, attemptBy(Date.now() + SESSION_ATTEMPT_TIMEOUT_MS));
     },

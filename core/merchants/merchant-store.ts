@@ -1,6 +1,7 @@
 import type { Environment } from '../config.js';
 import type { Keyring } from '../crypto.js';
 import type { Db, Sql } from '../db/client.js';
+import type postgres from 'postgres';
 
 /**
  * The one owner of the `merchants`, `merchant_domains`, `merchant_api_keys`, `webhook_endpoints` and
@@ -550,14 +551,12 @@ export async function deleteEndpoint(
 }
 
 /**
- * The ids of the merchant's endpoints (not deleted) whose enabled events include `event`, oldest
- * first: the endpoints an event is recorded for. Disabled ones are included: their deliveries are kept
- * as skipped, replayable once enabled.
+ * The merchant's endpoints (not deleted) whose enabled events include `event`: the endpoints an event
+ * is recorded for (core/webhooks/event-store.ts insertEventWithDeliveries), as a fragment of its
+ * statement. Disabled ones are included: their deliveries are kept as skipped, replayable once enabled.
  */
-export async function subscribedEndpointIds(sql: Sql, platformUuid: string, event: string): Promise<string[]> {
-  const rows = await sql<{ id: string }[]>`
+export function subscribedEndpoints(sql: Sql, platformUuid: string, event: string): postgres.Fragment {
+  return sql`
     select id from webhook_endpoints
-    where platform_uuid = ${platformUuid} and deleted_at is null and ('*' = any(enabled_events) or ${event} = any(enabled_events))
-    order by created_at, id`;
-  return rows.map((r) => r.id);
+    where platform_uuid = ${platformUuid} and deleted_at is null and ('*' = any(enabled_events) or ${event} = any(enabled_events))`;
 }

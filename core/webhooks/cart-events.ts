@@ -3,8 +3,8 @@ import { randomToken } from '../crypto.js';
 import type { OrderRow } from '../checkout/order-views.js';
 import type { Sql } from '../db/client.js';
 import { orderDataOf, type OrderContext, type OrderData } from '../checkout/order-model.js';
-import { subscribedEndpointIds } from '../merchants/merchant-store.js';
-import { findCartEvent, insertDeliveries, insertEvent, nextEventSequence } from './event-store.js';
+import { subscribedEndpoints } from '../merchants/merchant-store.js';
+import { findCartEvent, insertEventWithDeliveries, nextEventSequence } from './event-store.js';
 import type { PaymentRecord } from '../checkout/payment-record.js';
 import type { CartEventInput, WebhookEventBody } from './events.js';
 
@@ -58,12 +58,19 @@ export async function recordLockedCartEvent(
   input: CartEventInput,
 ): Promise<{ eventId: string; sequence: number }> {
   const subject = subjectOf(input);
-  const existing = await findCartEvent(tx, input.cartId, input.event, input.status, input.refund?.id, subject);
+  // Both asked at once, one round trip on the transaction's connection: the sequence is wasted only on a repeat.
+  const [existing, sequence] = await Promise.all([
+    findCartEvent(tx, input.cartId, input.event, input.status, input.refund?.id, subject),
+    nextEventSequence(tx, input.cartId),
+  ]);
   if (existing) return { eventId: existing.id, sequence: existing.sequence };
-  const sequence = await nextEventSequence(tx, input.cartId);
   const body = cartEventBody(orderDataOf(order, ctx), order.environment, input, sequence);
-  await insertEvent(tx, ctx.keyring, order.platformUuid, body, subject);
-  await insertDeliveries(tx, body.id, await subscribedEndpointIds(tx, order.platformUuid, input.event));
+  await insertEventWithDeliveries(tx, ctx.keyring, {
+    platformUuid: order.platformUuid,
+    body,
+    ...(subject ? { subject } : {}),
+    subscribed: subscribedEndpoints(tx, order.platformUuid, input.event),
+  });
   return { eventId: body.id, sequence };
 }
 

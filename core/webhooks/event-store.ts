@@ -1,4 +1,5 @@
 import type { Keyring } from '../crypto.js';
+import type postgres from 'postgres';
 import type { Db, Sql } from '../db/client.js';
 import { resealedCustomer } from '../checkout/customer-seal.js';
 import { sealEventBody, type StoredEventBody } from './event-body-seal.js';
@@ -54,11 +55,25 @@ export async function nextEventSequence(sql: Sql, cartId: string): Promise<numbe
   return row?.next ?? 1;
 }
 
-/** The body is kept with the customer's contact sealed (./event-body-seal.ts). */
-export async function insertEvent(sql: Sql, keyring: Keyring, platformUuid: string, body: WebhookEventBody, subject?: string): Promise<void> {
+/**
+ * The event, its body kept with the customer's contact sealed (./event-body-seal.ts), and its
+ * deliveries, one per endpoint `subscribed` selects, in one statement; with none, the event is
+ * `unsubscribed`, recorded and never sent.
+ */
+export async function insertEventWithDeliveries(
+  sql: Sql,
+  keyring: Keyring,
+  recorded: { platformUuid: string; body: WebhookEventBody; subject?: string; subscribed: postgres.Fragment },
+): Promise<void> {
+  const { body } = recorded;
   await sql`
-    insert into webhook_events (id, cart_id, platform_uuid, sequence, event, payload, subject)
-    values (${body.id}, ${body.data.cartId}, ${platformUuid}, ${body.sequence}, ${body.event}, ${sql.json(sealEventBody(keyring, body))}, ${subject ?? null})`;
+    with endpoints as (${recorded.subscribed}),
+    event as (
+      insert into webhook_events (id, cart_id, platform_uuid, sequence, event, payload, subject, delivery_status)
+      select ${body.id}, ${body.data.cartId}, ${recorded.platformUuid}, ${body.sequence}, ${body.event}, ${sql.json(sealEventBody(keyring, body))},
+        ${recorded.subject ?? null}, case when exists (select 1 from endpoints) then 'pending' else 'unsubscribed' end
+      returning id)
+    insert into webhook_deliveries (event_id, endpoint_id) select event.id, endpoints.id from event cross join endpoints`;
 }
 
 /**
@@ -94,20 +109,6 @@ export async function findEvent(db: Db, eventId: string): Promise<StoredEvent | 
   const [row] = await db<StoredEvent[]>`
     select id, cart_id, platform_uuid, event, payload, delivery_status from webhook_events where id = ${eventId}`;
   return row;
-}
-
-/**
- * The event's deliveries, one per endpoint that wants it (none: the event is `unsubscribed`, recorded
- * and never sent). Written in the transaction that records the event; repeating it changes nothing.
- */
-export async function insertDeliveries(sql: Sql, eventId: string, endpointIds: readonly string[]): Promise<void> {
-  if (endpointIds.length === 0) {
-    await sql`update webhook_events set delivery_status = 'unsubscribed' where id = ${eventId}`;
-    return;
-  }
-  await sql`
-    insert into webhook_deliveries ${sql(endpointIds.map((endpointId) => ({ event_id: eventId, endpoint_id: endpointId })))}
-    on conflict do nothing`;
 }
 
 /** Where a recorded event stands at one endpoint it was recorded for, as its sending needs it (activities/shared/cart-events.ts). */

@@ -62,7 +62,7 @@ export class EventNotSubscribedError extends Error {
   }
 }
 
-/** Whether `endpoint` takes `event` now: the test of subscribedEndpointIds, which records an event's deliveries. */
+/** Whether `endpoint` takes `event` now: the test of subscribedEndpoints (core/merchants/merchant-store.ts), which chooses an event's deliveries. */
 const takes = (endpoint: DeliveryEndpoint, event: string) => endpoint.enabledEvents.includes('*') || endpoint.enabledEvents.includes(event);
 
 export class WebhookEndpointUnknownError extends Error {
