@@ -25,7 +25,8 @@ import { startVerifyingReceiver } from './receiver.js';
 import { assembleResults, topologyFigures, withTargets, writeReports, type BenchResults, type Measured } from './report.js';
 import { measureScale } from './scale.js';
 import { runPeakBench } from './peak.js';
-import { measureCost, measureFloorSandbox } from './session-cost.js';
+import { measureCost, measureCostAgainst, measureFloorSandbox } from './session-cost.js';
+import { measureStepCost } from './step-cost.js';
 import { startBenchStack, startRoles } from './stack.js';
 import { measureCreateCartAgainstLimit } from './start-pairs.js';
 
@@ -36,7 +37,7 @@ import { measureCreateCartAgainstLimit } from './start-pairs.js';
  */
 const MEASUREMENTS = ['limit', 'create-cart', 'baseline', 'page', 'pay-to-webhook', 'pay-to-landing', 'cost-curve', 'cost', 'scale'] as const;
 /** Run only when named in --only: each compares a setting off and on, and adds nothing to reports/. */
-const COMPARISONS = ['eager-start', 'eager-cost', 'floor-sandbox'] as const;
+const COMPARISONS = ['eager-start', 'eager-cost', 'floor-sandbox', 'cost-before', 'step-cost'] as const;
 const ROOT = fileURLToPath(new URL('../..', import.meta.url));
 
 const { values } = parseArgs({
@@ -59,6 +60,7 @@ const { values } = parseArgs({
     peak: { type: 'boolean', default: false },
     quick: { type: 'boolean', default: false },
     seed: { type: 'string' },
+    before: { type: 'string' },
   },
 });
 const options = z
@@ -97,12 +99,20 @@ const options = z
     quick: z.boolean(),
     /** With --peak: the seed of its arrivals and session mix; random by default. */
     seed: z.coerce.number().int().nonnegative().optional(),
+    /** With --only cost-before or step-cost: another checkout of the project (a worktree of the commit before a change) whose sessions are measured beside these. */
+    before: z.string().optional(),
   })
   .parse(values);
 const topology = options.topology ?? (options.peak ? 'server' : 'dev');
 const runs = (m: (typeof MEASUREMENTS)[number]) => !options.only || options.only.includes(m);
 const compares = (c: (typeof COMPARISONS)[number]) => options.only?.includes(c) ?? false;
 const log = (line: string) => process.stdout.write(`${line}\n`);
+/** The checkout `--only cost-before` and `step-cost` measure beside this one, asked for before any server starts. */
+const beforeCheckout = (): string => path.resolve(options.before!);
+if ((compares('cost-before') || compares('step-cost')) && !(options.before && existsSync(path.join(path.resolve(options.before), 'worker', 'main.ts')))) {
+  process.stderr.write('--only cost-before and step-cost need --before <dir>: another checkout of the project, e.g. `git worktree add /tmp/before HEAD~1`.\n');
+  process.exit(2);
+}
 const benchStarted = performance.now();
 
 const versionOf = (pkg: string) => (JSON.parse(readFileSync(path.join(ROOT, 'node_modules', pkg, 'package.json'), 'utf8')) as { version: string }).version;
@@ -230,7 +240,11 @@ try {
           ? await measureEagerCreateCart(ctx, rounds)
           : comparison === 'eager-cost'
             ? await measureEagerSessionCost(ctx, { ...sessions, rounds })
-            : await measureFloorSandbox(ctx, { ...sessions, rounds: options['cost-rounds'] });
+            : comparison === 'floor-sandbox'
+              ? await measureFloorSandbox(ctx, { ...sessions, rounds: options['cost-rounds'] })
+              : comparison === 'cost-before'
+                ? await measureCostAgainst(ctx, { ...sessions, rounds: options['cost-rounds'], before: beforeCheckout() })
+                : await measureStepCost(ctx, { steps: 10 * options['cost-sessions'], rounds: options['cost-rounds'], before: beforeCheckout() });
       log(`  ${JSON.stringify({ ...figures, rounds: undefined })}`);
     }
     // The scale run gets the machine to itself: its own worker and API, on a task queue of its own.

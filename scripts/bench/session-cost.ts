@@ -103,11 +103,16 @@ async function measureAbandoned(ctx: BenchContext, roles: Roles, receiver: Verif
 export async function measureSessionCost(
   ctx: BenchContext,
   /** `env`: settings the roles differ in from the stack's (scripts/bench/eager-start.ts). */
-  options: { code: string; paidSessions: number; abandonedSessions: number; concurrency: number; env?: Record<string, string> },
+  options: { code: string; paidSessions: number; abandonedSessions: number; concurrency: number; env?: Record<string, string>; root?: string },
 ): Promise<CostFigures> {
   const taskQueue = `bench-cost-${options.code.replace(/[^a-z0-9]/gi, '')}`;
   const receiver = await startVerifyingReceiver();
-  const roles = await startRoles(ctx.stack, { taskQueue, web: false, env: { SESSION_LIFETIME_SECONDS: String(COST_LIFETIME_S), ...options.env } });
+  const roles = await startRoles(ctx.stack, {
+    taskQueue,
+    web: false,
+    env: { SESSION_LIFETIME_SECONDS: String(COST_LIFETIME_S), ...options.env },
+    ...(options.root ? { root: options.root } : {}),
+  });
   try {
     const merchant = await registerMerchant(
       ctx.db,
@@ -261,6 +266,37 @@ export async function measureFloorSandbox(ctx: BenchContext, options: { paidSess
     now,
     paidOverFloor: { sdk: round(now.paid / sdk.paid, 2), ours: round(now.paid / ours.paid, 2) },
     abandonedOverFloor: { sdk: round(now.abandoned / sdk.abandoned, 2), ours: round(now.abandoned / ours.abandoned, 2) },
+    byProcess: rounds.map((r) =>
+      Object.fromEntries(Object.entries(r).map(([k, f]) => [k, { paid: f.paid.cpuMsByProcess, abandoned: f.abandoned.cpuMsByProcess }])),
+    ),
+  };
+}
+
+/**
+ * `--only cost-before --before <dir>`: one change's effect, measured alone in one run. The floor, the
+ * other checkout's sessions and ours, in turn in each round, on the same servers (the roles of each
+ * checkout run its own code); each figure the lowest of its rounds, as measureCost's.
+ */
+export async function measureCostAgainst(ctx: BenchContext, options: { paidSessions: number; abandonedSessions: number; rounds: number; before: string }) {
+  const { before, ...sessions } = options;
+  const rounds: Array<Record<'floor' | 'before' | 'now', CostFigures>> = [];
+  for (let pass = 1; pass <= options.rounds; pass++) {
+    const floor = await measureFloorCost(ctx, { code: `floor-${pass}`, ...sessions, concurrency: COST_CONCURRENCY });
+    const earlier = await measureSessionCost(ctx, { code: `before-${pass}`, ...sessions, concurrency: COST_CONCURRENCY, root: before });
+    const now = await measureSessionCost(ctx, { code: `now-${pass}`, ...sessions, concurrency: COST_CONCURRENCY });
+    for (const [name, f] of Object.entries({ floor, before: earlier, now }))
+      ctx.log(`  ${name}, round ${pass}: paid ${f.paidSessionCpuMs} ms, abandoned ${f.abandonedSessionCpuMs} ms`);
+    rounds.push({ floor, before: earlier, now });
+  }
+  const lowest = (of: 'floor' | 'before' | 'now', key: 'paidSessionCpuMs' | 'abandonedSessionCpuMs') => Math.min(...rounds.map((r) => r[of][key]));
+  const figures = (of: 'floor' | 'before' | 'now') => ({ paid: lowest(of, 'paidSessionCpuMs'), abandoned: lowest(of, 'abandonedSessionCpuMs') });
+  const [floor, earlier, now] = [figures('floor'), figures('before'), figures('now')];
+  return {
+    floor,
+    before: earlier,
+    now,
+    paidOverFloor: { before: round(earlier.paid / floor.paid, 2), now: round(now.paid / floor.paid, 2) },
+    abandonedOverFloor: { before: round(earlier.abandoned / floor.abandoned, 2), now: round(now.abandoned / floor.abandoned, 2) },
     byProcess: rounds.map((r) =>
       Object.fromEntries(Object.entries(r).map(([k, f]) => [k, { paid: f.paid.cpuMsByProcess, abandoned: f.abandoned.cpuMsByProcess }])),
     ),

@@ -1,0 +1,117 @@
+import path from 'node:path';
+import { pathToFileURL } from 'node:url';
+import { pino } from 'pino';
+import { insertCart } from '../../core/checkout/cart-ledger.js';
+import { newCartId } from '../../core/checkout/cart-id.js';
+import { createDb } from '../../core/db/client.js';
+import { createLogger } from '../../core/logger.js';
+import { registerMerchant } from '../../core/onboarding/registration.js';
+import { createActivityMetrics } from '../../activities/metrics.js';
+import type { createLedgerActivities } from '../../activities/cart-session/ledger.js';
+import type { createDeliveryAttempt } from '../../activities/webhook-delivery/index.js';
+import { forEachConcurrently, type BenchContext } from './context.js';
+import { cpuMeter } from './cpu.js';
+import { round } from './load.js';
+import { startVerifyingReceiver } from './receiver.js';
+
+const STEP_CONCURRENCY = 16;
+
+/** A checkout's own step code: its modules, loaded from its directory, so two checkouts' steps run side by side. */
+async function stepOf(root: string) {
+  const load = <T>(file: string) => import(pathToFileURL(path.join(root, file)).href) as Promise<T>;
+  const ledger = await load<{ createLedgerActivities: typeof createLedgerActivities }>('activities/cart-session/ledger.ts');
+  const delivery = await load<{ createDeliveryAttempt: typeof createDeliveryAttempt }>('activities/webhook-delivery/index.ts');
+  return { createLedgerActivities: ledger.createLedgerActivities, createDeliveryAttempt: delivery.createDeliveryAttempt };
+}
+
+/**
+ * `--only step-cost --before <dir>`: what one session step costs, for another checkout of the project
+ * (a worktree of the commit before a change) and for this one, in turn in each round: the step that
+ * ends an abandoned session (activities/cart-session/ledger.ts recordSessionStep: the status, the
+ * vault emptied, order_abandoned recorded and sent to a receiver), called outside Temporal so that
+ * nothing else is measured. This process's CPU is the step's caller's, as the worker's is, plus the
+ * receiver's share, the same for both; PostgreSQL's is all of its processes'. Each figure is the lowest
+ * of its rounds.
+ */
+export async function measureStepCost(ctx: BenchContext, options: { steps: number; rounds: number; before: string }) {
+  const receiver = await startVerifyingReceiver();
+  const merchant = await registerMerchant(
+    ctx.db,
+    ctx.config.keyring,
+    { name: 'Bench Step', environment: 'sandbox', webhookUrl: receiver.url },
+    ctx.config.webhooks,
+  );
+  receiver.useSecret(merchant.webhookSecret);
+  const checkouts = { before: await stepOf(options.before), now: await stepOf(path.resolve('.')) };
+  const rounds: Array<Record<keyof typeof checkouts, { caller: number; postgres: number }>> = [];
+  try {
+    for (let pass = 1; pass <= options.rounds; pass++) {
+      const measured = {} as (typeof rounds)[number];
+      for (const [name, code] of Object.entries(checkouts) as Array<[keyof typeof checkouts, Awaited<ReturnType<typeof stepOf>>]>) {
+        measured[name] = await measureSteps(ctx, code, merchant.platformUuid, options.steps);
+        ctx.log(`  ${name}, round ${pass}: caller ${measured[name].caller} ms, PostgreSQL ${measured[name].postgres} ms per step`);
+      }
+      rounds.push(measured);
+    }
+  } finally {
+    await receiver.close();
+  }
+  const lowest = (name: keyof typeof checkouts, of: 'caller' | 'postgres') => Math.min(...rounds.map((r) => r[name][of]));
+  const figures = (name: keyof typeof checkouts) => ({ caller: lowest(name, 'caller'), postgres: lowest(name, 'postgres') });
+  return { steps: options.steps, concurrency: STEP_CONCURRENCY, before: figures('before'), now: figures('now') };
+}
+
+async function measureSteps(ctx: BenchContext, code: Awaited<ReturnType<typeof stepOf>>, platformUuid: string, steps: number) {
+  const { config } = ctx;
+  const db = createDb(config.databaseUrl);
+  // The worker logs each delivery at info; written nowhere, so the terminal costs nothing.
+  const logger = createLogger({ level: 'info', name: 'bench-step', destination: pino.destination('/dev/null') });
+  const attemptDelivery = code.createDeliveryAttempt({ config, db, logger, metrics: createActivityMetrics() });
+  const ledger = code.createLedgerActivities({
+    db,
+    keyring: config.keyring,
+    checkoutBaseUrl: config.checkoutBaseUrl,
+    attemptDelivery,
+    requestDelivery: () => Promise.reject(new Error('every bench step is delivered at its first attempt')),
+  });
+  try {
+    const cartIds = Array.from({ length: steps }, () => newCartId());
+    for (const cartId of cartIds) await insertCart(db, benchCart(cartId, platformUuid));
+    const meter = cpuMeter({ postgres: { pid: ctx.stack.postgresPid, withChildren: true } });
+    await forEachConcurrently(cartIds, STEP_CONCURRENCY, (cartId) =>
+      ledger.recordSessionStep({
+        status: { cartId, status: 'abandoned' },
+        event: { cartId, event: 'order_abandoned', status: 'abandoned' },
+        discardCards: true,
+      }),
+    );
+    const { cpuSeconds } = meter.stop();
+    const per = (seconds = 0) => round((seconds * 1000) / steps, 2);
+    return { caller: per(cpuSeconds.bench), postgres: per(cpuSeconds.postgres) };
+  } finally {
+    await db.end();
+  }
+}
+
+function benchCart(cartId: string, platformUuid: string): Parameters<typeof insertCart>[1] {
+  const createdAt = new Date();
+  return {
+    cartId,
+    platformUuid,
+    environment: 'sandbox',
+    merchantName: 'Bench Step',
+    currency: 'EUR',
+    amount: 1000,
+    store: { platformUuid, name: 'Bench Step', url: 'https://bench.example' },
+    cart: {
+      currency: 'EUR',
+      country: 'FR',
+      items: [{ title: 'Item', description: 'A thing', price: 1000, quantity: 1, url: 'https://bench.example/1', image: 'https://bench.example/1.png', zeroPay: false }],
+      extra: {},
+      merchantUrls: { successUrl: 'https://bench.example/ok', failureUrl: 'https://bench.example/ko' },
+    },
+    expiresOn: new Date(createdAt.getTime() + 60_000).toISOString(),
+    createdAt,
+    createdWith: 'public',
+  };
+}
