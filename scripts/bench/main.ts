@@ -7,7 +7,6 @@ import { parseArgs } from 'node:util';
 import { z } from 'zod';
 import { loadConfig } from '../../core/config.js';
 import { createDb } from '../../core/db/client.js';
-import { registerMerchant } from '../../core/onboarding/registration.js';
 import { connectTemporal } from '../../core/temporal/connection.js';
 import { TEMPORAL_TOPOLOGIES } from '../infrastructure.js';
 import { ensureTemporalCli } from '../temporal-cli.js';
@@ -21,7 +20,7 @@ import { measureLimit } from './limit.js';
 import { measurePage, measurePageAfterFirstAction } from './page.js';
 import { measurePayToLanding } from './pay-to-landing.js';
 import { measurePayToWebhook } from './pay-to-webhook.js';
-import { startVerifyingReceiver } from './receiver.js';
+import { registerReceivingMerchant, startVerifyingReceiver } from './receiver.js';
 import { assembleResults, topologyFigures, withTargets, writeReports, type BenchResults, type Measured } from './report.js';
 import { measureScale } from './scale.js';
 import { runPeakBench } from './peak.js';
@@ -166,8 +165,7 @@ try {
   const temporal = connectTemporal(config);
   const receiver = await startVerifyingReceiver();
   try {
-    const merchant = await registerMerchant(db, config.keyring, { name: 'Bench Store', environment: 'sandbox', webhookUrl: receiver.url }, config.webhooks);
-    receiver.useSecret(merchant.webhookSecret);
+    const merchant = await registerReceivingMerchant(receiver, { db: db, config: config }, 'Bench Store');
     const ctx: BenchContext = { stack, roles, config, db, temporal, merchant, concurrency: options.concurrency, durationS: options.duration, log };
     const postgresVersion = (await db<{ version: string }[]>`select version()`)[0]!.version;
     const temporalServer = process.env.TEMPORAL_ADDRESS

@@ -11,13 +11,12 @@ import path from 'node:path';
 import { parseArgs } from 'node:util';
 import { loadConfig } from '../../core/config.js';
 import { createDb } from '../../core/db/client.js';
-import { registerMerchant } from '../../core/onboarding/registration.js';
 import { connectTemporal } from '../../core/temporal/connection.js';
 import { withCookies } from '../cookie-header.js';
 import { createCart, forEachConcurrently, settle } from './context.js';
 import { withCpu } from './cpu.js';
 import { round } from './load.js';
-import { startVerifyingReceiver } from './receiver.js';
+import { registerReceivingMerchant, startVerifyingReceiver } from './receiver.js';
 import { processGroups, startBenchStack, startRoles, type Roles } from './stack.js';
 
 const { values } = parseArgs({
@@ -76,8 +75,7 @@ try {
   const config = loadConfig({ ...stack.baseEnv, ...started.now.env });
   const db = createDb(config.databaseUrl);
   const temporal = connectTemporal(config);
-  const merchant = await registerMerchant(db, config.keyring, { name: 'Bench Page Store', environment: 'sandbox', webhookUrl: receiver.url }, config.webhooks);
-  receiver.useSecret(merchant.webhookSecret);
+  const merchant = await registerReceivingMerchant(receiver, { db: db, config: config }, 'Bench Page Store');
   const lowest: Record<string, { cpuMsPerSession: number; byProcess: Record<string, number> }> = {};
   for (let pass = 1; pass <= rounds; pass++) {
     for (const code of ['before', 'now'] as const) {

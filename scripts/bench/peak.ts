@@ -1,13 +1,12 @@
 import { withCookies } from '../cookie-header.js';
 import { loadConfig } from '../../core/config.js';
 import { createDb, type Db } from '../../core/db/client.js';
-import { registerMerchant } from '../../core/onboarding/registration.js';
 import { freePort } from '../free-port.js';
 import type { TemporalTopology } from '../infrastructure.js';
 import { cartRequestBody } from './context.js';
 import { cpuMeter } from './cpu.js';
 import { quantile, round } from './load.js';
-import { startVerifyingReceiver, type VerifyingReceiver } from './receiver.js';
+import { registerReceivingMerchant, startVerifyingReceiver, type VerifyingReceiver } from './receiver.js';
 import { startBenchStack, type BenchStack, type Role } from './stack.js';
 
 /**
@@ -630,8 +629,7 @@ export async function runPeakBench(options: { topology: TemporalTopology; quick:
     const db = createDb(config.databaseUrl);
     const receiver = await startVerifyingReceiver();
     try {
-      const merchant = await registerMerchant(db, config.keyring, { name: 'Peak Store', environment: 'sandbox', webhookUrl: receiver.url }, config.webhooks);
-      receiver.useSecret(merchant.webhookSecret);
+      const merchant = await registerReceivingMerchant(receiver, { db: db, config: config }, 'Peak Store');
       return await measurePeak(
         { stack, db, receiver, platformUuid: merchant.platformUuid, sandboxOtp: config.sandboxOtp, topology: options.topology, log },
         settings,

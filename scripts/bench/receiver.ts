@@ -2,6 +2,9 @@ import { createServer, type Server } from 'node:http';
 import type { AddressInfo, Socket } from 'node:net';
 import type { WebhookEventName } from '../../core/webhooks/events.js';
 import { verifyWebhook } from '../../core/webhooks/verify.js';
+import type { Config } from '../../core/config.js';
+import type { Db } from '../../core/db/client.js';
+import { registerMerchant, type CreatedMerchant } from '../../core/onboarding/registration.js';
 
 export interface VerifiedDelivery {
   id: string;
@@ -83,3 +86,11 @@ export async function startVerifyingReceiver() {
 }
 
 export type VerifyingReceiver = Awaited<ReturnType<typeof startVerifyingReceiver>>;
+
+/** A sandbox merchant whose webhooks go to `receiver`, which verifies them with the merchant's secret. */
+export async function registerReceivingMerchant(receiver: VerifyingReceiver, deps: { db: Db; config: Config }, name: string): Promise<CreatedMerchant> {
+  const { db, config } = deps;
+  const merchant = await registerMerchant(db, config.keyring, { name, environment: 'sandbox', webhookUrl: receiver.url }, config.webhooks);
+  receiver.useSecret(merchant.webhookSecret);
+  return merchant;
+}

@@ -1,8 +1,7 @@
-import { registerMerchant } from '../../core/onboarding/registration.js';
 import { createCart, forEachConcurrently, type BenchContext } from './context.js';
 import { cpuMeter, cpuMsPer, type CpuFigures } from './cpu.js';
 import { quantile, round } from './load.js';
-import { startVerifyingReceiver } from './receiver.js';
+import { registerReceivingMerchant, startVerifyingReceiver } from './receiver.js';
 import { processGroups, rssSampler, startRoles } from './stack.js';
 
 export interface ScaleFigures {
@@ -49,13 +48,7 @@ export async function measureScale(ctx: BenchContext, sessions: number, lifetime
   const roles = await startRoles(ctx.stack, { taskQueue: 'bench-scale', web: false, env: { SESSION_LIFETIME_SECONDS: String(lifetimeS) } });
   const sampler = rssSampler({ worker: roles.worker.pid, api: roles.api.pid, temporal: ctx.stack.temporalPid });
   try {
-    const merchant = await registerMerchant(
-      ctx.db,
-      ctx.config.keyring,
-      { name: 'Bench Scale Store', environment: 'sandbox', webhookUrl: receiver.url },
-      ctx.config.webhooks,
-    );
-    receiver.useSecret(merchant.webhookSecret);
+    const merchant = await registerReceivingMerchant(receiver, ctx, 'Bench Scale Store');
     const carts: Array<{ cartId: string; expiresAt: number }> = [];
     const started = performance.now();
     let lastReport = started;

@@ -1,12 +1,11 @@
 import { randomUUID } from 'node:crypto';
 import { Client } from '@temporalio/client';
-import { registerMerchant } from '../../core/onboarding/registration.js';
 import { payUpdate } from '../../workflows/cart-session/messages.js';
 import { createCart, forEachConcurrently, type BenchContext } from './context.js';
 import { cartReadyToPay } from './pay-to-webhook.js';
 import { cpuMeter, type CpuFigures } from './cpu.js';
 import { round } from './load.js';
-import { startVerifyingReceiver, type VerifyingReceiver } from './receiver.js';
+import { registerReceivingMerchant, startVerifyingReceiver, type VerifyingReceiver } from './receiver.js';
 import { floorAbandonedSession, floorPaidSession, floorPay, floorSendCode, floorVerify } from './floor/workflows.js';
 import { processGroups, startRoles, type Roles } from './stack.js';
 
@@ -114,13 +113,7 @@ export async function measureSessionCost(
     ...(options.root ? { root: options.root } : {}),
   });
   try {
-    const merchant = await registerMerchant(
-      ctx.db,
-      ctx.config.keyring,
-      { name: `Bench Cost ${options.code}`, environment: 'sandbox', webhookUrl: receiver.url },
-      ctx.config.webhooks,
-    );
-    receiver.useSecret(merchant.webhookSecret);
+    const merchant = await registerReceivingMerchant(receiver, ctx, `Bench Cost ${options.code}`);
     // Warm-up: a fresh worker's first sessions compile and cache what every later one reuses.
     await measurePaid(ctx, roles, receiver, merchant.platformUuid, options.concurrency, options.concurrency);
     const abandoned = await measureAbandoned(ctx, roles, receiver, merchant.platformUuid, options.abandonedSessions, options.concurrency);
@@ -257,17 +250,25 @@ export async function measureFloorSandbox(ctx: BenchContext, options: { paidSess
     ctx.log(`  ours, round ${pass}: paid ${measured.now.paidSessionCpuMs} ms, abandoned ${measured.now.abandonedSessionCpuMs} ms`);
     rounds.push(measured);
   }
-  const lowest = (of: FloorSandbox | 'now', key: 'paidSessionCpuMs' | 'abandonedSessionCpuMs') => Math.min(...rounds.map((r) => r[of][key]));
-  const figures = (of: FloorSandbox | 'now') => ({ paid: lowest(of, 'paidSessionCpuMs'), abandoned: lowest(of, 'abandonedSessionCpuMs') });
-  const [sdk, ours, now] = [figures('sdk'), figures('ours'), figures('now')];
+  const { lowest, byProcess } = ofRounds(rounds);
+  const [sdk, ours, now] = [lowest('sdk'), lowest('ours'), lowest('now')];
   return {
     floorSdkSandbox: sdk,
     floorOurSandbox: ours,
     now,
     paidOverFloor: { sdk: round(now.paid / sdk.paid, 2), ours: round(now.paid / ours.paid, 2) },
     abandonedOverFloor: { sdk: round(now.abandoned / sdk.abandoned, 2), ours: round(now.abandoned / ours.abandoned, 2) },
+    byProcess,
+  };
+}
+
+/** Each measurement's lowest paid and abandoned figures over the rounds (what a quiet machine gives), and every round's by process. */
+function ofRounds<Name extends string>(rounds: Array<Record<Name, CostFigures>>) {
+  const least = (of: Name, key: 'paidSessionCpuMs' | 'abandonedSessionCpuMs') => Math.min(...rounds.map((r) => r[of][key]));
+  return {
+    lowest: (of: Name) => ({ paid: least(of, 'paidSessionCpuMs'), abandoned: least(of, 'abandonedSessionCpuMs') }),
     byProcess: rounds.map((r) =>
-      Object.fromEntries(Object.entries(r).map(([k, f]) => [k, { paid: f.paid.cpuMsByProcess, abandoned: f.abandoned.cpuMsByProcess }])),
+      Object.fromEntries(Object.entries<CostFigures>(r).map(([k, f]) => [k, { paid: f.paid.cpuMsByProcess, abandoned: f.abandoned.cpuMsByProcess }])),
     ),
   };
 }
@@ -288,17 +289,14 @@ export async function measureCostAgainst(ctx: BenchContext, options: { paidSessi
       ctx.log(`  ${name}, round ${pass}: paid ${f.paidSessionCpuMs} ms, abandoned ${f.abandonedSessionCpuMs} ms`);
     rounds.push({ floor, before: earlier, now });
   }
-  const lowest = (of: 'floor' | 'before' | 'now', key: 'paidSessionCpuMs' | 'abandonedSessionCpuMs') => Math.min(...rounds.map((r) => r[of][key]));
-  const figures = (of: 'floor' | 'before' | 'now') => ({ paid: lowest(of, 'paidSessionCpuMs'), abandoned: lowest(of, 'abandonedSessionCpuMs') });
-  const [floor, earlier, now] = [figures('floor'), figures('before'), figures('now')];
+  const { lowest, byProcess } = ofRounds(rounds);
+  const [floor, earlier, now] = [lowest('floor'), lowest('before'), lowest('now')];
   return {
     floor,
     before: earlier,
     now,
     paidOverFloor: { before: round(earlier.paid / floor.paid, 2), now: round(now.paid / floor.paid, 2) },
     abandonedOverFloor: { before: round(earlier.abandoned / floor.abandoned, 2), now: round(now.abandoned / floor.abandoned, 2) },
-    byProcess: rounds.map((r) =>
-      Object.fromEntries(Object.entries(r).map(([k, f]) => [k, { paid: f.paid.cpuMsByProcess, abandoned: f.abandoned.cpuMsByProcess }])),
-    ),
+    byProcess,
   };
 }

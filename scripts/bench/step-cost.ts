@@ -5,14 +5,13 @@ import { insertCart } from '../../core/checkout/cart-ledger.js';
 import { newCartId } from '../../core/checkout/cart-id.js';
 import { createDb } from '../../core/db/client.js';
 import { createLogger } from '../../core/logger.js';
-import { registerMerchant } from '../../core/onboarding/registration.js';
 import { createActivityMetrics } from '../../activities/metrics.js';
 import type { createLedgerActivities } from '../../activities/cart-session/ledger.js';
 import type { createDeliveryAttempt } from '../../activities/webhook-delivery/index.js';
 import { forEachConcurrently, type BenchContext } from './context.js';
 import { cpuMeter } from './cpu.js';
 import { round } from './load.js';
-import { startVerifyingReceiver } from './receiver.js';
+import { registerReceivingMerchant, startVerifyingReceiver } from './receiver.js';
 
 const STEP_CONCURRENCY = 16;
 
@@ -35,13 +34,7 @@ async function stepOf(root: string) {
  */
 export async function measureStepCost(ctx: BenchContext, options: { steps: number; rounds: number; before: string }) {
   const receiver = await startVerifyingReceiver();
-  const merchant = await registerMerchant(
-    ctx.db,
-    ctx.config.keyring,
-    { name: 'Bench Step', environment: 'sandbox', webhookUrl: receiver.url },
-    ctx.config.webhooks,
-  );
-  receiver.useSecret(merchant.webhookSecret);
+  const merchant = await registerReceivingMerchant(receiver, ctx, 'Bench Step');
   const checkouts = { before: await stepOf(options.before), now: await stepOf(path.resolve('.')) };
   const rounds: Array<Record<keyof typeof checkouts, { caller: number; postgres: number }>> = [];
   try {
