@@ -99,7 +99,17 @@ function benchCart(cartId: string, platformUuid: string): Parameters<typeof inse
     cart: {
       currency: 'EUR',
       country: 'FR',
-      items: [{ title: 'Item', description: 'A thing', price: 1000, quantity: 1, url: 'https://bench.example/1', image: 'https://bench.example/1.png', zeroPay: false }],
+      items: [
+        {
+          title: 'Item',
+          description: 'A thing',
+          price: 1000,
+          quantity: 1,
+          url: 'https://bench.example/1',
+          image: 'https://bench.example/1.png',
+          zeroPay: false,
+        },
+      ],
       extra: {},
       merchantUrls: { successUrl: 'https://bench.example/ok', failureUrl: 'https://bench.example/ko' },
     },
