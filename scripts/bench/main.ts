@@ -165,7 +165,7 @@ try {
   const temporal = connectTemporal(config);
   const receiver = await startVerifyingReceiver();
   try {
-    const merchant = await registerReceivingMerchant(receiver, { db: db, config: config }, 'Bench Store');
+    const merchant = await registerReceivingMerchant(receiver, { db, config }, 'Bench Store');
     const ctx: BenchContext = { stack, roles, config, db, temporal, merchant, concurrency: options.concurrency, durationS: options.duration, log };
     const postgresVersion = (await db<{ version: string }[]>`select version()`)[0]!.version;
     const temporalServer = process.env.TEMPORAL_ADDRESS

@@ -75,7 +75,7 @@ try {
   const config = loadConfig({ ...stack.baseEnv, ...started.now.env });
   const db = createDb(config.databaseUrl);
   const temporal = connectTemporal(config);
-  const merchant = await registerReceivingMerchant(receiver, { db: db, config: config }, 'Bench Page Store');
+  const merchant = await registerReceivingMerchant(receiver, { db, config }, 'Bench Page Store');
   const lowest: Record<string, { cpuMsPerSession: number; byProcess: Record<string, number> }> = {};
   for (let pass = 1; pass <= rounds; pass++) {
     for (const code of ['before', 'now'] as const) {

@@ -629,7 +629,7 @@ export async function runPeakBench(options: { topology: TemporalTopology; quick:
     const db = createDb(config.databaseUrl);
     const receiver = await startVerifyingReceiver();
     try {
-      const merchant = await registerReceivingMerchant(receiver, { db: db, config: config }, 'Peak Store');
+      const merchant = await registerReceivingMerchant(receiver, { db, config }, 'Peak Store');
       return await measurePeak(
         { stack, db, receiver, platformUuid: merchant.platformUuid, sandboxOtp: config.sandboxOtp, topology: options.topology, log },
         settings,

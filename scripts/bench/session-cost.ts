@@ -101,7 +101,7 @@ async function measureAbandoned(ctx: BenchContext, roles: Roles, receiver: Verif
  */
 export async function measureSessionCost(
   ctx: BenchContext,
-  /** `env`: settings the roles differ in from the stack's (scripts/bench/eager-start.ts). */
+  /** `env`: settings the roles differ in from the stack's (scripts/bench/eager-start.ts); `root`: another checkout whose code the roles run (measureCostAgainst). */
   options: { code: string; paidSessions: number; abandonedSessions: number; concurrency: number; env?: Record<string, string>; root?: string },
 ): Promise<CostFigures> {
   const taskQueue = `bench-cost-${options.code.replace(/[^a-z0-9]/gi, '')}`;

@@ -6,8 +6,8 @@ import { newCartId } from '../../core/checkout/cart-id.js';
 import { createDb } from '../../core/db/client.js';
 import { createLogger } from '../../core/logger.js';
 import { createActivityMetrics } from '../../activities/metrics.js';
-import type { createLedgerActivities } from '../../activities/cart-session/ledger.js';
-import type { createDeliveryAttempt } from '../../activities/webhook-delivery/index.js';
+import { createLedgerActivities } from '../../activities/cart-session/ledger.js';
+import { createDeliveryAttempt } from '../../activities/webhook-delivery/index.js';
 import { forEachConcurrently, type BenchContext } from './context.js';
 import { cpuMeter } from './cpu.js';
 import { round } from './load.js';
@@ -15,8 +15,10 @@ import { registerReceivingMerchant, startVerifyingReceiver } from './receiver.js
 
 const STEP_CONCURRENCY = 16;
 
-/** A checkout's own step code: its modules, loaded from its directory, so two checkouts' steps run side by side. */
-async function stepOf(root: string) {
+type StepCode = { createLedgerActivities: typeof createLedgerActivities; createDeliveryAttempt: typeof createDeliveryAttempt };
+
+/** Another checkout's step code: its own modules, loaded from its directory, so its step and this one's run side by side. */
+async function stepOf(root: string): Promise<StepCode> {
   const load = <T>(file: string) => import(pathToFileURL(path.join(root, file)).href) as Promise<T>;
   const ledger = await load<{ createLedgerActivities: typeof createLedgerActivities }>('activities/cart-session/ledger.ts');
   const delivery = await load<{ createDeliveryAttempt: typeof createDeliveryAttempt }>('activities/webhook-delivery/index.ts');
@@ -35,12 +37,12 @@ async function stepOf(root: string) {
 export async function measureStepCost(ctx: BenchContext, options: { steps: number; rounds: number; before: string }) {
   const receiver = await startVerifyingReceiver();
   const merchant = await registerReceivingMerchant(receiver, ctx, 'Bench Step');
-  const checkouts = { before: await stepOf(options.before), now: await stepOf(path.resolve('.')) };
+  const checkouts: Record<'before' | 'now', StepCode> = { before: await stepOf(options.before), now: { createLedgerActivities, createDeliveryAttempt } };
   const rounds: Array<Record<keyof typeof checkouts, { caller: number; postgres: number }>> = [];
   try {
     for (let pass = 1; pass <= options.rounds; pass++) {
       const measured = {} as (typeof rounds)[number];
-      for (const [name, code] of Object.entries(checkouts) as Array<[keyof typeof checkouts, Awaited<ReturnType<typeof stepOf>>]>) {
+      for (const [name, code] of Object.entries(checkouts) as Array<[keyof typeof checkouts, StepCode]>) {
         measured[name] = await measureSteps(ctx, code, merchant.platformUuid, options.steps);
         ctx.log(`  ${name}, round ${pass}: caller ${measured[name].caller} ms, PostgreSQL ${measured[name].postgres} ms per step`);
       }
@@ -54,7 +56,7 @@ export async function measureStepCost(ctx: BenchContext, options: { steps: numbe
   return { steps: options.steps, concurrency: STEP_CONCURRENCY, before: figures('before'), now: figures('now') };
 }
 
-async function measureSteps(ctx: BenchContext, code: Awaited<ReturnType<typeof stepOf>>, platformUuid: string, steps: number) {
+async function measureSteps(ctx: BenchContext, code: StepCode, platformUuid: string, steps: number) {
   const { config } = ctx;
   const db = createDb(config.databaseUrl);
   // The worker logs each delivery at info; written nowhere, so the terminal costs nothing.
