@@ -27,6 +27,7 @@ import { cartSessionDriver, type Session } from '../support/cart-session-driver.
 import { sandboxChargesIn } from '../../core/checkout/payment-processors/sandbox-charges.js';
 import { advanceClockUpdate, expireUpdate, stateQuery, threeDSecureReturnUpdate, type ClockTarget } from '../../workflows/cart-session/messages.js';
 import { waitFor } from '../support/wait-for.js';
+import { RELEASE_1_3 } from '../../workflows/release-patches.js';
 
 /**
  * Workflow code changes must keep replaying the histories of executions already running, or they
@@ -258,6 +259,12 @@ describe('every workflow type replays its histories deterministically', () => {
         fresh.set(`cart-session-${path}`, history);
       }
       expect(await abandoned.handle.result()).toEqual({ status: 'abandoned' });
+      // A new session records its own release's marker alone, which implies the earlier ones (workflows/cart-session/release.ts).
+      const patchMarkers = fresh
+        .get('cart-session-abandoned')!
+        .events!.filter((e) => e.markerRecordedEventAttributes?.markerName === 'core_patch')
+        .map((e) => JSON.parse(Buffer.from(e.markerRecordedEventAttributes!.details!['patch-data']!.payloads![0]!.data!).toString()) as { id: string });
+      expect(patchMarkers.map((m) => m.id)).toEqual([RELEASE_1_3]);
       expect(await reminded.handle.result()).toEqual({ status: 'abandoned' });
       const remindedActivities = (await reminded.handle.fetchHistory()).events!.flatMap(
         (e) => e.activityTaskScheduledEventAttributes?.activityType?.name ?? [],

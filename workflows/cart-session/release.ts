@@ -31,11 +31,18 @@ export interface SessionRelease {
   chargeHeartbeats: boolean;
 }
 
-/** The session's release, from its history's markers: called once, as the session starts, in this order. */
+/**
+ * The session's release, from its history's markers: called once, as the session starts. A session of
+ * 1.3 on records only its own marker, which implies every earlier release's: each marker is an event in
+ * history and, through the SDK, a `TemporalChangeVersion` upsert that Temporal writes to visibility, so
+ * three markers cost a new session two markers and two visibility writes more than one
+ * (docs/decisions/workflow-versioning.md). An older history has no `release-1.3` marker, so the call
+ * answers false without a command, and the older markers are then asked in the order they were recorded.
+ */
 export function sessionRelease(): SessionRelease {
-  const release11 = patched(RELEASE_1_1);
-  const release12 = patched(RELEASE_1_2);
   const release13 = patched(RELEASE_1_3);
+  const release11 = release13 || patched(RELEASE_1_1);
+  const release12 = release13 || patched(RELEASE_1_2);
   return {
     sendsCodesLocally: release11,
     recordsLean: release11,
