@@ -6,7 +6,7 @@ import type { Temporal } from '../../core/temporal/connection.js';
 import { newCartId } from '../../core/checkout/cart-id.js';
 import { withDeadline } from '../../core/temporal/connection.js';
 import { cartWorkflowId, stateQuery, type CartSessionInput } from '../../workflows/cart-session/messages.js';
-import type { CartSessionHandle } from '../../workflows/cart-session/client.js';
+import { startCartSession, type CartSessionHandle } from '../../workflows/cart-session/client.js';
 import { cartSession } from '../../workflows/cart-session/workflow.js';
 import type { Roles, BenchStack } from './stack.js';
 import { untilMachineQuiet } from './cpu.js';
@@ -117,9 +117,30 @@ export function startMinimalSession(
   ctx: Pick<BenchContext, 'temporal' | 'merchant' | 'config'>,
   options: { storeName: string; lifetimeMs: number; taskQueue: string },
 ): Promise<CartSessionHandle> {
-  const cartId = newCartId();
-  const input: CartSessionInput = {
-    cartId,
+  const input = minimalSessionInput(ctx, options);
+  return ctx.temporal.client.workflow.start(cartSession, { workflowId: cartWorkflowId(input.cartId), taskQueue: options.taskQueue, args: [input] });
+}
+
+/**
+ * The same start with what create-cart's start adds for operators (the operators' search attributes
+ * and memo, the summary and details), through create-cart's own `startCartSession`: still no HTTP and no
+ * ledger row.
+ */
+export function startMinimalSessionForOperators(
+  ctx: Pick<BenchContext, 'temporal' | 'merchant' | 'config'>,
+  options: { storeName: string; lifetimeMs: number; taskQueue: string },
+): Promise<CartSessionHandle> {
+  return startCartSession(ctx.temporal.client, {
+    taskQueue: options.taskQueue,
+    input: minimalSessionInput(ctx, options),
+    storeName: options.storeName,
+    facts: { merchantName: ctx.merchant.name, environment: ctx.merchant.environment, itemCount: 15, captureMethod: 'automatic' },
+  });
+}
+
+function minimalSessionInput(ctx: Pick<BenchContext, 'merchant' | 'config'>, options: { storeName: string; lifetimeMs: number }): CartSessionInput {
+  return {
+    cartId: newCartId(),
     platformUuid: ctx.merchant.platformUuid,
     storeName: options.storeName,
     amount: 100,
@@ -128,5 +149,4 @@ export function startMinimalSession(
     lifetimeMs: options.lifetimeMs,
     paymentResolutionMs: ctx.config.paymentResolutionMs,
   };
-  return ctx.temporal.client.workflow.start(cartSession, { workflowId: cartWorkflowId(cartId), taskQueue: options.taskQueue, args: [input] });
 }

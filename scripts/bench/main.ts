@@ -27,6 +27,7 @@ import { runPeakBench } from './peak.js';
 import { measureCost, measureCostAgainst, measureFloorSandbox } from './session-cost.js';
 import { measureStepCost } from './step-cost.js';
 import { startBenchStack, startRoles } from './stack.js';
+import { measureStartMetadata } from './start-metadata.js';
 import { measureCreateCartAgainstLimit } from './start-pairs.js';
 
 /**
@@ -36,7 +37,7 @@ import { measureCreateCartAgainstLimit } from './start-pairs.js';
  */
 const MEASUREMENTS = ['limit', 'create-cart', 'baseline', 'page', 'pay-to-webhook', 'pay-to-landing', 'cost-curve', 'cost', 'scale'] as const;
 /** Run only when named in --only: each compares a setting off and on, and adds nothing to reports/. */
-const COMPARISONS = ['eager-start', 'eager-cost', 'floor-sandbox', 'cost-before', 'step-cost'] as const;
+const COMPARISONS = ['eager-start', 'eager-cost', 'floor-sandbox', 'cost-before', 'step-cost', 'start-metadata'] as const;
 const ROOT = fileURLToPath(new URL('../..', import.meta.url));
 
 const { values } = parseArgs({
@@ -238,11 +239,13 @@ try {
           ? await measureEagerCreateCart(ctx, rounds)
           : comparison === 'eager-cost'
             ? await measureEagerSessionCost(ctx, { ...sessions, rounds })
-            : comparison === 'floor-sandbox'
-              ? await measureFloorSandbox(ctx, { ...sessions, rounds: options['cost-rounds'] })
-              : comparison === 'cost-before'
-                ? await measureCostAgainst(ctx, { ...sessions, rounds: options['cost-rounds'], before: beforeCheckout() })
-                : await measureStepCost(ctx, { steps: 10 * options['cost-sessions'], rounds: options['cost-rounds'], before: beforeCheckout() });
+            : comparison === 'start-metadata'
+              ? await measureStartMetadata(ctx, options['pair-rounds'])
+              : comparison === 'floor-sandbox'
+                ? await measureFloorSandbox(ctx, { ...sessions, rounds: options['cost-rounds'] })
+                : comparison === 'cost-before'
+                  ? await measureCostAgainst(ctx, { ...sessions, rounds: options['cost-rounds'], before: beforeCheckout() })
+                  : await measureStepCost(ctx, { steps: 10 * options['cost-sessions'], rounds: options['cost-rounds'], before: beforeCheckout() });
       log(`  ${JSON.stringify({ ...figures, rounds: undefined })}`);
     }
     // The scale run gets the machine to itself: its own worker and API, on a task queue of its own.

@@ -1,0 +1,42 @@
+import { startMinimalSession, startMinimalSessionForOperators, type BenchContext } from './context.js';
+import { measureStarts } from './limit.js';
+import { round } from './load.js';
+
+type Side = 'bare' | 'operators';
+
+interface StartFigures {
+  startsPerSec: number;
+  /** CPU per start, by process (the bench is the client), until the machine was quiet again after the last. */
+  cpuMsPerStart: Record<string, number>;
+}
+
+export interface StartMetadataRound {
+  first: Side;
+  bare: StartFigures;
+  operators: StartFigures;
+  /** operators' rate over bare's: the most create-cart's ratio to the raw start can be with the API and PostgreSQL free. */
+  ratio: number;
+}
+
+/**
+ * What the start's operator metadata costs (`--only start-metadata`): the raw start the limit measures
+ * against the same start with create-cart's search attributes, memo, summary and details, in rounds
+ * that alternate which runs first. Neither goes through HTTP or PostgreSQL, so the median ratio is
+ * the ceiling create-cart's `ratioToLimit` meets whatever the API and the ledger cost.
+ */
+export async function measureStartMetadata(ctx: BenchContext, rounds: number): Promise<{ rounds: StartMetadataRound[]; medianRatio: number }> {
+  const measured: StartMetadataRound[] = [];
+  for (let i = 0; i < rounds; i++) {
+    const order: Side[] = i % 2 === 0 ? ['bare', 'operators'] : ['operators', 'bare'];
+    const figures = {} as Record<Side, StartFigures>;
+    for (const side of order) {
+      const starts = await measureStarts(ctx, side === 'bare' ? startMinimalSession : startMinimalSessionForOperators, { drain: true });
+      figures[side] = { startsPerSec: starts.perSec, cpuMsPerStart: starts.cpuMsPerRequest };
+    }
+    const r: StartMetadataRound = { first: order[0]!, ...figures, ratio: round(figures.operators.startsPerSec / figures.bare.startsPerSec, 2) };
+    ctx.log(`  round ${i + 1} (${r.first} first): ${JSON.stringify(r)}`);
+    measured.push(r);
+  }
+  const ratios = measured.map((r) => r.ratio).sort((x, y) => x - y);
+  return { rounds: measured, medianRatio: ratios[Math.floor((ratios.length - 1) / 2)]! };
+}
