@@ -122,9 +122,8 @@ export function startMinimalSession(
 }
 
 /**
- * The same start with what create-cart's start adds for operators (the operators' search attributes
- * and memo, the summary and details), through create-cart's own `startCartSession`: still no HTTP and no
- * ledger row.
+ * The same start with what create-cart's start adds for operators (search attributes, memo, summary
+ * and details), through create-cart's own `startCartSession`: still no HTTP and no ledger row.
  */
 export function startMinimalSessionForOperators(
   ctx: Pick<BenchContext, 'temporal' | 'merchant' | 'config'>,

@@ -80,7 +80,7 @@ const options = z
     'cost-sessions': z.coerce.number().int().positive(),
     /** Rounds of floor-then-ours cost measurements; each figure is the lowest of its rounds. */
     'cost-rounds': z.coerce.number().int().positive(),
-    /** Rounds of create-cart against the raw start, alternating which runs first; the median round is reported. */
+    /** Rounds of create-cart against the raw start (and of `--only start-metadata`'s two starts), alternating which runs first; the median round is reported. */
     'pair-rounds': z.coerce.number().int().positive(),
     /** Rounds of eager start off and on (`--only eager-start`, `eager-cost`), alternating which runs first; medians are reported. */
     'eager-rounds': z.coerce.number().int().positive(),
@@ -225,27 +225,22 @@ try {
     report();
     m.costCurve = await step('cost-curve', () => measureCostCurve(ctx, m));
     report();
-    m.cost = await step('cost', () =>
-      measureCost(ctx, { paidSessions: options['cost-sessions'], abandonedSessions: 2 * options['cost-sessions'], rounds: options['cost-rounds'] }),
-    );
+    const sessions = { paidSessions: options['cost-sessions'], abandonedSessions: 2 * options['cost-sessions'] };
+    const costRounds = options['cost-rounds'];
+    m.cost = await step('cost', () => measureCost(ctx, { ...sessions, rounds: costRounds }));
     report();
+    const comparisons: Record<(typeof COMPARISONS)[number], () => Promise<object>> = {
+      'eager-start': () => measureEagerCreateCart(ctx, options['eager-rounds']),
+      'eager-cost': () => measureEagerSessionCost(ctx, { ...sessions, rounds: options['eager-rounds'] }),
+      'start-metadata': () => measureStartMetadata(ctx, options['pair-rounds']),
+      'floor-sandbox': () => measureFloorSandbox(ctx, { ...sessions, rounds: costRounds }),
+      'cost-before': () => measureCostAgainst(ctx, { ...sessions, rounds: costRounds, before: beforeCheckout() }),
+      'step-cost': () => measureStepCost(ctx, { steps: 10 * options['cost-sessions'], rounds: costRounds, before: beforeCheckout() }),
+    };
     for (const comparison of COMPARISONS.filter(compares)) {
       await settle(ctx);
       log(`${comparison}…`);
-      const rounds = options['eager-rounds'];
-      const sessions = { paidSessions: options['cost-sessions'], abandonedSessions: 2 * options['cost-sessions'] };
-      const figures =
-        comparison === 'eager-start'
-          ? await measureEagerCreateCart(ctx, rounds)
-          : comparison === 'eager-cost'
-            ? await measureEagerSessionCost(ctx, { ...sessions, rounds })
-            : comparison === 'start-metadata'
-              ? await measureStartMetadata(ctx, options['pair-rounds'])
-              : comparison === 'floor-sandbox'
-                ? await measureFloorSandbox(ctx, { ...sessions, rounds: options['cost-rounds'] })
-                : comparison === 'cost-before'
-                  ? await measureCostAgainst(ctx, { ...sessions, rounds: options['cost-rounds'], before: beforeCheckout() })
-                  : await measureStepCost(ctx, { steps: 10 * options['cost-sessions'], rounds: options['cost-rounds'], before: beforeCheckout() });
+      const figures = await comparisons[comparison]();
       log(`  ${JSON.stringify({ ...figures, rounds: undefined })}`);
     }
     // The scale run gets the machine to itself: its own worker and API, on a task queue of its own.
