@@ -68,6 +68,8 @@ const ratio = (a: number | undefined, b: number | undefined) => (a && b ? round(
 /** One topology's headline figures: where they come from, and the create-cart, pay and cost figures of that run. */
 export interface TopologyFigures {
   temporalServer: string;
+  /** The Node every role and the bench ran on; absent from recordings made before it was kept. */
+  node?: string;
   generatedAt: string;
   limit?: { startsPerSec: number; p99Ms: number };
   createCart?: { reqPerSec: number; p99Ms: number; ratioToLimit: number | null; p99RatioToLimit: number | null };
@@ -79,6 +81,7 @@ export function topologyFigures(r: BenchResults): TopologyFigures {
   const { limit, createCart, payToWebhook: pay, cost } = r;
   return {
     temporalServer: r.versions.temporalServer ?? 'unknown',
+    ...(r.versions.node ? { node: r.versions.node } : {}),
     generatedAt: r.generatedAt,
     ...(limit ? { limit: { startsPerSec: limit.startsPerSec, p99Ms: limit.p99Ms } } : {}),
     ...(createCart
@@ -473,6 +476,7 @@ function topologySection(r: BenchResults): string[] {
     row(['', ...sides.map(([name]) => name)]),
     `|---|${sides.map(() => '---|').join('')}`,
     line('Temporal', (f) => f.temporalServer),
+    line('Node', (f) => f.node ?? 'not recorded'),
     line('run at', (f) => f.generatedAt),
     line('raw starts/s (p99 ms)', (f) => f.limit && `${f.limit.startsPerSec} (${f.limit.p99Ms})`),
     line('create-cart req/s (p99 ms)', (f) => f.createCart && `${f.createCart.reqPerSec} (${f.createCart.p99Ms})`),
