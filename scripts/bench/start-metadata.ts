@@ -1,6 +1,6 @@
 import { startMinimalSession, startMinimalSessionForOperators, type BenchContext } from './context.js';
 import { measureStarts } from './limit.js';
-import { round } from './load.js';
+import { quantile, round } from './load.js';
 
 type Side = 'bare' | 'operators';
 
@@ -38,5 +38,5 @@ export async function measureStartMetadata(ctx: BenchContext, rounds: number): P
     measured.push(r);
   }
   const ratios = measured.map((r) => r.ratio).sort((x, y) => x - y);
-  return { rounds: measured, medianRatio: ratios[Math.floor((ratios.length - 1) / 2)]! };
+  return { rounds: measured, medianRatio: quantile(ratios, 0.5) };
 }
