@@ -109,14 +109,13 @@ export async function settle(ctx: Pick<BenchContext, 'temporal' | 'config' | 'me
   await untilMachineQuiet();
 }
 
+export type MinimalStartOptions = { storeName: string; lifetimeMs: number; taskQueue: string };
+
 /**
  * A cart-session workflow started straight from a client with the smallest valid input: no HTTP, no
  * ledger row, no search attributes. The raw start the limit measures, and the settle probe.
  */
-export function startMinimalSession(
-  ctx: Pick<BenchContext, 'temporal' | 'merchant' | 'config'>,
-  options: { storeName: string; lifetimeMs: number; taskQueue: string },
-): Promise<CartSessionHandle> {
+export function startMinimalSession(ctx: Pick<BenchContext, 'temporal' | 'merchant' | 'config'>, options: MinimalStartOptions): Promise<CartSessionHandle> {
   const input = minimalSessionInput(ctx, options);
   return ctx.temporal.client.workflow.start(cartSession, { workflowId: cartWorkflowId(input.cartId), taskQueue: options.taskQueue, args: [input] });
 }
@@ -127,7 +126,7 @@ export function startMinimalSession(
  */
 export function startMinimalSessionForOperators(
   ctx: Pick<BenchContext, 'temporal' | 'merchant' | 'config'>,
-  options: { storeName: string; lifetimeMs: number; taskQueue: string },
+  options: MinimalStartOptions,
 ): Promise<CartSessionHandle> {
   return startCartSession(ctx.temporal.client, {
     taskQueue: options.taskQueue,
@@ -137,7 +136,7 @@ export function startMinimalSessionForOperators(
   });
 }
 
-function minimalSessionInput(ctx: Pick<BenchContext, 'merchant' | 'config'>, options: { storeName: string; lifetimeMs: number }): CartSessionInput {
+function minimalSessionInput(ctx: Pick<BenchContext, 'merchant' | 'config'>, options: Omit<MinimalStartOptions, 'taskQueue'>): CartSessionInput {
   return {
     cartId: newCartId(),
     platformUuid: ctx.merchant.platformUuid,

@@ -1,10 +1,10 @@
 import type { CartSessionHandle } from '../../workflows/cart-session/client.js';
-import { settle, startMinimalSession, WARM_UP_S, type BenchContext } from './context.js';
+import { settle, startMinimalSession, WARM_UP_S, type BenchContext, type MinimalStartOptions } from './context.js';
 import { withCpu, type MeasuredCpu } from './cpu.js';
 import { closedLoop, type LoadFigures } from './load.js';
 import { processGroups } from './stack.js';
 
-type Starter = (ctx: BenchContext, options: { storeName: string; lifetimeMs: number; taskQueue: string }) => Promise<CartSessionHandle>;
+type Starter = (ctx: BenchContext, options: MinimalStartOptions) => Promise<CartSessionHandle>;
 
 /**
  * Temporal's own limit on this machine: `client.workflow.start` of the cart-session workflow with a
