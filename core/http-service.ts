@@ -5,6 +5,7 @@ import type { ConnectionLike } from '@temporalio/client';
 import { loadConfigOrExit, type Config } from './config.js';
 import { createDb, type Db } from './db/client.js';
 import { surviveOrphanedConnectionErrors } from './db/connection-loss.js';
+import { closeConnectionsLingering } from './lingering-close.js';
 import { createLogger, type Logger } from './logger.js';
 import { connectTemporal, withEagerStarts, type Temporal } from './temporal/connection.js';
 
@@ -23,22 +24,26 @@ export interface Listening {
  */
 export const CLOSE_GRACE_MS = 20_000;
 
-/** Serves `fetch` on `port` (0: any free one), resolving once it listens. */
+/**
+ * Serves `fetch` on `port` (0: any free one), resolving once it listens. A connection it closes
+ * lingers (core/lingering-close.ts), so a client still sending a body reads the answer that refused it.
+ */
 export function listen(fetch: FetchHandler, options: { port?: number; hostname?: string } = {}): Promise<Listening> {
   return new Promise((resolve) => {
-    const server = serve({ fetch, port: options.port ?? 0, ...(options.hostname ? { hostname: options.hostname } : {}) }, (info: AddressInfo) =>
+    const server: Server = serve({ fetch, port: options.port ?? 0, ...(options.hostname ? { hostname: options.hostname } : {}) }, (info: AddressInfo) =>
       resolve({
         url: `http://${options.hostname ?? 'localhost'}:${info.port}`,
         close: () =>
           new Promise((done) => {
-            const cut = setTimeout(() => (server as Server).closeAllConnections(), CLOSE_GRACE_MS).unref();
+            const cut = setTimeout(() => server.closeAllConnections(), CLOSE_GRACE_MS).unref();
             server.close(() => {
               clearTimeout(cut);
               done();
             });
           }),
       }),
-    );
+    ) as Server;
+    closeConnectionsLingering(server);
   });
 }
 
