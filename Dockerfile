@@ -1,5 +1,6 @@
 # One image for the three roles; docker-compose.yml picks the command (api, web or worker).
-FROM node:20-bookworm-slim
+# Node 24, the LTS line .ci/run tests on: Node 20's support ended on 2026-04-30.
+FROM node:24-bookworm-slim
 WORKDIR /app
 ENV NODE_ENV=production
 COPY package.json package-lock.json ./
