@@ -31,12 +31,15 @@ function axeSource(): string {
 }
 
 /**
- * Runs axe-core on the page as it is now and returns the violations of the rules with these tags
- * (WCAG 2.2 AA unless told). The page's CSP
+ * Runs axe-core on the page once it has loaded and returns the violations of the rules with these
+ * tags (WCAG 2.2 AA unless told). Before its load event a page just navigated to may still be
+ * waiting for its stylesheet, and axe would measure its targets unstyled (a CI run read the
+ * dashboard's links 17 px high right after a form's redirect). The page's CSP
  * forbids inline scripts, so addScriptTag({ content }) would be refused: axe's source is evaluated
  * through the DevTools protocol instead (page.evaluate), which the page's CSP does not govern.
  */
 export async function axeViolations(page: Page | Frame, tags: string[] = WCAG_22_AA_TAGS): Promise<AxeViolation[]> {
+  await page.waitForLoadState('load');
   const loaded = await page.evaluate(() => typeof (window as unknown as { axe?: unknown }).axe === 'object');
   if (!loaded) await page.evaluate(axeSource());
   return page.evaluate(async (tags) => {
