@@ -5,7 +5,7 @@ import type { ConnectionLike } from '@temporalio/client';
 import { loadConfigOrExit, type Config } from './config.js';
 import { createDb, type Db } from './db/client.js';
 import { surviveOrphanedConnectionErrors } from './db/connection-loss.js';
-import { closeConnectionsLingering } from './lingering-close.js';
+import { closeConnectionsLingering, type Linger } from './lingering-close.js';
 import { createLogger, type Logger } from './logger.js';
 import { connectTemporal, withEagerStarts, type Temporal } from './temporal/connection.js';
 
@@ -26,9 +26,10 @@ export const CLOSE_GRACE_MS = 20_000;
 
 /**
  * Serves `fetch` on `port` (0: any free one), resolving once it listens. A connection it closes
- * lingers (core/lingering-close.ts), so a client still sending a body reads the answer that refused it.
+ * lingers (core/lingering-close.ts; LINGER unless told), so a client still sending a body reads the
+ * answer that refused it.
  */
-export function listen(fetch: FetchHandler, options: { port?: number; hostname?: string } = {}): Promise<Listening> {
+export function listen(fetch: FetchHandler, options: { port?: number; hostname?: string; linger?: Linger } = {}): Promise<Listening> {
   return new Promise((resolve) => {
     const server: Server = serve({ fetch, port: options.port ?? 0, ...(options.hostname ? { hostname: options.hostname } : {}) }, (info: AddressInfo) =>
       resolve({
@@ -43,7 +44,7 @@ export function listen(fetch: FetchHandler, options: { port?: number; hostname?:
           }),
       }),
     ) as Server;
-    closeConnectionsLingering(server);
+    closeConnectionsLingering(server, options.linger);
   });
 }
 

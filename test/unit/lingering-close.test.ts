@@ -1,13 +1,10 @@
-import type { Server } from 'node:http';
-import { once } from 'node:events';
-import { connect, type AddressInfo } from 'node:net';
-import { serve } from '@hono/node-server';
+import { connect } from 'node:net';
 import { Hono } from 'hono';
 import { afterAll, describe, expect, it } from 'vitest';
 import { onError } from '../../api/errors.js';
 import { jsonBody, readJsonBody } from '../../api/json-body.js';
-import { listen } from '../../core/http-service.js';
-import { closeConnectionsLingering, type Linger } from '../../core/lingering-close.js';
+import { listen, type Listening } from '../../core/http-service.js';
+import type { Linger } from '../../core/lingering-close.js';
 
 const LIMIT = 256 * 1024;
 
@@ -59,35 +56,31 @@ function streamWithoutEnd(url: string): Promise<string> {
 }
 
 describe('a connection closed after refusing a body', () => {
-  const servers: Array<{ close: () => Promise<void> }> = [];
+  const servers: Listening[] = [];
   afterAll(() => Promise.all(servers.map((s) => s.close())));
+  async function serving(linger?: Linger): Promise<string> {
+    const server = await listen(limitedApp().fetch, { linger });
+    servers.push(server);
+    return server.url;
+  }
 
   it('lets a client that sends its whole body before reading read the 413, not a reset', async () => {
-    const server = await listen(limitedApp().fetch);
-    servers.push(server);
+    const url = await serving();
     for (let round = 0; round < 5; round++) {
-      const answer = await sendWholeBodyThenRead(server.url, 4 * 1024 * 1024);
+      const answer = await sendWholeBodyThenRead(url, 4 * 1024 * 1024);
       expect(answer).toMatch(/^HTTP\/1\.1 413 /);
       expect(answer.toLowerCase()).toContain('connection: close');
       expect(answer).toContain('"code":"PAYLOAD_TOO_LARGE"');
     }
   });
 
-  async function lingeringFor(linger: Linger): Promise<string> {
-    const server = serve({ fetch: limitedApp().fetch, port: 0, hostname: '127.0.0.1' }) as Server;
-    await once(server, 'listening');
-    closeConnectionsLingering(server, linger);
-    servers.push({ close: () => new Promise((done) => server.close(() => done())) });
-    return `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
-  }
-
   it('cuts off a client that never stops sending once the linger has passed, after it has had its 413', async () => {
-    const answer = await streamWithoutEnd(await lingeringFor({ ms: 100, bytes: Number.MAX_SAFE_INTEGER }));
+    const answer = await streamWithoutEnd(await serving({ ms: 100, bytes: Number.MAX_SAFE_INTEGER }));
     expect(answer).toMatch(/^HTTP\/1\.1 413 /);
   });
 
   it('cuts off a client that never stops sending once the linger has dropped its bytes, however long it has left', async () => {
-    const answer = await streamWithoutEnd(await lingeringFor({ ms: 600_000, bytes: 1024 * 1024 }));
+    const answer = await streamWithoutEnd(await serving({ ms: 600_000, bytes: 1024 * 1024 }));
     expect(answer).toMatch(/^HTTP\/1\.1 413 /);
   });
 });
