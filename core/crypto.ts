@@ -1,4 +1,11 @@
-import { createCipheriv, createDecipheriv, createHmac, hkdfSync, randomBytes, timingSafeEqual } from 'node:crypto';
+import { createCipheriv, createDecipheriv, createHmac, createSecretKey, hkdfSync, randomBytes, timingSafeEqual, type KeyObject } from 'node:crypto';
+
+/**
+ * A key as the functions below take it. The keyring hands out KeyObjects made once: on Node 24 each
+ * cipher, decipher or HMAC given raw bytes builds a key object of its own, 8–10 µs a call, against
+ * 2–5 µs with one prepared (reports/bench-notes.md, "Keys prepared once").
+ */
+export type SecretKey = KeyObject | Buffer;
 
 const IV_BYTES = 12;
 const TAG_BYTES = 16;
@@ -13,7 +20,7 @@ export const KEY_ID_PATTERN = /^[a-z0-9-]{1,32}$/;
 export const LEGACY_KEY_ID = 'k0';
 
 /** AES-256-GCM; the output is iv ‖ tag ‖ ciphertext, so one column holds it all. */
-export function encrypt(key: Buffer, plaintext: string | Uint8Array): Buffer {
+export function encrypt(key: SecretKey, plaintext: string | Uint8Array): Buffer {
   const iv = randomBytes(IV_BYTES);
   const cipher = createCipheriv('aes-256-gcm', key, iv);
   const ciphertext = Buffer.concat([typeof plaintext === 'string' ? cipher.update(plaintext, 'utf8') : cipher.update(plaintext), cipher.final()]);
@@ -21,7 +28,7 @@ export function encrypt(key: Buffer, plaintext: string | Uint8Array): Buffer {
 }
 
 /** Opens what `encrypt` sealed; throws when the key is wrong or the bytes were altered. */
-export function decryptBytes(key: Buffer, sealed: Uint8Array): Buffer {
+export function decryptBytes(key: SecretKey, sealed: Uint8Array): Buffer {
   const bytes = Buffer.from(sealed.buffer, sealed.byteOffset, sealed.byteLength);
   if (bytes.length < IV_BYTES + TAG_BYTES) throw new Error('sealed value too short');
   const decipher = createDecipheriv('aes-256-gcm', key, bytes.subarray(0, IV_BYTES));
@@ -29,7 +36,7 @@ export function decryptBytes(key: Buffer, sealed: Uint8Array): Buffer {
   return Buffer.concat([decipher.update(bytes.subarray(IV_BYTES + TAG_BYTES)), decipher.final()]);
 }
 
-export function decrypt(key: Buffer, sealed: Buffer): string {
+export function decrypt(key: SecretKey, sealed: Buffer): string {
   return decryptBytes(key, sealed).toString('utf8');
 }
 
@@ -37,12 +44,12 @@ export function decrypt(key: Buffer, sealed: Buffer): string {
  * A key of its own for one purpose (HKDF-SHA256 from the data key), so an HMAC made for one use can
  * never stand for another, and the AES key is not also an HMAC key.
  */
-export function deriveKey(dataKey: Buffer, purpose: string): Buffer {
+export function deriveKey(dataKey: SecretKey, purpose: string): Buffer {
   return Buffer.from(hkdfSync('sha256', dataKey, Buffer.alloc(0), `hosted-checkout/${purpose}`, 32));
 }
 
 /** HMAC-SHA256, hex; for values we only ever compare (OTP codes). */
-export function keyedHash(key: Buffer, value: string): string {
+export function keyedHash(key: SecretKey, value: string): string {
   return createHmac('sha256', key).update(value).digest('hex');
 }
 
@@ -53,7 +60,7 @@ export function keyedHash(key: Buffer, value: string): string {
  * a value that must not change between attempts); nothing else about it shows, and `sivOpen` checks
  * the IV against the plaintext, so an altered value does not open. Two keys, never the same one.
  */
-export function sivSeal(keys: { encKey: Buffer; macKey: Buffer }, plaintext: string): Buffer {
+export function sivSeal(keys: { encKey: SecretKey; macKey: SecretKey }, plaintext: string): Buffer {
   const data = Buffer.from(plaintext, 'utf8');
   const iv = createHmac('sha256', keys.macKey).update(data).digest().subarray(0, SIV_BYTES);
   const cipher = createCipheriv('aes-256-ctr', keys.encKey, iv);
@@ -61,7 +68,7 @@ export function sivSeal(keys: { encKey: Buffer; macKey: Buffer }, plaintext: str
 }
 
 /** The plaintext `sivSeal` sealed under these keys, or undefined for anything else. */
-export function sivOpen(keys: { encKey: Buffer; macKey: Buffer }, sealed: Buffer): string | undefined {
+export function sivOpen(keys: { encKey: SecretKey; macKey: SecretKey }, sealed: Buffer): string | undefined {
   if (sealed.length <= SIV_BYTES) return undefined;
   const iv = sealed.subarray(0, SIV_BYTES);
   const decipher = createDecipheriv('aes-256-ctr', keys.encKey, iv);
@@ -93,10 +100,10 @@ export interface Keyring {
   /** iv ‖ tag ‖ ciphertext under the newest key, for callers that keep the key id beside it. */
   encryptBytes(plaintext: Uint8Array): { keyId: string; data: Buffer };
   decryptBytes(keyId: string, data: Uint8Array): Buffer;
-  /** A key for one purpose (HMACs: OTP hashes, CSRF tokens), derived from the newest key. */
-  deriveKey(purpose: string): Buffer;
+  /** A key for one purpose (HMACs: OTP hashes, CSRF tokens), derived from the newest key once. */
+  deriveKey(purpose: string): KeyObject;
   /** The key for one purpose derived from every key, newest first: what opens a value made before a rotation. */
-  deriveKeys(purpose: string): Buffer[];
+  deriveKeys(purpose: string): KeyObject[];
 }
 
 export class KeyringError extends Error {
@@ -157,9 +164,19 @@ export function parseKeys(spec: { keys?: string; key?: string }): { keys: Array<
 export function createKeyring(entries: ReadonlyArray<{ id: string; key: Buffer }>): Keyring {
   const problems = keyProblems(entries);
   if (problems.length) throw new KeyringError(problems);
-  const keys = new Map(entries.map(({ id, key }) => [id, Buffer.from(key)]));
+  const keys = new Map(entries.map(({ id, key }) => [id, createSecretKey(Buffer.from(key))]));
   const sealingKeyId = entries[entries.length - 1]!.id;
   const sealingKey = keys.get(sealingKeyId)!;
+  // Derived once per purpose: the purposes are a fixed set of names in the code, and CSRF derived one per page action.
+  const derived = new Map<string, KeyObject[]>();
+  const derivedKeys = (purpose: string): KeyObject[] => {
+    let newestFirst = derived.get(purpose);
+    if (!newestFirst) {
+      newestFirst = [...keys.values()].reverse().map((key) => createSecretKey(deriveKey(key, purpose)));
+      derived.set(purpose, newestFirst);
+    }
+    return newestFirst;
+  };
 
   const tagOf = (sealed: Buffer): { id: string; body: Buffer } | undefined => {
     if (sealed.length < 2 || sealed[0] !== TAGGED_FORMAT) return undefined;
@@ -218,10 +235,10 @@ export function createKeyring(entries: ReadonlyArray<{ id: string; key: Buffer }
       return decryptBytes(key, data);
     },
     deriveKey(purpose) {
-      return deriveKey(sealingKey, purpose);
+      return derivedKeys(purpose)[0]!;
     },
     deriveKeys(purpose) {
-      return [...keys.values()].reverse().map((key) => deriveKey(key, purpose));
+      return [...derivedKeys(purpose)];
     },
   };
   return keyring;

@@ -1,5 +1,5 @@
 import { timingSafeEqual } from 'node:crypto';
-import { keyedHash } from './crypto.js';
+import { keyedHash, type SecretKey } from './crypto.js';
 
 const FIELD = /^[A-Za-z0-9_-]+$/;
 const EXPIRY = /^\d{13}$/;
@@ -18,7 +18,7 @@ export interface SignedTokens {
  * for it alone (`keyring.deriveKey(purpose)`), so a token made for one use is worthless for another;
  * it holds ids and an expiry, never the credential it stands for.
  */
-export function signedTokens(key: Buffer, lifetimeMs: number): SignedTokens {
+export function signedTokens(key: SecretKey, lifetimeMs: number): SignedTokens {
   const mac = (signed: string) => Buffer.from(keyedHash(key, signed), 'hex');
   return {
     issue(fields) {

@@ -1,5 +1,5 @@
-import { createHmac, timingSafeEqual } from 'node:crypto';
-import { randomToken, type Keyring } from '../core/crypto.js';
+import { createHmac, timingSafeEqual, type KeyObject } from 'node:crypto';
+import { randomToken, type Keyring, type SecretKey } from '../core/crypto.js';
 
 /**
  * Signed double-submit CSRF tokens. The browser holds a random nonce in an HttpOnly, SameSite=Strict
@@ -12,7 +12,7 @@ export const CSRF_COOKIE = 'checkout_csrf';
 export const CSRF_FIELD = 'csrf';
 
 /** A key of its own, so a CSRF token can never be confused with an OTP hash or a vault seal. */
-export function deriveCsrfKey(keyring: Keyring): Buffer {
+export function deriveCsrfKey(keyring: Keyring): KeyObject {
   return keyring.deriveKey('csrf/v1');
 }
 
@@ -20,11 +20,11 @@ export function newCsrfNonce(): string {
   return randomToken(16);
 }
 
-export function csrfToken(key: Buffer, cartId: string, nonce: string): string {
+export function csrfToken(key: SecretKey, cartId: string, nonce: string): string {
   return createHmac('sha256', key).update(`${cartId}\n${nonce}`).digest('base64url');
 }
 
-export function csrfTokenValid(key: Buffer, cartId: string, nonce: string | undefined, submitted: string | undefined): boolean {
+export function csrfTokenValid(key: SecretKey, cartId: string, nonce: string | undefined, submitted: string | undefined): boolean {
   if (!nonce || !submitted) return false;
   const expected = Buffer.from(csrfToken(key, cartId, nonce));
   const given = Buffer.from(submitted);

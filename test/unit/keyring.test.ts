@@ -107,13 +107,28 @@ describe('sealing', () => {
     expect(
       createKeyring([{ id: 'k0', key: k1 }])
         .deriveKey('otp/v1')
+        .export()
         .equals(deriveKey(k1, 'otp/v1')),
     ).toBe(true);
     const rotated = createKeyring([
       { id: 'k1', key: k1 },
       { id: 'k2', key: k2 },
     ]);
-    expect(rotated.deriveKey('otp/v1').equals(deriveKey(k2, 'otp/v1'))).toBe(true);
+    expect(rotated.deriveKey('otp/v1').export().equals(deriveKey(k2, 'otp/v1'))).toBe(true);
+  });
+
+  it('derives each purpose once, newest first, and hands out a list its caller cannot disturb', () => {
+    const rotated = createKeyring([
+      { id: 'k1', key: k1 },
+      { id: 'k2', key: k2 },
+    ]);
+    expect(rotated.deriveKey('csrf/v1')).toBe(rotated.deriveKey('csrf/v1'));
+    const keys = rotated.deriveKeys('csrf/v1');
+    expect(keys[0]).toBe(rotated.deriveKey('csrf/v1'));
+    expect(keys.map((key) => key.export().equals(deriveKey(k1, 'csrf/v1')))).toEqual([false, true]);
+    keys.reverse();
+    expect(rotated.deriveKeys('csrf/v1')[0]).toBe(rotated.deriveKey('csrf/v1'));
+    expect(rotated.deriveKey('otp/v1').equals(rotated.deriveKey('csrf/v1'))).toBe(false);
   });
 
   it('encrypts bytes under the newest key and decrypts them by key id', () => {
