@@ -21,8 +21,10 @@ export interface StartMetadataRound {
 /**
  * What the start's operator metadata costs (`--only start-metadata`): the raw start the limit measures
  * against the same start with create-cart's search attributes, memo, summary and details, in rounds
- * that alternate which runs first. Neither goes through HTTP or PostgreSQL, so the median ratio is
- * the ceiling create-cart's `ratioToLimit` meets whatever the API and the ledger cost.
+ * that alternate which runs first. Neither goes through HTTP or PostgreSQL, so the median ratio bounds
+ * create-cart's `ratioToLimit` whatever the API and the ledger cost. Both run on the bench's one server,
+ * which slows as the sessions each side leaves open pile up: ./start-metadata-fresh.ts gives each side
+ * a fresh dev server.
  */
 export async function measureStartMetadata(ctx: BenchContext, rounds: number): Promise<{ rounds: StartMetadataRound[]; medianRatio: number }> {
   const measured: StartMetadataRound[] = [];
