@@ -2,8 +2,8 @@ import { createCipheriv, createDecipheriv, createHmac, createSecretKey, hkdfSync
 
 /**
  * A key as the functions below take it. The keyring hands out KeyObjects made once: on Node 24 each
- * cipher, decipher or HMAC given raw bytes builds a key object of its own, 8–10 µs a call, against
- * 2–5 µs with one prepared (reports/bench-notes.md, "Keys prepared once").
+ * cipher, decipher or HMAC given raw bytes builds a key object of its own: 10–14 µs a call, against
+ * 2–5 µs with one prepared (reports/bench-notes.md, "Keys prepared once; …").
  */
 export type SecretKey = KeyObject | Buffer;
 
@@ -167,7 +167,7 @@ export function createKeyring(entries: ReadonlyArray<{ id: string; key: Buffer }
   const keys = new Map(entries.map(({ id, key }) => [id, createSecretKey(Buffer.from(key))]));
   const sealingKeyId = entries[entries.length - 1]!.id;
   const sealingKey = keys.get(sealingKeyId)!;
-  // Derived once per purpose: the purposes are a fixed set of names in the code, and CSRF derived one per page action.
+  // Once per purpose (a fixed set of names in the code): derived on every use, CSRF's key was derived on every page action.
   const derived = new Map<string, KeyObject[]>();
   const derivedKeys = (purpose: string): KeyObject[] => {
     let newestFirst = derived.get(purpose);

@@ -1,4 +1,3 @@
-import { execFileSync } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { parseArgs } from 'node:util';
@@ -55,11 +54,7 @@ async function measure(side: Side): Promise<{ startsPerSec: number; serverCpuMsP
   const server = await startTemporalDevServer({ cli, port, fastUnsafeStorage: true });
   const connection = await Connection.connect({ address: `127.0.0.1:${port}` });
   try {
-    const serverPid = Number(
-      execFileSync('pgrep', ['-f', `start-dev --ip 127.0.0.1 --port ${port} `])
-        .toString()
-        .split('\n')[0],
-    );
+    const serverPid = server.process.pid!;
     const client = new Client({ connection });
     const run = async (count: number) => {
       let next = 0;
