@@ -16,6 +16,9 @@ export function quantile(sorted: readonly number[], q: number): number {
   return sorted[Math.min(sorted.length - 1, Math.ceil(q * sorted.length) - 1)]!;
 }
 
+/** The middle of `xs`, in any order (of an even count, the upper of the two). */
+export const median = (xs: readonly number[]): number => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!;
+
 export const round = (x: number, digits = 1) => Math.round(x * 10 ** digits) / 10 ** digits;
 
 /**

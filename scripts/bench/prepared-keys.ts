@@ -6,6 +6,7 @@ import type { Payload } from '@temporalio/common';
 import { z } from 'zod';
 import { createKeyring, decryptBytes, deriveKey, encrypt, keyedHash, type Keyring, type SecretKey } from '../../core/crypto.js';
 import { createEncryptionCodec } from '../../core/temporal/codec.js';
+import { median, round } from './load.js';
 
 /**
  * `npm run -s bench:keys`: what the keyring's keys cost each call, prepared once as KeyObjects (the
@@ -68,8 +69,7 @@ for (let round = 0; round < options.rounds; round++) {
   for (const [name, work] of round % 2 === 0 ? order : order.reverse()) figures[name as Variant].push(await microsPerCall(work));
 }
 
-const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!;
-const us = (name: Variant) => Number(median(figures[name]).toFixed(1));
+const us = (name: Variant) => round(median(figures[name]));
 process.stdout.write(
   `${JSON.stringify(
     {
@@ -79,8 +79,8 @@ process.stdout.write(
       rounds: options.rounds,
       microsPerCall: Object.fromEntries(Object.keys(variants).map((k) => [k, us(k as Variant)])),
       preparedOverRawBytes: {
-        sessionPayloads: Number((us('sessionPayloadsPrepared') / us('sessionPayloadsRawBytes')).toFixed(2)),
-        keyedHash: Number((us('keyedHashPrepared') / us('keyedHashRawBytes')).toFixed(2)),
+        sessionPayloads: round(us('sessionPayloadsPrepared') / us('sessionPayloadsRawBytes'), 2),
+        keyedHash: round(us('keyedHashPrepared') / us('keyedHashRawBytes'), 2),
       },
     },
     null,

@@ -5,6 +5,7 @@ import protos from '@temporalio/proto';
 import { Runtime, Worker, type WorkflowBundleWithSourceMap } from '@temporalio/worker';
 import { z } from 'zod';
 import { bundleWorkflows, WORKFLOW_INTERCEPTORS } from '../../worker/create-worker.js';
+import { median } from './load.js';
 
 /**
  * `npm run -s bench:sandbox`: what the workflow sandbox's fixed costs take from the worker, on replays
@@ -56,7 +57,6 @@ const figures = Object.fromEntries(Object.keys(variants).map((k) => [k, [] as nu
 for (const run of Object.values(variants)) await run();
 for (let round = 0; round < options.rounds; round++) for (const [name, run] of Object.entries(variants)) figures[name as Variant].push(await run());
 
-const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!;
 const base = median(figures.sdkDefaults);
 const result = {
   replaysPerRound: options.replays,

@@ -8,6 +8,7 @@ import { sessionMetadata } from '../../workflows/cart-session/operator-details.j
 import { freePort } from '../free-port.js';
 import { ensureTemporalCli } from '../temporal-cli.js';
 import { startTemporalDevServer } from '../temporal-server.js';
+import { median, round } from './load.js';
 
 /**
  * `npm run -s bench:start-metadata`: what each part of create-cart's operator metadata costs the dev
@@ -72,7 +73,7 @@ async function measure(side: Side): Promise<{ startsPerSec: number; serverCpuMsP
     await new Promise((resolve) => setTimeout(resolve, 1_500));
     return {
       startsPerSec: Math.round(options.starts / seconds),
-      serverCpuMsPerStart: Number((((cpuTicks(serverPid) - ticks) * 1000) / CLOCK_TICKS_PER_SECOND / options.starts).toFixed(2)),
+      serverCpuMsPerStart: round(((cpuTicks(serverPid) - ticks) * 1000) / CLOCK_TICKS_PER_SECOND / options.starts, 2),
     };
   } finally {
     await connection.close();
@@ -90,7 +91,6 @@ for (let round = 0; round < options.rounds; round++) {
     figures[side].push(measured);
   }
 }
-const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!;
 const rate = (side: Side) => median(figures[side].map((f) => f.startsPerSec));
 const cpu = (side: Side) => median(figures[side].map((f) => f.serverCpuMsPerStart));
 process.stdout.write(
@@ -100,7 +100,7 @@ process.stdout.write(
       rounds: options.rounds,
       startsPerSec: Object.fromEntries(sides.map((s) => [s, rate(s)])),
       serverCpuMsPerStart: Object.fromEntries(sides.map((s) => [s, cpu(s)])),
-      rateOverBare: Object.fromEntries(sides.map((s) => [s, Number((rate(s) / rate('bare')).toFixed(2))])),
+      rateOverBare: Object.fromEntries(sides.map((s) => [s, round(rate(s) / rate('bare'), 2)])),
     },
     null,
     2,
