@@ -26,13 +26,19 @@ export interface Infrastructure {
   databaseUrl: string;
   temporalAddress: string;
   temporalUiUrl?: string;
-  /** The dev server's process id when we started it (the benchmark reads its memory). */
-  temporalPid?: number;
+  /** The Temporal server's process id when we started it (the benchmark reads its CPU and memory); it changes on a restart. */
+  readonly temporalPid?: number;
   /**
    * temporal-server, when we started it: the process stopped and started again on the same databases
    * and configuration (the peak benchmark's fault); resolves once it serves again.
    */
   restartTemporal?: () => Promise<void>;
+  /**
+   * The dev server in memory, when we started it: stopped, and started again on the same address with
+   * nothing in it (the benchmark's comparisons that must not inherit each other's open sessions);
+   * resolves once it serves again.
+   */
+  freshTemporal?: () => Promise<void>;
   stop: () => Promise<void>;
 }
 
@@ -108,7 +114,7 @@ export async function startInfrastructure(options: InfrastructureOptions): Promi
       return pg.url;
     })();
     const startTemporal = async () => {
-      if (options.temporalAddress) return { address: options.temporalAddress, uiUrl: undefined, pid: undefined, restart: undefined };
+      if (options.temporalAddress) return { address: options.temporalAddress, uiUrl: undefined, pid: () => undefined };
       const cli = await ensureTemporalCli(options.log);
       if (options.temporalTopology === 'server') {
         const binary = await ensureTemporalServer(options.log);
@@ -134,21 +140,27 @@ export async function startInfrastructure(options: InfrastructureOptions): Promi
           await server.stop();
           server = await start();
         };
-        return { address: server.address, uiUrl: undefined, pid: server.pid, restart };
+        return { address: server.address, uiUrl: undefined, pid: () => server.pid, restart };
       }
       options.log(`Starting the Temporal dev server on 127.0.0.1:${options.temporalPort}…`);
-      const server = await startTemporalDevServer({
-        cli,
-        port: options.temporalPort,
-        uiPort: options.temporalUiPort,
-        uiCodecEndpoint: options.temporalUiCodecEndpoint,
-        uiPublicPath: options.temporalUiPublicPath,
-        dbFile: options.persistentTemporal ? path.join(options.dataDir, 'temporal.db') : undefined,
-        fastUnsafeStorage: !options.persistentTemporal,
-        dynamicConfig: options.temporalDynamicConfig,
-      });
-      stops.push(server.stop);
-      return { address: server.address, uiUrl: server.uiUrl, pid: server.process.pid, restart: undefined };
+      const start = () =>
+        startTemporalDevServer({
+          cli,
+          port: options.temporalPort,
+          uiPort: options.temporalUiPort,
+          uiCodecEndpoint: options.temporalUiCodecEndpoint,
+          uiPublicPath: options.temporalUiPublicPath,
+          dbFile: options.persistentTemporal ? path.join(options.dataDir, 'temporal.db') : undefined,
+          fastUnsafeStorage: !options.persistentTemporal,
+          dynamicConfig: options.temporalDynamicConfig,
+        });
+      let server = await start();
+      stops.push(() => server.stop());
+      const fresh = async () => {
+        await server.stop();
+        server = await start();
+      };
+      return { address: server.address, uiUrl: server.uiUrl, pid: () => server.process.pid, fresh: options.persistentTemporal ? undefined : fresh };
     };
     // allSettled, not all: when one fails, the other must finish starting before stop() can reach it.
     const [pgResult, temporalResult] = await Promise.allSettled([postgres, startTemporal()]);
@@ -167,8 +179,11 @@ export async function startInfrastructure(options: InfrastructureOptions): Promi
       databaseUrl,
       temporalAddress: temporal.address,
       temporalUiUrl: temporal.uiUrl,
-      temporalPid: temporal.pid,
-      ...(temporal.restart ? { restartTemporal: temporal.restart } : {}),
+      get temporalPid() {
+        return temporal.pid();
+      },
+      ...('restart' in temporal ? { restartTemporal: temporal.restart } : {}),
+      ...('fresh' in temporal && temporal.fresh ? { freshTemporal: temporal.fresh } : {}),
       stop,
     };
   } catch (err) {

@@ -206,7 +206,8 @@ try {
     };
     if (runs('limit') && runs('create-cart')) {
       const paired = await step('limit', () => measureCreateCartAgainstLimit(ctx, options['pair-rounds']));
-      if (paired) Object.assign(m, { limit: paired.limit, createCart: paired.createCart, pairRounds: paired.rounds });
+      if (paired)
+        Object.assign(m, { limit: paired.limit, createCart: paired.createCart, pairRounds: paired.rounds, freshServerPerSide: paired.freshServerPerSide });
     } else {
       m.limit = await step('limit', () => measureLimit(ctx));
       m.createCart = await step('create-cart', () => measureCreateCart(ctx));

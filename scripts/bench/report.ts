@@ -29,6 +29,8 @@ export interface BenchResults {
     p99RatioToLimit: number | null;
     /** Each round of create-cart against the raw start (scripts/bench/start-pairs.ts); the figures above are the median round's. */
     rounds?: PairRound[];
+    /** True when each side of each round ran on a dev server started again empty (scripts/bench/start-pairs.ts). */
+    freshServerPerSide?: boolean;
   } & CpuShare;
   baseline?: { reqPerSec: number; p50Ms: number; p99Ms: number; errors: number; createCartRatio: number | null };
   page?: PageResult;
@@ -72,7 +74,7 @@ export interface TopologyFigures {
   node?: string;
   generatedAt: string;
   limit?: { startsPerSec: number; p99Ms: number };
-  createCart?: { reqPerSec: number; p99Ms: number; ratioToLimit: number | null; p99RatioToLimit: number | null };
+  createCart?: { reqPerSec: number; p99Ms: number; ratioToLimit: number | null; p99RatioToLimit: number | null; freshServerPerSide?: boolean };
   payToWebhook?: { p50Ms: number; p99Ms: number; redirectP50Ms: number; concurrency: number; cpuMsPerPayment: Record<string, number> };
   cost?: Omit<CostComparison, 'now' | 'floor'>;
 }
@@ -91,6 +93,7 @@ export function topologyFigures(r: BenchResults): TopologyFigures {
             p99Ms: createCart.p99Ms,
             ratioToLimit: createCart.ratioToLimit,
             p99RatioToLimit: createCart.p99RatioToLimit,
+            ...(createCart.freshServerPerSide !== undefined ? { freshServerPerSide: createCart.freshServerPerSide } : {}),
           },
         }
       : {}),
@@ -114,6 +117,7 @@ export interface Measured {
   limit?: LoadFigures & MeasuredCpu;
   createCart?: LoadFigures & MeasuredCpu;
   pairRounds?: PairRound[];
+  freshServerPerSide?: boolean;
   baseline?: LoadFigures;
   page?: PageFigures;
   pageAfterFirstAction?: PageFigures;
@@ -137,6 +141,7 @@ export function assembleResults(base: Pick<BenchResults, 'generatedAt' | 'machin
       ratioToLimit: ratio(m.createCart.perSec, m.limit?.perSec),
       p99RatioToLimit: ratio(m.createCart.p99Ms, m.limit?.p99Ms),
       ...(m.pairRounds ? { rounds: m.pairRounds } : {}),
+      ...(m.freshServerPerSide !== undefined ? { freshServerPerSide: m.freshServerPerSide } : {}),
       ...cpuShare(m.createCart),
     };
   }

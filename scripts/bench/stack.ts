@@ -57,13 +57,19 @@ export function rssSampler(pids: Record<string, number | undefined>, everyMs = 5
 export interface BenchStack {
   databaseUrl: string;
   temporalAddress: string;
-  temporalPid?: number;
+  /** Read at each measurement: a restart gives the server a new process. */
+  readonly temporalPid?: number;
   /** The postmaster of our own PostgreSQL (its backends are its children); undefined on DATABASE_URL. */
   postgresPid?: number;
   /** What every role gets: the same keys, so the bench process can read what they seal. */
   baseEnv: Record<string, string>;
   /** temporal-server stopped and started again on its databases (our own, on the server topology only). */
   restartTemporal?: () => Promise<void>;
+  /**
+   * The dev server (ours, in memory) started again empty, once the worker polls it again: a comparison's
+   * side then runs on a server the other side left nothing open on (./start-pairs.ts).
+   */
+  freshTemporal?: (taskQueue: string) => Promise<void>;
   /** Starts `entry` of the checkout at `root` (this one by default) as a child process. */
   startRole: (name: string, entry: string, env: Record<string, string>, ready: ReadyCheck, root?: string) => Promise<Role>;
   stop: () => Promise<void>;
@@ -85,17 +91,35 @@ async function waitUntilReady(check: ReadyCheck, connection: () => Promise<Conne
         await (await fetch(check.http)).arrayBuffer();
         return;
       }
-      const { workflowService } = await connection();
-      const described = await workflowService.describeTaskQueue({
-        namespace: 'default',
-        taskQueue: { name: check.taskQueue },
-        taskQueueType: protos.temporal.api.enums.v1.TaskQueueType.TASK_QUEUE_TYPE_WORKFLOW,
-      });
-      if ((described.pollers ?? []).length > 0) return;
+      if (await isPolled(check.taskQueue, connection)) return;
     } catch {
       // Not listening yet.
     }
     if (Date.now() > deadline) throw new Error(`not ready after 180 s:\n${output()}`);
+    await new Promise((r) => setTimeout(r, 250));
+  }
+}
+
+async function isPolled(taskQueue: string, connection: () => Promise<Connection>): Promise<boolean> {
+  const { workflowService } = await connection();
+  const described = await workflowService.describeTaskQueue({
+    namespace: 'default',
+    taskQueue: { name: taskQueue },
+    taskQueueType: protos.temporal.api.enums.v1.TaskQueueType.TASK_QUEUE_TYPE_WORKFLOW,
+  });
+  return (described.pollers ?? []).length > 0;
+}
+
+/** After the server came back: its workflow tasks have a worker again once one polls for them. */
+async function waitUntilPolled(taskQueue: string, connection: () => Promise<Connection>): Promise<void> {
+  const deadline = Date.now() + 60_000;
+  for (;;) {
+    try {
+      if (await isPolled(taskQueue, connection)) return;
+    } catch {
+      // The server is still coming up, or the connection is reconnecting.
+    }
+    if (Date.now() > deadline) throw new Error(`no worker polls ${taskQueue} 60 s after the Temporal server started again`);
     await new Promise((r) => setTimeout(r, 250));
   }
 }
@@ -199,11 +223,21 @@ export async function startBenchStack(
   return {
     databaseUrl: infrastructure.databaseUrl,
     temporalAddress: infrastructure.temporalAddress,
-    temporalPid: infrastructure.temporalPid,
+    get temporalPid() {
+      return infrastructure.temporalPid;
+    },
     postgresPid: process.env.DATABASE_URL ? undefined : Number(readFileSync(path.join(dataDir, 'pg', 'postmaster.pid'), 'utf8').split('\n')[0]),
     baseEnv,
     startRole,
     ...(infrastructure.restartTemporal ? { restartTemporal: infrastructure.restartTemporal } : {}),
+    ...(infrastructure.freshTemporal
+      ? {
+          async freshTemporal(taskQueue: string) {
+            await infrastructure.freshTemporal!();
+            await waitUntilPolled(taskQueue, connection);
+          },
+        }
+      : {}),
     async stop() {
       await Promise.allSettled([...roles].map((r) => r.stop()));
       await readinessConnection?.then(

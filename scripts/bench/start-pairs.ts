@@ -16,6 +16,8 @@ export interface PairRound {
 }
 
 export interface PairedFigures {
+  /** Each side measured on a dev server started again empty (the dev topology), or on the one server the run shares. */
+  freshServerPerSide: boolean;
   limit: Measurement;
   createCart: Measurement;
   /** Every round; `limit` and `createCart` are the round whose ratio is the median. */
@@ -28,19 +30,30 @@ export interface PairedFigures {
  * fell 332 → 262 → 298 starts/s over three rounds while create-cart's rose 184 → 195, so a single
  * pair said 0.55× where the rounds after it said 0.74× and 0.64×. The round with the median ratio is
  * reported, its own figures together.
+ *
+ * Every side leaves its sessions open (45-minute timers), thousands a side, and a dev server slows as they
+ * pile up: the same raw start went from 2.1 to 4.4 ms of server CPU over fifteen measurements on one
+ * server (reports/bench-notes.md). So where the stack can (the dev server in memory), each side runs on a
+ * server started again empty, as scripts/bench/start-metadata-fresh.ts does; temporal-server keeps its
+ * databases, and runs both sides on the one server.
  */
 export async function measureCreateCartAgainstLimit(ctx: BenchContext, rounds: number): Promise<PairedFigures> {
+  const { freshTemporal } = ctx.stack;
+  const onFreshServer = async <T>(measure: () => Promise<T>): Promise<T> => {
+    await freshTemporal?.(ctx.config.temporal.taskQueue);
+    return measure();
+  };
   const pairs: { limit: Measurement; createCart: Measurement; round: PairRound }[] = [];
   for (let i = 0; i < rounds; i++) {
     const first = i % 2 === 0 ? 'limit' : 'create-cart';
     let limit: Measurement;
     let createCart: Measurement;
     if (first === 'limit') {
-      limit = await measureLimit(ctx);
-      createCart = await measureCreateCart(ctx);
+      limit = await onFreshServer(() => measureLimit(ctx));
+      createCart = await onFreshServer(() => measureCreateCart(ctx));
     } else {
-      createCart = await measureCreateCart(ctx);
-      limit = await measureLimit(ctx);
+      createCart = await onFreshServer(() => measureCreateCart(ctx));
+      limit = await onFreshServer(() => measureLimit(ctx));
     }
     const pairRound: PairRound = {
       first,
@@ -53,5 +66,5 @@ export async function measureCreateCartAgainstLimit(ctx: BenchContext, rounds: n
     pairs.push({ limit, createCart, round: pairRound });
   }
   const median = [...pairs].sort((a, b) => a.round.ratioToLimit - b.round.ratioToLimit)[Math.floor((pairs.length - 1) / 2)]!;
-  return { limit: median.limit, createCart: median.createCart, rounds: pairs.map((p) => p.round) };
+  return { freshServerPerSide: freshTemporal !== undefined, limit: median.limit, createCart: median.createCart, rounds: pairs.map((p) => p.round) };
 }
