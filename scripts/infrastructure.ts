@@ -6,7 +6,7 @@ import { migrate } from '../core/db/migrate.js';
 import { startEmbeddedPostgres } from './embedded-postgres.js';
 import { ensureTemporalCli } from './temporal-cli.js';
 import { startTemporalDevServer } from './temporal-server.js';
-import { ensureTemporalServer, startTemporalSqlServer } from './temporal-sql-server.js';
+import { ensureTemporalServer, startTemporalSqlServer, TEMPORAL_DATABASES } from './temporal-sql-server.js';
 
 /**
  * Which Temporal: the CLI's dev server (SQLite, what `npm start` and the tests run by default) or
@@ -34,9 +34,9 @@ export interface Infrastructure {
    */
   restartTemporal?: () => Promise<void>;
   /**
-   * The dev server in memory, when we started it: stopped, and started again on the same address with
-   * nothing in it (the benchmark's comparisons that must not inherit each other's open sessions);
-   * resolves once it serves again.
+   * The Temporal server we started, stopped and started again on the same address with nothing in it:
+   * the dev server in memory, or temporal-server on new databases in our own PostgreSQL (the
+   * benchmark's comparisons that must not inherit each other's open sessions); resolves once it serves again.
    */
   freshTemporal?: () => Promise<void>;
   stop: () => Promise<void>;
@@ -140,7 +140,18 @@ export async function startInfrastructure(options: InfrastructureOptions): Promi
           await server.stop();
           server = await start();
         };
-        return { address: server.address, uiUrl: undefined, pid: () => server.pid, restart };
+        // Its databases dropped while it is down, so it starts on new, empty ones (our own PostgreSQL only).
+        const fresh = async () => {
+          await server.stop();
+          const admin = createDb(url.href, { max: 1 });
+          try {
+            for (const database of Object.values(TEMPORAL_DATABASES)) await admin.unsafe(`drop database if exists ${database} with (force)`);
+          } finally {
+            await admin.end();
+          }
+          server = await start();
+        };
+        return { address: server.address, uiUrl: undefined, pid: () => server.pid, restart, fresh: options.databaseUrl ? undefined : fresh };
       }
       options.log(`Starting the Temporal dev server on 127.0.0.1:${options.temporalPort}…`);
       const start = () =>

@@ -70,7 +70,10 @@ export interface TemporalSqlServer {
   stop: () => Promise<void>;
 }
 
-const databasesOf = (options: TemporalSqlServerOptions) => options.databases ?? { default: 'temporal', visibility: 'temporal_visibility' };
+/** The two databases a server is started on unless it is given a pair of its own. */
+export const TEMPORAL_DATABASES = { default: 'temporal', visibility: 'temporal_visibility' } as const;
+
+const databasesOf = (options: TemporalSqlServerOptions) => options.databases ?? TEMPORAL_DATABASES;
 
 function run(command: string, args: string[], env: NodeJS.ProcessEnv = process.env): { ok: boolean; output: string } {
   const result = spawnSync(command, args, { env, encoding: 'utf8' });

@@ -29,7 +29,7 @@ export interface BenchResults {
     p99RatioToLimit: number | null;
     /** Each round of create-cart against the raw start (scripts/bench/start-pairs.ts); the figures above are the median round's. */
     rounds?: PairRound[];
-    /** True when each side of each round ran on a dev server started again empty (scripts/bench/start-pairs.ts). */
+    /** True when each side of each round ran on a Temporal server started again empty (scripts/bench/start-pairs.ts). */
     freshServerPerSide?: boolean;
   } & CpuShare;
   baseline?: { reqPerSec: number; p50Ms: number; p99Ms: number; errors: number; createCartRatio: number | null };

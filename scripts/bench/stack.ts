@@ -66,8 +66,8 @@ export interface BenchStack {
   /** temporal-server stopped and started again on its databases (our own, on the server topology only). */
   restartTemporal?: () => Promise<void>;
   /**
-   * The dev server (ours, in memory) started again empty, once the worker polls it again: a comparison's
-   * side then runs on a server the other side left nothing open on (./start-pairs.ts).
+   * The Temporal server (ours) started again empty, once the worker polls it again: a comparison's side
+   * then runs on a server the other side left nothing open on (./start-pairs.ts).
    */
   freshTemporal?: (taskQueue: string) => Promise<void>;
   /** Starts `entry` of the checkout at `root` (this one by default) as a child process. */

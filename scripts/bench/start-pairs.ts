@@ -16,7 +16,7 @@ export interface PairRound {
 }
 
 export interface PairedFigures {
-  /** Each side measured on a dev server started again empty (the dev topology), or on the one server the run shares. */
+  /** Each side measured on a Temporal server started again empty, or (one the bench did not start) on the one server the run shares. */
   freshServerPerSide: boolean;
   limit: Measurement;
   createCart: Measurement;
@@ -33,9 +33,9 @@ export interface PairedFigures {
  *
  * Every side leaves its sessions open (45-minute timers), thousands a side, and a dev server slows as they
  * pile up: the same raw start went from 2.1 to 4.4 ms of server CPU over fifteen measurements on one
- * server (reports/bench-notes.md). So where the stack can (the dev server in memory), each side runs on a
- * server started again empty, as scripts/bench/start-metadata-fresh.ts does; temporal-server keeps its
- * databases, and runs both sides on the one server.
+ * server (reports/bench-notes.md). So each side runs on a server started again empty, as
+ * scripts/bench/start-metadata-fresh.ts does: the dev server in memory, or temporal-server on new
+ * databases. A server given by TEMPORAL_ADDRESS runs both sides as it is.
  */
 export async function measureCreateCartAgainstLimit(ctx: BenchContext, rounds: number): Promise<PairedFigures> {
   const { freshTemporal } = ctx.stack;
