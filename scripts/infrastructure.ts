@@ -89,6 +89,22 @@ export function localMetricsToken(dataDir: string): string {
   return localSecret(dataDir, 'metricsToken', () => randomBytes(24).toString('base64url'));
 }
 
+/** A server that `start` starts, and starts again on `restart`, with `whileDown` run between the stop and the start. */
+async function restartable<S extends { stop: () => Promise<void> }>(start: () => Promise<S>, stops: Array<() => Promise<void>>) {
+  let current = await start();
+  stops.push(() => current.stop());
+  return {
+    get current() {
+      return current;
+    },
+    async restart(whileDown?: () => Promise<void>) {
+      await current.stop();
+      await whileDown?.();
+      current = await start();
+    },
+  };
+}
+
 /**
  * PostgreSQL (migrated) and a Temporal server, real ones: the dev server starts beside PostgreSQL,
  * temporal-server once PostgreSQL is up (its databases live there). Whichever is given by
@@ -134,24 +150,23 @@ export async function startInfrastructure(options: InfrastructureOptions): Promi
             dataDir: path.join(options.dataDir, 'temporal-server'),
             dynamicConfig: options.temporalDynamicConfig,
           });
-        let server = await start();
-        stops.push(() => server.stop());
-        const restart = async () => {
-          await server.stop();
-          server = await start();
-        };
+        const server = await restartable(start, stops);
         // Its databases dropped while it is down, so it starts on new, empty ones (our own PostgreSQL only).
-        const fresh = async () => {
-          await server.stop();
+        const dropDatabases = async () => {
           const admin = createDb(url.href, { max: 1 });
           try {
             for (const database of Object.values(TEMPORAL_DATABASES)) await admin.unsafe(`drop database if exists ${database} with (force)`);
           } finally {
             await admin.end();
           }
-          server = await start();
         };
-        return { address: server.address, uiUrl: undefined, pid: () => server.pid, restart, fresh: options.databaseUrl ? undefined : fresh };
+        return {
+          address: server.current.address,
+          uiUrl: undefined,
+          pid: () => server.current.pid,
+          restart: () => server.restart(),
+          fresh: options.databaseUrl ? undefined : () => server.restart(dropDatabases),
+        };
       }
       options.log(`Starting the Temporal dev server on 127.0.0.1:${options.temporalPort}…`);
       const start = () =>
@@ -165,13 +180,14 @@ export async function startInfrastructure(options: InfrastructureOptions): Promi
           fastUnsafeStorage: !options.persistentTemporal,
           dynamicConfig: options.temporalDynamicConfig,
         });
-      let server = await start();
-      stops.push(() => server.stop());
-      const fresh = async () => {
-        await server.stop();
-        server = await start();
+      const server = await restartable(start, stops);
+      return {
+        address: server.current.address,
+        uiUrl: server.current.uiUrl,
+        pid: () => server.current.process.pid,
+        // In memory, it comes back empty.
+        fresh: options.persistentTemporal ? undefined : () => server.restart(),
       };
-      return { address: server.address, uiUrl: server.uiUrl, pid: () => server.process.pid, fresh: options.persistentTemporal ? undefined : fresh };
     };
     // allSettled, not all: when one fails, the other must finish starting before stop() can reach it.
     const [pgResult, temporalResult] = await Promise.allSettled([postgres, startTemporal()]);

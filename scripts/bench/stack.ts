@@ -220,6 +220,7 @@ export async function startBenchStack(
     return role;
   }
 
+  const { freshTemporal } = infrastructure;
   return {
     databaseUrl: infrastructure.databaseUrl,
     temporalAddress: infrastructure.temporalAddress,
@@ -230,10 +231,10 @@ export async function startBenchStack(
     baseEnv,
     startRole,
     ...(infrastructure.restartTemporal ? { restartTemporal: infrastructure.restartTemporal } : {}),
-    ...(infrastructure.freshTemporal
+    ...(freshTemporal
       ? {
           async freshTemporal(taskQueue: string) {
-            await infrastructure.freshTemporal!();
+            await freshTemporal();
             await waitUntilPolled(taskQueue, connection);
           },
         }
