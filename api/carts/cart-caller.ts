@@ -1,15 +1,13 @@
 import type { Config } from '../../core/config.js';
 import type { Db } from '../../core/db/client.js';
-import type { CreateCartRequest } from '../../core/checkout/cart-schema.js';
 import type { Logger } from '../../core/logger.js';
 import type { Limit } from '../../core/rate-limits.js';
 import { presentedBearerToken } from '../../core/bearer-token.js';
-import { admitCart } from '../../core/checkout/cart-ledger.js';
+import { admitCart } from '../../core/checkout/cart-admission.js';
 import { apiKeyHash, noteApiKeyUseByDigest } from '../../core/merchants/api-keys.js';
 import { MERCHANT_CHALLENGE, scopeRefusal } from '../merchant/auth.js';
 import { ApiError } from '../../application/errors.js';
 import { answerCount } from './rate-limit.js';
-import type { NewCartRow } from '../../application/carts/create-cart-session.js';
 import type { CartCaller } from '../../application/carts/cart-caller.js';
 
 export interface CartAdmissionRequest {
@@ -23,25 +21,19 @@ export interface CartAdmissionRequest {
   keyedLimits: Limit[];
   /** This address's share of the merchant, then the merchant-wide ceiling of public requests. */
   publicLimits: Limit[];
-  /** The cart's ledger row, written in the same statement when nothing has to be checked between (see the route). */
-  ledgerRow?: { row: NewCartRow; request: CreateCartRequest };
 }
 
 /**
  * Counts the client, finds the merchant a create-cart names and whether the request carried its key,
- * counts the merchant's limits, and, given one, has the ledger write the cart's row: in one PostgreSQL
- * round trip (admit_cart_request, migrations 035, 039 and 044, run by the ledger's admitCart, the only
- * caller of that function), in the order separate statements had. A request refused for lacking
- * the key a merchant requires, or for an Authorization header without the merchant's active key,
- * stops before any merchant-wide counter is charged, so it costs the merchant nothing; a stranger's
- * request over its address's share of a merchant never reaches the merchant-wide counter.
+ * and counts the merchant's limits: in one PostgreSQL round trip (admit_cart_request, migrations 035,
+ * 039, 044 and 062, run by core/checkout/cart-admission.ts), in the order separate statements had. A
+ * request refused for lacking the key a merchant requires, or for an Authorization header without the
+ * merchant's active key, stops before any merchant-wide counter is charged, so it costs the merchant
+ * nothing; a stranger's request over its address's share of a merchant never reaches the merchant-wide
+ * counter. It writes no cart row: createCartSession has the ledger insert it, once admitted.
  */
-export async function admitCartRequest(
-  deps: { config: Config; db: Db; logger: Logger },
-  request: CartAdmissionRequest,
-): Promise<{ caller: CartCaller; rowWritten: boolean }> {
+export async function admitCartRequest(deps: { config: Config; db: Db; logger: Logger }, request: CartAdmissionRequest): Promise<CartCaller> {
   const { config, db } = deps;
-  const ledger = request.ledgerRow;
   const presentedKeyHash = presentedKeyDigest(request.authorization);
   const admitted = await admitCart(db, {
     clientLimits: request.clientLimits,
@@ -50,19 +42,6 @@ export async function admitCartRequest(
     presentedKeyHash,
     keyedLimits: request.keyedLimits,
     publicLimits: request.publicLimits,
-    ...(ledger
-      ? {
-          row: {
-            cartId: ledger.row.cartId,
-            currency: ledger.request.cartObject.cart.currency,
-            amount: ledger.row.amount,
-            expiresOn: ledger.row.expiresOn,
-            createdAt: ledger.row.createdAt,
-            store: ledger.request.cartObject.store,
-            cart: ledger.request.cartObject.cart,
-          },
-        }
-      : {}),
   });
   const refused =
     admitted.admission === 'rate_limited'
@@ -101,13 +80,10 @@ export async function admitCartRequest(
     noteApiKeyUseByDigest(db, presentedKeyHash).catch((err: unknown) => deps.logger.warn({ err }, 'could not record an API key’s last use'));
   }
   return {
-    caller: {
-      platformUuid: request.platformUuid,
-      merchant: { name: admitted.merchant!, domains: admitted.registeredDomains!, verifiedDomains: admitted.verifiedDomains! },
-      createdWith: admitted.withKey ? 'api_key' : 'public',
-      address: request.address,
-    },
-    rowWritten: admitted.rowInserted,
+    platformUuid: request.platformUuid,
+    merchant: { name: admitted.merchant!, domains: admitted.registeredDomains!, verifiedDomains: admitted.verifiedDomains! },
+    createdWith: admitted.withKey ? 'api_key' : 'public',
+    address: request.address,
   };
 }
 

@@ -1,6 +1,6 @@
 import { Hono } from 'hono';
 import { createCartRequestSchema, LIMITS } from '../../core/checkout/cart-schema.js';
-import { createCartSession, newCartRow, type CartSessionDeps } from '../../application/carts/create-cart-session.js';
+import { createCartSession, type CartSessionDeps } from '../../application/carts/create-cart-session.js';
 import { clientAddress, perAddress as perAddressLimits } from '../../core/client-address.js';
 import { admitCartRequest } from './cart-caller.js';
 import { ApiError } from '../../application/errors.js';
@@ -14,7 +14,6 @@ import type { MiddlewareHandler } from 'hono';
 import type { ApiMetrics } from '../metrics.js';
 import { enforceRateLimits } from './rate-limit.js';
 import type { Limit } from '../../core/rate-limits.js';
-import { urlPolicyNeedsMerchant } from '../../application/carts/url-policy.js';
 import { refuseOtherMethods, serve } from '../route-declaration.js';
 import { CART_MOUNT, CREATE_CART } from './cart-paths.js';
 
@@ -67,9 +66,8 @@ export function cartRoutes(
       assertChargeable(currencies, cart.currency, cartTotal(cart.items), { currency: 'cartObject.cart.currency', amount: 'cartObject.cart.items' });
 
       const platform = request.cartObject.store.platformUuid.toLowerCase();
-      const row = newCartRow(config, request);
       admissionReached.add(c.req.raw);
-      const { caller, rowWritten } = await admitCartRequest(
+      const caller = await admitCartRequest(
         { config, db, logger: log },
         {
           platformUuid: request.cartObject.store.platformUuid,
@@ -85,12 +83,9 @@ export function cartRoutes(
             ...perAddress(`platform-client:${platform}`, address, rateLimit.perPlatformClient),
             { bucket: `platform:${platform}`, max: rateLimit.perPlatform, windowSeconds: rateLimit.windowSeconds },
           ],
-          // The row goes in with the admission when nothing must come between: no Idempotency-Key to claim
-          // first, and no URL policy that needs the merchant's domains.
-          ...(idempotencyKey || urlPolicyNeedsMerchant(config.environment) ? {} : { ledgerRow: { row, request } }),
         },
       );
-      const outcome = await createCartSession({ ...deps, logger: log }, request, caller, { idempotencyKey, prepared: { row, written: rowWritten } });
+      const outcome = await createCartSession({ ...deps, logger: log }, request, caller, { idempotencyKey });
       if (outcome.replayed) c.header(REPLAYED_HEADER, 'true');
       else deps.cartsCreated.inc({ environment: config.environment });
       return c.json(outcome.response);

@@ -31,7 +31,7 @@ export interface CreateCartOutcome {
 }
 
 /** What a new cart's ledger row and session are made of before anything is written. */
-export interface NewCartRow {
+interface NewCartRow {
   cartId: string;
   createdAt: Date;
   /** ISO 8601. */
@@ -41,7 +41,7 @@ export interface NewCartRow {
   amount: number;
 }
 
-export function newCartRow(config: Config, request: CreateCartRequest): NewCartRow {
+function newCartRow(config: Config, request: CreateCartRequest): NewCartRow {
   const { cart } = request.cartObject;
   const createdAt = new Date();
   // The merchant's choice when it made one; else the service's lifetime (45 minutes but in tests).
@@ -64,29 +64,25 @@ export async function createCartSession(
   caller: CartCaller,
   /**
    * `retry`: a retry of a failed session (api/merchant/retry-session.ts), whose row records which cart it retries;
-   * `recoveredFrom`: a session opened by an abandoned cart's recovery link (web/checkout/recovery-route.ts);
-   * `prepared`: the row made by newCartRow, and whether admitCartRequest already wrote it (never with an idempotency key,
-   * which must be claimed first).
+   * `recoveredFrom`: a session opened by an abandoned cart's recovery link (web/checkout/recovery-route.ts).
    */
   options: {
     idempotencyKey?: string;
     paymentLinkId?: string;
     retry?: RetryLineage;
     recoveredFrom?: string;
-    prepared?: { row: NewCartRow; written: boolean };
   } = {},
 ): Promise<CreateCartOutcome> {
-  const { idempotencyKey, paymentLinkId, retry, recoveredFrom, prepared } = options;
+  const { idempotencyKey, paymentLinkId, retry, recoveredFrom } = options;
   const { config, db, temporal } = deps;
   const { store, cart } = request.cartObject;
-  if (prepared?.written && idempotencyKey) throw new Error('a ledger row written before its Idempotency-Key was claimed');
 
   const { merchant } = caller;
   // Before anything is written: in production every URL the customer sees or is sent to must be the merchant's.
   assertCartUrlsAllowed(request, config.environment, merchant.domains, merchant.verifiedDomains);
   const scope = idempotencyScope(caller);
 
-  const { cartId, createdAt, expiresOn, lifetimeMs, amount } = prepared?.row ?? newCartRow(config, request);
+  const { cartId, createdAt, expiresOn, lifetimeMs, amount } = newCartRow(config, request);
   const input: CartSessionInput = {
     cartId,
     platformUuid: store.platformUuid,
@@ -113,23 +109,22 @@ export async function createCartSession(
     if (idempotencyKey) await releaseIdempotencyKey(db, scope, idempotencyKey);
   };
   try {
-    if (!prepared?.written)
-      await insertCart(db, {
-        cartId,
-        platformUuid: store.platformUuid,
-        environment: config.environment,
-        merchantName: merchant.name,
-        currency: cart.currency,
-        amount,
-        store,
-        cart,
-        expiresOn,
-        createdAt,
-        createdWith: caller.createdWith,
-        paymentLinkId,
-        ...(retry ? { retry } : {}),
-        ...(recoveredFrom ? { recoveredFrom } : {}),
-      });
+    await insertCart(db, {
+      cartId,
+      platformUuid: store.platformUuid,
+      environment: config.environment,
+      merchantName: merchant.name,
+      currency: cart.currency,
+      amount,
+      store,
+      cart,
+      expiresOn,
+      createdAt,
+      createdWith: caller.createdWith,
+      paymentLinkId,
+      ...(retry ? { retry } : {}),
+      ...(recoveredFrom ? { recoveredFrom } : {}),
+    });
   } catch (err) {
     await release().catch((releaseErr: unknown) => deps.logger.error({ err: releaseErr }, 'could not release the idempotency key of a cart not created'));
     throw err;

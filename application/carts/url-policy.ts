@@ -4,9 +4,6 @@ import { wellKnownUrl } from '../../core/merchants/domain-verification.js';
 import { hostWithinDomains } from '../../core/merchants/domains.js';
 import { ApiError, type FieldError } from '../errors.js';
 
-/** Whether assertCartUrlsAllowed needs the merchant's domains here; where it does not, a cart's row may be written as the merchant is found. */
-export const urlPolicyNeedsMerchant = (environment: Environment): boolean => environment !== 'sandbox';
-
 /**
  * Where a cart's URLs may point, by environment; runs once the schema has passed and the merchant is
  * known, before anything is written. The schema is the same everywhere and lets loopback hosts
@@ -25,7 +22,7 @@ export function assertCartUrlsAllowed(
   domains: readonly string[],
   verifiedDomains: readonly string[],
 ): void {
-  if (!urlPolicyNeedsMerchant(environment)) return;
+  if (environment === 'sandbox') return;
   const { store, cart } = request.cartObject;
   const onDomain: Array<[string, string | undefined]> = [
     ['cartObject.store.url', store.url],

@@ -56,69 +56,6 @@ export async function insertCart(sql: Sql, row: NewCart): Promise<void> {
             ${row.paymentLinkId ?? null}, ${row.retry?.retryOf ?? null}, ${row.retry?.retryRoot ?? null}, ${row.recoveredFrom ?? null})`;
 }
 
-/** A limit as admit_cart_request counts it (core/rate-limits.ts's `Limit`). */
-interface AdmissionLimit {
-  bucket: string;
-  max: number;
-  windowSeconds: number;
-}
-
-/** What admit_cart_request is asked: who asks, for which merchant, under which limits, and the row to write once admitted. */
-export interface CartAdmission {
-  clientLimits: AdmissionLimit[];
-  platformUuid: string;
-  environment: Environment;
-  /** The SHA-256 of the presented bearer token; null without an Authorization header, a public request. */
-  presentedKeyHash: Buffer | null;
-  keyedLimits: AdmissionLimit[];
-  publicLimits: AdmissionLimit[];
-  /** The cart's `pending` row, written in the same statement once admitted; absent, the statement writes nothing of `carts`. */
-  row?: Pick<NewCart, 'cartId' | 'currency' | 'amount' | 'store' | 'cart' | 'expiresOn' | 'createdAt'>;
-}
-
-export interface CartAdmissionAnswer {
-  admission: 'rate_limited' | 'unknown_platform' | 'key_scope' | 'key_required' | 'key_invalid' | 'admitted';
-  refusedLimit: number | null;
-  retryAfter: number | null;
-  openedWindow: boolean;
-  merchant: string | null;
-  registeredDomains: string[] | null;
-  verifiedDomains: string[] | null;
-  withKey: boolean;
-  rowInserted: boolean;
-}
-
-/**
- * A create-cart's admission and, given its row, the cart's insert, in one round trip: the SQL function
- * admit_cart_request (migrations 035, 039 and 044) is the ledger's, and this is its one caller, so the cart
- * row has one way in, this module, whatever the Idempotency-Key or the URL policy decided
- * (docs/decisions/table-writers.md). Its insert is insertCart's for a cart create-cart makes (no link,
- * retry or recovery): `pending`, the merchant's registered name, `created_with` from the key it found.
- */
-export async function admitCart(sql: Sql, admission: CartAdmission): Promise<CartAdmissionAnswer> {
-  const limits = (list: AdmissionLimit[]) => sql.json(list.map(({ bucket, max, windowSeconds }) => ({ bucket, max, windowSeconds })));
-  const { row } = admission;
-  const [answer] = await sql<CartAdmissionAnswer[]>`
-    select admission, refused_limit as "refusedLimit", retry_after as "retryAfter", opened_window as "openedWindow", merchant,
-      registered_domains as "registeredDomains", verified_domains as "verifiedDomains", with_key as "withKey", row_inserted as "rowInserted"
-    from admit_cart_request(${limits(admission.clientLimits)}, ${admission.platformUuid}, ${admission.environment},
-      ${admission.presentedKeyHash}, ${limits(admission.keyedLimits)}, ${limits(admission.publicLimits)},
-      ${
-        row
-          ? sql.json({
-              cart_id: row.cartId,
-              currency: row.currency,
-              amount: row.amount,
-              expires_on: row.expiresOn,
-              created_at: row.createdAt.toISOString(),
-              store: row.store,
-              cart: row.cart,
-            })
-          : null
-      })`;
-  return answer!;
-}
-
 /**
  * The write-ahead marker: called before the cart's workflow gets its first customer update, and the
  * update is sent only once it succeeded. A null marker (on a row inserted by insertCart) therefore
