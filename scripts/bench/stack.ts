@@ -15,7 +15,8 @@ const ROOT = fileURLToPath(new URL('../..', import.meta.url));
 /** One role of the stack as its own process, so its memory is its own (api/main.ts, web/main.ts, worker/main.ts). */
 export interface Role {
   name: string;
-  pid: number;
+  /** The current process's: a role started again has a new one. */
+  readonly pid: number;
   url?: string;
   stop: () => Promise<void>;
   /** SIGKILL, as a crash: nothing is finished or handed over. Resolves once the process is gone. */
@@ -110,10 +111,14 @@ async function isPolled(taskQueue: string, connection: () => Promise<Connection>
   return (described.pollers ?? []).length > 0;
 }
 
-/** After the server came back: its workflow tasks have a worker again once one polls for them. */
-async function waitUntilPolled(taskQueue: string, connection: () => Promise<Connection>): Promise<void> {
+/**
+ * After the server came back: its workflow tasks have a worker again once one polls for them.
+ * `tend` runs before each look, to start again a role that exited meanwhile.
+ */
+async function waitUntilPolled(taskQueue: string, connection: () => Promise<Connection>, tend: () => Promise<void>): Promise<void> {
   const deadline = Date.now() + 60_000;
   for (;;) {
+    await tend();
     try {
       if (await isPolled(taskQueue, connection)) return;
     } catch {
@@ -176,9 +181,8 @@ export async function startBenchStack(
     OTP_SENDS_PER_CLIENT: '100000000',
   };
 
-  async function startRole(name: string, entry: string, env: Record<string, string>, ready: ReadyCheck, root = ROOT): Promise<Role> {
-    // BENCH_CPU_PROF=<role>: that role writes a V8 CPU profile when it stops, to see where its time goes.
-    const profile = process.env.BENCH_CPU_PROF === name ? ['--cpu-prof', `--cpu-prof-dir=${path.join(tmpdir(), 'hosted-checkout-bench-profiles')}`] : [];
+  /** A role's process: `entry` of the checkout at `root`, what it printed last, and its exit. */
+  function spawnRole(entry: string, env: Record<string, string>, root: string, profile: string[]) {
     const child = spawn(process.execPath, [...profile, '--import', 'tsx', entry], {
       cwd: root,
       env: { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '', ...baseEnv, ...env },
@@ -191,32 +195,59 @@ export async function startBenchStack(
     child.stdout?.on('data', collect);
     child.stderr?.on('data', collect);
     const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
+    return { child, exited, output: () => output, running: () => child.exitCode === null && child.signalCode === null };
+  }
+
+  /**
+   * Each role's way back after a Temporal server started again empty (./start-pairs.ts): its process
+   * started again if it had exited, answering what the exited one printed last; nothing otherwise.
+   */
+  const startAgain = new Map<Role, () => Promise<string | undefined>>();
+
+  async function startRole(name: string, entry: string, env: Record<string, string>, ready: ReadyCheck, root = ROOT): Promise<Role> {
+    // BENCH_CPU_PROF=<role>: that role writes a V8 CPU profile when it stops, to see where its time goes.
+    const profile = process.env.BENCH_CPU_PROF === name ? ['--cpu-prof', `--cpu-prof-dir=${path.join(tmpdir(), 'hosted-checkout-bench-profiles')}`] : [];
+    let current = spawnRole(entry, env, root, profile);
     const role: Role = {
       name,
-      pid: child.pid!,
+      get pid() {
+        return current.child.pid!;
+      },
       url: 'http' in ready ? new URL(ready.http).origin : undefined,
       async stop() {
         roles.delete(role);
-        if (child.exitCode !== null || child.signalCode !== null) return;
-        child.kill('SIGTERM');
-        const timer = setTimeout(() => child.kill('SIGKILL'), 15_000);
-        await exited;
+        startAgain.delete(role);
+        if (!current.running()) return;
+        current.child.kill('SIGTERM');
+        const timer = setTimeout(() => current.child.kill('SIGKILL'), 15_000);
+        await current.exited;
         clearTimeout(timer);
       },
       async kill() {
         roles.delete(role);
-        if (child.exitCode !== null || child.signalCode !== null) return;
-        child.kill('SIGKILL');
-        await exited;
+        startAgain.delete(role);
+        if (!current.running()) return;
+        current.child.kill('SIGKILL');
+        await current.exited;
       },
     };
     roles.add(role);
-    try {
-      await waitUntilReady(ready, connection, child, () => output);
-    } catch (err) {
-      await role.stop();
-      throw new Error(`${name}: ${(err as Error).message}`);
-    }
+    const untilReady = async () => {
+      try {
+        await waitUntilReady(ready, connection, current.child, current.output);
+      } catch (err) {
+        await role.stop();
+        throw new Error(`${name}: ${(err as Error).message}`);
+      }
+    };
+    await untilReady();
+    startAgain.set(role, async () => {
+      if (current.running()) return undefined;
+      const last = current.output();
+      current = spawnRole(entry, env, root, profile);
+      await untilReady();
+      return last;
+    });
     return role;
   }
 
@@ -235,7 +266,14 @@ export async function startBenchStack(
       ? {
           async freshTemporal(taskQueue: string) {
             await freshTemporal();
-            await waitUntilPolled(taskQueue, connection);
+            // A worker that polled before temporal-server had its namespace again was told it does not
+            // exist, which the SDK takes as fatal: such a role is started again, and says so.
+            await waitUntilPolled(taskQueue, connection, async () => {
+              for (const [role, startIfExited] of startAgain) {
+                const printed = await startIfExited();
+                if (printed !== undefined) log(`${role.name} exited while the Temporal server started again; started again. It printed:\n${printed}`);
+              }
+            });
           },
         }
       : {}),
