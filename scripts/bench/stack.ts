@@ -266,8 +266,9 @@ export async function startBenchStack(
       ? {
           async freshTemporal(taskQueue: string) {
             await freshTemporal();
-            // A worker that polled before temporal-server had its namespace again was told it does not
-            // exist, which the SDK takes as fatal: such a role is started again, and says so.
+            // A worker that polls before temporal-server has its namespace again is told it does not
+            // exist, which the SDK's core takes as fatal (the likely end of a worker in one run): such a
+            // role is started again, and what it printed is logged.
             await waitUntilPolled(taskQueue, connection, async () => {
               for (const [role, startIfExited] of startAgain) {
                 const printed = await startIfExited();
