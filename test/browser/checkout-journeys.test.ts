@@ -164,6 +164,7 @@ describe.skipIf(skipWithoutChromium())('the hosted checkout in headless Chromium
     const cartId = await createCart();
     const { page } = await open(cartId);
     await verifyContactAndCode(page);
+    await untilStepReady(page, { id: 'number' });
     await page.getByLabel('Card number').fill('4111 1111 1111 1112');
     await page.getByLabel('Expiry (MM/YY)').fill('01/20');
     await page.getByLabel('CVV').fill('12');
