@@ -1,4 +1,4 @@
-import { existsSync, mkdirSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync } from 'node:fs';
 import { tmpdir, userInfo } from 'node:os';
 import path from 'node:path';
 
@@ -23,6 +23,8 @@ export async function importEmbeddedPostgres() {
 
 export interface RunningPostgres {
   url: string;
+  /** The postmaster's process id (its backends are its children): what a CPU meter reads. */
+  pid: number;
   stop: () => Promise<void>;
 }
 
@@ -58,6 +60,7 @@ export async function startEmbeddedPostgres(options: {
   await pg.start();
   return {
     url: `postgres://postgres:${encodeURIComponent(options.password)}@127.0.0.1:${options.port}/postgres`,
+    pid: Number(readFileSync(path.join(dataDir, 'postmaster.pid'), 'utf8').split('\n')[0]),
     stop: () => pg.stop(),
   };
 }

@@ -26,6 +26,8 @@ export interface Infrastructure {
   databaseUrl: string;
   temporalAddress: string;
   temporalUiUrl?: string;
+  /** Our own PostgreSQL's postmaster (its backends are its children); undefined on DATABASE_URL. */
+  postgresPid?: number;
   /** The Temporal server's process id when we started it (the benchmark reads its CPU and memory); it changes on a restart. */
   readonly temporalPid?: number;
   /**
@@ -117,8 +119,8 @@ export async function startInfrastructure(options: InfrastructureOptions): Promi
     await Promise.allSettled(stops.reverse().map((s) => s()));
   };
   try {
-    const postgres = (async () => {
-      if (options.databaseUrl) return options.databaseUrl;
+    const postgres = (async (): Promise<{ url: string; pid?: number }> => {
+      if (options.databaseUrl) return { url: options.databaseUrl };
       options.log(`Starting PostgreSQL on 127.0.0.1:${options.postgresPort} (data in ${path.join(options.dataDir, 'pg')})…`);
       const pg = await startEmbeddedPostgres({
         dataDir: path.join(options.dataDir, 'pg'),
@@ -127,14 +129,14 @@ export async function startInfrastructure(options: InfrastructureOptions): Promi
         password: localSecret(options.dataDir, 'postgresPassword', () => randomBytes(18).toString('base64url')),
       });
       stops.push(pg.stop);
-      return pg.url;
+      return { url: pg.url, pid: pg.pid };
     })();
     const startTemporal = async () => {
       if (options.temporalAddress) return { address: options.temporalAddress, uiUrl: undefined, pid: () => undefined };
       const cli = await ensureTemporalCli(options.log);
       if (options.temporalTopology === 'server') {
         const binary = await ensureTemporalServer(options.log);
-        const url = new URL(await postgres);
+        const url = new URL((await postgres).url);
         options.log(`Starting temporal-server on PostgreSQL, frontend on 127.0.0.1:${options.temporalPort}…`);
         const start = () =>
           startTemporalSqlServer({
@@ -193,7 +195,7 @@ export async function startInfrastructure(options: InfrastructureOptions): Promi
     const [pgResult, temporalResult] = await Promise.allSettled([postgres, startTemporal()]);
     if (pgResult.status === 'rejected') throw pgResult.reason;
     if (temporalResult.status === 'rejected') throw temporalResult.reason;
-    const databaseUrl = pgResult.value;
+    const { url: databaseUrl, pid: postgresPid } = pgResult.value;
     const temporal = temporalResult.value;
     const db = createDb(databaseUrl, { max: 1 });
     try {
@@ -206,6 +208,7 @@ export async function startInfrastructure(options: InfrastructureOptions): Promi
       databaseUrl,
       temporalAddress: temporal.address,
       temporalUiUrl: temporal.uiUrl,
+      ...(postgresPid ? { postgresPid } : {}),
       get temporalPid() {
         return temporal.pid();
       },

@@ -89,10 +89,9 @@ try {
   } satisfies Record<string, (sql: Db) => Promise<void>>;
   type Side = keyof typeof sides;
 
-  const postgresPid = Number(readFileSync(path.join(dataDir, 'pg', 'postmaster.pid'), 'utf8').split('\n')[0]);
   const run = async (side: Side, carts: number) => {
     let left = carts;
-    const meter = cpuMeter({ postgres: { pid: postgresPid, withChildren: true } });
+    const meter = cpuMeter({ postgres: { pid: pg.pid, withChildren: true } });
     const started = performance.now();
     await Promise.all(
       Array.from({ length: CALLERS }, async () => {

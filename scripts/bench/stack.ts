@@ -157,7 +157,12 @@ export async function startBenchStack(
     rmSync(dataDir, { recursive: true, force: true });
     throw err;
   }
-  const roles = new Set<Role>();
+  /**
+   * The running roles, each with its way back after a Temporal server started again empty
+   * (./start-pairs.ts): its process started again if it had exited, answering what the exited one
+   * printed last; nothing otherwise.
+   */
+  const roles = new Map<Role, () => Promise<string | undefined>>();
   let readinessConnection: Promise<Connection> | undefined;
   // A connect that failed (a server too slow to answer in time) is not kept: the next check connects again.
   const connection = () =>
@@ -198,12 +203,6 @@ export async function startBenchStack(
     return { child, exited, output: () => output, running: () => child.exitCode === null && child.signalCode === null };
   }
 
-  /**
-   * Each role's way back after a Temporal server started again empty (./start-pairs.ts): its process
-   * started again if it had exited, answering what the exited one printed last; nothing otherwise.
-   */
-  const startAgain = new Map<Role, () => Promise<string | undefined>>();
-
   async function startRole(name: string, entry: string, env: Record<string, string>, ready: ReadyCheck, root = ROOT): Promise<Role> {
     // BENCH_CPU_PROF=<role>: that role writes a V8 CPU profile when it stops, to see where its time goes.
     const profile = process.env.BENCH_CPU_PROF === name ? ['--cpu-prof', `--cpu-prof-dir=${path.join(tmpdir(), 'hosted-checkout-bench-profiles')}`] : [];
@@ -216,7 +215,6 @@ export async function startBenchStack(
       url: 'http' in ready ? new URL(ready.http).origin : undefined,
       async stop() {
         roles.delete(role);
-        startAgain.delete(role);
         if (!current.running()) return;
         current.child.kill('SIGTERM');
         const timer = setTimeout(() => current.child.kill('SIGKILL'), 15_000);
@@ -225,13 +223,11 @@ export async function startBenchStack(
       },
       async kill() {
         roles.delete(role);
-        startAgain.delete(role);
         if (!current.running()) return;
         current.child.kill('SIGKILL');
         await current.exited;
       },
     };
-    roles.add(role);
     const untilReady = async () => {
       try {
         await waitUntilReady(ready, connection, current.child, current.output);
@@ -240,14 +236,14 @@ export async function startBenchStack(
         throw new Error(`${name}: ${(err as Error).message}`);
       }
     };
-    await untilReady();
-    startAgain.set(role, async () => {
+    roles.set(role, async () => {
       if (current.running()) return undefined;
       const last = current.output();
       current = spawnRole(entry, env, root, profile);
       await untilReady();
       return last;
     });
+    await untilReady();
     return role;
   }
 
@@ -258,7 +254,7 @@ export async function startBenchStack(
     get temporalPid() {
       return infrastructure.temporalPid;
     },
-    postgresPid: process.env.DATABASE_URL ? undefined : Number(readFileSync(path.join(dataDir, 'pg', 'postmaster.pid'), 'utf8').split('\n')[0]),
+    postgresPid: infrastructure.postgresPid,
     baseEnv,
     startRole,
     ...(infrastructure.restartTemporal ? { restartTemporal: infrastructure.restartTemporal } : {}),
@@ -270,7 +266,7 @@ export async function startBenchStack(
             // exist, which the SDK's core takes as fatal (the likely end of a worker in one run): such a
             // role is started again, and what it printed is logged.
             await waitUntilPolled(taskQueue, connection, async () => {
-              for (const [role, startIfExited] of startAgain) {
+              for (const [role, startIfExited] of roles) {
                 const printed = await startIfExited();
                 if (printed !== undefined) log(`${role.name} exited while the Temporal server started again; started again. It printed:\n${printed}`);
               }
@@ -279,7 +275,7 @@ export async function startBenchStack(
         }
       : {}),
     async stop() {
-      await Promise.allSettled([...roles].map((r) => r.stop()));
+      await Promise.allSettled([...roles.keys()].map((r) => r.stop()));
       await readinessConnection?.then(
         (c) => c.close(),
         () => {},
