@@ -78,7 +78,7 @@ const options = z
     'landing-checkouts': z.coerce.number().int().positive(),
     /** Paid sessions per cost measurement; twice as many abandoned ones. */
     'cost-sessions': z.coerce.number().int().positive(),
-    /** Rounds of floor-then-ours cost measurements; each figure is the lowest of its rounds. */
+    /** Rounds of the floor's and our cost measurements, alternating which runs first; each ratio is its median round's. */
     'cost-rounds': z.coerce.number().int().positive(),
     /** Rounds of create-cart against the raw start (and of `--only start-metadata`'s two starts), alternating which runs first; the median round is reported. */
     'pair-rounds': z.coerce.number().int().positive(),

@@ -441,7 +441,7 @@ function costSection(r: BenchResults): string[] {
   const out = [
     '## What a session costs',
     '',
-    `CPU of every process (the bench's own excluded) per session, from create-cart to the verified final webhook: ${c.now.paid.sessions} paid and ${c.now.abandoned.sessions} abandoned sessions, ${c.now.paid.concurrency} at a time, on roles of their own; \`floor\` is a bare workflow with the least a session needs of Temporal (scripts/bench/floor/), driven the same way by a plain client, on a worker of the same settings, on the same servers in the same run. Each figure is the lowest of its rounds.`,
+    `CPU of every process (the bench's own excluded) per session, from create-cart to the verified final webhook: ${c.now.paid.sessions} paid and ${c.now.abandoned.sessions} abandoned sessions, ${c.now.paid.concurrency} at a time, on roles of their own; \`floor\` is a bare workflow with the least a session needs of Temporal (scripts/bench/floor/), driven the same way by a plain client, on a worker of the same settings, on the same servers in the same run, in pairs of rounds, which side goes first alternating. Each ratio, and the figures beside it, are its median round's (of an even count of rounds, the higher middle one).`,
     '',
     row(['session', 'code', ...processes.map((p) => `${p} ms`), 'total ms', 'ours / floor']),
     `|---|---|${processes.map(() => '---|').join('')}---|---|`,
@@ -498,6 +498,11 @@ function topologySection(r: BenchResults): string[] {
     line(
       'abandoned session CPU ms (floor)',
       (f) => f.cost?.abandonedOverFloor && `${f.cost.abandonedSessionCpuMs} (${f.cost.floorAbandonedSessionCpuMs}): ${f.cost.abandonedOverFloor}×`,
+    ),
+    line(
+      'ours / floor, round by round: paid; abandoned',
+      (f) =>
+        f.cost?.rounds && `${f.cost.rounds.map((c) => c.paid.oursOverFloor).join(', ')}; ${f.cost.rounds.map((c) => c.abandoned.oursOverFloor).join(', ')}`,
     ),
     '',
   ];

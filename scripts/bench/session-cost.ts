@@ -194,47 +194,75 @@ export interface CostComparison {
   /** The least a session needs of Temporal (scripts/bench/floor/), measured beside ours in the same run. */
   floorPaidSessionCpuMs: number;
   floorAbandonedSessionCpuMs: number;
-  /** Ours over the floor: the target is ≤ 1.5. */
+  /** Ours over the floor in the median round: the target is ≤ 1.5. */
   paidOverFloor: number;
   abandonedOverFloor: number;
   now: CostFigures;
   floor: CostFigures;
+  /** Every round, in the order run: which side went first, both sides' CPU per session and their ratios. */
+  rounds: CostRound[];
+}
+
+export interface CostRound {
+  first: 'floor' | 'ours';
+  paid: { oursCpuMs: number; floorCpuMs: number; oursOverFloor: number };
+  abandoned: { oursCpuMs: number; floorCpuMs: number; oursOverFloor: number };
 }
 
 /**
- * Our sessions and the floor's, measured one after the other in this run: floor, ours, floor, ours…,
- * each figure the lowest of its rounds (what a quiet machine gives).
+ * Our sessions and the floor's, measured in pairs in this run, which side goes first alternating. A
+ * pair shares the machine's moment, so each ratio is the round whose own ratio is the median (of an
+ * even count, the higher of the two middle ones, so an even count never flatters us), and its CPU
+ * figures are that round's. The lowest of each side's rounds, taken apart, made the ratio follow
+ * whichever side had one quiet round: 1.32–1.82 for the same code in three runs of one day
+ * (reports/bench-notes.md, "The cost's ratio from paired rounds").
  */
 export async function measureCost(ctx: BenchContext, options: { paidSessions: number; abandonedSessions: number; rounds: number }): Promise<CostComparison> {
-  const rounds: Array<{ floor: CostFigures; now: CostFigures }> = [];
+  const pairs: Array<{ floor: CostFigures; now: CostFigures; round: CostRound }> = [];
   for (let pass = 1; pass <= options.rounds; pass++) {
-    const floor = await measureFloorCost(ctx, { code: `floor-${pass}`, ...options, concurrency: COST_CONCURRENCY });
-    ctx.log(`  floor, round ${pass}: paid ${floor.paidSessionCpuMs} ms, abandoned ${floor.abandonedSessionCpuMs} ms`);
-    const now = await measureSessionCost(ctx, { code: `now-${pass}`, ...options, concurrency: COST_CONCURRENCY });
-    ctx.log(`  ours, round ${pass}: paid ${now.paidSessionCpuMs} ms, abandoned ${now.abandonedSessionCpuMs} ms`);
-    rounds.push({ floor, now });
+    const first = pass % 2 === 1 ? 'floor' : 'ours';
+    const measure = async (side: 'floor' | 'ours') => {
+      const figures =
+        side === 'floor'
+          ? await measureFloorCost(ctx, { code: `floor-${pass}`, ...options, concurrency: COST_CONCURRENCY })
+          : await measureSessionCost(ctx, { code: `now-${pass}`, ...options, concurrency: COST_CONCURRENCY });
+      ctx.log(`  ${side}, round ${pass}: paid ${figures.paidSessionCpuMs} ms, abandoned ${figures.abandonedSessionCpuMs} ms`);
+      return figures;
+    };
+    let floor: CostFigures, now: CostFigures;
+    if (first === 'floor') {
+      floor = await measure('floor');
+      now = await measure('ours');
+    } else {
+      now = await measure('ours');
+      floor = await measure('floor');
+    }
+    const pair = (key: 'paidSessionCpuMs' | 'abandonedSessionCpuMs') => ({
+      oursCpuMs: now[key],
+      floorCpuMs: floor[key],
+      oursOverFloor: round(now[key] / floor[key], 2),
+    });
+    pairs.push({ floor, now, round: { first, paid: pair('paidSessionCpuMs'), abandoned: pair('abandonedSessionCpuMs') } });
   }
-  const lowest = (pick: (r: (typeof rounds)[number]) => CostFigures, key: 'paidSessionCpuMs' | 'abandonedSessionCpuMs') =>
-    rounds.map(pick).reduce((a, b) => (b[key] < a[key] ? b : a));
-  const now = lowest((r) => r.now, 'paidSessionCpuMs');
-  const floor = lowest((r) => r.floor, 'paidSessionCpuMs');
-  const nowAbandoned = lowest((r) => r.now, 'abandonedSessionCpuMs');
-  const floorAbandoned = lowest((r) => r.floor, 'abandonedSessionCpuMs');
+  const medianRound = (kind: 'paid' | 'abandoned') =>
+    [...pairs].sort((a, b) => a.round[kind].oursOverFloor - b.round[kind].oursOverFloor)[Math.floor(pairs.length / 2)]!;
+  const [paid, abandoned] = [medianRound('paid'), medianRound('abandoned')];
   return {
-    paidSessionCpuMs: now.paidSessionCpuMs,
-    abandonedSessionCpuMs: nowAbandoned.abandonedSessionCpuMs,
-    floorPaidSessionCpuMs: floor.paidSessionCpuMs,
-    floorAbandonedSessionCpuMs: floorAbandoned.abandonedSessionCpuMs,
-    paidOverFloor: round(now.paidSessionCpuMs / floor.paidSessionCpuMs, 2),
-    abandonedOverFloor: round(nowAbandoned.abandonedSessionCpuMs / floorAbandoned.abandonedSessionCpuMs, 2),
-    now: { ...now, abandonedSessionCpuMs: nowAbandoned.abandonedSessionCpuMs, abandoned: nowAbandoned.abandoned },
-    floor: { ...floor, abandonedSessionCpuMs: floorAbandoned.abandonedSessionCpuMs, abandoned: floorAbandoned.abandoned },
+    paidSessionCpuMs: paid.now.paidSessionCpuMs,
+    abandonedSessionCpuMs: abandoned.now.abandonedSessionCpuMs,
+    floorPaidSessionCpuMs: paid.floor.paidSessionCpuMs,
+    floorAbandonedSessionCpuMs: abandoned.floor.abandonedSessionCpuMs,
+    paidOverFloor: paid.round.paid.oursOverFloor,
+    abandonedOverFloor: abandoned.round.abandoned.oursOverFloor,
+    now: { ...paid.now, abandonedSessionCpuMs: abandoned.now.abandonedSessionCpuMs, abandoned: abandoned.now.abandoned },
+    floor: { ...paid.floor, abandonedSessionCpuMs: abandoned.floor.abandonedSessionCpuMs, abandoned: abandoned.floor.abandoned },
+    rounds: pairs.map((p) => p.round),
   };
 }
 
 /**
  * `--only floor-sandbox`: the floor with the SDK's sandbox defaults and with ours, and our sessions,
- * in turn in each round; each figure the lowest of its rounds, as measureCost's.
+ * in turn in each round; each figure the lowest of its rounds (what a quiet machine gives).
  */
 export async function measureFloorSandbox(ctx: BenchContext, options: { paidSessions: number; abandonedSessions: number; rounds: number }) {
   const rounds: Array<Record<FloorSandbox | 'now', CostFigures>> = [];
@@ -276,7 +304,7 @@ function ofRounds<Name extends string>(rounds: Array<Record<Name, CostFigures>>)
 /**
  * `--only cost-before --before <dir>`: one change's effect, measured alone in one run. The floor, the
  * other checkout's sessions and ours, in turn in each round, on the same servers (the roles of each
- * checkout run its own code); each figure the lowest of its rounds, as measureCost's.
+ * checkout run its own code); each figure the lowest of its rounds (what a quiet machine gives).
  */
 export async function measureCostAgainst(ctx: BenchContext, options: { paidSessions: number; abandonedSessions: number; rounds: number; before: string }) {
   const { before, ...sessions } = options;
