@@ -49,7 +49,7 @@ const { values } = parseArgs({
     'pay-carts': { type: 'string', default: '200' },
     'landing-checkouts': { type: 'string', default: '20' },
     'cost-sessions': { type: 'string', default: '100' },
-    'cost-rounds': { type: 'string', default: '2' },
+    'cost-rounds': { type: 'string', default: '3' },
     'pair-rounds': { type: 'string', default: '5' },
     'eager-rounds': { type: 'string', default: '5' },
     lifetime: { type: 'string' },
