@@ -1,22 +1,16 @@
 import type { Environment } from '../config.js';
 import type { Sql } from '../db/client.js';
-
-/** A limit as admit_cart_request counts it (core/rate-limits.ts's `Limit`). */
-interface AdmissionLimit {
-  bucket: string;
-  max: number;
-  windowSeconds: number;
-}
+import type { Limit } from '../rate-limits.js';
 
 /** What admit_cart_request is asked: who asks, for which merchant, under which limits. */
 export interface CartAdmission {
-  clientLimits: AdmissionLimit[];
+  clientLimits: Limit[];
   platformUuid: string;
   environment: Environment;
   /** The SHA-256 of the presented bearer token; null without an Authorization header, a public request. */
   presentedKeyHash: Buffer | null;
-  keyedLimits: AdmissionLimit[];
-  publicLimits: AdmissionLimit[];
+  keyedLimits: Limit[];
+  publicLimits: Limit[];
 }
 
 export interface CartAdmissionAnswer {
@@ -37,7 +31,7 @@ export interface CartAdmissionAnswer {
  * does, in a statement of its own (./cart-ledger.ts; migration 062 says why).
  */
 export async function admitCart(sql: Sql, admission: CartAdmission): Promise<CartAdmissionAnswer> {
-  const limits = (list: AdmissionLimit[]) => sql.json(list.map(({ bucket, max, windowSeconds }) => ({ bucket, max, windowSeconds })));
+  const limits = (list: Limit[]) => sql.json(list.map(({ bucket, max, windowSeconds }) => ({ bucket, max, windowSeconds })));
   // The last argument, `ledger_row`, is ignored since migration 062, which keeps it for 1.2's instances during a deploy.
   const [answer] = await sql<CartAdmissionAnswer[]>`
     select admission, refused_limit as "refusedLimit", retry_after as "retryAfter", opened_window as "openedWindow", merchant,
