@@ -17,6 +17,7 @@ import { freePort } from '../free-port.js';
 import { cartRequestBody } from './context.js';
 import { cpuMeter } from './cpu.js';
 import { closedLoop, median, round } from './load.js';
+import { inTurn } from './rounds.js';
 
 /**
  * `npm run -s bench:admission`: what a create-cart's admission costs PostgreSQL with the cart's row
@@ -110,7 +111,7 @@ try {
   for (const side of Object.keys(sides) as Side[]) await closedLoop(CALLERS, 2, () => sides[side](db));
   const figures: Record<Side, Awaited<ReturnType<typeof run>>[]> = { rowInStatement: [], rowAfter: [] };
   for (let r = 0; r < options.rounds; r++) {
-    const order: Side[] = r % 2 === 0 ? ['rowInStatement', 'rowAfter'] : ['rowAfter', 'rowInStatement'];
+    const order = inTurn<Side>(['rowInStatement', 'rowAfter'], r + 1);
     for (const side of order) figures[side].push(await run(side, options.carts));
     process.stdout.write(`round ${r + 1} (${order[0]} first): ${JSON.stringify(Object.fromEntries(order.map((s) => [s, figures[s].at(-1)])))}\n`);
   }

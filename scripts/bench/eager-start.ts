@@ -1,6 +1,7 @@
 import { cartRequestBody, settle, WARM_UP_S, type BenchContext } from './context.js';
 import { cpuMeter, cpuMsPer } from './cpu.js';
-import { httpLoad, round, type LoadFigures } from './load.js';
+import { httpLoad, median, round, type LoadFigures } from './load.js';
+import { inTurn } from './rounds.js';
 import { COST_CONCURRENCY, measureSessionCost } from './session-cost.js';
 import { processGroups, startRoles, type Roles } from './stack.js';
 
@@ -18,11 +19,6 @@ type CreateFigures = LoadFigures & {
   /** Every process (Temporal, PostgreSQL, worker, API) per created cart, until the worker has run every session's first task. */
   cpuMsPerCart: number;
   cpuMsByProcess: Record<string, number>;
-};
-
-const median = (xs: number[]) => {
-  const s = [...xs].sort((a, b) => a - b);
-  return s.length % 2 ? s[(s.length - 1) / 2]! : (s[s.length / 2 - 1]! + s[s.length / 2]!) / 2;
 };
 
 /**
@@ -77,7 +73,7 @@ export async function measureEagerCreateCart(ctx: BenchContext, rounds: number) 
       });
     const measured: EagerCreateRound[] = [];
     for (let i = 0; i < rounds; i++) {
-      const order: Side[] = i % 2 === 0 ? ['off', 'on'] : ['on', 'off'];
+      const order = inTurn<Side>(['off', 'on'], i + 1);
       const figures = {} as Record<Side, CreateFigures>;
       for (const side of order) figures[side] = await createCarts(ctx, sides[side].roles, sides[side].taskQueue);
       ctx.log(
@@ -119,7 +115,7 @@ export async function measureEagerCreateCart(ctx: BenchContext, rounds: number) 
 export async function measureEagerSessionCost(ctx: BenchContext, options: { paidSessions: number; abandonedSessions: number; rounds: number }) {
   const measured: Array<Record<Side, { paid: number; abandoned: number; byProcess: Record<string, number>; abandonedByProcess: Record<string, number> }>> = [];
   for (let i = 0; i < options.rounds; i++) {
-    const order: Side[] = i % 2 === 0 ? ['off', 'on'] : ['on', 'off'];
+    const order = inTurn<Side>(['off', 'on'], i + 1);
     const round_ = {} as (typeof measured)[number];
     for (const side of order) {
       const cost = await measureSessionCost(ctx, { code: `eager-${side}-${i + 1}`, ...options, concurrency: COST_CONCURRENCY, env: EAGER[side] });

@@ -1,7 +1,8 @@
 /**
  * What a paid session driven through the hosted page costs in CPU, every process summed, for this code
  * and for another checkout of the project (`--before <dir>`, e.g. a worktree of the commit before a
- * change), on the same servers in one run: rounds of before-then-now, each figure the lowest of its rounds.
+ * change), on the same servers in one run: the two in turn in each round, now over before read in
+ * its median round (./rounds.ts).
  * The session is what a customer without JavaScript does: open the page, post the contact, reload,
  * post the code, reload, Pay, and follow the redirect's answer to the merchant.
  *
@@ -16,6 +17,7 @@ import { withCookies } from '../cookie-header.js';
 import { createCart, forEachConcurrently, settle } from './context.js';
 import { withCpu } from './cpu.js';
 import { round } from './load.js';
+import { costRatio, inTurn } from './rounds.js';
 import { registerReceivingMerchant, startVerifyingReceiver } from './receiver.js';
 import { processGroups, startBenchStack, startRoles, type Roles } from './stack.js';
 
@@ -76,9 +78,11 @@ try {
   const db = createDb(config.databaseUrl);
   const temporal = connectTemporal(config);
   const merchant = await registerReceivingMerchant(receiver, { db, config }, 'Bench Page Store');
-  const lowest: Record<string, { cpuMsPerSession: number; byProcess: Record<string, number> }> = {};
+  type Figures = { cpuMsPerSession: number; byProcess: Record<string, number> };
+  const measuredRounds: Array<Record<'before' | 'now', Figures>> = [];
   for (let pass = 1; pass <= rounds; pass++) {
-    for (const code of ['before', 'now'] as const) {
+    const measuredRound = {} as Record<'before' | 'now', Figures>;
+    for (const code of inTurn(['before', 'now'] as const, pass)) {
       const roles = started[code];
       const session = () => pagePaidSession(roles, merchant.platformUuid, config.sandboxOtp);
       await forEachConcurrently(Array.from({ length: concurrency }), concurrency, session);
@@ -94,11 +98,16 @@ try {
         1,
       );
       log(`  ${code}, round ${pass}: ${total} ms per paid session ${JSON.stringify(byProcess)}`);
-      if (!lowest[code] || total < lowest[code].cpuMsPerSession) lowest[code] = { cpuMsPerSession: total, byProcess };
+      measuredRound[code] = { cpuMsPerSession: total, byProcess };
     }
+    measuredRounds.push(measuredRound);
   }
-  const ratio = round(lowest.now!.cpuMsPerSession / lowest.before!.cpuMsPerSession, 2);
-  console.log(JSON.stringify({ sessions, concurrency, rounds, before: lowest.before, now: lowest.now, nowOverBefore: ratio }, null, 2));
+  const nowOverBefore = costRatio(
+    measuredRounds,
+    (r) => r.now.cpuMsPerSession,
+    (r) => r.before.cpuMsPerSession,
+  );
+  console.log(JSON.stringify({ sessions, concurrency, nowOverBefore, rounds: measuredRounds }, null, 2));
   await Promise.all([started.before.stop(), started.now.stop()]);
   await temporal.close();
   await db.end();

@@ -7,6 +7,7 @@ import { z } from 'zod';
 import { createKeyring, decryptBytes, deriveKey, encrypt, keyedHash, type Keyring, type SecretKey } from '../../core/crypto.js';
 import { createEncryptionCodec } from '../../core/temporal/codec.js';
 import { median, round } from './load.js';
+import { inTurn } from './rounds.js';
 
 /**
  * `npm run -s bench:keys`: what the keyring's keys cost each call, prepared once as KeyObjects (the
@@ -64,9 +65,8 @@ const variants = {
 type Variant = keyof typeof variants;
 const figures = Object.fromEntries(Object.keys(variants).map((k) => [k, [] as number[]])) as Record<Variant, number[]>;
 for (const work of Object.values(variants)) await microsPerCall(work);
-for (let round = 0; round < options.rounds; round++) {
-  const order = Object.entries(variants);
-  for (const [name, work] of round % 2 === 0 ? order : order.reverse()) figures[name as Variant].push(await microsPerCall(work));
+for (let pass = 1; pass <= options.rounds; pass++) {
+  for (const [name, work] of inTurn(Object.entries(variants), pass)) figures[name as Variant].push(await microsPerCall(work));
 }
 
 const us = (name: Variant) => round(median(figures[name]));

@@ -5,6 +5,7 @@ import { createCart, forEachConcurrently, type BenchContext } from './context.js
 import { cartReadyToPay } from './pay-to-webhook.js';
 import { cpuMeter, type CpuFigures } from './cpu.js';
 import { round } from './load.js';
+import { costRatio, inTurn, medianRound } from './rounds.js';
 import { registerReceivingMerchant, startVerifyingReceiver, type VerifyingReceiver } from './receiver.js';
 import { floorAbandonedSession, floorPaidSession, floorPay, floorSendCode, floorVerify } from './floor/workflows.js';
 import { processGroups, startRoles, type Roles } from './stack.js';
@@ -210,43 +211,31 @@ export interface CostRound {
 }
 
 /**
- * Our sessions and the floor's, measured in pairs in this run, which side goes first alternating. A
- * pair shares the machine's moment, so each ratio is the round whose own ratio is the median (of an
- * even count, the higher of the two middle ones, so an even count never flatters us), and its CPU
- * figures are that round's. The lowest of each side's rounds, taken apart, made the ratio follow
- * whichever side had one quiet round: 1.32–1.82 for the same code in three runs of one day
- * (reports/bench-notes.md, "The cost's ratio from paired rounds").
+ * Our sessions and the floor's, measured in pairs in this run, which side goes first alternating. Each
+ * ratio is its median round's (./rounds.ts), and its CPU figures are that round's.
  */
 export async function measureCost(ctx: BenchContext, options: { paidSessions: number; abandonedSessions: number; rounds: number }): Promise<CostComparison> {
   const pairs: Array<{ floor: CostFigures; now: CostFigures; round: CostRound }> = [];
   for (let pass = 1; pass <= options.rounds; pass++) {
-    const first = pass % 2 === 1 ? 'floor' : 'ours';
-    const measure = async (side: 'floor' | 'ours') => {
-      const figures =
+    const order = inTurn(['floor', 'ours'] as const, pass);
+    const measured = {} as Record<'floor' | 'ours', CostFigures>;
+    for (const side of order) {
+      measured[side] =
         side === 'floor'
           ? await measureFloorCost(ctx, { code: `floor-${pass}`, ...options, concurrency: COST_CONCURRENCY })
           : await measureSessionCost(ctx, { code: `now-${pass}`, ...options, concurrency: COST_CONCURRENCY });
-      ctx.log(`  ${side}, round ${pass}: paid ${figures.paidSessionCpuMs} ms, abandoned ${figures.abandonedSessionCpuMs} ms`);
-      return figures;
-    };
-    let floor: CostFigures, now: CostFigures;
-    if (first === 'floor') {
-      floor = await measure('floor');
-      now = await measure('ours');
-    } else {
-      now = await measure('ours');
-      floor = await measure('floor');
+      ctx.log(`  ${side}, round ${pass}: paid ${measured[side].paidSessionCpuMs} ms, abandoned ${measured[side].abandonedSessionCpuMs} ms`);
     }
+    const { floor, ours: now } = measured;
     const pair = (key: 'paidSessionCpuMs' | 'abandonedSessionCpuMs') => ({
       oursCpuMs: now[key],
       floorCpuMs: floor[key],
       oursOverFloor: round(now[key] / floor[key], 2),
     });
-    pairs.push({ floor, now, round: { first, paid: pair('paidSessionCpuMs'), abandoned: pair('abandonedSessionCpuMs') } });
+    pairs.push({ floor, now, round: { first: order[0]!, paid: pair('paidSessionCpuMs'), abandoned: pair('abandonedSessionCpuMs') } });
   }
-  const medianRound = (kind: 'paid' | 'abandoned') =>
-    [...pairs].sort((a, b) => a.round[kind].oursOverFloor - b.round[kind].oursOverFloor)[Math.floor(pairs.length / 2)]!;
-  const [paid, abandoned] = [medianRound('paid'), medianRound('abandoned')];
+  const paid = medianRound(pairs, (p) => p.round.paid.oursOverFloor, 'lower');
+  const abandoned = medianRound(pairs, (p) => p.round.abandoned.oursOverFloor, 'lower');
   return {
     paidSessionCpuMs: paid.now.paidSessionCpuMs,
     abandonedSessionCpuMs: abandoned.now.abandonedSessionCpuMs,
@@ -260,71 +249,69 @@ export async function measureCost(ctx: BenchContext, options: { paidSessions: nu
   };
 }
 
+/** Every side's paid and abandoned figures in one round, and which ran first. */
+type SidesRound<Side extends string> = { first: Side } & Record<Side, CostFigures>;
+
 /**
- * `--only floor-sandbox`: the floor with the SDK's sandbox defaults and with ours, and our sessions,
- * in turn in each round; each figure the lowest of its rounds (what a quiet machine gives).
+ * The sides, each with its measurement, in turn in each round (./rounds.ts); then `of` over `against`
+ * for paid and for abandoned sessions, each read in its median round with that round's figures.
  */
-export async function measureFloorSandbox(ctx: BenchContext, options: { paidSessions: number; abandonedSessions: number; rounds: number }) {
-  const rounds: Array<Record<FloorSandbox | 'now', CostFigures>> = [];
-  for (let pass = 1; pass <= options.rounds; pass++) {
-    const measured = {} as Record<FloorSandbox | 'now', CostFigures>;
-    for (const sandbox of ['sdk', 'ours'] as const) {
-      measured[sandbox] = await measureFloorCost(ctx, { code: `floor-${sandbox}-${pass}`, ...options, concurrency: COST_CONCURRENCY, sandbox });
-      ctx.log(
-        `  floor (${sandbox} sandbox), round ${pass}: paid ${measured[sandbox].paidSessionCpuMs} ms, abandoned ${measured[sandbox].abandonedSessionCpuMs} ms`,
-      );
+async function costInRounds<Side extends string>(ctx: BenchContext, rounds: number, sides: Record<Side, (pass: number) => Promise<CostFigures>>) {
+  const measured: Array<SidesRound<Side>> = [];
+  for (let pass = 1; pass <= rounds; pass++) {
+    const order = inTurn(Object.keys(sides) as Side[], pass);
+    const figures = {} as Record<Side, CostFigures>;
+    for (const side of order) {
+      figures[side] = await sides[side](pass);
+      ctx.log(`  ${side}, round ${pass}: paid ${figures[side].paidSessionCpuMs} ms, abandoned ${figures[side].abandonedSessionCpuMs} ms`);
     }
-    measured.now = await measureSessionCost(ctx, { code: `now-${pass}`, ...options, concurrency: COST_CONCURRENCY });
-    ctx.log(`  ours, round ${pass}: paid ${measured.now.paidSessionCpuMs} ms, abandoned ${measured.now.abandonedSessionCpuMs} ms`);
-    rounds.push(measured);
+    measured.push({ first: order[0]!, ...figures });
   }
-  const { lowest, byProcess } = ofRounds(rounds);
-  const [sdk, ours, now] = [lowest('sdk'), lowest('ours'), lowest('now')];
-  return {
-    floorSdkSandbox: sdk,
-    floorOurSandbox: ours,
-    now,
-    paidOverFloor: { sdk: round(now.paid / sdk.paid, 2), ours: round(now.paid / ours.paid, 2) },
-    abandonedOverFloor: { sdk: round(now.abandoned / sdk.abandoned, 2), ours: round(now.abandoned / ours.abandoned, 2) },
-    byProcess,
+  const ratio = (of: Side, against: Side) => {
+    const read = (key: 'paidSessionCpuMs' | 'abandonedSessionCpuMs') =>
+      costRatio(
+        measured,
+        (r) => r[of][key],
+        (r) => r[against][key],
+      );
+    return { paid: read('paidSessionCpuMs'), abandoned: read('abandonedSessionCpuMs') };
   };
+  const everyRound = measured.map((r) => ({
+    first: r.first,
+    ...Object.fromEntries(
+      (Object.keys(sides) as Side[]).map((side) => [side, { paid: r[side].paid.cpuMsByProcess, abandoned: r[side].abandoned.cpuMsByProcess }]),
+    ),
+  }));
+  return { ratio, everyRound };
 }
 
-/** Each measurement's lowest paid and abandoned figures over the rounds (what a quiet machine gives), and every round's by process. */
-function ofRounds<Name extends string>(rounds: Array<Record<Name, CostFigures>>) {
-  const least = (of: Name, key: 'paidSessionCpuMs' | 'abandonedSessionCpuMs') => Math.min(...rounds.map((r) => r[of][key]));
-  return {
-    lowest: (of: Name) => ({ paid: least(of, 'paidSessionCpuMs'), abandoned: least(of, 'abandonedSessionCpuMs') }),
-    byProcess: rounds.map((r) =>
-      Object.fromEntries(Object.entries<CostFigures>(r).map(([k, f]) => [k, { paid: f.paid.cpuMsByProcess, abandoned: f.abandoned.cpuMsByProcess }])),
-    ),
-  };
+/**
+ * `--only floor-sandbox`: the floor with the SDK's sandbox defaults and with ours, and our sessions, in
+ * turn in each round; ours over each floor read in its median round (./rounds.ts).
+ */
+export async function measureFloorSandbox(ctx: BenchContext, options: { paidSessions: number; abandonedSessions: number; rounds: number }) {
+  const floorWith = (sandbox: FloorSandbox) => (pass: number) =>
+    measureFloorCost(ctx, { code: `floor-${sandbox}-${pass}`, ...options, concurrency: COST_CONCURRENCY, sandbox });
+  const { ratio, everyRound } = await costInRounds(ctx, options.rounds, {
+    'floor-sdk': floorWith('sdk'),
+    'floor-ours': floorWith('ours'),
+    now: (pass) => measureSessionCost(ctx, { code: `now-${pass}`, ...options, concurrency: COST_CONCURRENCY }),
+  });
+  return { overFloorWithSdkSandbox: ratio('now', 'floor-sdk'), overFloorWithOurSandbox: ratio('now', 'floor-ours'), byProcess: everyRound };
 }
 
 /**
  * `--only cost-before --before <dir>`: one change's effect, measured alone in one run. The floor, the
  * other checkout's sessions and ours, in turn in each round, on the same servers (the roles of each
- * checkout run its own code); each figure the lowest of its rounds (what a quiet machine gives).
+ * checkout run its own code). The change is read as ours over the other checkout's, and each over the
+ * floor, in its median round (./rounds.ts).
  */
 export async function measureCostAgainst(ctx: BenchContext, options: { paidSessions: number; abandonedSessions: number; rounds: number; before: string }) {
   const { before, ...sessions } = options;
-  const rounds: Array<Record<'floor' | 'before' | 'now', CostFigures>> = [];
-  for (let pass = 1; pass <= options.rounds; pass++) {
-    const floor = await measureFloorCost(ctx, { code: `floor-${pass}`, ...sessions, concurrency: COST_CONCURRENCY });
-    const earlier = await measureSessionCost(ctx, { code: `before-${pass}`, ...sessions, concurrency: COST_CONCURRENCY, root: before });
-    const now = await measureSessionCost(ctx, { code: `now-${pass}`, ...sessions, concurrency: COST_CONCURRENCY });
-    for (const [name, f] of Object.entries({ floor, before: earlier, now }))
-      ctx.log(`  ${name}, round ${pass}: paid ${f.paidSessionCpuMs} ms, abandoned ${f.abandonedSessionCpuMs} ms`);
-    rounds.push({ floor, before: earlier, now });
-  }
-  const { lowest, byProcess } = ofRounds(rounds);
-  const [floor, earlier, now] = [lowest('floor'), lowest('before'), lowest('now')];
-  return {
-    floor,
-    before: earlier,
-    now,
-    paidOverFloor: { before: round(earlier.paid / floor.paid, 2), now: round(now.paid / floor.paid, 2) },
-    abandonedOverFloor: { before: round(earlier.abandoned / floor.abandoned, 2), now: round(now.abandoned / floor.abandoned, 2) },
-    byProcess,
-  };
+  const { ratio, everyRound } = await costInRounds(ctx, options.rounds, {
+    floor: (pass) => measureFloorCost(ctx, { code: `floor-${pass}`, ...sessions, concurrency: COST_CONCURRENCY }),
+    before: (pass) => measureSessionCost(ctx, { code: `before-${pass}`, ...sessions, concurrency: COST_CONCURRENCY, root: before }),
+    now: (pass) => measureSessionCost(ctx, { code: `now-${pass}`, ...sessions, concurrency: COST_CONCURRENCY }),
+  });
+  return { nowOverBefore: ratio('now', 'before'), beforeOverFloor: ratio('before', 'floor'), nowOverFloor: ratio('now', 'floor'), byProcess: everyRound };
 }

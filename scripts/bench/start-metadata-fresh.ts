@@ -9,6 +9,7 @@ import { freePort } from '../free-port.js';
 import { ensureTemporalCli } from '../temporal-cli.js';
 import { startTemporalDevServer } from '../temporal-server.js';
 import { median, round } from './load.js';
+import { inTurn } from './rounds.js';
 
 /**
  * `npm run -s bench:start-metadata`: what each part of create-cart's operator metadata costs the dev
@@ -85,7 +86,7 @@ const sides = Object.keys(metadata) as Side[];
 type Figures = Awaited<ReturnType<typeof measure>>;
 const figures = Object.fromEntries(sides.map((s) => [s, [] as Figures[]])) as Record<Side, Figures[]>;
 for (let round = 0; round < options.rounds; round++) {
-  for (const side of round % 2 === 0 ? sides : [...sides].reverse()) {
+  for (const side of inTurn(sides, round + 1)) {
     const measured = await measure(side);
     process.stderr.write(`round ${round + 1} ${side}: ${JSON.stringify(measured)}\n`);
     figures[side].push(measured);

@@ -1,6 +1,7 @@
 import { startMinimalSession, startMinimalSessionForOperators, type BenchContext } from './context.js';
 import { measureStarts } from './limit.js';
-import { quantile, round } from './load.js';
+import { round } from './load.js';
+import { inTurn, medianRound } from './rounds.js';
 
 type Side = 'bare' | 'operators';
 
@@ -28,17 +29,16 @@ export interface StartMetadataRound {
  */
 export async function measureStartMetadata(ctx: BenchContext, rounds: number): Promise<{ rounds: StartMetadataRound[]; medianRatio: number }> {
   const measured: StartMetadataRound[] = [];
-  for (let i = 0; i < rounds; i++) {
-    const order: Side[] = i % 2 === 0 ? ['bare', 'operators'] : ['operators', 'bare'];
+  for (let pass = 1; pass <= rounds; pass++) {
+    const order = inTurn<Side>(['bare', 'operators'], pass);
     const figures = {} as Record<Side, StartFigures>;
     for (const side of order) {
       const starts = await measureStarts(ctx, side === 'bare' ? startMinimalSession : startMinimalSessionForOperators, { drain: true });
       figures[side] = { startsPerSec: starts.perSec, cpuMsPerStart: starts.cpuMsPerRequest };
     }
     const r: StartMetadataRound = { first: order[0]!, ...figures, ratio: round(figures.operators.startsPerSec / figures.bare.startsPerSec, 2) };
-    ctx.log(`  round ${i + 1} (${r.first} first): ${JSON.stringify(r)}`);
+    ctx.log(`  round ${pass} (${r.first} first): ${JSON.stringify(r)}`);
     measured.push(r);
   }
-  const ratios = measured.map((r) => r.ratio).sort((x, y) => x - y);
-  return { rounds: measured, medianRatio: quantile(ratios, 0.5) };
+  return { rounds: measured, medianRatio: medianRound(measured, (r) => r.ratio, 'higher').ratio };
 }

@@ -3,6 +3,7 @@ import type { MeasuredCpu } from './cpu.js';
 import { measureCreateCart } from './create-cart.js';
 import { measureLimit } from './limit.js';
 import { round, type LoadFigures } from './load.js';
+import { inTurn, medianRound } from './rounds.js';
 
 type Measurement = LoadFigures & MeasuredCpu;
 
@@ -29,7 +30,7 @@ export interface PairedFigures {
  * the raw start always ran first, on a fresh server and an API still warming up: in one run its rate
  * fell 332 → 262 → 298 starts/s over three rounds while create-cart's rose 184 → 195, so a single
  * pair said 0.55× where the rounds after it said 0.74× and 0.64×. The round with the median ratio is
- * reported, its own figures together.
+ * reported, its own figures together (./rounds.ts).
  *
  * Every side leaves its sessions open (45-minute timers), thousands a side, and a dev server slows as they
  * pile up: the same raw start went from 2.1 to 4.4 ms of server CPU over fifteen measurements on one
@@ -44,27 +45,21 @@ export async function measureCreateCartAgainstLimit(ctx: BenchContext, rounds: n
     return measure();
   };
   const pairs: { limit: Measurement; createCart: Measurement; round: PairRound }[] = [];
-  for (let i = 0; i < rounds; i++) {
-    const first = i % 2 === 0 ? 'limit' : 'create-cart';
-    let limit: Measurement;
-    let createCart: Measurement;
-    if (first === 'limit') {
-      limit = await onFreshServer(() => measureLimit(ctx));
-      createCart = await onFreshServer(() => measureCreateCart(ctx));
-    } else {
-      createCart = await onFreshServer(() => measureCreateCart(ctx));
-      limit = await onFreshServer(() => measureLimit(ctx));
-    }
+  for (let pass = 1; pass <= rounds; pass++) {
+    const order = inTurn(['limit', 'create-cart'] as const, pass);
+    const measured = {} as Record<(typeof order)[number], Measurement>;
+    for (const side of order) measured[side] = await onFreshServer(() => (side === 'limit' ? measureLimit(ctx) : measureCreateCart(ctx)));
+    const { limit, 'create-cart': createCart } = measured;
     const pairRound: PairRound = {
-      first,
+      first: order[0]!,
       startsPerSec: limit.perSec,
       createCartPerSec: createCart.perSec,
       ratioToLimit: round(createCart.perSec / limit.perSec, 2),
       p99RatioToLimit: round(createCart.p99Ms / limit.p99Ms, 2),
     };
-    ctx.log(`  round ${i + 1} (${first} first): ${JSON.stringify(pairRound)}`);
+    ctx.log(`  round ${pass} (${pairRound.first} first): ${JSON.stringify(pairRound)}`);
     pairs.push({ limit, createCart, round: pairRound });
   }
-  const median = [...pairs].sort((a, b) => a.round.ratioToLimit - b.round.ratioToLimit)[Math.floor((pairs.length - 1) / 2)]!;
+  const median = medianRound(pairs, (p) => p.round.ratioToLimit, 'higher');
   return { freshServerPerSide: freshTemporal !== undefined, limit: median.limit, createCart: median.createCart, rounds: pairs.map((p) => p.round) };
 }

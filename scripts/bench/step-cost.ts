@@ -11,6 +11,7 @@ import { createDeliveryAttempt } from '../../activities/webhook-delivery/index.j
 import { forEachConcurrently, type BenchContext } from './context.js';
 import { cpuMeter } from './cpu.js';
 import { round } from './load.js';
+import { costRatio, inTurn } from './rounds.js';
 import { registerReceivingMerchant, startVerifyingReceiver } from './receiver.js';
 
 const STEP_CONCURRENCY = 16;
@@ -31,8 +32,8 @@ async function stepOf(root: string): Promise<StepCode> {
  * ends an abandoned session (activities/cart-session/ledger.ts recordSessionStep: the status, the
  * vault emptied, order_abandoned recorded and sent to a receiver), called outside Temporal so that
  * nothing else is measured. This process's CPU is the step's caller's, as the worker's is, plus the
- * receiver's share, the same for both; PostgreSQL's is all of its processes'. Each figure is the lowest
- * of its rounds.
+ * receiver's share, the same for both; PostgreSQL's is all of its processes'. Each ratio, this
+ * checkout's over the other's, is read in its median round (./rounds.ts).
  */
 export async function measureStepCost(ctx: BenchContext, options: { steps: number; rounds: number; before: string }) {
   const receiver = await startVerifyingReceiver();
@@ -42,8 +43,8 @@ export async function measureStepCost(ctx: BenchContext, options: { steps: numbe
   try {
     for (let pass = 1; pass <= options.rounds; pass++) {
       const measured = {} as (typeof rounds)[number];
-      for (const [name, code] of Object.entries(checkouts) as Array<[keyof typeof checkouts, StepCode]>) {
-        measured[name] = await measureSteps(ctx, code, merchant.platformUuid, options.steps);
+      for (const name of inTurn(['before', 'now'] as const, pass)) {
+        measured[name] = await measureSteps(ctx, checkouts[name], merchant.platformUuid, options.steps);
         ctx.log(`  ${name}, round ${pass}: caller ${measured[name].caller} ms, PostgreSQL ${measured[name].postgres} ms per step`);
       }
       rounds.push(measured);
@@ -51,9 +52,13 @@ export async function measureStepCost(ctx: BenchContext, options: { steps: numbe
   } finally {
     await receiver.close();
   }
-  const lowest = (name: keyof typeof checkouts, of: 'caller' | 'postgres') => Math.min(...rounds.map((r) => r[name][of]));
-  const figures = (name: keyof typeof checkouts) => ({ caller: lowest(name, 'caller'), postgres: lowest(name, 'postgres') });
-  return { steps: options.steps, concurrency: STEP_CONCURRENCY, before: figures('before'), now: figures('now') };
+  const nowOverBefore = (of: 'caller' | 'postgres') =>
+    costRatio(
+      rounds,
+      (r) => r.now[of],
+      (r) => r.before[of],
+    );
+  return { steps: options.steps, concurrency: STEP_CONCURRENCY, caller: nowOverBefore('caller'), postgres: nowOverBefore('postgres') };
 }
 
 async function measureSteps(ctx: BenchContext, code: StepCode, platformUuid: string, steps: number) {

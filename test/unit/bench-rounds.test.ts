@@ -1,0 +1,44 @@
+import { describe, expect, it } from 'vitest';
+import { costRatio, inTurn, medianRound } from '../../scripts/bench/rounds.js';
+
+describe('the bench’s rounds', () => {
+  it('runs the sides in the given order in odd rounds and reversed in even ones, leaving the list as it was', () => {
+    const sides = ['floor', 'before', 'now'] as const;
+    expect([1, 2, 3, 4].map((pass) => inTurn(sides, pass).join(' '))).toEqual(['floor before now', 'now before floor', 'floor before now', 'now before floor']);
+    expect(sides).toEqual(['floor', 'before', 'now']);
+  });
+
+  it('reports the round whose own ratio is the median', () => {
+    const rounds = [{ ratio: 1.8 }, { ratio: 1.2 }, { ratio: 1.4 }];
+    expect(medianRound(rounds, (r) => r.ratio, 'lower')).toBe(rounds[2]);
+    expect(medianRound(rounds, (r) => r.ratio, 'higher')).toBe(rounds[2]);
+  });
+
+  it('of an even count, takes the middle round that flatters us less', () => {
+    const rounds = [{ ratio: 1.3 }, { ratio: 1.6 }, { ratio: 1.1 }, { ratio: 1.4 }];
+    // A cost: lower is better, so the higher of 1.3 and 1.4.
+    expect(medianRound(rounds, (r) => r.ratio, 'lower').ratio).toBe(1.4);
+    // A rate: higher is better, so the lower of the two.
+    expect(medianRound(rounds, (r) => r.ratio, 'higher').ratio).toBe(1.3);
+  });
+
+  it('refuses to read no rounds', () => {
+    expect(() => medianRound([], () => 1, 'lower')).toThrow(/no rounds/);
+  });
+
+  it('reads a cost ratio inside each round, not from each side’s lowest round', () => {
+    // Each side's lowest (40 over 30) would say 1.33; no round measured that.
+    const rounds = [
+      { ours: 60, floor: 30 },
+      { ours: 40, floor: 36 },
+      { ours: 54, floor: 40 },
+    ];
+    expect(
+      costRatio(
+        rounds,
+        (r) => r.ours,
+        (r) => r.floor,
+      ),
+    ).toEqual({ ratio: 1.35, of: 54, against: 40, round: 3 });
+  });
+});
