@@ -215,25 +215,19 @@ export interface CostRound {
  * ratio is its median round's (./rounds.ts), and its CPU figures are that round's.
  */
 export async function measureCost(ctx: BenchContext, options: { paidSessions: number; abandonedSessions: number; rounds: number }): Promise<CostComparison> {
-  const pairs: Array<{ floor: CostFigures; now: CostFigures; round: CostRound }> = [];
-  for (let pass = 1; pass <= options.rounds; pass++) {
-    const order = inTurn(['floor', 'ours'] as const, pass);
-    const measured = {} as Record<'floor' | 'ours', CostFigures>;
-    for (const side of order) {
-      measured[side] =
-        side === 'floor'
-          ? await measureFloorCost(ctx, { code: `floor-${pass}`, ...options, concurrency: COST_CONCURRENCY })
-          : await measureSessionCost(ctx, { code: `now-${pass}`, ...options, concurrency: COST_CONCURRENCY });
-      ctx.log(`  ${side}, round ${pass}: paid ${measured[side].paidSessionCpuMs} ms, abandoned ${measured[side].abandonedSessionCpuMs} ms`);
-    }
-    const { floor, ours: now } = measured;
+  const { measured } = await costInRounds(ctx, options.rounds, {
+    floor: (pass) => measureFloorCost(ctx, { code: `floor-${pass}`, ...options, concurrency: COST_CONCURRENCY }),
+    ours: (pass) => measureSessionCost(ctx, { code: `now-${pass}`, ...options, concurrency: COST_CONCURRENCY }),
+  });
+  const pairs = measured.map(({ first, floor, ours: now }) => {
     const pair = (key: 'paidSessionCpuMs' | 'abandonedSessionCpuMs') => ({
       oursCpuMs: now[key],
       floorCpuMs: floor[key],
       oursOverFloor: round(now[key] / floor[key], 2),
     });
-    pairs.push({ floor, now, round: { first: order[0]!, paid: pair('paidSessionCpuMs'), abandoned: pair('abandonedSessionCpuMs') } });
-  }
+    const costRound: CostRound = { first, paid: pair('paidSessionCpuMs'), abandoned: pair('abandonedSessionCpuMs') };
+    return { floor, now, round: costRound };
+  });
   const paid = medianRound(pairs, (p) => p.round.paid.oursOverFloor, 'lower');
   const abandoned = medianRound(pairs, (p) => p.round.abandoned.oursOverFloor, 'lower');
   return {
@@ -282,7 +276,7 @@ async function costInRounds<Side extends string>(ctx: BenchContext, rounds: numb
       (Object.keys(sides) as Side[]).map((side) => [side, { paid: r[side].paid.cpuMsByProcess, abandoned: r[side].abandoned.cpuMsByProcess }]),
     ),
   }));
-  return { ratio, everyRound };
+  return { measured, ratio, everyRound };
 }
 
 /**
