@@ -17,7 +17,7 @@ import { freePort } from '../free-port.js';
 import { cartRequestBody } from './context.js';
 import { cpuMeter } from './cpu.js';
 import { closedLoop, median, round } from './load.js';
-import { inTurn } from './rounds.js';
+import { costRatio, inTurn, rateRatio } from './rounds.js';
 
 /**
  * `npm run -s bench:admission`: what a create-cart's admission costs PostgreSQL with the cart's row
@@ -26,7 +26,8 @@ import { inTurn } from './rounds.js';
  * insertCart, what create-cart does now). Both sides count the same three rate-limit rows a public
  * create-cart from one address counts, through the API's pool of 10 connections, 32 callers at once,
  * in rounds that alternate the order, on a PostgreSQL of their own. PostgreSQL's CPU (the server and
- * its backends, from /proc) and this process's, per cart, and the rate; medians of the rounds.
+ * its backends, from /proc) and this process's, per cart, and the rate: medians of the rounds, and the
+ * ratios read in their median round.
  */
 const { values } = parseArgs({ options: { carts: { type: 'string', default: '4000' }, rounds: { type: 'string', default: '5' } } });
 const options = z.object({ carts: z.coerce.number().int().positive(), rounds: z.coerce.number().int().positive() }).parse(values);
@@ -109,16 +110,18 @@ try {
   };
 
   for (const side of Object.keys(sides) as Side[]) await closedLoop(CALLERS, 2, () => sides[side](db));
-  const figures: Record<Side, Awaited<ReturnType<typeof run>>[]> = { rowInStatement: [], rowAfter: [] };
-  for (let r = 0; r < options.rounds; r++) {
-    const order = inTurn<Side>(['rowInStatement', 'rowAfter'], r + 1);
-    for (const side of order) figures[side].push(await run(side, options.carts));
-    process.stdout.write(`round ${r + 1} (${order[0]} first): ${JSON.stringify(Object.fromEntries(order.map((s) => [s, figures[s].at(-1)])))}\n`);
+  const rounds: Array<Record<Side, Awaited<ReturnType<typeof run>>>> = [];
+  for (let pass = 1; pass <= options.rounds; pass++) {
+    const order = inTurn<Side>(['rowInStatement', 'rowAfter'], pass);
+    const measured: Partial<(typeof rounds)[number]> = {};
+    for (const side of order) measured[side] = await run(side, options.carts);
+    rounds.push(measured as (typeof rounds)[number]);
+    process.stdout.write(`round ${pass} (${order[0]} first): ${JSON.stringify(Object.fromEntries(order.map((s) => [s, measured[s]])))}\n`);
   }
   const medians = (side: Side) => ({
-    cartsPerSec: median(figures[side].map((f) => f.cartsPerSec)),
-    postgresMsPerCart: median(figures[side].map((f) => f.postgresMsPerCart)),
-    callerMsPerCart: median(figures[side].map((f) => f.callerMsPerCart)),
+    cartsPerSec: median(rounds.map((r) => r[side].cartsPerSec)),
+    postgresMsPerCart: median(rounds.map((r) => r[side].postgresMsPerCart)),
+    callerMsPerCart: median(rounds.map((r) => r[side].callerMsPerCart)),
   });
   const [inStatement, after] = [medians('rowInStatement'), medians('rowAfter')];
   process.stdout.write(
@@ -129,8 +132,17 @@ try {
         rounds: options.rounds,
         rowInStatement: inStatement,
         rowAfter: after,
-        postgresRatio: round(after.postgresMsPerCart / inStatement.postgresMsPerCart, 2),
-        rateRatio: round(after.cartsPerSec / inStatement.cartsPerSec, 2),
+        // Each ratio read in its median round, where both sides ran back to back (./rounds.ts).
+        postgresRatio: costRatio(
+          rounds,
+          (r) => r.rowAfter.postgresMsPerCart,
+          (r) => r.rowInStatement.postgresMsPerCart,
+        ).ratio,
+        rateRatio: rateRatio(
+          rounds,
+          (r) => r.rowAfter.cartsPerSec,
+          (r) => r.rowInStatement.cartsPerSec,
+        ).ratio,
       },
       null,
       2,

@@ -1,7 +1,7 @@
 import { cartRequestBody, settle, WARM_UP_S, type BenchContext } from './context.js';
 import { cpuMeter, cpuMsPer } from './cpu.js';
 import { httpLoad, median, round, type LoadFigures } from './load.js';
-import { inTurn } from './rounds.js';
+import { costRatio, inTurn } from './rounds.js';
 import { COST_CONCURRENCY, measureSessionCost } from './session-cost.js';
 import { processGroups, startRoles, type Roles } from './stack.js';
 
@@ -53,7 +53,8 @@ async function createCarts(ctx: BenchContext, roles: Roles, taskQueue: string): 
 /**
  * Eager workflow start measured alone, in one run: two sets of roles on the same servers, each with a
  * worker process and an API, the same code, differing only in TEMPORAL_EAGER_START, measured in turns
- * (which goes first alternates), `rounds` times. Each figure is the median of its rounds.
+ * (which goes first alternates), `rounds` times. Each side's figures are the medians of its rounds;
+ * each ratio is read in its median round (./rounds.ts).
  */
 export async function measureEagerCreateCart(ctx: BenchContext, rounds: number) {
   const sides = {} as Record<Side, { roles: Roles; taskQueue: string }>;
@@ -95,11 +96,11 @@ export async function measureEagerCreateCart(ctx: BenchContext, rounds: number) 
     return {
       off,
       on,
-      /** On over off, from the medians: below 1 is a saving. */
-      cpuRatio: round(on.cpuMsPerCart / off.cpuMsPerCart, 2),
-      p50Ratio: round(on.p50Ms / off.p50Ms, 2),
-      p99Ratio: round(on.p99Ms / off.p99Ms, 2),
-      /** The same ratios round by round: how far one round says more than the medians. */
+      /** On over off, each in its median round: below 1 is a saving. */
+      cpuRatio: onOverOff(measured, (f) => f.cpuMsPerCart),
+      p50Ratio: onOverOff(measured, (f) => f.p50Ms),
+      p99Ratio: onOverOff(measured, (f) => f.p99Ms),
+      /** The CPU ratio round by round: how far one round says more than the median one. */
       roundCpuRatios: measured.map((r) => round(r.on.cpuMsPerCart / r.off.cpuMsPerCart, 2)),
       rounds: measured,
     };
@@ -110,7 +111,8 @@ export async function measureEagerCreateCart(ctx: BenchContext, rounds: number) 
 
 /**
  * The whole paid and abandoned session (scripts/bench/session-cost.ts) with eager start off and on,
- * in turns, `rounds` times; each figure the median of its rounds.
+ * in turns, `rounds` times; each side's figures the medians of its rounds, each ratio read in its
+ * median round.
  */
 export async function measureEagerSessionCost(ctx: BenchContext, options: { paidSessions: number; abandonedSessions: number; rounds: number }) {
   const measured: Array<Record<Side, { paid: number; abandoned: number; byProcess: Record<string, number>; abandonedByProcess: Record<string, number> }>> = [];
@@ -137,8 +139,17 @@ export async function measureEagerSessionCost(ctx: BenchContext, options: { paid
   return {
     off,
     on,
-    paidRatio: round(on.paidSessionCpuMs / off.paidSessionCpuMs, 2),
-    abandonedRatio: round(on.abandonedSessionCpuMs / off.abandonedSessionCpuMs, 2),
+    paidRatio: onOverOff(measured, (f) => f.paid),
+    abandonedRatio: onOverOff(measured, (f) => f.abandoned),
     rounds: measured,
   };
+}
+
+/** A cost with eager start on over off, read in its median round. */
+function onOverOff<Figures>(rounds: ReadonlyArray<Record<Side, Figures>>, cost: (figures: Figures) => number): number {
+  return costRatio(
+    rounds,
+    (r) => cost(r.on),
+    (r) => cost(r.off),
+  ).ratio;
 }

@@ -12,7 +12,7 @@ import { ensureTemporalCli } from '../temporal-cli.js';
 import { startTemporalDevServer } from '../temporal-server.js';
 import { cpuMeter } from './cpu.js';
 import { round } from './load.js';
-import { costRatio, inTurn, medianRound } from './rounds.js';
+import { costRatio, inTurn, rateRatio } from './rounds.js';
 
 /**
  * `npm run -s bench:native-client`: create-cart's start (startCartSession: the operators' metadata and
@@ -104,7 +104,6 @@ for (let pass = 1; pass <= options.rounds; pass++) {
   }
   rounds.push(measured as Round);
 }
-const rate = medianRound(rounds, (r) => r.native.startsPerSec / r.grpcJs.startsPerSec, 'higher');
 process.stdout.write(
   `${JSON.stringify(
     {
@@ -121,7 +120,11 @@ process.stdout.write(
           (r) => r.native.serverCpuMsPerStart,
           (r) => r.grpcJs.serverCpuMsPerStart,
         ),
-        startsPerSec: { ratio: round(rate.native.startsPerSec / rate.grpcJs.startsPerSec, 2), round: rounds.indexOf(rate) + 1 },
+        startsPerSec: rateRatio(
+          rounds,
+          (r) => r.native.startsPerSec,
+          (r) => r.grpcJs.startsPerSec,
+        ),
       },
     },
     null,

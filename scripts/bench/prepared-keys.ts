@@ -7,7 +7,7 @@ import { z } from 'zod';
 import { createKeyring, decryptBytes, deriveKey, encrypt, keyedHash, type Keyring, type SecretKey } from '../../core/crypto.js';
 import { createEncryptionCodec } from '../../core/temporal/codec.js';
 import { median, round } from './load.js';
-import { inTurn } from './rounds.js';
+import { costRatio, inTurn } from './rounds.js';
 
 /**
  * `npm run -s bench:keys`: what the keyring's keys cost each call, prepared once as KeyObjects (the
@@ -63,13 +63,22 @@ const variants = {
   keyedHashRawBytes: keyedHashWith((purpose) => deriveKey(rawKey, purpose)),
 };
 type Variant = keyof typeof variants;
-const figures = Object.fromEntries(Object.keys(variants).map((k) => [k, [] as number[]])) as Record<Variant, number[]>;
 for (const work of Object.values(variants)) await microsPerCall(work);
+const rounds: Array<Record<Variant, number>> = [];
 for (let pass = 1; pass <= options.rounds; pass++) {
-  for (const [name, work] of inTurn(Object.entries(variants), pass)) figures[name as Variant].push(await microsPerCall(work));
+  const measured: Partial<Record<Variant, number>> = {};
+  for (const [name, work] of inTurn(Object.entries(variants), pass)) measured[name as Variant] = await microsPerCall(work);
+  rounds.push(measured as Record<Variant, number>);
 }
 
-const us = (name: Variant) => round(median(figures[name]));
+const us = (name: Variant) => round(median(rounds.map((r) => r[name])));
+/** Prepared over raw bytes, read in the median round, where both ran back to back (./rounds.ts). */
+const preparedOver = (prepared: Variant, rawBytes: Variant) =>
+  costRatio(
+    rounds,
+    (r) => r[prepared],
+    (r) => r[rawBytes],
+  ).ratio;
 process.stdout.write(
   `${JSON.stringify(
     {
@@ -79,8 +88,8 @@ process.stdout.write(
       rounds: options.rounds,
       microsPerCall: Object.fromEntries(Object.keys(variants).map((k) => [k, us(k as Variant)])),
       preparedOverRawBytes: {
-        sessionPayloads: round(us('sessionPayloadsPrepared') / us('sessionPayloadsRawBytes'), 2),
-        keyedHash: round(us('keyedHashPrepared') / us('keyedHashRawBytes'), 2),
+        sessionPayloads: preparedOver('sessionPayloadsPrepared', 'sessionPayloadsRawBytes'),
+        keyedHash: preparedOver('keyedHashPrepared', 'keyedHashRawBytes'),
       },
     },
     null,

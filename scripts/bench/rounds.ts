@@ -25,7 +25,16 @@ export function medianRound<Round>(rounds: readonly Round[], ratio: (round: Roun
 
 /** A cost's ratio read in its median round (medianRound): the ratio, the two figures it divides, and which round (from 1). */
 export function costRatio<Round>(rounds: readonly Round[], of: (round: Round) => number, against: (round: Round) => number) {
+  return ratioInRounds(rounds, of, against, 'lower');
+}
+
+/** A rate's ratio (starts or carts a second) read the same way: of an even count, the lower middle. */
+export function rateRatio<Round>(rounds: readonly Round[], of: (round: Round) => number, against: (round: Round) => number) {
+  return ratioInRounds(rounds, of, against, 'higher');
+}
+
+function ratioInRounds<Round>(rounds: readonly Round[], of: (round: Round) => number, against: (round: Round) => number, better: 'lower' | 'higher') {
   const inRound = (r: Round) => of(r) / against(r);
-  const median = medianRound(rounds, inRound, 'lower');
+  const median = medianRound(rounds, inRound, better);
   return { ratio: round(inRound(median), 2), of: of(median), against: against(median), round: rounds.indexOf(median) + 1 };
 }

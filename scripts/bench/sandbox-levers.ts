@@ -6,6 +6,7 @@ import { Runtime, Worker, type WorkflowBundleWithSourceMap } from '@temporalio/w
 import { z } from 'zod';
 import { bundleWorkflows, WORKFLOW_INTERCEPTORS } from '../../worker/create-worker.js';
 import { median } from './load.js';
+import { costRatio, inTurn } from './rounds.js';
 
 /**
  * `npm run -s bench:sandbox`: what the workflow sandbox's fixed costs take from the worker, on replays
@@ -15,7 +16,7 @@ import { median } from './load.js';
  * WORKER_SANDBOX_WATCHDOG_SECONDS=0), and each workflow's module set-up (1.2's: zod and the dispute
  * evidence schema imported, the code digest not preloaded). Each replay creates its workflow, as a new
  * session or a replay after eviction does. Prints the median CPU per replay of each and its ratio to the
- * SDK's defaults.
+ * SDK's defaults read in the median round (./rounds.ts), where both ran back to back.
  */
 const { values } = parseArgs({ options: { replays: { type: 'string', default: '150' }, rounds: { type: 'string', default: '5' } } });
 const options = z.object({ replays: z.coerce.number().int().positive(), rounds: z.coerce.number().int().positive() }).parse(values);
@@ -52,16 +53,26 @@ const variants = {
   workersNow: () => cpuMsPerReplay(workersNow, 0),
 };
 type Variant = keyof typeof variants;
-const figures = Object.fromEntries(Object.keys(variants).map((k) => [k, [] as number[]])) as Record<Variant, number[]>;
 // Warm-up: the first replays of a bundle compile its code.
 for (const run of Object.values(variants)) await run();
-for (let round = 0; round < options.rounds; round++) for (const [name, run] of Object.entries(variants)) figures[name as Variant].push(await run());
+const rounds: Array<Record<Variant, number>> = [];
+for (let pass = 1; pass <= options.rounds; pass++) {
+  const measured: Partial<Record<Variant, number>> = {};
+  for (const [name, run] of inTurn(Object.entries(variants), pass)) measured[name as Variant] = await run();
+  rounds.push(measured as Record<Variant, number>);
+}
 
-const base = median(figures.sdkDefaults);
+const names = Object.keys(variants) as Variant[];
+const overDefaults = (k: Variant) =>
+  costRatio(
+    rounds,
+    (r) => r[k],
+    (r) => r.sdkDefaults,
+  ).ratio;
 const result = {
   replaysPerRound: options.replays,
   rounds: options.rounds,
-  cpuMsPerReplay: Object.fromEntries(Object.entries(figures).map(([k, xs]) => [k, Number(median(xs).toFixed(2))])),
-  ratioToSdkDefaults: Object.fromEntries(Object.entries(figures).map(([k, xs]) => [k, Number((median(xs) / base).toFixed(2))])),
+  cpuMsPerReplay: Object.fromEntries(names.map((k) => [k, Number(median(rounds.map((r) => r[k])).toFixed(2))])),
+  ratioToSdkDefaults: Object.fromEntries(names.map((k) => [k, overDefaults(k)])),
 };
 process.stdout.write(`${JSON.stringify(result, null, 2)}\n`);

@@ -9,7 +9,7 @@ import { freePort } from '../free-port.js';
 import { ensureTemporalCli } from '../temporal-cli.js';
 import { startTemporalDevServer } from '../temporal-server.js';
 import { median, round } from './load.js';
-import { inTurn } from './rounds.js';
+import { costRatio, inTurn, rateRatio } from './rounds.js';
 
 /**
  * `npm run -s bench:start-metadata`: what each part of create-cart's operator metadata costs the dev
@@ -17,7 +17,8 @@ import { inTurn } from './rounds.js';
  * start-metadata` measures on the bench's one server, where every start leaves an open session behind
  * and the server slows as they pile up; here each side starts from the same empty server. Starts go to
  * a task queue no worker polls, so only the start and its records count: the dev server's CPU per start
- * (from /proc) and the rate, 32 at a time.
+ * (from /proc) and the rate, 32 at a time: each side's median, and its ratio to the bare start read in
+ * the median round (./rounds.ts).
  */
 const { values } = parseArgs({ options: { starts: { type: 'string', default: '2000' }, rounds: { type: 'string', default: '3' } } });
 const options = z.object({ starts: z.coerce.number().int().positive(), rounds: z.coerce.number().int().positive() }).parse(values);
@@ -84,16 +85,29 @@ async function measure(side: Side): Promise<{ startsPerSec: number; serverCpuMsP
 
 const sides = Object.keys(metadata) as Side[];
 type Figures = Awaited<ReturnType<typeof measure>>;
-const figures = Object.fromEntries(sides.map((s) => [s, [] as Figures[]])) as Record<Side, Figures[]>;
-for (let round = 0; round < options.rounds; round++) {
-  for (const side of inTurn(sides, round + 1)) {
-    const measured = await measure(side);
-    process.stderr.write(`round ${round + 1} ${side}: ${JSON.stringify(measured)}\n`);
-    figures[side].push(measured);
+const rounds: Array<Record<Side, Figures>> = [];
+for (let pass = 1; pass <= options.rounds; pass++) {
+  const measured: Partial<Record<Side, Figures>> = {};
+  for (const side of inTurn(sides, pass)) {
+    measured[side] = await measure(side);
+    process.stderr.write(`round ${pass} ${side}: ${JSON.stringify(measured[side])}\n`);
   }
+  rounds.push(measured as Record<Side, Figures>);
 }
-const rate = (side: Side) => median(figures[side].map((f) => f.startsPerSec));
-const cpu = (side: Side) => median(figures[side].map((f) => f.serverCpuMsPerStart));
+const rate = (side: Side) => median(rounds.map((r) => r[side].startsPerSec));
+const cpu = (side: Side) => median(rounds.map((r) => r[side].serverCpuMsPerStart));
+const rateOverBare = (side: Side) =>
+  rateRatio(
+    rounds,
+    (r) => r[side].startsPerSec,
+    (r) => r.bare.startsPerSec,
+  ).ratio;
+const cpuOverBare = (side: Side) =>
+  costRatio(
+    rounds,
+    (r) => r[side].serverCpuMsPerStart,
+    (r) => r.bare.serverCpuMsPerStart,
+  ).ratio;
 process.stdout.write(
   `${JSON.stringify(
     {
@@ -101,7 +115,8 @@ process.stdout.write(
       rounds: options.rounds,
       startsPerSec: Object.fromEntries(sides.map((s) => [s, rate(s)])),
       serverCpuMsPerStart: Object.fromEntries(sides.map((s) => [s, cpu(s)])),
-      rateOverBare: Object.fromEntries(sides.map((s) => [s, round(rate(s) / rate('bare'), 2)])),
+      rateOverBare: Object.fromEntries(sides.map((s) => [s, rateOverBare(s)])),
+      serverCpuOverBare: Object.fromEntries(sides.map((s) => [s, cpuOverBare(s)])),
     },
     null,
     2,

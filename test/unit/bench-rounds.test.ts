@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { costRatio, inTurn, medianRound } from '../../scripts/bench/rounds.js';
+import { costRatio, inTurn, medianRound, rateRatio } from '../../scripts/bench/rounds.js';
 
 describe('the bench’s rounds', () => {
   it('runs the sides in the given order in odd rounds and reversed in even ones, leaving the list as it was', () => {
@@ -40,5 +40,22 @@ describe('the bench’s rounds', () => {
         (r) => r.floor,
       ),
     ).toEqual({ ratio: 1.35, of: 54, against: 40, round: 3 });
+  });
+
+  it('reads a rate ratio the same way, taking the lower middle of an even count', () => {
+    const rounds = [
+      { ours: 300, raw: 500 },
+      { ours: 320, raw: 400 },
+      { ours: 330, raw: 550 },
+      { ours: 280, raw: 400 },
+    ];
+    // In-round ratios 0.6, 0.8, 0.6, 0.7: the middle two are 0.6 and 0.7, and a rate takes the lower.
+    expect(
+      rateRatio(
+        rounds,
+        (r) => r.ours,
+        (r) => r.raw,
+      ),
+    ).toMatchObject({ ratio: 0.6 });
   });
 });
