@@ -131,5 +131,3 @@ process.stdout.write(
     2,
   )}\n`,
 );
-// The native connection's runtime keeps the process alive after its connection closes.
-process.exit(0);
