@@ -17,7 +17,7 @@ import { freePort } from '../free-port.js';
 import { cartRequestBody } from './context.js';
 import { cpuMeter } from './cpu.js';
 import { closedLoop, median, round } from './load.js';
-import { costRatio, inTurn, rateRatio } from './rounds.js';
+import { costRatio, measureInRounds, rateRatio } from './rounds.js';
 
 /**
  * `npm run -s bench:admission`: what a create-cart's admission costs PostgreSQL with the cart's row
@@ -110,14 +110,12 @@ try {
   };
 
   for (const side of Object.keys(sides) as Side[]) await closedLoop(CALLERS, 2, () => sides[side](db));
-  const rounds: Array<Record<Side, Awaited<ReturnType<typeof run>>>> = [];
-  for (let pass = 1; pass <= options.rounds; pass++) {
-    const order = inTurn<Side>(['rowInStatement', 'rowAfter'], pass);
-    const measured: Partial<(typeof rounds)[number]> = {};
-    for (const side of order) measured[side] = await run(side, options.carts);
-    rounds.push(measured as (typeof rounds)[number]);
-    process.stdout.write(`round ${pass} (${order[0]} first): ${JSON.stringify(Object.fromEntries(order.map((s) => [s, measured[s]])))}\n`);
-  }
+  const rounds = await measureInRounds<Side, Awaited<ReturnType<typeof run>>>(
+    ['rowInStatement', 'rowAfter'],
+    options.rounds,
+    (side) => run(side, options.carts),
+    ({ first, ...figures }, pass) => process.stdout.write(`round ${pass} (${first} first): ${JSON.stringify(figures)}\n`),
+  );
   const medians = (side: Side) => ({
     cartsPerSec: median(rounds.map((r) => r[side].cartsPerSec)),
     postgresMsPerCart: median(rounds.map((r) => r[side].postgresMsPerCart)),

@@ -1,19 +1,13 @@
 import { cartRequestBody, settle, WARM_UP_S, type BenchContext } from './context.js';
 import { cpuMeter, cpuMsPer } from './cpu.js';
 import { httpLoad, median, round, type LoadFigures } from './load.js';
-import { costRatio, inTurn } from './rounds.js';
+import { costRatio, measureInRounds } from './rounds.js';
 import { COST_CONCURRENCY, measureSessionCost } from './session-cost.js';
 import { processGroups, startRoles, type Roles } from './stack.js';
 
 /** The one setting the two sides differ in (docs/decisions/session-cost.md, "Eager workflow start"). */
 const EAGER = { off: { TEMPORAL_EAGER_START: 'false' }, on: { TEMPORAL_EAGER_START: 'true' } } as const;
 type Side = keyof typeof EAGER;
-
-export interface EagerCreateRound {
-  first: Side;
-  off: CreateFigures;
-  on: CreateFigures;
-}
 
 type CreateFigures = LoadFigures & {
   /** Every process (Temporal, PostgreSQL, worker, API) per created cart, until the worker has run every session's first task. */
@@ -72,18 +66,17 @@ export async function measureEagerCreateCart(ctx: BenchContext, rounds: number) 
         connections: ctx.concurrency,
         durationS: WARM_UP_S,
       });
-    const measured: EagerCreateRound[] = [];
-    for (let i = 0; i < rounds; i++) {
-      const order = inTurn<Side>(['off', 'on'], i + 1);
-      const figures = {} as Record<Side, CreateFigures>;
-      for (const side of order) figures[side] = await createCarts(ctx, sides[side].roles, sides[side].taskQueue);
-      ctx.log(
-        `  round ${i + 1} (${order[0]} first): off ${figures.off.cpuMsPerCart} ms/cart, p50 ${figures.off.p50Ms} p99 ${figures.off.p99Ms} ms, ${figures.off.perSec}/s; ` +
-          `on ${figures.on.cpuMsPerCart} ms/cart, p50 ${figures.on.p50Ms} p99 ${figures.on.p99Ms} ms, ${figures.on.perSec}/s; ` +
-          `by process off ${JSON.stringify(figures.off.cpuMsByProcess)}, on ${JSON.stringify(figures.on.cpuMsByProcess)}`,
-      );
-      measured.push({ first: order[0]!, off: figures.off, on: figures.on });
-    }
+    const measured = await measureInRounds(
+      ['off', 'on'] as const,
+      rounds,
+      (side) => createCarts(ctx, sides[side].roles, sides[side].taskQueue),
+      (figures, pass) =>
+        ctx.log(
+          `  round ${pass} (${figures.first} first): off ${figures.off.cpuMsPerCart} ms/cart, p50 ${figures.off.p50Ms} p99 ${figures.off.p99Ms} ms, ${figures.off.perSec}/s; ` +
+            `on ${figures.on.cpuMsPerCart} ms/cart, p50 ${figures.on.p50Ms} p99 ${figures.on.p99Ms} ms, ${figures.on.perSec}/s; ` +
+            `by process off ${JSON.stringify(figures.off.cpuMsByProcess)}, on ${JSON.stringify(figures.on.cpuMsByProcess)}`,
+        ),
+    );
     const summary = (side: Side) => ({
       cpuMsPerCart: median(measured.map((r) => r[side].cpuMsPerCart)),
       p50Ms: median(measured.map((r) => r[side].p50Ms)),
@@ -115,25 +108,24 @@ export async function measureEagerCreateCart(ctx: BenchContext, rounds: number) 
  * median round.
  */
 export async function measureEagerSessionCost(ctx: BenchContext, options: { paidSessions: number; abandonedSessions: number; rounds: number }) {
-  const measured: Array<Record<Side, { paid: number; abandoned: number; byProcess: Record<string, number>; abandonedByProcess: Record<string, number> }>> = [];
-  for (let i = 0; i < options.rounds; i++) {
-    const order = inTurn<Side>(['off', 'on'], i + 1);
-    const round_ = {} as (typeof measured)[number];
-    for (const side of order) {
-      const cost = await measureSessionCost(ctx, { code: `eager-${side}-${i + 1}`, ...options, concurrency: COST_CONCURRENCY, env: EAGER[side] });
-      round_[side] = {
+  const measured = await measureInRounds(
+    ['off', 'on'] as const,
+    options.rounds,
+    async (side, pass) => {
+      const cost = await measureSessionCost(ctx, { code: `eager-${side}-${pass}`, ...options, concurrency: COST_CONCURRENCY, env: EAGER[side] });
+      return {
         paid: cost.paidSessionCpuMs,
         abandoned: cost.abandonedSessionCpuMs,
         byProcess: cost.paid.cpuMsByProcess,
         abandonedByProcess: cost.abandoned.cpuMsByProcess,
       };
-    }
-    ctx.log(
-      `  cost round ${i + 1} (${order[0]} first): off paid ${round_.off.paid} abandoned ${round_.off.abandoned} ${JSON.stringify(round_.off.byProcess)} ${JSON.stringify(round_.off.abandonedByProcess)}; ` +
-        `on paid ${round_.on.paid} abandoned ${round_.on.abandoned} ${JSON.stringify(round_.on.byProcess)} ${JSON.stringify(round_.on.abandonedByProcess)}`,
-    );
-    measured.push(round_);
-  }
+    },
+    (round_, pass) =>
+      ctx.log(
+        `  cost round ${pass} (${round_.first} first): off paid ${round_.off.paid} abandoned ${round_.off.abandoned} ${JSON.stringify(round_.off.byProcess)} ${JSON.stringify(round_.off.abandonedByProcess)}; ` +
+          `on paid ${round_.on.paid} abandoned ${round_.on.abandoned} ${JSON.stringify(round_.on.byProcess)} ${JSON.stringify(round_.on.abandonedByProcess)}`,
+      ),
+  );
   const off = { paidSessionCpuMs: median(measured.map((r) => r.off.paid)), abandonedSessionCpuMs: median(measured.map((r) => r.off.abandoned)) };
   const on = { paidSessionCpuMs: median(measured.map((r) => r.on.paid)), abandonedSessionCpuMs: median(measured.map((r) => r.on.abandoned)) };
   return {

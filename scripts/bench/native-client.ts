@@ -12,7 +12,7 @@ import { ensureTemporalCli } from '../temporal-cli.js';
 import { startTemporalDevServer } from '../temporal-server.js';
 import { cpuMeter } from './cpu.js';
 import { round } from './load.js';
-import { costRatio, inTurn, rateRatio } from './rounds.js';
+import { costRatio, measureInRounds, rateRatio } from './rounds.js';
 
 /**
  * `npm run -s bench:native-client`: create-cart's start (startCartSession: the operators' metadata and
@@ -93,17 +93,11 @@ async function measure(side: Side): Promise<{ startsPerSec: number; clientCpuMsP
   }
 }
 
-type Figures = Awaited<ReturnType<typeof measure>>;
-type Round = Record<Side, Figures>;
-const rounds: Round[] = [];
-for (let pass = 1; pass <= options.rounds; pass++) {
-  const measured: Partial<Round> = {};
-  for (const side of inTurn(sides, pass)) {
-    measured[side] = await measure(side);
-    process.stderr.write(`round ${pass} ${side}: ${JSON.stringify(measured[side])}\n`);
-  }
-  rounds.push(measured as Round);
-}
+const rounds = await measureInRounds(sides, options.rounds, async (side, pass) => {
+  const figures = await measure(side);
+  process.stderr.write(`round ${pass} ${side}: ${JSON.stringify(figures)}\n`);
+  return figures;
+});
 process.stdout.write(
   `${JSON.stringify(
     {

@@ -17,7 +17,7 @@ import { withCookies } from '../cookie-header.js';
 import { createCart, forEachConcurrently, settle } from './context.js';
 import { withCpu } from './cpu.js';
 import { round } from './load.js';
-import { costRatio, inTurn } from './rounds.js';
+import { costRatio, measureInRounds } from './rounds.js';
 import { registerReceivingMerchant, startVerifyingReceiver } from './receiver.js';
 import { processGroups, startBenchStack, startRoles, type Roles } from './stack.js';
 
@@ -78,30 +78,24 @@ try {
   const db = createDb(config.databaseUrl);
   const temporal = connectTemporal(config);
   const merchant = await registerReceivingMerchant(receiver, { db, config }, 'Bench Page Store');
-  type Figures = { cpuMsPerSession: number; byProcess: Record<string, number> };
-  const measuredRounds: Array<Record<'before' | 'now', Figures>> = [];
-  for (let pass = 1; pass <= rounds; pass++) {
-    const measuredRound = {} as Record<'before' | 'now', Figures>;
-    for (const code of inTurn(['before', 'now'] as const, pass)) {
-      const roles = started[code];
-      const session = () => pagePaidSession(roles, merchant.platformUuid, config.sandboxOtp);
-      await forEachConcurrently(Array.from({ length: concurrency }), concurrency, session);
-      await settle({ temporal, config, merchant }, roles.env.TEMPORAL_TASK_QUEUE);
-      const measured = await withCpu(processGroups(stack, roles), async () => {
-        await forEachConcurrently(Array.from({ length: sessions }), concurrency, session);
-        return { requests: sessions };
-      });
-      // The bench's own process is the customer's browser here: left out, as in scripts/bench/session-cost.ts.
-      const { bench: _client, ...byProcess } = measured.cpuMsPerRequest;
-      const total = round(
-        Object.values(byProcess).reduce((a, b) => a + b, 0),
-        1,
-      );
-      log(`  ${code}, round ${pass}: ${total} ms per paid session ${JSON.stringify(byProcess)}`);
-      measuredRound[code] = { cpuMsPerSession: total, byProcess };
-    }
-    measuredRounds.push(measuredRound);
-  }
+  const measuredRounds = await measureInRounds(['before', 'now'] as const, rounds, async (code, pass) => {
+    const roles = started[code];
+    const session = () => pagePaidSession(roles, merchant.platformUuid, config.sandboxOtp);
+    await forEachConcurrently(Array.from({ length: concurrency }), concurrency, session);
+    await settle({ temporal, config, merchant }, roles.env.TEMPORAL_TASK_QUEUE);
+    const measured = await withCpu(processGroups(stack, roles), async () => {
+      await forEachConcurrently(Array.from({ length: sessions }), concurrency, session);
+      return { requests: sessions };
+    });
+    // The bench's own process is the customer's browser here: left out, as in scripts/bench/session-cost.ts.
+    const { bench: _client, ...byProcess } = measured.cpuMsPerRequest;
+    const total = round(
+      Object.values(byProcess).reduce((a, b) => a + b, 0),
+      1,
+    );
+    log(`  ${code}, round ${pass}: ${total} ms per paid session ${JSON.stringify(byProcess)}`);
+    return { cpuMsPerSession: total, byProcess };
+  });
   const nowOverBefore = costRatio(
     measuredRounds,
     (r) => r.now.cpuMsPerSession,

@@ -7,7 +7,7 @@ import { z } from 'zod';
 import { createKeyring, decryptBytes, deriveKey, encrypt, keyedHash, type Keyring, type SecretKey } from '../../core/crypto.js';
 import { createEncryptionCodec } from '../../core/temporal/codec.js';
 import { median, round } from './load.js';
-import { costRatio, inTurn } from './rounds.js';
+import { costRatio, measureInRounds } from './rounds.js';
 
 /**
  * `npm run -s bench:keys`: what the keyring's keys cost each call, prepared once as KeyObjects (the
@@ -64,12 +64,7 @@ const variants = {
 };
 type Variant = keyof typeof variants;
 for (const work of Object.values(variants)) await microsPerCall(work);
-const rounds: Array<Record<Variant, number>> = [];
-for (let pass = 1; pass <= options.rounds; pass++) {
-  const measured: Partial<Record<Variant, number>> = {};
-  for (const [name, work] of inTurn(Object.entries(variants), pass)) measured[name as Variant] = await microsPerCall(work);
-  rounds.push(measured as Record<Variant, number>);
-}
+const rounds = await measureInRounds(Object.keys(variants) as Variant[], options.rounds, (name) => microsPerCall(variants[name]));
 
 const us = (name: Variant) => round(median(rounds.map((r) => r[name])));
 /** Prepared over raw bytes, read in the median round, where both ran back to back (./rounds.ts). */

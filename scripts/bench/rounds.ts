@@ -13,6 +13,31 @@ export function inTurn<Side>(sides: readonly Side[], pass: number): Side[] {
   return pass % 2 === 1 ? [...sides] : [...sides].reverse();
 }
 
+/** One round's figures: every side's, and which side ran first. */
+export type SidesRound<Side extends string, Figures> = { first: Side } & Record<Side, Figures>;
+
+/**
+ * `rounds` rounds, each measuring every side once in `inTurn`'s order. `measure` is given the side and
+ * the round (from 1); `afterRound`, if given, sees each round as soon as it is measured, to log it.
+ */
+export async function measureInRounds<Side extends string, Figures>(
+  sides: readonly Side[],
+  rounds: number,
+  measure: (side: Side, pass: number) => Promise<Figures>,
+  afterRound?: (round: SidesRound<Side, Figures>, pass: number) => void,
+): Promise<Array<SidesRound<Side, Figures>>> {
+  const measured: Array<SidesRound<Side, Figures>> = [];
+  for (let pass = 1; pass <= rounds; pass++) {
+    const order = inTurn(sides, pass);
+    const figures = {} as Record<Side, Figures>;
+    for (const side of order) figures[side] = await measure(side, pass);
+    const sidesRound = { first: order[0]!, ...figures } as SidesRound<Side, Figures>;
+    afterRound?.(sidesRound, pass);
+    measured.push(sidesRound);
+  }
+  return measured;
+}
+
 /**
  * The round whose `ratio` is the median. Of an even count, the middle round that flatters us less:
  * the higher ratio when a lower one is `better` (a cost), the lower when a higher one is (a rate).

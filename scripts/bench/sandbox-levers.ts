@@ -6,7 +6,7 @@ import { Runtime, Worker, type WorkflowBundleWithSourceMap } from '@temporalio/w
 import { z } from 'zod';
 import { bundleWorkflows, WORKFLOW_INTERCEPTORS } from '../../worker/create-worker.js';
 import { median } from './load.js';
-import { costRatio, inTurn } from './rounds.js';
+import { costRatio, measureInRounds } from './rounds.js';
 
 /**
  * `npm run -s bench:sandbox`: what the workflow sandbox's fixed costs take from the worker, on replays
@@ -55,14 +55,9 @@ const variants = {
 type Variant = keyof typeof variants;
 // Warm-up: the first replays of a bundle compile its code.
 for (const run of Object.values(variants)) await run();
-const rounds: Array<Record<Variant, number>> = [];
-for (let pass = 1; pass <= options.rounds; pass++) {
-  const measured: Partial<Record<Variant, number>> = {};
-  for (const [name, run] of inTurn(Object.entries(variants), pass)) measured[name as Variant] = await run();
-  rounds.push(measured as Record<Variant, number>);
-}
-
 const names = Object.keys(variants) as Variant[];
+const rounds = await measureInRounds(names, options.rounds, (name) => variants[name]());
+
 const overDefaults = (k: Variant) =>
   costRatio(
     rounds,

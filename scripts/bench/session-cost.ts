@@ -5,7 +5,7 @@ import { createCart, forEachConcurrently, type BenchContext } from './context.js
 import { cartReadyToPay } from './pay-to-webhook.js';
 import { cpuMeter, type CpuFigures } from './cpu.js';
 import { round } from './load.js';
-import { costRatio, inTurn, medianRound } from './rounds.js';
+import { costRatio, measureInRounds, medianRound } from './rounds.js';
 import { registerReceivingMerchant, startVerifyingReceiver, type VerifyingReceiver } from './receiver.js';
 import { floorAbandonedSession, floorPaidSession, floorPay, floorSendCode, floorVerify } from './floor/workflows.js';
 import { processGroups, startRoles, type Roles } from './stack.js';
@@ -243,24 +243,16 @@ export async function measureCost(ctx: BenchContext, options: { paidSessions: nu
   };
 }
 
-/** Every side's paid and abandoned figures in one round, and which ran first. */
-type SidesRound<Side extends string> = { first: Side } & Record<Side, CostFigures>;
-
 /**
  * The sides, each with its measurement, in turn in each round (./rounds.ts); then `of` over `against`
  * for paid and for abandoned sessions, each read in its median round with that round's figures.
  */
 async function costInRounds<Side extends string>(ctx: BenchContext, rounds: number, sides: Record<Side, (pass: number) => Promise<CostFigures>>) {
-  const measured: Array<SidesRound<Side>> = [];
-  for (let pass = 1; pass <= rounds; pass++) {
-    const order = inTurn(Object.keys(sides) as Side[], pass);
-    const figures = {} as Record<Side, CostFigures>;
-    for (const side of order) {
-      figures[side] = await sides[side](pass);
-      ctx.log(`  ${side}, round ${pass}: paid ${figures[side].paidSessionCpuMs} ms, abandoned ${figures[side].abandonedSessionCpuMs} ms`);
-    }
-    measured.push({ first: order[0]!, ...figures });
-  }
+  const measured = await measureInRounds(Object.keys(sides) as Side[], rounds, async (side, pass) => {
+    const figures = await sides[side](pass);
+    ctx.log(`  ${side}, round ${pass}: paid ${figures.paidSessionCpuMs} ms, abandoned ${figures.abandonedSessionCpuMs} ms`);
+    return figures;
+  });
   const ratio = (of: Side, against: Side) => {
     const read = (key: 'paidSessionCpuMs' | 'abandonedSessionCpuMs') =>
       costRatio(

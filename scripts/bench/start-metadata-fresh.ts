@@ -9,7 +9,7 @@ import { freePort } from '../free-port.js';
 import { ensureTemporalCli } from '../temporal-cli.js';
 import { startTemporalDevServer } from '../temporal-server.js';
 import { median, round } from './load.js';
-import { costRatio, inTurn, rateRatio } from './rounds.js';
+import { costRatio, measureInRounds, rateRatio } from './rounds.js';
 
 /**
  * `npm run -s bench:start-metadata`: what each part of create-cart's operator metadata costs the dev
@@ -84,16 +84,11 @@ async function measure(side: Side): Promise<{ startsPerSec: number; serverCpuMsP
 }
 
 const sides = Object.keys(metadata) as Side[];
-type Figures = Awaited<ReturnType<typeof measure>>;
-const rounds: Array<Record<Side, Figures>> = [];
-for (let pass = 1; pass <= options.rounds; pass++) {
-  const measured: Partial<Record<Side, Figures>> = {};
-  for (const side of inTurn(sides, pass)) {
-    measured[side] = await measure(side);
-    process.stderr.write(`round ${pass} ${side}: ${JSON.stringify(measured[side])}\n`);
-  }
-  rounds.push(measured as Record<Side, Figures>);
-}
+const rounds = await measureInRounds(sides, options.rounds, async (side, pass) => {
+  const figures = await measure(side);
+  process.stderr.write(`round ${pass} ${side}: ${JSON.stringify(figures)}\n`);
+  return figures;
+});
 const rate = (side: Side) => median(rounds.map((r) => r[side].startsPerSec));
 const cpu = (side: Side) => median(rounds.map((r) => r[side].serverCpuMsPerStart));
 const rateOverBare = (side: Side) =>

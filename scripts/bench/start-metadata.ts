@@ -1,7 +1,7 @@
 import { startMinimalSession, startMinimalSessionForOperators, type BenchContext } from './context.js';
 import { measureStarts } from './limit.js';
 import { round } from './load.js';
-import { inTurn, medianRound } from './rounds.js';
+import { measureInRounds, medianRound } from './rounds.js';
 
 type Side = 'bare' | 'operators';
 
@@ -29,16 +29,14 @@ export interface StartMetadataRound {
  */
 export async function measureStartMetadata(ctx: BenchContext, rounds: number): Promise<{ rounds: StartMetadataRound[]; medianRatio: number }> {
   const measured: StartMetadataRound[] = [];
-  for (let pass = 1; pass <= rounds; pass++) {
-    const order = inTurn<Side>(['bare', 'operators'], pass);
-    const figures = {} as Record<Side, StartFigures>;
-    for (const side of order) {
-      const starts = await measureStarts(ctx, side === 'bare' ? startMinimalSession : startMinimalSessionForOperators, { drain: true });
-      figures[side] = { startsPerSec: starts.perSec, cpuMsPerStart: starts.cpuMsPerRequest };
-    }
-    const r: StartMetadataRound = { first: order[0]!, ...figures, ratio: round(figures.operators.startsPerSec / figures.bare.startsPerSec, 2) };
+  const measure = async (side: Side): Promise<StartFigures> => {
+    const starts = await measureStarts(ctx, side === 'bare' ? startMinimalSession : startMinimalSessionForOperators, { drain: true });
+    return { startsPerSec: starts.perSec, cpuMsPerStart: starts.cpuMsPerRequest };
+  };
+  await measureInRounds<Side, StartFigures>(['bare', 'operators'], rounds, measure, (figures, pass) => {
+    const r: StartMetadataRound = { ...figures, ratio: round(figures.operators.startsPerSec / figures.bare.startsPerSec, 2) };
     ctx.log(`  round ${pass} (${r.first} first): ${JSON.stringify(r)}`);
     measured.push(r);
-  }
+  });
   return { rounds: measured, medianRatio: medianRound(measured, (r) => r.ratio, 'higher').ratio };
 }

@@ -3,7 +3,7 @@ import type { MeasuredCpu } from './cpu.js';
 import { measureCreateCart } from './create-cart.js';
 import { measureLimit } from './limit.js';
 import { round, type LoadFigures } from './load.js';
-import { inTurn, medianRound } from './rounds.js';
+import { measureInRounds, medianRound } from './rounds.js';
 
 type Measurement = LoadFigures & MeasuredCpu;
 
@@ -45,21 +45,18 @@ export async function measureCreateCartAgainstLimit(ctx: BenchContext, rounds: n
     return measure();
   };
   const pairs: { limit: Measurement; createCart: Measurement; round: PairRound }[] = [];
-  for (let pass = 1; pass <= rounds; pass++) {
-    const order = inTurn(['limit', 'create-cart'] as const, pass);
-    const measured = {} as Record<(typeof order)[number], Measurement>;
-    for (const side of order) measured[side] = await onFreshServer(() => (side === 'limit' ? measureLimit(ctx) : measureCreateCart(ctx)));
-    const { limit, 'create-cart': createCart } = measured;
+  const measure = (side: 'limit' | 'create-cart') => onFreshServer(() => (side === 'limit' ? measureLimit(ctx) : measureCreateCart(ctx)));
+  await measureInRounds(['limit', 'create-cart'] as const, rounds, measure, ({ first, limit, 'create-cart': createCart }, pass) => {
     const pairRound: PairRound = {
-      first: order[0]!,
+      first,
       startsPerSec: limit.perSec,
       createCartPerSec: createCart.perSec,
       ratioToLimit: round(createCart.perSec / limit.perSec, 2),
       p99RatioToLimit: round(createCart.p99Ms / limit.p99Ms, 2),
     };
-    ctx.log(`  round ${pass} (${pairRound.first} first): ${JSON.stringify(pairRound)}`);
+    ctx.log(`  round ${pass} (${first} first): ${JSON.stringify(pairRound)}`);
     pairs.push({ limit, createCart, round: pairRound });
-  }
+  });
   const median = medianRound(pairs, (p) => p.round.ratioToLimit, 'higher');
   return { freshServerPerSide: freshTemporal !== undefined, limit: median.limit, createCart: median.createCart, rounds: pairs.map((p) => p.round) };
 }

@@ -11,7 +11,7 @@ import { createDeliveryAttempt } from '../../activities/webhook-delivery/index.j
 import { forEachConcurrently, type BenchContext } from './context.js';
 import { cpuMeter } from './cpu.js';
 import { round } from './load.js';
-import { costRatio, inTurn } from './rounds.js';
+import { costRatio, measureInRounds } from './rounds.js';
 import { registerReceivingMerchant, startVerifyingReceiver } from './receiver.js';
 
 const STEP_CONCURRENCY = 16;
@@ -39,19 +39,11 @@ export async function measureStepCost(ctx: BenchContext, options: { steps: numbe
   const receiver = await startVerifyingReceiver();
   const merchant = await registerReceivingMerchant(receiver, ctx, 'Bench Step');
   const checkouts: Record<'before' | 'now', StepCode> = { before: await stepOf(options.before), now: { createLedgerActivities, createDeliveryAttempt } };
-  const rounds: Array<Record<keyof typeof checkouts, { caller: number; postgres: number }>> = [];
-  try {
-    for (let pass = 1; pass <= options.rounds; pass++) {
-      const measured = {} as (typeof rounds)[number];
-      for (const name of inTurn(['before', 'now'] as const, pass)) {
-        measured[name] = await measureSteps(ctx, checkouts[name], merchant.platformUuid, options.steps);
-        ctx.log(`  ${name}, round ${pass}: caller ${measured[name].caller} ms, PostgreSQL ${measured[name].postgres} ms per step`);
-      }
-      rounds.push(measured);
-    }
-  } finally {
-    await receiver.close();
-  }
+  const rounds = await measureInRounds(['before', 'now'] as const, options.rounds, async (name, pass) => {
+    const measured = await measureSteps(ctx, checkouts[name], merchant.platformUuid, options.steps);
+    ctx.log(`  ${name}, round ${pass}: caller ${measured.caller} ms, PostgreSQL ${measured.postgres} ms per step`);
+    return measured;
+  }).finally(() => receiver.close());
   const nowOverBefore = (of: 'caller' | 'postgres') =>
     costRatio(
       rounds,

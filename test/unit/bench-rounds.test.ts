@@ -1,11 +1,33 @@
 import { describe, expect, it } from 'vitest';
-import { costRatio, inTurn, medianRound, rateRatio } from '../../scripts/bench/rounds.js';
+import { costRatio, inTurn, measureInRounds, medianRound, rateRatio } from '../../scripts/bench/rounds.js';
 
 describe('the bench’s rounds', () => {
   it('runs the sides in the given order in odd rounds and reversed in even ones, leaving the list as it was', () => {
     const sides = ['floor', 'before', 'now'] as const;
     expect([1, 2, 3, 4].map((pass) => inTurn(sides, pass).join(' '))).toEqual(['floor before now', 'now before floor', 'floor before now', 'now before floor']);
     expect(sides).toEqual(['floor', 'before', 'now']);
+  });
+
+  it('measures every side once a round in inTurn’s order, and shows each round as soon as it is measured', async () => {
+    const calls: string[] = [];
+    const seen: string[] = [];
+    const rounds = await measureInRounds(
+      ['floor', 'now'] as const,
+      3,
+      (side, pass) => {
+        calls.push(`${side}-${pass}`);
+        return Promise.resolve(pass * 10 + (side === 'floor' ? 1 : 2));
+      },
+      (round, pass) => seen.push(`${pass}:${round.first}:${calls.length}`),
+    );
+    expect(calls).toEqual(['floor-1', 'now-1', 'now-2', 'floor-2', 'floor-3', 'now-3']);
+    // Round 1 is shown after its two measurements, before round 2's first.
+    expect(seen).toEqual(['1:floor:2', '2:now:4', '3:floor:6']);
+    expect(rounds).toEqual([
+      { first: 'floor', floor: 11, now: 12 },
+      { first: 'now', floor: 21, now: 22 },
+      { first: 'floor', floor: 31, now: 32 },
+    ]);
   });
 
   it('reports the round whose own ratio is the median', () => {
