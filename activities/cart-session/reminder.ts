@@ -2,6 +2,7 @@ import { budgetProvenance, type CartProvenance } from '../../core/checkout/cart-
 import { claimRecoveryReminder, releaseRecoveryReminder } from '../../core/checkout/cart-ledger.js';
 import { mintRefusal } from '../../core/links/link-uses.js';
 import type { Cart } from '../../core/checkout/cart-schema.js';
+import { offersReminder } from '../../core/checkout/cart-recovery.js';
 import { readContact } from '../../core/checkout/contact-input.js';
 import { sendsRealMessage } from '../../core/checkout/otp/delivery/from-config.js';
 import { otpDestinationKey } from '../../core/checkout/otp/destination.js';
@@ -24,6 +25,7 @@ interface ReminderRow {
   status: CartStatus;
   cart: Cart;
   recovered_from: string | null;
+  after_recovery: boolean;
   payment_link_id: string | null;
   retry_of: string | null;
   merchant_name: string;
@@ -41,7 +43,7 @@ interface ReminderRow {
  */
 async function reminderRow(sql: Sql, cartId: string, lock: boolean): Promise<ReminderRow | undefined> {
   const [row] = await sql<ReminderRow[]>`
-    select status, cart, recovered_from, payment_link_id, retry_of, merchant_name, platform_uuid, created_with, customer_sealed, expires_on, reminder_sent_at,
+    select status, cart, recovered_from, after_recovery, payment_link_id, retry_of, merchant_name, platform_uuid, created_with, customer_sealed, expires_on, reminder_sent_at,
       exists (select 1 from carts r where r.recovered_from = carts.cart_id) as recovered
     from carts where cart_id = ${cartId} ${lock ? sql`for update` : sql``}`;
   return row;
@@ -51,13 +53,13 @@ async function reminderRow(sql: Sql, cartId: string, lock: boolean): Promise<Rem
  * Why the cart gets no reminder, if it gets none: one went out already; the session did not end
  * abandoned; its link already opened a session (open, paid, cancelled or ended unpaid: the link now
  * leads to that session or to a page saying it is over, so a reminder would only repeat it); it is
- * itself a recovery, or asked for none; no verified contact to send it to.
+ * itself a recovery or a retry made since one, or asked for none; no verified contact to send it to.
  */
 function notDue(row: ReminderRow): Exclude<ReminderOutcome, { sent: true }>['reason'] | undefined {
   if (row.reminder_sent_at !== null) return 'already_sent';
   if (row.status !== 'abandoned') return 'not_abandoned';
   if (row.recovered) return 'recovered';
-  if (row.recovered_from !== null || row.cart.recovery?.enabled !== true) return 'no_recovery';
+  if (!offersReminder({ cart: row.cart, afterRecovery: row.after_recovery })) return 'no_recovery';
   if (row.customer_sealed === null) return 'no_contact';
   return undefined;
 }

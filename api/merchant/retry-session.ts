@@ -2,7 +2,7 @@ import { findRetrySource, retryRefusal, type RetryRefusal } from '../../core/ord
 import type { CartOwner } from '../../core/checkout/cart-ledger.js';
 import type { RetriedCart } from '../../core/checkout/cart-schema.js';
 import { OPEN_STATUSES, PAID_STATUSES, type CartStatus } from '../../core/checkout/session.js';
-import { mintRefusal, type LinkRefusal } from '../../core/links/link-uses.js';
+import { LINK_REFUSAL_TEXT, mintRefusal } from '../../core/links/link-uses.js';
 import { findActiveMerchant } from '../../core/merchants/merchant-store.js';
 import { createCartSession, type CartSessionDeps } from '../../application/carts/create-cart-session.js';
 import { ApiError } from '../../application/errors.js';
@@ -16,9 +16,6 @@ function notRetryableMessage(status: CartStatus): string {
   if (PAID_STATUSES.has(status)) return `This session is ${status}: it was paid, so there is nothing to retry.`;
   return `This session is ${status}, not failed: only a session whose payment failed can be retried. For a new checkout, create a new cart (POST /v2/public/api/cart/).`;
 }
-
-/** How a refusing link is named to the merchant. */
-const LINK_REFUSAL_TEXT = { closed: 'closed', expired: 'expired', used_up: 'used up (maxUses paid sessions)' } as const satisfies Record<LinkRefusal, string>;
 
 /** A refusal in the documented envelope, naming the cart and the fix. */
 function refusalError(cartId: string, refusal: RetryRefusal): ApiError {

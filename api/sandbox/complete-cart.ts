@@ -3,8 +3,11 @@ import { checkoutLimits } from '../../application/checkout/checkout-limits.js';
 import { ApiError } from '../../application/errors.js';
 import { storeCard, deleteCard } from '../../core/checkout/card-vault.js';
 import { cardBrand } from '../../core/checkout/cards.js';
+import { budgetProvenance } from '../../core/checkout/cart-provenance.js';
+import { offersReminder } from '../../core/checkout/cart-recovery.js';
 import { claimForSandboxHelper, recordFunnelStep, type CartOwner } from '../../core/checkout/cart-ledger.js';
 import { findOwnerCart } from '../../core/checkout/order-views.js';
+import { reserveLinkUse } from '../../core/links/link-uses.js';
 import { otpHash } from '../../core/checkout/otp/hash.js';
 import { readLatestOutboxCode } from '../../core/checkout/otp/outbox.js';
 import { savedCardContactKey } from '../../core/checkout/saved-card-contact.js';
@@ -15,7 +18,7 @@ import { stateQuery, type CartSessionState } from '../../workflows/cart-session/
 import { withDeadline } from '../../core/temporal/connection.js';
 import { QUERY_HANDOVER_MS } from '../../core/temporal/worker-loss.js';
 import type { SandboxDeps } from './deps.js';
-import { cartNotFound, sessionEnded, sessionInBrowser } from './refusals.js';
+import { cartNotFound, linkRefusedPay, sessionEnded, sessionInBrowser } from './refusals.js';
 
 export const SANDBOX_OUTCOMES = ['approved', 'declined', 'challenge_passed', 'challenge_failed', 'frictionless'] as const;
 export type SandboxOutcome = (typeof SANDBOX_OUTCOMES)[number];
@@ -38,7 +41,8 @@ export const SANDBOX_HELPER_CONTACT = 'sandbox.customer@example.com';
  * 3-D Secure challenge answered, each through the very update the page sends
  * (application/checkout/customer-actions.ts), so the session, its ledger and its webhooks are the
  * real ones. The code is the one the real send put in the sandbox outbox, opened only to be hashed as
- * the page hashes what the customer types. The helper is the cart's one browser: it claims a cart no
+ * the page hashes what the customer types. Its Pay is held to the session's payment link, if any, as the
+ * page's is (core/links/link-uses.ts). The helper is the cart's one browser: it claims a cart no
  * browser started (claimForSandboxHelper), and the page serves a claimed cart to none. It counts
  * against the page's limits, per the caller's address. Answers the session's state once its outcome
  * is recorded, or as far as it got.
@@ -77,11 +81,11 @@ export async function completeSandboxCart(
   let state = await withDeadline(temporal, QUERY_HANDOVER_MS + 2_000, () => cartSessionHandle(temporal.client, cartId).query(stateQuery));
   if (state.step === 'contact') {
     const contactKey = limits.contactKey(SANDBOX_HELPER_CONTACT);
-    const counted = await limits.otpSend(address, { contactKey, channel: 'email', platformUuid: owner.platformUuid, createdWith: cart.createdWith });
+    const counted = await limits.otpSend(address, { contactKey, channel: 'email', platformUuid: owner.platformUuid, createdWith: budgetProvenance(cart) });
     if (!counted.allowed) throw rateLimited(counted.retryAfterSeconds);
     const before = state;
     // The reminder is asked for where the page would offer it, so `advance` to reminder_due has one to send.
-    const remind = cart.cart.recovery?.enabled === true && cart.recoveredFrom === null;
+    const remind = offersReminder(cart);
     state = await act(() =>
       actions.sendCode(cartId, SANDBOX_HELPER_CONTACT, before, {
         contactKey,
@@ -102,6 +106,9 @@ export async function completeSandboxCart(
     await reached('code_verified');
   }
   if (state.step === 'card') {
+    // Held to the session's payment link as the page's Pay is: a use reserved, or the link's refusal.
+    const linkRefusal = await reserveLinkUse(db, { cartId, paymentLinkId: cart.paymentLinkId });
+    if (linkRefusal) throw linkRefusedPay(cart.paymentLinkId!, linkRefusal);
     const pan = CARD_OF[request.outcome];
     const card = { pan, brand: cardBrand(pan), last4: pan.slice(-4), ...SANDBOX_TEST_CARD };
     const { token } = await storeCard(db, config.keyring, cartId, card);

@@ -1,4 +1,5 @@
 import { ApiError } from '../../application/errors.js';
+import { LINK_REFUSAL_TEXT, type LinkRefusal } from '../../core/links/link-uses.js';
 
 /** The sandbox helpers' refusals, in the documented envelope (./sandbox-paths.ts documents each). */
 
@@ -11,6 +12,13 @@ export const sessionEnded = (status: string) =>
   new ApiError('SESSION_ENDED', `This session has already ended (${status}); there is nothing left to drive.`, [
     { path: 'cartId', message: `is not an open session: it is ${status}` },
   ]);
+
+export const linkRefusedPay = (paymentLinkId: string, refusal: LinkRefusal) =>
+  new ApiError(
+    'SESSION_ENDED',
+    `This session was opened from payment link ${paymentLinkId}, which is ${LINK_REFUSAL_TEXT[refusal]}: the page refuses its Pay, and so does the helper. Nothing was paid; the session stays open until it expires.`,
+    [{ path: 'cartId', message: `its payment link is ${LINK_REFUSAL_TEXT[refusal]}` }],
+  );
 
 export const sessionInBrowser = () =>
   new ApiError(

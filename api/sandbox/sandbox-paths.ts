@@ -96,7 +96,7 @@ export const COMPLETE_CART = declareRoute({
         methodNotAllowedError('POST'),
         {
           description:
-            'SESSION_IN_BROWSER: a browser started this checkout on the hosted page; create a new cart. SESSION_ENDED: the session is no longer open, or refused the step.',
+            'SESSION_IN_BROWSER: a browser started this checkout on the hosted page; create a new cart. SESSION_ENDED: the session is no longer open, refused the step, or its payment link sells no more (closed, expired or used up).',
           examples: [
             example(
               'SESSION_IN_BROWSER',

@@ -14,6 +14,7 @@ import { claimKey } from './idempotency.js';
 import { requestIdentity } from './request-identity.js';
 import { releaseIdempotencyKey, storeIdempotentResponse } from '../../core/idempotency-keys.js';
 import { deleteUnstartedCart, insertCart, type RetryLineage } from '../../core/checkout/cart-ledger.js';
+import { offersReminder } from '../../core/checkout/cart-recovery.js';
 import { idempotencyScope, type CartCaller } from './cart-caller.js';
 import { assertCartUrlsAllowed } from './url-policy.js';
 
@@ -94,9 +95,9 @@ export async function createCartSession(
     paymentResolutionMs: config.paymentResolutionMs,
     ...(cart.captureMethod === 'manual' ? { captureMethod: 'manual' as const, authorizationHoldMs: config.authorizationHoldMs } : {}),
     threeDSecureChallengeMs: config.threeDSecureChallengeMs,
-    // A recovered session gets no reminder of its own: its cart's recovery was spent on the link that opened it.
-    ...(cart.recovery?.enabled && !recoveredFrom
-      ? { recoveryReminderMs: config.recoveryReminderDelayMs ?? (cart.recovery.reminderMinutes ?? RECOVERY_REMINDER_MINUTES.default) * 60_000 }
+    // A recovered session, and a retry made since one, gets no reminder of its own: the order's recovery is spent.
+    ...(offersReminder({ cart, afterRecovery: recoveredFrom !== undefined || retry?.afterRecovery === true })
+      ? { recoveryReminderMs: config.recoveryReminderDelayMs ?? (cart.recovery?.reminderMinutes ?? RECOVERY_REMINDER_MINUTES.default) * 60_000 }
       : {}),
   };
   const response: CreateCartResponse = { code: 'SUCCESS', message: 'Cart created', data: { cartId, cartData: request.cartObject, expiresOn } };

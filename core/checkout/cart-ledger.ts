@@ -37,10 +37,15 @@ export interface NewCart {
   recoveredFrom?: string;
 }
 
-/** The cart a retry retries, and the first cart of the chain, whose cap it counts against. */
+/**
+ * The cart a retry retries, and the first cart of the order's chain, whose cap it counts against: the
+ * chain goes on through a recovery (core/orders/cart-retry.ts). `afterRecovery`: the retried cart
+ * descends from a recovery, so the retry does too.
+ */
 export interface RetryLineage {
   retryOf: string;
   retryRoot: string;
+  afterRecovery: boolean;
 }
 
 /**
@@ -50,10 +55,11 @@ export interface RetryLineage {
 export async function insertCart(sql: Sql, row: NewCart): Promise<void> {
   await sql`
     insert into carts (cart_id, platform_uuid, environment, merchant_name, status, currency, amount, store, cart, expires_on, created_at, customer_started_at, created_with,
-                       payment_link_id, retry_of, retry_root, recovered_from)
+                       payment_link_id, retry_of, retry_root, recovered_from, after_recovery)
     values (${row.cartId}, ${row.platformUuid}, ${row.environment}, ${row.merchantName}, 'pending', ${row.currency}, ${row.amount},
             ${sql.json(row.store)}, ${sql.json(row.cart)}, ${row.expiresOn}, ${row.createdAt}, null, ${row.createdWith},
-            ${row.paymentLinkId ?? null}, ${row.retry?.retryOf ?? null}, ${row.retry?.retryRoot ?? null}, ${row.recoveredFrom ?? null})`;
+            ${row.paymentLinkId ?? null}, ${row.retry?.retryOf ?? null}, ${row.retry?.retryRoot ?? null}, ${row.recoveredFrom ?? null},
+            ${row.recoveredFrom !== undefined || row.retry?.afterRecovery === true})`;
 }
 
 /**
@@ -196,6 +202,8 @@ export interface LedgerCart {
   capturedAmount: number;
   /** The abandoned cart whose recovery link opened this session; null for every other cart. */
   recoveredFrom: string | null;
+  /** Whether this session descends from a recovery (one, or a retry made since): its lineage's one recovery is spent (migration 063). */
+  afterRecovery: boolean;
   /** The payment link this session's lineage was minted from; null for every other cart. */
   paymentLinkId: string | null;
   /** The failed cart this session retries; null for every other cart. */
@@ -227,6 +235,7 @@ interface CartRow {
   cancelled_by: CancelledBy | null;
   captured_amount: string | null;
   recovered_from: string | null;
+  after_recovery: boolean;
   payment_link_id: string | null;
   retry_of: string | null;
   recovered_customer_sealed: Buffer | null;
@@ -252,6 +261,7 @@ const toLedgerCart = (r: CartRow): LedgerCart => ({
   cancelledBy: r.cancelled_by,
   capturedAmount: Number(r.captured_amount ?? r.amount),
   recoveredFrom: r.recovered_from,
+  afterRecovery: r.after_recovery,
   paymentLinkId: r.payment_link_id,
   retryOf: r.retry_of,
   recoveredCustomerSealed: r.recovered_customer_sealed,
@@ -261,7 +271,7 @@ const toLedgerCart = (r: CartRow): LedgerCart => ({
 });
 
 const LEDGER_CART_COLUMNS = (sql: Sql) =>
-  sql`platform_uuid, environment, merchant_name, amount, currency, status, store, cart, expires_on, customer_started_at, page_opened_at, created_with, cancelled_by, captured_amount, recovered_from, payment_link_id, retry_of, browser_binding,
+  sql`platform_uuid, environment, merchant_name, amount, currency, status, store, cart, expires_on, customer_started_at, page_opened_at, created_with, cancelled_by, captured_amount, recovered_from, after_recovery, payment_link_id, retry_of, browser_binding,
     sandbox_driven_at is not null as sandbox_driven,
     (select recovered.customer_sealed from carts recovered where recovered.cart_id = carts.recovered_from) as recovered_customer_sealed,
     ${cartMerchantBrandColourColumn(sql)},

@@ -10,9 +10,16 @@ import { OPEN_STATUSES, PAID_STATUSES, type CartStatus } from './session.js';
  * session itself is made by create-cart's own path (web/checkout/recovery-route.ts); this file only reads.
  */
 
-/** Whether an order offers a recovery link: abandoned, its cart asked for recovery, and it was not itself a recovery. */
-export const offersRecovery = (order: { status: CartStatus; cart: Cart; recoveredFrom: string | null }): boolean =>
-  order.status === 'abandoned' && order.cart.recovery?.enabled === true && order.recoveredFrom === null;
+/**
+ * Whether an order offers a recovery link: abandoned, its cart asked for recovery, and its lineage has
+ * spent none (it is not a recovery, nor a retry made since one): one recovery per order, however its
+ * sessions were retried.
+ */
+export const offersRecovery = (order: { status: CartStatus; cart: Cart; afterRecovery: boolean }): boolean =>
+  order.status === 'abandoned' && order.cart.recovery?.enabled === true && !order.afterRecovery;
+
+/** Whether a session's page offers the customer a reminder: its cart asked for recovery, and its lineage has spent none. */
+export const offersReminder = (session: { cart: Cart; afterRecovery: boolean }): boolean => session.cart.recovery?.enabled === true && !session.afterRecovery;
 
 export interface RecoverySource {
   cartId: string;
@@ -41,12 +48,12 @@ export async function findRecoverySource(db: Db, environment: Environment, cartI
       cart: Cart;
       created_with: CartProvenance;
       payment_link_id: string | null;
-      recovered_from: string | null;
+      after_recovery: boolean;
       recovered_id: string | null;
       recovered_status: CartStatus | null;
     }[]
   >`
-    select c.cart_id, c.platform_uuid, c.environment, c.status, c.store, c.cart, c.created_with, c.payment_link_id, c.recovered_from,
+    select c.cart_id, c.platform_uuid, c.environment, c.status, c.store, c.cart, c.created_with, c.payment_link_id, c.after_recovery,
       r.cart_id as recovered_id, r.status as recovered_status
     from carts c left join carts r on r.recovered_from = c.cart_id
     where c.cart_id = ${cartId} and c.environment = ${environment}`;
@@ -59,7 +66,7 @@ export async function findRecoverySource(db: Db, environment: Environment, cartI
     cart: row.cart,
     createdWith: row.created_with,
     paymentLinkId: row.payment_link_id,
-    recoverable: offersRecovery({ status: row.status, cart: row.cart, recoveredFrom: row.recovered_from }),
+    recoverable: offersRecovery({ status: row.status, cart: row.cart, afterRecovery: row.after_recovery }),
     recovered: row.recovered_id && row.recovered_status ? { cartId: row.recovered_id, status: row.recovered_status } : null,
   };
 }

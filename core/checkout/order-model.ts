@@ -121,14 +121,14 @@ export const orderDataSchema = z
     }),
     retryRoot: z.string().nullable().meta({
       description:
-        'With retryOf: the cartId of the first session of the chain of retries this one belongs to (the cart you created), however many retries ago, so your order is found without walking retryOf back; null for a cart you created.',
+        'With retryOf: the cartId of the first session of the chain of retries this one belongs to (the cart you created), however many retries ago and through a recovery between them, so your order is found without walking retryOf back; null for a cart you created.',
       example: null,
     }),
     recoveryUrl: z
       .string()
       .nullable()
       .meta({
-        description: `On an abandoned session of a cart created with recovery.enabled: the link that brings the customer back, {CHECKOUT_BASE_URL}/r/<token>, valid ${RECOVERY_LINK_DAYS} days after the abandonment. It opens a new session of the same cart (its order says recoveredFrom), the same one on every visit until paid. Send it to your customer; it carries neither the cartId nor the contact. Null otherwise, and on a session that was itself a recovery.`,
+        description: `On an abandoned session of a cart created with recovery.enabled: the link that brings the customer back, {CHECKOUT_BASE_URL}/r/<token>, valid ${RECOVERY_LINK_DAYS} days after the abandonment. It opens a new session of the same cart (its order says recoveredFrom), the same one on every visit until paid. Send it to your customer; it carries neither the cartId nor the contact. Null otherwise, and on a session that was itself a recovery or a retry made since one: an order has one recovery.`,
         example: null,
       }),
     recoveredFrom: z.string().nullable().meta({

@@ -43,6 +43,8 @@ export interface OrderRow {
   retryRoot: string | null;
   /** The abandoned cart whose recovery link opened this session (./recovery-token.ts); null otherwise. */
   recoveredFrom: string | null;
+  /** Whether the session descends from a recovery (one, or a retry made since): it offers none of its own (./cart-recovery.ts). */
+  afterRecovery: boolean;
   /** The order's latest dispute (./disputes.ts); null when it has none. */
   dispute: OrderDispute | null;
   /** When the processor warned the charge is likely fraudulent; null when it never did. */
@@ -83,6 +85,7 @@ interface OrderDbRow {
   retry_of: string | null;
   retry_root: string | null;
   recovered_from: string | null;
+  after_recovery: boolean;
   early_fraud_warning_at: Date | null;
   dispute: { id: string; amount: number; reason: string; status: DisputeStatus; evidence_due_by: string } | null;
 }
@@ -121,6 +124,7 @@ const toOrderRow = (r: OrderDbRow): OrderRow => ({
   retryOf: r.retry_of,
   retryRoot: r.retry_root,
   recoveredFrom: r.recovered_from,
+  afterRecovery: r.after_recovery,
   dispute: r.dispute && {
     id: r.dispute.id,
     amount: Number(r.dispute.amount),
@@ -145,7 +149,7 @@ export interface CartListFilter {
 
 const ORDER_COLUMNS = (sql: Sql) => sql`
   cart_id, platform_uuid, environment, status, amount, currency, refunded_amount, captured_amount, payment_brand, payment_last4, three_d_secure,
-  paid_with_saved_card, failure_code, cancelled_by, customer_sealed, cart, expires_on, created_at, paid_at, created_with, payment_link_id, retry_of, retry_root, recovered_from,
+  paid_with_saved_card, failure_code, cancelled_by, customer_sealed, cart, expires_on, created_at, paid_at, created_with, payment_link_id, retry_of, retry_root, recovered_from, after_recovery,
   early_fraud_warning_at,
   (select json_build_object('id', d.id, 'amount', d.amount, 'reason', d.reason, 'status', d.status, 'evidence_due_by', d.evidence_due_by)
      from disputes d where d.cart_id = carts.cart_id order by d.opened_at desc limit 1) as dispute,

@@ -24,6 +24,12 @@ import { paymentLinkStatus } from './payment-links.js';
 /** Why a link mints no session and takes no Pay: every status but open. */
 export type LinkRefusal = Exclude<PaymentLinkStatus, 'open'>;
 
+/** How a refusing link is named to the merchant, in an error's message. */
+export const LINK_REFUSAL_TEXT = { closed: 'closed', expired: 'expired', used_up: 'used up (maxUses paid sessions)' } as const satisfies Record<
+  LinkRefusal,
+  string
+>;
+
 interface LinkLimits {
   active: boolean;
   expiresAt: Date | null;

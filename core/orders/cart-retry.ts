@@ -31,7 +31,12 @@ export interface RetrySource {
 /** The one status a retry is for: a payment that was tried and failed. */
 export const RETRYABLE_STATUS: CartStatus = 'failed';
 
-/** The cart if it is this owner's, else undefined (another merchant's cart and an unknown one look the same). One query: the index carts_retry_root counts the chain. */
+/**
+ * The cart if it is this owner's, else undefined (another merchant's cart and an unknown one look the
+ * same). One query: the index carts_retry_root counts the chain. The chain is the order's, whatever
+ * recovery came between: a recovered session's retries join the chain of the cart it recovers, so the
+ * cap counts every retry of the order, before the recovery and after it.
+ */
 export async function findRetrySource(db: Sql, owner: CartOwner, cartId: string): Promise<RetrySource | undefined> {
   const [row] = await db<
     {
@@ -42,14 +47,17 @@ export async function findRetrySource(db: Sql, owner: CartOwner, cartId: string)
       created_with: CartProvenance;
       payment_link_id: string | null;
       root: string;
+      after_recovery: boolean;
       retried_by: string | null;
       retries_made: number;
     }[]
   >`
-    select c.cart_id, c.status, c.store, c.cart, c.created_with, c.payment_link_id, coalesce(c.retry_root, c.cart_id) as root,
+    select c.cart_id, c.status, c.store, c.cart, c.created_with, c.payment_link_id, chain.root, c.after_recovery,
       (select r.cart_id from carts r where r.retry_of = c.cart_id) as retried_by,
-      (select count(*) from carts r where r.retry_root = coalesce(c.retry_root, c.cart_id))::int as retries_made
+      (select count(*) from carts r where r.retry_root = chain.root)::int as retries_made
     from carts c
+      left join carts recovered on recovered.cart_id = c.recovered_from
+      cross join lateral (select coalesce(c.retry_root, recovered.retry_root, recovered.cart_id, c.cart_id) as root) chain
     where c.cart_id = ${cartId} and c.platform_uuid = ${owner.platformUuid} and c.environment = ${owner.environment}`;
   if (!row) return undefined;
   return {
@@ -59,7 +67,7 @@ export async function findRetrySource(db: Sql, owner: CartOwner, cartId: string)
     cart: row.cart,
     createdWith: row.created_with,
     paymentLinkId: row.payment_link_id,
-    lineage: { retryOf: row.cart_id, retryRoot: row.root },
+    lineage: { retryOf: row.cart_id, retryRoot: row.root, afterRecovery: row.after_recovery },
     retriedBy: row.retried_by,
     retriesMade: row.retries_made,
   };

@@ -12,7 +12,7 @@ const source = (edit: Partial<RetrySource> = {}): RetrySource => {
     cart,
     createdWith: 'api_key',
     paymentLinkId: null,
-    lineage: { retryOf: 'failed-cart', retryRoot: 'first-cart' },
+    lineage: { retryOf: 'failed-cart', retryRoot: 'first-cart', afterRecovery: false },
     retriedBy: null,
     retriesMade: 0,
     ...edit,

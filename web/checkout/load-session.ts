@@ -12,6 +12,7 @@ import { stateQuery, type CartSessionState } from '../../workflows/cart-session/
 import { cartSessionHandle } from '../../workflows/cart-session/client.js';
 import { TERMINAL_STATUSES } from '../../core/checkout/session.js';
 import { budgetProvenance, type CartProvenance } from '../../core/checkout/cart-provenance.js';
+import { offersReminder } from '../../core/checkout/cart-recovery.js';
 import { readSessionMirror } from '../../core/checkout/session-mirror.js';
 import type { WebMetrics } from '../metrics.js';
 
@@ -101,7 +102,7 @@ export async function loadCheckoutSession(
     brandColour: row.brandColour,
     codeBudgetAs: budgetProvenance(row),
     paymentLinkId: row.paymentLinkId,
-    offersReminder: row.cart.recovery?.enabled === true && row.recoveredFrom === null,
+    offersReminder: offersReminder(row),
     savedCardsAllowed: row.savedCardsAllowed,
     browserBinding: row.browserBinding,
     ...rememberedContactOf(deps.config.keyring, row.recoveredCustomerSealed),

@@ -65,6 +65,11 @@ export function recoveryRoutes(deps: CheckoutDeps) {
     }
     const merchant = await findActiveMerchant(db, source.platformUuid, source.environment);
     if (!merchant) return closed(c, source);
+    // Once the merchant requires its key on create-cart, no new public cart is made, a recovered one included.
+    if (source.createdWith === 'public' && merchant.requireApiKeyForCarts) {
+      logger.info({ recoveredFrom: source.cartId }, 'recovery link visit refused: a public cart, and the merchant now requires its API key on create-cart');
+      return closed(c, source);
+    }
     const caller = { platformUuid: source.platformUuid, merchant, createdWith: source.createdWith, address: clientAddress(c, config.trustedProxyHops) };
     try {
       const { response } = await createCartSession(deps, { cartObject: { store: source.store, cart: source.cart } }, caller, {
