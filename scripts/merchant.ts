@@ -355,7 +355,8 @@ async function run(command: string | undefined, values: Values, config: Config, 
       if (!isRole(role) || !(team ? isMerchantRole(role) : isOperatorRole(role)))
         throw new UsageError(`--role must be one of ${(team ? MERCHANT_ROLES : OPERATOR_ROLES).join(', ')}`);
       if (team) await getMerchant(db, team);
-      const invited = await invite(db, team, { email, role });
+      // The operator's CLI may re-invite a member, so one who lost every passkey can enrol one again.
+      const invited = await invite(db, team, { email, role }, { reenrol: true });
       return { email, role, url: `${config.checkoutBaseUrl}/dashboard/invitations/${invited.token}`, expiresAt: invited.expiresAt.toISOString() };
     }
     case 'dashboard-mail':

@@ -70,14 +70,36 @@ export async function removePerson(db: Db, team: Team, id: string): Promise<bool
   });
 }
 
-/** Invites an email to the team with a role: answers the link's token (shown once; only its SHA-256 is kept). */
-export async function invite(db: Db, team: Team, invitation: { email: string; role: Role }): Promise<{ id: string; token: string; expiresAt: Date }> {
+/** An invitation for an email already on the team: its role is changed on the People page, not by a link. */
+export class AlreadyOnTeamError extends Error {
+  constructor(readonly email: string) {
+    super(`${email} is already on the team: change their role on the People page instead.`);
+  }
+}
+
+/**
+ * Invites an email to the team with a role: answers the link's token (shown once; only its SHA-256 is
+ * kept). An email already on the team is refused (AlreadyOnTeamError): accepting would give its
+ * member a new role and attach the passkey of whoever opens the link, and the link is shown to the
+ * inviter. Only the operators' CLI passes `reenrol`, to let a member who lost every passkey enrol one
+ * again (docs/merchants.md).
+ */
+export async function invite(
+  db: Db,
+  team: Team,
+  invitation: { email: string; role: Role },
+  options: { reenrol?: boolean } = {},
+): Promise<{ id: string; token: string; expiresAt: Date }> {
   const token = randomBytes(32).toString('base64url');
+  const email = invitation.email.toLowerCase();
   const [row] = await db<{ id: string; expires_at: Date }[]>`
     insert into dashboard_invitations (token_hash, platform_uuid, email, role, expires_at)
-    values (${digest(token)}, ${team}, ${invitation.email.toLowerCase()}, ${invitation.role}, now() + ${INVITATION_LIFETIME_MS} * interval '1 millisecond')
+    select ${digest(token)}, ${team}, ${email}, ${invitation.role}, now() + ${INVITATION_LIFETIME_MS} * interval '1 millisecond'
+     where ${options.reenrol === true}
+        or not exists (select 1 from dashboard_users where platform_uuid is not distinct from ${team} and email = ${email} and removed_at is null)
     returning id, expires_at`;
-  return { id: row!.id, token, expiresAt: row!.expires_at };
+  if (!row) throw new AlreadyOnTeamError(email);
+  return { id: row.id, token, expiresAt: row.expires_at };
 }
 
 /** The team's invitations neither accepted, revoked nor expired, newest first. */
@@ -109,17 +131,19 @@ export async function findInvitation(db: Db, token: string | undefined): Promise
 /**
  * Accepts an invitation once: marks it used and makes (or, for someone already on the team, re-roles)
  * the person, in the transaction the caller uses to store their first passkey. Undefined when the link
- * was used, revoked or expired meanwhile.
+ * was used, revoked or expired meanwhile, and for an invitation older than the member its email now
+ * names: one sent before they joined is not theirs to take over (only `invite`'s `reenrol`, after, is).
  */
 export async function acceptInvitation(tx: Sql, token: string): Promise<Person | undefined> {
-  const [inv] = await tx<{ platform_uuid: string | null; email: string; role: Role }[]>`
+  const [inv] = await tx<{ platform_uuid: string | null; email: string; role: Role; created_at: Date }[]>`
     update dashboard_invitations set accepted_at = now()
      where token_hash = ${digest(token)} and accepted_at is null and revoked_at is null and expires_at > now()
-     returning platform_uuid, email, role`;
+     returning platform_uuid, email, role, created_at`;
   if (!inv) return undefined;
   const [existing] = await tx<PersonRow[]>`
     select id, platform_uuid, email, role, created_at from dashboard_users
      where platform_uuid is not distinct from ${inv.platform_uuid} and email = ${inv.email} and removed_at is null for update`;
+  if (existing && existing.created_at > inv.created_at) return undefined;
   if (existing) {
     await tx`update dashboard_users set role = ${inv.role} where id = ${existing.id} and role <> ${inv.role}`;
     await endUserSessions(tx, existing.id);

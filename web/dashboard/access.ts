@@ -1,3 +1,4 @@
+import type { ApiKeyScope } from '../../core/merchants/api-keys.js';
 import type { Role } from '../../core/people/roles.js';
 
 /** Who may open a route: anyone (sign-in and its siblings), or the roles listed. */
@@ -144,6 +145,14 @@ export const allows = (access: Access, role: Role | undefined) => access === 'an
 export function mayGrant(granter: Role, role: Role): boolean {
   return ACCESS.every((row) => row.access === 'anyone' || !row.access.includes(role) || row.access.includes(granter));
 }
+
+/**
+ * Which API keys a role may create and revoke. A `full` key opens the dashboard as owner
+ * (web/dashboard/sign-in.ts) and does everything the merchant API does, refunds included: it is the
+ * owner's credential, so only a role that may grant owner manages one. Narrower keys (`carts`, `read`)
+ * anyone may manage who opens the keys page.
+ */
+export const mayManageApiKey = (role: Role, scope: ApiKeyScope): boolean => scope !== 'full' || mayGrant(role, 'owner');
 
 /** Roles whose refunds the owner caps per currency (the People page; core/people/people.ts supportRefundLimits). */
 export const REFUND_LIMITED_ROLES: readonly Role[] = ['support'];

@@ -6,6 +6,7 @@ import type { DashboardMailer } from '../../core/people/mail/message.js';
 import currencyCodes from 'currency-codes';
 import { getMerchant } from '../../core/merchants/merchants.js';
 import {
+  AlreadyOnTeamError,
   changeRole,
   findPerson,
   invite,
@@ -45,7 +46,7 @@ export function peopleRoutes(deps: { config: Config; db: Db; logger: Logger; mai
     return typeof value === 'string' ? value.trim() : '';
   };
 
-  async function respond(c: C, result: PeopleResult = {}, status: 200 | 201 | 404 | 422 = 200) {
+  async function respond(c: C, result: PeopleResult = {}, status: 200 | 201 | 404 | 409 | 422 = 200) {
     const team = teamOf(c);
     const session = c.get('session')!;
     const [people, invitations, limits, who] = await Promise.all([
@@ -77,7 +78,13 @@ export function peopleRoutes(deps: { config: Config; db: Db; logger: Logger; mai
     if (!EMAIL.test(email) || email.length > 254) return respond(c, { error: 'Enter the email address of the person to invite, like ana@example.com.' }, 422);
     if (!fits(role) || !mayGrant(c.get('session')!.role, role))
       return respond(c, { error: 'Choose one of the roles offered: you can give only roles you hold.' }, 422);
-    const created = await invite(db, teamOf(c), { email, role });
+    let created: Awaited<ReturnType<typeof invite>>;
+    try {
+      created = await invite(db, teamOf(c), { email, role });
+    } catch (err) {
+      if (err instanceof AlreadyOnTeamError) return respond(c, { error: err.message }, 409);
+      throw err;
+    }
     await audit(c, teamOf(c), { action: 'person.invite', target: `invitation:${created.id}`, after: { email, role } });
     const url = `${config.checkoutBaseUrl}/dashboard/invitations/${created.token}`;
     const team = teamOf(c) ? (await getMerchant(db, teamOf(c)!)).name : 'the operators of this deployment';

@@ -19,6 +19,8 @@ export interface ApiKeysView {
   currentKeyId: string | undefined;
   csrf: string;
   result: ApiKeysResult;
+  /** Whether the signed-in role may create and revoke keys of this scope (web/dashboard/access.ts, mayManageApiKey). */
+  manages: (scope: ApiKeyScope) => boolean;
 }
 
 const COLUMNS = ['Name', 'Scope', 'Key', 'Created', 'Last used', 'Revoke'] as const;
@@ -28,12 +30,14 @@ function keyRow(key: ApiKeySummary, view: ApiKeysView): Html {
   return html`<td>${cellLabel('Name')}${key.name}${current ? html` <span class="muted">(this session)</span>` : ''}</td>
     <td>${cellLabel('Scope')}<span data-key-scope>${key.scope}</span></td>
     <td>${cellLabel('Key')}<code>${key.prefix}…</code></td>
-    ${usageCells(key)} ${revokeCell(`/dashboard/api-keys/${key.id}/revoke`, view.csrf, `Revoke the key ${key.name}`)}`;
+    ${usageCells(key)}
+    ${view.manages(key.scope) ? revokeCell(`/dashboard/api-keys/${key.id}/revoke`, view.csrf, `Revoke the key ${key.name}`) : html`<td class="muted">owners only</td>`}`;
 }
 
 export function apiKeysPage(view: ApiKeysView & { who: string }): Html {
   const { result } = view;
   const form = result.form ?? { name: '', scope: 'read' };
+  const scopes = API_KEY_SCOPES.filter(view.manages);
   return dashboardLayout({
     title: 'API keys',
     signedIn: { who: view.who, role: 'merchant', section: 'keys', csrf: view.csrf },
@@ -63,7 +67,7 @@ export function apiKeysPage(view: ApiKeysView & { who: string }): Html {
           ${nameField({ id: 'key-name', value: form.name, error: result.error, errorId: 'new-key-error' })}
           <fieldset class="field">
             <legend>Scope</legend>
-            ${API_KEY_SCOPES.map(
+            ${scopes.map(
               (scope) =>
                 html`<label class="choice"
                   ><input type="radio" name="scope" value="${scope}" ${form.scope === scope ? 'checked' : ''} /> <strong>${scope}</strong>:
