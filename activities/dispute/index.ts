@@ -1,8 +1,8 @@
 import { ApplicationFailure } from '@temporalio/activity';
-import type { DisputeAnswer, DisputeFacts, DisputeStatus } from '../../core/checkout/dispute-model.js';
+import { DISPUTE_ANSWER_REFUSED, type DisputeAnswer, type DisputeFacts, type DisputeStatus } from '../../core/checkout/dispute-model.js';
 import { disputeEvidenceOf, recordDispute } from '../../core/checkout/disputes.js';
 import { lockOrder } from '../../core/checkout/order-views.js';
-import type { PaymentProcessor } from '../../core/checkout/payment-processor.js';
+import { DisputeAnswerRefusedError, type PaymentProcessor } from '../../core/checkout/payment-processor.js';
 import type { Logger } from '../../core/logger.js';
 import { recordLockedCartEvent } from '../../core/webhooks/cart-events.js';
 import type { CartEventInput } from '../../core/webhooks/events.js';
@@ -56,20 +56,32 @@ export function createDisputeActivities(deps: CartEventDeps & { logger: Logger; 
       await sendCartEvent(deps, event, recorded);
     },
 
-    /** The merchant's recorded answer at the processor; the evidence opened here, never passed through the workflow. */
+    /**
+     * The merchant's recorded answer at the processor; the evidence opened here, never passed through the
+     * workflow. A refusal (the processor's, or none to send) fails the activity for good: asking again
+     * would be refused again.
+     */
     async sendDisputeAnswer(input: { disputeId: string; answer: DisputeAnswer }): Promise<DisputeStatus> {
-      const { disputeId, answer } = input;
-      if (answer === 'accept') {
-        if (!paymentProcessor.acceptDispute) throw ApplicationFailure.nonRetryable(`${paymentProcessor.name} takes no dispute answers`, 'DisputeAnswerRefused');
-        return answered({ disputeId }, () => paymentProcessor.acceptDispute!({ disputeId }));
+      try {
+        return await sendAnswer(input.disputeId, input.answer);
+      } catch (err) {
+        if (err instanceof DisputeAnswerRefusedError) throw ApplicationFailure.nonRetryable(err.message, DISPUTE_ANSWER_REFUSED);
+        throw err;
       }
-      const evidence = await disputeEvidenceOf(db, keyring, disputeId);
-      if (!evidence) throw ApplicationFailure.nonRetryable(`dispute ${disputeId} has no evidence recorded`, 'DisputeAnswerRefused');
-      if (!paymentProcessor.submitDisputeEvidence)
-        throw ApplicationFailure.nonRetryable(`${paymentProcessor.name} takes no dispute answers`, 'DisputeAnswerRefused');
-      return answered({ disputeId }, () => paymentProcessor.submitDisputeEvidence!({ disputeId, evidence }));
     },
   };
+
+  async function sendAnswer(disputeId: string, answer: DisputeAnswer): Promise<DisputeStatus> {
+    const takesNoAnswers = () => new DisputeAnswerRefusedError(`${paymentProcessor.name} takes no dispute answers`);
+    if (answer === 'accept') {
+      if (!paymentProcessor.acceptDispute) throw takesNoAnswers();
+      return answered({ disputeId }, () => paymentProcessor.acceptDispute!({ disputeId }));
+    }
+    const evidence = await disputeEvidenceOf(db, keyring, disputeId);
+    if (!evidence) throw new DisputeAnswerRefusedError(`dispute ${disputeId} has no evidence recorded`);
+    if (!paymentProcessor.submitDisputeEvidence) throw takesNoAnswers();
+    return answered({ disputeId }, () => paymentProcessor.submitDisputeEvidence!({ disputeId, evidence }));
+  }
 }
 
 export type DisputeActivities = ReturnType<typeof createDisputeActivities>;

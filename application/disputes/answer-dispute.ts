@@ -35,7 +35,9 @@ export async function answerDispute(
         'DISPUTE_NOT_OPEN',
         dispute?.answer
           ? `This dispute was already answered (${dispute.answer}); a dispute takes one answer.`
-          : `This dispute is ${dispute?.status.replace('_', ' ') ?? 'closed'}: it no longer takes an answer.`,
+          : dispute?.status === 'needs_response'
+            ? `This dispute's evidence was due by ${dispute.evidenceDueBy.toISOString()}: the processor takes no answer after it, and decides the dispute without one.`
+            : `This dispute is ${dispute?.status.replace('_', ' ') ?? 'closed'}: it no longer takes an answer.`,
         [{ path: 'cartId', message: `its dispute ${disputeId} takes no answer now` }],
       );
     }

@@ -22,3 +22,6 @@ export interface DisputeFacts {
 
 /** The merchant's answer as the dispute workflow hears of it: never the evidence itself, which stays sealed in the ledger. */
 export type DisputeAnswer = 'evidence' | 'accept';
+
+/** The failure type of an answer the processor refused (activities/dispute/index.ts): the workflow does not ask again. */
+export const DISPUTE_ANSWER_REFUSED = 'DisputeAnswerRefused';

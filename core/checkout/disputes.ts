@@ -87,8 +87,9 @@ export async function latestDisputeOfCart(sql: Sql, cartId: string): Promise<Dis
 }
 
 /**
- * Keeps the merchant's answer, once: the first answer of a dispute still needing one wins; the
- * evidence sealed. Returns false when the dispute no longer takes an answer.
+ * Keeps the merchant's answer, once: the first answer of a dispute still needing one, before its
+ * evidence is due, wins; the evidence sealed. Returns false when the dispute no longer takes an answer
+ * (the processor would refuse one past its deadline).
  */
 export async function recordDisputeAnswer(
   sql: Sql,
@@ -98,7 +99,7 @@ export async function recordDisputeAnswer(
   const sealed = input.answer === 'evidence' ? keyring.seal(JSON.stringify(input.evidence)) : null;
   const rows = await sql`
     update disputes set answer = ${input.answer}, evidence_sealed = ${sealed}, answered_at = now(), updated_at = now()
-    where id = ${input.disputeId} and status = 'needs_response' and answer is null
+    where id = ${input.disputeId} and status = 'needs_response' and answer is null and evidence_due_by > now()
     returning id`;
   return rows.length === 1;
 }

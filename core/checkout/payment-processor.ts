@@ -105,6 +105,14 @@ export class ProcessorUnavailableError extends Error {
 }
 
 /**
+ * The processor refused the merchant's dispute answer (its deadline passed, the dispute closed): asking
+ * again would be refused again. Not retryable.
+ */
+export class DisputeAnswerRefusedError extends Error {
+  override name = 'DisputeAnswerRefusedError';
+}
+
+/**
  * A card kept at the processor for a customer who consented (docs/saved-cards.md): its references
  * only. Stripe: the Customer and the PaymentMethod attached to it; the sandbox: its saved-card
  * reference, no customer.
@@ -166,8 +174,8 @@ export interface PaymentProcessor {
   /**
    * Disputes (docs/webhooks.md, order_disputed): the merchant's answer, sent once their evidence or
    * acceptance is recorded. Each answers the dispute's status after it (evidence: `under_review`;
-   * accepting: `lost`); repeating an answer the processor already has is no error. A processor without
-   * them takes no answer through us.
+   * accepting: `lost`); repeating an answer the processor already has is no error. An answer the
+   * processor refuses throws DisputeAnswerRefusedError. A processor without them takes no answer through us.
    */
   submitDisputeEvidence?(request: { disputeId: string; evidence: DisputeEvidence }): Promise<DisputeStatus>;
   acceptDispute?(request: { disputeId: string }): Promise<DisputeStatus>;

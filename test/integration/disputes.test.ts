@@ -4,7 +4,7 @@ import { temporal as proto } from '@temporalio/proto';
 import Stripe from 'stripe';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { DisputeEvidence } from '../../core/checkout/dispute-evidence.js';
-import type { PaymentProcessor, RefundRequest, VoidRequest } from '../../core/checkout/payment-processor.js';
+import { DisputeAnswerRefusedError, type PaymentProcessor, type RefundRequest, type VoidRequest } from '../../core/checkout/payment-processor.js';
 import { createSandboxPaymentProcessor, SANDBOX_CARDS } from '../../core/checkout/payment-processors/sandbox.js';
 import { createApiKey } from '../../core/merchants/api-keys.js';
 import type { CreatedMerchant } from '../../core/onboarding/registration.js';
@@ -31,11 +31,17 @@ const answers: Array<{ disputeId: string; evidence?: DisputeEvidence; accepted?:
 /** The voids and refunds of payments only Stripe's events told us of (LATE_PAYMENT ids), which the sandbox never made. */
 const LATE_PAYMENT = 'pi_late_';
 const lateCalls: Array<VoidRequest | RefundRequest> = [];
+/** Disputes whose answers the processor refuses, as Stripe does one past its deadline. */
+const REFUSED_DISPUTE = 'dp_refused_';
 const sandbox = createSandboxPaymentProcessor('sandbox');
 const recordingProcessor: PaymentProcessor = {
   ...sandbox,
   name: sandbox.name,
-  submitDisputeEvidence: (request) => (answers.push(request), sandbox.submitDisputeEvidence!(request)),
+  submitDisputeEvidence: (request) => {
+    answers.push(request);
+    if (request.disputeId.startsWith(REFUSED_DISPUTE)) return Promise.reject(new DisputeAnswerRefusedError('stripe refused the dispute answer: test'));
+    return sandbox.submitDisputeEvidence!(request);
+  },
   acceptDispute: (request) => (answers.push({ ...request, accepted: true }), sandbox.acceptDispute!(request)),
   void: (request) => (request.chargeId?.startsWith(LATE_PAYMENT) ? (lateCalls.push(request), Promise.resolve()) : sandbox.void(request)),
   refund: (request) =>
@@ -161,6 +167,55 @@ describe('disputes: Stripe’s signed events in, the dispute as a workflow, the 
     const stored = await stack.db<{ id: string }[]>`select id from processor_events where object_id = ${disputeId}`;
     expect(stored).toHaveLength(2);
   });
+
+  /** A Stripe dispute of a new paid order, opened, its evidence due `dueInSeconds` from now (negative: already past). */
+  async function openStripeDispute(idPrefix: string, dueInSeconds: number) {
+    const cartId = await carts.paidCart();
+    const [row] = await stack.db<{ payment_reference: string }[]>`select payment_reference from carts where cart_id = ${cartId}`;
+    const dispute = {
+      id: `${idPrefix}${randomBytes(8).toString('hex')}`,
+      amount: 4498,
+      currency: 'eur',
+      reason: 'product_not_received',
+      payment_intent: row!.payment_reference,
+      evidence_details: { due_by: Math.floor(Date.now() / 1000) + dueInSeconds },
+    };
+    expect((await sendStripe(stripeEvent('charge.dispute.created', { ...dispute, status: 'needs_response' }))).status).toBe(200);
+    await waitForEvent(cartId, 'order_disputed', (e) => e.event === 'order_disputed');
+    return { cartId, dispute };
+  }
+
+  it('refuses an answer once the evidence is due: 409 naming the deadline, nothing sent to the processor', async () => {
+    const { cartId, dispute } = await openStripeDispute('dp_late_', -60);
+    const late = await post(`/v2/merchant/orders/${cartId}/dispute/evidence`, EVIDENCE);
+    expect(late.status).toBe(409);
+    const body = (await late.json()) as ErrorBody;
+    expect(body.code).toBe('DISPUTE_NOT_OPEN');
+    expect(body.message).toContain('evidence was due by');
+    expect((await post(`/v2/merchant/orders/${cartId}/dispute/accept`, {})).status).toBe(409);
+    expect(answers.filter((a) => a.disputeId === dispute.id)).toEqual([]);
+  });
+
+  it(
+    'an answer the processor refuses is not asked again, and the dispute goes on to its decision: lost reaches the merchant',
+    { timeout: 30_000 },
+    async () => {
+      const { cartId, dispute } = await openStripeDispute(REFUSED_DISPUTE, 7 * 24 * 3600);
+      expect((await post(`/v2/merchant/orders/${cartId}/dispute/evidence`, EVIDENCE)).status).toBe(202);
+      await waitFor(() => answers.some((a) => a.disputeId === dispute.id), { timeoutMs: 10_000, what: 'the answer sent to the processor' });
+      const handle = stack.temporal.client.workflow.getHandle(disputeWorkflowId(dispute.id));
+      // The refusal reaches the workflow before the processor's decision does.
+      await waitFor(async () => (await handle.fetchHistory()).events?.some((e) => e.activityTaskFailedEventAttributes) || undefined, {
+        timeoutMs: 10_000,
+        what: 'the refused answer in the dispute’s history',
+      });
+      await sendStripe(stripeEvent('charge.dispute.closed', { ...dispute, status: 'lost' }));
+      const lost = await waitForEvent(cartId, 'order_updated lost', (e) => e.event === 'order_updated' && e.data.dispute?.status === 'lost');
+      expect(lost.data.dispute?.id).toBe(dispute.id);
+      expect((await handle.result()) as string).toBe('lost');
+      expect(answers.filter((a) => a.disputeId === dispute.id)).toHaveLength(1);
+    },
+  );
 
   it('takes a Stripe dispute of an ISK order in ISO minor units: Stripe reports it in hundredths, order_disputed in krónur', async () => {
     const session = await carts.driver.verifiedSession({ currency: 'ISK' });

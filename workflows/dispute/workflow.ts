@@ -1,6 +1,7 @@
-import { condition, proxyActivities, setCurrentDetails, setHandler } from '@temporalio/workflow';
+import { ActivityFailure, ApplicationFailure, condition, patched, proxyActivities, setCurrentDetails, setHandler } from '@temporalio/workflow';
 import type { DisputeActivities } from '../../activities/dispute/index.js';
-import { isDisputeClosed, type DisputeAnswer, type DisputeFacts, type DisputeStatus } from '../../core/checkout/dispute-model.js';
+import { DISPUTE_ANSWER_REFUSED, isDisputeClosed, type DisputeAnswer, type DisputeFacts, type DisputeStatus } from '../../core/checkout/dispute-model.js';
+import { RELEASE_1_3 } from '../release-patches.js';
 import { disputeAnsweredSignal, disputeUpdatedSignal, type DisputeInput } from './messages.js';
 
 /** The ledger and the merchant's events must not be lost: retried until they succeed. */
@@ -11,12 +12,15 @@ const { recordDisputeStep } = proxyActivities<DisputeActivities>({
 
 /**
  * The merchant's answer at the processor: asked again until it answers (repeating an answer it has is no
- * error), within the few days a dispute leaves; a refusal (the answer came too late) fails the attempt for good.
+ * error), within the few days a dispute leaves; a refusal (the answer came too late) fails the attempt for
+ * good, and the dispute goes on to the processor's word on it.
  */
 const { sendDisputeAnswer } = proxyActivities<DisputeActivities>({
   startToCloseTimeout: '30 seconds',
-  retry: { initialInterval: '2 seconds', backoffCoefficient: 2, maximumInterval: '10 minutes', nonRetryableErrorTypes: ['DisputeAnswerRefused'] },
+  retry: { initialInterval: '2 seconds', backoffCoefficient: 2, maximumInterval: '10 minutes', nonRetryableErrorTypes: [DISPUTE_ANSWER_REFUSED] },
 });
+
+const isRefusal = (err: unknown) => err instanceof ActivityFailure && err.cause instanceof ApplicationFailure && err.cause.type === DISPUTE_ANSWER_REFUSED;
 
 const words = (status: DisputeStatus) => status.replace('_', ' ');
 
@@ -74,9 +78,15 @@ export async function dispute(input: DisputeInput): Promise<DisputeStatus> {
     }
     if (answer !== undefined && !sent) {
       setCurrentDetails(`sending the merchant's answer (${answer}) for dispute ${disputeId} to the processor`);
-      const status = await sendDisputeAnswer({ disputeId, answer });
+      try {
+        const status = await sendDisputeAnswer({ disputeId, answer });
+        if (!isDisputeClosed(latest.status)) latest = { ...latest, status };
+      } catch (err) {
+        // A refusal used to fail the workflow, so the processor's won or lost was never recorded; such a history replays as it ran.
+        if (!isRefusal(err) || !patched(RELEASE_1_3)) throw err;
+        setCurrentDetails(`the processor refused the merchant's answer (${answer}) for dispute ${disputeId}; waiting for its decision`);
+      }
       sent = true;
-      if (!isDisputeClosed(latest.status)) latest = { ...latest, status };
       continue;
     }
     const now = Date.now();

@@ -2,6 +2,7 @@ import type { DisputeEvidence } from '../dispute-evidence.js';
 import type { DisputeStatus } from '../dispute-model.js';
 import Stripe from 'stripe';
 import {
+  DisputeAnswerRefusedError,
   ProcessorUnavailableError,
   type CaptureRequest,
   type CaptureResult,
@@ -179,6 +180,18 @@ export function createStripePaymentProcessor(settings: StripeSettings): PaymentP
     }
   };
 
+  /** A dispute answer: Stripe refuses one past its deadline, or to a closed dispute, with an invalid-request error, and asking again changes nothing. */
+  const answerCall = async (request: () => Promise<Stripe.Dispute>): Promise<Stripe.Dispute> => {
+    try {
+      return await request();
+    } catch (error) {
+      if (error instanceof Stripe.errors.StripeInvalidRequestError && error.statusCode !== undefined && error.statusCode < 500) {
+        throw new DisputeAnswerRefusedError(`stripe refused the dispute answer: ${error.code ?? error.type} (HTTP ${error.statusCode})`);
+      }
+      throw translatedError(error);
+    }
+  };
+
   /** The PaymentIntents made under this key (normally one). Search is eventually consistent: a second-old intent may be missing. */
   const intentsOf = async (idempotencyKey: string): Promise<Stripe.PaymentIntent[]> => {
     const found = await call(() => stripe.paymentIntents.search({ query: searchQuery(idempotencyKey), limit: 10 }));
@@ -331,12 +344,12 @@ export function createStripePaymentProcessor(settings: StripeSettings): PaymentP
     },
 
     async submitDisputeEvidence({ disputeId, evidence }): Promise<DisputeStatus> {
-      const dispute = await call(() => stripe.disputes.update(disputeId, { evidence: stripeEvidence(evidence), submit: true }));
+      const dispute = await answerCall(() => stripe.disputes.update(disputeId, { evidence: stripeEvidence(evidence), submit: true }));
       return disputeStatusOf(dispute.status);
     },
 
     async acceptDispute({ disputeId }): Promise<DisputeStatus> {
-      const dispute = await call(() => stripe.disputes.close(disputeId));
+      const dispute = await answerCall(() => stripe.disputes.close(disputeId));
       return disputeStatusOf(dispute.status);
     },
   };
