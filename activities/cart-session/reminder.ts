@@ -2,7 +2,8 @@ import { budgetProvenance, type CartProvenance } from '../../core/checkout/cart-
 import { claimRecoveryReminder, releaseRecoveryReminder } from '../../core/checkout/cart-ledger.js';
 import { mintRefusal } from '../../core/links/link-uses.js';
 import type { Cart } from '../../core/checkout/cart-schema.js';
-import { offersReminder } from '../../core/checkout/cart-recovery.js';
+import { offersReminder, recoversFor } from '../../core/checkout/cart-recovery.js';
+import { findActiveMerchant } from '../../core/merchants/merchant-store.js';
 import { readContact } from '../../core/checkout/contact-input.js';
 import { sendsRealMessage } from '../../core/checkout/otp/delivery/from-config.js';
 import { otpDestinationKey } from '../../core/checkout/otp/destination.js';
@@ -19,7 +20,8 @@ import type { ActivityMetrics } from '../metrics.js';
 
 /** What became of a cart's reminder: sent, or why not (in history, so an operator reads it there; never a contact). */
 export type ReminderOutcome =
-  { sent: true } | { sent: false; reason: 'already_sent' | 'not_abandoned' | 'recovered' | 'no_contact' | 'no_recovery' | 'budget' | 'link_unavailable' };
+  | { sent: true }
+  | { sent: false; reason: 'already_sent' | 'not_abandoned' | 'recovered' | 'no_contact' | 'no_recovery' | 'budget' | 'link_unavailable' | 'not_recoverable' };
 
 interface ReminderRow {
   status: CartStatus;
@@ -92,6 +94,9 @@ export function createReminderActivities(deps: { config: Config; db: Db; logger:
       if (early) return skipped(early);
       // A payment link's session whose link sells no more: its recovery link would open nothing (core/links/link-uses.ts).
       if (await mintRefusal(db, before.payment_link_id)) return skipped('link_unavailable');
+      // Nor would it for an inactive merchant, or a public cart once the merchant requires its key (core/checkout/cart-recovery.ts).
+      if (!recoversFor(await findActiveMerchant(db, before.platform_uuid, config.environment), { createdWith: before.created_with }))
+        return skipped('not_recoverable');
 
       const customer = openCustomer(config.keyring, before.customer_sealed)!;
       const read = readContact('email' in customer ? customer.email : customer.phone, before.cart.country);

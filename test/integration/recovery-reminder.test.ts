@@ -9,6 +9,7 @@ import type { Session } from '../support/cart-session-driver.js';
 import { useReceivingMerchant } from '../support/receiving-merchant.js';
 import { recordingOtpSender } from '../support/recording-otp-sender.js';
 import { REAL_CODE_PROVIDERS } from '../support/production-settings.js';
+import { postCart, validCartRequest } from '../support/fixtures.js';
 import { useTestStack } from '../support/test-stack.js';
 import { waitFor } from '../support/wait-for.js';
 
@@ -148,6 +149,26 @@ describe('the abandoned-cart reminder', () => {
     expect(remindersOf(secondChance.cartId)).toEqual([]);
     expect(await reminderSentAt(secondChance.cartId)).toBeNull();
   }, 150_000);
+
+  it('sends none for a public cart once the merchant requires its API key, whose link then opens nothing', async () => {
+    const request = validCartRequest(shop.merchant.platformUuid);
+    request.cartObject.cart.recovery = { enabled: true, reminderMinutes: 120 };
+    const created = await postCart(stack.apiUrl, request);
+    expect(created.status).toBe(200);
+    const { cartId } = ((await created.json()) as { data: { cartId: string } }).data;
+    const session = { cartId, handle: shop.driver.handleOf(cartId) };
+    await verified(session, 'public.cart@example.com', { remind: true });
+    await stack.db`update merchants set require_api_key_for_carts = true where platform_uuid = ${shop.merchant.platformUuid}`;
+    try {
+      expect(await session.handle.result()).toEqual({ status: 'abandoned' });
+      expect(remindersOf(cartId)).toEqual([]);
+      expect(await reminderSentAt(cartId)).toBeNull();
+      const url = (await abandonedEvent(cartId)).data.recoveryUrl!;
+      expect((await fetch(url, { redirect: 'manual' })).status).toBe(410);
+    } finally {
+      await stack.db`update merchants set require_api_key_for_carts = false where platform_uuid = ${shop.merchant.platformUuid}`;
+    }
+  }, 120_000);
 });
 
 /**

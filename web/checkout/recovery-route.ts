@@ -2,7 +2,7 @@ import { Hono, type Context } from 'hono';
 import { createCartSession } from '../../application/carts/create-cart-session.js';
 import { ApiError } from '../../application/errors.js';
 import { clientAddress, perAddress } from '../../core/client-address.js';
-import { findRecoverySource, recoveryVisit, type RecoverySource } from '../../core/checkout/cart-recovery.js';
+import { findRecoverySource, recoversFor, recoveryVisit, type RecoverySource } from '../../core/checkout/cart-recovery.js';
 import { RECOVERY_PATH, recoveredCartOf } from '../../core/checkout/recovery-token.js';
 import { mintRefusal } from '../../core/links/link-uses.js';
 import { findActiveMerchant } from '../../core/merchants/merchant-store.js';
@@ -64,10 +64,11 @@ export function recoveryRoutes(deps: CheckoutDeps) {
       return page(c, 410, 'paymentLink.closedTitle', storeMessage(c, source, 'paymentLink.closedMessage'), source);
     }
     const merchant = await findActiveMerchant(db, source.platformUuid, source.environment);
-    if (!merchant) return closed(c, source);
-    // Once the merchant requires its key on create-cart, no new public cart is made, a recovered one included.
-    if (source.createdWith === 'public' && merchant.requireApiKeyForCarts) {
-      logger.info({ recoveredFrom: source.cartId }, 'recovery link visit refused: a public cart, and the merchant now requires its API key on create-cart');
+    if (!merchant || !recoversFor(merchant, source)) {
+      logger.info(
+        { recoveredFrom: source.cartId, createdWith: source.createdWith },
+        'recovery link visit refused: the merchant is inactive or now requires its API key',
+      );
       return closed(c, source);
     }
     const caller = { platformUuid: source.platformUuid, merchant, createdWith: source.createdWith, address: clientAddress(c, config.trustedProxyHops) };
