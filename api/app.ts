@@ -8,6 +8,7 @@ import { onError, onNotFound } from './errors.js';
 import { createApiMetrics } from './metrics.js';
 import { operatorAuth } from './operator/auth.js';
 import { operatorAttempts } from '../core/operator-attempts.js';
+import { refuseControlCharacters } from './middleware/control-characters.js';
 import { requestContext } from './middleware/request-context.js';
 import { strictTransportSecurity } from './middleware/strict-transport-security.js';
 import { createCartAdmission } from './admission/create-cart-admission.js';
@@ -41,6 +42,7 @@ export function createApiApp(deps: ApiDeps) {
   app.use(strictTransportSecurity({ production: deps.config.environment === 'production' }));
   app.use(requestContext(deps.logger));
   app.use(metrics.middleware);
+  app.use(refuseControlCharacters());
   app.route('/', healthRoutes(deps));
   // For the operators' Prometheus, with its own scrape token (never OPERATOR_TOKEN): this API faces the internet.
   app.get('/metrics', operatorAuth(deps.config.metricsToken, { attempts: operatorAttempts(deps.config, deps.db), setting: 'METRICS_TOKEN' }), async (c) =>

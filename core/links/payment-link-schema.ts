@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { zonedDateTime } from '../zoned-date-time.js';
 import { createCartRequestSchema } from '../checkout/cart-schema.js';
 
 /**
@@ -38,8 +39,7 @@ export const createPaymentLinkSchema = z
           'Paid sessions the link sells, never more: each Pay on one of its sessions (or on a retry or recovery of one) reserves a use, released if that payment fails or the session ends unpaid; once every use is held, new visits answer 410 and Pay is refused. Visits that did not pay do not count. Absent: no limit.',
         example: 1,
       }),
-    expiresAt: z.iso
-      .datetime({ offset: true, error: 'must be an ISO 8601 date-time with a time zone, e.g. 2030-01-01T12:00:00Z' })
+    expiresAt: zonedDateTime('must be an ISO 8601 date-time with a time zone, e.g. 2030-01-01T12:00:00Z')
       .optional()
       .meta({ description: 'After this moment the link answers 410 to new visits. Absent: it never expires.', example: '2030-01-01T12:00:00Z' }),
   })

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { zonedDateTime } from '../zoned-date-time.js';
 import { plainText } from '../checkout/cart-schema.js';
 import { DELIVERY_ERRORS } from '../outbound/delivery-errors.js';
 import { DELIVERY_STATUSES, WEBHOOK_EVENT_NAMES } from '../webhooks/events.js';
@@ -95,12 +96,10 @@ export const orderListSchema = z
 export const orderListQuerySchema = z
   .strictObject({
     status: cartStatusSchema.optional(),
-    createdFrom: z.iso
-      .datetime({ offset: true, error: 'must be an ISO 8601 date-time, e.g. 2030-01-01T00:00:00Z' })
+    createdFrom: zonedDateTime('must be an ISO 8601 date-time, e.g. 2030-01-01T00:00:00Z')
       .optional()
       .meta({ description: 'Orders created at or after this time (ISO 8601)' }),
-    createdTo: z.iso
-      .datetime({ offset: true, error: 'must be an ISO 8601 date-time, e.g. 2030-02-01T00:00:00Z' })
+    createdTo: zonedDateTime('must be an ISO 8601 date-time, e.g. 2030-02-01T00:00:00Z')
       .optional()
       .meta({ description: 'Orders created before this time (ISO 8601, exclusive)' }),
     extraKey: z

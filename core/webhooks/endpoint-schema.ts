@@ -28,10 +28,14 @@ export const enabledEventsSchema = z
   .refine((events) => new Set(events).size === events.length, 'names an event twice')
   .meta({ description: 'The events this endpoint receives: event names, or ["*"] for every event', example: ['order_created', 'order_refunded'] });
 
-const urlField = z.string('must be a string').max(ENDPOINT_LIMITS.url, `must be at most ${ENDPOINT_LIMITS.url} characters`).meta({
-  description: 'Where the events go: https (http to a local host in sandbox)',
-  example: 'https://store.example/webhooks/orders',
-});
+const urlField = z
+  .string('must be a string')
+  .max(ENDPOINT_LIMITS.url, `must be at most ${ENDPOINT_LIMITS.url} characters`)
+  .refine((v) => plainText(v), 'must not contain control characters or line breaks')
+  .meta({
+    description: 'Where the events go: https (http to a local host in sandbox)',
+    example: 'https://store.example/webhooks/orders',
+  });
 const descriptionField = z
   .string('must be a string')
   .max(ENDPOINT_LIMITS.description, `must be at most ${ENDPOINT_LIMITS.description} characters`)

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { zonedDateTime } from '../zoned-date-time.js';
 import { decodeEventCursor } from './event-cursor.js';
 import { DELIVERY_ERRORS } from '../outbound/delivery-errors.js';
 import { booleanParameter, pageSizeParameter } from '../query-parameters.js';
@@ -58,12 +59,10 @@ export const eventListQuerySchema = z
   .strictObject({
     type: z.enum(WEBHOOK_EVENT_NAMES, { error: `must be one of ${WEBHOOK_EVENT_NAMES.join(', ')}` }).optional(),
     cartId: z.string().min(1, 'must not be empty').max(64, 'must be at most 64 characters').optional().meta({ description: 'The events of this order' }),
-    createdFrom: z.iso
-      .datetime({ offset: true, error: 'must be an ISO 8601 date-time, e.g. 2030-01-01T00:00:00Z' })
+    createdFrom: zonedDateTime('must be an ISO 8601 date-time, e.g. 2030-01-01T00:00:00Z')
       .optional()
       .meta({ description: 'Events recorded at or after this time (ISO 8601)' }),
-    createdTo: z.iso
-      .datetime({ offset: true, error: 'must be an ISO 8601 date-time, e.g. 2030-02-01T00:00:00Z' })
+    createdTo: zonedDateTime('must be an ISO 8601 date-time, e.g. 2030-02-01T00:00:00Z')
       .optional()
       .meta({ description: 'Events recorded before this time (ISO 8601, exclusive)' }),
     delivered: booleanParameter()
@@ -82,6 +81,13 @@ export const eventListQuerySchema = z
   .superRefine((query, ctx) => {
     if (query.delivered !== undefined && query.endpointId === undefined)
       ctx.addIssue({ code: 'custom', path: ['endpointId'], message: 'is required with delivered (the endpoint whose deliveries to look at)' });
+    // Alone it would filter nothing, and a caller would read every event as that endpoint's.
+    if (query.endpointId !== undefined && query.delivered === undefined)
+      ctx.addIssue({
+        code: 'custom',
+        path: ['delivered'],
+        message: 'is required with endpointId: true for what the endpoint received, false for what it did not',
+      });
     if (query.createdFrom && query.createdTo && Date.parse(query.createdFrom) >= Date.parse(query.createdTo))
       ctx.addIssue({ code: 'custom', path: ['createdTo'], message: 'must be later than createdFrom' });
   });
