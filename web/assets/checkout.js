@@ -109,11 +109,20 @@
     tickResend();
   }
 
-  // After htmx swaps a step in, put the cursor where the customer has to type next (or fix a mistake).
+  // After htmx swaps a step in, put the cursor where the customer has to type next (or fix a mistake),
+  // else on the choice already made: a returning customer's saved card, whose card fields stay folded
+  // away. A folded field takes no focus, which would leave it on the page's body: the next one is tried.
+  var FOCUS_ORDER = ['input[aria-invalid="true"]', 'input[type="text"]', 'input[type="radio"]:checked'];
   function focusStep() {
     var step = document.getElementById('step');
-    var target = step && (step.querySelector('input[aria-invalid="true"]') || step.querySelector('input[type="text"]'));
-    if (target) target.focus();
+    if (!step) return;
+    for (var i = 0; i < FOCUS_ORDER.length; i++) {
+      var found = step.querySelectorAll(FOCUS_ORDER[i]);
+      for (var j = 0; j < found.length; j++) {
+        found[j].focus();
+        if (document.activeElement === found[j]) return;
+      }
+    }
   }
 
   // Once the server has sent the customer on (HX-Redirect), a poll that was already due must not ask
