@@ -37,7 +37,7 @@ export function formActions(page: PageBase & Rendering & Leaving) {
       if (!session) return notFoundPage(c);
       if (!csrfTokenValid(page.csrfKey, session.cartId, getCookie(c, CSRF_COOKIE), form(CSRF_FIELD))) {
         logger.warn({ cartId: session.cartId, action: name }, 'checkout form refused: CSRF token missing or wrong');
-        return page.render(c, session, { errors: { form: t(locale(c), 'error.csrf') } }, 403);
+        return page.render(c, session, { ...typedBack(session, form), errors: { form: t(locale(c), 'error.csrf') } }, 403);
       }
       if (!options.rebinds && !page.holds(c, session)) {
         logger.warn({ cartId: session.cartId, action: name }, 'checkout form refused: not the browser that verified the code');
@@ -53,7 +53,7 @@ export function formActions(page: PageBase & Rendering & Leaving) {
         return await handle(c, session, form);
       } catch (err) {
         logger.error({ err, cartId: session.cartId, action: name }, 'checkout action failed: PostgreSQL or Temporal unavailable or too slow');
-        return page.render(c, session, { errors: { form: t(locale(c), 'error.unavailable') } }, 503);
+        return page.render(c, session, { ...typedBack(session, form), errors: { form: t(locale(c), 'error.unavailable') } }, 503);
       }
     };
   }
@@ -77,6 +77,23 @@ export function formActions(page: PageBase & Rendering & Leaving) {
 }
 
 export type FormActions = ReturnType<typeof formActions>;
+
+/**
+ * What a post refused before its step read it shows back of what the customer typed: the contact, the
+ * expiry and the reminder box, never a card number, a CVV or a code (./views/step-view.ts), and never a
+ * recovered session's offered address, which the page does not hold.
+ */
+function typedBack(session: CheckoutSession, form: Form): Extras {
+  const contact = form('remembered') === '1' ? '' : form('contact').trim();
+  const expiry = form('expiry').trim();
+  return {
+    values: {
+      ...(contact ? { contact } : {}),
+      ...(expiry ? { expiry } : {}),
+      ...(session.offersReminder && form('remind') === '1' ? { remind: true } : {}),
+    },
+  };
+}
 
 /** A form post over RATE_LIMIT_PAGE_ACTIONS_PER_CLIENT: nothing was read or done, so no session to show. */
 function tooManyRequests(c: C, retryAfterSeconds: number) {
