@@ -1,9 +1,8 @@
 import { budgetProvenance, type CartProvenance } from '../../core/checkout/cart-provenance.js';
 import { claimRecoveryReminder, releaseRecoveryReminder } from '../../core/checkout/cart-ledger.js';
-import { mintRefusal } from '../../core/links/link-uses.js';
 import type { Cart } from '../../core/checkout/cart-schema.js';
-import { offersReminder, recoversFor } from '../../core/checkout/cart-recovery.js';
-import { findActiveMerchant } from '../../core/merchants/merchant-store.js';
+import { offersReminder } from '../../core/checkout/cart-recovery.js';
+import { recoveryStanding } from '../../core/orders/recovery-standing.js';
 import { readContact } from '../../core/checkout/contact-input.js';
 import { sendsRealMessage } from '../../core/checkout/otp/delivery/from-config.js';
 import { otpDestinationKey } from '../../core/checkout/otp/destination.js';
@@ -92,11 +91,14 @@ export function createReminderActivities(deps: { config: Config; db: Db; logger:
       };
       const early = notDue(before);
       if (early) return skipped(early);
-      // A payment link's session whose link sells no more: its recovery link would open nothing (core/links/link-uses.ts).
-      if (await mintRefusal(db, before.payment_link_id)) return skipped('link_unavailable');
-      // Nor would it for an inactive merchant, or a public cart once the merchant requires its key (core/checkout/cart-recovery.ts).
-      if (!recoversFor(await findActiveMerchant(db, before.platform_uuid, config.environment), { createdWith: before.created_with }))
-        return skipped('not_recoverable');
+      // A cart whose recovery link would open nothing now gets no reminder of it (core/checkout/cart-recovery.ts).
+      const standing = await recoveryStanding(db, {
+        platformUuid: before.platform_uuid,
+        environment: config.environment,
+        createdWith: before.created_with,
+        paymentLinkId: before.payment_link_id,
+      });
+      if (!standing.recovers) return skipped(standing.why);
 
       const customer = openCustomer(config.keyring, before.customer_sealed)!;
       const read = readContact('email' in customer ? customer.email : customer.phone, before.cart.country);

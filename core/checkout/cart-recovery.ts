@@ -18,14 +18,6 @@ import { OPEN_STATUSES, PAID_STATUSES, type CartStatus } from './session.js';
 export const offersRecovery = (order: { status: CartStatus; cart: Cart; afterRecovery: boolean }): boolean =>
   order.status === 'abandoned' && order.cart.recovery?.enabled === true && !order.afterRecovery;
 
-/**
- * Whether the merchant's cart may still open a session by its recovery link: the merchant is active,
- * and a cart made without the API key (`public`) recovers into nothing once the merchant requires its
- * key on create-cart, as a new public cart would be refused (README, "Security model").
- */
-export const recoversFor = (merchant: { requireApiKeyForCarts: boolean } | undefined, cart: { createdWith: CartProvenance }): boolean =>
-  merchant !== undefined && !(cart.createdWith === 'public' && merchant.requireApiKeyForCarts);
-
 /** Whether a session's page offers the customer a reminder: its cart asked for recovery, and its lineage has spent none. */
 export const offersReminder = (session: { cart: Cart; afterRecovery: boolean }): boolean => session.cart.recovery?.enabled === true && !session.afterRecovery;
 

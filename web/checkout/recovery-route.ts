@@ -2,10 +2,9 @@ import { Hono, type Context } from 'hono';
 import { createCartSession } from '../../application/carts/create-cart-session.js';
 import { ApiError } from '../../application/errors.js';
 import { clientAddress, perAddress } from '../../core/client-address.js';
-import { findRecoverySource, recoversFor, recoveryVisit, type RecoverySource } from '../../core/checkout/cart-recovery.js';
+import { findRecoverySource, recoveryVisit, type RecoverySource } from '../../core/checkout/cart-recovery.js';
+import { recoveryStanding } from '../../core/orders/recovery-standing.js';
 import { RECOVERY_PATH, recoveredCartOf } from '../../core/checkout/recovery-token.js';
-import { mintRefusal } from '../../core/links/link-uses.js';
-import { findActiveMerchant } from '../../core/merchants/merchant-store.js';
 import { countHitsInOrder, pruneEndedWindows } from '../../core/rate-limits.js';
 import { negotiateLocale, t, type MessageKey } from '../i18n/index.js';
 import type { WebEnv } from '../security-headers.js';
@@ -54,23 +53,22 @@ export function recoveryRoutes(deps: CheckoutDeps) {
 
   /** The first visit's session, made from the abandoned cart as its row recorded it. */
   async function recover(c: C, source: RecoverySource) {
-    // A cart of a payment link's lineage is held to the link's limits: one that sells no more recovers nothing.
-    const linkRefusal = await mintRefusal(db, source.paymentLinkId);
-    if (linkRefusal) {
+    const standing = await recoveryStanding(db, source);
+    if (!standing.recovers && standing.why === 'link_unavailable') {
       logger.info(
-        { recoveredFrom: source.cartId, paymentLinkId: source.paymentLinkId, refusal: linkRefusal },
+        { recoveredFrom: source.cartId, paymentLinkId: source.paymentLinkId, refusal: standing.linkRefusal },
         'recovery link visit refused: its payment link no longer sells',
       );
       return page(c, 410, 'paymentLink.closedTitle', storeMessage(c, source, 'paymentLink.closedMessage'), source);
     }
-    const merchant = await findActiveMerchant(db, source.platformUuid, source.environment);
-    if (!merchant || !recoversFor(merchant, source)) {
+    if (!standing.recovers) {
       logger.info(
         { recoveredFrom: source.cartId, createdWith: source.createdWith },
         'recovery link visit refused: the merchant is inactive or now requires its API key',
       );
       return closed(c, source);
     }
+    const { merchant } = standing;
     const caller = { platformUuid: source.platformUuid, merchant, createdWith: source.createdWith, address: clientAddress(c, config.trustedProxyHops) };
     try {
       const { response } = await createCartSession(deps, { cartObject: { store: source.store, cart: source.cart } }, caller, {
