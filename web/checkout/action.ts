@@ -79,12 +79,13 @@ export function formActions(page: PageBase & Rendering & Leaving) {
 export type FormActions = ReturnType<typeof formActions>;
 
 /**
- * What a post refused before its step read it shows back of what the customer typed: the contact, the
- * expiry and the reminder box, never a card number, a CVV or a code (./views/step-view.ts), and never a
- * recovered session's offered address, which the page does not hold.
+ * What a refused post shows back of what the customer typed, whether the guard or the step refused it:
+ * the contact, the expiry and the reminder box, never a card number, a CVV or a code
+ * (./views/step-view.ts). A recovered session's offered address was not typed: nothing is shown back.
  */
-function typedBack(session: CheckoutSession, form: Form): Extras {
-  const contact = form('remembered') === '1' ? '' : form('contact').trim();
+export function typedBack(session: CheckoutSession, form: Form): Extras {
+  if (form('remembered') === '1' && session.rememberedContact) return {};
+  const contact = form('contact').trim();
   const expiry = form('expiry').trim();
   return {
     values: {

@@ -5,6 +5,7 @@ import { legacySavedCardContactKey, savedCardContactKey } from '../../core/check
 import { t } from '../i18n/index.js';
 import type { WebEnv } from '../security-headers.js';
 import { refundUnlessSent, tooManyCodes } from './code-sends.js';
+import { typedBack } from './action.js';
 import type { PageContext } from './context.js';
 import { locale, type PageBase } from './page-base.js';
 
@@ -21,8 +22,7 @@ export function contactRoutes(page: PageContext) {
       const contact = remembered?.address ?? form('contact').trim();
       // The reminder is asked for only where the page offered it: a box ticked on any other cart is ignored.
       const remind = session.offersReminder && form('remind') === '1';
-      // What the form shows back on a refusal: what the customer typed and ticked, never the offered address.
-      const typed = remembered ? {} : { values: { contact, remind } };
+      const typed = typedBack(session, form);
       const read = readContact(contact, session.cart.country);
       if (!read) {
         return page.render(c, session, { ...typed, errors: { contact: t(locale(c), 'error.contactInvalid') } }, 422);
